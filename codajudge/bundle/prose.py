@@ -55,10 +55,9 @@ class Templates:
                 expected=f"the file in the edition's {EDITION_TEMPLATES}/ folder or in the kit's "
                 f"{KIT_TEMPLATES}",
             )
-        try:
-            text = path.read_text(encoding="utf-8").removesuffix("\n")
-        except UnicodeDecodeError:
-            utf8_text(path.read_bytes(), str(path))  # raises, naming the line and the byte
+        text = utf8_text(path.read_bytes(), str(path))
+        # line ends as Python's text files read them: a template saved on Windows fills alike
+        text = text.replace("\r\n", "\n").replace("\r", "\n").removesuffix("\n")
         try:
             return string.Template(text).substitute(fields)
         except KeyError as unknown:
