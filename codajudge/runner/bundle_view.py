@@ -9,6 +9,7 @@ import yaml
 
 from ..confine import slug
 from ..errors import ConfigError
+from ..formats.textfile import utf8_text
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,7 @@ def read_competition(bundle: Path) -> dict:
             "not a bundle: competition.yaml is missing",
             hint="give the bundle folder or zip built by build_bundle.py, or the starting kit",
         )
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
+    return yaml.safe_load(utf8_text(path.read_bytes(), str(path)))
 
 
 def phase_task(bundle: Path, phase: str, doc: dict | None = None) -> PhaseTask:

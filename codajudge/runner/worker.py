@@ -15,6 +15,7 @@ from pathlib import Path
 import yaml
 
 from ..errors import ConfigError
+from ..formats.textfile import utf8_text
 from ..untrusted import wait_then_stop
 from .capture import JOIN_SECONDS, CappedOutput, drain
 
@@ -57,7 +58,7 @@ def program_command(program: Path, root: str, is_scoring: bool) -> list:
         raise ConfigError.single(
             str(program), "program has no metadata.yaml", hint="each program needs a command"
         )
-    meta = yaml.safe_load(meta_path.read_text(encoding="utf-8")) or {}
+    meta = yaml.safe_load(utf8_text(meta_path.read_bytes(), str(meta_path))) or {}
     command = meta.get("command")
     if not isinstance(command, str) or not command.strip():
         raise ConfigError.single(str(meta_path), "metadata has no 'command'")
