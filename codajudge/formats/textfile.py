@@ -3,7 +3,10 @@
 The file is read a line at a time (a bounded ``readline``: a 1 GB line is refused after about one
 line's budget), each line checked by the rules of ``_refuse_broken``; the first problem in the file
 is reported. A file that opens as a pretty-printed JSON document is refused as such first
-(``_PRETTY_JSON``): its line count would otherwise be the problem named."""
+(``_PRETTY_JSON``): its line count would otherwise be the problem named.
+
+``utf8_text`` is the one UTF-8 refusal of every file the kit reads, a participant's or an
+organiser's (releases, the edition config, templates, pages, a bundle's YAML, the teams file)."""
 
 from __future__ import annotations
 
