@@ -81,3 +81,10 @@ def kind_text(templates: Templates, kind: Kind, part: str, **fields: object) -> 
     """A kind's own text, template ``kinds/KIND_PART``, filled with ``fields`` and the kind's
     ``page_fields``."""
     return templates.fill(f"kinds/{kind.name}_{part}", **kind.page_fields, **fields)
+
+
+def own_page_text(folder: Path, source: str) -> str:
+    """The text of an edition's own page ``source`` (relative to the edition's ``folder``), refused
+    unless UTF-8; its line ends kept as written."""
+    path = folder / source
+    return utf8_text(path.read_bytes(), str(path))

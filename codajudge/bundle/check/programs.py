@@ -10,8 +10,6 @@ from pathlib import Path
 
 import yaml
 
-from ...errors import ConfigError
-from ...formats.textfile import utf8_text
 from ...runner.worker import legacy_paths
 from .findings import Findings, check_in_bundle
 from ..config_yaml import bounded_document
@@ -85,12 +83,11 @@ def check_program(
 
 def _metadata_command(read, name: str, where: str, what: str, findings: Findings) -> str | None:
     """The ``command`` of the metadata file ``name``, or None (with the problem in ``findings``)."""
-    try:
-        text = utf8_text(read(name), f"{where}: {what}'s {name}")
-        meta = bounded_document(yaml.SafeLoader(text))
-    except ConfigError as e:  # not UTF-8
-        findings.problems += e.problems
+    text = findings.text(read(name), f"{where}: {what}'s {name}")
+    if text is None:
         return None
+    try:
+        meta = bounded_document(yaml.SafeLoader(text))
     except yaml.YAMLError as e:
         findings.add(
             where, f"{what}'s {name} is not valid YAML", found=" ".join(str(e).split())[:120]
