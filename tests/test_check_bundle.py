@@ -280,6 +280,11 @@ V2_CASES = {
         write_bytes("competition.yaml", b"version: 2\ntitle: Caf\xe9\n"),
         "competition.yaml, line 2: file is not UTF-8 text; expected UTF-8, found byte 0xe9",
     ),
+    "program metadata not UTF-8": (
+        write_bytes("scoring_program/metadata.yaml", b"command: python3 score.py\n# caf\xe9\n"),
+        "scoring program's metadata.yaml, line 2: file is not UTF-8 text; expected UTF-8, found "
+        "byte 0xe9 at offset 31",
+    ),
     "unsupported version": (edit_text("version: 2", "version: 2.0"), "unsupported 'version'"),
     "empty docker image": (
         edit_yaml(lambda d: d.update(docker_image="")),

@@ -3,6 +3,7 @@ soft-label and a classification track, matched by name or by its uids, refused w
 messages otherwise. The files are written here in the layout of the ChaosNLI repository's samples
 (``data/prediction_samples/snli_random_baseline.json``: one JSON line, the uid repeated inside)."""
 
+import codecs
 import json
 import os
 from pathlib import Path, PurePosixPath
@@ -163,6 +164,18 @@ def test_nan_and_a_track_the_layout_does_not_fit_are_refused(tmp_path):
     )
     message = refusal(write(tmp_path / "x.json", {"m": records()}), other)
     assert "ChaosNLI's layout does not apply to this track" in message
+
+
+def test_a_document_that_is_not_utf8_is_refused_naming_the_byte_after_its_bom(tmp_path):
+    """The offset counts the BOM's 3 bytes: the byte named is the one that does not decode."""
+    text = json.dumps({"m": records()}, indent=1).replace(IDS[0], "caf\u00e9")
+    path = tmp_path / "snli_x.json"
+    path.write_bytes(codecs.BOM_UTF8 + text.encode("latin-1"))
+    at = path.read_bytes().index(b"\xe9")
+    message = refusal(path)
+    assert (
+        f"line 3: file is not UTF-8 text; expected UTF-8, found byte 0xe9 at offset {at}" in message
+    )
 
 
 def test_a_json_lines_file_is_not_taken_for_a_chaosnli_document(tmp_path):

@@ -22,7 +22,9 @@ from scipy import stats as sps
 
 from codajudge.formats.items import public_view, write_items
 from codajudge.metrics import get as get_metric
+from codajudge.errors import ConfigError
 from codajudge.programs.rank import OUTPUT_FILES, main as rank_main
+from codajudge.programs.teams import read_teams
 from codajudge.report import submission_notes
 from codajudge.stats.ranking import (
     BY_MEAN_RANK,
@@ -1188,6 +1190,15 @@ def test_ranking_by_team_refuses_a_file_that_does_not_say(small_phase, capsys):
     assert "no known columns" in err and "'run', 'group'" in err
     assert _rank_by_teams(small_phase, None, "bad.json", '[{"id": 1, "filename": "x.zip"}]') == 1
     assert "has no 'owner'" in capsys.readouterr().err
+
+
+def test_a_teams_file_that_is_not_utf8_is_refused_naming_the_line_and_byte(tmp_path):
+    path = tmp_path / "teams.csv"
+    path.write_bytes(b"submission,team\r\ngood,alpha\r\nweak,caf\xe9\r\n")
+    with pytest.raises(ConfigError, match=r"teams.csv, line 3: file is not UTF-8 text.*0xe9"):
+        read_teams(path)
+    path.write_bytes(b"\xef\xbb\xbfsubmission,team\rgood,alpha\rweak,beta\r")
+    assert read_teams(path).exact == {"good": "alpha", "weak": "beta"}
 
 
 def test_the_negation_of_the_best_run_is_not_tied_with_it_and_an_affine_copy_is(tmp_path):

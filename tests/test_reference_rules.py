@@ -127,7 +127,7 @@ def test_item_file_rule(name, tmp_path):
         ),
         (
             b'{"id": "a"}\n{"id": "b\xff"}\n',
-            Refusal("gold", "cannot read the item file", found=""),
+            Refusal("gold", "file is not UTF-8 text", line=2, found="byte 0xff at offset 21"),
         ),
         (
             "\u2028".join(json.dumps(it) for it in CSC[:2]).encode(),

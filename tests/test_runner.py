@@ -89,13 +89,13 @@ def test_starting_kit_is_a_bundle_of_the_practice_phase(bundle, kit_result_run):
 
 
 def _counting(reads: list):
-    """Path.read_text that appends each competition.yaml it reads to ``reads``."""
-    read_text = Path.read_text
+    """Path.read_bytes that appends each competition.yaml it reads to ``reads``."""
+    read_bytes = Path.read_bytes
 
     def counting(self, *args, **kwargs):
         if self.name == "competition.yaml":
             reads.append(self)
-        return read_text(self, *args, **kwargs)
+        return read_bytes(self, *args, **kwargs)
 
     return counting
 
@@ -120,7 +120,7 @@ def kit_result_run(bundle, tmp_path_factory):
     submission = str(kit / "sample_submissions" / "result_submission.zip")
     args = [str(kit), submission, "--phase", "practice", "--output", str(output)]
     with pytest.MonkeyPatch.context() as patch, redirect_stdout(printed):
-        patch.setattr(Path, "read_text", _counting(reads))
+        patch.setattr(Path, "read_bytes", _counting(reads))
         code = run_local.main(args)
     return KitRun(code, printed.getvalue(), len(reads), output)
 
@@ -130,7 +130,7 @@ def test_run_local_reads_competition_yaml_once(bundle, kit_result_run, monkeypat
     answer about a phase it does not hold (its phases listed), use the competition.yaml read first."""
     kit = bundle.tree / "starting_kit"
     reads = []
-    monkeypatch.setattr(Path, "read_text", _counting(reads))
+    monkeypatch.setattr(Path, "read_bytes", _counting(reads))
     assert run_local.main([str(kit), "baseline:random", "--phase", "evaluation"]) == 2
     assert "expected --phase practice" in capsys.readouterr().err and len(reads) == 1
     assert kit_result_run.code == 0
@@ -243,3 +243,14 @@ def test_one_slug_rule_names_phases_and_legacy_pages(tmp_path):
         phase_task(tmp_path, "post")
     pages = page_texts(SimpleNamespace(title="T", description=None, folder=tmp_path), tmp_path)
     assert list(pages) == ["terms", "getting-started", "page", "overview"]
+
+
+def test_a_bundle_s_yaml_that_is_not_utf8_is_refused_naming_the_line_and_byte(tmp_path):
+    from codajudge.runner.local import program_command, read_competition
+
+    (tmp_path / "competition.yaml").write_bytes(b"title: x\nlogo: caf\xe9.png\n")
+    with pytest.raises(ConfigError, match=r"competition.yaml, line 2: file is not UTF-8 text"):
+        read_competition(tmp_path)
+    (tmp_path / "metadata.yaml").write_bytes(b"\xef\xbb\xbfcommand: python3 caf\xe9.py\n")
+    with pytest.raises(ConfigError, match=r"metadata.yaml, line 1: .*byte 0xe9 at offset 23"):
+        program_command(tmp_path, "", is_scoring=True)

@@ -100,6 +100,13 @@ def test_an_editions_template_that_is_not_utf8_is_a_located_config_error(tmp_pat
         pages.timeline_page(edition)
 
 
+def test_a_template_saved_on_windows_fills_as_one_with_unix_line_ends(tmp_path):
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "note.md").write_bytes(b"\xef\xbb\xbfOne\r\n$two\rthree\r\n")
+    filled = prose.Templates.of(tmp_path).fill("note", two="2")
+    assert filled == "One\n2\nthree"
+
+
 def test_a_missing_template_is_named():
     with pytest.raises(ConfigError, match="templates/kinds/nothing_format.md"):
         prose.Templates().fill("kinds/nothing_format")

@@ -33,7 +33,7 @@ from ..formats.items import (
 )
 from ..formats.write import write_prediction
 from ..gold import gold_as_values
-from ..importers import PartlyRead, load_split, missing_releases, utf8_text
+from ..importers import PartlyRead, load_split, missing_releases
 from ..metrics import get as get_metric
 from ..metrics.edition_module import metrics_of, property_problems
 from ..scoring import load_gold, score_folder, scored_subset
@@ -63,7 +63,7 @@ from .pages import (
     generated_pages,
     render,
 )
-from .prose import Templates
+from .prose import Templates, own_page_text
 from .sample import held_out, sampled_items
 from .zipdet import tree_files, write_zip
 
@@ -402,9 +402,9 @@ def write_pages(edition: Edition, data: EditionData, root: Path) -> list[dict]:
     marked as generated; returns the pages' entries of competition.yaml, the terms last."""
     (root / "pages").mkdir(parents=True, exist_ok=True)
     shutil.copyfile(edition.folder / edition.logo, root / "logo.png")
-    terms = ("Terms", "terms.md", own_page_text(edition, edition.terms))
+    terms = ("Terms", "terms.md", own_page_text(edition.folder, edition.terms))
     own = [
-        (page["title"], Path(page["file"]).name, own_page_text(edition, page["file"]))
+        (page["title"], Path(page["file"]).name, own_page_text(edition.folder, page["file"]))
         for page in edition.pages
     ]
     score = local_score(edition, data)
@@ -417,12 +417,6 @@ def write_pages(edition: Edition, data: EditionData, root: Path) -> list[dict]:
     return [
         {"title": title, "file": f"pages/{name}"} for title, name, _ in own + generated + [terms]
     ]
-
-
-def own_page_text(edition: Edition, source: str) -> str:
-    """The text of the edition's page ``source`` (relative to its folder), refused unless UTF-8."""
-    path = edition.folder / source
-    return utf8_text(path.read_bytes(), str(path))
 
 
 def generated_marker(edition: Edition) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 import yaml
 
 from ..errors import ConfigError, Problem
-from ..importers import utf8_text
+from ..formats.textfile import utf8_text
 
 MAX_CONFIG_BYTES = 1024 * 1024
 BOOL_TAG = "tag:yaml.org,2002:bool"

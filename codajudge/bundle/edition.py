@@ -20,7 +20,7 @@ from pathlib import Path
 from ..confine import path_problem, slug_problem
 from ..errors import BuildProblems, ConfigError, Problem
 from ..spec import BASELINE, PrimaryRule, TaskSpec, check_primary_direction, primary_rule_from_dict
-from ..importers import utf8_text
+from ..formats.textfile import utf8_text
 from ..metrics.edition_module import load_source
 from ..tracks import Track, tracks_from_list
 from .columns import column_title_problems

@@ -613,7 +613,7 @@ class Scan:
         if path.suffix == ".jsonl":  # and its content too: gold in other fields, or transformed
             try:
                 items = read_items(path, display, texts=False)  # reference data holds no texts
-            except (ConfigError, UnicodeDecodeError):
+            except ConfigError:
                 pass  # not an item file of the kit's format
             else:
                 problems = self.item_file(items, display)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ConfigError
-from ..importers import utf8_text
+from ..formats.textfile import utf8_text
 from ..kinds import Kind
 
 #: The kit's templates, shipped in the package (package data of the wheel).
@@ -55,10 +55,9 @@ class Templates:
                 expected=f"the file in the edition's {EDITION_TEMPLATES}/ folder or in the kit's "
                 f"{KIT_TEMPLATES}",
             )
-        try:
-            text = path.read_text(encoding="utf-8").removesuffix("\n")
-        except UnicodeDecodeError:
-            utf8_text(path.read_bytes(), str(path))  # raises, naming the line and the byte
+        text = utf8_text(path.read_bytes(), str(path))
+        # line ends as Python's text files read them: a template saved on Windows fills alike
+        text = text.replace("\r\n", "\n").replace("\r", "\n").removesuffix("\n")
         try:
             return string.Template(text).substitute(fields)
         except KeyError as unknown:
@@ -82,3 +81,10 @@ def kind_text(templates: Templates, kind: Kind, part: str, **fields: object) -> 
     """A kind's own text, template ``kinds/KIND_PART``, filled with ``fields`` and the kind's
     ``page_fields``."""
     return templates.fill(f"kinds/{kind.name}_{part}", **kind.page_fields, **fields)
+
+
+def own_page_text(folder: Path, source: str) -> str:
+    """The text of an edition's own page ``source`` (relative to the edition's ``folder``), refused
+    unless UTF-8; its line ends kept as written."""
+    path = folder / source
+    return utf8_text(path.read_bytes(), str(path))

@@ -30,7 +30,7 @@ from ..untrusted import read_head
 from .coverage import missing_items, unknown_id
 from .notes import VALUE_NOTES, note_warnings
 from .soft import soft_label
-from .textfile import NOT_UTF8, cannot_read, refuse_large_file, shorten
+from .textfile import cannot_read, refuse_large_file, shorten, utf8_text
 from .values import (
     ValueProblem,
     add_problem,
@@ -153,10 +153,7 @@ def _document(path: Path, display: str, n_items: int):
         data = Path(path).read_bytes()
     except OSError as e:
         raise cannot_read(display, e)
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise NOT_UTF8.error(display, f"byte 0x{data[e.start]:02x} at offset {e.start}")
+    text = utf8_text(data, display, SubmissionError)
     try:
         most = ENTRIES_PER_ITEM * n_items + ENTRY_SLACK
         holder = (

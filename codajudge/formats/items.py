@@ -23,6 +23,7 @@ from typing import Callable
 from collections.abc import Iterable, Iterator
 
 from ..errors import ConfigError, ProblemCollector
+from .textfile import utf8_text
 
 
 GOLD_FIELDS = ("annotations", "score", "label", "distribution")
@@ -138,14 +139,11 @@ def _read_checked(
                 checked = (_is_item(v, n, need_texts, first_lines, problems) for n, v in parsed)
                 keep(list(filter(None, checked)))
                 start += len(chunk)
-    except (OSError, UnicodeDecodeError) as first:
-        error = first
-        try:  # a decoding error is named by its place in the file, not in the chunk
-            Path(path).read_bytes().decode("utf-8-sig")
-        except (OSError, UnicodeDecodeError) as whole:
-            error = whole
+    except UnicodeDecodeError:
+        utf8_text(Path(path).read_bytes(), display)  # raises, naming the byte's line in the file
+    except OSError as e:
         raise ConfigError.single(
-            display, f"cannot read the item file ({error.__class__.__name__}: {error})"
+            display, f"cannot read the item file ({e.__class__.__name__}: {e})"
         )
     problems.raise_if_any(ConfigError)
 

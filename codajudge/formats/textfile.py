@@ -3,7 +3,10 @@
 The file is read a line at a time (a bounded ``readline``: a 1 GB line is refused after about one
 line's budget), each line checked by the rules of ``_refuse_broken``; the first problem in the file
 is reported. A file that opens as a pretty-printed JSON document is refused as such first
-(``_PRETTY_JSON``): its line count would otherwise be the problem named."""
+(``_PRETTY_JSON``): its line count would otherwise be the problem named.
+
+``utf8_text`` is the one UTF-8 refusal of every file the kit reads, a participant's or an
+organiser's (releases, the edition config, templates, pages, a bundle's YAML, the teams file)."""
 
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 from collections.abc import Sequence
 
-from ..errors import SubmissionError
+from ..errors import ConfigError, KitError, SubmissionError
 
 
 class Rule(NamedTuple):
@@ -58,16 +61,33 @@ EMPTY_FILE = Rule("file is empty", "one line per item", "check that predictions 
 #: The rules a line may break after its length (``MAX_LINE_BYTES``), in the order ``_refuse_broken``
 #: checks them.
 BINARY = Rule("file is binary, not text", "UTF-8 text")
-NOT_UTF8 = Rule(
-    "file is not UTF-8 text",
-    "UTF-8",
-    "save the file as UTF-8 (Latin-1 and other encodings are refused)",
-)
 INNER_CR = Rule(
     "line holds a carriage return (CR) in the middle",
     "lines ending in LF or CRLF",
     "save the file with Unix (LF) or Windows (CRLF) line endings",
 )
+
+
+def utf8_text(
+    data: bytes, display: str, refusal: type[KitError] = ConfigError, line: int = 1, offset: int = 0
+) -> str:
+    """``data``, the bytes of the file ``display`` from byte ``offset`` (on its line ``line``), as
+    text, the UTF-8 BOM that opens a file dropped; else ``refusal`` (ConfigError for the organisers'
+    files, SubmissionError for a participant's) naming the line and offset of the first byte that
+    is not UTF-8."""
+    start = len(codecs.BOM_UTF8) if offset == 0 and data.startswith(codecs.BOM_UTF8) else 0
+    try:
+        return str(memoryview(data)[start:], "utf-8")
+    except UnicodeDecodeError as e:
+        at = start + e.start
+        raise refusal.single(
+            display,
+            "file is not UTF-8 text",
+            line=line + data.count(b"\n", 0, at),
+            expected="UTF-8",
+            found=f"byte 0x{data[at]:02x} at offset {offset + at}",
+            hint="save the file as UTF-8 (Latin-1 and other encodings are refused)",
+        ) from None
 
 
 def shorten(text: str, limit: int = 60) -> str:
@@ -217,11 +237,10 @@ def _refuse_broken(line: bytes, number: int, offset: int, display: str) -> str:
     at = line.find(b"\x00")
     if at >= 0:
         raise BINARY.error(display, f"a NUL byte at offset {offset + at}", number)
-    try:
+    try:  # the line's own decoding first: a call a line would cost the scoring time
         text = line.decode("utf-8").removesuffix("\n").removesuffix("\r")
-    except UnicodeDecodeError as e:
-        found = f"byte 0x{line[e.start]:02x} at offset {offset + e.start}"
-        raise NOT_UTF8.error(display, found, number)
+    except UnicodeDecodeError:
+        utf8_text(line, display, SubmissionError, number, offset)  # raises, naming the byte
     if "\r" in text:
         raise INNER_CR.error(display, "CR inside the line (old Mac line endings?)", number)
     return text

@@ -70,21 +70,6 @@ OWN_DATA = RELEASES["table"][1]
 OWN_DATA_HINT = "put the file there, or correct the dataset's 'path' (relative to --data)"
 
 
-def utf8_text(data: bytes, display: str) -> str:
-    """A release file's or the edition config's bytes as text (a BOM dropped); ConfigError naming
-    the line and offset of the first byte that is not UTF-8."""
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise ConfigError.single(
-            display,
-            "file is not UTF-8 text",
-            line=data[: e.start].count(b"\n") + 1,
-            expected="UTF-8",
-            found=f"byte 0x{data[e.start]:02x} at offset {e.start}",
-        ) from None
-
-
 def unique_items(rows: Iterable[tuple[int, dict]], build: Callable, problems) -> list[dict]:
     """The items ``build(row, at)`` makes of a release file's ``rows`` ((line number, row) pairs;
     ``at``: the problems of that line, None: no item), in order, each id once: a repeated id is a

@@ -48,7 +48,7 @@ from pathlib import Path, PurePosixPath
 
 from ..errors import ConfigError, PlacedProblems, ProblemCollector
 from ..formats.archive import is_ignored
-from . import utf8_text
+from ..formats.textfile import utf8_text
 
 #: Largest accepted gap between a released soft-label value and the share rebuilt from the
 #: annotations (test files are rounded to 2 decimals, so up to 0.005 is expected).

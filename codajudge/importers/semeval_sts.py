@@ -22,7 +22,8 @@ from collections.abc import Iterator
 
 from ..errors import ConfigError, ProblemCollector
 from ..formats.values import ValueProblem, parse_number
-from . import SplitAbsent, utf8_text
+from ..formats.textfile import utf8_text
+from . import SplitAbsent
 from . import load_split as load_any
 
 WHERE = "datasets (importer semeval_sts)"

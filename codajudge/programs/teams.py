@@ -32,6 +32,7 @@ from pathlib import Path
 from collections.abc import Iterator, Sequence
 
 from ..errors import ConfigError, counted, plural
+from ..formats.textfile import utf8_text
 
 #: Codabench's CSV header labels (codabench src/apps/api/views/submissions.py).
 CODABENCH_ID, CODABENCH_FILE, CODABENCH_OWNER = "Submission ID", "File Name", "Owner"
@@ -97,11 +98,12 @@ def read_teams(path: Path) -> Teams:
     """What ``path`` says (the module docstring's formats); ConfigError naming the file and line
     when it is none of them or gives one exact name two teams."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as e:
+        data = path.read_bytes()
+    except OSError as e:
         raise ConfigError.single(
             str(path), f"the teams file cannot be read ({e})", expected=EXPECTED
         ) from None
+    text = utf8_text(data, str(path))
     rows = _json_rows(path, text) if text.lstrip().startswith(("[", "{")) else _csv_rows(path, text)
     teams = Teams(path)
     for where, exact, files, team in rows:
@@ -135,7 +137,7 @@ def _names(*keys: str) -> list[str]:
 def _csv_rows(path: Path, text: str) -> Iterator[Row]:
     """Every row of a CSV teams file: the organiser's names are exact; Codabench's ids are exact
     and its file names are file names."""
-    reader = csv.reader(io.StringIO(text))
+    reader = csv.reader(io.StringIO(text, newline=None))  # CR, LF or CRLF line ends
     header = next(reader, [])
     columns = {name.strip(): k for k, name in enumerate(header)}
     lowered = {name.lower(): k for name, k in columns.items()}

@@ -35,6 +35,7 @@ from ..bundle.check.programs import METADATA
 from ..confine import slug
 from ..errors import ConfigError
 from ..formats.archive import nothing_at_path, safe_extract
+from ..formats.textfile import utf8_text
 from ..untrusted import copy_tree, wait_then_stop
 from . import sandbox
 from .capture import JOIN_SECONDS, CappedOutput, drain
@@ -68,7 +69,7 @@ def read_competition(bundle: Path) -> dict:
             "not a bundle: competition.yaml is missing",
             hint="give the bundle folder or zip built by build_bundle.py, or the starting kit",
         )
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
+    return yaml.safe_load(utf8_text(path.read_bytes(), str(path)))
 
 
 def phase_task(bundle: Path, phase: str, doc: dict | None = None) -> PhaseTask:
@@ -137,7 +138,7 @@ def program_command(program: Path, root: str, is_scoring: bool) -> list:
         raise ConfigError.single(
             str(program), "program has no metadata.yaml", hint="each program needs a command"
         )
-    meta = yaml.safe_load(meta_path.read_text(encoding="utf-8")) or {}
+    meta = yaml.safe_load(utf8_text(meta_path.read_bytes(), str(meta_path))) or {}
     command = meta.get("command")
     if not isinstance(command, str) or not command.strip():
         raise ConfigError.single(str(meta_path), "metadata has no 'command'")

@@ -78,7 +78,7 @@ class Reference:
             return items
         try:
             texts = {it["id"]: it["texts"] for it in read_items(path, str(path), texts=False)}
-        except (KitError, UnicodeDecodeError, KeyError):
+        except (KitError, KeyError):
             return items
         return [dict(it, texts=texts[it["id"]]) if it["id"] in texts else it for it in items]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from ...errors import ConfigError, Problem, problem_text
-from ...importers import utf8_text
+from ...formats.textfile import utf8_text
 
 
 class Findings:
@@ -23,6 +23,15 @@ class Findings:
         """A problem at ``where`` (a file, or a key's path) with ``Problem``'s expected, found and
         hint."""
         self.problems.append(Problem(where, message, **details))
+
+    def text(self, data: bytes, display: str) -> str | None:
+        """The bundle file ``display`` (its bytes ``data``) as text, or None with its UTF-8
+        refusal (``utf8_text``) among these problems."""
+        try:
+            return utf8_text(data, display)
+        except ConfigError as e:
+            self.problems += e.problems
+            return None
 
     def lines(self) -> list[str]:
         """Each problem as ``errors.problem_text`` lays it out, the hint in brackets, on one line."""
@@ -170,10 +179,7 @@ def check_page_file(root: Path, value, where: str, findings: Findings) -> None:
     if not data.strip():
         findings.add(where, "page file is empty", found=repr(value))
         return
-    try:
-        utf8_text(data, value)
-    except ConfigError as e:
-        findings.problems += e.problems
+    findings.text(data, value)
 
 
 #: The first bytes of a PNG, a JPEG and a GIF file.

@@ -15,8 +15,6 @@ from collections.abc import Iterator
 
 import yaml
 
-from ...errors import ConfigError
-from ...importers import utf8_text
 from ..config_yaml import bounded_document
 from .findings import Findings
 
@@ -112,10 +110,8 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping
 
 
 def load_competition_yaml(root: Path, findings: Findings) -> dict | None:
-    try:
-        text = utf8_text((root / "competition.yaml").read_bytes(), "competition.yaml")
-    except ConfigError as e:
-        findings.problems += e.problems
+    text = findings.text((root / "competition.yaml").read_bytes(), "competition.yaml")
+    if text is None:
         return None
     loader = _Loader(text)
     loader.duplicates = []

@@ -83,9 +83,12 @@ def check_program(
 
 def _metadata_command(read, name: str, where: str, what: str, findings: Findings) -> str | None:
     """The ``command`` of the metadata file ``name``, or None (with the problem in ``findings``)."""
+    text = findings.text(read(name), f"{where}: {what}'s {name}")
+    if text is None:
+        return None
     try:
-        meta = bounded_document(yaml.SafeLoader(read(name).decode("utf-8")))
-    except (yaml.YAMLError, UnicodeDecodeError) as e:
+        meta = bounded_document(yaml.SafeLoader(text))
+    except yaml.YAMLError as e:
         findings.add(
             where, f"{what}'s {name} is not valid YAML", found=" ".join(str(e).split())[:120]
         )
