@@ -50,11 +50,12 @@ def _escapes_lexically(value: str) -> bool:
     return value.startswith(("\\", "/")) or bool(windows.drive) or ".." in windows.parts
 
 
-def _inside(path: Path, base: Path) -> bool:
+def resolved(path: Path) -> Path | None:
+    """``path`` with its symbolic links resolved; None when it cannot be (a loop of links)."""
     try:
-        return path.resolve().is_relative_to(base.resolve())
+        return path.resolve()
     except (OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
-        return False
+        return None
 
 
 def path_problem(value, base: Path, where: str, key: str, base_name: str) -> Problem | None:
@@ -66,12 +67,13 @@ def path_problem(value, base: Path, where: str, key: str, base_name: str) -> Pro
             expected=RELATIVE,
             found=repr(value)[:80],
         )
-    if not _inside(Path(base) / value, Path(base)):
+    target = resolved(Path(base) / value)
+    if target is None or not target.is_relative_to(Path(base).resolve()):
         return Problem(
             where,
             f"'{key}' leads outside {base_name} through a symbolic link",
             expected=f"a file inside {base}",
-            found=f"{value} -> {(Path(base) / value).resolve()}",
+            found=f"{value} -> {target or 'a loop of symbolic links'}",
             hint="copy the file into the folder instead of linking to it",
         )
     return None

@@ -103,6 +103,7 @@ def test_files_outside_the_edition_folder_are_refused(sandbox, key):
     folder = sandbox / "ed"
     (folder / "pages" / "link.md").symlink_to(sandbox / "secret.md")
     (folder / "pages" / "dirlink").symlink_to(sandbox, target_is_directory=True)
+    (folder / "pages" / "loop").symlink_to("loop")
 
     def set_path(value):
         def change(c):
@@ -122,6 +123,7 @@ def test_files_outside_the_edition_folder_are_refused(sandbox, key):
         ("pages/../../secret.md", "no absolute path"),
         ("pages/link.md", "leads outside the edition folder through a symbolic link"),
         ("pages/dirlink/secret.md", "leads outside the edition folder through a symbolic link"),
+        ("pages/loop/secret.md", "pages/loop/secret.md -> a loop of symbolic links"),
     ]:
         set_path(value)
         text = refused(folder)

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 from typing import Callable, Optional
 
+from ...confine import resolved
 from ...errors import ConfigError, Problem, problem_text
 from ...formats.textfile import utf8_text
 
@@ -49,11 +50,8 @@ def relative_path(root: Path, value) -> Path | None:
     cannot be resolved."""
     if not isinstance(value, str) or not value.strip() or "\0" in value or os.path.isabs(value):
         return None
-    try:
-        full = (root / value).resolve()
-    except (OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
-        return None
-    return full if full.is_relative_to(root.resolve()) else None
+    full = resolved(root / value)
+    return full if full is not None and full.is_relative_to(root.resolve()) else None
 
 
 UTC = dt.timezone.utc
