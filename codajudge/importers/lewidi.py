@@ -49,6 +49,7 @@ from pathlib import Path, PurePosixPath
 from ..errors import ConfigError, PlacedProblems, ProblemCollector
 from ..formats.archive import is_ignored
 from ..formats.textfile import utf8_text
+from ..labels import label_key
 
 #: Largest accepted gap between a released soft-label value and the share rebuilt from the
 #: annotations (test files are rounded to 2 decimals, so up to 0.005 is expected).
@@ -109,7 +110,8 @@ def load_split(source: dict, root: Path, split: str) -> list[dict]:
     for item_id, record in records.items():
         at = problems.at(item=prefix + item_id)
         item = record_to_item(record, dataset, at, label_map)
-        if item is not None and _add_gold(item, record, dataset, source, at):
+        if item is not None:
+            _add_gold(item, record, dataset, source, at)
             items.append(item)
     problems.raise_if_any(ConfigError)
     return items
@@ -161,12 +163,8 @@ def _member(where: str, members: list[str], dataset: Dataset, split: str, name: 
             found=", ".join(chosen[:8]),
             hint="give its full path inside the release in the source's 'files'",
         )
-    if not chosen:
-        _missing(where, dataset, split, name, members)
-    return chosen[0]
-
-
-def _missing(where: str, dataset: Dataset, split: str, name: str, present: list[str]) -> None:
+    if chosen:
+        return chosen[0]
     hint = "name the file in the source's 'files' mapping (split -> file name)"
     if split == "train" and dataset.name in ("CSC", "MP"):
         hint = (
@@ -175,7 +173,7 @@ def _missing(where: str, dataset: Dataset, split: str, name: str, present: list[
         )
     elif split == "test":
         hint = "the practice-phase zip holds train and dev only; the test files came with the final release"
-    related = [m for m in present if dataset.name.lower() in m.lower()] or present
+    related = [m for m in members if dataset.name.lower() in m.lower()] or members
     raise ConfigError.single(
         where,
         f"the {split} split of {dataset.name} is missing",
@@ -361,23 +359,17 @@ def _label(annotator: str, raw, dataset: Dataset, at: PlacedProblems, label_map:
 
 # --- the gold the options choose: the release's soft label, a hard label -----------------------
 
-#: The option choices the Data page states, each by its text's template
-#: (``templates/importers/NAME.md``).
-GOLD_CHOICES = {
-    ("soft_gold", "release"): "lewidi_soft_release",
-    ("hard_gold", "release"): "lewidi_hard_release",
-    ("hard_gold", "majority"): "lewidi_hard_majority",
-}
-
-
 def gold_choices(source: dict) -> list[tuple[str, dict[str, str]]]:
     """What the source's options choose as gold, for the Data page (none: the defaults): per part,
     the name of its template ``templates/importers/NAME.md`` and the fields it takes (the schema
-    has checked the options' types)."""
-    chosen = [(key, source.get(key)) for key in ("soft_gold", "hard_gold")]
-    parts = [(GOLD_CHOICES[pair], {}) for pair in chosen if pair in GOLD_CHOICES]
-    if source.get("soft_gold") != "release" and parts:
-        parts.insert(0, ("lewidi_soft_shares", {}))
+    has checked the options' types): the soft gold's (the release's, or the annotations' shares
+    beside a hard gold), the hard gold's, the label map's and the ids'."""
+    soft, hard = source.get("soft_gold"), source.get("hard_gold")
+    parts = []
+    if soft == "release" or hard:
+        parts.append(("lewidi_soft_release" if soft == "release" else "lewidi_soft_shares", {}))
+    if hard:
+        parts.append((f"lewidi_hard_{hard}", {}))
     if source.get("label_map"):
         pairs = ", ".join(f"{k} -> {v}" for k, v in source["label_map"].items())
         parts.append(("lewidi_label_map", {"pairs": pairs}))
@@ -386,30 +378,25 @@ def gold_choices(source: dict) -> list[tuple[str, dict[str, str]]]:
     return parts
 
 
-def _add_gold(item: dict, record: dict, dataset: Dataset, source: dict, at: PlacedProblems) -> bool:
+def _add_gold(item: dict, record: dict, dataset: Dataset, source: dict, at: PlacedProblems) -> None:
     """Add the item's ``distribution`` (``soft_gold: release``) and ``label`` (``hard_gold``) as the
     source chooses, and check the released soft label against the annotations
-    (``check_soft_label``); False after a problem."""
-    if not _add_released_soft_label(item, record, dataset, source, at):
-        return False
+    (``check_soft_label``); a problem is added to ``at`` (and refuses the file)."""
+    is_gold, check = source.get("soft_gold") == "release", source.get("check_soft_label", True)
+    if is_gold or check:
+        _add_released_soft_label(item, record, dataset, is_gold, check, at)
     if source.get("hard_gold") == "majority":  # the label most annotators gave, None on a tie
         top = Counter(item["annotations"]).most_common(2)
         item["label"] = None if len(top) > 1 and top[0][1] == top[1][1] else top[0][0]
     if source.get("hard_gold") == "release":
         item["label"] = _released_hard_label(record, dataset, at)
-        return item["label"] is not None
-    return True
 
 
 def _add_released_soft_label(
-    item: dict, record: dict, dataset: Dataset, source: dict, at: PlacedProblems
-) -> bool:
-    """Give ``item`` the release's ``soft_label`` as its ``distribution`` (``soft_gold: release``)
-    and check it against the annotations (``check_soft_label``, problem added); False when the
-    gold it needs cannot be read."""
-    is_gold, check = source.get("soft_gold") == "release", source.get("check_soft_label", True)
-    if not (is_gold or check):
-        return True
+    item: dict, record: dict, dataset: Dataset, is_gold: bool, check: bool, at: PlacedProblems
+) -> None:
+    """Give ``item`` the release's ``soft_label`` as its ``distribution`` when ``is_gold``
+    (``soft_gold: release``), and ``check`` it against the annotations (``check_soft_label``)."""
     hint = "set check_soft_label: false to skip this check (gold comes from the annotations)"
     if is_gold:
         hint = "or take the soft gold from the annotations (soft_gold: annotations)"
@@ -417,26 +404,25 @@ def _add_released_soft_label(
         released = released_soft_label(record, dataset)
     except (ValueError, TypeError, KeyError) as e:
         at.add("'soft_label' does not fit the dataset", found=str(e)[:120], hint=hint)
-        return not is_gold
+        return
+    if released is None and is_gold:
+        at.add(
+            "soft_gold: release needs the item's 'soft_label'",
+            expected="an object label -> probability over " + ", ".join(dataset.labels),
+            found="no soft_label",
+            hint=hint,
+        )
     if released is None:
-        if is_gold:
-            at.add(
-                "soft_gold: release needs the item's 'soft_label'",
-                expected="an object label -> probability over " + ", ".join(dataset.labels),
-                found="no soft_label",
-                hint=hint,
-            )
-        return not is_gold
+        return
     if is_gold:
         item["distribution"] = dict(zip(dataset.labels, released))
     if check:
         _check_soft_label(item, released, dataset, at)
-    return True
 
 
 def _released_hard_label(record: dict, dataset: Dataset, at: PlacedProblems):
     """The release's ``hard_label`` as a label string (a number, as ConvAbuse gives its tie-broken
-    items, read as its text), or None after a problem."""
+    items, read as its text), a problem added when it is none."""
     raw = record.get("hard_label")
     text = str(raw).strip() if isinstance(raw, (str, int)) and not isinstance(raw, bool) else None
     if text not in dataset.labels:
@@ -446,7 +432,6 @@ def _released_hard_label(record: dict, dataset: Dataset, at: PlacedProblems):
             found=repr(raw)[:60],
             hint="or recompute the majority from the annotations (hard_gold: majority)",
         )
-        return None
     return text
 
 
@@ -455,29 +440,23 @@ def _released_hard_label(record: dict, dataset: Dataset, at: PlacedProblems):
 
 def released_soft_label(record: dict, dataset: Dataset) -> list | None:
     """The release's own ``soft_label`` in label order: K shares, or per label [P(not), P(chosen)]
-    for VariErrNLI; None if absent. Normalises the key quirks ("0.0" for "0"; CSC's extra "0" bin
-    is dropped only when empty). Raises ValueError when the keys do not fit the dataset."""
+    for VariErrNLI; None if absent. A key names a label as ``labels.label_key`` reads it ("0.0"
+    for "0"); CSC's extra "0" bin is dropped only when empty. Raises ValueError when the keys do
+    not fit the dataset."""
     soft = record.get("soft_label")
     if not isinstance(soft, dict):
         return None
     if dataset.multilabel:
         return [[float(soft[label]["0"]), float(soft[label]["1"])] for label in dataset.labels]
-    shares = {_canonical_key(k): float(v) for k, v in soft.items()}
-    if "0" in shares and "0" not in dataset.labels and shares["0"] == 0.0:
+    named = {label_key(label): label for label in dataset.labels}
+    shares = {named.get(label_key(k), str(k).strip()): float(v) for k, v in soft.items()}
+    if shares.get("0") == 0.0 and "0" not in dataset.labels:
         del shares["0"]  # CSC practice phase: a 7th, always-empty "0" bin
     if set(shares) != set(dataset.labels):
         raise ValueError(
             f"soft_label keys {sorted(shares)} do not match the labels {list(dataset.labels)}"
         )
     return [shares[label] for label in dataset.labels]
-
-
-def _canonical_key(key: str) -> str:
-    try:
-        number = float(key)
-    except ValueError:
-        return str(key).strip()
-    return str(int(number)) if number.is_integer() else str(key).strip()
 
 
 def _check_soft_label(item: dict, released: list, dataset: Dataset, at: PlacedProblems) -> None:
