@@ -6,8 +6,8 @@ learns from exactly the soft labels and per-annotator labels the scorer compares
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Hashable, Iterable, Sequence
+from collections import ChainMap, Counter, defaultdict
+from collections.abc import Hashable, Mapping, Sequence
 
 import numpy as np
 
@@ -47,39 +47,35 @@ class BaselineModel:
     def fit(self, train_items: list[dict]) -> BaselineModel:
         return self
 
-    def fit_bins(self, gold: GoldTrack, bins: np.ndarray | None = None, n_bins: int = 1) -> None:
-        """Keep in ``per_bin``, per bin of the training items (``bins``: each item's bin; None: one
-        bin, the whole split), the kind's constant prediction for the bin's items (the whole
-        split's for a bin without gold), or, when the kind predicts per annotator, each
-        annotator's majority in the bin, else over the whole split."""
+    def fit_bins(self, gold: GoldTrack, bins: np.ndarray, n_bins: int) -> None:
+        """Keep in ``per_bin``, per bin of the training items (``bins``: each item's bin), the kind's
+        constant prediction for the bin's items (the whole split's for a bin without gold), or, when
+        the kind predicts per annotator, each annotator's majority in the bin, else over the whole
+        split (``annotator_majority``)."""
         if self.kind.predicts_per_annotator:
             rows = item_annotator_labels(gold)
-            overall = AnnotatorMajority((name, key) for _, name, key in rows)
-        else:
-            overall = self.kind.constant_prediction(self.track, gold)
-        if bins is None:
-            self.per_bin = [overall]
-        elif self.kind.predicts_per_annotator:
+            overall = annotator_majority([(name, key) for _, name, key in rows])
             self.per_bin = [
-                AnnotatorMajority(((name, key) for i, name, key in rows if bins[i] == b), overall)
+                annotator_majority([(name, key) for i, name, key in rows if bins[i] == b], overall)
                 for b in range(n_bins)
             ]
-        else:
-            self.per_bin = [
-                self.kind.constant_prediction(self.track, gold, bins == b)
-                if (gold.scored & (bins == b)).any()
-                else overall
-                for b in range(n_bins)
-            ]
+            return
+        overall = self.kind.constant_prediction(self.track, gold)
+        self.per_bin = [
+            self.kind.constant_prediction(self.track, gold, bins == b)
+            if (gold.scored & (bins == b)).any()
+            else overall
+            for b in range(n_bins)
+        ]
 
     def predict_by_bin(self, items: list[dict], bins: Sequence[int]) -> list:
         """The predictions of ``items`` from what ``fit`` kept per bin of items (``per_bin``: the
-        kind's constant prediction, or an ``AnnotatorMajority`` when the kind predicts per
+        kind's constant prediction, or an ``annotator_majority`` when the kind predicts per
         annotator), ``bins`` being each item's bin."""
         if not self.kind.predicts_per_annotator:
             return [self.per_bin[b] for b in bins]
         return [
-            [annotator_label(self.track, self.per_bin[b].label(a)) for a in item_annotators(item)]
+            [annotator_label(self.track, self.per_bin[b][a]) for a in item_annotators(item)]
             for item, b in zip(items, bins)
         ]
 
@@ -96,30 +92,21 @@ def item_annotator_labels(gold: GoldTrack) -> list[tuple[int, str, Hashable]]:
     return [(i, name, key) for (i, name), key in zip(rows, keys)]
 
 
-class AnnotatorMajority:
-    """Each annotator's most frequent label; ties go to the label met first in that annotator's
-    history. Unseen annotators get the most frequent label overall (ties: the first met), or
-    ``fallback``'s answer when one is given."""
-
-    def __init__(
-        self, rows: Iterable[tuple[str, Hashable]], fallback: AnnotatorMajority | None = None
-    ):
-        self.fallback = fallback
-        per_annotator: dict[str, Counter] = {}
-        overall: Counter = Counter()
-        for name, key in rows:
-            per_annotator.setdefault(name, Counter())[key] += 1
-            overall[key] += 1
-        # most_common keeps the first met of equal counts (a Counter is ordered, max takes the first)
-        self.by_annotator = {name: c.most_common(1)[0][0] for name, c in per_annotator.items()}
-        self.overall = overall.most_common(1)[0][0] if overall else None
-
-    def label(self, annotator: str):
-        if annotator in self.by_annotator:
-            return self.by_annotator[annotator]
-        if self.fallback is not None:
-            return self.fallback.label(annotator)
-        return self.overall
+def annotator_majority(
+    rows: list[tuple[str, Hashable]], fallback: Mapping | None = None
+) -> Mapping[str, Hashable]:
+    """Each annotator's most frequent label key in ``rows`` (ties: the first met in that
+    annotator's history), as ``majority[annotator]``; an annotator not in ``rows`` gets
+    ``fallback``'s answer, or without one the most frequent key of ``rows`` (ties: the first met)."""
+    per_annotator: dict[str, Counter] = {}
+    for name, key in rows:
+        per_annotator.setdefault(name, Counter())[key] += 1
+    # most_common keeps the first met of equal counts (a Counter is ordered, max takes the first)
+    majority = {name: counts.most_common(1)[0][0] for name, counts in per_annotator.items()}
+    if fallback is None:
+        overall = Counter(key for _, key in rows).most_common(1)
+        fallback = defaultdict(lambda: overall[0][0] if overall else None)
+    return ChainMap(majority, fallback)
 
 
 def item_annotators(item: dict) -> list[str]:

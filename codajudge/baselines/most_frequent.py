@@ -18,10 +18,11 @@
 
 from __future__ import annotations
 
-
 from ..formats.annotators import annotator_pool
 from ..kinds.perspectivist import OFFICIAL_2025
-from .base import AnnotatorMajority, BaselineModel, item_annotator_labels, item_annotators
+import numpy as np
+
+from .base import BaselineModel, annotator_majority, item_annotator_labels, item_annotators
 
 
 class MostFrequent(BaselineModel):
@@ -37,11 +38,13 @@ class MostFrequent(BaselineModel):
     def fit(self, train_items: list[dict]) -> MostFrequent:
         gold = self.training_gold(train_items)
         if not self._per_label:
-            self.fit_bins(gold)
+            self.fit_bins(
+                gold, np.zeros(len(train_items), dtype=int), 1
+            )  # one bin: the whole split
             return self
         rows = item_annotator_labels(gold)
         self.per_label = [
-            AnnotatorMajority((name, key[j]) for _, name, key in rows)
+            annotator_majority([(name, key[j]) for _, name, key in rows])
             for j in range(len(self.track.labels))
         ]
         return self
@@ -54,6 +57,4 @@ class MostFrequent(BaselineModel):
         rows = [item_annotators(item) for item in items]
         if self.track.annotator_alignment == OFFICIAL_2025:
             rows = [annotator_pool(rows)] * len(items)
-        return [
-            [[majority.label(a) for a in names] for majority in self.per_label] for names in rows
-        ]
+        return [[[majority[a] for a in names] for majority in self.per_label] for names in rows]
