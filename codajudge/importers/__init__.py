@@ -145,7 +145,7 @@ def gold_choices(source: dict) -> list[tuple[str, dict[str, str]]]:
     template under ``templates/importers/`` (``IMPORTER_PART``) and its fields; none when the
     importer states no choices (its own ``gold_choices``) or the options choose the default."""
     module = importlib.import_module(f"{__name__}.{source.get('importer', 'kit')}")
-    return module.gold_choices(source) if hasattr(module, "gold_choices") else []
+    return getattr(module, "gold_choices", lambda _: [])(source)
 
 
 def load_split(

@@ -359,6 +359,7 @@ def _label(annotator: str, raw, dataset: Dataset, at: PlacedProblems, label_map:
 
 # --- the gold the options choose: the release's soft label, a hard label -----------------------
 
+
 def gold_choices(source: dict) -> list[tuple[str, dict[str, str]]]:
     """What the source's options choose as gold, for the Data page (none: the defaults): per part,
     the name of its template ``templates/importers/NAME.md`` and the fields it takes (the schema
@@ -388,8 +389,20 @@ def _add_gold(item: dict, record: dict, dataset: Dataset, source: dict, at: Plac
     if source.get("hard_gold") == "majority":  # the label most annotators gave, None on a tie
         top = Counter(item["annotations"]).most_common(2)
         item["label"] = None if len(top) > 1 and top[0][1] == top[1][1] else top[0][0]
-    if source.get("hard_gold") == "release":
-        item["label"] = _released_hard_label(record, dataset, at)
+    if source.get("hard_gold") != "release":
+        return
+    # the release's hard label, a number where ConvAbuse broke a tie, read as its text
+    raw = record.get("hard_label")
+    item["label"] = (
+        str(raw).strip() if isinstance(raw, (str, int)) and not isinstance(raw, bool) else None
+    )
+    if item["label"] not in dataset.labels:
+        at.add(
+            "hard_gold: release needs the item's 'hard_label', one of the labels",
+            expected="one of " + ", ".join(dataset.labels),
+            found=repr(raw)[:60],
+            hint="or recompute the majority from the annotations (hard_gold: majority)",
+        )
 
 
 def _add_released_soft_label(
@@ -418,21 +431,6 @@ def _add_released_soft_label(
         item["distribution"] = dict(zip(dataset.labels, released))
     if check:
         _check_soft_label(item, released, dataset, at)
-
-
-def _released_hard_label(record: dict, dataset: Dataset, at: PlacedProblems):
-    """The release's ``hard_label`` as a label string (a number, as ConvAbuse gives its tie-broken
-    items, read as its text), a problem added when it is none."""
-    raw = record.get("hard_label")
-    text = str(raw).strip() if isinstance(raw, (str, int)) and not isinstance(raw, bool) else None
-    if text not in dataset.labels:
-        at.add(
-            "hard_gold: release needs the item's 'hard_label', one of the labels",
-            expected="one of " + ", ".join(dataset.labels),
-            found=repr(raw)[:60],
-            hint="or recompute the majority from the annotations (hard_gold: majority)",
-        )
-    return text
 
 
 # --- the released soft label, as a consistency check only -------------------------------------

@@ -151,22 +151,18 @@ def _parse_document(text: str, problems) -> object | None:
 
 def _looks_like(lines: list[str]) -> str | None:
     """The form a table's first non-blank line shows: a JSON list, or an object not whole on its
-    line (or of objects only), begins one document; a whole object is a line of JSON lines; else
-    TSV when it holds a tab, CSV a comma. None when it shows none."""
+    line (or of objects only, a document keyed by id), begins one document; a whole object is a
+    line of JSON lines; else TSV when it holds a tab, CSV a comma. None when it shows none."""
     first = next((line.strip() for line in lines if line.strip()), "")
     if first.startswith("["):
         return "json"
     if first.startswith("{"):
-        return "jsonl" if _a_record(first) else "json"
+        value = json_or_none(first)
+        record = isinstance(value, dict) and not all(isinstance(v, dict) for v in value.values())
+        return "jsonl" if record else "json"
     if "\t" in first:
         return "tsv"
     return "csv" if "," in first else None
-
-
-def _a_record(line: str) -> bool:
-    """Whether a line is a whole JSON object of its own, not a document of objects keyed by id."""
-    value = json_or_none(line)
-    return isinstance(value, dict) and not all(isinstance(v, dict) for v in value.values())
 
 
 def _refuse_other_form(source: dict, path: Path, fmt: str, lines: list[str]) -> None:
@@ -228,9 +224,9 @@ def _csv_problem(error: str, lineno: int, line_count: int) -> dict:
 
 def _text(value) -> str | None:
     """A cell as text: strings as they are, JSON numbers written out; empty and null are None."""
-    if value is None or isinstance(value, bool):
-        return None if value is None else str(value).lower()
-    text = value if isinstance(value, str) else str(value)
+    if isinstance(value, bool):
+        return str(value).lower()
+    text = "" if value is None else str(value)
     return text if text.strip() else None
 
 
@@ -297,8 +293,7 @@ def _is_one_column(value) -> bool:
     """Whether ``value`` is ``{column: NAME, sep: SEP}`` (``sep`` optional), both non-empty text."""
     if not isinstance(value, dict) or not set(value) <= {"column", "sep"}:
         return False
-    column, sep = value.get("column"), value.get("sep", ",")
-    return isinstance(column, str) and column != "" and isinstance(sep, str) and sep != ""
+    return all(isinstance(v, str) and v != "" for v in (value.get("column"), value.get("sep", ",")))
 
 
 def one_column_or(key: str, plain: str, is_plain: Callable[[object], bool]) -> Callable:
