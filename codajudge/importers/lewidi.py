@@ -312,7 +312,7 @@ def _keyed_pairs(record: dict, dataset: Dataset, at: PlacedProblems) -> list | N
             return None
         by_name[name] = label
     names = _listed_names(record)
-    if names is None or not record["annotators"].strip():
+    if not names:
         return list(by_name.items())  # no order given: the order of the annotations object
     unique = list(dict.fromkeys(names))
     if len(unique) != len(names) and not dataset.multilabel:
