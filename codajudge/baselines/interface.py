@@ -53,7 +53,9 @@ def plain_data(value):
 
     Every call into the participant's objects (iteration, ``__float__``, numpy conversions) happens
     here, so that it runs under ``call_participant`` and a failure in it is the submission's problem;
-    what comes out holds no participant code. Unreadable objects become ``Foreign``.
+    what comes out holds no participant code. A subclass of str, int or float (or another real
+    number) becomes the built-in value (bool has no subclasses); unreadable objects become
+    ``Foreign``.
     """
     if type(value) in _IMMUTABLE:
         return value
@@ -63,12 +65,6 @@ def plain_data(value):
         return [plain_data(v) for v in value]
     if isinstance(value, dict):
         return {plain_data(k): plain_data(v) for k, v in value.items()}
-    return _plain_scalar(value)
-
-
-def _plain_scalar(value):
-    """A subclass of str, int or float (or another real number) as the built-in value (bool has no
-    subclasses: ``plain_data`` returns a bool as it is)."""
     if isinstance(value, str):
         return str.__str__(value)
     if isinstance(value, int):
