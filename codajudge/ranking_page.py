@@ -8,6 +8,7 @@ files are written here.
 import html
 
 from . import plots
+from .metrics import get as get_metric
 from .report import html_page, html_table
 from .stats import tables
 from .stats.ranking import TrackRanking
@@ -75,7 +76,7 @@ def _track_section(report: RankingReport, ranking: TrackRanking) -> str:
 
 def _chart(ranking: TrackRanking, label: str) -> str:
     """The track's systems, best first, with their intervals on the table's scale."""
-    factor = tables.scale_of([ranking.metric]).factor
+    factor = 100.0 if get_metric(ranking.metric).percent else 1.0
     number = tables.clusters(ranking)
     rows = [
         plots.IntervalRow(
