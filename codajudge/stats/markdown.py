@@ -101,6 +101,5 @@ def _markdown_track(report: RankingReport, ranking: TrackRanking) -> list[str]:
         out.append(f"Note: {_md(ranking.note)}.")
     out += [""] + markdown_table(tables.track_table(ranking))
     if ranking.missing:
-        out.append("")
-        out.append("Not submitted: " + ", ".join(_md(m) for m in ranking.missing) + ".")
+        out += ["", "Not submitted: " + ", ".join(_md(m) for m in ranking.missing) + "."]
     return out

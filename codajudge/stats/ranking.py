@@ -134,10 +134,8 @@ def rank_overall(
     (1, 1, 3).
     """
     sign = -1.0 if primary_higher_is_better else 1.0
-    rows = []
-    for system, primary in primary_scores.items():
-        mean_rank = _group_row(system, primary_track_ids, rankings, {}, GROUP_MEAN_RANK).value
-        rows.append(OverallRow(system, 0, mean_rank, primary))
+    means = rank_group(primary_track_ids, rankings, list(primary_scores), {})
+    rows = [OverallRow(row.system, 0, row.value, primary_scores[row.system]) for row in means]
     if rule == BY_PRIMARY:
         _competition_ranks(rows, lambda r: sign * r.primary)
     else:
