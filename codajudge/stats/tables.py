@@ -10,7 +10,7 @@ significantly different from it marked ``*``) and one table per track (rank, sys
 interval, p against the best, the significance cluster), primary tracks first. A cluster is a tie
 group of ``ranking.tie_groups``: its best system and every remaining system not significantly
 different from it; the systems of a cluster share its rank. Each column's scale is stated once in
-its head and used for every value in it (``Scale``): correlations, accuracy and macro-F1 x 100 with
+its head and used for every value in it (``shown``): correlations, accuracy and macro-F1 x 100 with
 two decimals, as the published tables; the LeWiDi distances as they are, with four decimals. The
 CSV keeps full precision (``Table.records``).
 """
@@ -153,13 +153,11 @@ def group_text(report: RankingReport, group: GroupTable) -> str:
         how = f"their mean main score over its tracks ({names})"
     text = (
         f"{group.name}: systems ordered by {how}; equal means share a place. "
-        f"{STAND_IN_RANK} marks a track the run did not submit, whose rank "
+        f"{STAND_IN_RANK} marks a track the run did not submit, whose rank {group.stand_in_rank}."
     )
-    text += group.stand_in_rank + "."
     if group.left_out:
-        text += (
-            f" Left out (not every track submitted, rule 'unranked'): {', '.join(group.left_out)}."
-        )
+        left_out = ", ".join(group.left_out)
+        text += f" Left out (not every track submitted, rule 'unranked'): {left_out}."
     return text
 
 
