@@ -92,18 +92,17 @@ def rank_track(track, results: dict[str, object], settings) -> TrackRanking:
     """Rank the systems (name -> ``scoring.Result``) that submitted ``track`` with the test, level,
     resamples and seed of ``settings`` (``tables.Settings``)."""
     metric_name = track.main_metric
-    metric = get_metric(metric_name)
     submitted = {name: r.tracks[track.id] for name, r in results.items() if track.id in r.tracks}
     # the items the systems are compared on (None when no system submitted the track)
     n_items = next((len(tr.stats[metric_name]) for tr in submitted.values()), None)
     chosen, note = choose_test(metric_name, settings.test, n_items)
     scores = {name: tr.scores[metric_name] for name, tr in submitted.items()}
-    order = order_best_first(scores, metric.higher_is_better)
+    order = order_best_first(scores, get_metric(metric_name).higher_is_better)
     raws = shared_resamples(metric_name, submitted, settings.resamples, settings.seed)
     tests = TrackTests(chosen, metric_name, submitted, raws)
     ranks, against_best = tie_groups(order, tests.p_values, settings.alpha)
     rows = []
-    for name in sorted(order, key=lambda s: (ranks[s], order.index(s))):
+    for name in sorted(order, key=ranks.get):  # a stable sort: the scores' order within a rank
         ci = percentile_interval(raws[name], scores[name]) if raws else None
         rank = ranks[name]
         rows.append(RankedSystem(name, scores[name], rank, rank == 1, against_best.get(name), ci))
