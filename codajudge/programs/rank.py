@@ -453,7 +453,7 @@ def option_table() -> dict[str, dict]:
             default=DEFAULT_RESAMPLES,
             help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})",
         ),
-        "--seed": dict(type=int, default=None, help="bootstrap seed (default: the phase's seed)"),
+        "--seed": dict(type=int, help="bootstrap seed (default: the phase's seed)"),
         "--overall": dict(
             choices=OVERALL_RULES,
             default=BY_PRIMARY,
@@ -469,7 +469,6 @@ def option_table() -> dict[str, dict]:
         ),
         "--teams": dict(
             type=Path,
-            default=None,
             help="rank teams, each by its best run: a CSV with columns submission,team, or "
             "Codabench's export of submissions (CSV or JSON; the team is the owner)",
         ),
