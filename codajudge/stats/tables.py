@@ -184,15 +184,6 @@ def interval_text(report: RankingReport) -> str:
     )
 
 
-def track_intro(report: RankingReport, ranking: TrackRanking) -> str:
-    """A track's main metric, its direction, its intervals and its clusters, in sentences (plain
-    text)."""
-    return (
-        f"Main metric: {metric_label(ranking.metric)}, {get_metric(ranking.metric).direction} is "
-        f"better. {interval_text(report)} {cluster_text(report, ranking)}"
-    )
-
-
 def cluster_text(report: RankingReport, ranking: TrackRanking, alpha: str = "alpha ") -> str:
     """What a cluster is on this track, in a sentence (plain text; ``alpha`` before the level)."""
     return (
@@ -444,6 +435,35 @@ def track_table(ranking: TrackRanking) -> Table:
             )
         )
     return Table(columns, rows, records)
+
+
+class Section(NamedTuple):
+    """A table as the pages (Markdown, HTML) show it: under its ``heading`` (and ``tag`` in
+    brackets, a track's id), after its ``intro`` (plain text); a track's section holds its
+    ``ranking`` too (its note, its chart and the systems that did not submit it)."""
+
+    heading: str
+    intro: str
+    table: Table
+    tag: str = ""
+    ranking: TrackRanking | None = None
+
+
+def page_sections(report: RankingReport) -> list[Section]:
+    """The overall table, each group's, then each track's, primary tracks first; a track's intro
+    states its main metric, its direction, its intervals and its clusters."""
+    sections = [Section("Overall", overall_text(report), overall_table(report))]
+    for group in report.groups:
+        sections.append(Section(group.name, group_text(report, group), group_table(report, group)))
+    for t in report.track_order():
+        ranking = report.rankings[t]
+        intro = (
+            f"Main metric: {metric_label(ranking.metric)}, {get_metric(ranking.metric).direction} "
+            f"is better. {interval_text(report)} {cluster_text(report, ranking)}"
+        )
+        tag = t if t in report.primary_tracks else f"{t}, not primary"
+        sections.append(Section(track_title(ranking), intro, track_table(ranking), tag, ranking))
+    return sections
 
 
 CSV_COLUMNS = (
