@@ -1,13 +1,14 @@
 """The official ranking as one self-contained HTML page (``ranking.html``): the command that
 reproduces it, the overall table and, per track, its systems' scores drawn with their 95% intervals
 (inline SVG, coloured by significance cluster) above the track's table. The tables and sentences
-are those of ``stats.tables``' model, as the other outputs show them; every name is escaped. No
+are those of ``stats.tables``' model (``page_sections``, as ranking.md walks them); every name is escaped. No
 files are written here.
 """
 
 import html
 
 from . import plots
+from .metrics import get as get_metric
 from .report import html_page, html_table
 from .stats import tables
 from .stats.ranking import TrackRanking
@@ -22,14 +23,21 @@ def render_html(report: RankingReport) -> str:
         f"<h1>Official ranking: {_e(report.spec.title)} ({_e(report.spec.phase)})</h1>",
         f"<p>Reproduce with: <code>{_e(report.settings.command or report.signature)}</code></p>",
         f"<p class='sig'>Settings: {_e(report.signature)}</p>",
-        "<h2>Overall</h2>",
-        f"<p>{_e(tables.overall_text(report))} {tables.MARK} {tables.MARK_LEGEND}</p>",
-        _table(tables.overall_table(report)),
     ]
-    for group in report.groups:
-        heading = f"<h2>{_e(group.name)}</h2><p>{_e(tables.group_text(report, group))}</p>"
-        parts.append(heading + _table(tables.group_table(report, group)))
-    parts += [_track_section(report, report.rankings[t]) for t in report.track_order()]
+    for number, section in enumerate(tables.page_sections(report)):
+        tag = f" ({_e(section.tag)})" if section.tag else ""
+        legend = f" {tables.MARK} {tables.MARK_LEGEND}" if number == 0 else ""
+        shown = [f"<h2>{_e(section.heading)}{tag}</h2>", f"<p>{_e(section.intro)}{legend}</p>"]
+        ranking = section.ranking
+        if ranking and ranking.note:
+            shown.append(f"<p class='warn'>Note: {_e(ranking.note)}.</p>")
+        if ranking and ranking.rows:
+            shown.append(f"<div class='fig'>{_chart(ranking)}</div>")
+        shown.append(_table(section.table))
+        if ranking and ranking.missing:
+            shown.append(f"<p>Not submitted: {_e(', '.join(ranking.missing))}.</p>")
+        # a group's heading, sentence and table stand on one line
+        parts.append(("" if number and not ranking else "\n").join(shown))
     runs = [f"{team}: {run}" for team, run in report.runs.items()]
     parts += _section("Runs ranked", "<p>Each team's best run by the overall order:</p>", runs)
     rule = f"<p>A primary track not submitted {_e(report.spec.primary_rule.missing_words())}:</p>"
@@ -56,26 +64,9 @@ def _table(table: Table) -> str:
     return html_table(columns, STYLE.rows(table))
 
 
-def _track_section(report: RankingReport, ranking: TrackRanking) -> str:
-    primary = "" if ranking.track.id in report.primary_tracks else ", not primary"
-    label = tables.metric_label(ranking.metric)
-    parts = [
-        f"<h2>{_e(tables.track_title(ranking))} ({_e(ranking.track.id)}{primary})</h2>",
-        f"<p>{_e(tables.track_intro(report, ranking))}</p>",
-    ]
-    if ranking.note:
-        parts.append(f"<p class='warn'>Note: {_e(ranking.note)}.</p>")
-    if ranking.rows:
-        parts.append(f"<div class='fig'>{_chart(ranking, label)}</div>")
-    parts.append(_table(tables.track_table(ranking)))
-    if ranking.missing:
-        parts.append(f"<p>Not submitted: {_e(', '.join(ranking.missing))}.</p>")
-    return "\n".join(parts)
-
-
-def _chart(ranking: TrackRanking, label: str) -> str:
+def _chart(ranking: TrackRanking) -> str:
     """The track's systems, best first, with their intervals on the table's scale."""
-    factor = tables.scale_of([ranking.metric]).factor
+    factor = 100.0 if get_metric(ranking.metric).percent else 1.0
     number = tables.clusters(ranking)
     rows = [
         plots.IntervalRow(
@@ -87,4 +78,4 @@ def _chart(ranking: TrackRanking, label: str) -> str:
         for r in ranking.rows
     ]
     title = f"{tables.track_title(ranking)}: score and 95% interval, coloured by cluster"
-    return plots.interval_chart(rows, title, label)
+    return plots.interval_chart(rows, title, tables.metric_label(ranking.metric))

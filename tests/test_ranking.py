@@ -1088,10 +1088,18 @@ def test_ranking_html_shows_hostile_names_as_text():
 
 
 def test_scales_are_stated_once_per_column():
-    from codajudge.stats.tables import AS_IS, PERCENT, scale_of
+    from codajudge.stats.tables import primary_column, shown
 
-    assert scale_of(["pearson", "accuracy"]) == PERCENT and scale_of(["pearson", "amd"]) == AS_IS
-    assert PERCENT.show(0.81234) == "81.23" and AS_IS.show(0.81234) == "0.8123"
+    def primary_percent(*metrics):
+        report = SimpleNamespace(
+            spec=SimpleNamespace(primary_rule=SimpleNamespace(normalised=False)),
+            rankings={f"t{k}": SimpleNamespace(metric=m) for k, m in enumerate(metrics)},
+            primary_tracks=[f"t{k}" for k in range(len(metrics))],
+        )
+        return primary_column(report).percent
+
+    assert primary_percent("pearson", "accuracy") and not primary_percent("pearson", "amd")
+    assert shown(0.81234, percent=True) == "81.23" and shown(0.81234, percent=False) == "0.8123"
 
 
 # --- ranking by team ----------------------------------------------------------------------------------

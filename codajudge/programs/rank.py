@@ -347,6 +347,8 @@ def group_tables(
     ConfigError when a group names no track, or one the phase does not have."""
     rule = spec.primary_rule
     stand_ins = rule.baseline_scores if rule.missing == BASELINE else {}
+    # how a track a run did not submit is ranked, in words (the default: after every system)
+    words = {"stand_in_rank": f"is that of baseline {rule.baseline}'s score there"}
     known = {t.id for t in spec.tracks}
     tables = []
     for name, group in ((spec.extra.get("ranking") or {}).get("groups") or {}).items():
@@ -363,10 +365,9 @@ def group_tables(
         kept = complete if rule.missing == UNRANKED else list(results)
         rows = rank_group(track_ids, rankings, kept, stand_ins, order)
         left_out = [n for n in results if n not in kept]
-        table = GroupTable(name, order, track_ids, rows, left_out)
-        if stand_ins:
-            table.stand_in_rank = f"is that of baseline {rule.baseline}'s score there"
-        tables.append(table)
+        tables.append(
+            GroupTable(name, order, track_ids, rows, left_out, **(words if stand_ins else {}))
+        )
     return tables
 
 
@@ -386,14 +387,14 @@ def build_report(
     signature = signature_text(
         settings.resamples, settings.seed, test=settings.test, alpha=settings.alpha
     )
-    notes = {name: submission_notes(result) for name, result in results.items()}
+    notes = {name: lines for name, result in results.items() if (lines := submission_notes(result))}
     return RankingReport(
         spec,
         signature,
         rankings,
         overall,
         failures,
-        {name: lines for name, lines in notes.items() if lines},
+        notes,
         settings,
         runs=runs,
         groups=group_tables(spec, results, rankings),
@@ -452,7 +453,7 @@ def option_table() -> dict[str, dict]:
             default=DEFAULT_RESAMPLES,
             help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})",
         ),
-        "--seed": dict(type=int, default=None, help="bootstrap seed (default: the phase's seed)"),
+        "--seed": dict(type=int, help="bootstrap seed (default: the phase's seed)"),
         "--overall": dict(
             choices=OVERALL_RULES,
             default=BY_PRIMARY,
@@ -468,7 +469,6 @@ def option_table() -> dict[str, dict]:
         ),
         "--teams": dict(
             type=Path,
-            default=None,
             help="rank teams, each by its best run: a CSV with columns submission,team, or "
             "Codabench's export of submissions (CSV or JSON; the team is the owner)",
         ),
@@ -485,19 +485,6 @@ def option_table() -> dict[str, dict]:
             help=f"processes scoring submissions (default: {jobs}, the cores up to 4)",
         ),
     }
-
-
-def parse_args(argv: list[str] | None, prog: str = "rank_submissions.py") -> argparse.Namespace:
-    parser = argument_parser(prog, __doc__, epilog=__doc__.split("\n\n", 2)[2])
-    parser.add_argument(
-        "submissions", type=Path, help="folder of final submissions (one zip per team or run)"
-    )
-    parser.add_argument(
-        "reference", type=Path, help="a phase's reference folder (task.json + gold)"
-    )
-    for flag, options in option_table().items():
-        parser.add_argument(flag, **options)
-    return parser.parse_args(argv)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -565,5 +552,14 @@ def command_line(args: argparse.Namespace, seed: int) -> str:
 
 
 def main(argv: list[str] | None = None, prog: str = "rank_submissions.py") -> int:
-    args = parse_args(argv, prog)
+    parser = argument_parser(prog, __doc__, epilog=__doc__.split("\n\n", 2)[2])
+    parser.add_argument(
+        "submissions", type=Path, help="folder of final submissions (one zip per team or run)"
+    )
+    parser.add_argument(
+        "reference", type=Path, help="a phase's reference folder (task.json + gold)"
+    )
+    for flag, options in option_table().items():
+        parser.add_argument(flag, **options)
+    args = parser.parse_args(argv)
     return run_guarded(lambda: run(args), prog)

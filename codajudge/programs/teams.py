@@ -125,12 +125,8 @@ def read_teams(path: Path) -> Teams:
 def _names(*keys: str) -> list[str]:
     """The names a submission may go by: each key, and a file name without ``.zip``."""
     names = []
-    for key in keys:
-        key = key.strip()
-        if key:
-            names.append(key)
-            if key.lower().endswith(".zip"):
-                names.append(key[:-4])
+    for key in filter(None, (key.strip() for key in keys)):
+        names += [key, key[:-4]] if key.lower().endswith(".zip") else [key]
     return names
 
 
@@ -162,8 +158,7 @@ def _csv_rows(path: Path, text: str) -> Iterator[Row]:
             raise ConfigError.single(
                 str(path), "a row has no team", line=reader.line_num, found=",".join(row)
             )
-        where = {"line": reader.line_num}
-        yield where, _names(_cell(row, exact)), _names(_cell(row, files)), owner
+        yield {"line": reader.line_num}, _names(_cell(row, exact)), _names(_cell(row, files)), owner
 
 
 def _cell(row: list[str], column: int | None) -> str:

@@ -90,22 +90,16 @@ def latex_label(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "track"
 
 
-def latex_comment(text: str) -> str:
-    """A ``%`` comment line holding ``text`` as it is (on one line: it cannot end the comment;
-    undecodable bytes as text)."""
-    return "% " + tables.one_line(text)
-
-
 def render_latex(report: RankingReport) -> str:
     """A fragment for the paper (``LATEX_PACKAGES``: booktabs, T1 fontenc): the overall table, then
     one table per track, primary tracks first, each with its caption and label."""
-    lines = [
-        latex_comment(f"codajudge official ranking: {report.spec.title} ({report.spec.phase})"),
-        latex_comment(f"reproduce with: {report.settings.command or report.signature}"),
-        latex_comment(f"settings: {report.signature}"),
-        LATEX_PACKAGES,
-        LATEX_FIT,
+    comments = [
+        f"codajudge official ranking: {report.spec.title} ({report.spec.phase})",
+        f"reproduce with: {report.settings.command or report.signature}",
+        f"settings: {report.signature}",
     ]
+    # each comment on one line (a value cannot end it), undecodable bytes as text
+    lines = ["% " + tables.one_line(text) for text in comments] + [LATEX_PACKAGES, LATEX_FIT]
     lines += _latex_overall(report)
     for group in report.groups:
         stand_ins = _stand_in_note(row.system for row in group.rows)

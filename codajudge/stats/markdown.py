@@ -1,12 +1,12 @@
 """The official ranking in Markdown (``ranking.md``) from the table model of ``stats.tables``: the
-command that reproduces it, the overall table, each group's and each track's, then the runs kept,
+command that reproduces it, the overall table, each group's and each track's (``page_sections``, as
+the HTML page walks them), then the runs kept,
 the missing-track rule's runs, the scoring program's notes and the submissions not ranked. Every
 name is escaped (``_md``)."""
 
 import re
 
 from . import tables
-from .ranking import TrackRanking
 from .tables import RankingReport, Style, Table
 
 #: Characters CommonMark/GFM give a meaning to inside a line (emphasis, code, links, images, table
@@ -51,18 +51,17 @@ def render_markdown(report: RankingReport) -> str:
         f"Reproduce with: {md_code(report.settings.command or report.signature)}",
         "",
         f"Settings: {md_code(report.signature)}",
-        "",
-        "## Overall",
-        "",
-        f"{_md(tables.overall_text(report))} `{tables.MARK}` {tables.MARK_LEGEND}",
-        "",
     ]
-    out += markdown_table(tables.overall_table(report))
-    for group in report.groups:
-        out += ["", f"## {_md(group.name)}", "", _md(tables.group_text(report, group)), ""]
-        out += markdown_table(tables.group_table(report, group))
-    for tid in report.track_order():
-        out.extend(_markdown_track(report, report.rankings[tid]))
+    for number, section in enumerate(tables.page_sections(report)):
+        tag = f" ({_md(section.tag)})" if section.tag else ""
+        legend = f" `{tables.MARK}` {tables.MARK_LEGEND}" if number == 0 else ""
+        out += ["", f"## {_md(section.heading)}{tag}", "", _md(section.intro) + legend]
+        ranking = section.ranking
+        if ranking and ranking.note:
+            out.append(f"Note: {_md(ranking.note)}.")
+        out += [""] + markdown_table(section.table)
+        if ranking and ranking.missing:
+            out += ["", "Not submitted: " + ", ".join(_md(m) for m in ranking.missing) + "."]
     runs = [f"{team}: {run}" for team, run in report.runs.items()]
     out += _section("Runs ranked", "Each team's best run by the overall order:", runs)
     rule = f"A primary track not submitted {report.spec.primary_rule.missing_words()}:"
@@ -87,20 +86,3 @@ def _section(heading: str, intro: str, items: list[str]) -> list[str]:
         return []
     out = ["", f"## {heading}", ""] + ([intro, ""] if intro else [])
     return out + [f"- {_md(item)}" for item in items]
-
-
-def _markdown_track(report: RankingReport, ranking: TrackRanking) -> list[str]:
-    primary = "" if ranking.track.id in report.primary_tracks else ", not primary"
-    out = [
-        "",
-        f"## {_md(tables.track_title(ranking))} ({_md(ranking.track.id)}{primary})",
-        "",
-        _md(tables.track_intro(report, ranking)),
-    ]
-    if ranking.note:
-        out.append(f"Note: {_md(ranking.note)}.")
-    out += [""] + markdown_table(tables.track_table(ranking))
-    if ranking.missing:
-        out.append("")
-        out.append("Not submitted: " + ", ".join(_md(m) for m in ranking.missing) + ".")
-    return out

@@ -92,18 +92,17 @@ def rank_track(track, results: dict[str, object], settings) -> TrackRanking:
     """Rank the systems (name -> ``scoring.Result``) that submitted ``track`` with the test, level,
     resamples and seed of ``settings`` (``tables.Settings``)."""
     metric_name = track.main_metric
-    metric = get_metric(metric_name)
     submitted = {name: r.tracks[track.id] for name, r in results.items() if track.id in r.tracks}
     # the items the systems are compared on (None when no system submitted the track)
     n_items = next((len(tr.stats[metric_name]) for tr in submitted.values()), None)
     chosen, note = choose_test(metric_name, settings.test, n_items)
     scores = {name: tr.scores[metric_name] for name, tr in submitted.items()}
-    order = order_best_first(scores, metric.higher_is_better)
+    order = order_best_first(scores, get_metric(metric_name).higher_is_better)
     raws = shared_resamples(metric_name, submitted, settings.resamples, settings.seed)
     tests = TrackTests(chosen, metric_name, submitted, raws)
     ranks, against_best = tie_groups(order, tests.p_values, settings.alpha)
     rows = []
-    for name in sorted(order, key=lambda s: (ranks[s], order.index(s))):
+    for name in sorted(order, key=ranks.get):  # a stable sort: the scores' order within a rank
         ci = percentile_interval(raws[name], scores[name]) if raws else None
         rank = ranks[name]
         rows.append(RankedSystem(name, scores[name], rank, rank == 1, against_best.get(name), ci))
@@ -134,10 +133,8 @@ def rank_overall(
     (1, 1, 3).
     """
     sign = -1.0 if primary_higher_is_better else 1.0
-    rows = []
-    for system, primary in primary_scores.items():
-        mean_rank = _group_row(system, primary_track_ids, rankings, {}, GROUP_MEAN_RANK).value
-        rows.append(OverallRow(system, 0, mean_rank, primary))
+    means = rank_group(primary_track_ids, rankings, list(primary_scores), {})
+    rows = [OverallRow(row.system, 0, row.value, primary_scores[row.system]) for row in means]
     if rule == BY_PRIMARY:
         _competition_ranks(rows, lambda r: sign * r.primary)
     else:

@@ -10,7 +10,7 @@ significantly different from it marked ``*``) and one table per track (rank, sys
 interval, p against the best, the significance cluster), primary tracks first. A cluster is a tie
 group of ``ranking.tie_groups``: its best system and every remaining system not significantly
 different from it; the systems of a cluster share its rank. Each column's scale is stated once in
-its head and used for every value in it (``Scale``): correlations, accuracy and macro-F1 x 100 with
+its head and used for every value in it (``shown``): correlations, accuracy and macro-F1 x 100 with
 two decimals, as the published tables; the LeWiDi distances as they are, with four decimals. The
 CSV keeps full precision (``Table.records``).
 """
@@ -21,7 +21,6 @@ import csv
 import io
 from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
-from collections.abc import Iterable
 
 from ..metrics import get as get_metric
 from .paired import TEST_TITLES
@@ -31,7 +30,6 @@ from .ranking import (
     GROUP_MEAN_RANK,
     GroupRow,
     OverallRow,
-    RankedSystem,
     TrackRanking,
 )
 
@@ -103,31 +101,13 @@ class RankingReport:
         return sorted(self.rankings, key=lambda t: t not in self.primary_tracks)  # a stable sort
 
 
-class Scale(NamedTuple):
-    """How a column prints its values: multiplied by ``factor``, with ``digits`` decimals."""
-
-    factor: float
-    digits: int
-
-    @property
-    def percent(self) -> bool:
-        return self.factor == 100.0
-
-    def show(self, value: float | None) -> str:
-        return "-" if value is None else f"{self.factor * value:.{self.digits}f}"
-
-    def interval(self, low: float, high: float) -> str:
-        return f"[{self.show(low)}, {self.show(high)}]"
-
-
-PERCENT = Scale(100.0, 2)
-AS_IS = Scale(1.0, 4)
-
-
-def scale_of(metric_names: Iterable[str]) -> Scale:
-    """x 100 when every metric of the column prints x 100 (correlations, accuracies), else as is."""
-    names = list(metric_names)
-    return PERCENT if names and all(get_metric(m).percent for m in names) else AS_IS
+def shown(value: float | None, percent: bool) -> str:
+    """A value as its column prints it: x 100 with two decimals when the column is ``percent``
+    (correlations, accuracy, macro-F1), else as it is with four (the LeWiDi distances); "-" for
+    none."""
+    if value is None:
+        return "-"
+    return f"{100.0 * value:.2f}" if percent else f"{value:.4f}"
 
 
 def clusters(ranking: TrackRanking) -> dict[str, int]:
@@ -173,13 +153,11 @@ def group_text(report: RankingReport, group: GroupTable) -> str:
         how = f"their mean main score over its tracks ({names})"
     text = (
         f"{group.name}: systems ordered by {how}; equal means share a place. "
-        f"{STAND_IN_RANK} marks a track the run did not submit, whose rank "
+        f"{STAND_IN_RANK} marks a track the run did not submit, whose rank {group.stand_in_rank}."
     )
-    text += group.stand_in_rank + "."
     if group.left_out:
-        text += (
-            f" Left out (not every track submitted, rule 'unranked'): {', '.join(group.left_out)}."
-        )
+        left_out = ", ".join(group.left_out)
+        text += f" Left out (not every track submitted, rule 'unranked'): {left_out}."
     return text
 
 
@@ -206,15 +184,6 @@ def interval_text(report: RankingReport) -> str:
     )
 
 
-def track_intro(report: RankingReport, ranking: TrackRanking) -> str:
-    """A track's main metric, its direction, its intervals and its clusters, in sentences (plain
-    text)."""
-    return (
-        f"Main metric: {metric_label(ranking.metric)}, {get_metric(ranking.metric).direction} is "
-        f"better. {interval_text(report)} {cluster_text(report, ranking)}"
-    )
-
-
 def cluster_text(report: RankingReport, ranking: TrackRanking, alpha: str = "alpha ") -> str:
     """What a cluster is on this track, in a sentence (plain text; ``alpha`` before the level)."""
     return (
@@ -224,27 +193,24 @@ def cluster_text(report: RankingReport, ranking: TrackRanking, alpha: str = "alp
     )
 
 
+#: Each lone surrogate as text: a byte of a name that is not UTF-8 (which Python reads as U+DC80 to
+#: U+DCFF) as its value, ``\xe9``, any other as ``\ud800``: characters every output and every TeX
+#: engine accepts (U+FFFD is not one).
+SURROGATES_AS_TEXT = {code: f"\\u{code:04x}" for code in range(0xD800, 0xE000)}
+SURROGATES_AS_TEXT.update({0xDC00 + byte: f"\\x{byte:02x}" for byte in range(0x80, 0x100)})
 #: Control characters (newlines, tabs, carriage returns...) and line separators, each as a space.
 LINE_BREAKS_AS_SPACES = dict.fromkeys([*range(32), 127, 0x85, 0x2028, 0x2029], " ")
+ONE_LINE = {**SURROGATES_AS_TEXT, **LINE_BREAKS_AS_SPACES}
 
 
 def one_line(text) -> str:
-    """``text`` on one line (``LINE_BREAKS_AS_SPACES``), undecodable bytes as text
-    (``undecodable_as_text``)."""
-    return undecodable_as_text(text).translate(LINE_BREAKS_AS_SPACES)
+    """``text`` on one line, undecodable bytes as text (``ONE_LINE``)."""
+    return str(text).translate(ONE_LINE)
 
 
 def undecodable_as_text(text) -> str:
-    """``text`` with each byte of a name that is not UTF-8 (which Python reads as a surrogate,
-    U+DC80 to U+DCFF) written as its value, ``\\xe9``, and any other lone surrogate as
-    ``\\ud800``: characters every output and every TeX engine accepts (U+FFFD is not one)."""
-    return "".join(
-        _surrogate_as_text(ord(ch)) if "\ud800" <= ch <= "\udfff" else ch for ch in str(text)
-    )
-
-
-def _surrogate_as_text(code: int) -> str:
-    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
+    """``text`` with lone surrogates as text (``SURROGATES_AS_TEXT``)."""
+    return str(text).translate(SURROGATES_AS_TEXT)
 
 
 #: How Markdown and HTML state that a column is printed x 100 (LaTeX: ``TIMES_100``).
@@ -255,7 +221,7 @@ def metric_label(metric_name: str, escape: Callable[[str], str] = str, times: st
     """A metric's title (through ``escape``) and, when its values are printed x 100, that scale
     (``times``)."""
     title = escape(get_metric(metric_name).title)
-    return f"{title} ({times})" if scale_of([metric_name]).percent else title
+    return f"{title} ({times})" if get_metric(metric_name).percent else title
 
 
 def paper_tracks(report: RankingReport) -> list[str]:
@@ -356,15 +322,25 @@ def overall_table(report: RankingReport) -> Table:
         )
         for t in report.track_order()
     ]
-    scale = PERCENT if primary.percent else AS_IS
     rows = []
     for row in report.overall:
-        cells = [Cell(str(row.rank)), Cell(row.system), Cell(scale.show(row.primary))]
+        cells = [Cell(str(row.rank)), Cell(row.system), Cell(shown(row.primary, primary.percent))]
         cells += [Cell(f"{row.mean_rank:.2f}")] if mean else []
         rows.append(
             cells + [_score_cell(report.rankings[t], row.system) for t in report.track_order()]
         )
-    return Table(columns, rows, [_overall_record(report, row) for row in report.overall])
+    records = [
+        dict(
+            table="overall",
+            rank=row.rank,
+            system=row.system,
+            metric=report.settings.overall,
+            mean_rank=row.mean_rank,
+            primary=row.primary,
+        )
+        for row in report.overall
+    ]
+    return Table(columns, rows, records)
 
 
 def primary_column(report: RankingReport) -> Column:
@@ -373,18 +349,8 @@ def primary_column(report: RankingReport) -> Column:
     if report.spec.primary_rule.normalised:
         return Column("Primary score (normalised)", wraps=True)
     metrics = [report.rankings[t].metric for t in report.primary_tracks if t in report.rankings]
-    return Column("Primary score", percent=scale_of(metrics).percent, wraps=True)
-
-
-def _overall_record(report: RankingReport, row: OverallRow) -> dict[str, object]:
-    return dict(
-        table="overall",
-        rank=row.rank,
-        system=row.system,
-        metric=report.settings.overall,
-        mean_rank=row.mean_rank,
-        primary=row.primary,
-    )
+    percent = bool(metrics) and all(get_metric(m).percent for m in metrics)
+    return Column("Primary score", percent=percent, wraps=True)
 
 
 def _score_cell(ranking: TrackRanking, system: str) -> Cell:
@@ -394,90 +360,110 @@ def _score_cell(ranking: TrackRanking, system: str) -> Cell:
     if row is None:
         return Cell("-")
     best = row.value == ranking.rows[0].value
-    shown = scale_of([ranking.metric]).show(row.value)
-    return Cell(shown, best, row.tied_with_best, row.rank)
+    shown_value = shown(row.value, get_metric(ranking.metric).percent)
+    return Cell(shown_value, best, row.tied_with_best, row.rank)
 
 
 def group_table(report: RankingReport, group: GroupTable) -> Table:
     """A group's table: place, system, the group's number (mean rank or mean score) and the rank
-    on each track (``STAND_IN_RANK`` after a stand-in's)."""
-    columns = [
-        RANK,
-        SYSTEM,
-        Column("Mean rank" if group.order == GROUP_MEAN_RANK else "Mean score"),
-    ]
-    columns += [Column(track_title(report.rankings[t]), wraps=True) for t in group.track_ids]
-    rows = []
-    for row in group.rows:
-        value = f"{row.value:.2f}" if group.order == GROUP_MEAN_RANK else f"{row.value:.4f}"
-        ranks = [Cell(_track_rank(row, t)) for t in group.track_ids]
-        rows.append([Cell(str(row.rank)), Cell(row.system), Cell(value)] + ranks)
-    return Table(columns, rows, [_group_record(group, row) for row in group.rows])
-
-
-def _track_rank(row: GroupRow, track_id: str) -> str:
-    return f"{row.track_ranks[track_id]}{STAND_IN_RANK if track_id in row.stand_ins else ''}"
-
-
-def _group_record(group: GroupTable, row: GroupRow) -> dict[str, object]:
-    """A group's row in the CSV (table ``group``, its name in ``title``): the mean rank in
-    ``mean_rank`` or the mean score in ``value``, and each track's rank in ``note``."""
+    on each track (``STAND_IN_RANK`` after a stand-in's). In the CSV (table ``group``, its name in
+    ``title``): the mean rank in ``mean_rank`` or the mean score in ``value``, and each track's rank
+    in ``note``."""
     by_rank = group.order == GROUP_MEAN_RANK
-    return dict(
-        table="group",
-        rank=row.rank,
-        system=row.system,
-        metric=group.order,
-        value=None if by_rank else row.value,
-        mean_rank=row.value if by_rank else None,
-        note="; ".join(f"{t}={_track_rank(row, t)}" for t in group.track_ids),
-        title=group.name,
-    )
+    columns = [RANK, SYSTEM, Column("Mean rank" if by_rank else "Mean score")]
+    columns += [Column(track_title(report.rankings[t]), wraps=True) for t in group.track_ids]
+    rows, records = [], []
+    for row in group.rows:
+        ranks = {
+            t: f"{row.track_ranks[t]}{STAND_IN_RANK if t in row.stand_ins else ''}"
+            for t in group.track_ids
+        }
+        value = f"{row.value:.2f}" if by_rank else f"{row.value:.4f}"
+        rows.append(
+            [Cell(str(row.rank)), Cell(row.system), Cell(value)] + [Cell(r) for r in ranks.values()]
+        )
+        records.append(
+            dict(
+                table="group",
+                rank=row.rank,
+                system=row.system,
+                metric=group.order,
+                value=None if by_rank else row.value,
+                mean_rank=row.value if by_rank else None,
+                note="; ".join(f"{t}={rank}" for t, rank in ranks.items()),
+                title=group.name,
+            )
+        )
+    return Table(columns, rows, records)
 
 
 def track_table(ranking: TrackRanking) -> Table:
     """A track's table: rank, system, score, 95% interval, p against the best (not in the paper)
     and cluster."""
-    scale = scale_of([ranking.metric])
+    percent = get_metric(ranking.metric).percent
     columns = [
         Column("Rank", paper="#"),
         SYSTEM,
-        Column(get_metric(ranking.metric).title, percent=scale.percent, paper="Score"),
+        Column(get_metric(ranking.metric).title, percent=percent, paper="Score"),
         Column("95% interval", interval=True, paper="95% CI"),
         Column("p vs best", in_paper=False),
         Column("Cluster", paper="Cl."),
     ]
     number = clusters(ranking)
-    rows = [
-        [
-            Cell(str(r.rank)),
-            Cell(r.system),
-            Cell(scale.show(r.value)),
-            Cell("n/a" if r.interval is None else scale.interval(r.interval.low, r.interval.high)),
-            Cell("-" if r.p_value is None else f"{r.p_value:.4f}"),
-            Cell(str(number[r.system])),
-        ]
-        for r in ranking.rows
-    ]
-    return Table(columns, rows, [_track_record(ranking, r, number[r.system]) for r in ranking.rows])
+    rows, records = [], []
+    for r in ranking.rows:
+        low, high = (r.interval.low, r.interval.high) if r.interval else (None, None)
+        interval = f"[{shown(low, percent)}, {shown(high, percent)}]" if r.interval else "n/a"
+        p_value = "-" if r.p_value is None else f"{r.p_value:.4f}"
+        cells = [r.rank, r.system, shown(r.value, percent), interval, p_value, number[r.system]]
+        rows.append([Cell(str(text)) for text in cells])
+        records.append(
+            dict(
+                table=ranking.track.id,
+                rank=r.rank,
+                system=r.system,
+                metric=ranking.metric,
+                value=r.value,
+                ci_low=low,
+                ci_high=high,
+                test=ranking.test,
+                p_vs_best=r.p_value,
+                tied_with_best=r.tied_with_best,
+                note=ranking.note or "",
+                cluster=number[r.system],
+                title=track_title(ranking),
+            )
+        )
+    return Table(columns, rows, records)
 
 
-def _track_record(ranking: TrackRanking, row: RankedSystem, cluster: int) -> dict[str, object]:
-    return dict(
-        table=ranking.track.id,
-        rank=row.rank,
-        system=row.system,
-        metric=ranking.metric,
-        value=row.value,
-        ci_low=row.interval.low if row.interval else None,
-        ci_high=row.interval.high if row.interval else None,
-        test=ranking.test,
-        p_vs_best=row.p_value,
-        tied_with_best=row.tied_with_best,
-        note=ranking.note or "",
-        cluster=cluster,
-        title=track_title(ranking),
-    )
+class Section(NamedTuple):
+    """A table as the pages (Markdown, HTML) show it: under its ``heading`` (and ``tag`` in
+    brackets, a track's id), after its ``intro`` (plain text); a track's section holds its
+    ``ranking`` too (its note, its chart and the systems that did not submit it)."""
+
+    heading: str
+    intro: str
+    table: Table
+    tag: str = ""
+    ranking: TrackRanking | None = None
+
+
+def page_sections(report: RankingReport) -> list[Section]:
+    """The overall table, each group's, then each track's, primary tracks first; a track's intro
+    states its main metric, its direction, its intervals and its clusters."""
+    sections = [Section("Overall", overall_text(report), overall_table(report))]
+    for group in report.groups:
+        sections.append(Section(group.name, group_text(report, group), group_table(report, group)))
+    for t in report.track_order():
+        ranking = report.rankings[t]
+        intro = (
+            f"Main metric: {metric_label(ranking.metric)}, {get_metric(ranking.metric).direction} "
+            f"is better. {interval_text(report)} {cluster_text(report, ranking)}"
+        )
+        tag = t if t in report.primary_tracks else f"{t}, not primary"
+        sections.append(Section(track_title(ranking), intro, track_table(ranking), tag, ranking))
+    return sections
 
 
 CSV_COLUMNS = (
