@@ -219,14 +219,13 @@ def _check_needed_keys(kind, raw: dict, walk: Walk) -> None:
             hint=f"add scale: {kind.scales[0]} (or another) to the track",
         )
     labels = raw.get("labels")
-    if kind.has_labels and labels is None:
+    if kind.has_labels and len(labels or ()) < 2:
         walk.refuse(
-            f"'labels' is missing: kind {kind.name} needs one",
+            f"'labels' must list at least two labels: kind {kind.name} needs them",
             expected="two or more labels, quoted, in order",
+            found=None if labels is None else repr(labels),
             hint='add labels: ["L1", ...] to the track',
         )
-    elif kind.has_labels and len(labels) < 2:
-        walk.refuse("'labels' must list at least two labels", found=repr(labels))
 
 
 #: The keys a track takes only on some kinds or layouts (``_check_misplaced_keys``), each with the
