@@ -193,8 +193,15 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
             "label_aliases": _checked_aliases(kind, labels, raw.get("label_aliases"), walk),
         }
     )
-    if kind.has_labels:
-        _check_collisions(track.label_set, walk)
+    # two labels or aliases naming one label once normalised (``codajudge.labels``)
+    for first, second in track.label_set.collisions() if kind.has_labels else ():
+        walk.refuse(
+            "two of 'labels' and 'label_aliases' name one label once normalised",
+            expected="names that differ once surrounding spaces are ignored and numbers are "
+            "read as values (docs/labels.md)",
+            found=f"{first!r} and {second!r} name the same label once normalised",
+            hint="remove or rename one of them",
+        )
     for key in track.keys:
         if len(key) > MAX_KEY_LENGTH:
             walk.refuse(
@@ -210,7 +217,7 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
 
 def _check_needed_keys(kind, raw: dict, walk: Walk) -> None:
     """The keys a track of ``kind`` must have: a ``scale`` (soft-label and perspectivist kinds) and
-    ``labels``, at least two, for the kinds that have labels (``_check_collisions`` refuses two
+    ``labels``, at least two, for the kinds that have labels (``track_from_dict`` refuses two
     naming one label)."""
     if kind.has_scale and "scale" not in raw:
         walk.refuse(
@@ -264,7 +271,7 @@ def _check_misplaced_keys(kind, raw: dict, positional: bool, walk: Walk) -> None
 
 def _checked_aliases(kind, labels: tuple[str, ...], raw, walk: Walk) -> tuple[tuple[str, str], ...]:
     """The track's ``label_aliases`` as (alias, label) pairs: absent, or alias text -> one of the
-    track's labels, on a kind with labels (``_check_collisions`` checks them with the labels)."""
+    track's labels, on a kind with labels (``track_from_dict`` checks them with the labels)."""
     if raw is None:
         return ()
     if not (kind.has_labels and all(isinstance(alias, str) for alias in raw)):
@@ -284,19 +291,6 @@ def _checked_aliases(kind, labels: tuple[str, ...], raw, walk: Walk) -> tuple[tu
                 hint="write the label as 'labels' writes it (case counts)",
             )
     return tuple(raw.items())
-
-
-def _check_collisions(labels: LabelSet, walk: Walk) -> None:
-    """A problem per two labels or aliases that name one label once normalised (``codajudge.labels``),
-    a label written twice among them."""
-    for first, second in labels.collisions():
-        walk.refuse(
-            "two of 'labels' and 'label_aliases' name one label once normalised",
-            expected="names that differ once surrounding spaces are ignored and numbers are "
-            "read as values (docs/labels.md)",
-            found=f"{first!r} and {second!r} name the same label once normalised",
-            hint="remove or rename one of them",
-        )
 
 
 def _checked_metrics(kind, scale, metrics: tuple[str, ...], walk: Walk) -> tuple[str, ...]:
