@@ -181,7 +181,6 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
     _check_needed_keys(kind, raw, walk)
     _check_misplaced_keys(kind, raw, positional, walk)
     given = {key: tuple(value) if isinstance(value, list) else value for key, value in raw.items()}
-    low, high = raw.get("range", (None, None))
     track = Track(
         **{
             **given,  # the keys of TRACK_FIELDS, lists as tuples; the others' defaults are Track's
@@ -189,7 +188,7 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
             "title": raw.get("title") or tid,
             "metrics": _checked_metrics(kind, scale, given.get("metrics", ()), walk),
             "positional": positional,
-            "range": None if low is None else (float(low), float(high)),
+            "range": tuple(map(float, raw["range"])) if "range" in raw else None,
             "label_aliases": _checked_aliases(kind, labels, raw.get("label_aliases"), walk),
         }
     )
