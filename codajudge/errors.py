@@ -21,9 +21,7 @@ EXIT_INTERRUPTED = 130
 def plural(count: int, singular: str, plural_form: str | None = None) -> str:
     """``singular`` when ``count`` is 1, else ``plural_form`` (default: ``singular`` + "s"): the
     word, or verb, that agrees with a count in a message."""
-    if count == 1:
-        return singular
-    return plural_form if plural_form is not None else singular + "s"
+    return singular if count == 1 else plural_form or singular + "s"
 
 
 def counted(count: int, singular: str, plural_form: str | None = None) -> str:

@@ -181,7 +181,6 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
     _check_needed_keys(kind, raw, walk)
     _check_misplaced_keys(kind, raw, positional, walk)
     given = {key: tuple(value) if isinstance(value, list) else value for key, value in raw.items()}
-    low, high = raw.get("range", (None, None))
     track = Track(
         **{
             **given,  # the keys of TRACK_FIELDS, lists as tuples; the others' defaults are Track's
@@ -189,12 +188,19 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
             "title": raw.get("title") or tid,
             "metrics": _checked_metrics(kind, scale, given.get("metrics", ()), walk),
             "positional": positional,
-            "range": None if low is None else (float(low), float(high)),
+            "range": tuple(map(float, raw["range"])) if "range" in raw else None,
             "label_aliases": _checked_aliases(kind, labels, raw.get("label_aliases"), walk),
         }
     )
-    if kind.has_labels:
-        _check_collisions(track.label_set, walk)
+    # two labels or aliases naming one label once normalised (``codajudge.labels``)
+    for first, second in track.label_set.collisions() if kind.has_labels else ():
+        walk.refuse(
+            "two of 'labels' and 'label_aliases' name one label once normalised",
+            expected="names that differ once surrounding spaces are ignored and numbers are "
+            "read as values (docs/labels.md)",
+            found=f"{first!r} and {second!r} name the same label once normalised",
+            hint="remove or rename one of them",
+        )
     for key in track.keys:
         if len(key) > MAX_KEY_LENGTH:
             walk.refuse(
@@ -210,7 +216,7 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
 
 def _check_needed_keys(kind, raw: dict, walk: Walk) -> None:
     """The keys a track of ``kind`` must have: a ``scale`` (soft-label and perspectivist kinds) and
-    ``labels``, at least two, for the kinds that have labels (``_check_collisions`` refuses two
+    ``labels``, at least two, for the kinds that have labels (``track_from_dict`` refuses two
     naming one label)."""
     if kind.has_scale and "scale" not in raw:
         walk.refuse(
@@ -219,14 +225,13 @@ def _check_needed_keys(kind, raw: dict, walk: Walk) -> None:
             hint=f"add scale: {kind.scales[0]} (or another) to the track",
         )
     labels = raw.get("labels")
-    if kind.has_labels and labels is None:
+    if kind.has_labels and len(labels or ()) < 2:
         walk.refuse(
-            f"'labels' is missing: kind {kind.name} needs one",
+            f"'labels' must list at least two labels: kind {kind.name} needs them",
             expected="two or more labels, quoted, in order",
+            found=None if labels is None else repr(labels),
             hint='add labels: ["L1", ...] to the track',
         )
-    elif kind.has_labels and len(labels) < 2:
-        walk.refuse("'labels' must list at least two labels", found=repr(labels))
 
 
 #: The keys a track takes only on some kinds or layouts (``_check_misplaced_keys``), each with the
@@ -265,7 +270,7 @@ def _check_misplaced_keys(kind, raw: dict, positional: bool, walk: Walk) -> None
 
 def _checked_aliases(kind, labels: tuple[str, ...], raw, walk: Walk) -> tuple[tuple[str, str], ...]:
     """The track's ``label_aliases`` as (alias, label) pairs: absent, or alias text -> one of the
-    track's labels, on a kind with labels (``_check_collisions`` checks them with the labels)."""
+    track's labels, on a kind with labels (``track_from_dict`` checks them with the labels)."""
     if raw is None:
         return ()
     if not (kind.has_labels and all(isinstance(alias, str) for alias in raw)):
@@ -285,19 +290,6 @@ def _checked_aliases(kind, labels: tuple[str, ...], raw, walk: Walk) -> tuple[tu
                 hint="write the label as 'labels' writes it (case counts)",
             )
     return tuple(raw.items())
-
-
-def _check_collisions(labels: LabelSet, walk: Walk) -> None:
-    """A problem per two labels or aliases that name one label once normalised (``codajudge.labels``),
-    a label written twice among them."""
-    for first, second in labels.collisions():
-        walk.refuse(
-            "two of 'labels' and 'label_aliases' name one label once normalised",
-            expected="names that differ once surrounding spaces are ignored and numbers are "
-            "read as values (docs/labels.md)",
-            found=f"{first!r} and {second!r} name the same label once normalised",
-            hint="remove or rename one of them",
-        )
 
 
 def _checked_metrics(kind, scale, metrics: tuple[str, ...], walk: Walk) -> tuple[str, ...]:

@@ -11,10 +11,9 @@ their defaults before this module reads a config; here come the rules that span 
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 from ..confine import path_problem, slug_problem
@@ -194,7 +193,7 @@ def in_file(problem: Problem, display: str) -> Problem:
     """``problem`` located in the config file ``display`` (the cross-field checks name the key only)."""
     if problem.file.startswith(display) or "/" in problem.file:
         return problem
-    return dataclasses.replace(problem, file=f"{display}: {problem.file}")
+    return replace(problem, file=f"{display}: {problem.file}")
 
 
 #: What a schema problem other than an unknown key leaves unchecked (the rules after it read a
@@ -270,7 +269,7 @@ def _cross_checked(
     located = (in_file(p, display) for p in found)
     problems.extend(dict.fromkeys(p for p in located if p not in problems))
     # The top-level keys an Edition holds as written (or as their schema default), then the others.
-    written = {f.name: top[f.name] for f in dataclasses.fields(Edition) if f.name in top}
+    written = {f.name: top[f.name] for f in fields(Edition) if f.name in top}
     return Edition(
         **{
             **written,

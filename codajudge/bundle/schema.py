@@ -232,6 +232,9 @@ def dataset_fields(value) -> dict[str, Field]:
     return fields
 
 
+#: A dataset entry: its fields chosen by its importer (``datasets`` values, a ``fallback``'s).
+DATASET = _object("", dataset_fields)
+
 #: importer -> its own options (``path`` included); the common ones are in ``common_fields``.
 IMPORTER_OPTIONS: dict[str, dict[str, Field]] = {
     "kit": {"path": _path()},
@@ -242,10 +245,7 @@ IMPORTER_OPTIONS: dict[str, dict[str, Field]] = {
         ),
         "lang": Field(STR, "the items' language (default: from the track name)"),
         "fallback": Field(
-            MAP,
-            "train/dev -> another dataset source",
-            keys=("train", "dev"),
-            items=_object("", dataset_fields),
+            MAP, "train/dev -> another dataset source", keys=("train", "dev"), items=DATASET
         ),
     },
     "stsb": {"path": _path(), "files": _files()},
@@ -371,10 +371,7 @@ TOP_LEVEL_FIELDS = {
     "description": Field(STR, "one paragraph shown on the platform"),
     "phases": _objects("practice, evaluation, post-campaign", PHASE_FIELDS, required=True),
     "datasets": Field(
-        MAP,
-        "dataset id -> its source (importer and options)",
-        required=True,
-        items=_object("", dataset_fields),
+        MAP, "dataset id -> its source (importer and options)", required=True, items=DATASET
     ),
     "tracks": _objects("the scored tracks", TRACK_FIELDS, required=True),
     "pages": _objects("the edition's own pages", PAGE_FIELDS),
