@@ -196,10 +196,11 @@ def refuse_many_entries(text: str, most: int, holder: str, hint: str) -> None:
         )
 
 
-#: One token of a Python literal of lists, tuples, strings and numbers, after optional spaces: a
-#: bracket or comma, a string in single or double quotes (its escapes kept), or a number's text.
+#: One token of a Python literal of lists, tuples, strings and numbers, after optional spaces: an
+#: opening or closing bracket, a comma, a string in single or double quotes (its escapes kept), a
+#: number's text, or any other character (no such literal).
 _LITERAL_TOKEN = re.compile(
-    r"""\s*(?:([\[\](),])|('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")|([-+]?[0-9.][-+.0-9eE]*))"""
+    r"""\s*(?:([\[(])|([\])])|(,)|('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")|([-+]?[0-9.][-+.0-9eE]*)|(\S))"""
 )
 #: Python's escapes in a string's repr, and the character each stands for (``\x``, ``\u``, ``\U``:
 #: by their hex digits).
@@ -213,14 +214,11 @@ def python_literal(text: str):
     """``text`` as one Python list or tuple in brackets (Python's repr, ``str(list)``) of lists, tuples,
     strings and numbers, tuples read as lists and each number as JSON reads it; else None. One pass
     of ``_LITERAL_TOKEN`` writes the literal as JSON, which is then read once: nothing is evaluated."""
-    text = text.strip()
-    if text[:1] not in _CLOSING:
+    if text.strip()[:1] not in _CLOSING:
         return None
     json_text = _literal_as_json(text)
-    if json_text is None:
-        return None
     try:
-        return parse_json(json_text)
+        return None if json_text is None else parse_json(json_text)
     except ValueProblem:
         return None
 
@@ -229,41 +227,31 @@ def _literal_as_json(text: str):
     """The literal written as JSON: brackets as lists, a comma before a closing bracket dropped, strings
     re-quoted by ``json.dumps``, numbers as written; None where the text is no such literal (another
     token, brackets unmatched, a comma after no value, a parenthesised value without a comma, which
-    is no tuple). A value right after another, without a comma, is left to the JSON reader to refuse."""
-    parts, opened, position = [], [], 0
-    while position < len(text):
-        token = _LITERAL_TOKEN.match(text, position)
-        if token is None:
+    is no tuple: ``(0.5)`` is 0.5). A value right after another, without a comma, is left to the JSON
+    reader to refuse."""
+    parts, opened = [], []  # per bracket still open: [the bracket, the commas inside it]
+    for token in _LITERAL_TOKEN.finditer(text):
+        opening, closing, comma, string, number, other = token.groups()
+        if other or (comma or closing) and not opened:
             return None
-        position = token.end()
-        bracket, string, number = token.groups()
-        if bracket in _CLOSING:
-            opened.append([bracket, 0])
+        if opening:
+            opened.append([opening, 0])
             parts.append("[")
-        elif bracket == ",":
-            if not opened or parts[-1] in ("[", ","):
-                return None
+        elif comma and parts[-1] in ("[", ","):
+            return None
+        elif comma:
             opened[-1][1] += 1
             parts.append(",")
-        elif bracket is None:
-            parts.append(number if string is None else _json_string(string))
-        elif not _closes(opened, bracket, parts):
-            return None
+        elif closing:
+            bracket, commas = opened.pop()
+            if _CLOSING[bracket] != closing or (bracket == "(" and not commas and parts[-1] != "["):
+                return None
+            if parts[-1] == ",":
+                parts.pop()
+            parts.append("]")
+        else:
+            parts.append(number or _json_string(string))
     return None if opened else " ".join(parts)
-
-
-def _closes(opened: list, bracket: str, parts: list[str]) -> bool:
-    """Close the innermost bracket with ``bracket`` (a trailing comma dropped); False when it does not
-    match, or closes a parenthesised value without a comma (``(0.5)`` is 0.5, no tuple)."""
-    if not opened:
-        return False
-    opening, commas = opened.pop()
-    if _CLOSING[opening] != bracket or (opening == "(" and commas == 0 and parts[-1] != "["):
-        return False
-    if parts[-1] == ",":
-        parts.pop()
-    parts.append("]")
-    return True
 
 
 def _json_string(quoted: str) -> str:
