@@ -118,7 +118,14 @@ def _distribution_gold(track: Track, column: dict, ids: list[str], problems: Pro
     """(soft labels, the items with annotations or a given ``distribution``, no annotators: a soft
     label is the item's, not an annotator's)."""
     rows, counts, scored = _annotation_rows(track, column, ids, problems)
-    gold = _soft_from_rows(rows, np.repeat(np.arange(len(ids)), counts), counts, len(track.labels))
+    # per item and label, the share of the item's annotations that chose the label
+    chosen = rows if rows.ndim == 2 else np.eye(len(track.labels))[rows]  # 0/1 per label
+    row_item = np.repeat(np.arange(len(ids)), counts)
+    sums = [np.bincount(row_item, weights=label, minlength=len(ids)) for label in chosen.T]
+    gold = np.column_stack(sums) / np.maximum(counts, 1)[:, None]
+    if rows.ndim == 2:  # multilabel: a [P(not chosen), P(chosen)] pair per label
+        gold = np.stack([1.0 - gold, gold], axis=2)
+        gold[counts == 0] = 0.0  # none for an item without annotations
     _given_distributions(track, column["distribution"], gold, scored, ids, problems)
     return gold, scored, []
 
@@ -239,24 +246,6 @@ def _outside_label_set(what: str, value, track: Track, problems: ProblemCollecto
         expected=", ".join(track.labels),
         found=repr(value),
     )
-
-
-def _soft_from_rows(
-    values: np.ndarray, row_item: np.ndarray, counts: np.ndarray, n_labels: int
-) -> np.ndarray:
-    """Per item, the share of its annotations on each label ((N, K)), or per label the share of its
-    annotators who chose it, as [P(not chosen), P(chosen)] pairs ((N, K, 2)) for 0/1 rows."""
-    n, divisor = len(counts), np.maximum(counts, 1)[:, None]
-    if values.ndim == 1:
-        return (
-            np.bincount(row_item * n_labels + values, minlength=n * n_labels).reshape(n, n_labels)
-            / divisor
-        )
-    totals = [np.bincount(row_item, weights=values[:, j], minlength=n) for j in range(n_labels)]
-    share = np.column_stack(totals) / divisor
-    soft = np.stack([1.0 - share, share], axis=2)
-    soft[counts == 0] = 0.0
-    return soft
 
 
 def gold_as_values(gold: GoldTrack) -> list:
