@@ -86,7 +86,9 @@ def _score_gold(track: Track, column: dict, ids: list[str], problems: ProblemCol
     """(gold scores, every item scored, no annotators): an item whose ``score`` is not a finite
     number (an int or float, ``10**400`` is not) is a problem."""
     values = column["score"]
-    gold = np.array(list(map(_as_float, values)), dtype=float)
+    largest = sys.float_info.max  # an int beyond it (10**400) has no float
+    finite = (type(v) in NUMBER_TYPES and abs(v) <= largest for v in values)
+    gold = np.array([float(v) if ok else math.nan for v, ok in zip(values, finite)], dtype=float)
     wrong = np.flatnonzero(~np.isfinite(gold))
     for row in wrong.tolist():
         problems.add(
@@ -94,13 +96,6 @@ def _score_gold(track: Track, column: dict, ids: list[str], problems: ProblemCol
         )
     gold[wrong] = 0.0
     return gold, np.ones(len(ids), dtype=bool), []
-
-
-def _as_float(value) -> float:
-    """A JSON number as a float; NaN for any other value, or one beyond the float range."""
-    if type(value) not in NUMBER_TYPES or not abs(value) <= sys.float_info.max:
-        return math.nan
-    return float(value)
 
 
 def _label_gold(track: Track, column: dict, ids: list[str], problems: ProblemCollector):
