@@ -37,15 +37,10 @@ from .notes import (
 from .perspectivist import annotator_entries, annotator_values, as_annotator_array
 from .values import ValueProblem
 
-#: The layouts a row of another length than its item's annotators may have, and the note of each,
-#: by name and (True) by first entries.
-LISTED, POOL = "annotators list", "annotator pool"
-_NOTES = {
-    (LISTED, False): ANNOTATORS_LIST,
-    (POOL, False): ANNOTATOR_POOL,
-    (LISTED, True): ANNOTATORS_LIST_FIRST,
-    (POOL, True): ANNOTATOR_POOL_FIRST,
-}
+#: The layouts a row of another length than its item's annotators may have, each as the notes that
+#: announce a row read in it: by name, and (index 1) by first entries.
+LISTED = (ANNOTATORS_LIST, ANNOTATORS_LIST_FIRST)
+POOL = (ANNOTATOR_POOL, ANNOTATOR_POOL_FIRST)
 
 
 def per_annotator(values: np.ndarray, counts: np.ndarray, n_labels: int) -> PerAnnotator:
@@ -136,7 +131,7 @@ class RowFit:
         positions = self._columns(i, layout, entries)
         columns = first_few([str(p + 1) for p in positions], NAMES_SHOWN)
         alignment = f"columns {columns} against {first_few(names, NAMES_SHOWN)}"
-        notes.append(ReadNote(_NOTES[layout, self.first_entries], alignment=alignment))
+        notes.append(ReadNote(layout[self.first_entries], alignment=alignment))
         return [entries[p] for p in positions]
 
     def _columns(self, i: int, layout: str, entries: list) -> list[int]:

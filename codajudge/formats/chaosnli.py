@@ -72,13 +72,10 @@ def document_uids(path: Path, n_items: int) -> set | None:
     """The uids of a ChaosNLI document's one model, or None for any file that is not one, or is
     larger than one for a track of ``n_items`` items (the reader then names its problem when a
     track claims it)."""
-    if not is_chaosnli_document(path):
-        return None
     try:
-        _, records = _document(path, "", n_items)
+        return set(_document(path, "", n_items)[1]) if is_chaosnli_document(path) else None
     except SubmissionError:
         return None
-    return set(records)
 
 
 def read_chaosnli(path: Path, display: str, track: Track, ids: list[str]):
@@ -155,11 +152,12 @@ def _document(path: Path, display: str, n_items: int):
         raise cannot_read(display, e)
     text = utf8_text(data, display, SubmissionError)
     try:
-        most = ENTRIES_PER_ITEM * n_items + ENTRY_SLACK
-        holder = (
-            f"document holds more entries than the predictions for the track's {n_items:,} items"
+        refuse_many_entries(
+            text,
+            ENTRIES_PER_ITEM * n_items + ENTRY_SLACK,
+            f"document holds more entries than the predictions for the track's {n_items:,} items",
+            f"write one record per item: {RECORD}",
         )
-        refuse_many_entries(text, most, holder, f"write one record per item: {RECORD}")
         return _one_model(parse_json(text, expected=EXAMPLE))
     except ValueProblem as p:
         raise SubmissionError.single(
