@@ -47,9 +47,8 @@ def annotator_entries(
     at most ``row_length`` entries (None: the item's annotators)."""
     longest = len(annotators) if row_length is None else row_length
     value = parse_value(text, track, [] if notes is None else notes, longest)
-    if track.scale == "multilabel" and written_label_major(
-        value, len(annotators), len(track.labels)
-    ):
+    multilabel = track.scale == "multilabel"
+    if multilabel and written_label_major(value, len(annotators), len(track.labels)):
         return list(_label_major(value, track))
     if isinstance(value, dict):
         known = set(annotators)  # once: per key, a set of the item's annotators costs them all
