@@ -155,18 +155,12 @@ class RowFit:
         return positions if all(a < b for a, b in zip([-1] + positions, positions)) else None
 
 
-def _same(a, b) -> bool:
-    return (
-        np.array_equal(a, b) if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) else a == b
-    )
-
-
 def _listed_positions(entries: list, names: Sequence[str], listed: Sequence[str]) -> list[int]:
     """Each annotator's first position in the release's annotators list, whose repeated entries must
     agree (ValueProblem otherwise)."""
     first: dict[str, int] = {}
     for k, name in enumerate(listed):
-        if name in first and not _same(entries[k], entries[first[name]]):
+        if name in first and entries[k] != entries[first[name]]:
             raise ValueProblem(
                 f"annotator {name} is given different entries at positions {first[name] + 1} and {k + 1}",
                 expected=(
