@@ -70,16 +70,10 @@ def gold_from_columns(track: Track, columns: dict[str, list], display: str) -> G
     build = GOLD_OF[kinds.of(track).value_type]
     gold, scored, annotators = build(track, column, ids, problems)
     problems.raise_if_any(ConfigError)
-    return GoldTrack(
-        track=track,
-        ids=ids,
-        scored=scored,
-        gold=gold,
-        annotators=annotators,
-        groups={name: _texts(columns[name]) for name in GROUP_FIELDS if name in columns},
-        listed=_listed(columns.get("annotators_listed", [])),
-        texts=columns.get("texts", []),
-    )
+    groups = {name: _texts(columns[name]) for name in GROUP_FIELDS if name in columns}
+    listed = _listed(columns.get("annotators_listed", []))
+    texts = columns.get("texts", [])
+    return GoldTrack(track, ids, scored, gold, annotators, groups, listed, texts)
 
 
 def _score_gold(track: Track, column: dict, ids: list[str], problems: ProblemCollector):

@@ -46,13 +46,9 @@ POOL = (ANNOTATOR_POOL, ANNOTATOR_POOL_FIRST)
 def per_annotator(values: np.ndarray, counts: np.ndarray, n_labels: int) -> PerAnnotator:
     """Per-annotator values over items, ``counts[i]`` rows for item i in item order: label indices
     ``(m,)`` or 0/1 choices ``(m, K)`` of a multilabel track."""
-    return PerAnnotator(
-        values=values,
-        item=np.repeat(np.arange(len(counts), dtype=np.int64), counts),
-        n_items=len(counts),
-        n_labels=n_labels,
-        offsets=np.concatenate(([0], np.cumsum(counts))),
-    )
+    item = np.repeat(np.arange(len(counts), dtype=np.int64), counts)  # each row's item
+    offsets = np.concatenate(([0], np.cumsum(counts)))  # item i's rows start at offsets[i]
+    return PerAnnotator(values, item, len(counts), n_labels, offsets)
 
 
 def annotator_names(annotators) -> list[str]:

@@ -127,8 +127,6 @@ def parse_json(text: str, expected: str = "a JSON value"):
         if text.startswith("\ufeff"):  # as json.loads refuses it
             raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
         return scanned_json(text, _DECODER, _DECODER.decode)
-    except ValueProblem:
-        raise
     except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
         raise ValueProblem(
             f"not valid JSON ({getattr(e, 'msg', 'too deeply nested or too long')})",
