@@ -230,7 +230,7 @@ def _literal_as_json(text: str):
     parts, opened = [], []  # per bracket still open: [the bracket, the commas inside it]
     for token in _LITERAL_TOKEN.finditer(text):
         opening, closing, comma, string, number, other = token.groups()
-        if other or (comma or closing) and not opened:
+        if other or ((comma or closing) and not opened):
             return None
         if opening:
             opened.append([opening, 0])
