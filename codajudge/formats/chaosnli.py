@@ -43,7 +43,7 @@ from .values import (
 
 #: ChaosNLI's label order of ``predicted_probabilities`` and ``logits`` (its ``label_count`` order).
 LABEL_ORDER = ("entailment", "neutral", "contradiction")
-SOFT_KEYS = ("predicted_probabilities", "logits")
+PROBABILITIES_KEY, LOGITS_KEY = "predicted_probabilities", "logits"
 LABEL_KEY = "predicted_label"
 PREDICTION = '{"predicted_probabilities": [pE, pN, pC], "predicted_label": "e"}'
 RECORD = "{uid: " + PREDICTION + "}"
@@ -202,16 +202,15 @@ def _probabilities(record: dict):
     (shifted by their maximum: the same probabilities as the script's ``exp(x) / sum(exp(x))``
     wherever that does not overflow; a shift that overflows, logits near -1e308 and 1e308, is -inf,
     whose exp is 0: no warning, no NaN)."""
-    key = next((k for k in SOFT_KEYS if k in record), None)
-    if key is None:
+    if PROBABILITIES_KEY in record:
+        return record[PROBABILITIES_KEY]
+    if LOGITS_KEY not in record:
         raise ValueProblem(
             "the prediction has no probabilities",
-            expected=f"a key {SOFT_KEYS[0]!r} (or {SOFT_KEYS[1]!r}) with 3 values for e, n, c",
+            expected=f"a key {PROBABILITIES_KEY!r} (or {LOGITS_KEY!r}) with 3 values for e, n, c",
             found="keys " + shorten(", ".join(map(str, record))),
         )
-    logits = record[key]
-    if key != "logits":
-        return logits
+    logits = record[LOGITS_KEY]
     if not (isinstance(logits, list) and len(logits) == 3 and all(map(is_number, logits))):
         raise ValueProblem(
             "'logits' must be 3 numbers for e, n, c",
