@@ -129,12 +129,11 @@ def _multilabel(value, track: Track) -> tuple[list, list[ReadNote]]:
         )
     if NUMBER_TYPES.issuperset(map(type, value)):
         return [[1.0 - x, x] for x in _probabilities(value, k, "soft label", chosen=True)], []
-    pairs, notes = [], []
-    for label, pair in zip(track.labels, value):
-        normalised, note = _normalised(*_summing_to_one(pair, 2, f"pair for '{label}'"))
-        pairs.append(normalised)
-        notes += note
-    return pairs, notes
+    pairs = [
+        _normalised(*_summing_to_one(pair, 2, f"pair for '{label}'"))
+        for label, pair in zip(track.labels, value)
+    ]
+    return [pair for pair, _ in pairs], [note for _, notes in pairs for note in notes]
 
 
 def parse_soft(text: str, track: Track, notes: list[ReadNote]) -> list:
