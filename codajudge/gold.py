@@ -248,10 +248,9 @@ def gold_as_values(gold: GoldTrack) -> list:
     if value_type is LABEL:
         return [gold.track.labels[max(i, 0)] for i in gold.gold.tolist()]
     if value_type is DISTRIBUTION:
-        uniform = np.full(gold.gold.shape[1:], 1.0 / gold.gold.shape[-1])
-        return [
-            (row if scored else uniform).tolist() for row, scored in zip(gold.gold, gold.scored)
-        ]
+        values = gold.gold.copy()
+        values[~gold.scored] = 1.0 / values.shape[-1]  # the uniform distribution (pairs)
+        return values.tolist()
     bounds = gold.gold.offsets.tolist()
     values = gold.gold.values
     return [per_annotator_value(gold.track, values[a:b]) for a, b in zip(bounds, bounds[1:])]
