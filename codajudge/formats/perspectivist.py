@@ -28,11 +28,9 @@ def written_label_major(value, annotators: int, k: int) -> bool:
     vectors of an item without annotators (empty lists for an item's annotators are
     annotator-major: none chose a label). Whether such a row follows the label-major rule is
     ``_label_major``'s."""
-    if type(value) is not list or not all(type(vector) is list for vector in value):
-        return False
-    if not all(is_number(entry) for vector in value for entry in vector):
-        return False
-    return any(value) or (len(value) == k and annotators == 0)
+    vectors = type(value) is list and all(type(vector) is list for vector in value)
+    numbers = vectors and all(is_number(entry) for vector in value for entry in vector)
+    return numbers and (any(value) or (len(value) == k and annotators == 0))
 
 
 def annotator_entries(
