@@ -215,10 +215,7 @@ def python_literal(text: str):
     if text.strip()[:1] not in _CLOSING:
         return None
     json_text = _literal_as_json(text)
-    try:
-        return None if json_text is None else parse_json(json_text)
-    except ValueProblem:
-        return None
+    return None if json_text is None else json_or_none(json_text)
 
 
 def _literal_as_json(text: str):
