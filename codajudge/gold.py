@@ -70,23 +70,19 @@ def gold_from_columns(track: Track, columns: dict[str, list], display: str) -> G
     build = GOLD_OF[kinds.of(track).value_type]
     gold, scored, annotators = build(track, column, ids, problems)
     problems.raise_if_any(ConfigError)
-    return GoldTrack(
-        track=track,
-        ids=ids,
-        scored=scored,
-        gold=gold,
-        annotators=annotators,
-        groups={name: _texts(columns[name]) for name in GROUP_FIELDS if name in columns},
-        listed=_listed(columns.get("annotators_listed", [])),
-        texts=columns.get("texts", []),
-    )
+    groups = {name: _texts(columns[name]) for name in GROUP_FIELDS if name in columns}
+    listed = _listed(columns.get("annotators_listed", []))
+    texts = columns.get("texts", [])
+    return GoldTrack(track, ids, scored, gold, annotators, groups, listed, texts)
 
 
 def _score_gold(track: Track, column: dict, ids: list[str], problems: ProblemCollector):
     """(gold scores, every item scored, no annotators): an item whose ``score`` is not a finite
     number (an int or float, ``10**400`` is not) is a problem."""
     values = column["score"]
-    gold = np.array(list(map(_as_float, values)), dtype=float)
+    largest = sys.float_info.max  # an int beyond it (10**400) has no float
+    finite = (type(v) in NUMBER_TYPES and abs(v) <= largest for v in values)
+    gold = np.array([float(v) if ok else math.nan for v, ok in zip(values, finite)], dtype=float)
     wrong = np.flatnonzero(~np.isfinite(gold))
     for row in wrong.tolist():
         problems.add(
@@ -94,13 +90,6 @@ def _score_gold(track: Track, column: dict, ids: list[str], problems: ProblemCol
         )
     gold[wrong] = 0.0
     return gold, np.ones(len(ids), dtype=bool), []
-
-
-def _as_float(value) -> float:
-    """A JSON number as a float; NaN for any other value, or one beyond the float range."""
-    if type(value) not in NUMBER_TYPES or not abs(value) <= sys.float_info.max:
-        return math.nan
-    return float(value)
 
 
 def _label_gold(track: Track, column: dict, ids: list[str], problems: ProblemCollector):
@@ -118,7 +107,14 @@ def _distribution_gold(track: Track, column: dict, ids: list[str], problems: Pro
     """(soft labels, the items with annotations or a given ``distribution``, no annotators: a soft
     label is the item's, not an annotator's)."""
     rows, counts, scored = _annotation_rows(track, column, ids, problems)
-    gold = _soft_from_rows(rows, np.repeat(np.arange(len(ids)), counts), counts, len(track.labels))
+    # per item and label, the share of the item's annotations that chose the label
+    chosen = rows if rows.ndim == 2 else np.eye(len(track.labels))[rows]  # 0/1 per label
+    row_item = np.repeat(np.arange(len(ids)), counts)
+    sums = [np.bincount(row_item, weights=label, minlength=len(ids)) for label in chosen.T]
+    gold = np.column_stack(sums) / np.maximum(counts, 1)[:, None]
+    if rows.ndim == 2:  # multilabel: a [P(not chosen), P(chosen)] pair per label
+        gold = np.stack([1.0 - gold, gold], axis=2)
+        gold[counts == 0] = 0.0  # none for an item without annotations
     _given_distributions(track, column["distribution"], gold, scored, ids, problems)
     return gold, scored, []
 
@@ -241,24 +237,6 @@ def _outside_label_set(what: str, value, track: Track, problems: ProblemCollecto
     )
 
 
-def _soft_from_rows(
-    values: np.ndarray, row_item: np.ndarray, counts: np.ndarray, n_labels: int
-) -> np.ndarray:
-    """Per item, the share of its annotations on each label ((N, K)), or per label the share of its
-    annotators who chose it, as [P(not chosen), P(chosen)] pairs ((N, K, 2)) for 0/1 rows."""
-    n, divisor = len(counts), np.maximum(counts, 1)[:, None]
-    if values.ndim == 1:
-        return (
-            np.bincount(row_item * n_labels + values, minlength=n * n_labels).reshape(n, n_labels)
-            / divisor
-        )
-    totals = [np.bincount(row_item, weights=values[:, j], minlength=n) for j in range(n_labels)]
-    share = np.column_stack(totals) / divisor
-    soft = np.stack([1.0 - share, share], axis=2)
-    soft[counts == 0] = 0.0
-    return soft
-
-
 def gold_as_values(gold: GoldTrack) -> list:
     """The gold of a track as prediction values (a perfect submission), for self-checks and tests;
     items without gold, which are not scored, get a valid value all the same: classification items
@@ -270,10 +248,9 @@ def gold_as_values(gold: GoldTrack) -> list:
     if value_type is LABEL:
         return [gold.track.labels[max(i, 0)] for i in gold.gold.tolist()]
     if value_type is DISTRIBUTION:
-        uniform = np.full(gold.gold.shape[1:], 1.0 / gold.gold.shape[-1])
-        return [
-            (row if scored else uniform).tolist() for row, scored in zip(gold.gold, gold.scored)
-        ]
+        values = gold.gold.copy()
+        values[~gold.scored] = 1.0 / values.shape[-1]  # the uniform distribution (pairs)
+        return values.tolist()
     bounds = gold.gold.offsets.tolist()
     values = gold.gold.values
     return [per_annotator_value(gold.track, values[a:b]) for a, b in zip(bounds, bounds[1:])]

@@ -109,7 +109,7 @@ def _row_path(value, track, names):
         values = as_annotator_array(values, track)
     except ValueProblem:
         return None
-    return values, isinstance(entries[0], np.ndarray) if entries else None
+    return values, isinstance(entries[0], tuple) if entries else None
 
 
 @settings(max_examples=600, derandomize=True, database=None, deadline=None)

@@ -37,27 +37,18 @@ from .notes import (
 from .perspectivist import annotator_entries, annotator_values, as_annotator_array
 from .values import ValueProblem
 
-#: The layouts a row of another length than its item's annotators may have, and the note of each,
-#: by name and (True) by first entries.
-LISTED, POOL = "annotators list", "annotator pool"
-_NOTES = {
-    (LISTED, False): ANNOTATORS_LIST,
-    (POOL, False): ANNOTATOR_POOL,
-    (LISTED, True): ANNOTATORS_LIST_FIRST,
-    (POOL, True): ANNOTATOR_POOL_FIRST,
-}
+#: The layouts a row of another length than its item's annotators may have, each as the notes that
+#: announce a row read in it: by name, and (index 1) by first entries.
+LISTED = (ANNOTATORS_LIST, ANNOTATORS_LIST_FIRST)
+POOL = (ANNOTATOR_POOL, ANNOTATOR_POOL_FIRST)
 
 
 def per_annotator(values: np.ndarray, counts: np.ndarray, n_labels: int) -> PerAnnotator:
     """Per-annotator values over items, ``counts[i]`` rows for item i in item order: label indices
     ``(m,)`` or 0/1 choices ``(m, K)`` of a multilabel track."""
-    return PerAnnotator(
-        values=values,
-        item=np.repeat(np.arange(len(counts), dtype=np.int64), counts),
-        n_items=len(counts),
-        n_labels=n_labels,
-        offsets=np.concatenate(([0], np.cumsum(counts))),
-    )
+    item = np.repeat(np.arange(len(counts), dtype=np.int64), counts)  # each row's item
+    offsets = np.concatenate(([0], np.cumsum(counts)))  # item i's rows start at offsets[i]
+    return PerAnnotator(values, item, len(counts), n_labels, offsets)
 
 
 def annotator_names(annotators) -> list[str]:
@@ -136,7 +127,7 @@ class RowFit:
         positions = self._columns(i, layout, entries)
         columns = first_few([str(p + 1) for p in positions], NAMES_SHOWN)
         alignment = f"columns {columns} against {first_few(names, NAMES_SHOWN)}"
-        notes.append(ReadNote(_NOTES[layout, self.first_entries], alignment=alignment))
+        notes.append(ReadNote(layout[self.first_entries], alignment=alignment))
         return [entries[p] for p in positions]
 
     def _columns(self, i: int, layout: str, entries: list) -> list[int]:
@@ -160,18 +151,12 @@ class RowFit:
         return positions if all(a < b for a, b in zip([-1] + positions, positions)) else None
 
 
-def _same(a, b) -> bool:
-    return (
-        np.array_equal(a, b) if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) else a == b
-    )
-
-
 def _listed_positions(entries: list, names: Sequence[str], listed: Sequence[str]) -> list[int]:
     """Each annotator's first position in the release's annotators list, whose repeated entries must
     agree (ValueProblem otherwise)."""
     first: dict[str, int] = {}
     for k, name in enumerate(listed):
-        if name in first and not _same(entries[k], entries[first[name]]):
+        if name in first and entries[k] != entries[first[name]]:
             raise ValueProblem(
                 f"annotator {name} is given different entries at positions {first[name] + 1} and {k + 1}",
                 expected=(

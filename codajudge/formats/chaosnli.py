@@ -43,7 +43,7 @@ from .values import (
 
 #: ChaosNLI's label order of ``predicted_probabilities`` and ``logits`` (its ``label_count`` order).
 LABEL_ORDER = ("entailment", "neutral", "contradiction")
-SOFT_KEYS = ("predicted_probabilities", "logits")
+PROBABILITIES_KEY, LOGITS_KEY = "predicted_probabilities", "logits"
 LABEL_KEY = "predicted_label"
 PREDICTION = '{"predicted_probabilities": [pE, pN, pC], "predicted_label": "e"}'
 RECORD = "{uid: " + PREDICTION + "}"
@@ -72,13 +72,10 @@ def document_uids(path: Path, n_items: int) -> set | None:
     """The uids of a ChaosNLI document's one model, or None for any file that is not one, or is
     larger than one for a track of ``n_items`` items (the reader then names its problem when a
     track claims it)."""
-    if not is_chaosnli_document(path):
-        return None
     try:
-        _, records = _document(path, "", n_items)
+        return set(_document(path, "", n_items)[1]) if is_chaosnli_document(path) else None
     except SubmissionError:
         return None
-    return set(records)
 
 
 def read_chaosnli(path: Path, display: str, track: Track, ids: list[str]):
@@ -155,11 +152,12 @@ def _document(path: Path, display: str, n_items: int):
         raise cannot_read(display, e)
     text = utf8_text(data, display, SubmissionError)
     try:
-        most = ENTRIES_PER_ITEM * n_items + ENTRY_SLACK
-        holder = (
-            f"document holds more entries than the predictions for the track's {n_items:,} items"
+        refuse_many_entries(
+            text,
+            ENTRIES_PER_ITEM * n_items + ENTRY_SLACK,
+            f"document holds more entries than the predictions for the track's {n_items:,} items",
+            f"write one record per item: {RECORD}",
         )
-        refuse_many_entries(text, most, holder, f"write one record per item: {RECORD}")
         return _one_model(parse_json(text, expected=EXAMPLE))
     except ValueProblem as p:
         raise SubmissionError.single(
@@ -204,16 +202,15 @@ def _probabilities(record: dict):
     (shifted by their maximum: the same probabilities as the script's ``exp(x) / sum(exp(x))``
     wherever that does not overflow; a shift that overflows, logits near -1e308 and 1e308, is -inf,
     whose exp is 0: no warning, no NaN)."""
-    key = next((k for k in SOFT_KEYS if k in record), None)
-    if key is None:
+    if PROBABILITIES_KEY in record:
+        return record[PROBABILITIES_KEY]
+    if LOGITS_KEY not in record:
         raise ValueProblem(
             "the prediction has no probabilities",
-            expected=f"a key {SOFT_KEYS[0]!r} (or {SOFT_KEYS[1]!r}) with 3 values for e, n, c",
+            expected=f"a key {PROBABILITIES_KEY!r} (or {LOGITS_KEY!r}) with 3 values for e, n, c",
             found="keys " + shorten(", ".join(map(str, record))),
         )
-    logits = record[key]
-    if key != "logits":
-        return logits
+    logits = record[LOGITS_KEY]
     if not (isinstance(logits, list) and len(logits) == 3 and all(map(is_number, logits))):
         raise ValueProblem(
             "'logits' must be 3 numbers for e, n, c",

@@ -28,11 +28,9 @@ def written_label_major(value, annotators: int, k: int) -> bool:
     vectors of an item without annotators (empty lists for an item's annotators are
     annotator-major: none chose a label). Whether such a row follows the label-major rule is
     ``_label_major``'s."""
-    if type(value) is not list or not all(type(vector) is list for vector in value):
-        return False
-    if not all(is_number(entry) for vector in value for entry in vector):
-        return False
-    return any(value) or (len(value) == k and annotators == 0)
+    vectors = type(value) is list and all(type(vector) is list for vector in value)
+    numbers = vectors and all(is_number(entry) for vector in value for entry in vector)
+    return numbers and (any(value) or (len(value) == k and annotators == 0))
 
 
 def annotator_entries(
@@ -42,15 +40,14 @@ def annotator_entries(
     notes: list[ReadNote] | None = None,
     row_length: int | None = None,
 ) -> list:
-    """A row's entries as written (label-major rows as 0/1 rows): a list in the item's annotator
+    """A row's entries as written (a label-major row as 0/1 tuples): a list in the item's annotator
     order, or an object annotator -> entry. ``annotators.RowFit`` fits them to the item's annotators, rows of
     at most ``row_length`` entries (None: the item's annotators)."""
     longest = len(annotators) if row_length is None else row_length
     value = parse_value(text, track, [] if notes is None else notes, longest)
-    if track.scale == "multilabel" and written_label_major(
-        value, len(annotators), len(track.labels)
-    ):
-        return list(_label_major(value, track))
+    multilabel = track.scale == "multilabel"
+    if multilabel and written_label_major(value, len(annotators), len(track.labels)):
+        return _label_major(value, track)
     if isinstance(value, dict):
         known = set(annotators)  # once: per key, a set of the item's annotators costs them all
         missing = [a for a in annotators if a not in value]
@@ -77,7 +74,7 @@ def annotator_values(
     """Label indices, or on multilabel tracks rows of K 0/1 choices, of a row's entries, one per
     entry (``hint``: called for a label outside the set, ``index_hints.labels_as_indices_hint``'s)."""
     if track.scale == "multilabel":
-        return [e if isinstance(e, np.ndarray) else _multilabel_choice(e, track) for e in entries]
+        return [e if isinstance(e, tuple) else _multilabel_choice(e, track) for e in entries]
     codes = track.label_set.codes(entries)
     if min(codes, default=0) < 0:
         wrong = entries[codes.index(-1)]
@@ -93,13 +90,14 @@ def as_annotator_array(values: list, track: Track) -> np.ndarray:
     return np.array(values, dtype=np.int64)
 
 
-def _label_major(value: list, track: Track) -> np.ndarray:
-    """A label-major row as 0/1 choices ``(m, K)``: K vectors of 0/1, one per label, each with one
-    entry per annotator; when it breaks the rule, which part and how."""
+def _label_major(value: list, track: Track) -> list[tuple]:
+    """A label-major row as each annotator's 0/1 choices (a tuple of K: JSON writes no tuple, so
+    ``annotator_values`` knows them read): K vectors of 0/1, one per label, each with one entry per
+    annotator; when it breaks the rule, which part and how."""
     k, m = len(track.labels), len(value[0])
     equal = all(len(vector) == m for vector in value)
     if len(value) == k and equal and all(x in (0, 1) for vector in value for x in vector):
-        return np.array(value, dtype=float).reshape(k, m).T
+        return list(zip(*value))
     lengths = sorted({len(v) for v in value})
     layout = f"{k} vectors of 0/1 ({', '.join(track.labels)}), each with one entry per annotator of the item"
     if len(value) != k:

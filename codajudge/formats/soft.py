@@ -26,14 +26,6 @@ def _total(row: Row) -> float:
         return float(np.add.reduce(row))
 
 
-def _sum_found(row: Row) -> str:
-    """A row's sum for a message; finite values whose sum overflows are named as such (not "inf")."""
-    total = _total(row)
-    if math.isfinite(total):
-        return f"sum {total:.6g}"
-    return f"values too large to add up (the sum overflows; the largest value is {max(row):g})"
-
-
 def _probabilities(value, length: int, what: str, chosen: bool = False) -> Row:
     """``value`` as a row of ``length`` probabilities (floats), else the problem of the first rule
     it breaks, in this order: its length, finite numbers, none negative; P(chosen) values
@@ -70,10 +62,14 @@ def _summing_to_one(value, length: int, what: str) -> tuple[Row, float]:
     row = _probabilities(value, length, what)
     total = _total(row)
     if not abs(total - 1) <= SUM_TOLERANCE:  # an infinite sum is refused too
+        # finite values whose sum overflows are named as such (not "inf")
+        overflow = (
+            f"values too large to add up (the sum overflows; the largest value is {max(row):g})"
+        )
         raise ValueProblem(
             f"{what} does not sum to 1",
             expected=f"a sum within {SUM_TOLERANCE} of 1",
-            found=_sum_found(row),
+            found=f"sum {total:.6g}" if math.isfinite(total) else overflow,
             hint="divide each value by the row's sum",
         )
     return row, total
@@ -95,9 +91,9 @@ def soft_label(value, track: Track) -> tuple[list, list[ReadNote]]:
     k = len(track.labels)
     if track.scale == "multilabel":
         return _multilabel(value, track)
-    if track.scale == "ordinal" and type(value) is list and len(value) == k + 1:
-        if is_number(value[0]):
-            return _without_leading_bin(value, track)
+    leading_bin = type(value) is list and len(value) == k + 1 and is_number(value[0])
+    if track.scale == "ordinal" and leading_bin:
+        return _without_leading_bin(value, track)
     return _normalised(*_summing_to_one(value, k, "soft label"))
 
 
@@ -117,9 +113,8 @@ def _without_leading_bin(value: list, track: Track) -> tuple[list, list[ReadNote
         )
     row = _summing_to_one(value, k + 1, "soft label")[0][1:]
     probabilities, notes = _normalised(row, _total(row), quiet=first > 0)
-    if first == 0:
-        return probabilities, notes + [ReadNote(EMPTY_LEADING_BIN)]
-    return probabilities, notes + [ReadNote(LEADING_BIN_WITH_MASS, first)]
+    dropped = ReadNote(EMPTY_LEADING_BIN) if first == 0 else ReadNote(LEADING_BIN_WITH_MASS, first)
+    return probabilities, notes + [dropped]
 
 
 def _multilabel(value, track: Track) -> tuple[list, list[ReadNote]]:
@@ -134,12 +129,11 @@ def _multilabel(value, track: Track) -> tuple[list, list[ReadNote]]:
         )
     if NUMBER_TYPES.issuperset(map(type, value)):
         return [[1.0 - x, x] for x in _probabilities(value, k, "soft label", chosen=True)], []
-    pairs, notes = [], []
-    for label, pair in zip(track.labels, value):
-        normalised, note = _normalised(*_summing_to_one(pair, 2, f"pair for '{label}'"))
-        pairs.append(normalised)
-        notes += note
-    return pairs, notes
+    pairs = [
+        _normalised(*_summing_to_one(pair, 2, f"pair for '{label}'"))
+        for label, pair in zip(track.labels, value)
+    ]
+    return [pair for pair, _ in pairs], [note for _, notes in pairs for note in notes]
 
 
 def parse_soft(text: str, track: Track, notes: list[ReadNote]) -> list:

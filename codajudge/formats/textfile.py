@@ -104,10 +104,7 @@ def safe_display(name: str) -> str:
 def safe_lines(text: str) -> str:
     """A message of several lines fit to print: its line breaks kept, each other control, bidi or
     unprintable character escaped alone (quotes stay as they are)."""
-    return "\n".join(
-        "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in line)
-        for line in str(text).split("\n")
-    )
+    return "".join(ch if ch.isprintable() or ch == "\n" else repr(ch)[1:-1] for ch in str(text))
 
 
 class Lines(NamedTuple):

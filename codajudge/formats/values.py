@@ -67,16 +67,16 @@ def parse_numbers(texts: Sequence[str]) -> list[float] | None:
 def parse_number(text: str, track: Track = None, notes: list[ReadNote] = None) -> float:
     """One number by the rule of ``parse_numbers``, or its problem: not a number, or not finite
     (``track`` and ``notes``, unused, make the signature of a value type's reader)."""
-    value = parse_numbers([text])
-    if value is not None:
-        return value[0]
     stripped = text.strip()
-    if DECIMAL.fullmatch(stripped):
+    if not DECIMAL.fullmatch(stripped):
+        hint = "use a dot as the decimal separator" if COMMA_DECIMAL.fullmatch(stripped) else None
+        raise ValueProblem(
+            "not a number", expected="a decimal number such as 3.2", found=show(text), hint=hint
+        )
+    value = float(stripped)
+    if not math.isfinite(value):
         raise ValueProblem("number out of range", expected="a finite number", found=show(text))
-    hint = "use a dot as the decimal separator" if COMMA_DECIMAL.fullmatch(stripped) else None
-    raise ValueProblem(
-        "not a number", expected="a decimal number such as 3.2", found=show(text), hint=hint
-    )
+    return value
 
 
 def is_decimal(text: str) -> bool:
@@ -127,8 +127,6 @@ def parse_json(text: str, expected: str = "a JSON value"):
         if text.startswith("\ufeff"):  # as json.loads refuses it
             raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
         return scanned_json(text, _DECODER, _DECODER.decode)
-    except ValueProblem:
-        raise
     except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
         raise ValueProblem(
             f"not valid JSON ({getattr(e, 'msg', 'too deeply nested or too long')})",
@@ -196,10 +194,11 @@ def refuse_many_entries(text: str, most: int, holder: str, hint: str) -> None:
         )
 
 
-#: One token of a Python literal of lists, tuples, strings and numbers, after optional spaces: a
-#: bracket or comma, a string in single or double quotes (its escapes kept), or a number's text.
+#: One token of a Python literal of lists, tuples, strings and numbers, after optional spaces: an
+#: opening or closing bracket, a comma, a string in single or double quotes (its escapes kept), a
+#: number's text, or any other character (no such literal).
 _LITERAL_TOKEN = re.compile(
-    r"""\s*(?:([\[\](),])|('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")|([-+]?[0-9.][-+.0-9eE]*))"""
+    r"""\s*(?:([\[(])|([\])])|(,)|('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")|([-+]?[0-9.][-+.0-9eE]*)|(\S))"""
 )
 #: Python's escapes in a string's repr, and the character each stands for (``\x``, ``\u``, ``\U``:
 #: by their hex digits).
@@ -213,57 +212,41 @@ def python_literal(text: str):
     """``text`` as one Python list or tuple in brackets (Python's repr, ``str(list)``) of lists, tuples,
     strings and numbers, tuples read as lists and each number as JSON reads it; else None. One pass
     of ``_LITERAL_TOKEN`` writes the literal as JSON, which is then read once: nothing is evaluated."""
-    text = text.strip()
-    if text[:1] not in _CLOSING:
+    if text.strip()[:1] not in _CLOSING:
         return None
     json_text = _literal_as_json(text)
-    if json_text is None:
-        return None
-    try:
-        return parse_json(json_text)
-    except ValueProblem:
-        return None
+    return None if json_text is None else json_or_none(json_text)
 
 
 def _literal_as_json(text: str):
     """The literal written as JSON: brackets as lists, a comma before a closing bracket dropped, strings
     re-quoted by ``json.dumps``, numbers as written; None where the text is no such literal (another
     token, brackets unmatched, a comma after no value, a parenthesised value without a comma, which
-    is no tuple). A value right after another, without a comma, is left to the JSON reader to refuse."""
-    parts, opened, position = [], [], 0
-    while position < len(text):
-        token = _LITERAL_TOKEN.match(text, position)
-        if token is None:
+    is no tuple: ``(0.5)`` is 0.5). A value right after another, without a comma, is left to the JSON
+    reader to refuse."""
+    parts, opened = [], []  # per bracket still open: [the bracket, the commas inside it]
+    for token in _LITERAL_TOKEN.finditer(text):
+        opening, closing, comma, string, number, other = token.groups()
+        if other or ((comma or closing) and not opened):
             return None
-        position = token.end()
-        bracket, string, number = token.groups()
-        if bracket in _CLOSING:
-            opened.append([bracket, 0])
+        if opening:
+            opened.append([opening, 0])
             parts.append("[")
-        elif bracket == ",":
-            if not opened or parts[-1] in ("[", ","):
-                return None
+        elif comma and parts[-1] in ("[", ","):
+            return None
+        elif comma:
             opened[-1][1] += 1
             parts.append(",")
-        elif bracket is None:
-            parts.append(number if string is None else _json_string(string))
-        elif not _closes(opened, bracket, parts):
-            return None
+        elif closing:
+            bracket, commas = opened.pop()
+            if _CLOSING[bracket] != closing or (bracket == "(" and not commas and parts[-1] != "["):
+                return None
+            if parts[-1] == ",":
+                parts.pop()
+            parts.append("]")
+        else:
+            parts.append(number or _json_string(string))
     return None if opened else " ".join(parts)
-
-
-def _closes(opened: list, bracket: str, parts: list[str]) -> bool:
-    """Close the innermost bracket with ``bracket`` (a trailing comma dropped); False when it does not
-    match, or closes a parenthesised value without a comma (``(0.5)`` is 0.5, no tuple)."""
-    if not opened:
-        return False
-    opening, commas = opened.pop()
-    if _CLOSING[opening] != bracket or (opening == "(" and commas == 0 and parts[-1] != "["):
-        return False
-    if parts[-1] == ",":
-        parts.pop()
-    parts.append("]")
-    return True
 
 
 def _json_string(quoted: str) -> str:
