@@ -336,28 +336,21 @@ def find_track_files(
     if not (unclaimed and wanted):
         return claimed, unclaimed
     n_items = max(len(ids_of(dataset)) for dataset in wanted)
+    limit = max_file_bytes(n_items)
     left: list[str] = []
     for name in unclaimed:
-        uids = _document_uids(Path(folder) / name, name, n_items, notes)
+        path = Path(folder) / name  # a link is never opened
+        document = name.lower().endswith(".json") and path.is_file() and not path.is_symlink()
+        size = path.stat().st_size if document else 0
+        if size > limit and notes is not None:
+            notes.append(UNREAD_DOCUMENT.format(name, size, limit))
+        uids = document_uids(path, n_items) if document and size <= limit else None
         dataset = _dataset_of_ids(uids, wanted, ids_of) if uids else None
         if dataset is None:
             left.append(name)
         else:
             _give(claimed, PurePosixPath(name), [track.id for track in wanted[dataset]])
     return claimed, left
-
-
-def _document_uids(path: Path, name: str, n_items: int, notes: list[str] | None):
-    """``chaosnli.document_uids`` of an unclaimed regular ``.json`` file (a link is never opened) no
-    larger than a document for ``n_items`` items, else None (a note for a larger one)."""
-    if not (name.lower().endswith(".json") and path.is_file() and not path.is_symlink()):
-        return None
-    size, limit = path.stat().st_size, max_file_bytes(n_items)
-    if size <= limit:
-        return document_uids(path, n_items)
-    if notes is not None:
-        notes.append(UNREAD_DOCUMENT.format(name, size, limit))
-    return None
 
 
 def _dataset_of_ids(uids: set, wanted: dict[str, list[Track]], ids_of) -> str | None:

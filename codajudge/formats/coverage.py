@@ -160,12 +160,13 @@ TEST_SUBMISSION_NAMES = {"ocnli_50k_predict.json": "CLUE's OCNLI test set (its l
 
 def test_submission_warning(file_name: str) -> str | None:
     """The warning for a file named as another benchmark's test-set submission, else None."""
-    name = PurePosixPath(file_name).name.lower()
-    if name not in TEST_SUBMISSION_NAMES:
+    name = PurePosixPath(file_name).name
+    benchmark = TEST_SUBMISSION_NAMES.get(name.lower())
+    if benchmark is None:
         return None
     return (
-        f"{PurePosixPath(file_name).name} is the name of the submission file for "
-        f"{TEST_SUBMISSION_NAMES[name]}, whose item ids coincide with this phase's: if it holds "
+        f"{name} is the name of the submission file for "
+        f"{benchmark}, whose item ids coincide with this phase's: if it holds "
         "predictions for those test items, they were scored against other items (expect a score "
         "near chance); predict the items of this phase's input data"
     )

@@ -70,17 +70,12 @@ class ItemKeys:
     elsewhere: OtherPhases | None = None
 
     @cached_property
-    def counts(self) -> np.ndarray:
-        """Each item's number of annotators."""
-        return np.fromiter(map(len, self.annotators), dtype=np.int64, count=len(self.annotators))
-
-    @cached_property
     def longest_row(self) -> int:
         """The most entries a row of the file may have: an item's annotators, the release's
         annotators list of an item, or the whole annotator pool (``annotators.RowFit``)."""
         pool = len(set(chain.from_iterable(self.annotators)))
         listed = max(map(len, filter(None, self.listed)), default=0)
-        return max(int(self.counts.max(initial=0)), listed, pool)
+        return max(max(map(len, self.annotators), default=0), listed, pool)
 
 
 class Prediction(NamedTuple):
@@ -377,7 +372,8 @@ def _annotator_rows(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemC
     if problems:
         return None, notes
     labels = as_annotator_array(values, track)
-    return per_annotator(labels, keys.counts, len(track.labels)), notes
+    counts = np.fromiter(map(len, keys.annotators), np.int64, len(keys.annotators))
+    return per_annotator(labels, counts, len(track.labels)), notes
 
 
 def _add(problem: ValueProblem, problems: ProblemCollector, rows: Rows, keys: ItemKeys, j: int):
