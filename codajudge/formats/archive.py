@@ -217,10 +217,10 @@ def nothing_at_path(path: str) -> SubmissionError:
 
 
 def safe_extract(
-    archive: Path, target: Path, display: str = None, tracks: Sequence[Track] | None = None
+    archive: Path, target: Path, display: str, tracks: Sequence[Track] | None = None
 ) -> list[str]:
     """Extract a zip into ``target`` (only the ``tracks``' files if given); returns warnings on skipped entries."""
-    display = safe_display(display or Path(archive).name)
+    display = safe_display(display)
     try:
         zf = zipfile.ZipFile(archive)
     except UnicodeDecodeError:  # zipfile decodes a name flagged UTF-8 as it opens the zip
