@@ -240,8 +240,7 @@ def _id_problems(
     rows = zip(heads, columns.starts, columns.lines, position.tolist(), texts)
     for head, start, line, item, text in rows:
         if not start:
-            message, details = _no_tab(text, columns.json_lines, track.example)
-            problems.add(message, line=line, **details)
+            add_problem(problems, _no_tab(text, columns.json_lines, track.example), line=line)
             named.append(index.get(LEADING_FIELD.split(text.strip(), maxsplit=1)[0], -1))
         elif item < 0:
             unknown_id(problems, head, keys.ids, line)
@@ -278,36 +277,31 @@ def _batch_runs(position: np.ndarray) -> int:
     return int(runs[0]) if len(np.unique(position[np.concatenate(([0], ends))])) == len(runs) else 0
 
 
-def _no_tab(text: str, json_lines: bool, example: str) -> tuple[str, dict]:
-    """(problem, details) of a line without a tab, with the separator it has if any (a comma: CSV, or
+def _no_tab(text: str, json_lines: bool, example: str) -> ValueProblem:
+    """The problem of a line without a tab, with the separator it has if any (a comma: CSV, or
     spaces); in a JSON-lines file, a line that is no object of an ``"id"`` and one value
     (``_id_tab_value``), named by the keys it has."""
     if not json_lines:
-        details = {"expected": f"ID<TAB>VALUE such as {example}", "found": repr(text[:60])}
         separator = SEPARATOR.match(text.strip())
-        if separator:
-            details["hint"] = CSV_HINT if separator.group(1).strip() else SPACES_HINT
-        return "line has no tab", details
-    details = {
-        "expected": 'one object {"id": ID, "any name": VALUE} a line, the id a string or an integer',
-        "found": repr(shorten(text)),
-    }
+        hint = separator and (CSV_HINT if separator.group(1).strip() else SPACES_HINT)
+        expected = f"ID<TAB>VALUE such as {example}"
+        return ValueProblem("line has no tab", expected, repr(text[:60]), hint)
+    found, hint = repr(shorten(text)), None
     try:
         line = parse_json(text)
     except ValueProblem as p:
-        details["found"] += f": {p.message}"
-        line = None
+        line, found = None, f"{found}: {p.message}"
     if isinstance(line, dict):
-        keys = shorten(", ".join(map(str, line)))
-        details["found"] = (
-            f"keys {keys}"
-            if len(line) != 2 or "id" not in line
-            else f"the id {shorten(json.dumps(line['id'], ensure_ascii=False))}"
-        )
-        details["hint"] = (
-            'keep only "id" and the prediction: df[["id", "label"]].to_json(orient="records", lines=True)'
-        )
-    return 'a JSON line must hold exactly "id" and one value', details
+        found = f"keys {shorten(', '.join(map(str, line)))}"
+        if len(line) == 2 and "id" in line:
+            found = f"the id {shorten(json.dumps(line['id'], ensure_ascii=False))}"
+        hint = 'keep only "id" and the prediction: df[["id", "label"]].to_json(orient="records", lines=True)'
+    return ValueProblem(
+        'a JSON line must hold exactly "id" and one value',
+        expected='one object {"id": ID, "any name": VALUE} a line, the id a string or an integer',
+        found=found,
+        hint=hint,
+    )
 
 
 def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
