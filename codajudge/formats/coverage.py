@@ -104,7 +104,8 @@ class OtherPhases:
     when ``phases`` (``other_phase_ids``) is empty or None."""
 
     def __init__(self, track, phases: Mapping[str, Mapping[str, frozenset]] | None):
-        self.dataset, self.phases = track.dataset, phases or {}
+        #: phase -> the id hashes of its items of the track's dataset
+        self.ids = {phase: ids.get(track.dataset, ()) for phase, ids in (phases or {}).items()}
         self.fix = (
             f"submit predictions for this phase's items (input_data {track.dataset}.jsonl of "
             "this phase)"
@@ -114,8 +115,7 @@ class OtherPhases:
         """The hint for a file whose first ids (``heads``; the first of several may be a header's)
         are all ids of another phase's items of the track's dataset, else None."""
         looked_up = [id_hash(head) for head in heads[:IDS_LOOKED_UP]]
-        for phase, datasets in self.phases.items():
-            known = datasets.get(self.dataset, frozenset())
+        for phase, known in self.ids.items():
             header = len(looked_up) > 1 and looked_up[0] not in known
             if looked_up and all(h in known for h in looked_up[header:]):
                 return f"these are the ids of the {phase} phase; {self.fix}"
@@ -123,8 +123,8 @@ class OtherPhases:
 
     def of_line_count(self, lines: int) -> str | None:
         """The hint for a positional file of ``lines`` lines, as many as another phase's items."""
-        for phase, datasets in self.phases.items():
-            if len(datasets.get(self.dataset, ())) == lines:
+        for phase, known in self.ids.items():
+            if len(known) == lines:
                 return (
                     f"the file has as many lines as the {phase} phase has items: if it holds "
                     f"that phase's predictions, {self.fix}"
@@ -165,8 +165,8 @@ def test_submission_warning(file_name: str) -> str | None:
     if benchmark is None:
         return None
     return (
-        f"{name} is the name of the submission file for "
-        f"{benchmark}, whose item ids coincide with this phase's: if it holds "
-        "predictions for those test items, they were scored against other items (expect a score "
-        "near chance); predict the items of this phase's input data"
+        f"{name} is the name of the submission file for {benchmark}, whose item ids coincide "
+        "with this phase's: if it holds predictions for those test items, they were scored "
+        "against other items (expect a score near chance); predict the items of this phase's "
+        "input data"
     )
