@@ -111,14 +111,6 @@ def refuse_one_line_of_values(
         )
 
 
-def refuse_index_column(numbers: Sequence[int], texts: list[str], display: str) -> None:
-    """Refuse, as one problem, a file whose header line starts with a tab before two or more names: the
-    header of an unnamed first column, the index pandas' ``to_csv`` writes by default (``index=True``)."""
-    fields = texts[0].split("\t")
-    if len(fields) >= 3 and not fields[0].strip() and all(map(str.strip, fields[1:])):
-        raise INDEX_COLUMN.error(display, repr(shorten(texts[0])), numbers[0])
-
-
 class Columns:
     """The layout of a file of ``track`` read against its item ``ids``, decided once: its lines
     (``numbers``, ``texts``) without comments (``comments``: the numbers of the comment lines
@@ -138,7 +130,11 @@ class Columns:
     ):
         numbers, texts, self.comments = without_comments(*lines, track, ids, display)
         numbers, texts = records_array(numbers, texts)
-        refuse_index_column(numbers, texts, display)
+        # pandas' to_csv writes the DataFrame's index as an unnamed first column by default
+        # (index=True): its header line starts with a tab before two or more names
+        fields = texts[0].split("\t")
+        if len(fields) >= 3 and not fields[0].strip() and all(map(str.strip, fields[1:])):
+            raise INDEX_COLUMN.error(display, repr(shorten(texts[0])), numbers[0])
         refuse_one_line_of_values(numbers, texts, track, ids, display)
         self.numbers, self.texts, self.ids = numbers, texts, ids
         self.json_lines = bool(
