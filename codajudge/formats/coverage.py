@@ -78,17 +78,13 @@ def write_other_phase_ids(
     )
 
 
-def other_phase_ids(ref_dir: Path) -> dict[str, dict[str, frozenset]]:
+def other_phase_ids(ref_dir: Path) -> dict[str, dict[str, list[str]]]:
     """``write_other_phase_ids``'s document read back (phase -> dataset -> id hashes); empty when the
     reference data has none (a bundle built before it was written)."""
     path = Path(ref_dir) / OTHER_PHASE_IDS
     if not path.is_file():
         return {}
-    doc = json.loads(path.read_text(encoding="utf-8"))
-    return {
-        phase: {dataset: frozenset(hashes) for dataset, hashes in datasets.items()}
-        for phase, datasets in doc.items()
-    }
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 #: The most of a file read to find its first ids when it was refused before they were read.
@@ -103,9 +99,10 @@ class OtherPhases:
     first ids (called with them) or, for a positional file, by its number of lines; never a hint
     when ``phases`` (``other_phase_ids``) is empty or None."""
 
-    def __init__(self, track, phases: Mapping[str, Mapping[str, frozenset]] | None):
+    def __init__(self, track, phases: Mapping[str, Mapping[str, Sequence[str]]] | None):
+        phases = phases or {}
         #: phase -> the id hashes of its items of the track's dataset
-        self.ids = {phase: ids.get(track.dataset, ()) for phase, ids in (phases or {}).items()}
+        self.ids = {phase: frozenset(ids.get(track.dataset, ())) for phase, ids in phases.items()}
         self.fix = (
             f"submit predictions for this phase's items (input_data {track.dataset}.jsonl of "
             "this phase)"
