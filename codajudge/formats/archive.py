@@ -217,10 +217,10 @@ def nothing_at_path(path: str) -> SubmissionError:
 
 
 def safe_extract(
-    archive: Path, target: Path, display: str = None, tracks: Sequence[Track] | None = None
+    archive: Path, target: Path, display: str, tracks: Sequence[Track] | None = None
 ) -> list[str]:
     """Extract a zip into ``target`` (only the ``tracks``' files if given); returns warnings on skipped entries."""
-    display = safe_display(display or Path(archive).name)
+    display = safe_display(display)
     try:
         zf = zipfile.ZipFile(archive)
     except UnicodeDecodeError:  # zipfile decodes a name flagged UTF-8 as it opens the zip
@@ -336,28 +336,21 @@ def find_track_files(
     if not (unclaimed and wanted):
         return claimed, unclaimed
     n_items = max(len(ids_of(dataset)) for dataset in wanted)
+    limit = max_file_bytes(n_items)
     left: list[str] = []
     for name in unclaimed:
-        uids = _document_uids(Path(folder) / name, name, n_items, notes)
+        path = Path(folder) / name  # a link is never opened
+        document = name.lower().endswith(".json") and path.is_file() and not path.is_symlink()
+        size = path.stat().st_size if document else 0
+        if size > limit and notes is not None:
+            notes.append(UNREAD_DOCUMENT.format(name, size, limit))
+        uids = document_uids(path, n_items) if document and size <= limit else None
         dataset = _dataset_of_ids(uids, wanted, ids_of) if uids else None
         if dataset is None:
             left.append(name)
         else:
             _give(claimed, PurePosixPath(name), [track.id for track in wanted[dataset]])
     return claimed, left
-
-
-def _document_uids(path: Path, name: str, n_items: int, notes: list[str] | None):
-    """``chaosnli.document_uids`` of an unclaimed regular ``.json`` file (a link is never opened) no
-    larger than a document for ``n_items`` items, else None (a note for a larger one)."""
-    if not (name.lower().endswith(".json") and path.is_file() and not path.is_symlink()):
-        return None
-    size, limit = path.stat().st_size, max_file_bytes(n_items)
-    if size <= limit:
-        return document_uids(path, n_items)
-    if notes is not None:
-        notes.append(UNREAD_DOCUMENT.format(name, size, limit))
-    return None
 
 
 def _dataset_of_ids(uids: set, wanted: dict[str, list[Track]], ids_of) -> str | None:
@@ -406,23 +399,16 @@ def _holds_words(words: Counter, pattern: str) -> bool:
 NEAR_MISSES_SHOWN = 5
 
 
-def _near_misses(
-    unclaimed: Sequence[str], tracks: Sequence[Track], say: Callable[[str, Track], str], more: str
-) -> tuple[list[str], list[str]]:
-    """``say(name, track)`` of the first ``NEAR_MISSES_SHOWN`` files of ``unclaimed`` probably
-    meant for a track, then ``more`` with the number of the others; and the files meant for none."""
-    meant = {name: _meant_track(name, tracks) for name in unclaimed}
-    near = [(name, track) for name, track in meant.items() if track is not None]
-    texts = [say(name, track) for name, track in near[:NEAR_MISSES_SHOWN]]
-    if len(near) > NEAR_MISSES_SHOWN:
-        texts.append(more.format(len(near) - NEAR_MISSES_SHOWN))
-    return texts, [name for name, track in meant.items() if track is None]
+def _first_shown(texts: list[str], more: str) -> list[str]:
+    """The first ``NEAR_MISSES_SHOWN`` of ``texts``, then ``more`` with the number of the others."""
+    rest = len(texts) - NEAR_MISSES_SHOWN
+    return texts[:NEAR_MISSES_SHOWN] + ([more.format(rest)] if rest > 0 else [])
 
 
 def ignored_file_notes(
     unclaimed: Sequence[str], tracks: Sequence[Track], given: Mapping[str, str] | None = None
 ) -> list[str]:
-    """The notes about files no track claims: one per near miss (``_near_misses``), one for the
+    """The notes about files no track claims: one per near miss (``_meant_track``), one for the
     rest. ``given``: track id -> the file read for it; a near miss of such a track is not told to
     take that file's name (sts2017's ``es_es.tsv`` renamed ``sp-en.tsv`` beside ``es_en.tsv``): the
     names of the tracks without a file are offered instead."""
@@ -431,15 +417,20 @@ def ignored_file_notes(
     read = "every track has its file"
     if without:
         read = f"the tracks without a file read {accepted_file_names(without)}"
-
-    def say(name: str, track: Track) -> str:
-        if track.id not in given:
-            return f"{UNUSED_FILE.format(name)}; it was probably meant for {_name_it(track)}"
-        taken = f"its name is like that of track '{track.id}', which is read from {given[track.id]}"
-        return f"{UNUSED_FILE.format(name)}; {taken}; {read}"
-
-    more = "{} more files named like a track's file were ignored"
-    notes, other = _near_misses(unclaimed, tracks, say, more)
+    near: list[str] = []
+    other: list[str] = []
+    for name in unclaimed:
+        track = _meant_track(name, tracks)
+        if track is None:
+            other.append(name)
+        elif track.id not in given:
+            near.append(f"{UNUSED_FILE.format(name)}; it was probably meant for {_name_it(track)}")
+        else:
+            taken = (
+                f"its name is like that of track '{track.id}', which is read from {given[track.id]}"
+            )
+            near.append(f"{UNUSED_FILE.format(name)}; {taken}; {read}")
+    notes = _first_shown(near, "{} more files named like a track's file were ignored")
     if len(other) == 1:
         notes.append(UNUSED_FILE.format(other[0]))
     elif other:
@@ -450,8 +441,8 @@ def ignored_file_notes(
 
 def naming_hint(unclaimed: Sequence[str], tracks: Sequence[Track]) -> str:
     """How to name the files of a submission in which no file matched a track: each near miss
-    (``_near_misses``) and the track it was probably meant for."""
-    say = lambda name, track: f"file {name!r} was probably meant for {_name_it(track)}"  # noqa: E731
-    more = "{} more files are named like a track's file"
-    hints, _ = _near_misses(unclaimed, tracks, say, more)
+    (``_meant_track``) and the track it was probably meant for."""
+    meant = ((name, _meant_track(name, tracks)) for name in unclaimed)
+    hints = [f"file {name!r} was probably meant for {_name_it(t)}" for name, t in meant if t]
+    hints = _first_shown(hints, "{} more files are named like a track's file")
     return "; ".join(hints) or "name each file after its track (see the starting kit)"

@@ -78,17 +78,13 @@ def write_other_phase_ids(
     )
 
 
-def other_phase_ids(ref_dir: Path) -> dict[str, dict[str, frozenset]]:
+def other_phase_ids(ref_dir: Path) -> dict[str, dict[str, list[str]]]:
     """``write_other_phase_ids``'s document read back (phase -> dataset -> id hashes); empty when the
     reference data has none (a bundle built before it was written)."""
     path = Path(ref_dir) / OTHER_PHASE_IDS
     if not path.is_file():
         return {}
-    doc = json.loads(path.read_text(encoding="utf-8"))
-    return {
-        phase: {dataset: frozenset(hashes) for dataset, hashes in datasets.items()}
-        for phase, datasets in doc.items()
-    }
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 #: The most of a file read to find its first ids when it was refused before they were read.
@@ -103,8 +99,10 @@ class OtherPhases:
     first ids (called with them) or, for a positional file, by its number of lines; never a hint
     when ``phases`` (``other_phase_ids``) is empty or None."""
 
-    def __init__(self, track, phases: Mapping[str, Mapping[str, frozenset]] | None):
-        self.dataset, self.phases = track.dataset, phases or {}
+    def __init__(self, track, phases: Mapping[str, Mapping[str, Sequence[str]]] | None):
+        phases = phases or {}
+        #: phase -> the id hashes of its items of the track's dataset
+        self.ids = {phase: frozenset(ids.get(track.dataset, ())) for phase, ids in phases.items()}
         self.fix = (
             f"submit predictions for this phase's items (input_data {track.dataset}.jsonl of "
             "this phase)"
@@ -114,8 +112,7 @@ class OtherPhases:
         """The hint for a file whose first ids (``heads``; the first of several may be a header's)
         are all ids of another phase's items of the track's dataset, else None."""
         looked_up = [id_hash(head) for head in heads[:IDS_LOOKED_UP]]
-        for phase, datasets in self.phases.items():
-            known = datasets.get(self.dataset, frozenset())
+        for phase, known in self.ids.items():
             header = len(looked_up) > 1 and looked_up[0] not in known
             if looked_up and all(h in known for h in looked_up[header:]):
                 return f"these are the ids of the {phase} phase; {self.fix}"
@@ -123,8 +120,8 @@ class OtherPhases:
 
     def of_line_count(self, lines: int) -> str | None:
         """The hint for a positional file of ``lines`` lines, as many as another phase's items."""
-        for phase, datasets in self.phases.items():
-            if len(datasets.get(self.dataset, ())) == lines:
+        for phase, known in self.ids.items():
+            if len(known) == lines:
                 return (
                     f"the file has as many lines as the {phase} phase has items: if it holds "
                     f"that phase's predictions, {self.fix}"
@@ -160,12 +157,13 @@ TEST_SUBMISSION_NAMES = {"ocnli_50k_predict.json": "CLUE's OCNLI test set (its l
 
 def test_submission_warning(file_name: str) -> str | None:
     """The warning for a file named as another benchmark's test-set submission, else None."""
-    name = PurePosixPath(file_name).name.lower()
-    if name not in TEST_SUBMISSION_NAMES:
+    name = PurePosixPath(file_name).name
+    benchmark = TEST_SUBMISSION_NAMES.get(name.lower())
+    if benchmark is None:
         return None
     return (
-        f"{PurePosixPath(file_name).name} is the name of the submission file for "
-        f"{TEST_SUBMISSION_NAMES[name]}, whose item ids coincide with this phase's: if it holds "
-        "predictions for those test items, they were scored against other items (expect a score "
-        "near chance); predict the items of this phase's input data"
+        f"{name} is the name of the submission file for {benchmark}, whose item ids coincide "
+        "with this phase's: if it holds predictions for those test items, they were scored "
+        "against other items (expect a score near chance); predict the items of this phase's "
+        "input data"
     )

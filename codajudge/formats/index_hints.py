@@ -62,7 +62,8 @@ def _multilabel_hint(track: Track, entries: list) -> str | None:
     """When every entry of the rows is a list of distinct whole numbers in 0..K-1 (a set of labels),
     some above 1 (so no 0/1 vector): the hint that each annotator's labels look written as indices."""
     k = len(track.labels)
-    if not all(_label_set(entry) for entry in entries):
+    # each entry a non-empty list of distinct values: the labels an annotator chose
+    if not all(isinstance(e, list) and e and len(set(map(str, e))) == len(e) for e in entries):
         return None
     numbers = [x for entry in entries for x in entry]
     if not all(type(x) in (int, float) and x in range(k) for x in numbers) or max(numbers) < 2:
@@ -74,8 +75,3 @@ def _multilabel_hint(track: Track, entries: list) -> str | None:
         f"{json.dumps(example, ensure_ascii=False)} (index i is "
         f"labels[i] in the order {', '.join(track.labels)})"
     )
-
-
-def _label_set(entry) -> bool:
-    """Whether ``entry`` is a non-empty list of distinct values (indices of labels chosen)."""
-    return isinstance(entry, list) and bool(entry) and len(set(map(str, entry))) == len(entry)

@@ -60,11 +60,10 @@ def without_comments(
         or any(map(str.startswith, map(str.lstrip, ids), repeat("#")))
     ):
         return numbers, texts, []
-    comment = [text.lstrip().startswith("#") for text in texts]
-    if all(comment):
+    kept = [not text.lstrip().startswith("#") for text in texts]
+    if not any(kept):
         raise ONLY_COMMENTS.error(display, counted(len(texts), "comment line"))
-    comments = list(compress(numbers, comment))
-    kept = [not c for c in comment]
+    comments = [number for number, k in zip(numbers, kept) if not k]
     return list(compress(numbers, kept)), list(compress(texts, kept)), comments
 
 
@@ -83,8 +82,22 @@ def records_array(numbers: Sequence[int], texts: list[str]) -> Lines:
 def refuse_one_line_of_values(
     numbers: Sequence[int], texts: list[str], track: Track, ids: list[str], display: str
 ):
-    """Refuse, as one problem, a file of one line holding the values of many items (``_values_on_one_line``)."""
-    count = _values_on_one_line(texts, track, ids)
+    """Refuse, as one problem, a file of one line holding the values of many items, unless that line
+    is an item's: a JSON list of two or more scores or labels, or three or more numbers apart
+    (``print(list(scores))``, ``np.savetxt`` of a row); on tracks whose value is itself a list, a
+    JSON list of one row per item."""
+    if len(texts) != 1 or len(ids) < 2 or texts[0].partition("\t")[0].strip() in ids:
+        return
+    rows = kinds.of(track).value_type.is_row
+    value = json_or_none(texts[0])
+    parts = re.split(r"[\s,;]+", texts[0].strip(" \t,;"))
+    if isinstance(value, list):
+        nested = [isinstance(v, (list, dict)) for v in value]
+        shaped = all(nested) if rows else not any(nested)
+        count = len(value) if shaped and len(value) >= (len(ids) if rows else 2) else 0
+    else:
+        apart = value is None and not rows and len(parts) > 2 and all(map(is_decimal, parts))
+        count = len(parts) if apart else 0
     if count:
         raise SubmissionError.single(
             display,
@@ -96,31 +109,6 @@ def refuse_one_line_of_values(
             + f"lines such as {track.example}",
             hint=kinds.of(track).one_line_fix,
         )
-
-
-def _values_on_one_line(texts: list[str], track: Track, ids: list[str]) -> int:
-    """How many items' values a one-line file holds (0: it is no such file), unless that line is an item's:
-    a JSON list of two or more scores or labels, or three or more numbers apart (``print(list(scores))``,
-    ``np.savetxt`` of a row); on tracks whose value is itself a list, a JSON list of one row per item."""
-    if len(texts) != 1 or len(ids) < 2 or texts[0].partition("\t")[0].strip() in ids:
-        return 0
-    rows = kinds.of(track).value_type.is_row
-    value = json_or_none(texts[0])
-    if isinstance(value, list):
-        nested = [isinstance(v, (list, dict)) for v in value]
-        shaped = all(nested) if rows else not any(nested)
-        return len(value) if shaped and len(value) >= (len(ids) if rows else 2) else 0
-    parts = re.split(r"[\s,;]+", texts[0].strip(" \t,;"))
-    numbers = value is None and not rows and len(parts) > 2 and all(map(is_decimal, parts))
-    return len(parts) if numbers else 0
-
-
-def refuse_index_column(numbers: Sequence[int], texts: list[str], display: str) -> None:
-    """Refuse, as one problem, a file whose header line starts with a tab before two or more names: the
-    header of an unnamed first column, the index pandas' ``to_csv`` writes by default (``index=True``)."""
-    fields = texts[0].split("\t")
-    if len(fields) >= 3 and not fields[0].strip() and all(map(str.strip, fields[1:])):
-        raise INDEX_COLUMN.error(display, repr(shorten(texts[0])), numbers[0])
 
 
 class Columns:
@@ -142,7 +130,11 @@ class Columns:
     ):
         numbers, texts, self.comments = without_comments(*lines, track, ids, display)
         numbers, texts = records_array(numbers, texts)
-        refuse_index_column(numbers, texts, display)
+        # pandas' to_csv writes the DataFrame's index as an unnamed first column by default
+        # (index=True): its header line starts with a tab before two or more names
+        fields = texts[0].split("\t")
+        if len(fields) >= 3 and not fields[0].strip() and all(map(str.strip, fields[1:])):
+            raise INDEX_COLUMN.error(display, repr(shorten(texts[0])), numbers[0])
         refuse_one_line_of_values(numbers, texts, track, ids, display)
         self.numbers, self.texts, self.ids = numbers, texts, ids
         self.json_lines = bool(
@@ -239,7 +231,6 @@ def layout_of(columns: Columns, ids: list[str], display: str) -> str:
     heads = columns.heads
     as_ids = (
         bool(heads)
-        and heads[0] in ids
         and bool(columns.tabbed.all() and (columns.position >= 0).all())
         and np.bincount(columns.position).max() == 1
     )

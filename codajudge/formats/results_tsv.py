@@ -42,11 +42,7 @@ def reads_results_layout(track: Track, lines: Lines) -> bool:
 
 
 def results_rows(
-    track: Track,
-    lines: Lines,
-    n_items: int,
-    problems: ProblemCollector,
-    elsewhere: OtherPhases | None = None,
+    track: Track, lines: Lines, n_items: int, problems: ProblemCollector, elsewhere: OtherPhases
 ) -> tuple[range, list[int], list[str]]:
     """(item index, line number, value text) of each row, the value text being the track's part of
     the row: the label, or the probabilities as a JSON list. A row count other than the track's

@@ -70,17 +70,12 @@ class ItemKeys:
     elsewhere: OtherPhases | None = None
 
     @cached_property
-    def counts(self) -> np.ndarray:
-        """Each item's number of annotators."""
-        return np.fromiter(map(len, self.annotators), dtype=np.int64, count=len(self.annotators))
-
-    @cached_property
     def longest_row(self) -> int:
         """The most entries a row of the file may have: an item's annotators, the release's
         annotators list of an item, or the whole annotator pool (``annotators.RowFit``)."""
         pool = len(set(chain.from_iterable(self.annotators)))
         listed = max(map(len, filter(None, self.listed)), default=0)
-        return max(int(self.counts.max(initial=0)), listed, pool)
+        return max(max(map(len, self.annotators), default=0), listed, pool)
 
 
 class Prediction(NamedTuple):
@@ -210,10 +205,9 @@ def _id_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCo
     known = np.flatnonzero(columns.tabbed & (columns.position >= 0))
     # the items given and the row of each one's first line, in item order
     given, first = np.unique(columns.position[known], return_index=True)
-    first = known[first]
     if len(given) != len(columns.heads) or len(given) != len(keys.ids):
-        _id_problems(columns, first, track, keys, problems)
-    rows = first.tolist()
+        _id_problems(columns, track, keys, problems)
+    rows = known[first].tolist()
     return Rows(
         given,
         list(map(columns.lines.__getitem__, rows)),
@@ -223,34 +217,39 @@ def _id_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCo
 
 
 def _id_problems(
-    columns: Columns, first: np.ndarray, track: Track, keys: ItemKeys, problems: ProblemCollector
+    columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector
 ) -> None:
-    """The messages of the rows ``_id_rows`` flagged, in line order, and of the items without a line."""
-    heads, lines, position = columns.heads, columns.lines, columns.position
-    example = track.example
+    """The problems of the lines that give no item (no tab, an unknown or a repeated id), in line
+    order, then that of the items without a line."""
+    heads, position = columns.heads, columns.position
     if len(heads) and columns.tabbed.all() and (position < 0).all():
         raise SubmissionError.single(
             problems.file,
             "none of the ids in this file belong to the track",
-            expected=f"lines such as {example.replace('ID', repr(keys.ids[0]) if keys.ids else 'ID')}",
+            expected=f"lines such as {track.example.replace('ID', repr(keys.ids[0]) if keys.ids else 'ID')}",
             found=f"ids such as {shorten(heads[0])!r}",
             hint=keys.elsewhere(heads) if keys.elsewhere else None,
         )
-    first_line = dict(zip(position[first].tolist(), map(lines.__getitem__, first.tolist())))
     batch = _batch_runs(position)
-    untabbed: list[str] = []
-    for j in np.setdiff1d(np.arange(len(heads)), first).tolist():
-        if not columns.tabbed[j]:
-            text = columns.texts[columns.header + j]
-            message, details = _no_tab(text, columns.json_lines, example)
-            problems.add(message, line=lines[j], **details)
-            untabbed.append(text)
-        elif position[j] >= 0:
+    first_line: dict[int, int] = {}  # item -> the line that gave it
+    # the items a line without a tab starts with (then a space, comma or semicolon): that line's
+    # problem says why they have no prediction, so they are not also listed as items without one
+    named: list[int] = []
+    index = dict(zip(keys.ids, range(len(keys.ids))))
+    texts = columns.texts[columns.header :]
+    rows = zip(heads, columns.starts, columns.lines, position.tolist(), texts)
+    for head, start, line, item, text in rows:
+        if not start:
+            add_problem(problems, _no_tab(text, columns.json_lines, track.example), line=line)
+            named.append(index.get(LEADING_FIELD.split(text.strip(), maxsplit=1)[0], -1))
+        elif item < 0:
+            unknown_id(problems, head, keys.ids, line)
+        elif item in first_line:
             problems.add(
                 "duplicate id",
-                line=lines[j],
-                item=heads[j],
-                hint=f"it was already given on line {first_line[int(position[j])]}; keep one line per item"
+                line=line,
+                item=head,
+                hint=f"it was already given on line {first_line[item]}; keep one line per item"
                 + (
                     f" (the ids come in runs of {batch} equal ids on consecutive lines: a batch's index "
                     "written in place of each item's id?)"
@@ -259,19 +258,9 @@ def _id_problems(
                 ),
             )
         else:
-            unknown_id(problems, heads[j], keys.ids, lines[j])
-    if len(first) or not problems:  # no line gave an item: its lines' problems say why
-        given = position[first].tolist() + _items_named_by(untabbed, keys.ids)
-        missing_items(keys.ids, given, problems)
-
-
-def _items_named_by(untabbed: list[str], ids: list[str]) -> list[int]:
-    """The items whose id starts one of the ``untabbed`` lines (then a space, comma or semicolon):
-    their line's "no tab" problem says why they have no prediction, so they are not also listed
-    as items without a line."""
-    index = {item_id: i for i, item_id in enumerate(ids)} if untabbed else {}
-    heads = (LEADING_FIELD.split(text.strip(), maxsplit=1)[0] for text in untabbed)
-    return [index[head] for head in heads if head in index]
+            first_line[item] = line
+    if first_line or not problems:  # no line gave an item: its lines' problems say why
+        missing_items(keys.ids, [*first_line, *named], problems)
 
 
 #: What ends a line's first field when the line has no tab (spaces, a comma, a semicolon).
@@ -288,36 +277,31 @@ def _batch_runs(position: np.ndarray) -> int:
     return int(runs[0]) if len(np.unique(position[np.concatenate(([0], ends))])) == len(runs) else 0
 
 
-def _no_tab(text: str, json_lines: bool, example: str) -> tuple[str, dict]:
-    """(problem, details) of a line without a tab, with the separator it has if any (a comma: CSV, or
+def _no_tab(text: str, json_lines: bool, example: str) -> ValueProblem:
+    """The problem of a line without a tab, with the separator it has if any (a comma: CSV, or
     spaces); in a JSON-lines file, a line that is no object of an ``"id"`` and one value
     (``_id_tab_value``), named by the keys it has."""
     if not json_lines:
-        details = {"expected": f"ID<TAB>VALUE such as {example}", "found": repr(text[:60])}
         separator = SEPARATOR.match(text.strip())
-        if separator:
-            details["hint"] = CSV_HINT if separator.group(1).strip() else SPACES_HINT
-        return "line has no tab", details
-    details = {
-        "expected": 'one object {"id": ID, "any name": VALUE} a line, the id a string or an integer',
-        "found": repr(shorten(text)),
-    }
+        hint = separator and (CSV_HINT if separator.group(1).strip() else SPACES_HINT)
+        expected = f"ID<TAB>VALUE such as {example}"
+        return ValueProblem("line has no tab", expected, repr(text[:60]), hint)
+    found, hint = repr(shorten(text)), None
     try:
         line = parse_json(text)
     except ValueProblem as p:
-        details["found"] += f": {p.message}"
-        line = None
+        line, found = None, f"{found}: {p.message}"
     if isinstance(line, dict):
-        keys = shorten(", ".join(map(str, line)))
-        details["found"] = (
-            f"keys {keys}"
-            if len(line) != 2 or "id" not in line
-            else f"the id {shorten(json.dumps(line['id'], ensure_ascii=False))}"
-        )
-        details["hint"] = (
-            'keep only "id" and the prediction: df[["id", "label"]].to_json(orient="records", lines=True)'
-        )
-    return 'a JSON line must hold exactly "id" and one value', details
+        found = f"keys {shorten(', '.join(map(str, line)))}"
+        if len(line) == 2 and "id" in line:
+            found = f"the id {shorten(json.dumps(line['id'], ensure_ascii=False))}"
+        hint = 'keep only "id" and the prediction: df[["id", "label"]].to_json(orient="records", lines=True)'
+    return ValueProblem(
+        'a JSON line must hold exactly "id" and one value',
+        expected='one object {"id": ID, "any name": VALUE} a line, the id a string or an integer',
+        found=found,
+        hint=hint,
+    )
 
 
 def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
@@ -382,7 +366,8 @@ def _annotator_rows(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemC
     if problems:
         return None, notes
     labels = as_annotator_array(values, track)
-    return per_annotator(labels, keys.counts, len(track.labels)), notes
+    counts = np.fromiter(map(len, keys.annotators), np.int64, len(keys.annotators))
+    return per_annotator(labels, counts, len(track.labels)), notes
 
 
 def _add(problem: ValueProblem, problems: ProblemCollector, rows: Rows, keys: ItemKeys, j: int):
