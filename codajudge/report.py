@@ -213,16 +213,13 @@ def read_baseline_scores(ref_dir: Path) -> dict[str, dict[str, float]]:
     """The baselines' scores of the phase (``BASELINE_SCORES`` in its reference data), or {} when
     the file is absent or not the builder's ``{baseline: {key: number}}`` (the page then has no
     baselines column: a hand-edited file never stops the scoring)."""
-    path = Path(ref_dir) / BASELINE_SCORES
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    except (OSError, UnicodeDecodeError, ValueError):
-        return {}
-    if not isinstance(raw, dict):
+    try:  # absent, unreadable or not JSON: none
+        raw = json.loads((Path(ref_dir) / BASELINE_SCORES).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
         return {}
     return {
         str(name): {k: float(v) for k, v in scores.items() if is_number(v) and math.isfinite(v)}
-        for name, scores in raw.items()
+        for name, scores in (raw.items() if isinstance(raw, dict) else ())
         if isinstance(scores, dict)
     }
 
@@ -241,32 +238,27 @@ def detailed_html(result: Result, baselines: dict[str, dict[str, float]]) -> str
     # task.json's bootstrap_resamples (checked by the edition's loader; 0 turns intervals off)
     resamples = 0 if hidden else spec.extra.get("bootstrap_resamples", DEFAULT_RESAMPLES)
     page = PageContext(resamples, spec.seed, spec.phase, not hidden, {} if hidden else baselines)
-    parts = [
-        f"<h1>{_e(spec.title)}</h1>",
-        f"<p>Phase: <b>{_e(spec.phase)}</b>. {_e(primary_sentence(result))}</p>",
-    ]
     csv_note = (
         f"Every item's gold, prediction and error: {DETAILED_CSV}, beside this page in the "
         "scoring output."
     )
-    parts.append(f"<p class='sig'>{_e(HIDDEN_GOLD_NOTE) if hidden else csv_note}</p>")
-    notes = submission_notes(result)
+    parts = [
+        f"<h1>{_e(spec.title)}</h1>",
+        f"<p>Phase: <b>{_e(spec.phase)}</b>. {_e(primary_sentence(result))}</p>",
+        f"<p class='sig'>{_e(HIDDEN_GOLD_NOTE) if hidden else csv_note}</p>",
+    ]
+    notes = "".join(f"<li class='warn'>{_e(w)}</li>" for w in submission_notes(result))
     # first, beside the scores they explain (files ignored, tracks missing, lines skipped)
     if notes:
-        parts.append(
-            "<h2>Submission notes</h2><ul>"
-            + "".join(f"<li class='warn'>{_e(w)}</li>" for w in notes)
-            + "</ul>"
-        )
+        parts.append(f"<h2>Submission notes</h2><ul>{notes}</ul>")
     parts.append(_summary_table(result))
     parts += [
         _track_section(result.tracks[t.id], page) for t in spec.tracks if t.id in result.tracks
     ]
-    signature = signature_text(resamples, spec.seed)
-    parts.append(
-        f"<p class='sig'>codajudge {_e(__version__)} | edition {_e(spec.edition)} | "
-        f"phase {_e(spec.phase)}" + ("" if hidden else f" | intervals: {_e(signature)}") + "</p>"
-    )
+    footer = f"codajudge {__version__} | edition {spec.edition} | phase {spec.phase}"
+    if not hidden:
+        footer += f" | intervals: {signature_text(resamples, spec.seed)}"
+    parts.append(f"<p class='sig'>{_e(footer)}</p>")
     return html_page(f"{spec.title}: detailed results", "\n".join(parts))
 
 
@@ -384,35 +376,34 @@ FEW_INTERVAL_ITEMS = 10
 def _interval_note(tr, page: PageContext, used: int, intervals) -> str:
     """How the intervals were drawn and the command that draws them again (none when none), and a
     warning on intervals drawn over fewer than FEW_INTERVAL_ITEMS items."""
-    if intervals:
-        fewer = ""
-        if used != page.resamples:
-            fewer = (
-                f", {used} resamples, not {page.resamples}: the page draws at most "
-                f"{PAGE_DRAWS:,} items per track"
-            )
-        signature = _e(signature_text(used, page.seed))
-        note = (
-            f"<p class='sig'>95% percentile bootstrap intervals over items ({signature}{fewer}); "
-            "recompute with: <code>python3 run_local.py . YOUR_SUBMISSION.zip --phase "
-            f"{_e(shlex.quote(page.phase))} --output results</code> in the "
-            "starting kit.</p>"
-        )
-        if tr.n_scored >= FEW_INTERVAL_ITEMS:
-            return note
-        return note + (
-            f"<p class='warn'>Warning: these intervals are drawn over only {tr.n_scored} "
-            f"item{'' if tr.n_scored == 1 else 's'} (fewer than {FEW_INTERVAL_ITEMS}): resampling "
-            "so few items says little about how the score would vary on others.</p>"
-        )
-    if page.resamples and not used:
+    if not intervals:
+        if used or not page.resamples:
+            return ""
         return (
             f"<p class='sig'>No interval: {PAGE_MIN_RESAMPLES} resamples of these {tr.n_scored:,} "
             f"items would draw more than the {PAGE_DRAWS:,} items the page may spend on a track "
             f"({_e(signature_text(page.resamples, page.seed))}); organisers compute "
             "one with rank_submissions.py.</p>"
         )
-    return ""
+    fewer = ""
+    if used != page.resamples:
+        fewer = (
+            f", {used} resamples, not {page.resamples}: the page draws at most "
+            f"{PAGE_DRAWS:,} items per track"
+        )
+    note = (
+        f"<p class='sig'>95% percentile bootstrap intervals over items "
+        f"({_e(signature_text(used, page.seed))}{fewer}); recompute with: <code>python3 "
+        f"run_local.py . YOUR_SUBMISSION.zip --phase {_e(shlex.quote(page.phase))} --output "
+        "results</code> in the starting kit.</p>"
+    )
+    if tr.n_scored >= FEW_INTERVAL_ITEMS:
+        return note
+    return note + (
+        f"<p class='warn'>Warning: these intervals are drawn over only {tr.n_scored} "
+        f"item{'' if tr.n_scored == 1 else 's'} (fewer than {FEW_INTERVAL_ITEMS}): resampling "
+        "so few items says little about how the score would vary on others.</p>"
+    )
 
 
 def track_visuals(tr) -> str:
@@ -455,7 +446,7 @@ MIN_ANNOTATOR_LABELS = 30
 
 
 def _annotator_figure(tr, gold, pred) -> str:
-    rows_of = list(chain.from_iterable(tr.gold.annotators))
+    rows_of = chain.from_iterable(tr.gold.annotators)
     errors = summaries.per_annotator_errors(gold, pred, rows_of, tr.track.scale or "")
     enough = [e for e in errors if e[1] >= MIN_ANNOTATOR_LABELS]
     shown = sorted(enough, key=lambda e: (-e[1], e[0]))[:MAX_ANNOTATOR_BARS]

@@ -73,18 +73,13 @@ def load_gold(
     tracks = [t for t in spec.tracks if track_ids is None or t.id in set(track_ids)]
     gold: dict[str, GoldTrack] = {}
     for dataset in dict.fromkeys(t.dataset for t in tracks):
-        path = Path(ref_dir) / f"{dataset}.jsonl"
-        fields = {
-            name: default
-            for t in tracks
-            if t.dataset == dataset
-            for name, default in gold_fields(t).items()
-        }
+        of_dataset = [t for t in tracks if t.dataset == dataset]
+        fields = {name: default for t in of_dataset for name, default in gold_fields(t).items()}
         if not spec.hide_gold:
             fields["texts"] = None
-        columns = read_item_columns(path, f"reference data {path.name}", fields)
-        for track in (t for t in tracks if t.dataset == dataset):
-            gold[track.id] = gold_from_columns(track, columns, f"reference data {dataset}.jsonl")
+        where = f"reference data {dataset}.jsonl"
+        columns = read_item_columns(Path(ref_dir) / f"{dataset}.jsonl", where, fields)
+        gold.update((t.id, gold_from_columns(t, columns, where)) for t in of_dataset)
     return {track.id: gold[track.id] for track in tracks}
 
 
@@ -139,7 +134,6 @@ class PrimaryScore(NamedTuple):
 
 def primary_score(spec: TaskSpec, results: dict[str, TrackResult]) -> PrimaryScore:
     """The primary score of ``results`` by the spec's ``PrimaryRule`` (see the module docstring)."""
-    rule = spec.primary_rule
     values, stand_ins = [], {}
     for t in spec.primary_tracks:
         if t.id in results:
@@ -147,16 +141,11 @@ def primary_score(spec: TaskSpec, results: dict[str, TrackResult]) -> PrimarySco
         else:
             value, stand_ins[t.id] = stand_in(spec, t)
         values.append(as_counted(spec, t, value))
-    if stand_ins and rule.missing == UNRANKED:
-        return PrimaryScore(worst_primary(spec), stand_ins, False)
-    return PrimaryScore(float(np.mean(values)), stand_ins, True)
-
-
-def worst_primary(spec: TaskSpec) -> float:
-    """The worst primary score there is (every primary track at its metric's worst value): what
-    the leaderboard's column gets for an unranked run, so that it sorts below every ranked one."""
-    worst = [(t, get_metric(t.main_metric).worst(len(t.labels))) for t in spec.primary_tracks]
-    return float(np.mean([as_counted(spec, t, value) for t, value in worst]))
+    ranked = not stand_ins or spec.primary_rule.missing != UNRANKED
+    if not ranked:  # the worst score there is, so that the leaderboard sorts the run last
+        worst = [(t, get_metric(t.main_metric).worst(len(t.labels))) for t in spec.primary_tracks]
+        values = [as_counted(spec, t, value) for t, value in worst]
+    return PrimaryScore(float(np.mean(values)), stand_ins, ranked)
 
 
 def as_counted(spec: TaskSpec, track: Track, value: float) -> float:
