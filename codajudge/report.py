@@ -252,9 +252,7 @@ def detailed_html(result: Result, baselines: dict[str, dict[str, float]]) -> str
     if notes:
         parts.append(f"<h2>Submission notes</h2><ul>{notes}</ul>")
     parts.append(_summary_table(result))
-    parts += [
-        _track_section(result.tracks[t.id], page) for t in spec.tracks if t.id in result.tracks
-    ]
+    parts += [_track_section(track_result, page) for track_result in result.tracks.values()]
     footer = f"codajudge {__version__} | edition {spec.edition} | phase {spec.phase}"
     if not hidden:
         footer += f" | intervals: {signature_text(resamples, spec.seed)}"
@@ -583,9 +581,8 @@ def write_item_csv(output_dir: Path, result: Result) -> None:
     run's): a per-item file of a hidden-gold phase would tell single items' gold."""
     if result.spec.hide_gold:
         return
-    scored = [result.tracks[t.id] for t in result.spec.tracks if t.id in result.tracks]
     try:
-        rows = [row for track_result in scored for row in track_csv_rows(track_result)]
+        rows = [row for track in result.tracks.values() for row in track_csv_rows(track)]
     except Exception as e:  # noqa: BLE001 - the scores are written whatever happens to this file
         print(
             f"note: {DETAILED_CSV} could not be written ({e.__class__.__name__}: {e})",

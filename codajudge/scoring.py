@@ -46,6 +46,7 @@ class TrackResult:
 @dataclass
 class Result:
     spec: TaskSpec
+    #: track id -> its result, in the edition's track order
     tracks: dict[str, TrackResult]
     primary: float
     warnings: list[str] = field(default_factory=list)
@@ -56,12 +57,9 @@ class Result:
 
     def scores(self) -> dict[str, float]:
         """The flat scores.json mapping: the primary score, then every covered track's metrics."""
-        out = {PRIMARY_KEY: self.primary}
-        for t in self.spec.tracks:
-            if t.id in self.tracks:
-                for metric, value in self.tracks[t.id].scores.items():
-                    out[score_key(t.id, metric)] = value
-        return out
+        tracks = self.tracks.values()
+        by_track = {score_key(tr.track.id, m): v for tr in tracks for m, v in tr.scores.items()}
+        return {PRIMARY_KEY: self.primary, **by_track}
 
 
 def load_gold(
