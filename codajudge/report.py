@@ -426,15 +426,10 @@ def _confusion_figure(tr, gold, pred) -> str:
 
 
 def _distribution_figure(tr, gold, pred) -> str:
-    gold_mean, pred_mean = summaries.mean_distributions(gold, pred)
-    multilabel = tr.track.scale == "multilabel"
-    return plots.bar_chart(
-        list(tr.track.labels),
-        {"gold": gold_mean, "predicted": pred_mean},
-        "Mean soft label over items" + (": P(label chosen)" if multilabel else ""),
-        "mean probability",
-        y_max=1.0,
-    )
+    means = dict(zip(("gold", "predicted"), summaries.mean_distributions(gold, pred)))
+    chosen = ": P(label chosen)" if tr.track.scale == "multilabel" else ""
+    title = f"Mean soft label over items{chosen}"
+    return plots.bar_chart(list(tr.track.labels), means, title, "mean probability", y_max=1.0)
 
 
 #: The per-annotator chart shows at most this many annotators (those with the most labels) ...
@@ -457,12 +452,9 @@ def _annotator_figure(tr, gold, pred) -> str:
     unit = kinds.of(tr.track).row_error_units.get(tr.track.scale, "error rate")
     shown.sort(key=lambda e: _natural_key(e[0]))
     most = " (those with the most labels)" if len(enough) > len(shown) else ""
-    return plots.bar_chart(
-        [f"{name} ({n})" for name, n, _ in shown],
-        {"error": [e for _, _, e in shown]},
-        "Error per annotator (labels in brackets)",
-        unit,
-    ) + (
+    bars = [f"{name} ({n})" for name, n, _ in shown]
+    title = "Error per annotator (labels in brackets)"
+    return plots.bar_chart(bars, {"error": [e for _, _, e in shown]}, title, unit) + (
         f"<p class='sig'>{len(shown):,} of the {len(errors):,} annotators shown{most}: those with "
         f"at least {MIN_ANNOTATOR_LABELS} labels, at most {MAX_ANNOTATOR_BARS}.</p>"
     )
