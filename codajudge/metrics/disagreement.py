@@ -109,18 +109,16 @@ def _anad_upper(k: int) -> float:
     return (k - 1) / k if k else 1.0
 
 
+#: What each row given to ``_register_family`` holds, in order, before the scale of its tracks.
+_ROW_FIELDS = ("name", "title", "short_title", "upper", "item_stats")
+
+
 def _register_family(family, kind: str, metrics) -> None:
-    """Register with ``family`` each (name, title, short title or "" for the title, the range's
-    upper end, per-item statistics, scale) of ``metrics``, applying to ``kind`` tracks of that scale."""
-    for name, title, short_title, upper, item_stats, scale in metrics:
-        family(
-            name=name,
-            title=title,
-            short_title=short_title,
-            upper=upper,
-            item_stats=item_stats,
-            applies_to=((kind, scale),),
-        )
+    """Register with ``family`` each row of ``metrics``: name, title, short title ("" for the
+    title), the range's upper end, per-item statistics and the scale of the ``kind`` tracks it
+    applies to."""
+    for *fields, scale in metrics:
+        family(**dict(zip(_ROW_FIELDS, fields)), applies_to=((kind, scale),))
 
 
 _register_family(
