@@ -23,7 +23,6 @@ import re
 import shlex
 import sys
 import tempfile
-from itertools import chain, compress
 from pathlib import Path
 from typing import NamedTuple
 from collections.abc import Iterable, Sequence
@@ -439,7 +438,7 @@ MIN_ANNOTATOR_LABELS = 30
 
 
 def _annotator_figure(tr, gold, pred) -> str:
-    rows_of = chain.from_iterable(tr.gold.annotators)
+    rows_of = [name for names in tr.gold.annotators for name in names]
     errors = summaries.per_annotator_errors(gold, pred, rows_of, tr.track.scale or "")
     enough = [e for e in errors if e[1] >= MIN_ANNOTATOR_LABELS]
     shown = sorted(enough, key=lambda e: (-e[1], e[0]))[:MAX_ANNOTATOR_BARS]
@@ -483,7 +482,7 @@ def _breakdowns(tr) -> str:
     stats = tr.stats[tr.track.main_metric]  # one row per scored item
     out = []
     for key, values in sorted(tr.gold.groups.items()):
-        values = list(compress(values, tr.gold.scored))
+        values = [value for value, scored in zip(values, tr.gold.scored) if scored]
         if not values or values.count(values[0]) == len(values):
             continue  # a single group
         rows = [
