@@ -107,14 +107,10 @@ def _x_title(box: Box, label) -> str:
 
 
 def _svg(width: int, height: int, title: str, body: list[str]) -> str:
-    return (
-        f"<svg width='{width}' height='{height}' "
-        f"viewBox='0 0 {width} {height}' role='img' aria-label='{_e(title)}' class='plot'>"
-        f"<title>{_e(title)}</title>"
-        + _text(f"{width / 2:.0f}", 14, title, extra=" font-weight='bold'")
-        + "".join(body)
-        + "</svg>"
-    )
+    size = f"width='{width}' height='{height}' viewBox='0 0 {width} {height}'"
+    head = f"<svg {size} role='img' aria-label='{_e(title)}' class='plot'>"
+    heading = _text(f"{width / 2:.0f}", 14, title, extra=" font-weight='bold'")
+    return f"{head}<title>{_e(title)}</title>{heading}{''.join(body)}</svg>"
 
 
 def scatter(x: Sequence[float], y: Sequence[float], x_label: str, y_label: str, title: str) -> str:

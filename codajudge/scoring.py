@@ -111,15 +111,11 @@ def scored_subset(gold: GoldTrack, pred_values) -> ScoredSubset:
 
 def score_track(gold: GoldTrack, prediction: Prediction, file: str) -> TrackResult:
     scored = scored_subset(gold, prediction.values)
+    by_metric = {name: get_metric(name).score(*scored) for name in gold.track.metrics}
     warnings = list(prediction.warnings)
-    scores, stats = {}, {}
-    for name in gold.track.metrics:
-        metric = get_metric(name)
-        result = metric.score(scored.gold, scored.predicted, scored.keep)
-        if result.warning:
-            warnings.append(f"{metric.title}: {result.warning}")
-        scores[name] = result.value
-        stats[name] = result.stats
+    warnings += [f"{get_metric(m).title}: {v.warning}" for m, v in by_metric.items() if v.warning]
+    scores = {name: value.value for name, value in by_metric.items()}
+    stats = {name: value.stats for name, value in by_metric.items()}
     return TrackResult(gold.track, scores, gold.n_scored, file, warnings, stats, gold, prediction)
 
 
