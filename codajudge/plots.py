@@ -27,6 +27,10 @@ BAR_CHART_HEIGHT = 280
 
 #: A numeric axis: the values it shows, ``(lo, hi)`` (its title is drawn apart).
 Axis = tuple[float, float]
+#: A heat map's counts, rows top to bottom, each row's cells left to right.
+Matrix = Sequence[Sequence[float]]
+#: A bar chart's values: one sequence per series (its name in the legend), one value per category.
+Series = dict[str, Sequence[float]]
 
 
 class Box(NamedTuple):
@@ -189,11 +193,7 @@ def _blue(share: float) -> str:
 
 
 def heatmap(
-    cells: Sequence[Sequence[float]],
-    labels: Sequence[str],
-    row_title: str,
-    column_title: str,
-    title: str,
+    cells: Matrix, labels: Sequence[str], row_title: str, column_title: str, title: str
 ) -> str:
     """A square matrix of counts, ``labels`` along both sides: darker is larger.
 
@@ -229,11 +229,7 @@ def heatmap(
 
 
 def bar_chart(
-    categories: Sequence[str],
-    series: dict[str, Sequence[float]],
-    title: str,
-    y_label: str,
-    y_max: float | None = None,
+    categories: Sequence[str], series: Series, title: str, y_label: str, y_max: float | None = None
 ) -> str:
     """Grouped vertical bars: one group per category, one bar per series (with a legend); the
     value axis from 0 to ``y_max`` (by default the largest value)."""

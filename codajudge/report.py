@@ -209,16 +209,16 @@ HIDDEN_GOLD_NOTE = (
 
 
 def read_baseline_scores(ref_dir: Path) -> dict[str, dict[str, float]]:
-    """The baselines' scores of the phase (``BASELINE_SCORES`` in its reference data), or {} when
-    the file is absent or not the builder's ``{baseline: {key: number}}`` (the page then has no
-    baselines column: a hand-edited file never stops the scoring)."""
+    """The baselines' scores of the phase (``BASELINE_SCORES`` in its reference data), in name
+    order, or {} when the file is absent or not the builder's ``{baseline: {key: number}}`` (the
+    page then has no baselines column: a hand-edited file never stops the scoring)."""
     try:  # absent, unreadable or not JSON: none
         raw = json.loads((Path(ref_dir) / BASELINE_SCORES).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return {
         str(name): {k: float(v) for k, v in scores.items() if is_number(v) and math.isfinite(v)}
-        for name, scores in (raw.items() if isinstance(raw, dict) else ())
+        for name, scores in (sorted(raw.items()) if isinstance(raw, dict) else ())
         if isinstance(scores, dict)
     }
 
@@ -353,9 +353,7 @@ def _score_table(tr, page: PageContext) -> str:
             row.append(f"[{_fmt(iv.low)}, {_fmt(iv.high)}]" if iv is not None else "n/a")
         if page.baselines:
             key = score_key(tr.track.id, m)
-            shown = [
-                f"{name} {_fmt(s[key])}" for name, s in sorted(page.baselines.items()) if key in s
-            ]
+            shown = [f"{name} {_fmt(s[key])}" for name, s in page.baselines.items() if key in s]
             row.append(_e("; ".join(shown) or "n/a"))
         rows.append(row + [f"{metric.direction} is better", f"{lo:g} to {hi:g}"])
     columns = [("Metric", LEFT), ("Score", RIGHT)]
