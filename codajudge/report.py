@@ -392,13 +392,13 @@ def _interval_note(tr, page: PageContext, used: int, intervals) -> str:
         f"run_local.py . YOUR_SUBMISSION.zip --phase {_e(shlex.quote(page.phase))} --output "
         "results</code> in the starting kit.</p>"
     )
-    if tr.n_scored >= FEW_INTERVAL_ITEMS:
-        return note
-    return note + (
-        f"<p class='warn'>Warning: these intervals are drawn over only {tr.n_scored} "
-        f"item{'' if tr.n_scored == 1 else 's'} (fewer than {FEW_INTERVAL_ITEMS}): resampling "
-        "so few items says little about how the score would vary on others.</p>"
-    )
+    if tr.n_scored < FEW_INTERVAL_ITEMS:
+        note += (
+            f"<p class='warn'>Warning: these intervals are drawn over only {tr.n_scored} "
+            f"item{'' if tr.n_scored == 1 else 's'} (fewer than {FEW_INTERVAL_ITEMS}): resampling "
+            "so few items says little about how the score would vary on others.</p>"
+        )
+    return note
 
 
 def track_visuals(tr) -> str:
@@ -573,10 +573,8 @@ def write_item_csv(output_dir: Path, result: Result) -> None:
     try:
         rows = [row for track in result.tracks.values() for row in track_csv_rows(track)]
     except Exception as e:  # noqa: BLE001 - the scores are written whatever happens to this file
-        print(
-            f"note: {DETAILED_CSV} could not be written ({e.__class__.__name__}: {e})",
-            file=sys.stderr,
-        )
+        note = f"note: {DETAILED_CSV} could not be written ({e.__class__.__name__}: {e})"
+        print(note, file=sys.stderr)
         return
     atomic_write(Path(output_dir) / DETAILED_CSV, csv_text(CSV_COLUMNS, rows))
 
@@ -586,6 +584,5 @@ def csv_text(columns: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     writes)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(columns)
-    writer.writerows(rows)
+    writer.writerows([columns, *rows])
     return out.getvalue()
