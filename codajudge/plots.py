@@ -279,8 +279,7 @@ def interval_chart(rows: Sequence[IntervalRow], title: str, x_label: str) -> str
     values = np.asarray([float(row.value) for row in rows] + ends, dtype=float)
     axis = _padded_range(values)
     body = [_rect(box, "none", " stroke='#999'")] + _x_ticks(box, axis)
-    for k, row in enumerate(rows):
-        body.append(_interval_row(top + k * row_h + row_h / 2, box, axis, row))
+    body += [_interval_row(top + (k + 0.5) * row_h, box, axis, row) for k, row in enumerate(rows)]
     body.append(_x_title(box, x_label))
     return _svg(width, height, title, body)
 

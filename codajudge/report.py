@@ -500,9 +500,8 @@ WORST_ITEMS = 10
 def item_errors(tr) -> tuple[np.ndarray, np.ndarray]:
     """The items of the track that have gold and a finite error (indices into the gold's items),
     and each one's error as the track's kind defines it."""
-    errors = np.asarray(
-        kinds.of(tr.track).item_errors(tr.track, tr.gold.gold, tr.prediction.values), dtype=float
-    )
+    kind = kinds.of(tr.track)
+    errors = np.asarray(kind.item_errors(tr.track, tr.gold.gold, tr.prediction.values), dtype=float)
     index = np.flatnonzero(np.asarray(tr.gold.scored, dtype=bool) & np.isfinite(errors))
     return index, errors[index]
 
