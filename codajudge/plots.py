@@ -132,12 +132,11 @@ def scatter(x: Sequence[float], y: Sequence[float], x_label: str, y_label: str, 
     x_axis, y_axis = _padded_range(x), _padded_range(y)
     body = [_rect(box, "none", " stroke='#999'")] + _x_ticks(box, x_axis, grid=False)
     body += _y_ticks(box, y_axis, grid=False) + [_x_title(box, x_label), _y_title(box, y_label)]
-    body.append(f"<g fill='{PALETTE[0]}' fill-opacity='0.55'>")
-    body.extend(
+    points = "".join(
         f"<circle cx='{_num(box.x(a, x_axis))}' cy='{_num(box.y(b, y_axis))}' r='2.5'/>"
         for a, b in zip(x, y)
     )
-    body.append("</g>")
+    body.append(f"<g fill='{PALETTE[0]}' fill-opacity='0.55'>{points}</g>")
     return _svg(SCATTER_WIDTH, SCATTER_HEIGHT, title, body)
 
 
