@@ -312,8 +312,6 @@ def _interval_row(y: float, box: Box, axis: Axis, row: IntervalRow) -> str:
         tip += f" [{_e(_tick_label(low))}, {_e(_tick_label(high))}]"
         x1, x2 = _num(box.x(low, axis)), _num(box.x(high, axis))
         parts.append(_line(x1, _num(y), x2, _num(y), colour, " stroke-width='3'"))
-    parts.append(
-        f"<circle cx='{_num(box.x(float(row.value), axis))}' cy='{_num(y)}' r='4' fill='{colour}'>"
-        f"<title>{tip}</title></circle>"
-    )
-    return "".join(parts)
+    centre = _num(box.x(float(row.value), axis))
+    dot = f"<circle cx='{centre}' cy='{_num(y)}' r='4' fill='{colour}'>"
+    return "".join(parts) + f"{dot}<title>{tip}</title></circle>"

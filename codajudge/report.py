@@ -317,9 +317,8 @@ def _summary_table(result: Result) -> str:
         row = [_e(t.title), _e(t.kind)]
         if tr is None:
             names = _e(" or ".join(t.file_names))
-            row.append(
-                RowEnd(f"<td colspan='3' class='l warn'>not submitted (no file named {names})</td>")
-            )
+            missing = f"<td colspan='3' class='l warn'>not submitted (no file named {names})</td>"
+            row.append(RowEnd(missing))
         else:
             metrics = "; ".join(f"{get_metric(m).title} {_fmt(v)}" for m, v in tr.scores.items())
             row += [_e(metrics), str(tr.n_scored), _e(tr.file)]
