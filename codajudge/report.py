@@ -101,11 +101,8 @@ def submission_notes(result: Result) -> list[str]:
     """Every note on a scored submission, as the scoring program prints them first and the page
     shows them at its top: the submission's own (archive entries skipped, files ignored, tracks
     not covered), then each track's (lines skipped, values read in another form), after its file."""
-    return list(result.warnings) + [
-        f"{safe_display(track_result.file)}: {warning}"
-        for track_result in result.tracks.values()
-        for warning in track_result.warnings
-    ]
+    tracks = [f"{safe_display(tr.file)}: {w}" for tr in result.tracks.values() for w in tr.warnings]
+    return list(result.warnings) + tracks
 
 
 def score_meanings(spec) -> dict[str, str]:
@@ -409,9 +406,8 @@ def track_visuals(tr) -> str:
 
 
 def _scatter_figure(tr, gold, pred) -> str:
-    return plots.scatter(
-        gold, pred, "gold score", "predicted score", "Predicted vs gold, one point per item"
-    )
+    title = "Predicted vs gold, one point per item"
+    return plots.scatter(gold, pred, "gold score", "predicted score", title)
 
 
 def _confusion_figure(tr, gold, pred) -> str:

@@ -150,9 +150,8 @@ class Metric:
             stats = stats[keep]
         value = float(self.from_stats(item_order_sum(stats), stats.shape[0]))
         if not np.isfinite(value):
-            return MetricValue(
-                0.0, self.undefined_note or f"{self.name} is undefined here; reported as 0.0", stats
-            )
+            note = self.undefined_note or f"{self.name} is undefined here; reported as 0.0"
+            return MetricValue(0.0, note, stats)
         return MetricValue(value, None, stats)
 
 
