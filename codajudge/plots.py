@@ -25,11 +25,12 @@ SCATTER_WIDTH, SCATTER_HEIGHT = 380, 320
 BAR_CHART_HEIGHT = 280
 
 
-class Axis(NamedTuple):
-    """A numeric axis: the values it shows, from ``lo`` to ``hi`` (its title is drawn apart)."""
-
-    lo: float
-    hi: float
+#: A numeric axis: the values it shows, ``(lo, hi)`` (its title is drawn apart).
+Axis = tuple[float, float]
+#: A heat map's counts, rows top to bottom, each row's cells left to right.
+Matrix = Sequence[Sequence[float]]
+#: A bar chart's values: one sequence per series (its name in the legend), one value per category.
+Series = dict[str, Sequence[float]]
 
 
 class Box(NamedTuple):
@@ -42,10 +43,10 @@ class Box(NamedTuple):
     height: float
 
     def x(self, value: float, axis: Axis) -> float:
-        return self.left + _share(value, axis.lo, axis.hi) * self.width
+        return self.left + _share(value, *axis) * self.width
 
     def y(self, value: float, axis: Axis) -> float:
-        return self.top + self.height - _share(value, axis.lo, axis.hi) * self.height
+        return self.top + self.height - _share(value, *axis) * self.height
 
 
 class IntervalRow(NamedTuple):
@@ -104,26 +105,16 @@ def _text(x, y, label, anchor: str = "middle", extra: str = "") -> str:
     return f"<text x='{x}' y='{y}' text-anchor='{anchor}' {_FONT}{extra}>{_e(label)}</text>"
 
 
-def _rotated(x: int, middle: float, label, extra: str = "") -> str:
-    """An axis title along the left edge, read bottom to top, centred at height ``middle``."""
-    y = f"{middle:.0f}"
-    return _text(x, y, label, extra=f"{extra} transform='rotate(-90 {x} {y})'")
-
-
 def _x_title(box: Box, label) -> str:
     """An x axis's title, centred below the plot's ``box``."""
     return _text(f"{box.left + box.width / 2:.0f}", box.top + box.height + 32, label)
 
 
 def _svg(width: int, height: int, title: str, body: list[str]) -> str:
-    return (
-        f"<svg width='{width}' height='{height}' "
-        f"viewBox='0 0 {width} {height}' role='img' aria-label='{_e(title)}' class='plot'>"
-        f"<title>{_e(title)}</title>"
-        + _text(f"{width / 2:.0f}", 14, title, extra=" font-weight='bold'")
-        + "".join(body)
-        + "</svg>"
-    )
+    size = f"width='{width}' height='{height}' viewBox='0 0 {width} {height}'"
+    head = f"<svg {size} role='img' aria-label='{_e(title)}' class='plot'>"
+    heading = _text(f"{width / 2:.0f}", 14, title, extra=" font-weight='bold'")
+    return f"{head}<title>{_e(title)}</title>{heading}{''.join(body)}</svg>"
 
 
 def scatter(x: Sequence[float], y: Sequence[float], x_label: str, y_label: str, title: str) -> str:
@@ -138,16 +129,14 @@ def scatter(x: Sequence[float], y: Sequence[float], x_label: str, y_label: str, 
         title = f"{title} (every {step}th point)"
     left, right, top, bottom = 48, 12, 24, 40
     box = Box(left, top, SCATTER_WIDTH - left - right, SCATTER_HEIGHT - top - bottom)
-    x_axis = Axis(*_padded_range(x))
-    y_axis = Axis(*_padded_range(y))
+    x_axis, y_axis = _padded_range(x), _padded_range(y)
     body = [_rect(box, "none", " stroke='#999'")] + _x_ticks(box, x_axis, grid=False)
     body += _y_ticks(box, y_axis, grid=False) + [_x_title(box, x_label), _y_title(box, y_label)]
-    body.append(f"<g fill='{PALETTE[0]}' fill-opacity='0.55'>")
-    body.extend(
+    points = "".join(
         f"<circle cx='{_num(box.x(a, x_axis))}' cy='{_num(box.y(b, y_axis))}' r='2.5'/>"
         for a, b in zip(x, y)
     )
-    body.append("</g>")
+    body.append(f"<g fill='{PALETTE[0]}' fill-opacity='0.55'>{points}</g>")
     return _svg(SCATTER_WIDTH, SCATTER_HEIGHT, title, body)
 
 
@@ -155,7 +144,7 @@ def scatter(x: Sequence[float], y: Sequence[float], x_label: str, y_label: str, 
 _LARGEST = sys.float_info.max
 
 
-def _padded_range(values: np.ndarray):
+def _padded_range(values: np.ndarray) -> Axis:
     """The axis range of finite ``values``: theirs, 4% wider on each side (1 wide if they are
     equal, wider where 0.5 is lost in rounding), within the finite floats. Computed on halves,
     which no difference of finite floats overflows."""
@@ -173,9 +162,11 @@ def _share(value: float, lo: float, hi: float) -> float:
     return (value / 2 - lo / 2) / (hi / 2 - lo / 2)
 
 
-def _y_title(box: Box, label) -> str:
-    """A y axis's title, along the left edge, centred on the plot's ``box``."""
-    return _rotated(12, box.top + box.height / 2, label)
+def _y_title(box: Box, label, x: int = 12, extra: str = "") -> str:
+    """A y axis's title at ``x`` along the left edge, read bottom to top, centred on the plot's
+    ``box``; ``extra`` attributes after the font's."""
+    y = f"{box.top + box.height / 2:.0f}"
+    return _text(x, y, label, extra=f"{extra} transform='rotate(-90 {x} {y})'")
 
 
 def _y_ticks(box: Box, axis: Axis, grid: bool = True) -> list[str]:
@@ -185,7 +176,7 @@ def _y_ticks(box: Box, axis: Axis, grid: bool = True) -> list[str]:
     start, end, colour, gap = (
         (left, left + box.width, "#eee", 5) if grid else (left - 4, left, "#666", 6)
     )
-    ys = [(box.y(t, axis), t) for t in nice_ticks(axis.lo, axis.hi)]
+    ys = [(box.y(t, axis), t) for t in nice_ticks(*axis)]
     return [
         _line(start, _num(y), end, _num(y), colour)
         + _text(left - gap, _num(y + 4), _tick_label(t), "end")
@@ -201,11 +192,7 @@ def _blue(share: float) -> str:
 
 
 def heatmap(
-    cells: Sequence[Sequence[float]],
-    labels: Sequence[str],
-    row_title: str,
-    column_title: str,
-    title: str,
+    cells: Matrix, labels: Sequence[str], row_title: str, column_title: str, title: str
 ) -> str:
     """A square matrix of counts, ``labels`` along both sides: darker is larger.
 
@@ -221,40 +208,27 @@ def heatmap(
     width = max(left + n * cell_w + 12, 8 * len(title) + 20)
     height = top + n * cell_h + 12
     top_value = max([v for row in cells for v in row] + [0]) or 1.0
+    centres = [f"{left + j * cell_w + cell_w / 2:.0f}" for j in range(n)]
     body = []
     for i, row in enumerate(cells):
         y = top + i * cell_h
-        body.append(_text(left - 6, f"{y + cell_h / 2 + 4:.0f}", labels[i], "end"))
-        body.extend(
-            _heat_cell(Box(left + j * cell_w, y, cell_w, cell_h), value, top_value)
-            for j, value in enumerate(row)
-        )
-    for j, label in enumerate(labels):
-        body.append(_text(f"{left + j * cell_w + cell_w / 2:.0f}", top - 6, label))
+        middle = f"{y + cell_h / 2 + 4:.0f}"
+        body.append(_text(left - 6, middle, labels[i], "end"))
+        for j, value in enumerate(row):  # shaded by its share of the largest, its count printed
+            share = value / top_value
+            cell = Box(left + j * cell_w, y, cell_w, cell_h)
+            body.append(_rect(cell, _blue(share), " stroke='#fff'"))
+            ink = "#fff" if share > 0.55 else "#222"
+            body.append(_text(centres[j], middle, _tick_label(value), extra=f" fill='{ink}'"))
+    body += [_text(x, top - 6, label) for x, label in zip(centres, labels)]
     italic = " font-style='italic'"
     body.append(_text(f"{left + n * cell_w / 2:.0f}", top - 24, column_title, extra=italic))
-    body.append(_rotated(10, top + n * cell_h / 2, row_title, italic))
+    body.append(_y_title(Box(left, top, n * cell_w, n * cell_h), row_title, 10, italic))
     return _svg(width, height, title, body)
 
 
-def _heat_cell(box: Box, value: float, top_value: float) -> str:
-    """One cell shaded by ``value / top_value``, its count printed."""
-    x, y, cell_w, cell_h = box
-    share = value / top_value
-    colour = "#fff" if share > 0.55 else "#222"
-    count = _tick_label(value)
-    centre_x, centre_y = f"{x + cell_w / 2:.0f}", f"{y + cell_h / 2 + 4:.0f}"
-    return _rect(box, _blue(share), " stroke='#fff'") + _text(
-        centre_x, centre_y, count, extra=f" fill='{colour}'"
-    )
-
-
 def bar_chart(
-    categories: Sequence[str],
-    series: dict[str, Sequence[float]],
-    title: str,
-    y_label: str,
-    y_max: float | None = None,
+    categories: Sequence[str], series: Series, title: str, y_label: str, y_max: float | None = None
 ) -> str:
     """Grouped vertical bars: one group per category, one bar per series (with a legend); the
     value axis from 0 to ``y_max`` (by default the largest value)."""
@@ -267,7 +241,7 @@ def bar_chart(
     base = top + box.height
     values = [float(v) for name in names for v in series[name] if math.isfinite(float(v))]
     hi = y_max if y_max is not None else (max(values) if values and max(values) > 0 else 1.0)
-    axis = Axis(0.0, hi if hi > 0 else 1.0)
+    axis = (0.0, hi if hi > 0 else 1.0)
     body = [_line(left, base, left + box.width, base, "#666"), _line(left, top, left, base, "#666")]
     body += _y_ticks(box, axis)
     slot = box.width / max(n_cat, 1)
@@ -277,7 +251,7 @@ def bar_chart(
         for s, name in enumerate(names):
             v = float(series[name][c])
             if math.isfinite(v):  # a bar a pixel narrower than its slot, from the base up
-                y = box.y(min(max(v, 0.0), axis.hi), axis)
+                y = box.y(min(max(v, 0.0), axis[1]), axis)
                 bar = Box(*map(_num, (x0 + s * bar_w, y, bar_w - 1, base - y)))
                 tooltip = f"{_e(name)} {_e(category)}: {_e(_tick_label(v))}"
                 body.append(_rect(bar, PALETTE[s % len(PALETTE)], tooltip=tooltip))
@@ -302,10 +276,9 @@ def interval_chart(rows: Sequence[IntervalRow], title: str, x_label: str) -> str
     box = Box(left, top, width - left - right, height - top - bottom)
     ends = [float(v) for row in rows if row.interval is not None for v in row.interval]
     values = np.asarray([float(row.value) for row in rows] + ends, dtype=float)
-    axis = Axis(*_padded_range(values))
+    axis = _padded_range(values)
     body = [_rect(box, "none", " stroke='#999'")] + _x_ticks(box, axis)
-    for k, row in enumerate(rows):
-        body.append(_interval_row(top + k * row_h + row_h / 2, box, axis, row))
+    body += [_interval_row(top + (k + 0.5) * row_h, box, axis, row) for k, row in enumerate(rows)]
     body.append(_x_title(box, x_label))
     return _svg(width, height, title, body)
 
@@ -315,7 +288,7 @@ def _x_ticks(box: Box, axis: Axis, grid: bool = True) -> list[str]:
     plot, or (not ``grid``) a short mark below it."""
     bottom = box.top + box.height
     start, end, colour = (box.top, bottom, "#eee") if grid else (bottom, bottom + 4, "#666")
-    xs = [(_num(box.x(t, axis)), t) for t in nice_ticks(axis.lo, axis.hi)]
+    xs = [(_num(box.x(t, axis)), t) for t in nice_ticks(*axis)]
     return [_line(x, start, x, end, colour) + _text(x, bottom + 15, _tick_label(t)) for x, t in xs]
 
 
@@ -339,8 +312,6 @@ def _interval_row(y: float, box: Box, axis: Axis, row: IntervalRow) -> str:
         tip += f" [{_e(_tick_label(low))}, {_e(_tick_label(high))}]"
         x1, x2 = _num(box.x(low, axis)), _num(box.x(high, axis))
         parts.append(_line(x1, _num(y), x2, _num(y), colour, " stroke-width='3'"))
-    parts.append(
-        f"<circle cx='{_num(box.x(float(row.value), axis))}' cy='{_num(y)}' r='4' fill='{colour}'>"
-        f"<title>{tip}</title></circle>"
-    )
-    return "".join(parts)
+    centre = _num(box.x(float(row.value), axis))
+    dot = f"<circle cx='{centre}' cy='{_num(y)}' r='4' fill='{colour}'>"
+    return "".join(parts) + f"{dot}<title>{tip}</title></circle>"

@@ -23,7 +23,6 @@ import re
 import shlex
 import sys
 import tempfile
-from itertools import chain, compress
 from pathlib import Path
 from typing import NamedTuple
 from collections.abc import Iterable, Sequence
@@ -102,11 +101,8 @@ def submission_notes(result: Result) -> list[str]:
     """Every note on a scored submission, as the scoring program prints them first and the page
     shows them at its top: the submission's own (archive entries skipped, files ignored, tracks
     not covered), then each track's (lines skipped, values read in another form), after its file."""
-    return list(result.warnings) + [
-        f"{safe_display(track_result.file)}: {warning}"
-        for track_result in result.tracks.values()
-        for warning in track_result.warnings
-    ]
+    tracks = [f"{safe_display(tr.file)}: {w}" for tr in result.tracks.values() for w in tr.warnings]
+    return list(result.warnings) + tracks
 
 
 def score_meanings(spec) -> dict[str, str]:
@@ -210,19 +206,16 @@ HIDDEN_GOLD_NOTE = (
 
 
 def read_baseline_scores(ref_dir: Path) -> dict[str, dict[str, float]]:
-    """The baselines' scores of the phase (``BASELINE_SCORES`` in its reference data), or {} when
-    the file is absent or not the builder's ``{baseline: {key: number}}`` (the page then has no
-    baselines column: a hand-edited file never stops the scoring)."""
-    path = Path(ref_dir) / BASELINE_SCORES
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    except (OSError, UnicodeDecodeError, ValueError):
-        return {}
-    if not isinstance(raw, dict):
+    """The baselines' scores of the phase (``BASELINE_SCORES`` in its reference data), in name
+    order, or {} when the file is absent or not the builder's ``{baseline: {key: number}}`` (the
+    page then has no baselines column: a hand-edited file never stops the scoring)."""
+    try:  # absent, unreadable or not JSON: none
+        raw = json.loads((Path(ref_dir) / BASELINE_SCORES).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
         return {}
     return {
         str(name): {k: float(v) for k, v in scores.items() if is_number(v) and math.isfinite(v)}
-        for name, scores in raw.items()
+        for name, scores in (sorted(raw.items()) if isinstance(raw, dict) else ())
         if isinstance(scores, dict)
     }
 
@@ -241,32 +234,25 @@ def detailed_html(result: Result, baselines: dict[str, dict[str, float]]) -> str
     # task.json's bootstrap_resamples (checked by the edition's loader; 0 turns intervals off)
     resamples = 0 if hidden else spec.extra.get("bootstrap_resamples", DEFAULT_RESAMPLES)
     page = PageContext(resamples, spec.seed, spec.phase, not hidden, {} if hidden else baselines)
-    parts = [
-        f"<h1>{_e(spec.title)}</h1>",
-        f"<p>Phase: <b>{_e(spec.phase)}</b>. {_e(primary_sentence(result))}</p>",
-    ]
     csv_note = (
         f"Every item's gold, prediction and error: {DETAILED_CSV}, beside this page in the "
         "scoring output."
     )
-    parts.append(f"<p class='sig'>{_e(HIDDEN_GOLD_NOTE) if hidden else csv_note}</p>")
-    notes = submission_notes(result)
+    parts = [
+        f"<h1>{_e(spec.title)}</h1>",
+        f"<p>Phase: <b>{_e(spec.phase)}</b>. {_e(primary_sentence(result))}</p>",
+        f"<p class='sig'>{_e(HIDDEN_GOLD_NOTE) if hidden else csv_note}</p>",
+    ]
+    notes = "".join(f"<li class='warn'>{_e(w)}</li>" for w in submission_notes(result))
     # first, beside the scores they explain (files ignored, tracks missing, lines skipped)
     if notes:
-        parts.append(
-            "<h2>Submission notes</h2><ul>"
-            + "".join(f"<li class='warn'>{_e(w)}</li>" for w in notes)
-            + "</ul>"
-        )
+        parts.append(f"<h2>Submission notes</h2><ul>{notes}</ul>")
     parts.append(_summary_table(result))
-    parts += [
-        _track_section(result.tracks[t.id], page) for t in spec.tracks if t.id in result.tracks
-    ]
-    signature = signature_text(resamples, spec.seed)
-    parts.append(
-        f"<p class='sig'>codajudge {_e(__version__)} | edition {_e(spec.edition)} | "
-        f"phase {_e(spec.phase)}" + ("" if hidden else f" | intervals: {_e(signature)}") + "</p>"
-    )
+    parts += [_track_section(track_result, page) for track_result in result.tracks.values()]
+    footer = f"codajudge {__version__} | edition {spec.edition} | phase {spec.phase}"
+    if not hidden:
+        footer += f" | intervals: {signature_text(resamples, spec.seed)}"
+    parts.append(f"<p class='sig'>{_e(footer)}</p>")
     return html_page(f"{spec.title}: detailed results", "\n".join(parts))
 
 
@@ -328,9 +314,8 @@ def _summary_table(result: Result) -> str:
         row = [_e(t.title), _e(t.kind)]
         if tr is None:
             names = _e(" or ".join(t.file_names))
-            row.append(
-                RowEnd(f"<td colspan='3' class='l warn'>not submitted (no file named {names})</td>")
-            )
+            missing = f"<td colspan='3' class='l warn'>not submitted (no file named {names})</td>"
+            row.append(RowEnd(missing))
         else:
             metrics = "; ".join(f"{get_metric(m).title} {_fmt(v)}" for m, v in tr.scores.items())
             row += [_e(metrics), str(tr.n_scored), _e(tr.file)]
@@ -364,9 +349,7 @@ def _score_table(tr, page: PageContext) -> str:
             row.append(f"[{_fmt(iv.low)}, {_fmt(iv.high)}]" if iv is not None else "n/a")
         if page.baselines:
             key = score_key(tr.track.id, m)
-            shown = [
-                f"{name} {_fmt(s[key])}" for name, s in sorted(page.baselines.items()) if key in s
-            ]
+            shown = [f"{name} {_fmt(s[key])}" for name, s in page.baselines.items() if key in s]
             row.append(_e("; ".join(shown) or "n/a"))
         rows.append(row + [f"{metric.direction} is better", f"{lo:g} to {hi:g}"])
     columns = [("Metric", LEFT), ("Score", RIGHT)]
@@ -384,35 +367,34 @@ FEW_INTERVAL_ITEMS = 10
 def _interval_note(tr, page: PageContext, used: int, intervals) -> str:
     """How the intervals were drawn and the command that draws them again (none when none), and a
     warning on intervals drawn over fewer than FEW_INTERVAL_ITEMS items."""
-    if intervals:
-        fewer = ""
-        if used != page.resamples:
-            fewer = (
-                f", {used} resamples, not {page.resamples}: the page draws at most "
-                f"{PAGE_DRAWS:,} items per track"
-            )
-        signature = _e(signature_text(used, page.seed))
-        note = (
-            f"<p class='sig'>95% percentile bootstrap intervals over items ({signature}{fewer}); "
-            "recompute with: <code>python3 run_local.py . YOUR_SUBMISSION.zip --phase "
-            f"{_e(shlex.quote(page.phase))} --output results</code> in the "
-            "starting kit.</p>"
-        )
-        if tr.n_scored >= FEW_INTERVAL_ITEMS:
-            return note
-        return note + (
-            f"<p class='warn'>Warning: these intervals are drawn over only {tr.n_scored} "
-            f"item{'' if tr.n_scored == 1 else 's'} (fewer than {FEW_INTERVAL_ITEMS}): resampling "
-            "so few items says little about how the score would vary on others.</p>"
-        )
-    if page.resamples and not used:
+    if not intervals:
+        if used or not page.resamples:
+            return ""
         return (
             f"<p class='sig'>No interval: {PAGE_MIN_RESAMPLES} resamples of these {tr.n_scored:,} "
             f"items would draw more than the {PAGE_DRAWS:,} items the page may spend on a track "
             f"({_e(signature_text(page.resamples, page.seed))}); organisers compute "
             "one with rank_submissions.py.</p>"
         )
-    return ""
+    fewer = ""
+    if used != page.resamples:
+        fewer = (
+            f", {used} resamples, not {page.resamples}: the page draws at most "
+            f"{PAGE_DRAWS:,} items per track"
+        )
+    note = (
+        f"<p class='sig'>95% percentile bootstrap intervals over items "
+        f"({_e(signature_text(used, page.seed))}{fewer}); recompute with: <code>python3 "
+        f"run_local.py . YOUR_SUBMISSION.zip --phase {_e(shlex.quote(page.phase))} --output "
+        "results</code> in the starting kit.</p>"
+    )
+    if tr.n_scored < FEW_INTERVAL_ITEMS:
+        note += (
+            f"<p class='warn'>Warning: these intervals are drawn over only {tr.n_scored} "
+            f"item{'' if tr.n_scored == 1 else 's'} (fewer than {FEW_INTERVAL_ITEMS}): resampling "
+            "so few items says little about how the score would vary on others.</p>"
+        )
+    return note
 
 
 def track_visuals(tr) -> str:
@@ -424,9 +406,8 @@ def track_visuals(tr) -> str:
 
 
 def _scatter_figure(tr, gold, pred) -> str:
-    return plots.scatter(
-        gold, pred, "gold score", "predicted score", "Predicted vs gold, one point per item"
-    )
+    title = "Predicted vs gold, one point per item"
+    return plots.scatter(gold, pred, "gold score", "predicted score", title)
 
 
 def _confusion_figure(tr, gold, pred) -> str:
@@ -437,15 +418,10 @@ def _confusion_figure(tr, gold, pred) -> str:
 
 
 def _distribution_figure(tr, gold, pred) -> str:
-    gold_mean, pred_mean = summaries.mean_distributions(gold, pred)
-    multilabel = tr.track.scale == "multilabel"
-    return plots.bar_chart(
-        list(tr.track.labels),
-        {"gold": gold_mean, "predicted": pred_mean},
-        "Mean soft label over items" + (": P(label chosen)" if multilabel else ""),
-        "mean probability",
-        y_max=1.0,
-    )
+    means = dict(zip(("gold", "predicted"), summaries.mean_distributions(gold, pred)))
+    chosen = ": P(label chosen)" if tr.track.scale == "multilabel" else ""
+    title = f"Mean soft label over items{chosen}"
+    return plots.bar_chart(list(tr.track.labels), means, title, "mean probability", y_max=1.0)
 
 
 #: The per-annotator chart shows at most this many annotators (those with the most labels) ...
@@ -455,7 +431,7 @@ MIN_ANNOTATOR_LABELS = 30
 
 
 def _annotator_figure(tr, gold, pred) -> str:
-    rows_of = list(chain.from_iterable(tr.gold.annotators))
+    rows_of = [name for names in tr.gold.annotators for name in names]
     errors = summaries.per_annotator_errors(gold, pred, rows_of, tr.track.scale or "")
     enough = [e for e in errors if e[1] >= MIN_ANNOTATOR_LABELS]
     shown = sorted(enough, key=lambda e: (-e[1], e[0]))[:MAX_ANNOTATOR_BARS]
@@ -468,12 +444,9 @@ def _annotator_figure(tr, gold, pred) -> str:
     unit = kinds.of(tr.track).row_error_units.get(tr.track.scale, "error rate")
     shown.sort(key=lambda e: _natural_key(e[0]))
     most = " (those with the most labels)" if len(enough) > len(shown) else ""
-    return plots.bar_chart(
-        [f"{name} ({n})" for name, n, _ in shown],
-        {"error": [e for _, _, e in shown]},
-        "Error per annotator (labels in brackets)",
-        unit,
-    ) + (
+    bars = [f"{name} ({n})" for name, n, _ in shown]
+    title = "Error per annotator (labels in brackets)"
+    return plots.bar_chart(bars, {"error": [e for _, _, e in shown]}, title, unit) + (
         f"<p class='sig'>{len(shown):,} of the {len(errors):,} annotators shown{most}: those with "
         f"at least {MIN_ANNOTATOR_LABELS} labels, at most {MAX_ANNOTATOR_BARS}.</p>"
     )
@@ -502,7 +475,7 @@ def _breakdowns(tr) -> str:
     stats = tr.stats[tr.track.main_metric]  # one row per scored item
     out = []
     for key, values in sorted(tr.gold.groups.items()):
-        values = list(compress(values, tr.gold.scored))
+        values = [value for value, scored in zip(values, tr.gold.scored) if scored]
         if not values or values.count(values[0]) == len(values):
             continue  # a single group
         rows = [
@@ -522,9 +495,8 @@ WORST_ITEMS = 10
 def item_errors(tr) -> tuple[np.ndarray, np.ndarray]:
     """The items of the track that have gold and a finite error (indices into the gold's items),
     and each one's error as the track's kind defines it."""
-    errors = np.asarray(
-        kinds.of(tr.track).item_errors(tr.track, tr.gold.gold, tr.prediction.values), dtype=float
-    )
+    kind = kinds.of(tr.track)
+    errors = np.asarray(kind.item_errors(tr.track, tr.gold.gold, tr.prediction.values), dtype=float)
     index = np.flatnonzero(np.asarray(tr.gold.scored, dtype=bool) & np.isfinite(errors))
     return index, errors[index]
 
@@ -592,14 +564,11 @@ def write_item_csv(output_dir: Path, result: Result) -> None:
     run's): a per-item file of a hidden-gold phase would tell single items' gold."""
     if result.spec.hide_gold:
         return
-    scored = [result.tracks[t.id] for t in result.spec.tracks if t.id in result.tracks]
     try:
-        rows = [row for track_result in scored for row in track_csv_rows(track_result)]
+        rows = [row for track in result.tracks.values() for row in track_csv_rows(track)]
     except Exception as e:  # noqa: BLE001 - the scores are written whatever happens to this file
-        print(
-            f"note: {DETAILED_CSV} could not be written ({e.__class__.__name__}: {e})",
-            file=sys.stderr,
-        )
+        note = f"note: {DETAILED_CSV} could not be written ({e.__class__.__name__}: {e})"
+        print(note, file=sys.stderr)
         return
     atomic_write(Path(output_dir) / DETAILED_CSV, csv_text(CSV_COLUMNS, rows))
 
@@ -609,6 +578,5 @@ def csv_text(columns: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     writes)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(columns)
-    writer.writerows(rows)
+    writer.writerows([columns, *rows])
     return out.getvalue()

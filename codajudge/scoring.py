@@ -46,6 +46,7 @@ class TrackResult:
 @dataclass
 class Result:
     spec: TaskSpec
+    #: track id -> its result, in the edition's track order
     tracks: dict[str, TrackResult]
     primary: float
     warnings: list[str] = field(default_factory=list)
@@ -56,12 +57,9 @@ class Result:
 
     def scores(self) -> dict[str, float]:
         """The flat scores.json mapping: the primary score, then every covered track's metrics."""
-        out = {PRIMARY_KEY: self.primary}
-        for t in self.spec.tracks:
-            if t.id in self.tracks:
-                for metric, value in self.tracks[t.id].scores.items():
-                    out[score_key(t.id, metric)] = value
-        return out
+        tracks = self.tracks.values()
+        by_track = {score_key(tr.track.id, m): v for tr in tracks for m, v in tr.scores.items()}
+        return {PRIMARY_KEY: self.primary, **by_track}
 
 
 def load_gold(
@@ -73,18 +71,14 @@ def load_gold(
     tracks = [t for t in spec.tracks if track_ids is None or t.id in set(track_ids)]
     gold: dict[str, GoldTrack] = {}
     for dataset in dict.fromkeys(t.dataset for t in tracks):
-        path = Path(ref_dir) / f"{dataset}.jsonl"
-        fields = {
-            name: default
-            for t in tracks
-            if t.dataset == dataset
-            for name, default in gold_fields(t).items()
-        }
+        of_dataset = [t for t in tracks if t.dataset == dataset]
+        fields = {name: default for t in of_dataset for name, default in gold_fields(t).items()}
         if not spec.hide_gold:
             fields["texts"] = None
+        path = Path(ref_dir) / f"{dataset}.jsonl"
         columns = read_item_columns(path, f"reference data {path.name}", fields)
-        for track in (t for t in tracks if t.dataset == dataset):
-            gold[track.id] = gold_from_columns(track, columns, f"reference data {dataset}.jsonl")
+        where = f"reference data {dataset}.jsonl"
+        gold.update((t.id, gold_from_columns(t, columns, where)) for t in of_dataset)
     return {track.id: gold[track.id] for track in tracks}
 
 
@@ -117,15 +111,11 @@ def scored_subset(gold: GoldTrack, pred_values) -> ScoredSubset:
 
 def score_track(gold: GoldTrack, prediction: Prediction, file: str) -> TrackResult:
     scored = scored_subset(gold, prediction.values)
+    by_metric = {name: get_metric(name).score(*scored) for name in gold.track.metrics}
     warnings = list(prediction.warnings)
-    scores, stats = {}, {}
-    for name in gold.track.metrics:
-        metric = get_metric(name)
-        result = metric.score(scored.gold, scored.predicted, scored.keep)
-        if result.warning:
-            warnings.append(f"{metric.title}: {result.warning}")
-        scores[name] = result.value
-        stats[name] = result.stats
+    warnings += [f"{get_metric(m).title}: {v.warning}" for m, v in by_metric.items() if v.warning]
+    scores = {name: value.value for name, value in by_metric.items()}
+    stats = {name: value.stats for name, value in by_metric.items()}
     return TrackResult(gold.track, scores, gold.n_scored, file, warnings, stats, gold, prediction)
 
 
@@ -139,7 +129,6 @@ class PrimaryScore(NamedTuple):
 
 def primary_score(spec: TaskSpec, results: dict[str, TrackResult]) -> PrimaryScore:
     """The primary score of ``results`` by the spec's ``PrimaryRule`` (see the module docstring)."""
-    rule = spec.primary_rule
     values, stand_ins = [], {}
     for t in spec.primary_tracks:
         if t.id in results:
@@ -147,16 +136,11 @@ def primary_score(spec: TaskSpec, results: dict[str, TrackResult]) -> PrimarySco
         else:
             value, stand_ins[t.id] = stand_in(spec, t)
         values.append(as_counted(spec, t, value))
-    if stand_ins and rule.missing == UNRANKED:
-        return PrimaryScore(worst_primary(spec), stand_ins, False)
-    return PrimaryScore(float(np.mean(values)), stand_ins, True)
-
-
-def worst_primary(spec: TaskSpec) -> float:
-    """The worst primary score there is (every primary track at its metric's worst value): what
-    the leaderboard's column gets for an unranked run, so that it sorts below every ranked one."""
-    worst = [(t, get_metric(t.main_metric).worst(len(t.labels))) for t in spec.primary_tracks]
-    return float(np.mean([as_counted(spec, t, value) for t, value in worst]))
+    ranked = not stand_ins or spec.primary_rule.missing != UNRANKED
+    if not ranked:  # the worst score there is, so that the leaderboard sorts the run last
+        worst = [(t, get_metric(t.main_metric).worst(len(t.labels))) for t in spec.primary_tracks]
+        values = [as_counted(spec, t, value) for t, value in worst]
+    return PrimaryScore(float(np.mean(values)), stand_ins, ranked)
 
 
 def as_counted(spec: TaskSpec, track: Track, value: float) -> float:

@@ -129,12 +129,12 @@ class Metric:
         return float(self.lower), float(upper)
 
     def worst(self, n_labels: int = 0) -> float:
-        lo, hi = self.bounds(n_labels)
-        return lo if self.higher_is_better else hi
+        """The range's lower end where higher is better, else its upper end."""
+        return self.bounds(n_labels)[0 if self.higher_is_better else 1]
 
     def best(self, n_labels: int = 0) -> float:
-        lo, hi = self.bounds(n_labels)
-        return hi if self.higher_is_better else lo
+        """The range's upper end where higher is better, else its lower end."""
+        return self.bounds(n_labels)[1 if self.higher_is_better else 0]
 
     def gold_value(self, gold, n_labels: int = 0) -> float:
         """What the gold submitted as a prediction scores: ``on_gold(gold)``, else the best value."""
@@ -150,9 +150,8 @@ class Metric:
             stats = stats[keep]
         value = float(self.from_stats(item_order_sum(stats), stats.shape[0]))
         if not np.isfinite(value):
-            return MetricValue(
-                0.0, self.undefined_note or f"{self.name} is undefined here; reported as 0.0", stats
-            )
+            note = self.undefined_note or f"{self.name} is undefined here; reported as 0.0"
+            return MetricValue(0.0, note, stats)
         return MetricValue(value, None, stats)
 
 

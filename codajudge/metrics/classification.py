@@ -67,22 +67,15 @@ _CLASSIFICATION = partial(
     applies_to=(("classification", None),),
 )
 
+#: The metrics of the confusion matrix: one-hot rows over its cells, summed.
+_FROM_CONFUSION = partial(_CLASSIFICATION, item_stats=f1_stats, stats_form=ONE_HOT)
+
 _CLASSIFICATION(name="accuracy", title="Accuracy", item_stats=accuracy_stats)
-_CLASSIFICATION(
-    name="macro_f1",
-    title="Macro-F1",
-    item_stats=f1_stats,
-    from_stats=_macro_f1_from_sums,
-    stats_form=ONE_HOT,
-)
-
-
-_CLASSIFICATION(
+_FROM_CONFUSION(name="macro_f1", title="Macro-F1", from_stats=_macro_f1_from_sums)
+_FROM_CONFUSION(
     name="balanced_accuracy",
     title="Balanced accuracy",
     short_title="Bal. acc.",
-    item_stats=f1_stats,
     from_stats=_balanced_accuracy_from_sums,
-    stats_form=ONE_HOT,
 )
 _CLASSIFICATION(name="micro_f1", title="Micro-F1", item_stats=accuracy_stats)

@@ -98,50 +98,44 @@ def mer_stats(gold: PerAnnotator, pred: PerAnnotator):
 _PERSPECTIVIST = partial(registered, direction=LOWER, lower=0.0, significance=WILCOXON)
 _SOFT_LABEL = partial(_PERSPECTIVIST, from_stats=_rounded_mean_from_sums)
 
-_SOFT_LABEL(
-    name="amd",
-    title="Avg Manhattan dist",
-    short_title="Avg Manhattan",
-    upper=2.0,
-    item_stats=amd_stats,
-    applies_to=(("soft_label", "categorical"),),
+
+def _awd_upper(k: int) -> float:
+    """AWD's upper end on K ordinal bins one step apart: all the mass moved K - 1 steps."""
+    return max(k - 1, 1)
+
+
+def _anad_upper(k: int) -> float:
+    """ANAD's upper end on K label values: every label predicted K - 1 values away, over K."""
+    return (k - 1) / k if k else 1.0
+
+
+#: What each row given to ``_register_family`` holds, in order, before the scale of its tracks.
+_ROW_FIELDS = ("name", "title", "short_title", "upper", "item_stats")
+
+
+def _register_family(family, kind: str, metrics) -> None:
+    """Register with ``family`` each row of ``metrics``: name, title, short title ("" for the
+    title), the range's upper end, per-item statistics and the scale of the ``kind`` tracks it
+    applies to."""
+    for *fields, scale in metrics:
+        family(**dict(zip(_ROW_FIELDS, fields)), applies_to=((kind, scale),))
+
+
+_register_family(
+    _SOFT_LABEL,
+    "soft_label",
+    (
+        ("amd", "Avg Manhattan dist", "Avg Manhattan", 2.0, amd_stats, "categorical"),
+        ("awd", "Avg Wasserstein dist", "Avg Wasserstein", _awd_upper, awd_stats, "ordinal"),
+        ("mamd", "Multilabel avg Manhattan", "ML avg Manhattan", 2.0, mamd_stats, "multilabel"),
+    ),
 )
-_SOFT_LABEL(
-    name="awd",
-    title="Avg Wasserstein dist",
-    short_title="Avg Wasserstein",
-    upper=lambda k: max(k - 1, 1),
-    item_stats=awd_stats,
-    applies_to=(("soft_label", "ordinal"),),
-)
-_SOFT_LABEL(
-    name="mamd",
-    title="Multilabel avg Manhattan",
-    short_title="ML avg Manhattan",
-    upper=2.0,
-    item_stats=mamd_stats,
-    applies_to=(("soft_label", "multilabel"),),
-)
-_PERSPECTIVIST(
-    name="error_rate",
-    title="Error rate",
-    upper=1.0,
-    item_stats=error_rate_stats,
-    applies_to=(("perspectivist", "categorical"),),
-)
-_PERSPECTIVIST(
-    name="anad",
-    title="Avg norm abs dist",
-    short_title="Norm abs dist",
-    upper=lambda k: (k - 1) / k if k else 1.0,
-    item_stats=anad_stats,
-    applies_to=(("perspectivist", "ordinal"),),
-)
-_PERSPECTIVIST(
-    name="mer",
-    title="Multilabel error rate",
-    short_title="ML error rate",
-    upper=1.0,
-    item_stats=mer_stats,
-    applies_to=(("perspectivist", "multilabel"),),
+_register_family(
+    _PERSPECTIVIST,
+    "perspectivist",
+    (
+        ("error_rate", "Error rate", "", 1.0, error_rate_stats, "categorical"),
+        ("anad", "Avg norm abs dist", "Norm abs dist", _anad_upper, anad_stats, "ordinal"),
+        ("mer", "Multilabel error rate", "ML error rate", 1.0, mer_stats, "multilabel"),
+    ),
 )

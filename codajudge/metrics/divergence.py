@@ -72,10 +72,7 @@ def kl_stats(gold, pred):
 
 #: What both ChaosNLI metrics are: lower is better, from 0, the mean of per-item values.
 _CHAOSNLI = partial(
-    registered,
-    direction=LOWER,
-    lower=0.0,
-    applies_to=(("soft_label", "categorical"),),
+    registered, direction=LOWER, lower=0.0, applies_to=(("soft_label", "categorical"),)
 )
 
 _CHAOSNLI(

@@ -13,7 +13,7 @@ vector over the item's annotators per label (the 2025 files' layout).
 1.0
 """
 
-from .plain import official_score, per_annotator_pair, rows
+from .plain import official_score, per_annotator_score, rows
 
 
 def manhattan(gold_soft, pred_soft) -> float:
@@ -60,8 +60,7 @@ def error_rate(gold_labels_per_annotator, pred_labels_per_annotator) -> float:
     >>> error_rate([[1, 0], [0, 0, 1]], [[1, 1], [0, 0, 1]])
     0.25
     """
-    gold, pred = per_annotator_pair(gold_labels_per_annotator, pred_labels_per_annotator, 0)
-    return official_score("error_rate", gold, pred)
+    return per_annotator_score("error_rate", gold_labels_per_annotator, pred_labels_per_annotator)
 
 
 def normalized_absolute_distance(gold_labels_per_annotator, pred_labels_per_annotator, n_values):
@@ -73,10 +72,9 @@ def normalized_absolute_distance(gold_labels_per_annotator, pred_labels_per_anno
     >>> normalized_absolute_distance([[1, 6], [3, 3, 4, 4]], [[2, 6], [3, 3, 4, 4]], n_values=6)
     0.041666666666666664
     """
-    gold, pred = per_annotator_pair(
-        gold_labels_per_annotator, pred_labels_per_annotator, int(n_values)
+    return per_annotator_score(
+        "anad", gold_labels_per_annotator, pred_labels_per_annotator, int(n_values)
     )
-    return official_score("anad", gold, pred)
 
 
 def multilabel_error_rate(gold_labels_per_annotator, pred_labels_per_annotator) -> float:
@@ -89,7 +87,6 @@ def multilabel_error_rate(gold_labels_per_annotator, pred_labels_per_annotator) 
     >>> multilabel_error_rate(gold, [[[1, 0, 0], [0, 1, 0], [0, 0, 1]]])
     0.22222
     """
-    gold, pred = per_annotator_pair(
-        gold_labels_per_annotator, pred_labels_per_annotator, 0, multilabel=True
+    return per_annotator_score(
+        "mer", gold_labels_per_annotator, pred_labels_per_annotator, multilabel=True
     )
-    return official_score("mer", gold, pred)

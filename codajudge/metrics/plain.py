@@ -58,10 +58,11 @@ def rows(gold, pred, shape_of_one: str, ndim: int = 2):
     return gold_rows, pred_rows
 
 
-def per_annotator_pair(gold, pred, n_labels: int, multilabel: bool = False):
-    """Gold and predicted ``PerAnnotator`` rows from per-item lists of annotator labels (ragged:
-    items may have different numbers of annotators); multilabel items are label-major 0/1 vectors
-    (one vector over the item's annotators per label), as the LeWiDi 2025 files give them."""
+def per_annotator_score(name: str, gold, pred, n_labels: int = 0, multilabel: bool = False):
+    """``official_score`` of the registered metric ``name`` on per-item lists of annotator labels
+    (ragged: items may have different numbers of annotators), as ``PerAnnotator`` rows;
+    multilabel items are label-major 0/1 vectors (one vector over the item's annotators per
+    label), as the LeWiDi 2025 files give them. ``n_labels``: the number of label values."""
     n_items = same_length(gold, pred)
     gold_items = [_item_row(row, "gold", i, multilabel) for i, row in enumerate(gold)]
     pred_items = [_item_row(row, "predictions", i, multilabel) for i, row in enumerate(pred)]
@@ -74,7 +75,7 @@ def per_annotator_pair(gold, pred, n_labels: int, multilabel: bool = False):
     item = np.repeat(np.arange(n_items, dtype=np.int64), [len(g) for g in gold_items])
     gold_rows = PerAnnotator(np.concatenate(gold_items), item, n_items, n_labels)
     pred_rows = PerAnnotator(np.concatenate(pred_items), item, n_items, n_labels)
-    return gold_rows, pred_rows
+    return official_score(name, gold_rows, pred_rows)
 
 
 def _item_row(row, what: str, index: int, multilabel: bool) -> np.ndarray:
