@@ -55,7 +55,8 @@ def bounded_document(loader: yaml.SafeLoader):
 
     def size(node) -> int:
         """Nodes of the value ``node`` stands for, aliases expanded (counted up to one past
-        the limit), each node counted once and its size remembered."""
+        the limit), each node counted once and its size remembered; an alias inside its own node
+        (a value of infinite size) recurses until RecursionError."""
         if id(node) not in sizes:
             sizes[id(node)] = min(MAX_EXPANDED_NODES + 1, 1 + sum(map(size, _children(node))))
         return sizes[id(node)]
