@@ -154,10 +154,9 @@ def import_data(
         new = [located(p, dataset, source, edition.config) for p in read_problems]
         problems.extend(p for p in new if p not in problems)
     places = data_places(edition, data_root)
-    for split in needed:
-        for dataset, items in splits[split].items():
-            if split != "train" and not items:
-                problems.append(Problem(places[dataset][split], f"the {split} split has no items"))
+    # a scored split (every one after train) needs items; a dataset may have no training items
+    empty = [(dataset, s) for s in needed[1:] for dataset, items in splits[s].items() if not items]
+    problems += [Problem(places[dataset][s], f"the {s} split has no items") for dataset, s in empty]
     unread = len(problems) > len(found or [])
     repeats = [] if unread else check_repeats(edition, splits, problems)
     if not unread:  # which phases score the same items, by their texts
