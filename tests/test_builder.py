@@ -382,6 +382,15 @@ def _repeats_refusal(folder: Path) -> str:
     return str(caught.value)
 
 
+def test_a_scored_split_without_items_is_refused_naming_its_file_and_dataset(tmp_path):
+    """A phase's split needs items; the training split may be empty (no baseline then learns)."""
+    folder = _kit_edition(tmp_path, [], _pairs("d", 6), [])
+    text = _repeats_refusal(folder)
+    test_file = folder / "data" / "sim"
+    assert f"{test_file} (dataset 'sim', test split): the test split has no items" in text
+    assert "train split has no items" not in text and "dev split has no items" not in text
+
+
 def test_a_training_item_that_is_a_test_item_is_refused(tmp_path):
     test = _pairs("t", 6)
     folder = _kit_edition(tmp_path, _pairs("r", 6) + [test[3]], _pairs("d", 6), test)

@@ -88,12 +88,10 @@ def baseline_scores(edition: Edition, root: Path, samples: Samples) -> BaselineS
     (JSON, its keys sorted: the build is reproducible). ``samples`` receives the
     ``prediction_files`` of SAMPLE_BASELINE on each phase it ran on, when it is one of them."""
     scores: BaselineScores = {}
-    by_split: BaselineScores = {}  # the same, by split
     for phase in edition.phases:
         # a phase scoring a split scored already has its items and gold: the same scores
-        if phase.split not in by_split:
-            by_split[phase.split] = _phase_scores(edition, root, phase, samples)
-        scores[phase.id] = by_split[phase.split]
+        same = [scores[p.id] for p in edition.phases if p.id in scores and p.split == phase.split]
+        scores[phase.id] = same[0] if same else _phase_scores(edition, root, phase, samples)
         if phase.public_gold and scores[phase.id]:
             text = json.dumps(scores[phase.id], indent=1, sort_keys=True, allow_nan=False)
             path = root / "reference_data" / phase.id / BASELINE_SCORES

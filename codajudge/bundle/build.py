@@ -97,7 +97,11 @@ def baseline_reasons(edition: Edition, data: EditionData) -> tuple[dict[str, str
     the baseline compares (cosine_bow on one text), and why)."""
     prose = Templates.of(edition.folder)
     without_train = [t for t in edition.tracks if not data.splits["train"].get(t.dataset)]
-    most_texts = {t.dataset: _most_texts(data, t.dataset) for t in edition.tracks}
+    most_texts: dict[str, int] = {}  # dataset -> the most texts an item of it has, in any split
+    for split in data.splits.values():
+        for dataset, items in split.items():
+            counts = [len(item.get("texts") or []) for item in items]
+            most_texts[dataset] = max([most_texts.get(dataset, 0), *counts])
     skipped, alike = {}, {}
     for name in edition.baselines:
         model = baseline_class(name)
@@ -107,7 +111,8 @@ def baseline_reasons(edition: Edition, data: EditionData) -> tuple[dict[str, str
             skipped[name] = prose.fill(
                 "baselines/untrained_reason", dataset=first.dataset, track=first.title
             )
-        short = [t.title for t in edition.tracks if most_texts[t.dataset] < model.texts_compared]
+        texts = model.texts_compared
+        short = [t.title for t in edition.tracks if most_texts.get(t.dataset, 0) < texts]
         if short:
             alike[name] = prose.fill(
                 "baselines/alike_reason",
@@ -116,16 +121,6 @@ def baseline_reasons(edition: Edition, data: EditionData) -> tuple[dict[str, str
                 like=model.alike_without_texts,
             )
     return skipped, alike
-
-
-def _most_texts(data: EditionData, dataset: str) -> int:
-    """The most texts an item of ``dataset`` has, over every split."""
-    counts = [
-        len(item.get("texts") or [])
-        for split in data.splits.values()
-        for item in split.get(dataset, [])
-    ]
-    return max(counts, default=0)
 
 
 def split_source(source: dict, split: str) -> dict:
@@ -159,10 +154,9 @@ def import_data(
         new = [located(p, dataset, source, edition.config) for p in read_problems]
         problems.extend(p for p in new if p not in problems)
     places = data_places(edition, data_root)
-    for split in needed:
-        for dataset, items in splits[split].items():
-            if split != "train" and not items:
-                problems.append(Problem(places[dataset][split], f"the {split} split has no items"))
+    # a scored split (every one after train) needs items; a dataset may have no training items
+    empty = [(dataset, s) for s in needed[1:] for dataset, items in splits[s].items() if not items]
+    problems += [Problem(places[dataset][s], f"the {s} split has no items") for dataset, s in empty]
     unread = len(problems) > len(found or [])
     repeats = [] if unread else check_repeats(edition, splits, problems)
     if not unread:  # which phases score the same items, by their texts
@@ -297,10 +291,9 @@ def check_repeats(edition: Edition, splits, problems: list[Problem]) -> list[Rep
 
 def write_phase_data(edition: Edition, data: EditionData, phase: Phase, root: Path) -> None:
     """reference_data/<phase>/ (gold) and input_data/<phase>/ (public items + training split)."""
-    splits = data.splits
     # the other phases' ids are public (both programs name them), the kit's local phase's too
     phases = edition.phases + local_phases(edition, data)
-    every_split = {**splits, **(data.local or {})}
+    every_split = {**data.splits, **(data.local or {})}
     spec = edition.spec(phase)
     ref, inp = root / "reference_data" / phase.id, root / "input_data" / phase.id
     for folder in (ref, inp):
@@ -310,10 +303,10 @@ def write_phase_data(edition: Edition, data: EditionData, phase: Phase, root: Pa
     # the texts are public inputs: the reference data of a hidden-gold phase holds the gold only
     fields = REFERENCE_FIELDS if spec.hide_gold else PUBLIC_REFERENCE_FIELDS
     for dataset in sorted({t.dataset for t in edition.tracks}):
-        items = splits[phase.split][dataset]
+        items = data.splits[phase.split][dataset]
         write_items(ref / f"{dataset}.jsonl", [reference_view(it, fields) for it in items])
         write_items(inp / f"{dataset}.jsonl", [public_view(it) for it in items])
-        write_items(inp / f"{dataset}.train.jsonl", splits["train"].get(dataset, []))
+        write_items(inp / f"{dataset}.train.jsonl", data.splits["train"].get(dataset, []))
 
 
 def score_gold(ref: Path):
@@ -464,13 +457,11 @@ def write_starting_kit(
         local_data = dataclasses.replace(data, splits={**data.splits, **data.local})
         write_phase_data(edition, local_data, phase, kit)
         baseline_scores(dataclasses.replace(edition, phases=local), kit, samples)
-    for name in PROGRAMS:  # as the bundle's, written already
+    # the bundle's programs, pages and logo, written already, and the practice phase's data
+    shared = [*PROGRAMS, "pages", *(f"input_data/{p.id}" for p in practice)]
+    shared += [f"reference_data/{p.id}" for p in practice if p.public_gold]
+    for name in shared:
         shutil.copytree(root / name, kit / name)
-    for phase in practice:
-        shutil.copytree(root / "input_data" / phase.id, kit / "input_data" / phase.id)
-        if phase.public_gold:
-            shutil.copytree(root / "reference_data" / phase.id, kit / "reference_data" / phase.id)
-    shutil.copytree(root / "pages", kit / "pages")  # the bundle's pages (``write_pages``)
     shutil.copyfile(root / "logo.png", kit / "logo.png")
     kit_yaml = competition_yaml(edition, bundle_pages, kit_phases=local + practice)
     write_yaml(kit / "competition.yaml", kit_yaml, edition)
@@ -630,13 +621,11 @@ def write_tree(edition: Edition, data: EditionData, root: Path) -> Edition:
     kept = [name for name in edition.baselines if name not in data.skipped_baselines]
     edition = dataclasses.replace(edition, baselines=kept)
     root.mkdir(parents=True)
-    checked = set()
-    for phase in edition.phases:
+    for index, phase in enumerate(edition.phases):
         write_phase_data(edition, data, phase, root)
         # a phase scoring a split checked already has the same gold and tracks: the same verdict
-        if phase.split not in checked:
+        if phase.split not in {earlier.split for earlier in edition.phases[:index]}:
             check_keys_with_gold(edition, phase, root)
-            checked.add(phase.split)
     samples: Samples = {}
     data.baseline_scores = baseline_scores(edition, root, samples)
     write_missing_track_scores(edition, root, data.baseline_scores)
@@ -662,15 +651,13 @@ def publish(out_dir: Path, name: str, write: Callable[[Path], Edition]) -> Build
     followed); ``write(folder)`` writes the tree and returns the edition it holds. The sizes are in
     bytes: the zip's, and each part's (its folder, or its zips in a legacy bundle)."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=out_dir))
-    try:
+    with tempfile.TemporaryDirectory(prefix=f".{name}-", dir=out_dir) as tmp:
+        staging = Path(tmp)
         edition = write(staging / name)
         write_zip(tree_files(staging / name), staging / f"{name}.zip")
         for output in (name, f"{name}.zip"):
             remove_entry(out_dir / output)
             os.replace(staging / output, out_dir / output)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
     tree, zip_path = out_dir / name, out_dir / f"{name}.zip"
     files = tree_files(tree)
     sizes = {

@@ -46,19 +46,6 @@ def competition_yaml(
     solutions, no starting kit to point to). One task per phase: all tracks of the phase's split,
     scored by the one scoring program."""
     phases = kit_phases or edition.phases
-    tasks = [
-        {
-            "index": index,
-            "name": f"{edition.title} - {phase.name}",
-            "description": f"All tracks, {phase.split} split",
-            # where the phase's programs and data live inside the bundle
-            "scoring_program": "scoring_program",
-            "ingestion_program": "ingestion_program",
-            "reference_data": f"reference_data/{phase.id}",
-            "input_data": f"input_data/{phase.id}",
-        }
-        for index, phase in enumerate(phases)
-    ]
     doc = {
         "version": 2,
         "title": edition.title,
@@ -73,7 +60,19 @@ def competition_yaml(
         "make_programs_available": True,
         "make_input_data_available": True,
         "pages": pages,
-        "tasks": tasks,
+        "tasks": [
+            {
+                "index": index,
+                "name": f"{edition.title} - {phase.name}",
+                "description": f"All tracks, {phase.split} split",
+                # where the phase's programs and data live inside the bundle
+                "scoring_program": "scoring_program",
+                "ingestion_program": "ingestion_program",
+                "reference_data": f"reference_data/{phase.id}",
+                "input_data": f"input_data/{phase.id}",
+            }
+            for index, phase in enumerate(phases)
+        ],
         # the optional keys, only when the edition sets them
         **({"contact_email": edition.contact_email} if edition.contact_email else {}),
         **({"queue": edition.queue} if edition.queue else {}),
@@ -84,7 +83,7 @@ def competition_yaml(
                 "index": i,
                 "name": name,  # its name on the platform (else "solution @ <timestamp>")
                 "description": "A built-in baseline of the kit, run as a code submission",
-                "tasks": [t["index"] for t in tasks],
+                "tasks": list(range(len(phases))),  # every phase's task
                 "path": f"solutions/{name}",
             }
             for i, name in enumerate(edition.baselines)

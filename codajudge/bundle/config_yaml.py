@@ -42,20 +42,6 @@ def _children(node) -> list:
     return node.value if isinstance(node, yaml.SequenceNode) else []
 
 
-def expanded_size(root, limit: int) -> int:
-    """Nodes of the value ``root`` stands for, aliases expanded (stops counting past ``limit``), each
-    node counted once and its size remembered. An alias inside its own node (a value of infinite
-    size) recurses until RecursionError."""
-    sizes: dict = {}
-
-    def size(node) -> int:
-        if id(node) not in sizes:
-            sizes[id(node)] = min(limit + 1, 1 + sum(size(child) for child in _children(node)))
-        return sizes[id(node)]
-
-    return size(root)
-
-
 class UnboundedYaml(yaml.YAMLError):
     """Valid YAML that the kit will not build: an alias bomb, nesting too deep, an alias inside its
     own node."""
@@ -65,9 +51,19 @@ def bounded_document(loader: yaml.SafeLoader):
     """The loader's single document, built only when it stands for at most ``MAX_EXPANDED_NODES``
     values with aliases expanded; UnboundedYaml otherwise, and for a document nested too deeply or
     an alias inside its own node. The loader is disposed of."""
+    sizes: dict = {}
+
+    def size(node) -> int:
+        """Nodes of the value ``node`` stands for, aliases expanded (counted up to one past
+        the limit), each node counted once and its size remembered; an alias inside its own node
+        (a value of infinite size) recurses until RecursionError."""
+        if id(node) not in sizes:
+            sizes[id(node)] = min(MAX_EXPANDED_NODES + 1, 1 + sum(map(size, _children(node))))
+        return sizes[id(node)]
+
     try:
         node = loader.get_single_node()
-        if node is not None and expanded_size(node, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES:
+        if node is not None and size(node) > MAX_EXPANDED_NODES:
             raise UnboundedYaml(
                 f"its aliases expand to more than {MAX_EXPANDED_NODES:,} values (an alias bomb?)"
             )
