@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
+from contextlib import suppress
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -133,10 +134,8 @@ def parse_date(value, where: str, findings: Findings) -> dt.datetime | None:
         return dt.datetime.combine(value, dt.time(), tzinfo=UTC)
     text = str(value).strip()
     for fmt in _FORMATS:
-        try:
+        with suppress(ValueError):
             return dt.datetime.strptime(text, fmt).replace(tzinfo=UTC)
-        except ValueError:
-            continue
     if re.search(r"(Z|[+-]\d\d:?\d\d)$", text):
         findings.add(
             where,
