@@ -90,13 +90,7 @@ def check(doc: dict, root: Path, findings: Findings) -> None:
     check_leaderboards(doc.get("leaderboards"), findings)
     tasks = _check_tasks(doc.get("tasks"), root, findings)
     _check_solutions(doc.get("solutions"), tasks, root, findings)
-    phases = sorted(_indexed(doc.get("phases"), "phases", findings).items())
-    has_queue = bool(doc.get("queue"))
-    schedule = [
-        _check_phase(phase, number, tasks, root, findings, has_queue)
-        for number, (_, phase) in enumerate(phases)
-    ]
-    findings.problems += schedule_problems(schedule)
+    _check_phases(doc.get("phases"), tasks, root, findings, has_queue=bool(doc.get("queue")))
 
 
 def _check_pages(doc: dict, root: Path, findings: Findings) -> None:
@@ -185,6 +179,16 @@ def _check_task_refs(refs, tasks: dict[object, dict], where: str, what: str, fin
             expected=f"a non-empty list of indexes among {sorted(tasks, key=str)}",
             found=", ".join(map(repr, unknown)),
         )
+
+
+def _check_phases(
+    phases, tasks: dict[object, dict], root: Path, findings: Findings, has_queue: bool
+) -> None:
+    schedule = [
+        _check_phase(phase, number, tasks, root, findings, has_queue)
+        for number, (_, phase) in enumerate(sorted(_indexed(phases, "phases", findings).items()))
+    ]
+    findings.problems += schedule_problems(schedule)
 
 
 def _check_phase(
