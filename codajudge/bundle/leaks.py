@@ -38,6 +38,7 @@ import unicodedata
 import zipfile
 from bisect import bisect_left, bisect_right
 from collections import Counter
+from contextlib import suppress
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 from collections.abc import Iterator, Sequence
@@ -189,8 +190,7 @@ class TextValues:
         self.codes = codes[~newline]
         self.lines = np.cumsum(newline)[~newline]
         self.token_stream = Stream(np.arange(len(self.codes)), self.lines, self.codes)
-        numbers = [float(token) if NUMBER.match(token) else math.nan for token in self.index]
-        values = np.asarray(numbers, dtype=float)
+        values = np.asarray([float(t) if NUMBER.match(t) else math.nan for t in self.index])
         usable = np.isfinite(values) & (np.abs(values) < 1e12)
         self.numbers = self._select(values, usable)
         self.number_codes = self._select(np.arange(len(values)), usable)
@@ -198,10 +198,9 @@ class TextValues:
         id_of = {self.index[i]: i for i in hidden_ids if i in self.index}
         is_id = np.zeros(len(values), dtype=bool)
         is_id[list(id_of)] = True
-        found = self._select(np.arange(len(values)), is_id)
         self.id_positions: dict[str, list[int]] = {}
-        for position, code in zip(found.positions.tolist(), found.values.tolist()):
-            self.id_positions.setdefault(id_of[code], []).append(position)
+        for position in np.flatnonzero(is_id[self.codes]).tolist():
+            self.id_positions.setdefault(id_of[int(self.codes[position])], []).append(position)
 
     def _select(self, values: np.ndarray, keep: np.ndarray) -> Stream:
         """The tokens whose entry of ``keep`` (one per distinct token) is true, with their entry of
@@ -244,9 +243,8 @@ def exact_by_id(probe: Probe, text: TextValues) -> float:
         width = 1 if len(pattern) == 1 else 2 * len(pattern)
         for pos in text.id_positions[item_id]:
             after, before = bisect_right(positions, pos), bisect_left(positions, pos)
-            if _in_order(pattern, values[after : after + width]) or _in_order(
-                pattern, values[max(0, before - width) : before]
-            ):
+            windows = (values[after : after + width], values[max(0, before - width) : before])
+            if any(_in_order(pattern, window) for window in windows):
                 found += 1
                 break
     return found / len(probe.ids)
@@ -546,13 +544,9 @@ def _same_items(split: HiddenSplit, keys: list[tuple], public: dict[tuple, dict]
     hidden items' ``text_key``), whatever the ids (a copy under a new id is the same item), or the
     same id when the public item has no texts (``public``: each public item by its texts, those
     without texts by ``(None, id)``)."""
-    shared = []
-    for item, key in zip(split.items, keys):
-        other = public.get(key) if any(key) else None
-        other = other or public.get((None, item["id"]))
-        if other is not None:
-            shared.append((item, other))
-    return shared
+    pairs = [(item, public.get(key) if any(key) else None) for item, key in zip(split.items, keys)]
+    pairs = [(item, other or public.get((None, item["id"]))) for item, other in pairs]
+    return [(item, other) for item, other in pairs if other is not None]
 
 
 def _zip_texts(path: Path, display: str) -> Iterator[tuple[Path, str]]:
@@ -609,14 +603,11 @@ class Scan:
         (``item_file``) and its text (``text``)."""
         if path.suffix == ".jsonl" and in_input_data and not path.name.endswith(".train.jsonl"):
             return _public_fields_problems(path, display)
-        problems, items = [], None
+        items = None
         if path.suffix == ".jsonl":  # and its content too: gold in other fields, or transformed
-            try:
+            with suppress(ConfigError):  # else not an item file of the kit's format
                 items = read_items(path, display, texts=False)  # reference data holds no texts
-            except ConfigError:
-                pass  # not an item file of the kit's format
-            else:
-                problems = self.item_file(items, display)
+        problems = [] if items is None else self.item_file(items, display)
         # a submission's JSON line holds an id and one value: the reader refuses items with more;
         # the first line is left out, as the reader may take it for a header (formats.layout)
         as_submission = items is None or all(len(item) <= 2 for item in items[1:])
@@ -687,10 +678,10 @@ def read_known_leaks(root: Path) -> dict[str, str]:
         return {}
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except ValueError:  # UnicodeDecodeError among them
         return {}
     pairs = doc.items() if isinstance(doc, dict) else ()
-    return {k: v for k, v in pairs if isinstance(k, str) and isinstance(v, str)}
+    return {k: v for k, v in pairs if isinstance(v, str)}  # a JSON object's keys are strings
 
 
 def concerns_file(problem: Problem, name: str) -> bool:

@@ -43,12 +43,22 @@ from .opening import load_competition_yaml, opened_bundle
 
 def check_bundle(path: Path, platforms: Sequence[ModuleType] = (v2,)) -> list[str]:
     """Every problem of the bundle at ``path`` (folder or zip), one line each; [] when it is fine.
-    ``platforms`` are the forms of ``competition.yaml`` it may take, chosen by its ``version``."""
+    ``platforms`` are the forms of ``competition.yaml`` it may take, chosen by its ``version`` (a
+    missing one reads "1")."""
     findings = Findings()
     with opened_bundle(Path(path), findings) as root:
         doc = None if root is None else load_competition_yaml(root, findings)
-        platform = None if doc is None else _platform(doc, platforms, findings)
-        if platform is not None:
+        version = None if doc is None else str(doc.get("version", "1"))
+        platform = next((p for p in platforms if version in p.VERSIONS), None)
+        if doc is not None and platform is None:
+            others = "".join(f" (or {p.VERSION_TEXT})" for p in platforms[1:])
+            findings.add(
+                "competition.yaml",
+                "unsupported 'version'",
+                expected=platforms[0].VERSION_TEXT + others,
+                found=repr(doc.get("version")),
+            )
+        elif platform is not None:
             platform.check(doc, root, findings)
             from .content import check_content, check_reference_files
 
@@ -56,19 +66,3 @@ def check_bundle(path: Path, platforms: Sequence[ModuleType] = (v2,)) -> list[st
             if not findings.problems:  # the content checks need a sound layout
                 check_content(doc, root, findings, platform)
     return findings.lines()
-
-
-def _platform(doc: dict, platforms: Sequence[ModuleType], findings: Findings) -> ModuleType | None:
-    """The form of ``competition.yaml`` that reads its ``version`` (a missing one reads "1"), or
-    None (after saying so)."""
-    version = str(doc.get("version", "1"))
-    platform = next((p for p in platforms if version in p.VERSIONS), None)
-    if platform is None:
-        others = "".join(f" (or {p.VERSION_TEXT})" for p in platforms[1:])
-        findings.add(
-            "competition.yaml",
-            "unsupported 'version'",
-            expected=platforms[0].VERSION_TEXT + others,
-            found=repr(doc.get("version")),
-        )
-    return platform

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import tempfile
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -71,15 +72,13 @@ class Reference:
         return {dataset: self._read(dataset) for dataset in {t.dataset for t in self.spec.tracks}}
 
     def _read(self, dataset: str) -> list[dict]:
-        where = f"{self.where}/{dataset}.jsonl"
-        items = read_items(self.folder / f"{dataset}.jsonl", where, texts=False)
-        path = self.inputs / f"{dataset}.jsonl" if self.inputs is not None else None
-        if path is None or not path.is_file():
-            return items
-        try:
-            texts = {it["id"]: it["texts"] for it in read_items(path, str(path), texts=False)}
-        except (KitError, KeyError):
-            return items
+        name = f"{dataset}.jsonl"
+        items = read_items(self.folder / name, f"{self.where}/{name}", texts=False)
+        texts = {}
+        path = self.inputs / name if self.inputs is not None else None
+        if path is not None and path.is_file():
+            with suppress(KitError, KeyError):  # input items without texts: none are taken
+                texts = {it["id"]: it["texts"] for it in read_items(path, str(path), texts=False)}
         return [dict(it, texts=texts[it["id"]]) if it["id"] in texts else it for it in items]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
+from contextlib import suppress
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -36,13 +37,11 @@ class Findings:
 
     def lines(self) -> list[str]:
         """Each problem as ``errors.problem_text`` lays it out, the hint in brackets, on one line."""
-        lines = []
-        for p in self.problems:
-            text = problem_text(
-                p.place, p.message, p.expected, p.found, p.hint, hint_in_brackets=True
-            )
-            lines.append(" ".join(text.split()))
-        return lines
+        texts = [
+            problem_text(p.place, p.message, p.expected, p.found, p.hint, hint_in_brackets=True)
+            for p in self.problems
+        ]
+        return [" ".join(text.split()) for text in texts]
 
 
 def relative_path(root: Path, value) -> Path | None:
@@ -135,10 +134,8 @@ def parse_date(value, where: str, findings: Findings) -> dt.datetime | None:
         return dt.datetime.combine(value, dt.time(), tzinfo=UTC)
     text = str(value).strip()
     for fmt in _FORMATS:
-        try:
+        with suppress(ValueError):
             return dt.datetime.strptime(text, fmt).replace(tzinfo=UTC)
-        except ValueError:
-            continue
     if re.search(r"(Z|[+-]\d\d:?\d\d)$", text):
         findings.add(
             where,
@@ -154,18 +151,17 @@ def parse_date(value, where: str, findings: Findings) -> dt.datetime | None:
 def check_in_bundle(root: Path, value, where: str, what: str, findings: Findings) -> Path | None:
     """A folder or zip inside the bundle (a plain file cannot be unpacked by the compute worker)."""
     path = relative_path(root, value)
+    expected = None
     if path is None:
-        findings.add(where, f"{what} must be a relative path inside the bundle", found=repr(value))
-        return None
-    if not path.exists():
-        findings.add(where, f"{what} not found in the bundle", found=repr(value))
-        return None
-    if path.is_file() and path.suffix.lower() != ".zip":
-        findings.add(
-            where, f"{what} is a plain file", expected="a folder or a .zip", found=repr(value)
-        )
-        return None
-    return path
+        problem = "must be a relative path inside the bundle"
+    elif not path.exists():
+        problem = "not found in the bundle"
+    elif path.is_file() and path.suffix.lower() != ".zip":
+        problem, expected = "is a plain file", "a folder or a .zip"
+    else:
+        return path
+    findings.add(where, f"{what} {problem}", expected=expected, found=repr(value))
+    return None
 
 
 def check_page_file(root: Path, value, where: str, findings: Findings) -> None:

@@ -20,19 +20,15 @@ LEADERBOARD_KEYS = {
     "key": partial(check_text, limit=36),
     "hidden": check_bool,
     "submission_rule": partial(check_choice, allowed=SUBMISSION_RULES),
-    "columns": None,
-    "primary_index": None,
-    "index": None,
+    **dict.fromkeys(("columns", "primary_index", "index")),
 }
 COLUMN_KEYS = {
     "title": partial(check_text, limit=36),
     "key": partial(check_text, limit=36),
     "hidden": check_bool,
-    "index": None,
     "sorting": partial(check_choice, allowed=("desc", "asc")),
-    "precision": None,
     "computation": partial(check_choice, allowed=("avg", "sum", "min", "max")),
-    "computation_indexes": None,
+    **dict.fromkeys(("index", "precision", "computation_indexes")),
 }
 
 

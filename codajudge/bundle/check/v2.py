@@ -34,64 +34,46 @@ def _check_written_image(doc: dict, key: str, where: str, findings: Findings) ->
 #: Each key of the yaml's top level, a phase, a task and a solution, and its check (None: none, or
 #: checked with the others, below).
 TOP_KEYS = {
-    "version": None,
     "title": partial(check_text, limit=256),
     "description": partial(check_text, limit=10000, required=False),
-    "image": None,
     "docker_image": _check_written_image,
     "competition_type": partial(check_choice, allowed=("competition", "benchmark")),
-    "fact_sheet": None,
-    "reward": None,
-    "contact_email": None,
-    "pages": None,
-    "tasks": None,
-    "solutions": None,
-    "terms": None,
-    "queue": None,
-    "phases": None,
-    "leaderboards": None,
-    "registration_auto_approve": check_bool,
-    "enable_detailed_results": check_bool,
-    "show_detailed_results_in_submission_panel": check_bool,
-    "show_detailed_results_in_leaderboard": check_bool,
-    "auto_run_submissions": check_bool,
-    "can_participants_make_submissions_public": check_bool,
-    "make_programs_available": check_bool,
-    "make_input_data_available": check_bool,
-    "forum_enabled": check_bool,
+    **dict.fromkeys(
+        "version image fact_sheet reward contact_email pages tasks solutions terms queue phases "
+        "leaderboards".split()
+    ),
+    **dict.fromkeys(
+        "registration_auto_approve enable_detailed_results "
+        "show_detailed_results_in_submission_panel show_detailed_results_in_leaderboard "
+        "auto_run_submissions can_participants_make_submissions_public make_programs_available "
+        "make_input_data_available forum_enabled".split(),
+        check_bool,
+    ),
 }
 PHASE_KEYS = {
-    "index": None,
     "name": partial(check_text, limit=256),
     "description": partial(check_text, limit=10000, required=False),
-    "start": None,
-    "end": None,
     "max_submissions_per_day": check_count,
     "max_submissions": check_count,
     "execution_time_limit": partial(check_count, positive=True),
-    "auto_migrate_to_this_phase": check_bool,
-    "hide_output": check_bool,
-    "hide_prediction_output": check_bool,
-    "hide_score_output": check_bool,
-    "tasks": None,
-    "public_data": None,
-    "starting_kit": None,
+    **dict.fromkeys(
+        "auto_migrate_to_this_phase hide_output hide_prediction_output hide_score_output".split(),
+        check_bool,
+    ),
+    **dict.fromkeys("index start end tasks public_data starting_kit".split()),
 }
 TASK_KEYS = {
-    "index": None,
-    "key": None,
     "name": partial(check_text, limit=256),
     "description": partial(check_text, limit=10000, required=False),
     "ingestion_only_during_scoring": check_bool,
-    "ingestion_program": None,
-    "input_data": None,
-    "scoring_program": None,
-    "reference_data": None,
+    **dict.fromkeys(
+        "index key ingestion_program input_data scoring_program reference_data".split()
+    ),
 }
 #: The data folders or zips of a task, and of a phase.
 TASK_DATA = ("reference_data", "input_data")
 PHASE_DATA = ("public_data", "starting_kit")
-SOLUTION_KEYS = dict.fromkeys(("index", "key", "tasks", "path", "name", "description"))
+SOLUTION_KEYS = dict.fromkeys("index key tasks path name description".split())
 #: The ``version`` values of this form, and the one a message asks for.
 VERSIONS = ("2",)
 VERSION_TEXT = "2"
