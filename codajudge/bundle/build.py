@@ -33,7 +33,7 @@ from ..formats.items import (
 )
 from ..formats.write import write_prediction
 from ..gold import gold_as_values
-from ..importers import PartlyRead, load_split, missing_releases
+from ..importers import PartlyRead, load_split, missing_releases, split_source
 from ..metrics import get as get_metric
 from ..metrics.edition_module import metrics_of, property_problems
 from ..scoring import load_gold, score_folder, scored_subset
@@ -121,15 +121,6 @@ def baseline_reasons(edition: Edition, data: EditionData) -> tuple[dict[str, str
                 like=model.alike_without_texts,
             )
     return skipped, alike
-
-
-def split_source(source: dict, split: str) -> dict:
-    """A dataset's source for one split: the entries of its optional ``splits: {SPLIT: {...}}`` mapping
-    replace the dataset's own (e.g. a training file that came only in another archive); the schema
-    has checked their shape."""
-    merged = {k: v for k, v in source.items() if k != "splits"}
-    merged.update(source.get("splits", {}).get(split, {}))
-    return merged
 
 
 def import_data(
