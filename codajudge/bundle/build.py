@@ -25,8 +25,6 @@ from ..assets import PACKAGE, kit_root
 from ..errors import BuildProblems, ConfigError, Problem
 from ..formats.coverage import write_other_phase_ids
 from ..formats.items import (
-    PUBLIC_REFERENCE_FIELDS,
-    REFERENCE_FIELDS,
     public_view,
     reference_view,
     write_items,
@@ -292,10 +290,9 @@ def write_phase_data(edition: Edition, data: EditionData, phase: Phase, root: Pa
         write_spec(folder, spec)
         write_other_phase_ids(folder, phase.split, phases, every_split)
     # the texts are public inputs: the reference data of a hidden-gold phase holds the gold only
-    fields = REFERENCE_FIELDS if spec.hide_gold else PUBLIC_REFERENCE_FIELDS
     for dataset in sorted({t.dataset for t in edition.tracks}):
         items = data.splits[phase.split][dataset]
-        write_items(ref / f"{dataset}.jsonl", [reference_view(it, fields) for it in items])
+        write_items(ref / f"{dataset}.jsonl", [reference_view(it, spec.hide_gold) for it in items])
         write_items(inp / f"{dataset}.jsonl", [public_view(it) for it in items])
         write_items(inp / f"{dataset}.train.jsonl", data.splits["train"].get(dataset, []))
 
