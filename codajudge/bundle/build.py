@@ -25,15 +25,13 @@ from ..assets import PACKAGE, kit_root
 from ..errors import BuildProblems, ConfigError, Problem
 from ..formats.coverage import write_other_phase_ids
 from ..formats.items import (
-    PUBLIC_REFERENCE_FIELDS,
-    REFERENCE_FIELDS,
     public_view,
     reference_view,
     write_items,
 )
 from ..formats.write import write_prediction
 from ..gold import gold_as_values
-from ..importers import PartlyRead, load_split, missing_releases
+from ..importers import PartlyRead, load_split, missing_releases, split_source
 from ..metrics import get as get_metric
 from ..metrics.edition_module import metrics_of, property_problems
 from ..scoring import load_gold, score_folder, scored_subset
@@ -121,15 +119,6 @@ def baseline_reasons(edition: Edition, data: EditionData) -> tuple[dict[str, str
                 like=model.alike_without_texts,
             )
     return skipped, alike
-
-
-def split_source(source: dict, split: str) -> dict:
-    """A dataset's source for one split: the entries of its optional ``splits: {SPLIT: {...}}`` mapping
-    replace the dataset's own (e.g. a training file that came only in another archive); the schema
-    has checked their shape."""
-    merged = {k: v for k, v in source.items() if k != "splits"}
-    merged.update(source.get("splits", {}).get(split, {}))
-    return merged
 
 
 def import_data(
@@ -301,10 +290,9 @@ def write_phase_data(edition: Edition, data: EditionData, phase: Phase, root: Pa
         write_spec(folder, spec)
         write_other_phase_ids(folder, phase.split, phases, every_split)
     # the texts are public inputs: the reference data of a hidden-gold phase holds the gold only
-    fields = REFERENCE_FIELDS if spec.hide_gold else PUBLIC_REFERENCE_FIELDS
     for dataset in sorted({t.dataset for t in edition.tracks}):
         items = data.splits[phase.split][dataset]
-        write_items(ref / f"{dataset}.jsonl", [reference_view(it, fields) for it in items])
+        write_items(ref / f"{dataset}.jsonl", [reference_view(it, spec.hide_gold) for it in items])
         write_items(inp / f"{dataset}.jsonl", [public_view(it) for it in items])
         write_items(inp / f"{dataset}.train.jsonl", data.splits["train"].get(dataset, []))
 

@@ -211,11 +211,6 @@ def accepted_file_names(tracks: Sequence[Track], by_track: bool = False) -> str:
     )
 
 
-def nothing_at_path(path: str) -> SubmissionError:
-    """The error for a submission path at which nothing exists (a mistyped path, most often)."""
-    return NOTHING_AT_PATH.error(safe_display(path))
-
-
 def safe_extract(
     archive: Path, target: Path, display: str, tracks: Sequence[Track] | None = None
 ) -> list[str]:

@@ -42,7 +42,9 @@ def public_view(item: dict) -> dict:
     return {k: item[k] for k in PUBLIC_FIELDS if k in item}
 
 
-def reference_view(item: dict, fields: tuple[str, ...] = REFERENCE_FIELDS) -> dict:
+def reference_view(item: dict, hide_gold: bool = True) -> dict:
+    """The fields of ``item`` a phase's reference data keeps (its texts too where the gold is public)."""
+    fields = REFERENCE_FIELDS if hide_gold else PUBLIC_REFERENCE_FIELDS
     return {k: item[k] for k in fields if k in item}
 
 

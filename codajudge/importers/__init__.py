@@ -105,13 +105,20 @@ class SplitAbsent(ConfigError):
     be absent, a scored one may not."""
 
 
+def split_source(source: dict, split: str) -> dict:
+    """A dataset's source for one split: the entries of its optional ``splits: {SPLIT: {...}}`` mapping
+    replace the dataset's own (e.g. a training file that came only in another archive); the schema
+    has checked their shape."""
+    merged = {k: v for k, v in source.items() if k != "splits"}
+    return merged | source.get("splits", {}).get(split, {})
+
+
 def _release_sources(source: dict):
     """The source and those it names for some splits (``fallback`` and ``splits`` overrides; the
     schema has checked that each is a mapping of sources)."""
     yield source
     yield from source.get("fallback", {}).values()
-    for sub in source.get("splits", {}).values():
-        yield {**source, **sub}
+    yield from (split_source(source, split) for split in source.get("splits", {}))
 
 
 def missing_releases(datasets: dict, root: Path) -> list[Problem]:

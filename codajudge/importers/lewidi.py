@@ -43,8 +43,8 @@ from __future__ import annotations
 import json
 import zipfile
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import NamedTuple
 
 from ..errors import ConfigError, PlacedProblems, ProblemCollector
 from ..formats.archive import is_ignored
@@ -56,8 +56,7 @@ from ..labels import label_key
 SOFT_LABEL_TOLERANCE = 0.01
 
 
-@dataclass(frozen=True)
-class Dataset:
+class Dataset(NamedTuple):
     """One LeWiDi dataset: its text fields (in item order; none: the text is one string, as in the
     2023 release), ordered labels and scale."""
 

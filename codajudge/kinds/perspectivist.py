@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..metrics.disagreement import per_item_sums
 from ..stats.summaries import per_row_errors
 from .base import (
     SCALES,
@@ -87,9 +88,7 @@ class Perspectivist(Kind):
         return "mean over the item's annotators of " + self.row_error_units[track.scale]
 
     def item_errors(self, track, gold, predicted) -> np.ndarray:
-        errors = per_row_errors(gold, predicted, track.scale)
-        counts = np.bincount(gold.item, minlength=gold.n_items)
-        totals = np.bincount(gold.item, weights=errors, minlength=gold.n_items)
+        totals, counts = per_item_sums(per_row_errors(gold, predicted, track.scale), gold)
         with np.errstate(divide="ignore", invalid="ignore"):
             return totals / counts  # NaN for an item without annotations
 

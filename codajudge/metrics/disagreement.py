@@ -34,7 +34,7 @@ class PerAnnotator:
     offsets: np.ndarray | None = None
 
 
-def _per_item_sums(rows: np.ndarray, per: PerAnnotator) -> tuple[np.ndarray, np.ndarray]:
+def per_item_sums(rows: np.ndarray, per: PerAnnotator) -> tuple[np.ndarray, np.ndarray]:
     """(sums, row counts) per item of per-row values ``(M,)`` or ``(M, L)``. Every row holds whole
     numbers (label codes, their distances, 0/1 mistakes), so the float sums are exact in any order."""
     counts = np.bincount(per.item, minlength=per.n_items)
@@ -75,20 +75,20 @@ def mamd_stats(gold, pred):
 
 def error_rate_stats(gold: PerAnnotator, pred: PerAnnotator):
     """Per item: e_i = round5(share of the item's annotators whose label is predicted wrongly)."""
-    wrong, counts = _per_item_sums(gold.values != pred.values, gold)
+    wrong, counts = per_item_sums(gold.values != pred.values, gold)
     return round5(wrong / np.maximum(counts, 1))[:, None]
 
 
 def anad_stats(gold: PerAnnotator, pred: PerAnnotator):
     """Per item: mean_k |t_ik - p_ik| / S, with S the number of possible label values."""
     dist = np.abs(np.subtract(gold.values, pred.values))
-    totals, counts = _per_item_sums(dist, gold)
+    totals, counts = per_item_sums(dist, gold)
     return (totals / gold.n_labels / np.maximum(counts, 1))[:, None]
 
 
 def mer_stats(gold: PerAnnotator, pred: PerAnnotator):
     """Per item: mean over labels j of round5(share of annotators whose choice of j is mispredicted)."""
-    wrong, counts = _per_item_sums(gold.values != pred.values, gold)  # (n_items, L)
+    wrong, counts = per_item_sums(gold.values != pred.values, gold)  # (n_items, L)
     per_label = round5(wrong / np.maximum(counts, 1)[:, None])
     return (np.sum(per_label, axis=-1) / per_label.shape[1])[:, None]
 

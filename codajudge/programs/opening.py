@@ -13,7 +13,7 @@ from typing import NamedTuple
 from collections.abc import Sequence
 
 from ..errors import SubmissionError
-from ..formats.archive import ARCHIVE_SUFFIXES, nothing_at_path, safe_extract, submission_files
+from ..formats.archive import ARCHIVE_SUFFIXES, NOTHING_AT_PATH, safe_extract, submission_files
 from ..formats.textfile import safe_display
 from ..tracks import Track
 
@@ -36,7 +36,7 @@ def open_submission(
     is used as it is. Raises SubmissionError when nothing is at ``path`` or its one file is an
     archive of another kind."""
     if not (path.exists() or path.is_symlink()):
-        raise nothing_at_path(str(path))
+        raise NOTHING_AT_PATH.error(safe_display(str(path)))
     archive, display = _lone_archive(path)
     if archive is None:
         return OpenedSubmission(path, [])

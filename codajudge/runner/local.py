@@ -34,8 +34,8 @@ from ..bundle.baselines_run import SOLUTION_TEMPLATE
 from ..bundle.check.programs import METADATA
 from ..confine import slug
 from ..errors import ConfigError
-from ..formats.archive import nothing_at_path, safe_extract
-from ..formats.textfile import utf8_text
+from ..formats.archive import NOTHING_AT_PATH, safe_extract
+from ..formats.textfile import safe_display, utf8_text
 from ..untrusted import copy_tree, wait_then_stop
 from . import sandbox
 from .capture import JOIN_SECONDS, CappedOutput, drain
@@ -204,7 +204,7 @@ def place_submission(submission: str, target: Path) -> None:
         target.mkdir(parents=True)
         safe_extract(source, target, source.name)
     else:
-        raise nothing_at_path(submission)
+        raise NOTHING_AT_PATH.error(safe_display(submission))
 
 
 def copy_program(source: Path, target: Path) -> None:
