@@ -105,7 +105,7 @@ def test_each_baseline_runs_once_per_split_and_the_sample_submission_is_the_scor
 
     def counting(name, input_dir, output_dir, seed, datasets=None):
         runs.append((name, input_dir.name))
-        run_baseline(name, input_dir, output_dir, seed, datasets)
+        return run_baseline(name, input_dir, output_dir, seed, datasets)
 
     reads = []
     load_dataset = child.load_dataset
@@ -169,7 +169,7 @@ def test_the_local_sample_submission_is_the_scored_cosine_run_on_the_local_phase
 
     def counting(name, input_dir, output_dir, seed, datasets=None):
         runs.append((name, input_dir.name))
-        run_baseline(name, input_dir, output_dir, seed, datasets)
+        return run_baseline(name, input_dir, output_dir, seed, datasets)
 
     monkeypatch.setattr(baselines_run, "run_baseline", counting)
     folder = make_edition(tmp_path / "edition")

@@ -40,7 +40,7 @@ Model = baseline_class("{name}")
 #: The baseline whose predictions on the first phase are the starting kit's sample result submission.
 SAMPLE_BASELINE = "cosine_bow"
 
-#: phase id -> the ``prediction_files`` of SAMPLE_BASELINE on that phase (``baseline_scores``)
+#: phase id -> the prediction files of SAMPLE_BASELINE on that phase (``baseline_scores``)
 Samples = dict[str, dict[str, bytes]]
 #: ``scores[phase id][baseline][key]``: the baselines' scores on each phase (``baseline_scores``)
 BaselineScores = dict[str, dict[str, dict[str, float]]]
@@ -48,9 +48,10 @@ BaselineScores = dict[str, dict[str, dict[str, float]]]
 
 def run_baseline(
     name: str, input_dir: Path, output_dir: Path, seed: int, datasets: dict | None = None
-) -> None:
+) -> dict[str, bytes]:
     """Predictions of baseline ``name`` for one phase, written into ``output_dir`` by the code the
-    ingestion program's child process runs (``run_models``), called in this process: a built-in
+    ingestion program's child process runs (``run_models``), called in this process, and returned
+    (file name -> contents, the prediction files only: nothing else is written there); a built-in
     baseline is the kit's own code, with nothing to confine. What it prints is kept from the
     console; a refusal is quoted in the build's. ``datasets``: as ``run_models``' (one dict per
     phase: its items read once for all its baselines)."""
@@ -68,25 +69,20 @@ def run_baseline(
                 "the baseline failed on the edition's data",
                 found=error.render()[-800:],
             ) from None
-
-
-def prediction_files(folder: Path) -> dict[str, bytes]:
-    """The prediction files ``run_baseline`` wrote into ``folder``, by name."""
-    return {path.name: path.read_bytes() for path in sorted(folder.iterdir()) if path.is_file()}
+    return {file.name: file.read_bytes() for file in sorted(output_dir.iterdir()) if file.is_file()}
 
 
 def baseline_predictions(name: str, input_dir: Path, seed: int) -> dict[str, bytes]:
-    """The ``prediction_files`` of baseline ``name`` on one phase's ``input_dir``."""
+    """The prediction files of baseline ``name`` on one phase's ``input_dir`` (``run_baseline``)."""
     with tempfile.TemporaryDirectory(prefix="codajudge-sample-") as tmp:
-        run_baseline(name, input_dir, Path(tmp), seed)
-        return prediction_files(Path(tmp))
+        return run_baseline(name, input_dir, Path(tmp), seed)
 
 
 def baseline_scores(edition: Edition, root: Path, samples: Samples) -> BaselineScores:
     """``scores[phase id][baseline][key]`` for every phase and baseline of the edition, also written
     as ``BASELINE_SCORES`` in the reference data of every public-gold phase with baselines run
     (JSON, its keys sorted: the build is reproducible). ``samples`` receives the
-    ``prediction_files`` of SAMPLE_BASELINE on each phase it ran on, when it is one of them."""
+    prediction files of SAMPLE_BASELINE on each phase it ran on, when it is one of them."""
     scores: BaselineScores = {}
     for phase in edition.phases:
         # a phase scoring a split scored already has its items and gold: the same scores
@@ -104,13 +100,14 @@ def _phase_scores(edition: Edition, root: Path, phase, samples) -> dict[str, dic
     ref = root / "reference_data" / phase.id
     spec = read_spec(ref)
     gold = load_gold(spec, ref) if edition.baselines else None  # every baseline scored on it
+    inputs = root / "input_data" / phase.id
     scores, datasets = {}, {}
     for name in edition.baselines:
         with tempfile.TemporaryDirectory(prefix="codajudge-baseline-") as tmp:
-            run_baseline(name, root / "input_data" / phase.id, Path(tmp), edition.seed, datasets)
+            files = run_baseline(name, inputs, Path(tmp), edition.seed, datasets)
             scores[name] = score_folder(spec, ref, Path(tmp), gold=gold).scores()
             if name == SAMPLE_BASELINE:
-                samples[phase.id] = prediction_files(Path(tmp))
+                samples[phase.id] = files
     return scores
 
 
