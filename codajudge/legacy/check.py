@@ -83,9 +83,8 @@ def _check_phase(phase: dict, where: str, root: Path, findings: Findings):
     for key in ("label", "start_date"):
         if not phase.get(key):
             findings.add(where, f"a phase needs a {key!r}")
-    start = None
-    if phase.get("start_date"):
-        start = parse_date(phase["start_date"], f"{where}.start_date", findings)
+    written = phase.get("start_date")
+    start = parse_date(written, f"{where}.start_date", findings) if written else None
     if "scoring_program" not in phase:
         findings.add(where, "the phase has no scoring_program")
     # a v1.5 phase takes result submissions only: for a phase with an ingestion program the site
