@@ -1000,11 +1000,13 @@ def test_latex_compiles_as_a_fragment_with_the_packages_it_names(small_phase, tm
 
 
 def test_latex_sets_every_character_it_claims_pdflatex_sets(tmp_path):
-    from codajudge.stats.latex import LATEX_PACKAGES, PDFLATEX_CHARACTERS
+    from codajudge.stats.latex import PDFLATEX_CHARACTERS
+    from codajudge.texts import kit_text
 
     text = latex_escape("".join(sorted(PDFLATEX_CHARACTERS)))
     assert "[U+" not in text
-    fragment = LATEX_PACKAGES + "\n" + text + "\n"
+    fragment = kit_text("ranking/latex_header", title="", phase="", command="", settings="")
+    fragment += "\n" + text + "\n"
     _assert_latex_compiles({"characters": fragment}, tmp_path)
 
 
