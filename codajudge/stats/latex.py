@@ -131,24 +131,16 @@ def _latex_table(
     ]
     span = report.settings.latex_width  # --latex-width: auto, by the estimated width; 1 or 2
     wide = estimated_width(header, rows) > ACL_COLUMN_PT if span == "auto" else span == "2"
-    env = "table*" if may_span and wide else "table"
-    return [
-        "",
-        f"\\begin{{{env}}}[t]",
-        "\\centering",
-        "\\small",
-        "\\setlength{\\tabcolsep}{2.5pt}",
-        f"\\cjfit{{\\begin{{tabular}}{{{columns}}}",
-        "\\toprule",
-        " & ".join(header) + " \\\\",
-        "\\midrule",
-        *[" & ".join(cells) + " \\\\" for cells in rows],
-        "\\bottomrule",
-        "\\end{tabular}}",
-        f"\\caption{{{caption}}}",
-        f"\\label{{{label}}}",
-        f"\\end{{{env}}}",
-    ]
+    table = kit_text(
+        "ranking/latex_table",
+        env="table*" if may_span and wide else "table",
+        columns=columns,
+        header=" & ".join(header),
+        rows="".join(" & ".join(cells) + " \\\\\n" for cells in rows),
+        caption=caption,
+        label=label,
+    )
+    return ["", table]
 
 
 #: One column of an ACL two-column page (A4, 2.5 cm margins, 0.6 cm apart), in points.
