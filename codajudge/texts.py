@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import csv
 import io
-import string
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -20,6 +19,8 @@ KIT_TEMPLATES = Path(__file__).resolve().parent / "templates"
 def filled(text: str, source: str, fields: dict[str, object]) -> str:
     """Template ``text`` (of the file ``source``) without its final line end, each ``$field``
     replaced; a ConfigError naming ``source`` for an unknown field or a lone ``$``."""
+    import string  # here: the scoring program writes CSV through this module and fills no template
+
     # line ends as Python's text files read them: a template saved on Windows fills alike
     text = text.replace("\r\n", "\n").replace("\r", "\n").removesuffix("\n")
     try:
