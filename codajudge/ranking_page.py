@@ -34,12 +34,14 @@ def render_html(report: RankingReport) -> str:
         shown = [f"<h2>{_e(section.heading)}{tag}</h2>", f"<p>{_e(section.intro)}{legend}</p>"]
         ranking = section.ranking
         if ranking and ranking.note:
-            shown.append(f"<p class='warn'>Note: {_e(ranking.note)}.</p>")
+            note = kit_text("ranking/track_note", note=_e(ranking.note))
+            shown.append(f"<p class='warn'>{note}</p>")
         if ranking and ranking.rows:
             shown.append(f"<div class='fig'>{_chart(ranking)}</div>")
         shown.append(_table(section.table))
         if ranking and ranking.missing:
-            shown.append(f"<p>Not submitted: {_e(', '.join(ranking.missing))}.</p>")
+            missing = kit_text("ranking/not_submitted", systems=_e(", ".join(ranking.missing)))
+            shown.append(f"<p>{missing}</p>")
         # a group's heading, sentence and table stand on one line
         parts.append(("" if number and not ranking else "\n").join(shown))
     runs = [f"{team}: {run}" for team, run in report.runs.items()]
@@ -81,5 +83,5 @@ def _chart(ranking: TrackRanking) -> str:
         )
         for r in ranking.rows
     ]
-    title = f"{tables.track_title(ranking)}: score and 95% interval, coloured by cluster"
+    title = kit_text("ranking/chart_title", track=tables.track_title(ranking))
     return plots.interval_chart(rows, title, tables.metric_label(ranking.metric))

@@ -196,13 +196,12 @@ def latex_stack(text: str) -> str:
 
 
 def _latex_track(report: RankingReport, ranking: TrackRanking) -> list[str]:
-    missing = (
-        " Not submitted: " + ", ".join(latex_system(report, m) for m in ranking.missing) + "."
-        if ranking.missing
-        else ""
-    )
+    systems = ", ".join(latex_system(report, m) for m in ranking.missing)
+    missing = " " + kit_text("ranking/not_submitted", systems=systems) if ranking.missing else ""
     stand_ins = _stand_in_note([r.system for r in ranking.rows] + ranking.missing)
-    note = f" Note: {latex_escape(ranking.note)}." if ranking.note else ""
+    note = ""
+    if ranking.note:
+        note = " " + kit_text("ranking/track_note", note=latex_escape(ranking.note))
     kind = "" if ranking.track.id in report.primary_tracks else " (not a primary track)"
     caption = kit_text(
         "ranking/latex_track_caption",

@@ -60,10 +60,10 @@ def render_markdown(report: RankingReport) -> str:
         out += ["", f"## {_md(section.heading)}{tag}", "", _md(section.intro) + legend]
         ranking = section.ranking
         if ranking and ranking.note:
-            out.append(f"Note: {_md(ranking.note)}.")
+            out.append(kit_text("ranking/track_note", note=_md(ranking.note)))
         out += [""] + markdown_table(section.table)
         if ranking and ranking.missing:
-            out += ["", "Not submitted: " + ", ".join(_md(m) for m in ranking.missing) + "."]
+            out += ["", kit_text("ranking/not_submitted", systems=_md(", ".join(ranking.missing)))]
     runs = [f"{team}: {run}" for team, run in report.runs.items()]
     out += _section("Runs ranked", kit_text("ranking/runs_intro"), runs)
     rule = kit_text("ranking/rule_intro", missing=report.spec.primary_rule.missing_words())
