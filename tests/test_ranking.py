@@ -1277,3 +1277,25 @@ def test_a_track_of_few_items_is_ranked_by_the_exact_permutation_test(tmp_path):
     markdown = (out / "ranking.md").read_text()
     assert "\\(exact paired permutation test, two-sided, alpha 0.05\\)" in markdown
     assert "Note: 5 items: the exact paired permutation test" in markdown
+
+
+def test_editing_a_ranking_template_changes_the_sentence_in_every_output(tmp_path, monkeypatch):
+    """The ranking outputs' sentences are the kit's templates (templates/ranking/): one edited file
+    changes the sentence in ranking.md, ranking.html and ranking.tex, and nothing else."""
+    from codajudge import texts
+    from codajudge.ranking_page import render_html
+
+    renderers = (render_markdown, render_html, render_latex)
+    before = [render(_report()) for render in renderers]
+    old, new = (
+        "percentile bootstrap intervals over items",
+        "percentile bootstrap intervals over the items",
+    )
+    copy = tmp_path / "templates"
+    shutil.copytree(texts.KIT_TEMPLATES, copy)
+    intervals = copy / "ranking" / "intervals.md"
+    intervals.write_text(intervals.read_text(encoding="utf-8").replace(old, new), "utf-8")
+    monkeypatch.setattr(texts, "KIT_TEMPLATES", copy)
+    for render, text in zip(renderers, before):
+        assert old in text
+        assert render(_report()) == text.replace(old, new)
