@@ -11,6 +11,7 @@ from . import plots
 from .metrics import get as get_metric
 from .report import html_page, html_table
 from .stats import tables
+from .texts import kit_text
 from .stats.ranking import TrackRanking
 from .stats.tables import RankingReport, Style, Table
 
@@ -19,29 +20,34 @@ STYLE = Style(_e, "<b>{}</b>", tables.MARK)
 
 
 def render_html(report: RankingReport) -> str:
-    parts = [
-        f"<h1>Official ranking: {_e(report.spec.title)} ({_e(report.spec.phase)})</h1>",
-        f"<p>Reproduce with: <code>{_e(report.settings.command or report.signature)}</code></p>",
-        f"<p class='sig'>Settings: {_e(report.signature)}</p>",
-    ]
+    header = kit_text(
+        "ranking/html_header",
+        title=_e(report.spec.title),
+        phase=_e(report.spec.phase),
+        command=_e(report.settings.command or report.signature),
+        settings=_e(report.signature),
+    )
+    parts = [header]
     for number, section in enumerate(tables.page_sections(report)):
         tag = f" ({_e(section.tag)})" if section.tag else ""
-        legend = f" {tables.MARK} {tables.MARK_LEGEND}" if number == 0 else ""
+        legend = " " + kit_text("ranking/legend", mark=tables.MARK) if number == 0 else ""
         shown = [f"<h2>{_e(section.heading)}{tag}</h2>", f"<p>{_e(section.intro)}{legend}</p>"]
         ranking = section.ranking
         if ranking and ranking.note:
-            shown.append(f"<p class='warn'>Note: {_e(ranking.note)}.</p>")
+            note = kit_text("ranking/track_note", note=_e(ranking.note))
+            shown.append(f"<p class='warn'>{note}</p>")
         if ranking and ranking.rows:
             shown.append(f"<div class='fig'>{_chart(ranking)}</div>")
         shown.append(_table(section.table))
         if ranking and ranking.missing:
-            shown.append(f"<p>Not submitted: {_e(', '.join(ranking.missing))}.</p>")
+            missing = kit_text("ranking/not_submitted", systems=_e(", ".join(ranking.missing)))
+            shown.append(f"<p>{missing}</p>")
         # a group's heading, sentence and table stand on one line
         parts.append(("" if number and not ranking else "\n").join(shown))
     runs = [f"{team}: {run}" for team, run in report.runs.items()]
-    parts += _section("Runs ranked", "<p>Each team's best run by the overall order:</p>", runs)
-    rule = f"<p>A primary track not submitted {_e(report.spec.primary_rule.missing_words())}:</p>"
-    parts += _section(tables.RULE_HEADING, rule, tables.primary_rule_lines(report))
+    parts += _section("Runs ranked", f"<p>{kit_text('ranking/runs_intro')}</p>", runs)
+    rule = kit_text("ranking/rule_intro", missing=_e(report.spec.primary_rule.missing_words()))
+    parts += _section(tables.RULE_HEADING, f"<p>{rule}</p>", tables.primary_rule_lines(report))
     notes = [f"{name}: {note}" for name, notes in report.notes.items() for note in notes]
     parts += _section("Notes", "", notes)
     parts += _section("Not ranked", "", [f"{name}: {why}" for name, why in report.failures])
@@ -77,5 +83,5 @@ def _chart(ranking: TrackRanking) -> str:
         )
         for r in ranking.rows
     ]
-    title = f"{tables.track_title(ranking)}: score and 95% interval, coloured by cluster"
+    title = kit_text("ranking/chart_title", track=tables.track_title(ranking))
     return plots.interval_chart(rows, title, tables.metric_label(ranking.metric))

@@ -13,9 +13,7 @@ aggregates from ``stats``."""
 
 from __future__ import annotations
 
-import csv
 import html
-import io
 import json
 import math
 import os
@@ -36,6 +34,7 @@ from .formats.values import is_number
 from .scoring import Result, scored_subset
 from .spec import MEAN_WORDS
 from .stats import summaries
+from .texts import csv_text
 from .stats.bootstrap import DEFAULT_RESAMPLES, signature_text, track_intervals
 from .tracks import PRECISION, score_key
 
@@ -571,12 +570,3 @@ def write_item_csv(output_dir: Path, result: Result) -> None:
         print(note, file=sys.stderr)
         return
     atomic_write(Path(output_dir) / DETAILED_CSV, csv_text(CSV_COLUMNS, rows))
-
-
-def csv_text(columns: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
-    """A CSV table of ``columns`` and ``rows`` (lines ending in \\n, as every CSV file the kit
-    writes)."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerows([columns, *rows])
-    return out.getvalue()

@@ -19,6 +19,7 @@ LAYERS = {
     "deps": 0,
     "fields": 0,
     "untrusted": 0,
+    "texts": 0,
     "metrics": 1,
     "stats": 2,
     "labels": 3,

@@ -1000,11 +1000,13 @@ def test_latex_compiles_as_a_fragment_with_the_packages_it_names(small_phase, tm
 
 
 def test_latex_sets_every_character_it_claims_pdflatex_sets(tmp_path):
-    from codajudge.stats.latex import LATEX_PACKAGES, PDFLATEX_CHARACTERS
+    from codajudge.stats.latex import PDFLATEX_CHARACTERS
+    from codajudge.texts import kit_text
 
     text = latex_escape("".join(sorted(PDFLATEX_CHARACTERS)))
     assert "[U+" not in text
-    fragment = LATEX_PACKAGES + "\n" + text + "\n"
+    fragment = kit_text("ranking/latex_header", title="", phase="", command="", settings="")
+    fragment += "\n" + text + "\n"
     _assert_latex_compiles({"characters": fragment}, tmp_path)
 
 
@@ -1275,3 +1277,25 @@ def test_a_track_of_few_items_is_ranked_by_the_exact_permutation_test(tmp_path):
     markdown = (out / "ranking.md").read_text()
     assert "\\(exact paired permutation test, two-sided, alpha 0.05\\)" in markdown
     assert "Note: 5 items: the exact paired permutation test" in markdown
+
+
+def test_editing_a_ranking_template_changes_the_sentence_in_every_output(tmp_path, monkeypatch):
+    """The ranking outputs' sentences are the kit's templates (templates/ranking/): one edited file
+    changes the sentence in ranking.md, ranking.html and ranking.tex, and nothing else."""
+    from codajudge import texts
+    from codajudge.ranking_page import render_html
+
+    renderers = (render_markdown, render_html, render_latex)
+    before = [render(_report()) for render in renderers]
+    old, new = (
+        "percentile bootstrap intervals over items",
+        "percentile bootstrap intervals over the items",
+    )
+    copy = tmp_path / "templates"
+    shutil.copytree(texts.KIT_TEMPLATES, copy)
+    intervals = copy / "ranking" / "intervals.md"
+    intervals.write_text(intervals.read_text(encoding="utf-8").replace(old, new), "utf-8")
+    monkeypatch.setattr(texts, "KIT_TEMPLATES", copy)
+    for render, text in zip(renderers, before):
+        assert old in text
+        assert render(_report()) == text.replace(old, new)

@@ -144,9 +144,9 @@ def test_every_template_is_used_by_the_code():
             assert stem in REGISTRY, name
         elif folder == "importers":
             assert any(stem.startswith(importer + "_") for importer in IMPORTERS), name
-        else:  # named, or chosen by a field (f"kit_readme/samples_{phase}")
-            chosen = 'f"' + name.rpartition("_")[0] + "_{"
-            assert f'"{name}"' in code or chosen in code, name
+        else:  # named, or chosen by a field (f"kit_readme/samples_{phase}", f"ranking/group_{order}")
+            chosen = ['f"' + name.rpartition("_")[0] + "_{", 'f"' + name.split("_")[0] + "_{"]
+            assert f'"{name}"' in code or any(c in code for c in chosen), name
 
 
 def test_a_metrics_text_is_its_template_and_an_editions_template_replaces_it(tmp_path):

@@ -8,16 +8,14 @@ fields each template receives: docs/edition-config.md, "Page templates")."""
 
 from __future__ import annotations
 
-import string
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ConfigError
 from ..formats.textfile import utf8_text
 from ..kinds import Kind
+from ..texts import KIT_TEMPLATES, filled
 
-#: The kit's templates, shipped in the package (package data of the wheel).
-KIT_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 #: An edition's own templates, relative to its folder.
 EDITION_TEMPLATES = "templates"
 
@@ -55,21 +53,7 @@ class Templates:
                 expected=f"the file in the edition's {EDITION_TEMPLATES}/ folder or in the kit's "
                 f"{KIT_TEMPLATES}",
             )
-        text = utf8_text(path.read_bytes(), str(path))
-        # line ends as Python's text files read them: a template saved on Windows fills alike
-        text = text.replace("\r\n", "\n").replace("\r", "\n").removesuffix("\n")
-        try:
-            return string.Template(text).substitute(fields)
-        except KeyError as unknown:
-            raise ConfigError.single(
-                str(path),
-                f"the template names an unknown field ${unknown.args[0]}",
-                expected="fields among " + (", ".join(f"${f}" for f in fields) or "none"),
-            ) from None
-        except ValueError as bad:
-            raise ConfigError.single(
-                str(path), f"a '$' starts no field ({bad})", hint="write $$ for a dollar sign"
-            ) from None
+        return filled(utf8_text(path.read_bytes(), str(path)), str(path), fields)
 
 
 def listed(names: list[str]) -> str:

@@ -64,6 +64,7 @@ from ..report import atomic_write, submission_notes
 from ..gold import GoldTrack
 from ..scoring import Result, load_gold
 from ..spec import BASELINE, UNRANKED, TaskSpec, read_spec
+from ..texts import kit_text
 from ..stats.bootstrap import DEFAULT_RESAMPLES, signature_text
 from ..stats.paired import TESTS
 from ..stats.ranking import (
@@ -128,19 +129,12 @@ def score_one(
     except ConfigError:
         raise  # the reference data is wrong: no submission can be ranked
     except KitError as e:
-        outcome = CODE_SUBMISSION if holds_code(path) else " / ".join(e.render().splitlines())
+        outcome = " / ".join(e.render().splitlines())
+        if holds_code(path):
+            outcome = kit_text("ranking/code_submission", model=MODEL_FILE)
     except Exception as e:  # noqa: BLE001 - one broken submission must not stop the others
         outcome = f"internal error ({e.__class__.__name__}: {e})"
     return outcome, time.monotonic() - started
-
-
-#: Why a code submission is not ranked, and how to get what is.
-CODE_SUBMISSION = (
-    f"a code submission (it holds {MODEL_FILE}): the ranking scores each run's predictions, not "
-    "its code. Download each run's prediction output from Codabench (on the submission's page: the "
-    "output of the prediction step, with ingestion_status.json at its root) and rank those zips, "
-    "or rank with --run-code to run each code submission here, in the sandbox"
-)
 
 
 def holds_code(path: Path) -> bool:
@@ -414,12 +408,8 @@ def primary_rule_notes(spec: TaskSpec, results: dict[str, Result]) -> list[tuple
     for name, r in results.items():
         if not r.ranked:
             submitted = ", ".join(t.id for t in spec.tracks if t.id in r.tracks) or "no track"
-            notes.append((name, f"{UNRANKED_NOTE}; ranked on {submitted}"))
+            notes.append((name, kit_text("ranking/unranked_note", tracks=submitted)))
     return notes
-
-
-#: What the tables say of a run left without a primary score.
-UNRANKED_NOTE = "no primary score (not every primary track submitted), so not in the overall table"
 
 
 def _within(convert, low, high, name: str, strict: bool = False):

@@ -33,6 +33,7 @@ from collections.abc import Iterator, Sequence
 
 from ..errors import ConfigError, counted, plural
 from ..formats.textfile import utf8_text
+from ..texts import kit_text
 
 #: Codabench's CSV header labels (codabench src/apps/api/views/submissions.py).
 CODABENCH_ID, CODABENCH_FILE, CODABENCH_OWNER = "Submission ID", "File Name", "Owner"
@@ -40,11 +41,11 @@ CODABENCH_ID, CODABENCH_FILE, CODABENCH_OWNER = "Submission ID", "File Name", "O
 #: (codabench src/apps/api/serializers/submissions.py).
 CODABENCH_JSON_FILES = ("name", "filename")
 
-EXPECTED = (
-    "a CSV with the columns 'submission' and 'team', or Codabench's export of submissions "
-    "(CSV with 'Submission ID', 'File Name' and 'Owner', or its JSON list with 'id', 'filename' "
-    "and 'owner')"
-)
+
+def _not_a_teams_file(path: Path, problem: str, **details: object) -> ConfigError:
+    """The refusal of a file none of the accepted kinds (template ``ranking/teams_expected``)."""
+    expected = kit_text("ranking/teams_expected")
+    return ConfigError.single(str(path), problem, expected=expected, **details)
 
 
 #: (where, exact keys, file names, team) of one row: where is {"line": n} or {"item": "#n"}.
@@ -75,16 +76,10 @@ def _unused_file_names(teams: Teams) -> list[str]:
         if (len(owners) == 1 and not shadowed) or rows in seen:
             continue
         seen.add(rows)
-        if shadowed:
-            notes.append(
-                f"file name {name!r} ({_places(owners)}) is also the id of a submission of "
-                f"{teams.exact[name]!r}: {name!r} is read as that id"
-            )
-        else:
-            notes.append(
-                f"file name {name!r} is given by {counted(len(owners), 'team')} "
-                f"({_places(owners)}): it finds no submission (ids do)"
-            )
+        template = "ranking/teams_name_is_an_id" if shadowed else "ranking/teams_name_shared"
+        teams_giving = counted(len(owners), "team")
+        fields = dict(name=repr(name), places=_places(owners), teams=teams_giving)
+        notes.append(kit_text(template, owner=repr(teams.exact.get(name)), **fields))
     return notes
 
 
@@ -100,9 +95,7 @@ def read_teams(path: Path) -> Teams:
     try:
         data = path.read_bytes()
     except OSError as e:
-        raise ConfigError.single(
-            str(path), f"the teams file cannot be read ({e})", expected=EXPECTED
-        ) from None
+        raise _not_a_teams_file(path, f"the teams file cannot be read ({e})") from None
     text = utf8_text(data, str(path))
     rows = _json_rows(path, text) if text.lstrip().startswith(("[", "{")) else _csv_rows(path, text)
     teams = Teams(path)
@@ -143,13 +136,8 @@ def _csv_rows(path: Path, text: str) -> Iterator[Row]:
         exact, files = columns.get(CODABENCH_ID), columns.get(CODABENCH_FILE)
         team = columns[CODABENCH_OWNER]
     else:
-        raise ConfigError.single(
-            str(path),
-            "the teams file has no known columns",
-            line=1,
-            expected=EXPECTED,
-            found=", ".join(repr(h) for h in header) or "an empty file",
-        )
+        found = ", ".join(repr(h) for h in header) or "an empty file"
+        raise _not_a_teams_file(path, "the teams file has no known columns", line=1, found=found)
     for row in reader:
         if not any(cell.strip() for cell in row):
             continue
@@ -171,20 +159,14 @@ def _json_rows(path: Path, text: str) -> Iterator[Row]:
     try:
         data = json.loads(text)
     except ValueError as e:
-        raise ConfigError.single(
-            str(path), f"the teams file is not valid JSON ({e})", expected=EXPECTED
-        ) from None
+        raise _not_a_teams_file(path, f"the teams file is not valid JSON ({e})") from None
     items = data.get("results") if isinstance(data, dict) else data
     if not isinstance(items, list):
-        raise ConfigError.single(
-            str(path), "the teams file holds no list of submissions", expected=EXPECTED
-        )
+        raise _not_a_teams_file(path, "the teams file holds no list of submissions")
     for number, item in enumerate(items, start=1):
         owner = item.get("owner") if isinstance(item, dict) else None
         if not isinstance(owner, str) or not owner.strip():
-            raise ConfigError.single(
-                str(path), f"submission {number} of the list has no 'owner'", expected=EXPECTED
-            )
+            raise _not_a_teams_file(path, f"submission {number} of the list has no 'owner'")
         exact = [str(item["id"])] if item.get("id") is not None else []
         files = [str(item[k]) for k in CODABENCH_JSON_FILES if item.get(k) is not None]
         yield {"item": f"#{number}"}, _names(*exact), _names(*files), owner.strip()

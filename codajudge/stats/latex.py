@@ -1,13 +1,14 @@
 """The official ranking as a LaTeX fragment for the task paper (``ranking.tex``) from the table
 model of ``stats.tables``: the overall table, each group's, then one table per track, primary
 tracks first, each a booktabs table with its caption and label, fitted to the line's width
-(``LATEX_FIT``) and across both columns of the page when wide. Every name is escaped; a name
+(``\\cjfit``) and across both columns of the page when wide. Every name is escaped; a name
 pdfLaTeX cannot set is written as a marked stand-in (``latex_system``)."""
 
 import re
 from collections.abc import Iterable
 
 from ..metrics import get as get_metric
+from ..texts import kit_text
 from . import tables
 from .paired import TEST_TITLES
 from .ranking import TrackRanking
@@ -25,19 +26,6 @@ _LATEX_SPECIAL.update({ch: f"\\text{name}{{}}" for ch, name in zip("\\~^|<>", NA
 #: tests/test_ranking.py compiles them all where pdflatex is installed).
 PDFLATEX_CHARACTERS = frozenset(map(chr, [*range(0x20, 0x7F), *range(0xA0, 0x180)])) - set(
     "\u0126\u0127\u0138\u013f\u0140\u0149\u0166\u0167\u017f"
-)
-#: The packages ``ranking.tex`` needs, as its header states them.
-LATEX_PACKAGES = (
-    "% needs \\usepackage{booktabs}, \\usepackage[T1]{fontenc} and \\usepackage{graphicx} "
-    "(pdfLaTeX or any engine)"
-)
-#: ``\\cjfit{TABULAR}``: the tabular as it is, or scaled down to the line's width when wider (a
-#: long system name), so that no table overflows its column; defined once per document.
-LATEX_FIT = (
-    "\\ifdefined\\cjfit\\else\\newsavebox{\\cjfitbox}\\newcommand{\\cjfit}[1]{"
-    "\\sbox{\\cjfitbox}{#1}\\ifdim\\wd\\cjfitbox>\\linewidth"
-    "\\typeout{codajudge: a table scaled to the line's width}"
-    "\\resizebox{\\linewidth}{!}{\\usebox{\\cjfitbox}}\\else\\usebox{\\cjfitbox}\\fi}\\fi"
 )
 #: ``--latex-width`` (``Settings.latex_width``): the page's columns a wide table may span; auto
 #: sets a table across both columns of a two-column page by its width (``estimated_width``).
@@ -61,10 +49,6 @@ def latex_escape(text) -> str:
 
 #: Marks a name pdfLaTeX cannot set, written in ``ranking.tex`` as a stand-in (``latex_system``).
 STAND_IN_MARK = "$^{\\dagger}$"
-STAND_IN_TEXT = (
-    f"{STAND_IN_MARK}: a name pdfLaTeX cannot set, written as its run's file name or with its "
-    "characters as code points; ranking.md, ranking.csv and ranking.html give it as it is."
-)
 
 
 def latex_system(report: RankingReport, name: str) -> str:
@@ -79,7 +63,9 @@ def latex_system(report: RankingReport, name: str) -> str:
 
 def _stand_in_note(names: Iterable[str]) -> str:
     """The caption's sentence on stand-ins, when one of ``names`` is one."""
-    return f" {STAND_IN_TEXT}" if not all(pdflatex_sets(name) for name in names) else ""
+    if all(pdflatex_sets(name) for name in names):
+        return ""
+    return " " + kit_text("ranking/latex_stand_in", mark=STAND_IN_MARK)
 
 
 TIMES_100 = r"$\times 100$"
@@ -91,15 +77,19 @@ def latex_label(text: str) -> str:
 
 
 def render_latex(report: RankingReport) -> str:
-    """A fragment for the paper (``LATEX_PACKAGES``: booktabs, T1 fontenc): the overall table, then
-    one table per track, primary tracks first, each with its caption and label."""
-    comments = [
-        f"codajudge official ranking: {report.spec.title} ({report.spec.phase})",
-        f"reproduce with: {report.settings.command or report.signature}",
-        f"settings: {report.signature}",
-    ]
+    """A fragment for the paper (template ``ranking/latex_header``: the packages it needs, booktabs
+    and T1 fontenc, and ``\\cjfit``, which scales a table down to the line's width when wider):
+    the overall table, then one table per track, primary tracks first, each with its caption and
+    label."""
     # each comment on one line (a value cannot end it), undecodable bytes as text
-    lines = ["% " + tables.one_line(text) for text in comments] + [LATEX_PACKAGES, LATEX_FIT]
+    header = kit_text(
+        "ranking/latex_header",
+        title=tables.one_line(report.spec.title),
+        phase=tables.one_line(report.spec.phase),
+        command=tables.one_line(report.settings.command or report.signature),
+        settings=tables.one_line(report.signature),
+    )
+    lines = [header]
     lines += _latex_overall(report)
     for group in report.groups:
         stand_ins = _stand_in_note(row.system for row in group.rows)
@@ -123,7 +113,7 @@ def _latex_table(
     report: RankingReport, table: Table, caption: str, label: str, may_span: bool = True
 ) -> list[str]:
     """A booktabs table in ``\\small`` of the columns the paper shows, fitted to its width
-    (``LATEX_FIT``); across both columns of a two-column page (``table*``) when it ``may_span``
+    (``\\cjfit``); across both columns of a two-column page (``table*``) when it ``may_span``
     and is wide: by ``--latex-width``, or, when automatic, when its estimated width exceeds one
     column of an ACL page."""
     style = Style(lambda name: latex_system(report, name), "\\textbf{{{}}}", "$^{\\ast}$", False)
@@ -141,24 +131,16 @@ def _latex_table(
     ]
     span = report.settings.latex_width  # --latex-width: auto, by the estimated width; 1 or 2
     wide = estimated_width(header, rows) > ACL_COLUMN_PT if span == "auto" else span == "2"
-    env = "table*" if may_span and wide else "table"
-    return [
-        "",
-        f"\\begin{{{env}}}[t]",
-        "\\centering",
-        "\\small",
-        "\\setlength{\\tabcolsep}{2.5pt}",
-        f"\\cjfit{{\\begin{{tabular}}{{{columns}}}",
-        "\\toprule",
-        " & ".join(header) + " \\\\",
-        "\\midrule",
-        *[" & ".join(cells) + " \\\\" for cells in rows],
-        "\\bottomrule",
-        "\\end{tabular}}",
-        f"\\caption{{{caption}}}",
-        f"\\label{{{label}}}",
-        f"\\end{{{env}}}",
-    ]
+    table = kit_text(
+        "ranking/latex_table",
+        env="table*" if may_span and wide else "table",
+        columns=columns,
+        header=" & ".join(header),
+        rows="".join(" & ".join(cells) + " \\\\\n" for cells in rows),
+        caption=caption,
+        label=label,
+    )
+    return ["", table]
 
 
 #: One column of an ACL two-column page (A4, 2.5 cm margins, 0.6 cm apart), in points.
@@ -186,17 +168,20 @@ def _visible_length(cell: str) -> int:
 def _latex_overall(report: RankingReport) -> list[str]:
     track_ids = tables.paper_tracks(report)
     tests = ", ".join(dict.fromkeys(TEST_TITLES[report.rankings[t].test] for t in track_ids))
-    named = "; ".join(
-        f"{latex_escape(tables.track_title(report.rankings[t]))}: {tables.metric_label(report.rankings[t].metric, latex_escape, TIMES_100)}"
+    named = [
+        f"{latex_escape(tables.track_title(report.rankings[t]))}: "
+        + tables.metric_label(report.rankings[t].metric, latex_escape, TIMES_100)
         for t in track_ids
-    )
-    caption = (
-        f"{latex_escape(report.spec.title)}: official ranking. {latex_escape(tables.overall_text(report))} "
-        "Bold: the best score of a track; $^{\\ast}$: the best system of the track and every "
-        f"system not significantly different from it ({latex_escape(tests)}, two-sided, "
-        f"$\\alpha={report.settings.alpha:g}$).{_stand_in_note(row.system for row in report.overall)}"
-        + "".join(f" {latex_escape(line)}." for line in tables.primary_rule_lines(report))
-        + f" Columns: {named}."
+    ]
+    caption = kit_text(
+        "ranking/latex_overall_caption",
+        title=latex_escape(report.spec.title),
+        order=latex_escape(tables.overall_text(report)),
+        tests=latex_escape(tests),
+        alpha=f"{report.settings.alpha:g}",
+        stand_ins=_stand_in_note(row.system for row in report.overall),
+        rules="".join(f" {latex_escape(line)}." for line in tables.primary_rule_lines(report)),
+        columns="; ".join(named),
     )
     return _latex_table(report, tables.overall_table(report), caption, "tab:ranking-overall")
 
@@ -211,20 +196,24 @@ def latex_stack(text: str) -> str:
 
 
 def _latex_track(report: RankingReport, ranking: TrackRanking) -> list[str]:
-    missing = (
-        " Not submitted: " + ", ".join(latex_system(report, m) for m in ranking.missing) + "."
-        if ranking.missing
-        else ""
-    )
+    systems = ", ".join(latex_system(report, m) for m in ranking.missing)
+    missing = " " + kit_text("ranking/not_submitted", systems=systems) if ranking.missing else ""
     stand_ins = _stand_in_note([r.system for r in ranking.rows] + ranking.missing)
-    note = f" Note: {latex_escape(ranking.note)}." if ranking.note else ""
+    note = ""
+    if ranking.note:
+        note = " " + kit_text("ranking/track_note", note=latex_escape(ranking.note))
     kind = "" if ranking.track.id in report.primary_tracks else " (not a primary track)"
-    caption = (
-        f"{latex_escape(tables.track_title(ranking))}{kind}: systems ranked by "
-        f"{tables.metric_label(ranking.metric, latex_escape, TIMES_100)}, {get_metric(ranking.metric).direction} is better. "
-        f"{latex_escape(tables.interval_text(report))} "
-        + tables.cluster_text(report, ranking, "$\\alpha=$")  # kit text only: nothing to escape
-        + f" Columns: rank, system, score, 95\\% interval, cluster.{note}{missing}{stand_ins}"
+    caption = kit_text(
+        "ranking/latex_track_caption",
+        track=latex_escape(tables.track_title(ranking)),
+        kind=kind,
+        metric=tables.metric_label(ranking.metric, latex_escape, TIMES_100),
+        direction=get_metric(ranking.metric).direction,
+        intervals=latex_escape(tables.interval_text(report)),
+        clusters=tables.cluster_text(report, ranking, "$\\alpha=$"),  # kit text: nothing to escape
+        note=note,
+        missing=missing,
+        stand_ins=stand_ins,
     )
     label = f"tab:ranking-{latex_label(ranking.track.id)}"
     return _latex_table(report, tables.track_table(ranking), caption, label, may_span=False)

@@ -6,6 +6,7 @@ name is escaped (``_md``)."""
 
 import re
 
+from ..texts import kit_text
 from . import tables
 from .tables import RankingReport, Style, Table
 
@@ -45,38 +46,32 @@ def markdown_table(table: Table) -> list[str]:
 
 
 def render_markdown(report: RankingReport) -> str:
-    out = [
-        f"# Official ranking: {_md(report.spec.title)} ({_md(report.spec.phase)})",
-        "",
-        f"Reproduce with: {md_code(report.settings.command or report.signature)}",
-        "",
-        f"Settings: {md_code(report.signature)}",
-    ]
+    header = kit_text(
+        "ranking/markdown_header",
+        title=_md(report.spec.title),
+        phase=_md(report.spec.phase),
+        command=md_code(report.settings.command or report.signature),
+        settings=md_code(report.signature),
+    )
+    out = [header]
     for number, section in enumerate(tables.page_sections(report)):
         tag = f" ({_md(section.tag)})" if section.tag else ""
-        legend = f" `{tables.MARK}` {tables.MARK_LEGEND}" if number == 0 else ""
+        legend = " " + kit_text("ranking/legend", mark=f"`{tables.MARK}`") if number == 0 else ""
         out += ["", f"## {_md(section.heading)}{tag}", "", _md(section.intro) + legend]
         ranking = section.ranking
         if ranking and ranking.note:
-            out.append(f"Note: {_md(ranking.note)}.")
+            out.append(kit_text("ranking/track_note", note=_md(ranking.note)))
         out += [""] + markdown_table(section.table)
         if ranking and ranking.missing:
-            out += ["", "Not submitted: " + ", ".join(_md(m) for m in ranking.missing) + "."]
+            out += ["", kit_text("ranking/not_submitted", systems=_md(", ".join(ranking.missing)))]
     runs = [f"{team}: {run}" for team, run in report.runs.items()]
-    out += _section("Runs ranked", "Each team's best run by the overall order:", runs)
-    rule = f"A primary track not submitted {report.spec.primary_rule.missing_words()}:"
+    out += _section("Runs ranked", kit_text("ranking/runs_intro"), runs)
+    rule = kit_text("ranking/rule_intro", missing=report.spec.primary_rule.missing_words())
     out += _section(tables.RULE_HEADING, rule, tables.primary_rule_lines(report))
     notes = [f"{name}: {note}" for name, notes in report.notes.items() for note in notes]
-    out += _section("Notes", NOTES_INTRO, notes)
+    out += _section("Notes", kit_text("ranking/notes_intro"), notes)
     out += _section("Not ranked", "", [f"{name}: {why}" for name, why in report.failures])
     return "\n".join(out) + "\n"
-
-
-#: What the notes section lists.
-NOTES_INTRO = (
-    "What the scoring program noted on ranked submissions (files it ignored, "
-    "tracks not covered, metric warnings):"
-)
 
 
 def _section(heading: str, intro: str, items: list[str]) -> list[str]:

@@ -54,6 +54,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..texts import kit_text
 from ..metrics import BOOTSTRAP, WILCOXON, WILLIAMS, Metric, get as get_metric
 from .bootstrap import scores_from_sums, systems_bootstrap_scores, undefined_as_zero
 
@@ -281,17 +282,12 @@ def choose_test(
     chosen, note = (metric.significance if requested == "auto" else requested), None
     applies = {WILLIAMS: metric.significance == WILLIAMS, WILCOXON: metric.has_item_losses}
     if not applies.get(chosen, True):
-        why = {
-            WILLIAMS: "Williams' test applies to Pearson r only",
-            WILCOXON: f"{metric_name} has no per-item losses for Wilcoxon's test",
-        }[chosen]
-        chosen, note = BOOTSTRAP, f"{why}; {metric_name} uses the paired bootstrap"
+        chosen, note = BOOTSTRAP, kit_text(f"ranking/no_{chosen}", metric=metric_name)
     if n_items is None or n_items > EXACT_MAX_ITEMS:
         return chosen, note
-    return PERMUTATION, (
-        f"{n_items} items: the {TEST_TITLES[PERMUTATION]} (all 2^{n_items} swaps of the two "
-        f"systems' items) replaces the {TEST_TITLES[chosen]}, as on every track of at most "
-        f"{EXACT_MAX_ITEMS} items, where an approximate test is not trustworthy"
+    titles = dict(exact=TEST_TITLES[PERMUTATION], asked=TEST_TITLES[chosen])
+    return PERMUTATION, kit_text(
+        "ranking/exact_test", items=n_items, most=EXACT_MAX_ITEMS, **titles
     )
 
 

@@ -17,12 +17,11 @@ CSV keeps full precision (``Table.records``).
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
 from ..metrics import get as get_metric
+from ..texts import csv_text, kit_text
 from .paired import TEST_TITLES
 from .ranking import (
     BY_MEAN_RANK,
@@ -34,11 +33,6 @@ from .ranking import (
 )
 
 MARK = "*"
-#: What ``MARK``, bold and the brackets of the overall table say, after the mark (Markdown, HTML).
-MARK_LEGEND = (
-    "marks the best system of a track and every system not significantly different from it; "
-    "bold, the best score; per-track ranks in brackets."
-)
 
 
 @dataclass
@@ -121,19 +115,13 @@ def track_title(ranking: TrackRanking) -> str:
 
 
 def overall_text(report: RankingReport) -> str:
-    """What the overall order is, in a sentence (plain text)."""
-    names = ", ".join(track_title(report.rankings[t]) for t in report.primary_tracks)
-    if report.settings.overall == BY_MEAN_RANK:
-        return (
-            f"Systems ordered by their mean rank over the primary tracks ({names}); a track a "
-            "system did not submit counts as last place. Caveat: a track's ranks depend on every "
-            "system, so a third system can change the order of two others."
-        )
-    return (
-        f"Systems ordered by their primary score, the leaderboard's: the mean of the primary "
-        f"tracks' main metric{NORMALISED_WORDS if report.spec.primary_rule.normalised else ''} ({names}); "
-        f"a primary track not submitted {report.spec.primary_rule.missing_words()}. No "
-        "other system's submission can change the order of two systems."
+    """What the overall order is, in a sentence (plain text): template ``ranking/overall_RULE``."""
+    rule = report.spec.primary_rule
+    return kit_text(
+        f"ranking/overall_{report.settings.overall}",
+        tracks=", ".join(track_title(report.rankings[t]) for t in report.primary_tracks),
+        normalised=kit_text("ranking/normalised") if rule.normalised else "",
+        missing=rule.missing_words(),
     )
 
 
@@ -142,27 +130,16 @@ STAND_IN_RANK = "+"
 
 
 def group_text(report: RankingReport, group: GroupTable) -> str:
-    """What a group's table is, in a sentence (plain text)."""
+    """What a group's table is, in a sentence (plain text): template ``ranking/group``, its order
+    told by ``ranking/group_ORDER``."""
     names = ", ".join(track_title(report.rankings[t]) for t in group.track_ids)
-    if group.order == GROUP_MEAN_RANK:
-        how = (
-            f"their mean rank over its tracks ({names}), each track's rank accounting for "
-            "statistical ties: a cluster shares its leader's rank"
-        )
-    else:
-        how = f"their mean main score over its tracks ({names})"
-    text = (
-        f"{group.name}: systems ordered by {how}; equal means share a place. "
-        f"{STAND_IN_RANK} marks a track the run did not submit, whose rank {group.stand_in_rank}."
+    how = kit_text(f"ranking/group_{group.order}", tracks=names)
+    text = kit_text(
+        "ranking/group", name=group.name, how=how, mark=STAND_IN_RANK, stand_in=group.stand_in_rank
     )
     if group.left_out:
-        left_out = ", ".join(group.left_out)
-        text += f" Left out (not every track submitted, rule 'unranked'): {left_out}."
+        text += " " + kit_text("ranking/group_left_out", runs=", ".join(group.left_out))
     return text
-
-
-#: How the tables say that the primary score's mean is of range-normalised scores.
-NORMALISED_WORDS = ", each normalised to 0-1 by its metric's range on the track"
 
 
 def primary_rule_lines(report: RankingReport) -> list[str]:
@@ -177,20 +154,15 @@ RULE_HEADING = "Primary tracks not submitted"
 def interval_text(report: RankingReport) -> str:
     """How the intervals were computed, in a sentence (plain text)."""
     if report.settings.resamples < 1:
-        return "No intervals (0 resamples)."
-    return (
-        f"95% percentile bootstrap intervals over items ({report.settings.resamples} resamples, "
-        f"seed {report.settings.seed})."
-    )
+        return kit_text("ranking/no_intervals")
+    settings = report.settings
+    return kit_text("ranking/intervals", resamples=settings.resamples, seed=settings.seed)
 
 
 def cluster_text(report: RankingReport, ranking: TrackRanking, alpha: str = "alpha ") -> str:
     """What a cluster is on this track, in a sentence (plain text; ``alpha`` before the level)."""
-    return (
-        f"A cluster holds its best system and every system not significantly different from it "
-        f"({TEST_TITLES[ranking.test]}, two-sided, {alpha}{report.settings.alpha:g}); its systems share "
-        "its rank."
-    )
+    level = f"{alpha}{report.settings.alpha:g}"
+    return kit_text("ranking/clusters", test=TEST_TITLES[ranking.test], alpha=level)
 
 
 #: Each lone surrogate as text: a byte of a name that is not UTF-8 (which Python reads as U+DC80 to
@@ -457,9 +429,12 @@ def page_sections(report: RankingReport) -> list[Section]:
         sections.append(Section(group.name, group_text(report, group), group_table(report, group)))
     for t in report.track_order():
         ranking = report.rankings[t]
-        intro = (
-            f"Main metric: {metric_label(ranking.metric)}, {get_metric(ranking.metric).direction} "
-            f"is better. {interval_text(report)} {cluster_text(report, ranking)}"
+        intro = kit_text(
+            "ranking/track_intro",
+            metric=metric_label(ranking.metric),
+            direction=get_metric(ranking.metric).direction,
+            intervals=interval_text(report),
+            clusters=cluster_text(report, ranking),
         )
         tag = t if t in report.primary_tracks else f"{t}, not primary"
         sections.append(Section(track_title(ranking), intro, track_table(ranking), tag, ranking))
@@ -521,8 +496,4 @@ def render_csv(report: RankingReport) -> str:
         for note in notes
     ]
     records += [dict(table="not_ranked", system=name, note=why) for name, why in report.failures]
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    writer.writerows([_cell(record.get(name)) for name in CSV_COLUMNS] for record in records)
-    return buffer.getvalue()
+    return csv_text(CSV_COLUMNS, ([_cell(r.get(name)) for name in CSV_COLUMNS] for r in records))
