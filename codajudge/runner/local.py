@@ -173,12 +173,11 @@ def run_step(
     timed_out = wait_then_stop(process, time_limit)
     for reader in readers:
         reader.join(JOIN_SECONDS)
-    seconds = time.monotonic() - start
     stderr = err.text()
     if timed_out:
         stderr += f"\nExecution Time Limit exceeded. Limit was {time_limit} seconds\n"
     code = -9 if timed_out else process.returncode
-    return StepResult(code, out.text(), stderr, timed_out, seconds, time_limit)
+    return StepResult(code, out.text(), stderr, timed_out, time.monotonic() - start, time_limit)
 
 
 @dataclass
