@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import errno
+import functools
 import importlib.util
 import json
 import os
@@ -102,10 +103,7 @@ class WrittenFiles:
         self.kit = str(Path(work).resolve())
         self.paths: list[str] = []
 
-    def install(self) -> None:
-        sys.addaudithook(self._hook)
-
-    def _hook(self, event: str, args: tuple) -> None:
+    def hook(self, event: str, args: tuple) -> None:
         if event != "open" or len(args) != 3 or len(self.paths) >= 100:
             return
         target, mode, flags = args  # open()'s mode, os.open's flags
@@ -283,7 +281,7 @@ class _Run:
 
             self.model_class = baseline_class(source[len(BASELINE_PREFIX) :])
         else:
-            self.written.install()
+            sys.addaudithook(self.written.hook)
             self.root = Path(source).resolve()
             self.model_class = load_model_class(self.root)
 
@@ -372,10 +370,7 @@ def child_main(argv: list[str]) -> int:
     input_dir, out_dir, work, source, seed, kit_fd = argv
     paths = ChildPaths(Path(input_dir), Path(out_dir), Path(work))
     kit = os.fdopen(int(kit_fd), "w", encoding="utf-8", errors="replace", buffering=1)
-
-    def say(line: str) -> None:
-        kit.write(line + "\n")
-
+    say = functools.partial(print, file=kit)
     try:
         skipped = run_models(paths, source, int(seed), say)
     except KitError as error:

@@ -101,10 +101,9 @@ def clear_output(output_dir: Path, names: list[str]) -> None:
             )
     is_page = lambda name: name.lower().endswith((".html", ".htm"))  # noqa: E731
     for relative, kind in prune_tree(output_dir, is_page, "the prediction output"):
+        why = f"it was {kind}, and only regular files are kept"
         if kind == "a regular file":
             why = "only the scoring program writes the detailed results page"
-        else:
-            why = f"it was {kind}, and only regular files are kept"
         print(f"note: removed {relative!r} from the prediction output: {why}")
 
 
@@ -357,8 +356,7 @@ def check_input_folder(input_data: Path) -> None:
     naming the folders beside it that hold a phase's data (a task.json)."""
     if input_data.exists() or input_data.is_symlink():
         return
-    beside = input_data.parent.iterdir() if input_data.parent.is_dir() else []
-    found = sorted(folder for folder in beside if (folder / "task.json").is_file())
+    found = sorted(task.parent for task in input_data.parent.glob("*/task.json") if task.is_file())
     raise UsageError.single(
         str(input_data),
         "no such folder",

@@ -29,7 +29,7 @@ from ..spec import PHASES, read_spec
 from ..runner.local import PREDICTION_OUTPUT, PhaseTask, RunResult, run_submission
 from ..runner.local import phase_task, read_competition
 from .supervisor import code_printed, last_progress, past_time_limit
-from ..untrusted import copy_tree
+from ..untrusted import copy_tree, remove_entry
 from .opening import open_submission
 from .common import BUNDLE_PROBLEM, REFUSED, argument_parser, own_words, run_guarded
 
@@ -78,10 +78,8 @@ def keep_outputs(result: RunResult, output: Path) -> None:
             shutil.copyfile(result.output / name, output / name)
         elif (output / name).is_file():
             (output / name).unlink()
-    predictions = output / "predictions"
-    if predictions.exists():
-        shutil.rmtree(predictions)
-    copy_tree(result.predictions, predictions, PREDICTION_OUTPUT)
+    remove_entry(output / "predictions")
+    copy_tree(result.predictions, output / "predictions", PREDICTION_OUTPUT)
 
 
 def say_where_the_output_is(result: RunResult, output: Path | None) -> None:

@@ -49,11 +49,6 @@ KIT_LINE_CHARS = 1000
 #: printed when the child ended (a flood loses its middle, never its end).
 PROGRESS_HEAD_BYTES = 64 * 1024
 PROGRESS_TAIL_BYTES = 16 * 1024
-#: What to do about a code submission that ran past its time limit.
-TIME_LIMIT_HINT = (
-    "make fit() and predict() faster, or train offline and load the model's parameters from "
-    "files in the submission"
-)
 #: The kit's progress lines (``child._run_track``): "track ID: what it does" and "track ID done in
 #: ...".
 _PROGRESS_LINE = re.compile(r"^track (\S+?)(?:: (fitting|predicting)| done) ")
@@ -238,7 +233,8 @@ def past_time_limit(limit: float, during: str, limit_note: str) -> SubmissionErr
     return SubmissionError.single(
         "code submission",
         f"the code submission ran past the time limit of {limit:g} s{during}",
-        hint=f"{TIME_LIMIT_HINT} ({limit_note})",
+        hint="make fit() and predict() faster, or train offline and load the model's parameters "
+        f"from files in the submission ({limit_note})",
     )
 
 
@@ -283,11 +279,9 @@ def _child_report(paths: ChildPaths, returncode: int, details_dir: Path, trusted
     if report is not None and report.get("status") == "ok":
         return report  # the files were written and checked; a later exit code (atexit) is moot
     if report is None:
-        how = (
-            f"was killed by signal {-returncode} (out of memory?)"
-            if returncode < 0
-            else f"exited with code {returncode}"
-        )
+        how = f"exited with code {returncode}"
+        if returncode < 0:
+            how = f"was killed by signal {-returncode} (out of memory?)"
         raise SubmissionError.single(
             "code submission",
             f"the code submission stopped unexpectedly: the process {how}{_during(paths)}",

@@ -173,12 +173,11 @@ def run_step(
     timed_out = wait_then_stop(process, time_limit)
     for reader in readers:
         reader.join(JOIN_SECONDS)
-    seconds = time.monotonic() - start
     stderr = err.text()
     if timed_out:
         stderr += f"\nExecution Time Limit exceeded. Limit was {time_limit} seconds\n"
     code = -9 if timed_out else process.returncode
-    return StepResult(code, out.text(), stderr, timed_out, seconds, time_limit)
+    return StepResult(code, out.text(), stderr, timed_out, time.monotonic() - start, time_limit)
 
 
 @dataclass
@@ -251,9 +250,10 @@ def predict(
     without isolation, why (``--run-code`` of the ranking runs code only where ``require_sandbox``
     passed first)."""
     step = work / "predict"
+    program = step / "app/program"
     for folder in ("app/output", "app/shared"):
         (step / folder).mkdir(parents=True)
-    copy_program(task.ingestion_program, step / "app/program")
+    copy_program(task.ingestion_program, program)
     shutil.copytree(task.input_data, step / "app/input_data")
     submitted = step / "app/ingested_program"
     place_submission(submission, submitted)
@@ -261,7 +261,18 @@ def predict(
     # run as a "program" that has no command), beside what the ingestion program writes
     if not any((submitted / name).is_file() for name in ("metadata", "metadata.yaml")):
         shutil.copytree(submitted, step / "app/output", dirs_exist_ok=True, symlinks=True)
-    prediction, unisolated = run_prediction_step(task, step, limit)
+    # in the sandbox if this machine has one; else said once on stderr, and the guard is loaded
+    unisolated = sandbox_refusal(task)
+    if unisolated is None:  # the command sees Codabench's own /app paths
+        inside = program_command(program, "", is_scoring=False)
+        args = sandbox.command(sandbox.bwrap_binary(), inside, step)
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}  # bwrap sets the step's
+    else:
+        sandbox.warn_unisolated(unisolated)
+        args = program_command(program, str(step), is_scoring=False)
+        env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=str(GUARD_SITE))
+        env[FORBIDDEN_ENV] = str(task.reference_data.resolve())
+    prediction = run_step(args, program, limit, env)
     res = work / "score/app/input/res"
     copy_tree(step / "app/output", res, PREDICTION_OUTPUT)
     code, seconds = prediction.exit_code, round(prediction.seconds, 3)
@@ -286,23 +297,6 @@ def require_sandbox(task: PhaseTask) -> None:
             hint=f"{sandbox.INSTALL_HINT}; where bwrap is installed but cannot run, allow "
             "unprivileged user namespaces, which it needs",
         )
-
-
-def run_prediction_step(task: PhaseTask, step: Path, limit: int) -> tuple[StepResult, str | None]:
-    """Run the ingestion program, in the sandbox if this machine has one; returns its result and,
-    when it ran without isolation, why (after saying so once on stderr)."""
-    program = step / "app/program"
-    reason = sandbox_refusal(task)
-    if reason is None:  # the command sees Codabench's own /app paths
-        inside = program_command(program, "", is_scoring=False)
-        args = sandbox.command(sandbox.bwrap_binary(), inside, step)
-        bwrap_env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}  # bwrap sets the step's
-        return run_step(args, program, limit, bwrap_env), None
-    sandbox.warn_unisolated(reason)
-    env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=str(GUARD_SITE))
-    env[FORBIDDEN_ENV] = str(task.reference_data.resolve())
-    args = program_command(program, str(step), is_scoring=False)
-    return run_step(args, program, limit, env), reason
 
 
 def note_on_page(page: Path, note: str) -> None:
