@@ -28,7 +28,7 @@ from .data_checks import dataset_problems
 from .phase_gold import config_problems
 from .placeholders import page_problems, text_problems
 from .sample import LocalSplit, declared_local
-from .schedule import DATE_FORMAT, config_date, schedule_problems
+from .schedule import DATE_FORMAT, ScheduledPhase, config_date, schedule_problems
 from ..fields import with_defaults
 from .schema import LEADERBOARD_FIELDS, PHASE_FIELDS, TOP_LEVEL_FIELDS, validate_config
 
@@ -131,7 +131,10 @@ def _phases(raw: list[dict], problems: list[Problem]) -> list[Phase]:
     ids = [p.id for p in phases]
     if len(set(ids)) != len(ids):
         problems.append(Problem("phases", "a phase id is repeated", found=", ".join(ids)))
-    schedule = [(f"phases ({p.id})", p.name, p.start, p.end, p.end is not None) for p in phases]
+    schedule = [
+        ScheduledPhase(f"phases ({p.id})", p.name, p.start, p.end, p.end is not None)
+        for p in phases
+    ]
     problems.extend(schedule_problems(schedule))
     return phases
 

@@ -6,6 +6,7 @@ built ``competition.yaml`` (``check.v2``) both apply it."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import NamedTuple
 from collections.abc import Sequence
 
 from ..errors import Problem
@@ -24,44 +25,50 @@ def config_date(value) -> dt.datetime:
     return dt.datetime.strptime(value, DATE_FORMAT)
 
 
-def schedule_problems(schedule: Sequence[tuple]) -> list[Problem]:
-    """The problems of ``schedule``: per phase, in phase order, ``(where, name, start, end,
-    has_end)``: the caller's name for the phase in a message (its key path in the file), the
-    phase's name as participants see it, its dates (None when absent or unreadable: their own
-    problem, found by the caller) and whether an end is written, even one that could not be read.
-    Ends before starts come first, then each pair of consecutive phases (a missing end, an
-    overlap)."""
+class ScheduledPhase(NamedTuple):
+    """One phase's place in the schedule, in phase order. ``start`` and ``end`` are None when absent
+    or unreadable (their own problem, found by the caller); ``has_end``: an end is written, even
+    one that could not be read."""
+
+    where: str  # the caller's name for the phase in a message (its key path in the file)
+    name: str  # the phase's name as participants see it
+    start: dt.datetime | None
+    end: dt.datetime | None
+    has_end: bool
+
+
+def schedule_problems(schedule: Sequence[ScheduledPhase]) -> list[Problem]:
+    """The problems of ``schedule`` (phases in order): ends before starts first, then each pair of
+    consecutive phases (a missing end, an overlap)."""
     problems = []
-    for where, name, start, end, _ in schedule:
-        if start and end and end <= start:
+    for phase in schedule:
+        if phase.start and phase.end and phase.end <= phase.start:
             problems.append(
                 Problem(
-                    where,
-                    f"phase {name!r} ends before it starts",
-                    expected=f"an end after {start:{DATE_FORMAT}}",
-                    found=f"{end:{DATE_FORMAT}}",
+                    phase.where,
+                    f"phase {phase.name!r} ends before it starts",
+                    expected=f"an end after {phase.start:{DATE_FORMAT}}",
+                    found=f"{phase.end:{DATE_FORMAT}}",
                 )
             )
     for phase, following in zip(schedule, schedule[1:]):
-        where, name, _, end, has_end = phase
-        next_where, next_name, next_start, _, _ = following
-        if not has_end:
+        if not phase.has_end:
             problems.append(
                 Problem(
-                    where,
-                    f"phase {name!r} has no end but phase {next_name!r} follows it",
+                    phase.where,
+                    f"phase {phase.name!r} has no end but phase {following.name!r} follows it",
                     hint="every phase followed by another needs an 'end'",
                 )
             )
-        elif end and next_start and next_start <= end:
+        elif phase.end and following.start and following.start <= phase.end:
             problems.append(
                 Problem(
-                    next_where,
-                    f"phase {next_name!r} starts before phase {name!r} ends, or as it ends: "
-                    "Codabench refuses phases that overlap or touch",
-                    expected=f"a start after {end:{DATE_FORMAT}}",
-                    found=f"{next_start:{DATE_FORMAT}}",
-                    hint=f"start {next_name!r} later or end {name!r} earlier",
+                    following.where,
+                    f"phase {following.name!r} starts before phase {phase.name!r} ends, or as it "
+                    "ends: Codabench refuses phases that overlap or touch",
+                    expected=f"a start after {phase.end:{DATE_FORMAT}}",
+                    found=f"{following.start:{DATE_FORMAT}}",
+                    hint=f"start {following.name!r} later or end {phase.name!r} earlier",
                 )
             )
     return problems

@@ -6,7 +6,7 @@ from functools import partial
 from pathlib import Path
 from collections.abc import Iterator
 
-from ..schedule import schedule_problems
+from ..schedule import ScheduledPhase, schedule_problems
 from .findings import (
     Findings,
     check_bool,
@@ -198,7 +198,7 @@ def _check_phase(
     root: Path,
     findings: Findings,
     has_queue: bool,
-) -> tuple:
+) -> ScheduledPhase:
     """The ``number``-th phase (in index order); returns its place in the schedule."""
     where = f"phases[{number}]"
     check_keys(phase, PHASE_KEYS, where, "phase", findings)
@@ -218,7 +218,7 @@ def _check_phase(
     if phase.get("start") in (None, ""):
         findings.add(where, "a phase needs a 'start' date")
     start, end = phase_dates(phase, where, findings)
-    return where, phase.get("name"), start, end, phase.get("end") not in (None, "")
+    return ScheduledPhase(where, phase.get("name"), start, end, phase.get("end") not in (None, ""))
 
 
 def phase_dates(phase: dict, where: str, findings: Findings) -> tuple:
