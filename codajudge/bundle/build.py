@@ -24,11 +24,7 @@ from ..baselines import baseline_class
 from ..assets import PACKAGE, kit_root
 from ..errors import BuildProblems, ConfigError, Problem
 from ..formats.coverage import write_other_phase_ids
-from ..formats.items import (
-    public_view,
-    reference_view,
-    write_items,
-)
+from ..formats.items import public_view, reference_view, write_items
 from ..formats.write import write_prediction
 from ..gold import gold_as_values
 from ..importers import PartlyRead, load_split, missing_releases, split_source
@@ -134,14 +130,8 @@ def import_data(
     for dataset, source in sorted(edition.datasets.items()):
         if missing_releases({dataset: source}, data_root):
             continue  # reported above
-        labels = dataset_label_set(edition.tracks, dataset)
-        read, read_problems = _dataset_splits(
-            source, data_root, needed, f"datasets '{dataset}'", labels
-        )
-        for split, items in read.items():
+        for split, items in _dataset_splits(edition, dataset, data_root, needed, problems).items():
             splits[split][dataset] = items
-        new = [located(p, dataset, source, edition.config) for p in read_problems]
-        problems.extend(p for p in new if p not in problems)
     places = data_places(edition, data_root)
     # a scored split (every one after train) needs items; a dataset may have no training items
     empty = [(dataset, s) for s in needed[1:] for dataset, items in splits[s].items() if not items]
@@ -179,14 +169,17 @@ def located(problem: Problem, dataset: str, source, config: str) -> Problem:
     return dataclasses.replace(problem, file=f"{config}: datasets '{dataset}'{reading}")
 
 
-def _dataset_splits(source, data_root: Path, needed: list[str], where: str, labels):
-    """split -> items of one dataset: each split read, then its ``exclude`` applied (the items
-    whose texts the excluded split holds, as read, left out). A split's problems are added to
-    ``problems`` and do not stop the others from being read; the rows a table could read are kept
-    (``PartlyRead``), a split that could not be read at all is left out. ``labels``: the dataset's
-    tracks' label set. Returns (the items, the problems)."""
+def _dataset_splits(
+    edition: Edition, dataset: str, data_root: Path, needed: list[str], problems: list[Problem]
+) -> dict[str, list[dict]]:
+    """split -> items of ``dataset``: each split read (with its tracks' label set), then its
+    ``exclude`` applied (the items whose texts the excluded split holds, as read, left out). A
+    split's problems, naming the dataset (``located``), are added to ``problems`` and do not stop
+    the others from being read; the rows a table could read are kept (``PartlyRead``), a split that
+    could not be read at all is left out."""
+    source, where = edition.datasets[dataset], f"datasets '{dataset}'"
+    labels = dataset_label_set(edition.tracks, dataset)
     read: dict[str, list[dict]] = {}
-    problems: list[Problem] = []
     # ``train: none``: ChaosNLI's participants train on SNLI and MNLI themselves
     wanted = [s for s in needed if not (s == "train" and source.get("train") == "none")]
     excluded_by = source.get("exclude") or {}
@@ -200,13 +193,14 @@ def _dataset_splits(source, data_root: Path, needed: list[str], where: str, labe
         except ConfigError as e:  # a release cut by 'split' is read once per split
             if isinstance(e, PartlyRead):  # the rows read are checked too
                 read[split] = e.items
-            problems.extend(p for p in e.problems if p not in problems)
+            new = [located(p, dataset, source, edition.config) for p in e.problems]
+            problems.extend(p for p in new if p not in problems)
     kept = {split: read[split] for split in wanted if split in read}
     for split, other in excluded_by.items():
         if split in kept:
             texts = {text_key(item) for item in read.get(other, [])}
             kept[split] = [item for item in kept[split] if text_key(item) not in texts]
-    return kept, problems
+    return kept
 
 
 REPEATS_KEY = "known_repeats"
@@ -283,6 +277,8 @@ def write_phase_data(edition: Edition, data: EditionData, phase: Phase, root: Pa
     # the other phases' ids are public (both programs name them), the kit's local phase's too
     phases = edition.phases + local_phases(edition, data)
     every_split = {**data.splits, **(data.local or {})}
+    # the local phase's training items leave its own out
+    splits = every_split if phase.split == LOCAL_PHASE else data.splits
     spec = edition.spec(phase)
     ref, inp = root / "reference_data" / phase.id, root / "input_data" / phase.id
     for folder in (ref, inp):
@@ -291,10 +287,10 @@ def write_phase_data(edition: Edition, data: EditionData, phase: Phase, root: Pa
         write_other_phase_ids(folder, phase.split, phases, every_split)
     # the texts are public inputs: the reference data of a hidden-gold phase holds the gold only
     for dataset in sorted({t.dataset for t in edition.tracks}):
-        items = data.splits[phase.split][dataset]
+        items = splits[phase.split][dataset]
         write_items(ref / f"{dataset}.jsonl", [reference_view(it, spec.hide_gold) for it in items])
         write_items(inp / f"{dataset}.jsonl", [public_view(it) for it in items])
-        write_items(inp / f"{dataset}.train.jsonl", data.splits["train"].get(dataset, []))
+        write_items(inp / f"{dataset}.train.jsonl", splits["train"].get(dataset, []))
 
 
 def score_gold(ref: Path):
@@ -439,11 +435,9 @@ def write_starting_kit(
     shutil.copytree(REPO_ROOT / "starting_kit", kit, ignore=shutil.ignore_patterns(*CACHES))
     practice = [p for p in edition.phases if p.public_gold] or edition.phases[:1]
     local = local_phases(edition, data)
-    # the local phase's data (its training files leave its items out) and the baselines' scores
-    # there, which its results page shows
+    # the local phase's data and the baselines' scores there, which its results page shows
     for phase in local:
-        local_data = dataclasses.replace(data, splits={**data.splits, **data.local})
-        write_phase_data(edition, local_data, phase, kit)
+        write_phase_data(edition, data, phase, kit)
         baseline_scores(dataclasses.replace(edition, phases=local), kit, samples)
     # the bundle's programs, pages and logo, written already, and the practice phase's data
     shared = [*PROGRAMS, "pages", *(f"input_data/{p.id}" for p in practice)]
@@ -481,21 +475,18 @@ def local_splits(edition: Edition, train: dict[str, list[dict]]):
 def local_phases(edition: Edition, data: EditionData) -> list[Phase]:
     """[the starting kit's phase scoring the local split] (never a platform phase), [] when the kit
     has no local split."""
-    if data.local is None:
-        return []
     first = edition.phases[0]
-    return [
-        Phase(
-            id=LOCAL_PHASE,
-            name="Local",
-            start=first.start,
-            end=None,
-            split=LOCAL_PHASE,
-            description="A validation split held out of the training data, gold public (starting kit only)",
-            execution_time_limit=first.execution_time_limit,
-            public_gold=True,
-        )
-    ]
+    local = Phase(
+        id=LOCAL_PHASE,
+        name="Local",
+        start=first.start,
+        end=None,
+        split=LOCAL_PHASE,
+        description="A validation split held out of the training data, gold public (starting kit only)",
+        execution_time_limit=first.execution_time_limit,
+        public_gold=True,
+    )
+    return [] if data.local is None else [local]
 
 
 def local_score(edition: Edition, data: EditionData) -> LocalScore:
@@ -663,27 +654,23 @@ def build(
     edition: Edition, data_root: Path, out_dir: Path, data: EditionData | None = None
 ) -> BuildSummary:
     """Validate everything, then write ``OUT/<edition>/`` and ``OUT/<edition>.zip`` (replacing old
-    ones); ``data``: the edition's data when already read (``import_data``)."""
+    ones); ``data``: the edition's data when already read (``import_data``). The summary's notes:
+    the datasets without a training split (none declared, or an empty one), the baselines left out
+    for it, the known leaks and the starting kit's warnings."""
     data = data or import_data(edition, data_root)
     summary = publish(out_dir, edition.name, lambda tree: write_tree(edition, data, tree))
-    summary.notes = build_notes(summary.edition, data)
-    summary.repeats = data.repeats
-    summary.baseline_scores = data.baseline_scores
-    return summary
-
-
-def build_notes(edition: Edition, data: EditionData) -> list[str]:
-    """The datasets without a training split (none declared, or an empty one), and the baselines
-    left out for it."""
     prose = Templates.of(edition.folder)
     train = data.splits["train"]
     without_train = sorted({t.dataset for t in edition.tracks if not train.get(t.dataset)})
-    notes = [prose.fill("builder/no_train", dataset=name) for name in without_train]
-    notes += [
+    summary.notes = [prose.fill("builder/no_train", dataset=name) for name in without_train]
+    summary.notes += [
         prose.fill("builder/not_run", name=name, reason=why)
         for name, why in data.skipped_baselines.items()
     ]
-    return notes + known_leak_notes(edition, data) + kit_warnings(edition, data)
+    summary.notes += known_leak_notes(summary.edition, data) + kit_warnings(summary.edition, data)
+    summary.repeats = data.repeats
+    summary.baseline_scores = data.baseline_scores
+    return summary
 
 
 def kit_warnings(edition: Edition, data: EditionData) -> list[str]:
