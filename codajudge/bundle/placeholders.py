@@ -21,20 +21,14 @@ def _normalised(text: str) -> str:
     return " ".join(text.split())
 
 
-def _default_texts() -> dict:
-    """The default edition's pages, by normalised text (none in a kit installed without editions)."""
-    paths = {name: kit_root() / "editions" / "default" / name for name in DEFAULT_PAGES}
-    return {
-        _normalised(path.read_text(encoding="utf-8", errors="replace")): name
-        for name, path in paths.items()
-        if path.is_file()
-    }
-
-
 def page_problems(edition_name: str, folder: Path, files: list[str]) -> list[Problem]:
     """One problem per page file (relative to ``folder``, each a regular file inside it) that is a
     placeholder or a default page."""
-    defaults = _default_texts() if edition_name != "default" else {}
+    defaults = {}  # the default edition's pages by normalised text (none in a kit without editions)
+    for name in DEFAULT_PAGES if edition_name != "default" else ():
+        path = kit_root() / "editions" / "default" / name
+        if path.is_file():
+            defaults[_normalised(path.read_text(encoding="utf-8", errors="replace"))] = name
     problems = []
     for path in (Path(folder) / name for name in files):
         text = _normalised(path.read_text(encoding="utf-8", errors="replace"))
