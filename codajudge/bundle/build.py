@@ -183,8 +183,7 @@ def _dataset_splits(
     # ``train: none``: ChaosNLI's participants train on SNLI and MNLI themselves
     wanted = [s for s in needed if not (s == "train" and source.get("train") == "none")]
     excluded_by = source.get("exclude") or {}
-    excluded = [split for split in excluded_by.values() if split not in wanted]
-    for split in wanted + sorted(set(excluded)):
+    for split in wanted + sorted(set(excluded_by.values()) - set(wanted)):
         sample = source.get("sample", {}).get(split)  # a seeded sample of another split's items
         try:
             of = sample["of"] if sample else split
