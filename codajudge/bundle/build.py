@@ -27,7 +27,7 @@ from ..formats.coverage import write_other_phase_ids
 from ..formats.items import public_view, reference_view, write_items
 from ..formats.write import write_prediction
 from ..gold import gold_as_values
-from ..importers import PartlyRead, load_split, missing_releases, split_source
+from ..importers import SPLITS, PartlyRead, load_split, missing_releases, split_source
 from ..metrics import get as get_metric
 from ..metrics.edition_module import metrics_of, property_problems
 from ..scoring import load_gold, score_folder, scored_subset
@@ -152,7 +152,7 @@ def data_places(edition: Edition, data_root: Path) -> dict[str, dict[str, str]]:
     the dataset's key (``data/items.csv (dataset 'pairs', dev split)``)."""
     places: dict[str, dict[str, str]] = {}
     for key, source in edition.datasets.items():
-        for split in ("train", "dev", "test", "local"):
+        for split in SPLITS:
             path = split_source(source, split).get("path")
             file = f"{Path(data_root) / path} " if path else ""
             places.setdefault(key, {})[split] = f"{file}(dataset '{key}', {split} split)"
