@@ -46,13 +46,7 @@ def markdown_table(table: Table) -> list[str]:
 
 
 def render_markdown(report: RankingReport) -> str:
-    header = kit_text(
-        "ranking/markdown_header",
-        title=_md(report.spec.title),
-        phase=_md(report.spec.phase),
-        command=md_code(report.settings.command or report.signature),
-        settings=md_code(report.signature),
-    )
+    header = tables.header_text(report, "ranking/markdown_header", _md, md_code)
     out = [header]
     for number, section in enumerate(tables.page_sections(report)):
         tag = f" ({_md(section.tag)})" if section.tag else ""
@@ -64,20 +58,7 @@ def render_markdown(report: RankingReport) -> str:
         out += [""] + markdown_table(section.table)
         if ranking and ranking.missing:
             out += ["", kit_text("ranking/not_submitted", systems=_md(", ".join(ranking.missing)))]
-    runs = [f"{team}: {run}" for team, run in report.runs.items()]
-    out += _section("Runs ranked", kit_text("ranking/runs_intro"), runs)
-    rule = kit_text("ranking/rule_intro", missing=report.spec.primary_rule.missing_words())
-    out += _section(tables.RULE_HEADING, rule, tables.primary_rule_lines(report))
-    notes = [f"{name}: {note}" for name, notes in report.notes.items() for note in notes]
-    out += _section("Notes", kit_text("ranking/notes_intro"), notes)
-    out += _section("Not ranked", "", [f"{name}: {why}" for name, why in report.failures])
+    for heading, intro, items in tables.closing_lists(report, str):
+        out += ["", f"## {heading}", ""] + ([intro, ""] if intro else [])
+        out += [f"- {_md(item)}" for item in items]
     return "\n".join(out) + "\n"
-
-
-def _section(heading: str, intro: str, items: list[str]) -> list[str]:
-    """A section listing ``items`` (escaped) under its heading and ``intro`` (the kit's text, as
-    it is); nothing without items."""
-    if not items:
-        return []
-    out = ["", f"## {heading}", ""] + ([intro, ""] if intro else [])
-    return out + [f"- {_md(item)}" for item in items]

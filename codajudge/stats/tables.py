@@ -142,13 +142,40 @@ def group_text(report: RankingReport, group: GroupTable) -> str:
     return text
 
 
-def primary_rule_lines(report: RankingReport) -> list[str]:
-    """``primary_rule_notes`` as one "run: note" line each."""
-    return [f"{name}: {note}" for name, note in report.rule_notes]
+def header_text(
+    report: RankingReport, template: str, escape: Callable[[str], str], code=None
+) -> str:
+    """An output's header (template ``ranking/OUTPUT_header``): the edition's title and phase
+    through ``escape``, the command that reproduces the ranking and its settings through ``code``
+    (default: ``escape``)."""
+    code = code or escape
+    return kit_text(
+        template,
+        title=escape(report.spec.title),
+        phase=escape(report.spec.phase),
+        command=code(report.settings.command or report.signature),
+        settings=code(report.signature),
+    )
 
 
-#: The heading of the section that lists the runs the missing-track rule applied to.
-RULE_HEADING = "Primary tracks not submitted"
+def closing_lists(report: RankingReport, escape: Callable[[str], str]) -> list[tuple]:
+    """The lists the pages end with, each that has items: (heading, intro (the kit's text, a
+    field through ``escape``), items ("name: text", plain text)). The runs kept per team, the
+    runs the missing-track rule applied to, the scoring program's notes, the submissions not
+    ranked."""
+    rule = kit_text("ranking/rule_intro", missing=escape(report.spec.primary_rule.missing_words()))
+    notes = [(name, note) for name, notes in report.notes.items() for note in notes]
+    lists = [
+        ("Runs ranked", kit_text("ranking/runs_intro"), list(report.runs.items())),
+        ("Primary tracks not submitted", rule, report.rule_notes),
+        ("Notes", kit_text("ranking/notes_intro"), notes),
+        ("Not ranked", "", report.failures),
+    ]
+    return [
+        (heading, intro, [f"{name}: {text}" for name, text in pairs])
+        for heading, intro, pairs in lists
+        if pairs
+    ]
 
 
 def interval_text(report: RankingReport) -> str:
