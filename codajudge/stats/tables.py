@@ -216,13 +216,6 @@ def undecodable_as_text(text) -> str:
 TIMES = "×100"
 
 
-def metric_label(metric_name: str, escape: Callable[[str], str] = str, times: str = TIMES) -> str:
-    """A metric's title (through ``escape``) and, when its values are printed x 100, that scale
-    (``times``)."""
-    title = escape(get_metric(metric_name).title)
-    return f"{title} ({times})" if get_metric(metric_name).percent else title
-
-
 def paper_tracks(report: RankingReport) -> list[str]:
     """The track columns of the paper's overall table: every track, or the primary ones only when
     groups have tables of their own (LeWiDi's 8 tracks would not fit a page's width)."""
@@ -271,6 +264,13 @@ class Column(NamedTuple):
 
 RANK = Column("Rank")
 SYSTEM = Column("System", names=True)
+
+
+def metric_label(metric_name: str, escape: Callable[[str], str] = str, times: str = TIMES) -> str:
+    """A metric's title (through ``escape``) and, when its values are printed x 100, that scale
+    (``times``)."""
+    metric = get_metric(metric_name)
+    return Column(metric.title, percent=metric.percent).label(escape, times)
 
 
 @dataclass
@@ -328,17 +328,9 @@ def overall_table(report: RankingReport) -> Table:
         rows.append(
             cells + [_score_cell(report.rankings[t], row.system) for t in report.track_order()]
         )
-    records = [
-        dict(
-            table="overall",
-            rank=row.rank,
-            system=row.system,
-            metric=report.settings.overall,
-            mean_rank=row.mean_rank,
-            primary=row.primary,
-        )
-        for row in report.overall
-    ]
+    # a row's fields (system, rank, mean_rank, primary) are CSV columns
+    metric = report.settings.overall
+    records = [dict(vars(row), table="overall", metric=metric) for row in report.overall]
     return Table(columns, rows, records)
 
 
@@ -418,16 +410,13 @@ def track_table(ranking: TrackRanking) -> Table:
         rows.append([Cell(str(text)) for text in cells])
         records.append(
             dict(
+                vars(r),  # system, value, rank and tied_with_best are CSV columns
                 table=ranking.track.id,
-                rank=r.rank,
-                system=r.system,
                 metric=ranking.metric,
-                value=r.value,
                 ci_low=low,
                 ci_high=high,
                 test=ranking.test,
                 p_vs_best=r.p_value,
-                tied_with_best=r.tied_with_best,
                 note=ranking.note or "",
                 cluster=number[r.system],
                 title=track_title(ranking),
@@ -508,11 +497,8 @@ def render_csv(report: RankingReport) -> str:
     cells where not applicable. Numbers at full precision (``repr``); every text cell made safe for
     spreadsheets (``_cell``)."""
     records = [dict(table="command", note=report.settings.command or report.signature)]
-    records += overall_table(report).records
-    for group in report.groups:
-        records += group_table(report, group).records
-    for tid in report.track_order():
-        records += track_table(report.rankings[tid]).records
+    for section in page_sections(report):
+        records += section.table.records
     records += [
         dict(table="primary_rule", system=name, note=note) for name, note in report.rule_notes
     ]
