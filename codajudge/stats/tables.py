@@ -375,9 +375,8 @@ def group_table(report: RankingReport, group: GroupTable) -> Table:
         )
         records.append(
             dict(
+                vars(row),  # system and rank are CSV columns; value is the mean score's
                 table="group",
-                rank=row.rank,
-                system=row.system,
                 metric=group.order,
                 value=None if by_rank else row.value,
                 mean_rank=row.value if by_rank else None,
