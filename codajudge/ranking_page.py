@@ -22,22 +22,15 @@ STYLE = Style(_e, "<b>{}</b>", tables.MARK)
 def render_html(report: RankingReport) -> str:
     header = tables.header_text(report, "ranking/html_header", _e)
     parts = [header]
-    for number, section in enumerate(tables.page_sections(report)):
-        tag = f" ({_e(section.tag)})" if section.tag else ""
-        legend = " " + kit_text("ranking/legend", mark=tables.MARK) if number == 0 else ""
-        shown = [f"<h2>{_e(section.heading)}{tag}</h2>", f"<p>{_e(section.intro)}{legend}</p>"]
-        ranking = section.ranking
-        if ranking and ranking.note:
-            note = kit_text("ranking/track_note", note=_e(ranking.note))
-            shown.append(f"<p class='warn'>{note}</p>")
-        if ranking and ranking.rows:
-            shown.append(f"<div class='fig'>{_chart(ranking)}</div>")
+    for number, section in enumerate(tables.page_sections(report, _e)):
+        shown = [f"<h2>{section.heading}</h2>", f"<p>{section.intro}</p>"]
+        shown += [f"<p class='warn'>{section.note}</p>"] if section.note else []
+        if section.ranking and section.ranking.rows:
+            shown.append(f"<div class='fig'>{_chart(section.ranking)}</div>")
         shown.append(_table(section.table))
-        if ranking and ranking.missing:
-            missing = kit_text("ranking/not_submitted", systems=_e(", ".join(ranking.missing)))
-            shown.append(f"<p>{missing}</p>")
+        shown += [f"<p>{section.missing}</p>"] if section.missing else []
         # a group's heading, sentence and table stand on one line
-        parts.append(("" if number and not ranking else "\n").join(shown))
+        parts.append(("" if number and not section.ranking else "\n").join(shown))
     for heading, intro, items in tables.closing_lists(report, _e):
         # the page lists the scoring program's notes under their heading alone
         shown = f"<p>{intro}</p>" if intro and heading != "Notes" else ""

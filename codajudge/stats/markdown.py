@@ -6,7 +6,6 @@ name is escaped (``_md``)."""
 
 import re
 
-from ..texts import kit_text
 from . import tables
 from .tables import RankingReport, Style, Table
 
@@ -48,16 +47,11 @@ def markdown_table(table: Table) -> list[str]:
 def render_markdown(report: RankingReport) -> str:
     header = tables.header_text(report, "ranking/markdown_header", _md, md_code)
     out = [header]
-    for number, section in enumerate(tables.page_sections(report)):
-        tag = f" ({_md(section.tag)})" if section.tag else ""
-        legend = " " + kit_text("ranking/legend", mark=f"`{tables.MARK}`") if number == 0 else ""
-        out += ["", f"## {_md(section.heading)}{tag}", "", _md(section.intro) + legend]
-        ranking = section.ranking
-        if ranking and ranking.note:
-            out.append(kit_text("ranking/track_note", note=_md(ranking.note)))
+    for section in tables.page_sections(report, _md, f"`{tables.MARK}`"):
+        out += ["", f"## {section.heading}", "", section.intro]
+        out += [section.note] if section.note else []
         out += [""] + markdown_table(section.table)
-        if ranking and ranking.missing:
-            out += ["", kit_text("ranking/not_submitted", systems=_md(", ".join(ranking.missing)))]
+        out += ["", section.missing] if section.missing else []
     for heading, intro, items in tables.closing_lists(report, str):
         out += ["", f"## {heading}", ""] + ([intro, ""] if intro else [])
         out += [f"- {_md(item)}" for item in items]

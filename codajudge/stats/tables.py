@@ -425,23 +425,31 @@ def track_table(ranking: TrackRanking) -> Table:
 
 
 class Section(NamedTuple):
-    """A table as the pages (Markdown, HTML) show it: under its ``heading`` (and ``tag`` in
-    brackets, a track's id), after its ``intro`` (plain text); a track's section holds its
-    ``ranking`` too (its note, its chart and the systems that did not submit it)."""
+    """A table as the pages (Markdown, HTML) show it, each text through the page's escaping: its
+    ``heading`` (a track's with its id in brackets), its ``intro`` (the first's followed by the
+    legend), a track's ``note`` before the table and the systems that did not submit it after
+    (``missing``), each "" when there is none; a track's section holds its ``ranking`` (the
+    pages draw its intervals)."""
 
     heading: str
     intro: str
     table: Table
-    tag: str = ""
+    note: str = ""
+    missing: str = ""
     ranking: TrackRanking | None = None
 
 
-def page_sections(report: RankingReport) -> list[Section]:
-    """The overall table, each group's, then each track's, primary tracks first; a track's intro
-    states its main metric, its direction, its intervals and its clusters."""
-    sections = [Section("Overall", overall_text(report), overall_table(report))]
+def page_sections(
+    report: RankingReport, escape: Callable[[str], str] = str, mark: str = MARK
+) -> list[Section]:
+    """The overall table, each group's, then each track's, primary tracks first, their texts
+    through ``escape`` (the legend names ``mark``); a track's intro states its main metric, its
+    direction, its intervals and its clusters."""
+    legend = " " + kit_text("ranking/legend", mark=mark)
+    sections = [Section("Overall", escape(overall_text(report)) + legend, overall_table(report))]
     for group in report.groups:
-        sections.append(Section(group.name, group_text(report, group), group_table(report, group)))
+        intro = escape(group_text(report, group))
+        sections.append(Section(escape(group.name), intro, group_table(report, group)))
     for t in report.track_order():
         ranking = report.rankings[t]
         intro = kit_text(
@@ -452,7 +460,12 @@ def page_sections(report: RankingReport) -> list[Section]:
             clusters=cluster_text(report, ranking),
         )
         tag = t if t in report.primary_tracks else f"{t}, not primary"
-        sections.append(Section(track_title(ranking), intro, track_table(ranking), tag, ranking))
+        heading = f"{escape(track_title(ranking))} ({escape(tag)})"
+        note = kit_text("ranking/track_note", note=escape(ranking.note)) if ranking.note else ""
+        systems = escape(", ".join(ranking.missing))
+        missing = kit_text("ranking/not_submitted", systems=systems) if ranking.missing else ""
+        table = track_table(ranking)
+        sections.append(Section(heading, escape(intro), table, note, missing, ranking))
     return sections
 
 
