@@ -41,10 +41,7 @@ def render_html(report: RankingReport) -> str:
 
 def _table(table: Table) -> str:
     """An HTML table: a column's head with its metric's label below it; names aligned left."""
-    columns = [
-        (_e(c.label()) + (f"<br>{_e(tables.metric_label(c.metric))}" if c.metric else ""), c.names)
-        for c in table.columns
-    ]
+    columns = [(c.page_head(_e, "<br>"), c.names) for c in table.columns]
     return html_table(columns, STYLE.rows(table))
 
 

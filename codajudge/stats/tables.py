@@ -240,7 +240,7 @@ class Column(NamedTuple):
     """A table's column. ``head`` is its title; ``percent``: its values are printed x 100, said
     after the head; ``metric``: the metric whose label (and scale) the pages show with the head.
     ``names``: it holds systems' names; ``interval``: 95% intervals ``[low, high]`` (the paper
-    writes ``low--high``); both align left. The paper's table shows it unless ``in_paper`` is
+    writes ``low--high``); both align left in Markdown and the paper, names alone in HTML. The paper's table shows it unless ``in_paper`` is
     False, headed ``paper`` when that is given, and breaks a ``wraps`` head over two lines."""
 
     head: str
@@ -252,14 +252,16 @@ class Column(NamedTuple):
     in_paper: bool = True
     wraps: bool = False
 
-    @property
-    def left(self) -> bool:
-        return self.names or self.interval
-
     def label(self, escape: Callable[[str], str] = str, times: str = TIMES) -> str:
         """The head (through ``escape``), with its scale (``times``) when its values are printed
         x 100."""
         return f"{escape(self.head)} ({times})" if self.percent else escape(self.head)
+
+    def page_head(self, escape: Callable[[str], str], between: str) -> str:
+        """The head as the pages show it, through ``escape``: its label, then ``between`` and its
+        metric's label when it has a metric."""
+        metric = f"{between}{escape(metric_label(self.metric))}" if self.metric else ""
+        return escape(self.label()) + metric
 
 
 RANK = Column("Rank")
