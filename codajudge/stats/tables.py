@@ -275,8 +275,7 @@ def metric_label(metric_name: str, escape: Callable[[str], str] = str, times: st
     return Column(metric.title, percent=metric.percent).label(escape, times)
 
 
-@dataclass
-class Table:
+class Table(NamedTuple):
     """One table: its columns, each row's cells as printed, and each row's exact values for the
     CSV (``CSV_COLUMNS`` -> a number at full precision, a text, or None)."""
 
