@@ -382,17 +382,11 @@ def build_report(
         settings.resamples, settings.seed, test=settings.test, alpha=settings.alpha
     )
     notes = {name: lines for name, result in results.items() if (lines := submission_notes(result))}
+    rule_notes = primary_rule_notes(spec, results)
+    groups = group_tables(spec, results, rankings)
+    # every field, in RankingReport's order
     return RankingReport(
-        spec,
-        signature,
-        rankings,
-        overall,
-        failures,
-        notes,
-        settings,
-        runs=runs,
-        groups=group_tables(spec, results, rankings),
-        rule_notes=primary_rule_notes(spec, results),
+        spec, signature, rankings, overall, failures, notes, settings, runs, rule_notes, groups
     )
 
 
