@@ -50,8 +50,7 @@ class GroupTable:
     stand_in_rank: str = "is after every system that submitted it"
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(NamedTuple):
     """The options behind a ranking, each named as ``codajudge rank``'s option: the test, its
     level, the bootstrap's resamples and seed, the overall order (``ranking.OVERALL_RULES``), the
     command line that reproduces them, and the page columns a wide LaTeX table spans
