@@ -239,8 +239,9 @@ class Column(NamedTuple):
     """A table's column. ``head`` is its title; ``percent``: its values are printed x 100, said
     after the head; ``metric``: the metric whose label (and scale) the pages show with the head.
     ``names``: it holds systems' names; ``interval``: 95% intervals ``[low, high]`` (the paper
-    writes ``low--high``); both align left in Markdown and the paper, names alone in HTML. The paper's table shows it unless ``in_paper`` is
-    False, headed ``paper`` when that is given, and breaks a ``wraps`` head over two lines."""
+    writes ``low--high``); both align left in Markdown and the paper, names alone in HTML. The
+    paper's table shows it unless ``in_paper`` is False, headed ``paper`` when that is given, and
+    breaks a ``wraps`` head over two lines."""
 
     head: str
     percent: bool = False
