@@ -20,53 +20,28 @@ STYLE = Style(_e, "<b>{}</b>", tables.MARK)
 
 
 def render_html(report: RankingReport) -> str:
-    header = kit_text(
-        "ranking/html_header",
-        title=_e(report.spec.title),
-        phase=_e(report.spec.phase),
-        command=_e(report.settings.command or report.signature),
-        settings=_e(report.signature),
-    )
+    header = tables.header_text(report, "ranking/html_header", _e)
     parts = [header]
-    for number, section in enumerate(tables.page_sections(report)):
-        tag = f" ({_e(section.tag)})" if section.tag else ""
-        legend = " " + kit_text("ranking/legend", mark=tables.MARK) if number == 0 else ""
-        shown = [f"<h2>{_e(section.heading)}{tag}</h2>", f"<p>{_e(section.intro)}{legend}</p>"]
-        ranking = section.ranking
-        if ranking and ranking.note:
-            note = kit_text("ranking/track_note", note=_e(ranking.note))
-            shown.append(f"<p class='warn'>{note}</p>")
-        if ranking and ranking.rows:
-            shown.append(f"<div class='fig'>{_chart(ranking)}</div>")
+    for number, section in enumerate(tables.page_sections(report, _e)):
+        shown = [f"<h2>{section.heading}</h2>", f"<p>{section.intro}</p>"]
+        shown += [f"<p class='warn'>{section.note}</p>"] if section.note else []
+        if section.ranking and section.ranking.rows:
+            shown.append(f"<div class='fig'>{_chart(section.ranking)}</div>")
         shown.append(_table(section.table))
-        if ranking and ranking.missing:
-            missing = kit_text("ranking/not_submitted", systems=_e(", ".join(ranking.missing)))
-            shown.append(f"<p>{missing}</p>")
+        shown += [f"<p>{section.missing}</p>"] if section.missing else []
         # a group's heading, sentence and table stand on one line
-        parts.append(("" if number and not ranking else "\n").join(shown))
-    runs = [f"{team}: {run}" for team, run in report.runs.items()]
-    parts += _section("Runs ranked", f"<p>{kit_text('ranking/runs_intro')}</p>", runs)
-    rule = kit_text("ranking/rule_intro", missing=_e(report.spec.primary_rule.missing_words()))
-    parts += _section(tables.RULE_HEADING, f"<p>{rule}</p>", tables.primary_rule_lines(report))
-    notes = [f"{name}: {note}" for name, notes in report.notes.items() for note in notes]
-    parts += _section("Notes", "", notes)
-    parts += _section("Not ranked", "", [f"{name}: {why}" for name, why in report.failures])
+        parts.append(("" if number and not section.ranking else "\n").join(shown))
+    for heading, intro, items in tables.closing_lists(report, _e):
+        # the page lists the scoring program's notes under their heading alone
+        shown = f"<p>{intro}</p>" if intro and heading != "Notes" else ""
+        listed = "".join(f"<li>{_e(item)}</li>" for item in items)
+        parts += [f"<h2>{heading}</h2>{shown}", f"<ul>{listed}</ul>"]
     return html_page(f"{report.spec.title}: official ranking", "\n".join(parts))
-
-
-def _section(heading: str, intro: str, items: list[str]) -> list[str]:
-    """A section listing ``items`` (escaped) under its heading and ``intro`` (HTML); nothing
-    without items."""
-    listed = "".join(f"<li>{_e(item)}</li>" for item in items)
-    return [f"<h2>{heading}</h2>{intro}", f"<ul>{listed}</ul>"] if items else []
 
 
 def _table(table: Table) -> str:
     """An HTML table: a column's head with its metric's label below it; names aligned left."""
-    columns = [
-        (_e(c.label()) + (f"<br>{_e(tables.metric_label(c.metric))}" if c.metric else ""), c.names)
-        for c in table.columns
-    ]
+    columns = [(c.page_head(_e, "<br>"), c.names) for c in table.columns]
     return html_table(columns, STYLE.rows(table))
 
 

@@ -240,7 +240,7 @@ def test_markdown_table_marks_the_best_group_and_lists_failures():
     )
     assert "Not submitted: late." in text
     report = _report()
-    settings = dataclasses.replace(report.settings, overall=BY_MEAN_RANK)
+    settings = report.settings._replace(overall=BY_MEAN_RANK)
     mean_rank = render_markdown(dataclasses.replace(report, settings=settings))
     assert "| 1 | team\\_a&amp;b | 81.23 | 1.00 | **81.23**\\* (1) |" in mean_rank
     assert "a third system can change the order of two others" in mean_rank

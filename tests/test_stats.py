@@ -157,8 +157,8 @@ def test_track_intervals_share_resamples_and_skip_tiny_tracks():
     alone = interval(get_metric("spearman"), stats["spearman"], scores["spearman"], 200, seed=4)
     assert set(both) == {"pearson", "spearman"} and both["spearman"] == alone
     tiny = SimpleNamespace(stats={"pearson": stats["pearson"][:1]}, scores={"pearson": 0.0})
-    assert track_intervals(tiny, 200) == {}
-    assert track_intervals(tr, 0) == {}
+    assert track_intervals(tiny, 200, 4) == {}
+    assert track_intervals(tr, 0, 4) == {}
 
 
 def test_thousand_resamples_of_100k_items_match_fishers_interval():

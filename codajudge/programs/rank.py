@@ -51,7 +51,6 @@ import tempfile
 import time
 import zipfile
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import fields
 from pathlib import Path
 from collections.abc import Iterator
 
@@ -382,17 +381,11 @@ def build_report(
         settings.resamples, settings.seed, test=settings.test, alpha=settings.alpha
     )
     notes = {name: lines for name, result in results.items() if (lines := submission_notes(result))}
+    rule_notes = primary_rule_notes(spec, results)
+    groups = group_tables(spec, results, rankings)
+    # every field, in RankingReport's order
     return RankingReport(
-        spec,
-        signature,
-        rankings,
-        overall,
-        failures,
-        notes,
-        settings,
-        runs=runs,
-        groups=group_tables(spec, results, rankings),
-        rule_notes=primary_rule_notes(spec, results),
+        spec, signature, rankings, overall, failures, notes, settings, runs, rule_notes, groups
     )
 
 
@@ -486,7 +479,7 @@ def run(args: argparse.Namespace) -> int:
         log("no submission could be scored; nothing to rank")
         return 2
     seed = spec.seed if args.seed is None else args.seed
-    options = {setting.name: getattr(args, setting.name, None) for setting in fields(Settings)}
+    options = {name: getattr(args, name, None) for name in Settings._fields}
     settings = Settings(**dict(options, seed=seed, command=command_line(args, seed)))
     runs: dict[str, str] = {}  # team -> its best run, teams in the order of their best runs
     if teams is not None:

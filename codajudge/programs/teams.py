@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Iterator, Sequence
 
-from ..errors import ConfigError, counted, plural
+from ..errors import ConfigError, counted, first_few, plural
 from ..formats.textfile import utf8_text
 from ..texts import kit_text
 
@@ -84,9 +84,9 @@ def _unused_file_names(teams: Teams) -> list[str]:
 
 
 def _places(owners: dict[str, str]) -> str:
-    """``'alpha' on line 2, 'beta' on line 5``, the first ``PLACES_SHOWN`` of them."""
-    shown = [f"{team!r} on {place}" for team, place in list(owners.items())[:PLACES_SHOWN]]
-    return ", ".join(shown) + (" ..." if len(owners) > PLACES_SHOWN else "")
+    """``'alpha' on line 2, 'beta' on line 5``: the first ``PLACES_SHOWN`` of them, then ", ..."
+    when there are more (``first_few``)."""
+    return first_few([f"{team!r} on {place}" for team, place in owners.items()], PLACES_SHOWN)
 
 
 def read_teams(path: Path) -> Teams:
@@ -191,7 +191,7 @@ def teams_of(systems: Sequence[str], teams: Teams) -> tuple[dict[str, str], list
         )
     unknown = [name for name in systems if found[name] is None]
     if unknown:
-        shown = ", ".join(repr(n) for n in unknown[:5]) + (" ..." if len(unknown) > 5 else "")
+        shown = first_few([repr(n) for n in unknown])
         raise ConfigError.single(
             str(teams.path),
             f"{counted(len(unknown), 'ranked submission')} {plural(len(unknown), 'has', 'have')} "

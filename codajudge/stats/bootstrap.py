@@ -166,11 +166,7 @@ def percentile_interval(raw: np.ndarray, value: float) -> Interval:
     return Interval(float(value), float(low), float(high))
 
 
-def track_intervals(
-    track_result,
-    resamples: int = DEFAULT_RESAMPLES,
-    seed: int = DEFAULT_SEED,
-) -> dict[str, Interval]:
+def track_intervals(track_result, resamples: int, seed: int) -> dict[str, Interval]:
     """Intervals of every metric of a ``scoring.TrackResult``, all metrics on the same resamples.
 
     Empty when the track has fewer than two scored items or ``resamples`` is 0.

@@ -82,13 +82,7 @@ def render_latex(report: RankingReport) -> str:
     the overall table, then one table per track, primary tracks first, each with its caption and
     label."""
     # each comment on one line (a value cannot end it), undecodable bytes as text
-    header = kit_text(
-        "ranking/latex_header",
-        title=tables.one_line(report.spec.title),
-        phase=tables.one_line(report.spec.phase),
-        command=tables.one_line(report.settings.command or report.signature),
-        settings=tables.one_line(report.signature),
-    )
+    header = tables.header_text(report, "ranking/latex_header", tables.one_line)
     lines = [header]
     lines += _latex_overall(report)
     for group in report.groups:
@@ -118,7 +112,7 @@ def _latex_table(
     column of an ACL page."""
     style = Style(lambda name: latex_system(report, name), "\\textbf{{{}}}", "$^{\\ast}$", False)
     shown = [c for c in table.columns if c.in_paper]
-    columns = "".join("l" if c.left else "r" for c in shown)
+    columns = "".join("l" if c.names or c.interval else "r" for c in shown)
     header = [_latex_head(c) for c in shown]
     # an interval ``[low, high]`` as ``low--high`` (``n/a`` as it is)
     rows = [
@@ -180,7 +174,7 @@ def _latex_overall(report: RankingReport) -> list[str]:
         tests=latex_escape(tests),
         alpha=f"{report.settings.alpha:g}",
         stand_ins=_stand_in_note(row.system for row in report.overall),
-        rules="".join(f" {latex_escape(line)}." for line in tables.primary_rule_lines(report)),
+        rules="".join(f" {latex_escape(f'{name}: {note}')}." for name, note in report.rule_notes),
         columns="; ".join(named),
     )
     return _latex_table(report, tables.overall_table(report), caption, "tab:ranking-overall")

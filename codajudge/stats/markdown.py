@@ -6,7 +6,6 @@ name is escaped (``_md``)."""
 
 import re
 
-from ..texts import kit_text
 from . import tables
 from .tables import RankingReport, Style, Table
 
@@ -36,48 +35,21 @@ STYLE = Style(_md, "**{}**", "\\" + tables.MARK)
 def markdown_table(table: Table) -> list[str]:
     """A GFM table: a column's head with its metric's label after a colon; names and intervals
     aligned left, the rest right."""
-    header = [
-        _md(c.label()) + (f": {_md(tables.metric_label(c.metric))}" if c.metric else "")
-        for c in table.columns
-    ]
-    aligns = ["---" if c.left else "---:" for c in table.columns]
+    header = [c.page_head(_md, ": ") for c in table.columns]
+    aligns = ["---" if c.names or c.interval else "---:" for c in table.columns]
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join(aligns) + "|"]
     return lines + ["| " + " | ".join(cells) + " |" for cells in STYLE.rows(table)]
 
 
 def render_markdown(report: RankingReport) -> str:
-    header = kit_text(
-        "ranking/markdown_header",
-        title=_md(report.spec.title),
-        phase=_md(report.spec.phase),
-        command=md_code(report.settings.command or report.signature),
-        settings=md_code(report.signature),
-    )
+    header = tables.header_text(report, "ranking/markdown_header", _md, md_code)
     out = [header]
-    for number, section in enumerate(tables.page_sections(report)):
-        tag = f" ({_md(section.tag)})" if section.tag else ""
-        legend = " " + kit_text("ranking/legend", mark=f"`{tables.MARK}`") if number == 0 else ""
-        out += ["", f"## {_md(section.heading)}{tag}", "", _md(section.intro) + legend]
-        ranking = section.ranking
-        if ranking and ranking.note:
-            out.append(kit_text("ranking/track_note", note=_md(ranking.note)))
+    for section in tables.page_sections(report, _md, f"`{tables.MARK}`"):
+        out += ["", f"## {section.heading}", "", section.intro]
+        out += [section.note] if section.note else []
         out += [""] + markdown_table(section.table)
-        if ranking and ranking.missing:
-            out += ["", kit_text("ranking/not_submitted", systems=_md(", ".join(ranking.missing)))]
-    runs = [f"{team}: {run}" for team, run in report.runs.items()]
-    out += _section("Runs ranked", kit_text("ranking/runs_intro"), runs)
-    rule = kit_text("ranking/rule_intro", missing=report.spec.primary_rule.missing_words())
-    out += _section(tables.RULE_HEADING, rule, tables.primary_rule_lines(report))
-    notes = [f"{name}: {note}" for name, notes in report.notes.items() for note in notes]
-    out += _section("Notes", kit_text("ranking/notes_intro"), notes)
-    out += _section("Not ranked", "", [f"{name}: {why}" for name, why in report.failures])
+        out += ["", section.missing] if section.missing else []
+    for heading, intro, items in tables.closing_lists(report, str):
+        out += ["", f"## {heading}", ""] + ([intro, ""] if intro else [])
+        out += [f"- {_md(item)}" for item in items]
     return "\n".join(out) + "\n"
-
-
-def _section(heading: str, intro: str, items: list[str]) -> list[str]:
-    """A section listing ``items`` (escaped) under its heading and ``intro`` (the kit's text, as
-    it is); nothing without items."""
-    if not items:
-        return []
-    out = ["", f"## {heading}", ""] + ([intro, ""] if intro else [])
-    return out + [f"- {_md(item)}" for item in items]

@@ -50,8 +50,7 @@ class GroupTable:
     stand_in_rank: str = "is after every system that submitted it"
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(NamedTuple):
     """The options behind a ranking, each named as ``codajudge rank``'s option: the test, its
     level, the bootstrap's resamples and seed, the overall order (``ranking.OVERALL_RULES``), the
     command line that reproduces them, and the page columns a wide LaTeX table spans
@@ -142,13 +141,40 @@ def group_text(report: RankingReport, group: GroupTable) -> str:
     return text
 
 
-def primary_rule_lines(report: RankingReport) -> list[str]:
-    """``primary_rule_notes`` as one "run: note" line each."""
-    return [f"{name}: {note}" for name, note in report.rule_notes]
+def header_text(
+    report: RankingReport, template: str, escape: Callable[[str], str], code=None
+) -> str:
+    """An output's header (template ``ranking/OUTPUT_header``): the edition's title and phase
+    through ``escape``, the command that reproduces the ranking and its settings through ``code``
+    (default: ``escape``)."""
+    code = code or escape
+    return kit_text(
+        template,
+        title=escape(report.spec.title),
+        phase=escape(report.spec.phase),
+        command=code(report.settings.command or report.signature),
+        settings=code(report.signature),
+    )
 
 
-#: The heading of the section that lists the runs the missing-track rule applied to.
-RULE_HEADING = "Primary tracks not submitted"
+def closing_lists(report: RankingReport, escape: Callable[[str], str]) -> list[tuple]:
+    """The lists the pages end with, each that has items: (heading, intro (the kit's text, a
+    field through ``escape``), items ("name: text", plain text)). The runs kept per team, the
+    runs the missing-track rule applied to, the scoring program's notes, the submissions not
+    ranked."""
+    rule = kit_text("ranking/rule_intro", missing=escape(report.spec.primary_rule.missing_words()))
+    notes = [(name, note) for name, notes in report.notes.items() for note in notes]
+    lists = [
+        ("Runs ranked", kit_text("ranking/runs_intro"), list(report.runs.items())),
+        ("Primary tracks not submitted", rule, report.rule_notes),
+        ("Notes", kit_text("ranking/notes_intro"), notes),
+        ("Not ranked", "", report.failures),
+    ]
+    return [
+        (heading, intro, [f"{name}: {text}" for name, text in pairs])
+        for heading, intro, pairs in lists
+        if pairs
+    ]
 
 
 def interval_text(report: RankingReport) -> str:
@@ -189,13 +215,6 @@ def undecodable_as_text(text) -> str:
 TIMES = "×100"
 
 
-def metric_label(metric_name: str, escape: Callable[[str], str] = str, times: str = TIMES) -> str:
-    """A metric's title (through ``escape``) and, when its values are printed x 100, that scale
-    (``times``)."""
-    title = escape(get_metric(metric_name).title)
-    return f"{title} ({times})" if get_metric(metric_name).percent else title
-
-
 def paper_tracks(report: RankingReport) -> list[str]:
     """The track columns of the paper's overall table: every track, or the primary ones only when
     groups have tables of their own (LeWiDi's 8 tracks would not fit a page's width)."""
@@ -220,8 +239,9 @@ class Column(NamedTuple):
     """A table's column. ``head`` is its title; ``percent``: its values are printed x 100, said
     after the head; ``metric``: the metric whose label (and scale) the pages show with the head.
     ``names``: it holds systems' names; ``interval``: 95% intervals ``[low, high]`` (the paper
-    writes ``low--high``); both align left. The paper's table shows it unless ``in_paper`` is
-    False, headed ``paper`` when that is given, and breaks a ``wraps`` head over two lines."""
+    writes ``low--high``); both align left in Markdown and the paper, names alone in HTML. The
+    paper's table shows it unless ``in_paper`` is False, headed ``paper`` when that is given, and
+    breaks a ``wraps`` head over two lines."""
 
     head: str
     percent: bool = False
@@ -232,22 +252,30 @@ class Column(NamedTuple):
     in_paper: bool = True
     wraps: bool = False
 
-    @property
-    def left(self) -> bool:
-        return self.names or self.interval
-
     def label(self, escape: Callable[[str], str] = str, times: str = TIMES) -> str:
         """The head (through ``escape``), with its scale (``times``) when its values are printed
         x 100."""
         return f"{escape(self.head)} ({times})" if self.percent else escape(self.head)
+
+    def page_head(self, escape: Callable[[str], str], between: str) -> str:
+        """The head as the pages show it, through ``escape``: its label, then ``between`` and its
+        metric's label when it has a metric."""
+        metric = f"{between}{escape(metric_label(self.metric))}" if self.metric else ""
+        return escape(self.label()) + metric
 
 
 RANK = Column("Rank")
 SYSTEM = Column("System", names=True)
 
 
-@dataclass
-class Table:
+def metric_label(metric_name: str, escape: Callable[[str], str] = str, times: str = TIMES) -> str:
+    """A metric's title (through ``escape``) and, when its values are printed x 100, that scale
+    (``times``)."""
+    metric = get_metric(metric_name)
+    return Column(metric.title, percent=metric.percent).label(escape, times)
+
+
+class Table(NamedTuple):
     """One table: its columns, each row's cells as printed, and each row's exact values for the
     CSV (``CSV_COLUMNS`` -> a number at full precision, a text, or None)."""
 
@@ -301,17 +329,9 @@ def overall_table(report: RankingReport) -> Table:
         rows.append(
             cells + [_score_cell(report.rankings[t], row.system) for t in report.track_order()]
         )
-    records = [
-        dict(
-            table="overall",
-            rank=row.rank,
-            system=row.system,
-            metric=report.settings.overall,
-            mean_rank=row.mean_rank,
-            primary=row.primary,
-        )
-        for row in report.overall
-    ]
+    # a row's fields (system, rank, mean_rank, primary) are CSV columns
+    metric = report.settings.overall
+    records = [dict(vars(row), table="overall", metric=metric) for row in report.overall]
     return Table(columns, rows, records)
 
 
@@ -356,9 +376,8 @@ def group_table(report: RankingReport, group: GroupTable) -> Table:
         )
         records.append(
             dict(
+                vars(row),  # system and rank are CSV columns; value is the mean score's
                 table="group",
-                rank=row.rank,
-                system=row.system,
                 metric=group.order,
                 value=None if by_rank else row.value,
                 mean_rank=row.value if by_rank else None,
@@ -391,16 +410,13 @@ def track_table(ranking: TrackRanking) -> Table:
         rows.append([Cell(str(text)) for text in cells])
         records.append(
             dict(
+                vars(r),  # system, value, rank and tied_with_best are CSV columns
                 table=ranking.track.id,
-                rank=r.rank,
-                system=r.system,
                 metric=ranking.metric,
-                value=r.value,
                 ci_low=low,
                 ci_high=high,
                 test=ranking.test,
                 p_vs_best=r.p_value,
-                tied_with_best=r.tied_with_best,
                 note=ranking.note or "",
                 cluster=number[r.system],
                 title=track_title(ranking),
@@ -410,23 +426,31 @@ def track_table(ranking: TrackRanking) -> Table:
 
 
 class Section(NamedTuple):
-    """A table as the pages (Markdown, HTML) show it: under its ``heading`` (and ``tag`` in
-    brackets, a track's id), after its ``intro`` (plain text); a track's section holds its
-    ``ranking`` too (its note, its chart and the systems that did not submit it)."""
+    """A table as the pages (Markdown, HTML) show it, each text through the page's escaping: its
+    ``heading`` (a track's with its id in brackets), its ``intro`` (the first's followed by the
+    legend), a track's ``note`` before the table and the systems that did not submit it after
+    (``missing``), each "" when there is none; a track's section holds its ``ranking`` (the
+    pages draw its intervals)."""
 
     heading: str
     intro: str
     table: Table
-    tag: str = ""
+    note: str = ""
+    missing: str = ""
     ranking: TrackRanking | None = None
 
 
-def page_sections(report: RankingReport) -> list[Section]:
-    """The overall table, each group's, then each track's, primary tracks first; a track's intro
-    states its main metric, its direction, its intervals and its clusters."""
-    sections = [Section("Overall", overall_text(report), overall_table(report))]
+def page_sections(
+    report: RankingReport, escape: Callable[[str], str] = str, mark: str = MARK
+) -> list[Section]:
+    """The overall table, each group's, then each track's, primary tracks first, their texts
+    through ``escape`` (the legend names ``mark``); a track's intro states its main metric, its
+    direction, its intervals and its clusters."""
+    legend = " " + kit_text("ranking/legend", mark=mark)
+    sections = [Section("Overall", escape(overall_text(report)) + legend, overall_table(report))]
     for group in report.groups:
-        sections.append(Section(group.name, group_text(report, group), group_table(report, group)))
+        intro = escape(group_text(report, group))
+        sections.append(Section(escape(group.name), intro, group_table(report, group)))
     for t in report.track_order():
         ranking = report.rankings[t]
         intro = kit_text(
@@ -437,7 +461,12 @@ def page_sections(report: RankingReport) -> list[Section]:
             clusters=cluster_text(report, ranking),
         )
         tag = t if t in report.primary_tracks else f"{t}, not primary"
-        sections.append(Section(track_title(ranking), intro, track_table(ranking), tag, ranking))
+        heading = f"{escape(track_title(ranking))} ({escape(tag)})"
+        note = kit_text("ranking/track_note", note=escape(ranking.note)) if ranking.note else ""
+        systems = escape(", ".join(ranking.missing))
+        missing = kit_text("ranking/not_submitted", systems=systems) if ranking.missing else ""
+        table = track_table(ranking)
+        sections.append(Section(heading, escape(intro), table, note, missing, ranking))
     return sections
 
 
@@ -481,11 +510,8 @@ def render_csv(report: RankingReport) -> str:
     cells where not applicable. Numbers at full precision (``repr``); every text cell made safe for
     spreadsheets (``_cell``)."""
     records = [dict(table="command", note=report.settings.command or report.signature)]
-    records += overall_table(report).records
-    for group in report.groups:
-        records += group_table(report, group).records
-    for tid in report.track_order():
-        records += track_table(report.rankings[tid]).records
+    for section in page_sections(report):
+        records += section.table.records
     records += [
         dict(table="primary_rule", system=name, note=note) for name, note in report.rule_notes
     ]
