@@ -219,8 +219,10 @@ def record_to_item(
     if not isinstance(record, dict):
         at.add("an item must be a JSON object", found=type(record).__name__)
         return None
-    texts = _texts(record.get("text"), dataset)
-    if texts is None:
+    # the item's texts: the one string (2023) or the dataset's fields of a dict (2025)
+    text, fields = record.get("text"), dataset.text_fields
+    texts = [text.get(f) for f in fields] if fields and isinstance(text, dict) else [text]
+    if len(texts) != (len(fields) or 1) or not all(isinstance(t, str) for t in texts):
         at.add(
             f"'text' must hold the item's {len(dataset.text_fields) or 'one'} text(s)",
             expected=" and ".join(f"text.{f} (a string)" for f in dataset.text_fields)
@@ -247,14 +249,6 @@ def record_to_item(
     if dataset.genre_field and isinstance(genre, str):
         item["genre"] = genre
     return item
-
-
-def _texts(text, dataset: Dataset) -> list[str] | None:
-    """The item's texts: the one string (2023) or the dataset's fields of the dict (2025)."""
-    if not dataset.text_fields:
-        return [text] if isinstance(text, str) else None
-    texts = [text.get(f) for f in dataset.text_fields] if isinstance(text, dict) else []
-    return texts if len(texts) == 2 and all(isinstance(t, str) for t in texts) else None
 
 
 def _annotator_labels(record: dict, dataset: Dataset, at: PlacedProblems, label_map: dict):
