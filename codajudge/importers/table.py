@@ -293,14 +293,14 @@ def _annotations(columns: dict, row: dict, at: PlacedProblems) -> dict[str, list
         names = spec or []
         cells = [_text(row.get(column)) for column in names]
     listed = columns.get("annotators")  # comma-separated unless it says its own ``sep``
-    problem = ""
     if listed is not None:
         names = _parts(row, listed)
-        problem = _names_problem(names, len(cells))
-    if problem:
+    if listed is not None and (len(names) != len(cells) or len(set(names)) != len(names)):
         column, sep = _column_and_sep(listed)
         at.add(
-            problem,
+            "the annotators column names an annotator twice"
+            if len(names) == len(cells)
+            else "the annotators column does not name one annotator per annotations column",
             expected=f"{len(cells)} different names separated by {sep!r}",
             found=repr(row.get(column))[:80],
         )
@@ -308,15 +308,6 @@ def _annotations(columns: dict, row: dict, at: PlacedProblems) -> dict[str, list
     given = [k for k, cell in enumerate(cells) if cell is not None]
     named = {"annotators": [names[k] for k in given]} if names is not None else {}
     return {**named, "annotations": [cells[k] for k in given]} if given else {}
-
-
-def _names_problem(names: list[str], cells: int) -> str:
-    """Why a row's annotator names do not fit its annotations cells ('' when they do)."""
-    if len(names) != cells:
-        return "the annotators column does not name one annotator per annotations column"
-    if len(set(names)) != len(names):
-        return "the annotators column names an annotator twice"
-    return ""
 
 
 def _item(source: dict, row: dict, at: PlacedProblems, labels) -> dict | None:
