@@ -74,11 +74,7 @@ class SoftLabel(Kind):
         drawn = draw_annotator_labels(track, n_annotators, rng)
         n_labels = len(track.labels)
         if track.scale == "multilabel":
-            chosen = (
-                np.mean(np.array(drawn, dtype=float), axis=0)
-                if drawn
-                else rng.uniform(size=n_labels)
-            )
+            chosen = np.mean(drawn, axis=0) if drawn else rng.uniform(size=n_labels)
             return np.column_stack([1.0 - chosen, chosen]).tolist()
         if not drawn:
             return rng.dirichlet(np.ones(n_labels)).tolist()
