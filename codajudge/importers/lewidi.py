@@ -326,11 +326,15 @@ def _keyed_pairs(record: dict, dataset: Dataset, at: PlacedProblems) -> list | N
     return [(name, by_name[name]) for name in unique]
 
 
+def _label_text(raw) -> str | None:
+    """A label as released, a string or a number, as its text (None for any other value)."""
+    return str(raw).strip() if isinstance(raw, (str, int)) and not isinstance(raw, bool) else None
+
+
 def _label(annotator: str, raw, dataset: Dataset, at: PlacedProblems, label_map: dict):
     """A label string (mapped by ``label_map``), or for multilabel datasets a list of label strings
     (split on commas)."""
-    text = str(raw).strip() if isinstance(raw, (str, int)) and not isinstance(raw, bool) else None
-    text = label_map.get(text, text)
+    text = label_map.get(_label_text(raw), _label_text(raw))
     parts = (
         [p.strip() for p in text.split(",")] if text is not None and dataset.multilabel else [text]
     )
@@ -379,21 +383,17 @@ def _add_gold(item: dict, record: dict, dataset: Dataset, source: dict, at: Plac
     is_gold, check = source.get("soft_gold") == "release", source.get("check_soft_label", True)
     if is_gold or check:
         _add_released_soft_label(item, record, dataset, is_gold, check, at)
-    if source.get("hard_gold") == "majority":  # the label most annotators gave, None on a tie
+    hard_gold = source.get("hard_gold")
+    if hard_gold == "majority":  # the label most annotators gave, None on a tie
         top = Counter(item["annotations"]).most_common(2)
         item["label"] = None if len(top) > 1 and top[0][1] == top[1][1] else top[0][0]
-    if source.get("hard_gold") != "release":
-        return
-    # the release's hard label, a number where ConvAbuse broke a tie, read as its text
-    raw = record.get("hard_label")
-    item["label"] = (
-        str(raw).strip() if isinstance(raw, (str, int)) and not isinstance(raw, bool) else None
-    )
-    if item["label"] not in dataset.labels:
+    elif hard_gold == "release":  # a number where ConvAbuse broke a tie, read as its text
+        item["label"] = _label_text(record.get("hard_label"))
+    if hard_gold == "release" and item["label"] not in dataset.labels:
         at.add(
             "hard_gold: release needs the item's 'hard_label', one of the labels",
             expected="one of " + ", ".join(dataset.labels),
-            found=repr(raw)[:60],
+            found=repr(record.get("hard_label"))[:60],
             hint="or recompute the majority from the annotations (hard_gold: majority)",
         )
 
