@@ -37,12 +37,8 @@ NAMES = {"e": "entailment", "n": "neutral", "c": "contradiction"}
 def _counts(record: dict, at: PlacedProblems) -> list[int] | None:
     """The vote counts in [e, n, c] order, or None after recording a located problem."""
     counts = record["label_count"]
-    if (
-        not isinstance(counts, list)
-        or len(counts) != len(CODES)
-        or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in counts)
-        or sum(counts) == 0
-    ):
+    three = isinstance(counts, list) and len(counts) == len(CODES)
+    if not three or not all(type(c) is int and c >= 0 for c in counts) or sum(counts) == 0:
         at.add(
             "'label_count' must be 3 vote counts [e, n, c]",
             expected="e.g. [30, 70, 0]",

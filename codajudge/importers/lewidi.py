@@ -335,9 +335,8 @@ def _label(annotator: str, raw, dataset: Dataset, at: PlacedProblems, label_map:
     """A label string (mapped by ``label_map``), or for multilabel datasets a list of label strings
     (split on commas)."""
     text = label_map.get(_label_text(raw), _label_text(raw))
-    parts = (
-        [p.strip() for p in text.split(",")] if text is not None and dataset.multilabel else [text]
-    )
+    multilabel = text is not None and dataset.multilabel
+    parts = [p.strip() for p in text.split(",")] if multilabel else [text]
     bad = [p for p in parts if p not in dataset.labels]
     if bad:  # None (no text) included
         at.add(

@@ -65,9 +65,8 @@ class Kind:
 
     def applicable_metrics(self, scale: str | None) -> tuple[str, ...]:
         """Every metric a track of this kind and scale may choose, the defaults first."""
-        defaults = self.default_metrics.get(scale, ())
-        applying = [name for name, m in REGISTRY.items() if (self.name, scale) in m.applies_to]
-        return defaults + tuple(name for name in applying if name not in defaults)
+        applying = tuple(name for name, m in REGISTRY.items() if (self.name, scale) in m.applies_to)
+        return tuple(dict.fromkeys(self.default_metrics.get(scale, ()) + applying))
 
     # --- gold and submitted values (gold, formats) ---
     #: The item fields gold is built from, each with its value when an item has none.
