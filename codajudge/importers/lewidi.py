@@ -316,11 +316,10 @@ def _keyed_pairs(record: dict, dataset: Dataset, at: PlacedProblems) -> list | N
         )
         return None
     if set(unique) != set(by_name):
-        only_listed = sorted(set(unique) - set(by_name))
-        only_keys = sorted(set(by_name) - set(unique))
         at.add(
             "'annotators' and the keys of 'annotations' name different annotators",
-            found=f"only in annotators: {only_listed[:5]}, only in annotations: {only_keys[:5]}",
+            found=f"only in annotators: {sorted(set(unique) - set(by_name))[:5]}, "
+            f"only in annotations: {sorted(set(by_name) - set(unique))[:5]}",
         )
         return None
     return [(name, by_name[name]) for name in unique]
