@@ -36,9 +36,7 @@ class Classification(Kind):
 
     def constant_prediction(self, track, gold, among=None):
         """The most frequent majority label (ties: the earliest in the track's label order)."""
-        scored = selected(gold, among)
-        if not scored.any():
-            raise ValueError(f"track '{track.id}': no training item has a majority label")
+        scored = selected(track, gold, among, "a majority label")
         counts = np.bincount(gold.gold[scored], minlength=len(track.labels))
         return track.labels[int(np.argmax(counts))]  # argmax: the first of equal counts
 

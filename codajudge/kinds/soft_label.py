@@ -62,9 +62,7 @@ class SoftLabel(Kind):
 
     def constant_prediction(self, track, gold, among=None):
         """The label-wise mean of the training soft labels (items without annotations left out)."""
-        scored = selected(gold, among)
-        if not scored.any():
-            raise ValueError(f"track '{track.id}': no training item has annotations")
+        scored = selected(track, gold, among, "annotations")
         return np.mean(gold.gold[scored], axis=0).tolist()
 
     def random_prediction(self, track, n_annotators, rng):
