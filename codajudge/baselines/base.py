@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import ChainMap, Counter, defaultdict
 from collections.abc import Hashable, Mapping, Sequence
+from functools import partial
 
 import numpy as np
 
@@ -60,13 +61,10 @@ class BaselineModel:
                 for b in range(n_bins)
             ]
             return
-        overall = self.kind.constant_prediction(self.track, gold)
-        self.per_bin = [
-            self.kind.constant_prediction(self.track, gold, bins == b)
-            if (gold.scored & (bins == b)).any()
-            else overall
-            for b in range(n_bins)
-        ]
+        constant = partial(self.kind.constant_prediction, self.track, gold)
+        overall = constant()  # a ValueError when no training item has gold
+        masks = [bins == b for b in range(n_bins)]  # per bin, its items
+        self.per_bin = [constant(mask) if (gold.scored & mask).any() else overall for mask in masks]
 
     def predict_by_bin(self, items: list[dict], bins: Sequence[int]) -> list:
         """The predictions of ``items`` from what ``fit`` kept per bin of items (``per_bin``: the

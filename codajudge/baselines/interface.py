@@ -46,6 +46,9 @@ def type_name(value) -> str:
 #: The built-in immutable scalar types, which ``plain_data`` returns as they are (and ``Foreign``:
 #: ``prediction_lines`` takes plain data again, which must keep the participant's type name).
 _IMMUTABLE = (str, float, int, bool, type(None), Foreign)
+#: A subclass of each type (another real number: of ``numbers.Real``) -> its built-in value, by the
+#: type's own method (the subclass's override is not called).
+_BUILT_IN = {str: str.__str__, int: int.__index__, float: float.__float__, numbers.Real: float}
 
 
 def plain_data(value):
@@ -65,14 +68,9 @@ def plain_data(value):
         return [plain_data(v) for v in value]
     if isinstance(value, dict):
         return {plain_data(k): plain_data(v) for k, v in value.items()}
-    if isinstance(value, str):
-        return str.__str__(value)
-    if isinstance(value, int):
-        return int.__index__(value)
-    if isinstance(value, float):
-        return float.__float__(value)
-    if isinstance(value, numbers.Real):
-        return float(value)
+    for base, built_in in _BUILT_IN.items():
+        if isinstance(value, base):
+            return built_in(value)
     return Foreign(value)
 
 

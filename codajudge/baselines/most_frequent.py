@@ -38,9 +38,8 @@ class MostFrequent(BaselineModel):
     def fit(self, train_items: list[dict]) -> MostFrequent:
         gold = self.training_gold(train_items)
         if not self._per_label:
-            self.fit_bins(
-                gold, np.zeros(len(train_items), dtype=int), 1
-            )  # one bin: the whole split
+            # one bin: the whole split
+            self.fit_bins(gold, np.zeros(len(train_items), dtype=int), 1)
             return self
         rows = item_annotator_labels(gold)
         self.per_label = [

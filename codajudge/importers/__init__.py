@@ -113,20 +113,14 @@ def split_source(source: dict, split: str) -> dict:
     return merged | source.get("splits", {}).get(split, {})
 
 
-def _release_sources(source: dict):
-    """The source and those it names for some splits (``fallback`` and ``splits`` overrides; the
-    schema has checked that each is a mapping of sources)."""
-    yield source
-    yield from source.get("fallback", {}).values()
-    yield from (split_source(source, split) for split in source.get("splits", {}))
-
-
 def missing_releases(datasets: dict, root: Path) -> list[Problem]:
     """One problem per release folder or file that is not under the --data folder ``root`` (not one per
     track or split), naming the folder searched, what was expected there and where it is published."""
     missing: dict[str, tuple[str, list[str]]] = {}  # path -> its importer, the datasets naming it
     for key, source in datasets.items():
-        for sub in _release_sources(source):
+        # the source and those it names for some splits (the schema has checked their shapes)
+        subs = [source, *source.get("fallback", {}).values()]
+        for sub in subs + [split_source(source, split) for split in source.get("splits", {})]:
             path = sub.get("path")
             if isinstance(path, str) and not (Path(root) / path).exists():
                 missing.setdefault(path, (sub.get("importer", "kit"), []))[1].append(f"'{key}'")

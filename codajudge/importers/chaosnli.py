@@ -37,12 +37,8 @@ NAMES = {"e": "entailment", "n": "neutral", "c": "contradiction"}
 def _counts(record: dict, at: PlacedProblems) -> list[int] | None:
     """The vote counts in [e, n, c] order, or None after recording a located problem."""
     counts = record["label_count"]
-    if (
-        not isinstance(counts, list)
-        or len(counts) != len(CODES)
-        or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in counts)
-        or sum(counts) == 0
-    ):
+    three = isinstance(counts, list) and len(counts) == len(CODES)
+    if not three or not all(type(c) is int and c >= 0 for c in counts) or sum(counts) == 0:
         at.add(
             "'label_count' must be 3 vote counts [e, n, c]",
             expected="e.g. [30, 70, 0]",
@@ -60,19 +56,6 @@ def _counts(record: dict, at: PlacedProblems) -> list[int] | None:
     return counts
 
 
-def _majority(record: dict, counts: list[int], at: PlacedProblems):
-    """The full name of ``majority_label`` if it is a most-voted class, else None (problem recorded)."""
-    code = record["majority_label"]
-    if code not in NAMES or counts[CODES.index(code)] != max(counts):
-        at.add(
-            "'majority_label' is not a most-voted class",
-            expected=" or ".join(c for c, n in zip(CODES, counts) if n == max(counts)),
-            found=repr(code),
-        )
-        return None
-    return NAMES[code]
-
-
 def _build_item(record: dict, at: PlacedProblems) -> dict | None:
     """The kit item of one ChaosNLI record, or None after recording a located problem."""
     example = record["example"]
@@ -81,8 +64,15 @@ def _build_item(record: dict, at: PlacedProblems) -> dict | None:
         at.add("'example' must hold a string premise and hypothesis")
         return None
     counts = _counts(record, at)
-    label = _majority(record, counts, at) if counts else None
-    if label is None:
+    if counts is None:
+        return None
+    code = record["majority_label"]  # a most-voted class
+    if code not in NAMES or counts[CODES.index(code)] != max(counts):
+        at.add(
+            "'majority_label' is not a most-voted class",
+            expected=" or ".join(c for c, n in zip(CODES, counts) if n == max(counts)),
+            found=repr(code),
+        )
         return None
     annotations = sorted(NAMES[code] for code, n in zip(CODES, counts) for _ in range(n))
     width = max(3, len(str(len(annotations) - 1)))
@@ -92,7 +82,7 @@ def _build_item(record: dict, at: PlacedProblems) -> dict | None:
         "lang": "en",
         "annotators": [f"a{k:0{width}d}" for k in range(len(annotations))],
         "annotations": annotations,
-        "label": label,
+        "label": NAMES[code],
     }
     if isinstance(example.get("source"), str):
         item["genre"] = example["source"]

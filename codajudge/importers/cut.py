@@ -36,16 +36,12 @@ def shares_problem(shares: dict) -> str:
     return ""
 
 
-def position(item_id: str, seed: int) -> float:
-    """Where the item falls in [0, 1): its hash's first 16 hex digits over 16^16."""
-    digest = hashlib.sha256(f"{seed}:{item_id}".encode("utf-8")).hexdigest()
-    return int(digest[:POSITION_DIGITS], 16) / 16**POSITION_DIGITS
-
-
 def split_of(item_id: str, shares: dict) -> str:
     """The split of one item: the first (train, dev, test) whose running total of shares is above the
     item's position; the last split given a share takes what rounding leaves above its total."""
     given = [s for s in ORDER if shares.get(s)]
-    at = position(item_id, shares.get("seed", 0))
+    # where the item falls in [0, 1): its hash's first 16 hex digits over 16^16
+    digest = hashlib.sha256(f"{shares.get('seed', 0)}:{item_id}".encode("utf-8")).hexdigest()
+    at = int(digest[:POSITION_DIGITS], 16) / 16**POSITION_DIGITS
     ends = accumulate(shares[s] for s in given)
     return next((s for s, end in zip(given, ends) if at < end), given[-1])

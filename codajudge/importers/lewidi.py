@@ -219,8 +219,10 @@ def record_to_item(
     if not isinstance(record, dict):
         at.add("an item must be a JSON object", found=type(record).__name__)
         return None
-    texts = _texts(record.get("text"), dataset)
-    if texts is None:
+    # the item's texts: the one string (2023) or the dataset's fields of a dict (2025)
+    text, fields = record.get("text"), dataset.text_fields
+    texts = [text.get(f) for f in fields] if fields and isinstance(text, dict) else [text]
+    if len(texts) != (len(fields) or 1) or not all(isinstance(t, str) for t in texts):
         at.add(
             f"'text' must hold the item's {len(dataset.text_fields) or 'one'} text(s)",
             expected=" and ".join(f"text.{f} (a string)" for f in dataset.text_fields)
@@ -247,14 +249,6 @@ def record_to_item(
     if dataset.genre_field and isinstance(genre, str):
         item["genre"] = genre
     return item
-
-
-def _texts(text, dataset: Dataset) -> list[str] | None:
-    """The item's texts: the one string (2023) or the dataset's fields of the dict (2025)."""
-    if not dataset.text_fields:
-        return [text] if isinstance(text, str) else None
-    texts = [text.get(f) for f in dataset.text_fields] if isinstance(text, dict) else []
-    return texts if len(texts) == 2 and all(isinstance(t, str) for t in texts) else None
 
 
 def _annotator_labels(record: dict, dataset: Dataset, at: PlacedProblems, label_map: dict):
@@ -322,24 +316,26 @@ def _keyed_pairs(record: dict, dataset: Dataset, at: PlacedProblems) -> list | N
         )
         return None
     if set(unique) != set(by_name):
-        only_listed = sorted(set(unique) - set(by_name))
-        only_keys = sorted(set(by_name) - set(unique))
         at.add(
             "'annotators' and the keys of 'annotations' name different annotators",
-            found=f"only in annotators: {only_listed[:5]}, only in annotations: {only_keys[:5]}",
+            found=f"only in annotators: {sorted(set(unique) - set(by_name))[:5]}, "
+            f"only in annotations: {sorted(set(by_name) - set(unique))[:5]}",
         )
         return None
     return [(name, by_name[name]) for name in unique]
 
 
+def _label_text(raw) -> str | None:
+    """A label as released, a string or a number, as its text (None for any other value)."""
+    return str(raw).strip() if isinstance(raw, (str, int)) and not isinstance(raw, bool) else None
+
+
 def _label(annotator: str, raw, dataset: Dataset, at: PlacedProblems, label_map: dict):
     """A label string (mapped by ``label_map``), or for multilabel datasets a list of label strings
     (split on commas)."""
-    text = str(raw).strip() if isinstance(raw, (str, int)) and not isinstance(raw, bool) else None
-    text = label_map.get(text, text)
-    parts = (
-        [p.strip() for p in text.split(",")] if text is not None and dataset.multilabel else [text]
-    )
+    text = label_map.get(_label_text(raw), _label_text(raw))
+    multilabel = text is not None and dataset.multilabel
+    parts = [p.strip() for p in text.split(",")] if multilabel else [text]
     bad = [p for p in parts if p not in dataset.labels]
     if bad:  # None (no text) included
         at.add(
@@ -385,21 +381,17 @@ def _add_gold(item: dict, record: dict, dataset: Dataset, source: dict, at: Plac
     is_gold, check = source.get("soft_gold") == "release", source.get("check_soft_label", True)
     if is_gold or check:
         _add_released_soft_label(item, record, dataset, is_gold, check, at)
-    if source.get("hard_gold") == "majority":  # the label most annotators gave, None on a tie
+    hard_gold = source.get("hard_gold")
+    if hard_gold == "majority":  # the label most annotators gave, None on a tie
         top = Counter(item["annotations"]).most_common(2)
         item["label"] = None if len(top) > 1 and top[0][1] == top[1][1] else top[0][0]
-    if source.get("hard_gold") != "release":
-        return
-    # the release's hard label, a number where ConvAbuse broke a tie, read as its text
-    raw = record.get("hard_label")
-    item["label"] = (
-        str(raw).strip() if isinstance(raw, (str, int)) and not isinstance(raw, bool) else None
-    )
-    if item["label"] not in dataset.labels:
+    elif hard_gold == "release":  # a number where ConvAbuse broke a tie, read as its text
+        item["label"] = _label_text(record.get("hard_label"))
+    if hard_gold == "release" and item["label"] not in dataset.labels:
         at.add(
             "hard_gold: release needs the item's 'hard_label', one of the labels",
             expected="one of " + ", ".join(dataset.labels),
-            found=repr(raw)[:60],
+            found=repr(record.get("hard_label"))[:60],
             hint="or recompute the majority from the annotations (hard_gold: majority)",
         )
 

@@ -73,22 +73,6 @@ def read_json_records(
     return items
 
 
-def _votes(record: dict, at: PlacedProblems) -> list[tuple[str, str]]:
-    """(annotator, label) for each vote in the three classes, in vote order."""
-    votes = []
-    for position in range(N_VOTES):
-        vote = record.get(f"label{position}")
-        if vote in LABELS:
-            votes.append((f"ann{position}", vote))
-        elif vote is not None and vote not in IGNORED_VOTES:
-            at.add(
-                f"unknown vote in 'label{position}'",
-                expected=", ".join(LABELS + IGNORED_VOTES) + " or null",
-                found=repr(vote),
-            )
-    return votes
-
-
 def _build_item(record: dict, at: PlacedProblems) -> dict | None:
     """The kit item of one OCNLI record, or None after recording a located problem."""
     label = record["label"]
@@ -111,10 +95,18 @@ def _build_item(record: dict, at: PlacedProblems) -> dict | None:
     }
     if isinstance(record.get("genre"), str):
         item["genre"] = record["genre"]
-    votes = _votes(record, at)
-    if votes:
-        item["annotators"] = [annotator for annotator, _ in votes]
-        item["annotations"] = [vote for _, vote in votes]
+    votes = {position: record.get(f"label{position}") for position in range(N_VOTES)}
+    for position, vote in votes.items():
+        if vote is not None and vote not in LABELS + IGNORED_VOTES:
+            at.add(
+                f"unknown vote in 'label{position}'",
+                expected=", ".join(LABELS + IGNORED_VOTES) + " or null",
+                found=repr(vote),
+            )
+    given = [position for position, vote in votes.items() if vote in LABELS]
+    if given:  # the votes in the three classes, by vote position
+        item["annotators"] = [f"ann{position}" for position in given]
+        item["annotations"] = [votes[position] for position in given]
     return item
 
 

@@ -62,30 +62,6 @@ FORMS = {
 Row = tuple[int, dict]
 
 
-def _file(source: dict, split: str) -> str:
-    """The file of ``split``: ``path`` (one file for all), else the split's own ``path``."""
-    if isinstance(source.get("path"), str):
-        return source["path"]
-    raise SplitAbsent.single(
-        WHERE,
-        f"no file for the {split} split",
-        expected="'path' (one file, cut with 'split') or splits: {%s: {path: FILE}}" % split,
-    )
-
-
-def _format(source: dict, path: Path) -> str:
-    fmt = source.get("format") or SUFFIXES.get(path.suffix.lower())
-    if fmt:
-        return fmt
-    raise ConfigError.single(
-        str(path),
-        "cannot tell the table's format from its suffix",
-        expected=" | ".join(sorted(SUFFIXES)),
-        found=repr(path.suffix),
-        hint="name it with 'format: csv' (or tsv, jsonl, json) in the dataset",
-    )
-
-
 def json_rows(lines: list[str], fmt: str, id_column: str, problems) -> tuple[list[str], list[Row]]:
     """JSON lines, or one JSON document (``_document_entries``; an object's keys are written to
     ``id_column``): the header is every record's keys, in the order first seen (a key may be absent
@@ -289,20 +265,16 @@ def _parts(row: dict, spec) -> list[str]:
     return [] if text is None else [part.strip() for part in text.split(sep)]
 
 
-def _is_one_column(value) -> bool:
-    """Whether ``value`` is ``{column: NAME, sep: SEP}`` (``sep`` optional), both non-empty text."""
-    if not isinstance(value, dict) or not set(value) <= {"column", "sep"}:
-        return False
-    return all(isinstance(v, str) and v != "" for v in (value.get("column"), value.get("sep", ",")))
-
-
 def one_column_or(key: str, plain: str, is_plain: Callable[[object], bool]) -> Callable:
     """The schema's check (``fields.Field.check``) of the ``columns`` option ``key``: written
     ``plain`` (a value ``is_plain`` accepts) or as one column holding a list (``{column: NAME, sep:
     SEP}``, read by ``_parts``); a ``message|expected`` or None."""
 
     def check(value) -> str | None:
-        if is_plain(value) or _is_one_column(value):
+        # one column: ``{column: NAME, sep: SEP}`` (``sep`` optional), both non-empty text
+        one_column = isinstance(value, dict) and set(value) <= {"column", "sep"}
+        parts = (value.get("column"), value.get("sep", ",")) if one_column else (None,)
+        if is_plain(value) or all(isinstance(v, str) and v != "" for v in parts):
             return None
         expected = f'{plain}, or {{column: NAME, sep: ","}}'
         return f"'{key}' is neither {plain} nor one column holding a list|{expected}"
@@ -321,32 +293,21 @@ def _annotations(columns: dict, row: dict, at: PlacedProblems) -> dict[str, list
         names = spec or []
         cells = [_text(row.get(column)) for column in names]
     listed = columns.get("annotators")  # comma-separated unless it says its own ``sep``
-    problem = ""
     if listed is not None:
         names = _parts(row, listed)
-        problem = _names_problem(names, len(cells))
-    if problem:
+    if listed is not None and (len(names) != len(cells) or len(set(names)) != len(names)):
         column, sep = _column_and_sep(listed)
         at.add(
-            problem,
+            "the annotators column names an annotator twice"
+            if len(names) == len(cells)
+            else "the annotators column does not name one annotator per annotations column",
             expected=f"{len(cells)} different names separated by {sep!r}",
             found=repr(row.get(column))[:80],
         )
         return {}
-    given = [(k, cell) for k, cell in enumerate(cells) if cell is not None]
-    if not given:
-        return {}
-    named = {"annotators": [names[k] for k, _ in given]} if names is not None else {}
-    return {**named, "annotations": [cell for _, cell in given]}
-
-
-def _names_problem(names: list[str], cells: int) -> str:
-    """Why a row's annotator names do not fit its annotations cells ('' when they do)."""
-    if len(names) != cells:
-        return "the annotators column does not name one annotator per annotations column"
-    if len(set(names)) != len(names):
-        return "the annotators column names an annotator twice"
-    return ""
+    given = [k for k, cell in enumerate(cells) if cell is not None]
+    named = {"annotators": [names[k] for k in given]} if names is not None else {}
+    return {**named, "annotations": [cells[k] for k in given]} if given else {}
 
 
 def _item(source: dict, row: dict, at: PlacedProblems, labels) -> dict | None:
@@ -410,7 +371,13 @@ def load_split(source: dict, root: Path, split: str, labels: LabelSet | None) ->
     """The items of ``split``'s file (the whole file when the dataset cuts it with ``split``),
     ``where`` applied; duplicate ids and bad cells are problems; ``labels``: the label set of the
     dataset's tracks, in which a majority is taken (see ``majority``), None when they have none."""
-    path = Path(root) / _file(source, split)
+    if not isinstance(source.get("path"), str):  # ``path``: one file for all, or the split's own
+        raise SplitAbsent.single(
+            WHERE,
+            f"no file for the {split} split",
+            expected="'path' (one file, cut with 'split') or splits: {%s: {path: FILE}}" % split,
+        )
+    path = Path(root) / source["path"]
     problems = ProblemCollector(str(path))
     where = source.get("where") or {}
 
@@ -428,7 +395,15 @@ def _read_rows(source: dict, path: Path, problems) -> list[Row]:
     """(line number, row) of every record of the file in its format, its columns
     checked; a file that reads badly so and looks like another form is refused once
     (``_refuse_other_form``)."""
-    fmt = _format(source, path)
+    fmt = source.get("format") or SUFFIXES.get(path.suffix.lower())
+    if not fmt:
+        raise ConfigError.single(
+            str(path),
+            "cannot tell the table's format from its suffix",
+            expected=" | ".join(sorted(SUFFIXES)),
+            found=repr(path.suffix),
+            hint="name it with 'format: csv' (or tsv, jsonl, json) in the dataset",
+        )
     lines = read_release_lines(path)
     try:
         if fmt in ("jsonl", "json"):  # an object keyed by id gives its keys to the id column

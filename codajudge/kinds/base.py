@@ -65,9 +65,8 @@ class Kind:
 
     def applicable_metrics(self, scale: str | None) -> tuple[str, ...]:
         """Every metric a track of this kind and scale may choose, the defaults first."""
-        defaults = self.default_metrics.get(scale, ())
-        applying = [name for name, m in REGISTRY.items() if (self.name, scale) in m.applies_to]
-        return defaults + tuple(name for name in applying if name not in defaults)
+        applying = tuple(name for name, m in REGISTRY.items() if (self.name, scale) in m.applies_to)
+        return tuple(dict.fromkeys(self.default_metrics.get(scale, ()) + applying))
 
     # --- gold and submitted values (gold, formats) ---
     #: The item fields gold is built from, each with its value when an item has none.
@@ -203,9 +202,13 @@ def numpy_json(value):
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
-def selected(gold, among: np.ndarray | None) -> np.ndarray:
-    """The items of a GoldTrack that have gold and are marked by ``among`` (all when None)."""
-    return gold.scored if among is None else gold.scored & among
+def selected(track, gold, among: np.ndarray | None, gold_name: str) -> np.ndarray:
+    """The items of ``track``'s GoldTrack ``gold`` that have gold and are marked by ``among`` (all
+    when None); a ValueError naming the gold (``gold_name``) when there are none."""
+    scored = gold.scored if among is None else gold.scored & among
+    if not scored.any():
+        raise ValueError(f"track '{track.id}': no training item has {gold_name}")
+    return scored
 
 
 def annotator_label(track, key):

@@ -36,9 +36,7 @@ class Classification(Kind):
 
     def constant_prediction(self, track, gold, among=None):
         """The most frequent majority label (ties: the earliest in the track's label order)."""
-        scored = selected(gold, among)
-        if not scored.any():
-            raise ValueError(f"track '{track.id}': no training item has a majority label")
+        scored = selected(track, gold, among, "a majority label")
         counts = np.bincount(gold.gold[scored], minlength=len(track.labels))
         return track.labels[int(np.argmax(counts))]  # argmax: the first of equal counts
 
@@ -53,10 +51,8 @@ class Classification(Kind):
         return "1 if the predicted label is wrong, else 0"
 
     def item_errors(self, track, gold, predicted) -> np.ndarray:
-        gold = np.asarray(gold)
-        errors = (gold != np.asarray(predicted)).astype(float)
-        errors[gold < 0] = np.nan  # no majority label: not scored
-        return errors
+        gold = np.asarray(gold)  # code -1: no majority label, not scored
+        return np.where(gold < 0, np.nan, gold != np.asarray(predicted))
 
     def item_texts(self, track, values, items: Sequence[int]) -> list[str]:
         names = list(track.labels) + [""]  # code -1 (no label) picks the last entry

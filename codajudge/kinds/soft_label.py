@@ -62,9 +62,7 @@ class SoftLabel(Kind):
 
     def constant_prediction(self, track, gold, among=None):
         """The label-wise mean of the training soft labels (items without annotations left out)."""
-        scored = selected(gold, among)
-        if not scored.any():
-            raise ValueError(f"track '{track.id}': no training item has annotations")
+        scored = selected(track, gold, among, "annotations")
         return np.mean(gold.gold[scored], axis=0).tolist()
 
     def random_prediction(self, track, n_annotators, rng):
@@ -74,11 +72,7 @@ class SoftLabel(Kind):
         drawn = draw_annotator_labels(track, n_annotators, rng)
         n_labels = len(track.labels)
         if track.scale == "multilabel":
-            chosen = (
-                np.mean(np.array(drawn, dtype=float), axis=0)
-                if drawn
-                else rng.uniform(size=n_labels)
-            )
+            chosen = np.mean(drawn, axis=0) if drawn else rng.uniform(size=n_labels)
             return np.column_stack([1.0 - chosen, chosen]).tolist()
         if not drawn:
             return rng.dirichlet(np.ones(n_labels)).tolist()
