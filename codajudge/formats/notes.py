@@ -11,25 +11,19 @@ from collections.abc import Sequence
 from ..errors import counted
 from ..kinds.soft_label import LEADING_BIN_LAYOUT, SUM_TOLERANCE
 
-#: The words a kind's text names by a field (``NoteKind``), besides those agreeing with the count.
-_WORDS = {
-    "tolerance": SUM_TOLERANCE,
-    "leading_bin": LEADING_BIN_LAYOUT,
-    "listed": (
-        "per name of the release's annotators list (an annotator repeated once per label given)"
-    ),
-    "pool": "per annotator of the dataset's whole pool",
-    "first_entries": (
-        "as the LeWiDi 2025 official scorer did (annotator alignment official_2025), each row's "
-        "first entries were scored against the item's annotators in order, the others dropped"
-    ),
-}
+#: The words several kinds' texts share.
+_LISTED = "per name of the release's annotators list (an annotator repeated once per label given)"
+_POOL = "per annotator of the dataset's whole pool"
+_FIRST_ENTRIES = (
+    "as the LeWiDi 2025 official scorer did (annotator alignment official_2025), each row's "
+    "first entries were scored against the item's annotators in order, the others dropped"
+)
 
 
 class NoteKind(NamedTuple):
     """A kind of note and its warning: the number of notes of that kind, then ``text`` with the
     words agreeing with that number (``{s}``: a plural's "s", ``{was}``: was or were, ``{a}``: "a "
-    for one) and those of ``_WORDS``. A kind whose notes carry a mass (``ReadNote.mass``) names the
+    for one). A kind whose notes carry a mass (``ReadNote.mass``) names the
     largest one as ``{mass}``; a kind whose notes carry an alignment (``ReadNote.alignment``) ends
     with each alignment and its number of items, the most frequent first."""
 
@@ -40,7 +34,7 @@ class NoteKind(NamedTuple):
         """``text`` for ``count`` notes, of which the largest mass is ``mass``."""
         one = count == 1
         agreeing = {"s": "" if one else "s", "was": "was" if one else "were", "a": "a " * one}
-        return self.text.format(mass=mass, **agreeing, **_WORDS)
+        return self.text.format(mass=mass, **agreeing)
 
     def warning(self, notes: Sequence[ReadNote]) -> str:
         """The warning of ``notes``, this kind's notes (at least one)."""
@@ -70,27 +64,29 @@ def _alignments(notes: Sequence[ReadNote]) -> str:
     return "; ".join(shown + ([f"other alignments ({counted(rest, 'item')})"] if rest else []))
 
 
-RENORMALISED = NoteKind("soft label{s} summed to within {tolerance} of 1 and {was} renormalised")
+RENORMALISED = NoteKind(
+    f"soft label{{s}} summed to within {SUM_TOLERANCE} of 1 and {{was}} renormalised"
+)
 EMPTY_LEADING_BIN = NoteKind(
-    "soft label{s} had an extra, empty leading bin ({leading_bin}) that was dropped"
+    f"soft label{{s}} had an extra, empty leading bin ({LEADING_BIN_LAYOUT}) that was dropped"
 )
 PYTHON_LITERAL = NoteKind(
     "value{s} {was} not JSON but {a}Python literal{s} (str() of a list: single quotes, tuples) "
     "and {was} read as such; json.dumps(x) writes JSON"
 )
 LEADING_BIN_WITH_MASS = NoteKind(
-    "soft label{s} had an extra leading bin ({leading_bin}) holding a little probability, at most "
-    "{mass:.2g}; it was dropped and the row{s} renormalised"
+    f"soft label{{s}} had an extra leading bin ({LEADING_BIN_LAYOUT}) holding a little probability, "
+    "at most {mass:.2g}; it was dropped and the row{s} renormalised"
 )
 ANNOTATORS_LIST = NoteKind(
-    "row{s} had one entry {listed}; the repeated entries were merged, by name", True
+    f"row{{s}} had one entry {_LISTED}; the repeated entries were merged, by name", True
 )
 ANNOTATOR_POOL = NoteKind(
-    "row{s} had one entry {pool}; the entries of each item's own annotators were kept, by name",
+    f"row{{s}} had one entry {_POOL}; the entries of each item's own annotators were kept, by name",
     True,
 )
-ANNOTATORS_LIST_FIRST = NoteKind("row{s} had one entry {listed}; {first_entries}", True)
-ANNOTATOR_POOL_FIRST = NoteKind("row{s} had one entry {pool}; {first_entries}", True)
+ANNOTATORS_LIST_FIRST = NoteKind(f"row{{s}} had one entry {_LISTED}; {_FIRST_ENTRIES}", True)
+ANNOTATOR_POOL_FIRST = NoteKind(f"row{{s}} had one entry {_POOL}; {_FIRST_ENTRIES}", True)
 
 #: The kinds of notes a value's rules leave (``values``, ``soft``), in the order of their warnings.
 VALUE_NOTES = (RENORMALISED, EMPTY_LEADING_BIN, PYTHON_LITERAL, LEADING_BIN_WITH_MASS)
