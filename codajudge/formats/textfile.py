@@ -58,10 +58,8 @@ PRETTY_JSON = Rule(
     'write one object a line, without indent: to_json(orient="records", lines=True)',
 )
 EMPTY_FILE = Rule("file is empty", "one line per item", "check that predictions were written")
-#: The rules a line may break, in the order ``_refuse_broken`` checks them.
-LONG_LINE = Rule(
-    "line is too long", f"at most {MAX_LINE_BYTES} bytes per line", "write one item per line"
-)
+#: The rules a line may break after its length (``MAX_LINE_BYTES``), in the order ``_refuse_broken``
+#: checks them.
 BINARY = Rule("file is binary, not text", "UTF-8 text")
 INNER_CR = Rule(
     "line holds a carriage return (CR) in the middle",
@@ -225,7 +223,14 @@ def _refuse_broken(line: bytes, number: int, offset: int, display: str) -> str:
     without its line end, after refusing it by the first rule it breaks, in this order: too long,
     a NUL byte, not UTF-8, a CR inside."""
     if len(line.removesuffix(b"\n")) > MAX_LINE_BYTES:
-        raise LONG_LINE.error(display, "a longer line", number)
+        raise SubmissionError.single(
+            display,
+            "line is too long",
+            line=number,
+            expected=f"at most {MAX_LINE_BYTES} bytes per line",
+            found="a longer line",
+            hint="write one item per line",
+        )
     at = line.find(b"\x00")
     if at >= 0:
         raise BINARY.error(display, f"a NUL byte at offset {offset + at}", number)
