@@ -124,20 +124,16 @@ class RowFit:
                 hint="the item's annotators are in the input file's 'annotators' field",
             )
         layout = self.mode if len(fits) == 2 else fits[0]
-        positions = self._columns(i, layout, entries)
+        if self.first_entries:
+            positions = list(range(len(names)))
+        elif layout == LISTED:
+            positions = _listed_positions(entries, names, listed)
+        else:
+            positions = self._positions(i)
         columns = first_few([str(p + 1) for p in positions], NAMES_SHOWN)
         alignment = f"columns {columns} against {first_few(names, NAMES_SHOWN)}"
         notes.append(ReadNote(layout[self.first_entries], alignment=alignment))
         return [entries[p] for p in positions]
-
-    def _columns(self, i: int, layout: str, entries: list) -> list[int]:
-        """Which entries of item i's row (0-based), in the ``layout`` it fits, are its annotators'
-        in order."""
-        if self.first_entries:
-            return list(range(len(self.annotators[i])))
-        if layout == LISTED:
-            return _listed_positions(entries, self.annotators[i], self.listed[i])
-        return self._positions(i)
 
     def _layouts(self, i: int, m: int) -> list[str]:
         """The layouts a row of ``m`` entries (not item i's number of annotators) fits."""

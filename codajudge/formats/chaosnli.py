@@ -143,8 +143,9 @@ def _track_order(track: Track, display: str) -> np.ndarray:
 
 
 def _document(path: Path, display: str, n_items: int):
-    """(model name, uid -> record) of the file parsed as one JSON object of one model, within the byte bound of ``textfile.read_texts`` for a
-    track of ``n_items`` and, before it is parsed, ``ENTRIES_PER_ITEM`` entries per item."""
+    """(model name, uid -> record) of the file parsed as one JSON object of exactly one model,
+    within the byte bound of ``textfile.read_texts`` for a track of ``n_items`` and, before it is
+    parsed, ``ENTRIES_PER_ITEM`` entries per item."""
     try:
         refuse_large_file(path, display, n_items)
         data = Path(path).read_bytes()
@@ -158,28 +159,24 @@ def _document(path: Path, display: str, n_items: int):
             f"document holds more entries than the predictions for the track's {n_items:,} items",
             f"write one record per item: {RECORD}",
         )
-        return _one_model(parse_json(text, expected=EXAMPLE))
+        document = parse_json(text, expected=EXAMPLE)
+        if len(document) != 1:
+            raise ValueProblem(
+                "a ChaosNLI prediction file must hold one model",
+                expected="{model_name: {uid: {...}}} with one model name",
+                found=f"{len(document)} models: " + ", ".join(map(show, list(document)[:5])),
+                hint="write each model's predictions in a file (a submission) of its own",
+            )
+        ((model, records),) = document.items()
+        if not isinstance(records, dict):
+            raise ValueProblem(
+                "the model's predictions must be an object of uid -> prediction",
+                expected=EXAMPLE,
+                found=show_json(records),
+            )
     except ValueProblem as p:
         raise SubmissionError.single(
             display, p.message, expected=p.expected, found=p.found, hint=p.hint
-        )
-
-
-def _one_model(document: dict):
-    """(model name, uid -> record) of a document holding exactly one model's predictions."""
-    if len(document) != 1:
-        raise ValueProblem(
-            "a ChaosNLI prediction file must hold one model",
-            expected="{model_name: {uid: {...}}} with one model name",
-            found=f"{len(document)} models: " + ", ".join(map(show, list(document)[:5])),
-            hint="write each model's predictions in a file (a submission) of its own",
-        )
-    ((model, records),) = document.items()
-    if not isinstance(records, dict):
-        raise ValueProblem(
-            "the model's predictions must be an object of uid -> prediction",
-            expected=EXAMPLE,
-            found=show_json(records),
         )
     return model, records
 

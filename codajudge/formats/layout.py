@@ -239,9 +239,7 @@ def layout_of(columns: Columns, ids: list[str], display: str) -> str:
     )
     if as_ids and (scores is None or not all(0 <= score <= 5 for score in scores)):
         return "id"  # cannot be ambiguous: the costlier positional reading is not needed
-    positional = _reads_positionally(columns)
-    if positional:
-        _refuse_row_numbers(columns, ids, display)
+    positional = _reads_positionally(columns, ids, display)
     if not (as_ids and positional):
         return "positional" if positional else "id"
     raise SubmissionError.single(
@@ -256,31 +254,27 @@ def layout_of(columns: Columns, ids: list[str], display: str) -> str:
     )
 
 
-def _reads_positionally(columns: Columns) -> bool:
+def _reads_positionally(columns: Columns, ids: list[str], display: str) -> bool:
     """Whether every line holds one or two fields and most first fields are numbers, decimal commas
     counted ("2,68", ``COMMA_DECIMAL``): such lines are then refused one by one, with the hint of
-    ``parse_number`` (use a dot), rather than all as lines without a tab."""
-    firsts = columns.positional_firsts
+    ``parse_number`` (use a dot), rather than all as lines without a tab. A first column of whole
+    numbers, each once, some above 5, is refused: ids or line numbers, which would be read as
+    scores (and the scores as confidences)."""
+    firsts, scores = columns.positional_firsts, columns.positional_scores
     if any(len(fields) > 2 for fields in columns.positional_split.values()):
         return False
-    if columns.positional_scores is not None:
-        return True
-    numbers = sum(is_decimal(first) or bool(COMMA_DECIMAL.fullmatch(first)) for first in firsts)
-    return 2 * numbers >= len(firsts)
-
-
-def _refuse_row_numbers(columns: Columns, ids: list[str], display: str) -> None:
-    """Refuse a positional reading whose first column holds whole numbers, each once, some above 5: ids
-    or line numbers, which would be read as scores (and the scores as confidences)."""
-    firsts = columns.positional_scores
-    whole = firsts is not None and all(value % 1 == 0 for value in firsts)
-    if whole and max(firsts) > 5 and len(set(firsts)) == len(firsts):
+    if scores is None:
+        numbers = sum(is_decimal(first) or bool(COMMA_DECIMAL.fullmatch(first)) for first in firsts)
+        return 2 * numbers >= len(firsts)
+    whole = all(value % 1 == 0 for value in scores)
+    if whole and max(scores) > 5 and len(set(scores)) == len(scores):
         raise SubmissionError.single(
             display,
             "the first column holds whole numbers, each once, up to "
-            f"{max(firsts):.0f}: item ids or line numbers, not scores",
+            f"{max(scores):.0f}: item ids or line numbers, not scores",
             expected=f"ID<TAB>SCORE lines with the track's ids (such as {ids[0]!r}<TAB>3.2) "
             "or one score per line in input order",
             found=f"lines such as {shorten(columns.texts[columns.positional_header])!r}",
             hint="write each item's id (the 'id' field of the input file) and a tab before its score",
         )
+    return True

@@ -11,51 +11,40 @@ from collections.abc import Sequence
 from ..errors import counted
 from ..kinds.soft_label import LEADING_BIN_LAYOUT, SUM_TOLERANCE
 
-#: The words a kind's text names by a field (``NoteKind``), besides those agreeing with the count.
-_WORDS = {
-    "tolerance": SUM_TOLERANCE,
-    "leading_bin": LEADING_BIN_LAYOUT,
-    "listed": (
-        "per name of the release's annotators list (an annotator repeated once per label given)"
-    ),
-    "pool": "per annotator of the dataset's whole pool",
-    "first_entries": (
-        "as the LeWiDi 2025 official scorer did (annotator alignment official_2025), each row's "
-        "first entries were scored against the item's annotators in order, the others dropped"
-    ),
-}
-
-
-class NoteKind(NamedTuple):
-    """A kind of note and its warning: the number of notes of that kind, then ``text`` with the
-    words agreeing with that number (``{s}``: a plural's "s", ``{was}``: was or were, ``{a}``: "a "
-    for one) and those of ``_WORDS``. A kind whose notes carry a mass (``ReadNote.mass``) names the
-    largest one as ``{mass}``; a kind whose notes carry an alignment (``ReadNote.alignment``) ends
-    with each alignment and its number of items, the most frequent first."""
-
-    text: str
-    carries_alignment: bool = False
-
-    def words(self, count: int, mass: float = 0.0) -> str:
-        """``text`` for ``count`` notes, of which the largest mass is ``mass``."""
-        one = count == 1
-        agreeing = {"s": "" if one else "s", "was": "was" if one else "were", "a": "a " * one}
-        return self.text.format(mass=mass, **agreeing, **_WORDS)
-
-    def warning(self, notes: Sequence[ReadNote]) -> str:
-        """The warning of ``notes``, this kind's notes (at least one)."""
-        text = f"{len(notes)} {self.words(len(notes), max(n.mass or 0.0 for n in notes))}"
-        return f"{text}: {_alignments(notes)}" if self.carries_alignment else text
+#: The words several kinds' texts share.
+_LISTED = "per name of the release's annotators list (an annotator repeated once per label given)"
+_POOL = "per annotator of the dataset's whole pool"
+_FIRST_ENTRIES = (
+    "as the LeWiDi 2025 official scorer did (annotator alignment official_2025), each row's "
+    "first entries were scored against the item's annotators in order, the others dropped"
+)
 
 
 class ReadNote(NamedTuple):
-    """One value accepted in another form than the plain one: the ``kind`` of that form and, for a
-    dropped leading bin that held probability, its ``mass`` (a probability, at most ``SUM_TOLERANCE``)."""
+    """One value accepted in another form than the plain one: the ``kind`` of that form (one of the
+    kinds below, the text of its warning) and, for a dropped leading bin that held probability, its
+    ``mass`` (a probability, at most ``SUM_TOLERANCE``)."""
 
-    kind: NoteKind
+    kind: str
     mass: float | None = None
     #: For a row fitted to its item's annotators: which of its entries were scored against whom.
     alignment: str | None = None
+
+
+def words(kind: str, count: int, mass: float = 0.0) -> str:
+    """The text of ``kind`` for ``count`` notes, with the words agreeing with that number (``{s}``:
+    a plural's "s", ``{was}``: was or were, ``{a}``: "a " for one) and ``mass``, the largest mass
+    of the notes, as ``{mass}``."""
+    one = count == 1
+    return kind.format(s="" if one else "s", was="was" if one else "were", a="a " * one, mass=mass)
+
+
+def _warning(kind: str, notes: Sequence[ReadNote]) -> str:
+    """The warning of ``notes``, the notes of ``kind`` (at least one): their number, then the kind's
+    ``words``; notes that carry an alignment (``ReadNote.alignment``) end it with each alignment and
+    its number of items, the most frequent first."""
+    text = f"{len(notes)} {words(kind, len(notes), max(n.mass or 0.0 for n in notes))}"
+    return f"{text}: {_alignments(notes)}" if notes[0].alignment else text
 
 
 #: At most this many distinct alignments are named in one warning.
@@ -70,27 +59,24 @@ def _alignments(notes: Sequence[ReadNote]) -> str:
     return "; ".join(shown + ([f"other alignments ({counted(rest, 'item')})"] if rest else []))
 
 
-RENORMALISED = NoteKind("soft label{s} summed to within {tolerance} of 1 and {was} renormalised")
-EMPTY_LEADING_BIN = NoteKind(
-    "soft label{s} had an extra, empty leading bin ({leading_bin}) that was dropped"
+RENORMALISED = f"soft label{{s}} summed to within {SUM_TOLERANCE} of 1 and {{was}} renormalised"
+EMPTY_LEADING_BIN = (
+    f"soft label{{s}} had an extra, empty leading bin ({LEADING_BIN_LAYOUT}) that was dropped"
 )
-PYTHON_LITERAL = NoteKind(
+PYTHON_LITERAL = (
     "value{s} {was} not JSON but {a}Python literal{s} (str() of a list: single quotes, tuples) "
     "and {was} read as such; json.dumps(x) writes JSON"
 )
-LEADING_BIN_WITH_MASS = NoteKind(
-    "soft label{s} had an extra leading bin ({leading_bin}) holding a little probability, at most "
-    "{mass:.2g}; it was dropped and the row{s} renormalised"
+LEADING_BIN_WITH_MASS = (
+    f"soft label{{s}} had an extra leading bin ({LEADING_BIN_LAYOUT}) holding a little probability, "
+    "at most {mass:.2g}; it was dropped and the row{s} renormalised"
 )
-ANNOTATORS_LIST = NoteKind(
-    "row{s} had one entry {listed}; the repeated entries were merged, by name", True
+ANNOTATORS_LIST = f"row{{s}} had one entry {_LISTED}; the repeated entries were merged, by name"
+ANNOTATOR_POOL = (
+    f"row{{s}} had one entry {_POOL}; the entries of each item's own annotators were kept, by name"
 )
-ANNOTATOR_POOL = NoteKind(
-    "row{s} had one entry {pool}; the entries of each item's own annotators were kept, by name",
-    True,
-)
-ANNOTATORS_LIST_FIRST = NoteKind("row{s} had one entry {listed}; {first_entries}", True)
-ANNOTATOR_POOL_FIRST = NoteKind("row{s} had one entry {pool}; {first_entries}", True)
+ANNOTATORS_LIST_FIRST = f"row{{s}} had one entry {_LISTED}; {_FIRST_ENTRIES}"
+ANNOTATOR_POOL_FIRST = f"row{{s}} had one entry {_POOL}; {_FIRST_ENTRIES}"
 
 #: The kinds of notes a value's rules leave (``values``, ``soft``), in the order of their warnings.
 VALUE_NOTES = (RENORMALISED, EMPTY_LEADING_BIN, PYTHON_LITERAL, LEADING_BIN_WITH_MASS)
@@ -100,9 +86,9 @@ LAYOUT_NOTES = (ANNOTATORS_LIST, ANNOTATOR_POOL, ANNOTATORS_LIST_FIRST, ANNOTATO
 NOTE_KINDS = VALUE_NOTES + LAYOUT_NOTES
 
 
-def note_warnings(notes: Sequence[ReadNote], kinds: Sequence[NoteKind] = NOTE_KINDS) -> list[str]:
+def note_warnings(notes: Sequence[ReadNote], kinds: Sequence[str] = NOTE_KINDS) -> list[str]:
     """One warning per kind among ``kinds`` that ``notes`` hold, in the order of ``kinds``."""
-    by_kind: dict[NoteKind, list[ReadNote]] = {}
+    by_kind: dict[str, list[ReadNote]] = {}
     for note in notes:
         by_kind.setdefault(note.kind, []).append(note)
-    return [kind.warning(by_kind[kind]) for kind in kinds if kind in by_kind]
+    return [_warning(kind, by_kind[kind]) for kind in kinds if kind in by_kind]

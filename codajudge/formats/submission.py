@@ -104,26 +104,22 @@ class Rows(NamedTuple):
 def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> Prediction:
     """Parse ``path`` for ``track`` and align it with ``keys.ids``; every problem is located and
     explained, and a refused file of another phase's ids is named as that phase's."""
+    display = safe_display(display)
+    problems = ProblemCollector(display)
     try:
-        return _read_prediction(path, display, track, keys)
+        if is_chaosnli_document(path):  # one document for two tracks: formats/chaosnli.py
+            values, warnings = read_chaosnli(path, display, track, keys.ids)
+            return Prediction(values, warnings, "chaosnli")
+        lines = read_texts(path, display, len(keys.ids))
+        if reads_results_layout(track, lines):  # another task's layout the track declares
+            rows = Rows(*results_rows(track, lines, len(keys.ids), problems, keys.elsewhere))
+            layout, warnings = "positional", [RESULTS_NOTE]
+        else:
+            rows, layout, warnings = _table_rows(lines, track, keys, problems)
+        values, notes = _values(track, keys, rows, problems)
+        problems.raise_if_any()
     except SubmissionError as error:
         raise with_phase_hint(error, path, keys.elsewhere) from None
-
-
-def _read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> Prediction:
-    display = safe_display(display)
-    if is_chaosnli_document(path):  # one document for two tracks: formats/chaosnli.py
-        values, warnings = read_chaosnli(path, display, track, keys.ids)
-        return Prediction(values, warnings, "chaosnli")
-    lines = read_texts(path, display, len(keys.ids))
-    problems = ProblemCollector(display)
-    if reads_results_layout(track, lines):  # another task's layout the track declares
-        rows = Rows(*results_rows(track, lines, len(keys.ids), problems, keys.elsewhere))
-        layout, warnings = "positional", [RESULTS_NOTE]
-    else:
-        rows, layout, warnings = _table_rows(lines, track, keys, problems)
-    values, notes = _values(track, keys, rows, problems)
-    problems.raise_if_any()
     return Prediction(values, warnings + note_warnings(notes), layout)
 
 
@@ -185,7 +181,6 @@ def _positional_rows(
         lines = sorted([*every, *(k for k in columns.comments if k < every[-1])])
     refuse_blank_line(problems.file, lines, "positional")
     # the release's lines: read on the first n, as the official scorer reads them
-    firsts, numbers = fields[:n], numbers[:n]
     for j, line in columns.positional_split.items():
         if j < n and len(line) == 2 and not is_decimal(line[1]):
             problems.add(
@@ -196,8 +191,7 @@ def _positional_rows(
             )
     problems.raise_if_any()
     scores = columns.positional_scores  # parsed once, by the layout's decision
-    scores = scores[:n] if scores is not None else None
-    return Rows(range(len(firsts)), numbers, firsts, scores=scores)
+    return Rows(range(n), numbers[:n], fields[:n], scores=scores and scores[:n])
 
 
 def _id_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector) -> Rows:
@@ -231,6 +225,10 @@ def _id_problems(
             hint=keys.elsewhere(heads) if keys.elsewhere else None,
         )
     batch = _batch_runs(position)
+    runs = (
+        f" (the ids come in runs of {batch} equal ids on consecutive lines: a batch's index "
+        "written in place of each item's id?)"
+    )
     first_line: dict[int, int] = {}  # item -> the line that gave it
     # the items a line without a tab starts with (then a space, comma or semicolon): that line's
     # problem says why they have no prediction, so they are not also listed as items without one
@@ -250,12 +248,7 @@ def _id_problems(
                 line=line,
                 item=head,
                 hint=f"it was already given on line {first_line[item]}; keep one line per item"
-                + (
-                    f" (the ids come in runs of {batch} equal ids on consecutive lines: a batch's index "
-                    "written in place of each item's id?)"
-                    if batch
-                    else ""
-                ),
+                + (runs if batch else ""),
             )
         else:
             first_line[item] = line

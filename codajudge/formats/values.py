@@ -211,42 +211,36 @@ _CLOSING = {"[": "]", "(": ")"}
 def python_literal(text: str):
     """``text`` as one Python list or tuple in brackets (Python's repr, ``str(list)``) of lists, tuples,
     strings and numbers, tuples read as lists and each number as JSON reads it; else None. One pass
-    of ``_LITERAL_TOKEN`` writes the literal as JSON, which is then read once: nothing is evaluated."""
+    of ``_LITERAL_TOKEN`` writes the literal as JSON (brackets as lists, a comma before a closing
+    bracket dropped, strings re-quoted by ``json.dumps``, numbers as written), which is then read
+    once: nothing is evaluated. None where the text is no such literal (another token, brackets
+    unmatched, a comma after no value, a parenthesised value without a comma, which is no tuple:
+    ``(0.5)`` is 0.5); a value right after another, without a comma, is left to the JSON reader
+    to refuse."""
     if text.strip()[:1] not in _CLOSING:
         return None
-    json_text = _literal_as_json(text)
-    return None if json_text is None else json_or_none(json_text)
-
-
-def _literal_as_json(text: str):
-    """The literal written as JSON: brackets as lists, a comma before a closing bracket dropped, strings
-    re-quoted by ``json.dumps``, numbers as written; None where the text is no such literal (another
-    token, brackets unmatched, a comma after no value, a parenthesised value without a comma, which
-    is no tuple: ``(0.5)`` is 0.5). A value right after another, without a comma, is left to the JSON
-    reader to refuse."""
-    parts, opened = [], []  # per bracket still open: [the bracket, the commas inside it]
+    # per bracket still open: its closing bracket, then "," once it holds a comma
+    parts, closers = [], []
     for token in _LITERAL_TOKEN.finditer(text):
         opening, closing, comma, string, number, other = token.groups()
-        if other or ((comma or closing) and not opened):
+        if other or ((comma or closing) and not closers) or (comma and parts[-1] in ("[", ",")):
             return None
         if opening:
-            opened.append([opening, 0])
+            closers.append(_CLOSING[opening])
             parts.append("[")
-        elif comma and parts[-1] in ("[", ","):
-            return None
         elif comma:
-            opened[-1][1] += 1
+            closers[-1] = closers[-1][0] + ","
             parts.append(",")
         elif closing:
-            bracket, commas = opened.pop()
-            if _CLOSING[bracket] != closing or (bracket == "(" and not commas and parts[-1] != "["):
+            closer = closers.pop()
+            if closer[0] != closing or (closer == ")" and parts[-1] != "["):
                 return None
             if parts[-1] == ",":
                 parts.pop()
             parts.append("]")
         else:
             parts.append(number or _json_string(string))
-    return None if opened else " ".join(parts)
+    return None if closers else json_or_none(" ".join(parts))
 
 
 def _json_string(quoted: str) -> str:
