@@ -171,10 +171,6 @@ LOCAL_FIELDS = {
 
 # --- a dataset: the options every importer takes, and each importer's own ----------------------
 
-#: The ``format`` choices of the ``table`` importer, its forms in its own order.
-TABLE_FORMATS = tuple(TABLE_FORMS)
-
-
 def _path(required: bool = True) -> Field:
     doc = "the release folder or file, relative to --data"
     return Field(STR, doc, required=required, example="path: data/my_release")
@@ -289,7 +285,7 @@ IMPORTER_OPTIONS: dict[str, dict[str, Field]] = {
         "path": _path(required=False),
         "format": choice(
             "csv | tsv | jsonl | json (default: from the file's suffix; see 'Data' above)",
-            TABLE_FORMATS,
+            TABLE_FORMS,  # the importer's forms, in its own order
             "table format",
         ),
         "columns": Field(
