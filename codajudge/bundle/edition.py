@@ -95,8 +95,9 @@ def _phase(raw: dict) -> Phase:
         "description": "",
         "public_gold": pid == "practice",
     }
-    end = raw.get("end") and config_date(raw["end"])
-    return Phase(**{**by_id, **raw, "start": config_date(raw["start"]), "end": end})
+    values = with_defaults({**by_id, **raw}, PHASE_FIELDS)  # a misspelt key left out
+    end = values["end"] and config_date(values["end"])
+    return Phase(**{**values, "start": config_date(values["start"]), "end": end})
 
 
 def _phases(raw: list[dict], problems: list[Problem]) -> list[Phase]:
