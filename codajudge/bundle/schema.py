@@ -37,12 +37,8 @@ from ..tracks import TRACK_FIELDS
 from .check.leaderboard import SUBMISSION_RULES
 from .schedule import config_date
 
-#: Bounds of the config's numbers: Codabench stores limits as PostgreSQL integers (< 2**31); a time
-#: limit past a week is a typo (its default queue stops at 600 s); numpy seeds are 32-bit.
+#: A count's upper bound: Codabench stores limits as PostgreSQL integers (< 2**31).
 MAX_COUNT = 2**31 - 1
-MAX_TIME_LIMIT = 7 * 24 * 3600
-MAX_SEED = 2**32 - 1
-MAX_RESAMPLES = 100_000
 
 
 def _check_date(walk: Walk, where: str, label: str, value, spec: Field) -> None:
@@ -118,7 +114,8 @@ PHASE_FIELDS = {
     "description": Field(STR, "one line shown on the platform"),
     "max_submissions_per_day": _count("submissions a participant may make a day", default=5),
     "max_submissions": _count("submissions a participant may make in the phase", default=100),
-    "execution_time_limit": _count("seconds per submission", 1, MAX_TIME_LIMIT, default=600),
+    # a time limit past a week is a typo (Codabench's default queue stops at 600 s)
+    "execution_time_limit": _count("seconds per submission", 1, 7 * 24 * 3600, default=600),
     "public_gold": Field(
         BOOL, "its gold ships in the starting kit (default: practice only; see 'Data' above)"
     ),
@@ -390,16 +387,15 @@ TOP_LEVEL_FIELDS = {
         items=choice("", BASELINES, "baseline"),
         default=["random", "most_frequent", "cosine_bow"],
     ),
-    "seed": _count("the seed of baselines and bootstrap", 0, MAX_SEED, DEFAULT_SEED),
+    # numpy's seeds are 32-bit
+    "seed": _count("the seed of baselines and bootstrap", 0, 2**32 - 1, DEFAULT_SEED),
     "metrics_module": Field(
         STR,
         "a Python file of the edition folder registering the edition's own metrics "
         "(README: an edition's own metric)",
         example="metrics_module: metrics.py",
     ),
-    "bootstrap_resamples": _count(
-        "resamples behind the 95% intervals (0: none)", 0, MAX_RESAMPLES, 1000
-    ),
+    "bootstrap_resamples": _count("resamples behind the 95% intervals (0: none)", 0, 100_000, 1000),
     "public_files": strings("files of the edition folder copied into the starting kit"),
     # Read by bundle/leaks.py's check_public_tree, which also refuses a path that names no
     # public file of the bundle (known only once the bundle is written).
