@@ -165,13 +165,6 @@ def _tracks(raw: dict, display: str, problems: list[Problem]) -> list[Track]:
     return tracks
 
 
-def in_file(problem: Problem, display: str) -> Problem:
-    """``problem`` located in the config file ``display`` (the cross-field checks name the key only)."""
-    if problem.file.startswith(display) or "/" in problem.file:
-        return problem
-    return replace(problem, file=f"{display}: {problem.file}")
-
-
 #: What a schema problem other than an unknown key leaves unchecked (the rules after it read a
 #: config of the schema's shape).
 AFTER_SCHEMA = (
@@ -239,11 +232,13 @@ def _cross_checked(
         found.extend(config_problems(phases, datasets))
     pages = _check_files(raw, folder, display, found)
     found.extend(text_problems(raw))
-    rule = _primary_rule(raw, top["baselines"], display, found)
+    rule = _primary_rule(top, display, found)
     ranking = _ranking(raw, tracks, display, found)
-    # The schema has already named a track's unknown key, which the track's own check names again
-    located = (in_file(p, display) for p in found)
-    problems.extend(dict.fromkeys(p for p in located if p not in problems))
+    for problem in found:
+        if not problem.file.startswith(display) and "/" not in problem.file:
+            problem = replace(problem, file=f"{display}: {problem.file}")  # it names the key only
+        if problem not in problems:  # the schema names a track's unknown key, the track again
+            problems.append(problem)
     return Edition(
         **{
             **top,  # the keys held as written (or as their schema default), then the others
@@ -286,18 +281,16 @@ def _ranking(raw: dict, tracks: list[Track], display: str, problems: list[Proble
     return ranking
 
 
-def _primary_rule(
-    raw: dict, baselines: list[str], display: str, problems: list[Problem]
-) -> PrimaryRule:
-    """``primary_score`` (validated by the schema); ``baseline NAME`` must name one of
-    ``baselines``, the edition's."""
-    rule = primary_rule_from_dict(raw.get("primary_score"), display)
-    if rule.missing == BASELINE and rule.baseline not in baselines:
+def _primary_rule(top: dict, display: str, problems: list[Problem]) -> PrimaryRule:
+    """``primary_score`` of ``top`` (the top-level keys, validated by the schema, with their
+    defaults); ``baseline NAME`` must name one of its ``baselines``."""
+    rule = primary_rule_from_dict(top["primary_score"], display)
+    if rule.missing == BASELINE and rule.baseline not in top["baselines"]:
         problems.append(
             Problem(
                 f"{display}: primary_score: missing",
                 "the baseline named is not one of the edition's baselines",
-                expected=", ".join(baselines) or "a baseline listed under 'baselines'",
+                expected=", ".join(top["baselines"]) or "a baseline listed under 'baselines'",
                 found=repr(rule.baseline),
                 hint="list it under 'baselines' or name one that is",
             )
