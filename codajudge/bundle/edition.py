@@ -151,16 +151,15 @@ def _tracks(raw: dict, display: str, problems: list[Problem]) -> list[Track]:
         problems.extend(e.problems)
         tracks = []
     problems.extend(column_title_problems(tracks, f"{display}: tracks"))
-    datasets = raw["datasets"]
     problems.extend(
         Problem(
             f"{display}: tracks '{t.id}'",
             "its dataset is not declared under 'datasets'",
-            expected=", ".join(sorted(map(str, datasets))) or "a datasets entry",
+            expected=", ".join(sorted(map(str, raw["datasets"]))) or "a datasets entry",
             found=repr(t.dataset),
         )
         for t in tracks
-        if t.dataset not in datasets
+        if t.dataset not in raw["datasets"]
     )
     return tracks
 
