@@ -72,11 +72,14 @@ def _spec(edition, phase: Phase) -> TaskSpec:
     )
 
 
-#: A loaded edition: a field per top-level key of the schema (``TOP_LEVEL_FIELDS``) holding its
-#: value as written or its default, except those read further in ``_cross_checked`` (``phases``,
-#: ``tracks``, ``local``, ``queue``, ...); ``primary_rule``, ``primary_score`` read (the builder
-#: adds the baseline's scores); ``folder``, the edition folder; ``config``, the config file as
-#: messages name it; ``spec(phase)``, a phase's TaskSpec.
+#: A loaded edition: a field per top-level key of the schema (``TOP_LEVEL_FIELDS``, whose docs say
+#: what each means) holding its value as written or its default, except ``phases`` (Phase),
+#: ``tracks`` (Track), ``pages`` (those whose file exists), ``leaderboard`` (with its defaults),
+#: ``local`` (a ``sample.LocalSplit``; None: the kit has none), ``queue`` (the vhost UUID as
+#: Codabench writes it), ``ranking`` ({} when absent) and ``metrics_module`` (its file name and
+#: text, for task.json). Besides: ``primary_rule``, ``primary_score`` read (the builder adds the
+#: baseline's scores); ``folder``, the edition folder; ``config``, the config file as messages
+#: name it. ``spec(phase)``: what the phase's scoring program knows of it.
 Edition = make_dataclass(
     "Edition",
     [*TOP_LEVEL_FIELDS, "primary_rule", "folder", "config"],
@@ -235,7 +238,7 @@ def _cross_checked(
     ranking = _ranking(raw, tracks, display, found)
     for problem in found:
         if not problem.file.startswith(display) and "/" not in problem.file:
-            problem = replace(problem, file=f"{display}: {problem.file}")  # it names the key only
+            problem = replace(problem, file=f"{display}: {problem.file}")  # a cross-field rule's
         if problem not in problems:  # the schema names a track's unknown key, the track again
             problems.append(problem)
     return Edition(
