@@ -285,12 +285,11 @@ STR_OR_LIST = Type(
 def check_value(walk: Walk, where: str, label: str, value, spec: Field) -> None:
     """Record every problem of ``value`` (named ``label`` inside ``where``) against ``spec``; a
     field with its own ``check`` says what is wanted in its message (``message|expected``)."""
-    message = spec.check(value) if spec.check is not None else None
-    if message:
+    if spec.check is None:
+        spec.type.check(walk, where, label, value, spec)
+    elif message := spec.check(value):
         text, _, expected = message.partition("|")
         walk.add(where, text, expected=expected or None, found=shown(value))
-    elif spec.check is None:
-        spec.type.check(walk, where, label, value, spec)
 
 
 def check_object(walk: Walk, where: str, value: dict, fields: dict[str, Field]) -> None:

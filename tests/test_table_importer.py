@@ -945,7 +945,7 @@ def test_a_file_in_another_form_gets_one_message_naming_it_and_the_option(
 
 
 def test_each_form_of_table_is_a_format_the_schema_allows():
-    from codajudge.bundle.schema import TABLE_FORMATS
+    from codajudge.bundle.schema import IMPORTER_OPTIONS
 
-    assert set(FORMS) == set(TABLE_FORMATS)
+    assert IMPORTER_OPTIONS["table"]["format"].choices == tuple(FORMS)
     assert set(SUFFIXES.values()) <= set(FORMS)

@@ -11,9 +11,8 @@ their defaults before this module reads a config; here come the rules that span 
 
 from __future__ import annotations
 
-import datetime as dt
 import uuid
-from dataclasses import dataclass, fields, replace
+from dataclasses import field, make_dataclass, replace
 from pathlib import Path
 
 from ..confine import path_problem, slug_problem
@@ -27,91 +26,71 @@ from .config_yaml import load_config_yaml
 from .data_checks import dataset_problems
 from .phase_gold import config_problems
 from .placeholders import page_problems, text_problems
-from .sample import LocalSplit, declared_local
+from .sample import declared_local
 from .schedule import DATE_FORMAT, ScheduledPhase, config_date, schedule_problems
 from ..fields import with_defaults
 from .schema import LEADERBOARD_FIELDS, PHASE_FIELDS, TOP_LEVEL_FIELDS, validate_config
 
 
-@dataclass(frozen=True)
-class Phase:
-    id: str
-    name: str
-    start: dt.datetime
-    end: dt.datetime | None
-    split: str
-    description: str = ""
-    max_submissions_per_day: int = 5
-    max_submissions: int = 100
-    execution_time_limit: int = 600
-    public_gold: bool = False  # the practice phase's dev gold ships in the starting kit
-
-    @property
-    def hide_gold(self) -> bool:
-        return not self.public_gold
-
-    def date_text(self, which: str) -> str | None:
-        value = self.start if which == "start" else self.end
-        return value.strftime(DATE_FORMAT) if value else None
+def _date_text(phase, which: str) -> str | None:
+    """The phase's ``which`` date ("start" or "end") as the config writes it; None when absent."""
+    value = phase.start if which == "start" else phase.end
+    return value.strftime(DATE_FORMAT) if value else None
 
 
-@dataclass(frozen=True)
-class Edition:
-    name: str
-    title: str
-    description: str
-    folder: Path
-    phases: list[Phase]
-    datasets: dict[str, dict]
-    tracks: list[Track]
-    pages: list[dict]
-    terms: str
-    logo: str
-    docker_image: str
-    leaderboard: dict[str, str]
-    baselines: list[str]
-    seed: int
-    bootstrap_resamples: int  # behind the detailed results' 95% intervals; 0 turns them off
-    public_files: list[str]
-    #: public file (its path in the bundle) -> why it holds hidden gold on purpose
-    known_leaks: dict[str, str]
-    contact_email: str | None
-    #: why the starting kit can score no phase, when it cannot (the builder warns otherwise)
-    kit_scores_no_phase: str | None
-    #: the config file, as the messages name it
-    config: str
-    #: the starting kit's ``local`` phase: a seeded slice of train (None: the kit has none)
-    local: LocalSplit | None
-    #: a Codabench queue (its vhost UUID) for the organiser's own compute workers
-    queue: str | None
-    #: the primary score's rules (``primary_score``); the builder adds the baseline's scores
-    primary_rule: PrimaryRule
-    #: the official ranking's settings (``ranking``: groups of tracks), passed on in task.json
-    ranking: dict[str, dict]
-    #: the edition's own metrics module (``metrics_module``): its file name and text, in task.json
-    metrics_module: dict[str, str]
+#: A phase: a field per key of ``PHASE_FIELDS``, its default the schema's (``start`` and ``end``
+#: datetimes); ``public_gold``: its gold ships in the starting kit, and ``hide_gold`` says the
+#: opposite.
+Phase = make_dataclass(
+    "Phase",
+    [(key, object, field(default=spec.default)) for key, spec in PHASE_FIELDS.items()],
+    frozen=True,
+    namespace={
+        "__module__": __name__,  # pickled by the builder's cache
+        "hide_gold": property(lambda phase: not phase.public_gold),
+        "date_text": _date_text,
+    },
+)
 
-    def spec(self, phase: Phase) -> TaskSpec:
-        return TaskSpec(
-            edition=self.name,
-            title=self.title,
-            phase=phase.id,
-            tracks=self.tracks,
-            hide_gold=phase.hide_gold,
-            seed=self.seed,
-            primary_rule=self.primary_rule,
-            extra={
-                "execution_time_limit": phase.execution_time_limit,
-                "bootstrap_resamples": self.bootstrap_resamples,
-                **({"ranking": self.ranking} if self.ranking else {}),
-                **({"metrics_module": self.metrics_module} if self.metrics_module else {}),
-            },
-        )
+
+def _spec(edition, phase: Phase) -> TaskSpec:
+    """What the scoring program of ``phase`` knows of the edition (its task.json)."""
+    return TaskSpec(
+        edition=edition.name,
+        title=edition.title,
+        phase=phase.id,
+        tracks=edition.tracks,
+        hide_gold=phase.hide_gold,
+        seed=edition.seed,
+        primary_rule=edition.primary_rule,
+        extra={
+            "execution_time_limit": phase.execution_time_limit,
+            "bootstrap_resamples": edition.bootstrap_resamples,
+            **({"ranking": edition.ranking} if edition.ranking else {}),
+            **({"metrics_module": edition.metrics_module} if edition.metrics_module else {}),
+        },
+    )
+
+
+#: A loaded edition: a field per top-level key of the schema (``TOP_LEVEL_FIELDS``, whose docs say
+#: what each means) holding its value as written or its default, except ``phases`` (Phase),
+#: ``tracks`` (Track), ``pages`` (those whose file exists), ``leaderboard`` (with its defaults),
+#: ``local`` (a ``sample.LocalSplit``; None: the kit has none), ``queue`` (the vhost UUID as
+#: Codabench writes it), ``ranking`` ({} when absent) and ``metrics_module`` (its file name and
+#: text, for task.json). Besides: ``primary_rule``, ``primary_score`` read (the builder adds the
+#: baseline's scores); ``folder``, the edition folder; ``config``, the config file as messages
+#: name it. ``spec(phase)``: what the phase's scoring program knows of it.
+Edition = make_dataclass(
+    "Edition",
+    [*TOP_LEVEL_FIELDS, "primary_rule", "folder", "config"],
+    frozen=True,
+    namespace={"__module__": __name__, "spec": _spec},
+)
 
 
 def _phase(raw: dict) -> Phase:
     """The phase ``raw`` describes (a ``phases`` entry that passed the schema: a key given is not
-    None); a Phase's fields are the phase's keys."""
+    None); a key it omits takes its default from the phase's id, else from the schema."""
     pid = raw["id"]
     by_id = {
         "name": pid.capitalize(),  # Practice, Evaluation, Post-campaign
@@ -119,7 +98,7 @@ def _phase(raw: dict) -> Phase:
         "description": "",
         "public_gold": pid == "practice",
     }
-    values = with_defaults({**by_id, **raw}, PHASE_FIELDS)
+    values = with_defaults({**by_id, **raw}, PHASE_FIELDS)  # a misspelt key left out
     end = values["end"] and config_date(values["end"])
     return Phase(**{**values, "start": config_date(values["start"]), "end": end})
 
@@ -175,25 +154,17 @@ def _tracks(raw: dict, display: str, problems: list[Problem]) -> list[Track]:
         problems.extend(e.problems)
         tracks = []
     problems.extend(column_title_problems(tracks, f"{display}: tracks"))
-    datasets = raw["datasets"]
     problems.extend(
         Problem(
             f"{display}: tracks '{t.id}'",
             "its dataset is not declared under 'datasets'",
-            expected=", ".join(sorted(map(str, datasets))) or "a datasets entry",
+            expected=", ".join(sorted(map(str, raw["datasets"]))) or "a datasets entry",
             found=repr(t.dataset),
         )
         for t in tracks
-        if t.dataset not in datasets
+        if t.dataset not in raw["datasets"]
     )
     return tracks
-
-
-def in_file(problem: Problem, display: str) -> Problem:
-    """``problem`` located in the config file ``display`` (the cross-field checks name the key only)."""
-    if problem.file.startswith(display) or "/" in problem.file:
-        return problem
-    return replace(problem, file=f"{display}: {problem.file}")
 
 
 #: What a schema problem other than an unknown key leaves unchecked (the rules after it read a
@@ -263,16 +234,16 @@ def _cross_checked(
         found.extend(config_problems(phases, datasets))
     pages = _check_files(raw, folder, display, found)
     found.extend(text_problems(raw))
-    rule = _primary_rule(raw, top["baselines"], display, found)
+    rule = _primary_rule(top, display, found)
     ranking = _ranking(raw, tracks, display, found)
-    # The schema has already named a track's unknown key, which the track's own check names again
-    located = (in_file(p, display) for p in found)
-    problems.extend(dict.fromkeys(p for p in located if p not in problems))
-    # The top-level keys an Edition holds as written (or as their schema default), then the others.
-    written = {f.name: top[f.name] for f in fields(Edition) if f.name in top}
+    for problem in found:
+        if not problem.file.startswith(display) and "/" not in problem.file:
+            problem = replace(problem, file=f"{display}: {problem.file}")  # a cross-field rule's
+        if problem not in problems:  # the schema names a track's unknown key, the track again
+            problems.append(problem)
     return Edition(
         **{
-            **written,
+            **top,  # the keys held as written (or as their schema default), then the others
             "description": top["description"] or "",
             "folder": folder,
             "phases": phases,
@@ -312,18 +283,16 @@ def _ranking(raw: dict, tracks: list[Track], display: str, problems: list[Proble
     return ranking
 
 
-def _primary_rule(
-    raw: dict, baselines: list[str], display: str, problems: list[Problem]
-) -> PrimaryRule:
-    """``primary_score`` (validated by the schema); ``baseline NAME`` must name one of
-    ``baselines``, the edition's."""
-    rule = primary_rule_from_dict(raw.get("primary_score"), display)
-    if rule.missing == BASELINE and rule.baseline not in baselines:
+def _primary_rule(top: dict, display: str, problems: list[Problem]) -> PrimaryRule:
+    """``primary_score`` of ``top`` (the top-level keys, validated by the schema, with their
+    defaults); ``baseline NAME`` must name one of its ``baselines``."""
+    rule = primary_rule_from_dict(top["primary_score"], display)
+    if rule.missing == BASELINE and rule.baseline not in top["baselines"]:
         problems.append(
             Problem(
                 f"{display}: primary_score: missing",
                 "the baseline named is not one of the edition's baselines",
-                expected=", ".join(baselines) or "a baseline listed under 'baselines'",
+                expected=", ".join(top["baselines"]) or "a baseline listed under 'baselines'",
                 found=repr(rule.baseline),
                 hint="list it under 'baselines' or name one that is",
             )
