@@ -173,10 +173,6 @@ class Stream(NamedTuple):
         column = index - np.maximum.accumulate(np.where(starts, index, 0))
         return [self.values, self.values[np.lexsort((self.lines, column))]]
 
-    def line_ends(self) -> np.ndarray:
-        """The last value of each line that has one."""
-        return self.values[np.diff(self.lines, append=np.inf) != 0]
-
 
 class TextValues:
     """A text's tokens with their lines, its numbers, and where each hidden id occurs. Each distinct
@@ -268,18 +264,12 @@ def id_columns(stream: Stream, positions: np.ndarray, lines: np.ndarray) -> dict
 ID_COLUMNS = 4  # id_columns
 
 
-def _abs_correlation(x: np.ndarray, y: np.ndarray) -> float:
-    """|Pearson r|, 0 when either side is constant (no correlation to speak of)."""
-    x, y = x - x.mean(), y - y.mean()
-    denominator = math.sqrt(float((x * x).sum()) * float((y * y).sum()))
-    return abs(float((x * y).sum())) / denominator if denominator > 0 else 0.0
-
-
 def perfectly_correlated(gold: np.ndarray, values: np.ndarray) -> bool:
-    """Pearson |r| or Spearman |rho| of ``values`` with ``gold`` at least ``PERFECT``."""
-    if _abs_correlation(gold, values) >= PERFECT:
-        return True
-    return _abs_correlation(average_ranks(gold), average_ranks(values)) >= PERFECT
+    """Pearson |r| or Spearman |rho| (Pearson's r of the average ranks) of ``values`` with ``gold``
+    at least ``PERFECT``; never when either side is constant (r undefined)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = np.corrcoef([gold, values, average_ranks(gold), average_ranks(values)])
+    return bool(abs(r[0, 1]) >= PERFECT or abs(r[2, 3]) >= PERFECT)
 
 
 def best_relabelling(gold: np.ndarray, tokens: np.ndarray) -> int:
@@ -397,7 +387,8 @@ def order_streams(probe: Probe, text: TextValues, encoded: bool) -> list[np.ndar
     if probe.numeric:
         return text.numbers.in_order()
     streams = text.labels(probe).in_order() + text.number_codes.in_order()
-    return streams + [text.token_stream.line_ends()]
+    last_on_its_line = np.diff(text.lines, append=np.inf) != 0
+    return streams + [text.codes[last_on_its_line]]
 
 
 def gold_runs(probe: Probe, encoded: bool) -> tuple[int, np.ndarray] | None:
@@ -508,10 +499,9 @@ def _public_fields_problems(path: Path, display: str) -> list[Problem]:
             record = json.loads(line) if line.strip() else {}
         except ValueError:
             record = None
+        found = repr(line[:60])
         if isinstance(record, dict):
             found = ", ".join(sorted(set(record) - set(PUBLIC_FIELDS)))
-        else:
-            found = repr(line[:60])
         if found:
             expected = f"one JSON object a line, of the fields {', '.join(PUBLIC_FIELDS)}"
             message = "public input item is not a JSON object of public fields"
@@ -579,28 +569,29 @@ def _zip_texts(path: Path, display: str) -> Iterator[tuple[Path, str]]:
 
 class Scan:
     """One check of public files: the hidden gold (``hidden``: track (split) -> its gold), what is
-    looked for of it (each track's probe and items' texts, computed once), the problems found, and
-    the problems of each content already read (the same training file ships in every phase and the
+    looked for of it (each track's probe and items' texts, computed once), and the problems of each
+    content already read (the same training file ships in every phase and the
     starting kit: it is read once)."""
 
     def __init__(self, hidden: dict[str, HiddenSplit]):
         self.hidden = hidden
         self.probes = {track: probe_for(split.gold, split.items) for track, split in hidden.items()}
-        probes = [probe for probe in self.probes.values() if probe is not None]
-        self.hidden_ids = frozenset().union(*(probe.ids for probe in probes))
+        self.hidden_ids = frozenset().union(*(split.gold.ids for split in hidden.values()))
         self.keys = {track: list(map(text_key, split.items)) for track, split in hidden.items()}
-        self.problems: list[Problem] = []
         self.seen: dict[tuple, list[Problem]] = {}
 
-    def file(self, path: Path, display: str, in_input_data: bool) -> None:
+    def file(self, path: Path, display: str, in_input_data: bool) -> list[Problem]:
+        """The file's problems (``contents``), each content read once."""
         key = (hashlib.sha256(path.read_bytes()).hexdigest(), path.name, in_input_data)
         if key not in self.seen:
             self.seen[key] = self.contents(path, display, in_input_data)
-        self.problems.extend(dataclasses.replace(p, file=display) for p in self.seen[key])
+        return [dataclasses.replace(p, file=display) for p in self.seen[key]]
 
     def contents(self, path: Path, display: str, in_input_data: bool) -> list[Problem]:
         """A file's problems: a public input item file's fields; else an item file's items
-        (``item_file``) and its text (``text``)."""
+        (``item_file``), and against each hidden track the file read as a submission
+        (``_as_submission``) when it can be one, and by its text, read once, where that finds
+        nothing (``gold_in_text``)."""
         if path.suffix == ".jsonl" and in_input_data and not path.name.endswith(".train.jsonl"):
             return _public_fields_problems(path, display)
         items = None
@@ -611,14 +602,7 @@ class Scan:
         # a submission's JSON line holds an id and one value: the reader refuses items with more;
         # the first line is left out, as the reader may take it for a header (formats.layout)
         as_submission = items is None or all(len(item) <= 2 for item in items[1:])
-        return problems + self.text(path, display, as_submission)
-
-    def text(self, path: Path, display: str, as_submission: bool) -> list[Problem]:
-        """The file against each hidden track: read as a submission (``_as_submission``) when
-        ``as_submission``, and by its text, read once, where that finds nothing
-        (``gold_in_text``)."""
         text = TextValues(path.read_bytes().decode("utf-8", errors="replace"), self.hidden_ids)
-        problems = []
         for track_id, split in self.hidden.items():
             found = _as_submission(path, display, split.gold) if as_submission else ""
             if not found and self.probes[track_id] is not None:
@@ -674,12 +658,10 @@ def read_known_leaks(root: Path) -> dict[str, str]:
     """The leaks a bundle's build declared (``write_known_leaks``); empty without the file or when
     it is not a JSON object of strings."""
     path = root / KNOWN_LEAKS_FILE
-    if not path.is_file() or path.is_symlink():
-        return {}
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except ValueError:  # UnicodeDecodeError among them
-        return {}
+    doc = None
+    if path.is_file() and not path.is_symlink():
+        with suppress(ValueError):  # UnicodeDecodeError among them
+            doc = json.loads(path.read_text(encoding="utf-8"))
     pairs = doc.items() if isinstance(doc, dict) else ()
     return {k: v for k, v in pairs if isinstance(v, str)}  # a JSON object's keys are strings
 
@@ -702,6 +684,7 @@ def check_public_tree(
     summary, and an exception naming no public file is refused (unless ``known_must_exist`` is
     false: a built bundle's check, whose record the build already held to it)."""
     scan = Scan(hidden)
+    found: list[Problem] = []
     scanned = set()
     for root in public_roots:
         for path in _candidates(root):
@@ -709,12 +692,12 @@ def check_public_tree(
             scanned.add(relative.as_posix())
             if path.suffix.lower() == ".zip":
                 for entry, display in _zip_texts(path, relative.as_posix()):
-                    scan.file(entry, display, in_input_data=False)
+                    found += scan.file(entry, display, in_input_data=False)
             else:
-                scan.file(path, relative.as_posix(), in_input_data="input_data" in relative.parts)
+                found += scan.file(path, relative.as_posix(), "input_data" in relative.parts)
     known = known or {}
-    excused = [p for p in scan.problems if any(concerns_file(p, name) for name in known)]
-    problems = [p for p in scan.problems if p not in excused]
+    excused = [p for p in found if any(concerns_file(p, name) for name in known)]
+    problems = [p for p in found if p not in excused]
     unknown = sorted(set(known) - scanned) if known_must_exist else []
     problems += [
         Problem(

@@ -71,11 +71,6 @@ from ..confine import slug
 SCORING_COMMAND = "python3 $program/score.py $input $output"
 #: Pages CodaLab v1.5 required, in the order they are listed.
 REQUIRED_PAGES = ("overview", "evaluation", "terms", "data")
-#: The only program file name the v1 compute worker reads.
-LEGACY_METADATA = "metadata"
-#: Every legacy phase's keys that make it take result submissions only: v1.5 then skips the
-#: prediction step, so no participant code runs and no container holds code and gold together.
-RESULTS_ONLY_PHASE = {"is_scoring_only": True}
 # --- Markdown -> HTML, for the subset the kit's pages use -----------------------------------------
 
 
@@ -204,7 +199,8 @@ def legacy_metadata(program: Path) -> None:
     data = yaml.safe_load(v2_meta.read_text(encoding="utf-8")) or {}
     data["command"] = SCORING_COMMAND
     v2_meta.unlink()  # one command only: Codabench would prefer metadata.yaml over metadata
-    (program / LEGACY_METADATA).write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    # the only program file name the v1 compute worker reads
+    (program / "metadata").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
 
 
 def legacy_leaderboard(edition: Edition) -> dict:
@@ -267,7 +263,9 @@ def legacy_yaml(edition: Edition, pages: dict[str, str]) -> dict:
             "max_submissions_per_day": phase.max_submissions_per_day,
             "execution_time_limit": phase.execution_time_limit,
             "scoring_program": "scoring_program.zip",
-            **RESULTS_ONLY_PHASE,
+            # result submissions only: v1.5 then skips the prediction step, so no participant
+            # code runs and no container holds code and gold together
+            "is_scoring_only": True,
             "reference_data": f"reference_data_{phase.id}.zip",
             "input_data": f"input_data_{phase.id}.zip",
             "public_data": f"input_data_{phase.id}.zip",
@@ -324,8 +322,7 @@ def build_legacy(
         write_legacy_tree(edition, tree.parent / "v2", tree)
         return edition
 
-    name = f"{edition.name}-legacy"
-    summary = publish(out_dir, name, write)
+    summary = publish(out_dir, f"{edition.name}-legacy", write)
     summary.notes = known_leak_notes(edition, data)
     summary.closing = Templates.of(edition.folder).fill("builder/legacy_results_only")
     return summary

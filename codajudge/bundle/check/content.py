@@ -18,7 +18,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import NamedTuple
 
-from ...errors import KitError
+from ...errors import KitError, Problem
 from ...formats.archive import safe_extract
 from ...formats.items import read_items
 from ...scoring import load_gold
@@ -40,9 +40,9 @@ def _gold_digest(folder: Path) -> str:
 def _folder(root: Path, value, work: Path) -> Path | None:
     """A folder of the bundle as it is, a zip extracted into a new folder of ``work`` (as a
     submission is: ``safe_extract``); None when it is not there or cannot be extracted."""
-    path = relative_path(root, value) if value else None
-    if path is None or not path.is_file():
-        return path if path is not None and path.is_dir() else None
+    path = relative_path(root, value)
+    if path is None or path.is_dir():
+        return path
     target = work / str(len(list(work.iterdir())))
     try:
         safe_extract(path, target, str(value))
@@ -75,10 +75,10 @@ class Reference:
         name = f"{dataset}.jsonl"
         items = read_items(self.folder / name, f"{self.where}/{name}", texts=False)
         texts = {}
-        path = self.inputs / name if self.inputs is not None else None
-        if path is not None and path.is_file():
-            with suppress(KitError, KeyError):  # input items without texts: none are taken
-                texts = {it["id"]: it["texts"] for it in read_items(path, str(path), texts=False)}
+        if self.inputs is not None:  # no such file, or input items without texts: none are taken
+            with suppress(KitError, KeyError):
+                inputs = read_items(self.inputs / name, texts=False)
+                texts = {it["id"]: it["texts"] for it in inputs}
         return [dict(it, texts=texts[it["id"]]) if it["id"] in texts else it for it in items]
 
 
@@ -93,8 +93,7 @@ def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleTyp
             try:
                 result = score_gold(reference.folder)
             except KitError as e:
-                for problem in e.problems:
-                    findings.add(reference.where, problem.render())
+                findings.problems += [Problem(reference.where, p.render()) for p in e.problems]
                 continue
             findings.problems += gold_problems(result, expected, reference.where, in_order=False)
         if not findings.problems:
@@ -190,8 +189,7 @@ def check_reference_files(root: Path, findings: Findings) -> None:
         try:
             spec = read_spec(folder)
         except KitError as e:
-            for problem in e.problems:
-                findings.add(where, problem.render())
+            findings.problems += [Problem(where, problem.render()) for problem in e.problems]
             continue
         for dataset in sorted({track.dataset for track in spec.tracks}):
             if not (folder / f"{dataset}.jsonl").is_file():

@@ -164,16 +164,21 @@ def check_in_bundle(root: Path, value, where: str, what: str, findings: Findings
     return None
 
 
-def check_page_file(root: Path, value, where: str, findings: Findings) -> None:
+def _bundle_file(root: Path, value, where: str, findings: Findings, missing: str) -> bytes | None:
+    """The bytes of the bundle's file ``value``, or None with the finding ``missing``."""
     path = relative_path(root, value)
     if path is None or not path.is_file():
-        findings.add(where, "page file not found", found=repr(value))
-        return
-    data = path.read_bytes()
-    if not data.strip():
+        findings.add(where, missing, found=repr(value))
+        return None
+    return path.read_bytes()
+
+
+def check_page_file(root: Path, value, where: str, findings: Findings) -> None:
+    data = _bundle_file(root, value, where, findings, "page file not found")
+    if data is not None and not data.strip():
         findings.add(where, "page file is empty", found=repr(value))
-        return
-    findings.text(data, value)
+    elif data is not None:
+        findings.text(data, value)
 
 
 #: The first bytes of a PNG, a JPEG and a GIF file.
@@ -181,13 +186,9 @@ IMAGE_SIGNATURES = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a")
 
 
 def check_image(root: Path, value, where: str, findings: Findings) -> None:
-    path = relative_path(root, value) if value else None
-    if path is None or not path.is_file():
-        findings.add(
-            where, "the competition logo is required and must be in the bundle", found=repr(value)
-        )
-        return
-    if not path.read_bytes().startswith(IMAGE_SIGNATURES):
+    missing = "the competition logo is required and must be in the bundle"
+    data = _bundle_file(root, value, where, findings, missing)
+    if data is not None and not data.startswith(IMAGE_SIGNATURES):
         findings.add(
             where, "the logo is not an image", expected="PNG, JPEG or GIF", found=repr(value)
         )
