@@ -491,13 +491,12 @@ def _breakdowns(tr) -> str:
 WORST_ITEMS = 10
 
 
-def item_errors(tr) -> tuple[np.ndarray, np.ndarray]:
-    """The items of the track that have gold and a finite error (indices into the gold's items),
-    and each one's error as the track's kind defines it."""
+def item_errors(tr) -> np.ndarray:
+    """Each item's error as the track's kind defines it, NaN for an item without gold or whose
+    error is not finite."""
     kind = kinds.of(tr.track)
     errors = np.asarray(kind.item_errors(tr.track, tr.gold.gold, tr.prediction.values), dtype=float)
-    index = np.flatnonzero(np.asarray(tr.gold.scored, dtype=bool) & np.isfinite(errors))
-    return index, errors[index]
+    return np.where(tr.gold.scored & np.isfinite(errors), errors, np.nan)
 
 
 #: Characters of an item's text the worst items table shows (the rest is elided).
@@ -515,18 +514,18 @@ def worst_items_table(tr) -> str:
     id, texts (where the reference data holds them, as it does in a phase whose gold is public),
     gold, prediction and error."""
     kind = kinds.of(tr.track)
-    index, errors = item_errors(tr)
-    order = np.argsort(-errors, kind="stable")[:WORST_ITEMS]
-    if not order.size:
+    errors = item_errors(tr)
+    defined = np.flatnonzero(~np.isnan(errors))
+    worst = defined[np.argsort(-errors[defined], kind="stable")][:WORST_ITEMS]
+    if not worst.size:
         return ""
-    worst = index[order]
     gold, predicted = item_value_texts(tr, worst)
     texts = [tr.gold.texts[i] for i in worst.tolist()] if tr.gold.texts else []
     show_texts = any(texts)
     rows = []
     for n, i in enumerate(worst.tolist()):
         row = [_e(tr.gold.ids[i])] + ([item_text_cell(texts[n])] if show_texts else [])
-        rows.append(row + [_e(gold[n]), _e(predicted[n]), _fmt(errors[order[n]])])
+        rows.append(row + [_e(gold[n]), _e(predicted[n]), _fmt(errors[i])])
     columns = [("Item", LEFT)] + ([("Texts", LEFT)] if show_texts else [])
     columns += [("Gold", LEFT), ("Prediction", LEFT), ("Error", RIGHT)]
     return (
@@ -549,12 +548,10 @@ def track_csv_rows(tr) -> list[tuple]:
     """One row per item of the track: gold is empty for an item without gold, and the error for
     an item without gold or whose error is undefined."""
     every = np.arange(len(tr.gold.ids))
-    index, errors = item_errors(tr)
-    error_text = np.full(len(every), "", dtype=object)
-    error_text[index] = [format(e, ".10g") for e in errors.tolist()]
+    errors = ["" if math.isnan(e) else format(e, ".10g") for e in item_errors(tr).tolist()]
     gold, predicted = item_value_texts(tr, every)
     gold = [text if has_gold else "" for text, has_gold in zip(gold, tr.gold.scored.tolist())]
-    return list(zip([tr.track.id] * len(every), tr.gold.ids, gold, predicted, error_text.tolist()))
+    return list(zip([tr.track.id] * len(every), tr.gold.ids, gold, predicted, errors))
 
 
 def write_item_csv(output_dir: Path, result: Result) -> None:

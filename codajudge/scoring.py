@@ -119,16 +119,11 @@ def score_track(gold: GoldTrack, prediction: Prediction, file: str) -> TrackResu
     return TrackResult(gold.track, scores, gold.n_scored, file, warnings, stats, gold, prediction)
 
 
-class PrimaryScore(NamedTuple):
-    """The primary score, what stood in for each missing primary track, and whether it ranks."""
-
-    value: float
-    stand_ins: dict[str, str]
-    ranked: bool
-
-
-def primary_score(spec: TaskSpec, results: dict[str, TrackResult]) -> PrimaryScore:
-    """The primary score of ``results`` by the spec's ``PrimaryRule`` (see the module docstring)."""
+def primary_score(
+    spec: TaskSpec, results: dict[str, TrackResult]
+) -> tuple[float, dict[str, str], bool]:
+    """The primary score of ``results`` by the spec's ``PrimaryRule`` (see the module docstring),
+    what stood in for each missing primary track, and whether the run ranks."""
     values, stand_ins = [], {}
     for t in spec.primary_tracks:
         if t.id in results:
@@ -140,7 +135,7 @@ def primary_score(spec: TaskSpec, results: dict[str, TrackResult]) -> PrimarySco
     if not ranked:  # the worst score there is, so that the leaderboard sorts the run last
         worst = [(t, get_metric(t.main_metric).worst(len(t.labels))) for t in spec.primary_tracks]
         values = [as_counted(spec, t, value) for t, value in worst]
-    return PrimaryScore(float(np.mean(values)), stand_ins, ranked)
+    return float(np.mean(values)), stand_ins, ranked
 
 
 def as_counted(spec: TaskSpec, track: Track, value: float) -> float:
@@ -238,7 +233,7 @@ def score_folder(
     warnings = unread + archive.ignored_file_notes(unclaimed, spec.tracks, given=given)
     if missing:  # the tracks the run did not submit, then what stood in for the primary ones
         warnings.append("tracks not covered by this submission: " + ", ".join(missing))
-    primary = primary_score(spec, results)
-    if primary.stand_ins:
-        warnings.append(spec.primary_rule.missing_note(primary.stand_ins))
-    return Result(spec, results, primary.value, warnings, primary.stand_ins, primary.ranked)
+    primary, stand_ins, ranked = primary_score(spec, results)
+    if stand_ins:
+        warnings.append(spec.primary_rule.missing_note(stand_ins))
+    return Result(spec, results, primary, warnings, stand_ins, ranked)
