@@ -21,6 +21,7 @@ from .formats.values import NUMBER_TYPES, ValueProblem
 from .formats.write import per_annotator_value
 from . import kinds
 from .kinds.base import ANNOTATOR_ROW, DISTRIBUTION, LABEL, SCORE, split_multilabel
+from .metrics.disagreement import per_item_sums
 from .tracks import Track
 
 
@@ -106,9 +107,8 @@ def _distribution_gold(track: Track, column: dict, ids: list[str], problems: Pro
     rows, counts, scored = _annotation_rows(track, column, ids, problems)
     # per item and label, the share of the item's annotations that chose the label
     chosen = rows if rows.ndim == 2 else np.eye(len(track.labels))[rows]  # 0/1 per label
-    row_item = np.repeat(np.arange(len(ids)), counts)
-    sums = [np.bincount(row_item, weights=label, minlength=len(ids)) for label in chosen.T]
-    gold = np.column_stack(sums) / np.maximum(counts, 1)[:, None]
+    sums, _ = per_item_sums(chosen, per_annotator(chosen, counts, len(track.labels)))
+    gold = sums / np.maximum(counts, 1)[:, None]
     if rows.ndim == 2:  # multilabel: a [P(not chosen), P(chosen)] pair per label
         gold = np.stack([1.0 - gold, gold], axis=2)
         gold[counts == 0] = 0.0  # none for an item without annotations

@@ -278,14 +278,13 @@ def _track_section(tr, page: PageContext) -> str:
     return "\n".join(section)
 
 
-#: A column of an HTML table: its head (HTML) and whether it aligns left (text) or right (numbers).
-HtmlColumn = tuple[str, bool]
+#: Whether a column of an HTML table aligns left (text) or right (numbers).
 LEFT, RIGHT = True, False
 
 
-def html_table(columns: Sequence[HtmlColumn], rows: Iterable[Sequence[str]]) -> str:
-    """An HTML table of ``columns`` and each row's cells (HTML), in the alignment of their column
-    (a ``RowEnd`` cell as it is)."""
+def html_table(columns: Sequence[tuple[str, bool]], rows: Iterable[Sequence[str]]) -> str:
+    """An HTML table of ``columns``, each its head (HTML) and alignment (LEFT or RIGHT), and each
+    row's cells (HTML), in the alignment of their column (a ``RowEnd`` cell as it is)."""
     heads = "".join(_cell("th", left, head) for head, left in columns)
     body = "".join(
         "<tr>" + "".join(_cell("td", left, text) for (_, left), text in zip(columns, row)) + "</tr>"

@@ -75,9 +75,8 @@ def load_gold(
         fields = {name: default for t in of_dataset for name, default in gold_fields(t).items()}
         if not spec.hide_gold:
             fields["texts"] = None
-        path = Path(ref_dir) / f"{dataset}.jsonl"
-        columns = read_item_columns(path, f"reference data {path.name}", fields)
         where = f"reference data {dataset}.jsonl"
+        columns = read_item_columns(Path(ref_dir) / f"{dataset}.jsonl", where, fields)
         gold.update((t.id, gold_from_columns(t, columns, where)) for t in of_dataset)
     return {track.id: gold[track.id] for track in tracks}
 
