@@ -132,13 +132,11 @@ class Metric:
         """The range's lower end where higher is better, else its upper end."""
         return self.bounds(n_labels)[0 if self.higher_is_better else 1]
 
-    def best(self, n_labels: int = 0) -> float:
-        """The range's upper end where higher is better, else its lower end."""
-        return self.bounds(n_labels)[1 if self.higher_is_better else 0]
-
     def gold_value(self, gold, n_labels: int = 0) -> float:
-        """What the gold submitted as a prediction scores: ``on_gold(gold)``, else the best value."""
-        return self.best(n_labels) if self.on_gold is None else float(self.on_gold(gold))
+        """What the gold submitted as a prediction scores: ``on_gold(gold)``, else the range's best
+        end (its upper end where higher is better, else its lower end)."""
+        best = self.bounds(n_labels)[1 if self.higher_is_better else 0]
+        return best if self.on_gold is None else float(self.on_gold(gold))
 
     def score(self, gold, pred, keep=None) -> MetricValue:
         """The score of a whole track; an undefined value (NaN) becomes 0.0 with a warning.
