@@ -108,22 +108,18 @@ def score_meanings(spec) -> dict[str, str]:
     """Each scores.json key's direction and range, as the terminal shows them beside the score:
     ``higher is better, -1 to 1``; the primary score's range is that of the mean of the primary
     tracks' main metric."""
-    meanings = {
-        score_key(t.id, m): _meaning([(get_metric(m), len(t.labels))])
-        for t in spec.tracks
-        for m in t.metrics
-    }
-    primary = [(get_metric(t.main_metric), len(t.labels)) for t in spec.primary_tracks]
+    meanings = {score_key(t.id, m): _meaning([(t, m)]) for t in spec.tracks for m in t.metrics}
     # a task spec has at least one primary track (``spec.check_primary_direction``)
-    meanings["primary"] = _meaning(primary)
+    meanings["primary"] = _meaning([(t, t.main_metric) for t in spec.primary_tracks])
     return meanings
 
 
-def _meaning(metrics: list[tuple]) -> str:
-    """``<direction> is better, <low> to <high>`` of the mean of (metric, number of labels) pairs'
-    values (one direction: the primary tracks share theirs)."""
-    low, high = (float(np.mean(side)) for side in zip(*(m.bounds(n) for m, n in metrics)))
-    return f"{metrics[0][0].direction} is better, {low:.4g} to {high:.4g}"
+def _meaning(scored: list[tuple]) -> str:
+    """``<direction> is better, <low> to <high>`` of the mean of (track, metric name) pairs' values
+    (one direction: the primary tracks share theirs)."""
+    bounds = [get_metric(m).bounds(len(t.labels)) for t, m in scored]
+    low, high = (float(np.mean(side)) for side in zip(*bounds))
+    return f"{get_metric(scored[0][1]).direction} is better, {low:.4g} to {high:.4g}"
 
 
 def write_outputs(output_dir: Path, result: Result, html_text: str) -> None:

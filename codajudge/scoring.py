@@ -199,12 +199,11 @@ def score_folder(
     the participant wrote it, shown instead of the ingested copy's ``<track_id>.tsv``.
     """
     unread: list[str] = []  # the notes of files too large to be read as documents
-    every: dict[str, GoldTrack] = {}  # every track's gold, when documents are claimed by their ids
 
     def ids_of(dataset: str) -> Sequence[str]:
-        if not every:
-            every.update(gold or load_gold(spec, ref_dir))
-        return next(g.ids for g in every.values() if g.track.dataset == dataset)
+        nonlocal gold  # every track's gold, when documents are claimed by their ids
+        gold = gold or load_gold(spec, ref_dir)
+        return next(g.ids for g in gold.values() if g.track.dataset == dataset)
 
     if ingested is not None:
         files, unclaimed = ingested_track_files(res_dir, spec, ingested)
@@ -212,7 +211,7 @@ def score_folder(
         files, unclaimed = archive.find_track_files(res_dir, spec.tracks, ids_of, unread)
     if not files:
         archive.refuse_no_track_file("submission", spec.tracks, unclaimed)
-    gold = gold or every or load_gold(spec, ref_dir, files)
+    gold = gold or load_gold(spec, ref_dir, files)
     shown = {track: (names or {}).get(track, str(relative)) for track, relative in files.items()}
     results: dict[str, TrackResult] = {}
     refusals, phases = FileRefusals(), other_phase_ids(ref_dir)
