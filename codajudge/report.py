@@ -392,11 +392,25 @@ def _interval_note(tr, page: PageContext, used: int, intervals) -> str:
 
 
 def track_visuals(tr) -> str:
-    """The track's plot, as its kind declares it, and its per-language / per-genre breakdown
-    (phases with public gold only)."""
+    """The track's plot, as its kind declares it, then its main metric's score per language and
+    per genre, where the track has more than one (phases with public gold only)."""
     gold, pred, _ = scored_subset(tr.gold, tr.prediction.values)
     figure = FIGURES[kinds.of(tr.track).report_figure](tr, gold, pred)
-    return "<div class='fig'>" + figure + "</div>" + _breakdowns(tr)
+    parts = ["<div class='fig'>" + figure + "</div>"]
+    metric = get_metric(tr.track.main_metric)
+    stats = tr.stats[tr.track.main_metric]  # one row per scored item
+    for key, values in sorted(tr.gold.groups.items()):
+        values = [value for value, scored in zip(values, tr.gold.scored) if scored]
+        if not values or values.count(values[0]) == len(values):
+            continue  # a single group
+        rows = [
+            [_e(value or "(none)"), str(n), "undefined" if score is None else _fmt(score)]
+            for value, n, score in summaries.group_scores(metric, stats, values)
+        ]
+        title = _e(metric.title)
+        columns = [(_e(key), LEFT), ("Items", RIGHT), (title, RIGHT)]
+        parts.append(f"<h3>{title} by {_e(key)}</h3>" + html_table(columns, rows))
+    return "".join(parts)
 
 
 def _scatter_figure(tr, gold, pred) -> str:
@@ -461,25 +475,6 @@ def _natural_key(name: str):
     return [
         (0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", name)
     ]
-
-
-def _breakdowns(tr) -> str:
-    """Main-metric score per language and per genre, where the track has more than one."""
-    metric = get_metric(tr.track.main_metric)
-    stats = tr.stats[tr.track.main_metric]  # one row per scored item
-    out = []
-    for key, values in sorted(tr.gold.groups.items()):
-        values = [value for value, scored in zip(values, tr.gold.scored) if scored]
-        if not values or values.count(values[0]) == len(values):
-            continue  # a single group
-        rows = [
-            [_e(value or "(none)"), str(n), "undefined" if score is None else _fmt(score)]
-            for value, n, score in summaries.group_scores(metric, stats, values)
-        ]
-        title = _e(metric.title)
-        columns = [(_e(key), LEFT), ("Items", RIGHT), (title, RIGHT)]
-        out.append(f"<h3>{title} by {_e(key)}</h3>" + html_table(columns, rows))
-    return "".join(out)
 
 
 #: The worst items table lists this many items per track (public gold only).

@@ -26,9 +26,8 @@ LOADED: dict[str, tuple[str, tuple[str, ...]]] = {}
 
 def load_entry(entry, where: str) -> tuple[str, ...]:
     """Register the metrics of a task.json's ``metrics_module`` entry (once per process)."""
-    if not isinstance(entry, dict) or not all(
-        isinstance(entry.get(key), str) for key in ("file", "source")
-    ):
+    given = entry if isinstance(entry, dict) else {}
+    if not all(isinstance(given.get(key), str) for key in ("file", "source")):
         raise ConfigError.single(
             f"{where}: metrics_module",
             "must be an object of the module's file name and text",
