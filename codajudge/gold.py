@@ -62,10 +62,8 @@ def gold_from_columns(track: Track, columns: dict[str, list], display: str) -> G
     as ``items.read_item_columns`` reads them); every item's problems, in item order, are raised
     together as one ConfigError."""
     ids, problems = columns["id"], ProblemCollector(display)
-    column = {
-        name: columns.get(name, [default] * len(ids))
-        for name, default in gold_fields(track).items()
-    }
+    defaults = gold_fields(track)
+    column = {name: columns.get(name, [default] * len(ids)) for name, default in defaults.items()}
     column[READ_ANNOTATIONS] = columns.setdefault(READ_ANNOTATIONS, {})
     build = GOLD_OF[kinds.of(track).value_type]
     gold, scored, annotators = build(track, column, ids, problems)

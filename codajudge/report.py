@@ -472,9 +472,8 @@ FIGURES = {
 
 def _natural_key(name: str):
     """Sort key putting A2 before A10."""
-    return [
-        (0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", name)
-    ]
+    parts = re.split(r"(\d+)", name)
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in parts]
 
 
 #: The worst items table lists this many items per track (public gold only).
