@@ -30,6 +30,9 @@ MEAN = "mean"
 MOMENTS = "moments"
 ONE_HOT = "one_hot"
 
+#: What a metric's direction, stats form and significance test (in this order) may each be.
+CHOICES = ((HIGHER, LOWER), (MEAN, MOMENTS, ONE_HOT), (WILLIAMS, WILCOXON, BOOTSTRAP))
+
 
 def round5(x):
     """Python's ``round(x, 5)`` of each value (the LeWiDi 2025 official rounding): a float for a
@@ -102,14 +105,10 @@ class Metric:
     applies_to: tuple[tuple[str, str | None], ...] = ()
 
     def __post_init__(self):
-        if (
-            self.direction not in (HIGHER, LOWER)
-            or self.stats_form not in (MEAN, MOMENTS, ONE_HOT)
-            or self.significance not in (WILLIAMS, WILCOXON, BOOTSTRAP)
-        ):
-            raise ValueError(
-                f"metric {self.name!r}: unknown direction, stats form or significance test"
-            )
+        chosen = (self.direction, self.stats_form, self.significance)
+        if any(value not in known for value, known in zip(chosen, CHOICES)):
+            unknown = "unknown direction, stats form or significance test"
+            raise ValueError(f"metric {self.name!r}: {unknown}")
         if self.significance == WILCOXON and self.stats_form != MEAN:
             raise ValueError(
                 f"metric {self.name!r}: Wilcoxon's test needs per-item losses (stats_form MEAN)"

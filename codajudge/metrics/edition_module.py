@@ -131,8 +131,7 @@ def property_problems(metric: Metric, gold, n_labels: int) -> list[str]:
 def _form_problems(metric: Metric, stats: np.ndarray) -> list[str]:
     if metric.stats_form == MEAN and stats.shape[1] != 1:
         return [f"stats_form MEAN needs one column per item, item_stats gives {stats.shape[1]}"]
-    if metric.stats_form == ONE_HOT and not (
-        np.isin(stats, (0.0, 1.0)).all() and (stats.sum(axis=1) == 1.0).all()
-    ):
+    one_hot = np.isin(stats, (0.0, 1.0)).all() and (stats.sum(axis=1) == 1.0).all()
+    if metric.stats_form == ONE_HOT and not one_hot:
         return ["stats_form ONE_HOT needs a single 1 among 0s per row of item_stats"]
     return []
