@@ -7,6 +7,7 @@ release``); perspectivist gold is each annotator's own label, in the item's anno
 
 from __future__ import annotations
 
+import math
 import sys
 from dataclasses import dataclass, field
 
@@ -78,13 +79,14 @@ def _score_gold(track: Track, column: dict, ids: list[str], problems: ProblemCol
     """(gold scores, every item scored, no annotators): an item whose ``score`` is not a finite
     number (an int or float, ``10**400`` is not) is a problem."""
     values = column["score"]
-    # an int beyond the largest float (10**400) has no float; NaN and infinity compare False
-    finite = [type(v) in NUMBER_TYPES and abs(v) <= sys.float_info.max for v in values]
-    for row, ok in enumerate(finite):
-        if not ok:
-            found = shorten(repr(values[row]))
-            problems.add("gold 'score' must be a finite number", item=ids[row], found=found)
-    gold = np.array([float(v) if ok else 0.0 for v, ok in zip(values, finite)], dtype=float)
+    largest = sys.float_info.max  # an int beyond it (10**400) has no float
+    finite = (type(v) in NUMBER_TYPES and abs(v) <= largest for v in values)
+    gold = np.array([float(v) if ok else math.nan for v, ok in zip(values, finite)], dtype=float)
+    wrong = np.flatnonzero(~np.isfinite(gold))
+    for row in wrong.tolist():
+        found = shorten(repr(values[row]))
+        problems.add("gold 'score' must be a finite number", item=ids[row], found=found)
+    gold[wrong] = 0.0
     return gold, np.ones(len(ids), dtype=bool), []
 
 
