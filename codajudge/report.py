@@ -370,12 +370,8 @@ def _interval_note(tr, page: PageContext, used: int, intervals) -> str:
             f"({_e(signature_text(page.resamples, page.seed))}); organisers compute "
             "one with rank_submissions.py.</p>"
         )
-    fewer = ""
-    if used != page.resamples:
-        fewer = (
-            f", {used} resamples, not {page.resamples}: the page draws at most "
-            f"{PAGE_DRAWS:,} items per track"
-        )
+    budget = f"the page draws at most {PAGE_DRAWS:,} items per track"
+    fewer = f", {used} resamples, not {page.resamples}: {budget}" if used != page.resamples else ""
     note = (
         f"<p class='sig'>95% percentile bootstrap intervals over items "
         f"({_e(signature_text(used, page.seed))}{fewer}); recompute with: <code>python3 "

@@ -110,9 +110,8 @@ class Metric:
             unknown = "unknown direction, stats form or significance test"
             raise ValueError(f"metric {self.name!r}: {unknown}")
         if self.significance == WILCOXON and self.stats_form != MEAN:
-            raise ValueError(
-                f"metric {self.name!r}: Wilcoxon's test needs per-item losses (stats_form MEAN)"
-            )
+            needs = "Wilcoxon's test needs per-item losses (stats_form MEAN)"
+            raise ValueError(f"metric {self.name!r}: {needs}")
 
     @property
     def higher_is_better(self) -> bool:

@@ -84,10 +84,8 @@ def _failure(error: Exception, file_name: str) -> str:
 
 def _registration_problem(metric: Metric) -> str:
     if not metric.applies_to:
-        return (
-            f"metric {metric.name!r} applies to no kind: give applies_to, "
-            'e.g. (("classification", None),)'
-        )
+        example = '(("classification", None),)'
+        return f"metric {metric.name!r} applies to no kind: give applies_to, e.g. {example}"
     if not metric.description.strip() or "|" in metric.description:
         return (
             f"metric {metric.name!r}: its description is a cell of the Evaluation page's table: "
