@@ -204,17 +204,13 @@ def boolean_problem(where: str, label: str, value) -> Problem:
     """The one message for a value where a boolean is expected (``label`` names the key): the
     edition schema and a task.json's ``hide_gold`` (``spec.spec_from_dict``) both use it."""
     text = isinstance(value, str)
+    found = f"the string {value!r}" if text else repr(value)
+    hint = "write true or false without quotes"
     # YAML 1.1's other words for a boolean are read as words (``bundle.config_yaml.ConfigLoader``)
-    yaml_word = text and value.lower() in ("yes", "no", "on", "off")
-    return Problem(
-        where,
-        f"{label} must be a boolean",
-        expected="true or false",
-        found=f"the string {value!r}"[:80] if text else repr(value)[:80],
-        hint="write true or false: yes, no, on and off are read as words, not booleans"
-        if yaml_word
-        else "write true or false without quotes",
-    )
+    if text and value.lower() in ("yes", "no", "on", "off"):
+        hint = "write true or false: yes, no, on and off are read as words, not booleans"
+    message = f"{label} must be a boolean"
+    return Problem(where, message, expected="true or false", found=found[:80], hint=hint)
 
 
 #: A refusal of several files shows each file's first problems and at most this many files.
@@ -230,12 +226,8 @@ class SeveralFilesError(SubmissionError):
     def __init__(self, errors: list[KitError], unit: str = "file"):
         self.errors = list(errors)
         self.unit = unit
-        shown = [
-            p
-            for e in self.errors[:MAX_FILES_SHOWN]
-            for p in e.problems[:MAX_PROBLEMS_SHOWN_PER_FILE]
-        ]
-        super().__init__(shown)
+        firsts = (e.problems[:MAX_PROBLEMS_SHOWN_PER_FILE] for e in self.errors[:MAX_FILES_SHOWN])
+        super().__init__([problem for problems in firsts for problem in problems])
 
     def render(self) -> str:
         unit = self.unit

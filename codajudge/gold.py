@@ -22,6 +22,7 @@ from .formats.values import NUMBER_TYPES, ValueProblem
 from .formats.write import per_annotator_value
 from . import kinds
 from .kinds.base import ANNOTATOR_ROW, DISTRIBUTION, LABEL, SCORE, split_multilabel
+from .metrics.disagreement import per_item_sums
 from .tracks import Track
 
 
@@ -62,10 +63,8 @@ def gold_from_columns(track: Track, columns: dict[str, list], display: str) -> G
     as ``items.read_item_columns`` reads them); every item's problems, in item order, are raised
     together as one ConfigError."""
     ids, problems = columns["id"], ProblemCollector(display)
-    column = {
-        name: columns.get(name, [default] * len(ids))
-        for name, default in gold_fields(track).items()
-    }
+    defaults = gold_fields(track)
+    column = {name: columns.get(name, [default] * len(ids)) for name, default in defaults.items()}
     column[READ_ANNOTATIONS] = columns.setdefault(READ_ANNOTATIONS, {})
     build = GOLD_OF[kinds.of(track).value_type]
     gold, scored, annotators = build(track, column, ids, problems)
@@ -85,9 +84,8 @@ def _score_gold(track: Track, column: dict, ids: list[str], problems: ProblemCol
     gold = np.array([float(v) if ok else math.nan for v, ok in zip(values, finite)], dtype=float)
     wrong = np.flatnonzero(~np.isfinite(gold))
     for row in wrong.tolist():
-        problems.add(
-            "gold 'score' must be a finite number", item=ids[row], found=shorten(repr(values[row]))
-        )
+        found = shorten(repr(values[row]))
+        problems.add("gold 'score' must be a finite number", item=ids[row], found=found)
     gold[wrong] = 0.0
     return gold, np.ones(len(ids), dtype=bool), []
 
@@ -105,17 +103,31 @@ def _label_gold(track: Track, column: dict, ids: list[str], problems: ProblemCol
 
 def _distribution_gold(track: Track, column: dict, ids: list[str], problems: ProblemCollector):
     """(soft labels, the items with annotations or a given ``distribution``, no annotators: a soft
-    label is the item's, not an annotator's)."""
+    label is the item's, not an annotator's). An item's ``distribution`` (an object label ->
+    probability, or a list in the track's label order) is its gold in place of its annotations'
+    shares; one that breaks a soft label's rules is a problem."""
     rows, counts, scored = _annotation_rows(track, column, ids, problems)
     # per item and label, the share of the item's annotations that chose the label
     chosen = rows if rows.ndim == 2 else np.eye(len(track.labels))[rows]  # 0/1 per label
-    row_item = np.repeat(np.arange(len(ids)), counts)
-    sums = [np.bincount(row_item, weights=label, minlength=len(ids)) for label in chosen.T]
-    gold = np.column_stack(sums) / np.maximum(counts, 1)[:, None]
+    sums, _ = per_item_sums(chosen, per_annotator(chosen, counts, len(track.labels)))
+    gold = sums / np.maximum(counts, 1)[:, None]
     if rows.ndim == 2:  # multilabel: a [P(not chosen), P(chosen)] pair per label
         gold = np.stack([1.0 - gold, gold], axis=2)
         gold[counts == 0] = 0.0  # none for an item without annotations
-    _given_distributions(track, column["distribution"], gold, scored, ids, problems)
+    for row, value in enumerate(column["distribution"]):
+        if value is None:
+            continue
+        ordered = value  # an object label -> probability, in label order (its keys the labels)
+        if isinstance(value, dict):
+            ordered = [value[k] for k in track.labels] if set(value) == set(track.labels) else None
+        try:
+            gold[row] = soft_label(ordered, track)[0]
+        except ValueProblem as problem:
+            message = f"gold 'distribution': {problem.message}"
+            found = shorten(repr(value))
+            problems.add(message, item=ids[row], expected=problem.expected, found=found)
+        else:
+            scored[row] = True
     return gold, scored, []
 
 
@@ -176,31 +188,6 @@ def _annotation_rows(track: Track, column: dict, ids: list[str], problems: Probl
     counts = np.array(counts, dtype=np.int64)
     read[labels] = rows, counts, counts > 0
     return read[labels]
-
-
-def _given_distributions(
-    track: Track, values: list, gold: np.ndarray, scored: np.ndarray, ids: list[str], problems
-) -> None:
-    """Items with a ``distribution`` (an object label -> probability, or a list in the track's label
-    order) take it as their soft-label gold, in place of their annotations' shares; one that breaks
-    a soft label's rules is a problem."""
-    for row, value in enumerate(values):
-        if value is None:
-            continue
-        ordered = value  # an object label -> probability, in label order (its keys the labels)
-        if isinstance(value, dict):
-            ordered = [value[k] for k in track.labels] if set(value) == set(track.labels) else None
-        try:
-            gold[row] = soft_label(ordered, track)[0]
-        except ValueProblem as problem:
-            problems.add(
-                f"gold 'distribution': {problem.message}",
-                item=ids[row],
-                expected=problem.expected,
-                found=shorten(repr(value)),
-            )
-        else:
-            scored[row] = True
 
 
 def _annotation_values(track: Track, given: list, problems: ProblemCollector, item: str) -> list:

@@ -173,9 +173,8 @@ def _y_ticks(box: Box, axis: Axis, grid: bool = True) -> list[str]:
     """The ticks and labels of a y axis along the plot's left edge: each a grid line across the
     plot, or (not ``grid``) a short mark left of it."""
     left = box.left
-    start, end, colour, gap = (
-        (left, left + box.width, "#eee", 5) if grid else (left - 4, left, "#666", 6)
-    )
+    grid_or_mark = (left, left + box.width, "#eee", 5) if grid else (left - 4, left, "#666", 6)
+    start, end, colour, gap = grid_or_mark
     ys = [(box.y(t, axis), t) for t in nice_ticks(*axis)]
     return [
         _line(start, _num(y), end, _num(y), colour)

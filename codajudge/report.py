@@ -108,22 +108,18 @@ def score_meanings(spec) -> dict[str, str]:
     """Each scores.json key's direction and range, as the terminal shows them beside the score:
     ``higher is better, -1 to 1``; the primary score's range is that of the mean of the primary
     tracks' main metric."""
-    meanings = {
-        score_key(t.id, m): _meaning([(get_metric(m), len(t.labels))])
-        for t in spec.tracks
-        for m in t.metrics
-    }
-    primary = [(get_metric(t.main_metric), len(t.labels)) for t in spec.primary_tracks]
+    meanings = {score_key(t.id, m): _meaning([(t, m)]) for t in spec.tracks for m in t.metrics}
     # a task spec has at least one primary track (``spec.check_primary_direction``)
-    meanings["primary"] = _meaning(primary)
+    meanings["primary"] = _meaning([(t, t.main_metric) for t in spec.primary_tracks])
     return meanings
 
 
-def _meaning(metrics: list[tuple]) -> str:
-    """``<direction> is better, <low> to <high>`` of the mean of (metric, number of labels) pairs'
-    values (one direction: the primary tracks share theirs)."""
-    low, high = (float(np.mean(side)) for side in zip(*(m.bounds(n) for m, n in metrics)))
-    return f"{metrics[0][0].direction} is better, {low:.4g} to {high:.4g}"
+def _meaning(scored: list[tuple]) -> str:
+    """``<direction> is better, <low> to <high>`` of the mean of (track, metric name) pairs' values
+    (one direction: the primary tracks share theirs)."""
+    bounds = [get_metric(m).bounds(len(t.labels)) for t, m in scored]
+    low, high = (float(np.mean(side)) for side in zip(*bounds))
+    return f"{get_metric(scored[0][1]).direction} is better, {low:.4g} to {high:.4g}"
 
 
 def write_outputs(output_dir: Path, result: Result, html_text: str) -> None:
@@ -278,14 +274,13 @@ def _track_section(tr, page: PageContext) -> str:
     return "\n".join(section)
 
 
-#: A column of an HTML table: its head (HTML) and whether it aligns left (text) or right (numbers).
-HtmlColumn = tuple[str, bool]
+#: Whether a column of an HTML table aligns left (text) or right (numbers).
 LEFT, RIGHT = True, False
 
 
-def html_table(columns: Sequence[HtmlColumn], rows: Iterable[Sequence[str]]) -> str:
-    """An HTML table of ``columns`` and each row's cells (HTML), in the alignment of their column
-    (a ``RowEnd`` cell as it is)."""
+def html_table(columns: Sequence[tuple[str, bool]], rows: Iterable[Sequence[str]]) -> str:
+    """An HTML table of ``columns``, each its head (HTML) and alignment (LEFT or RIGHT), and each
+    row's cells (HTML), in the alignment of their column (a ``RowEnd`` cell as it is)."""
     heads = "".join(_cell("th", left, head) for head, left in columns)
     body = "".join(
         "<tr>" + "".join(_cell("td", left, text) for (_, left), text in zip(columns, row)) + "</tr>"
@@ -375,12 +370,8 @@ def _interval_note(tr, page: PageContext, used: int, intervals) -> str:
             f"({_e(signature_text(page.resamples, page.seed))}); organisers compute "
             "one with rank_submissions.py.</p>"
         )
-    fewer = ""
-    if used != page.resamples:
-        fewer = (
-            f", {used} resamples, not {page.resamples}: the page draws at most "
-            f"{PAGE_DRAWS:,} items per track"
-        )
+    budget = f"the page draws at most {PAGE_DRAWS:,} items per track"
+    fewer = f", {used} resamples, not {page.resamples}: {budget}" if used != page.resamples else ""
     note = (
         f"<p class='sig'>95% percentile bootstrap intervals over items "
         f"({_e(signature_text(used, page.seed))}{fewer}); recompute with: <code>python3 "
@@ -397,11 +388,25 @@ def _interval_note(tr, page: PageContext, used: int, intervals) -> str:
 
 
 def track_visuals(tr) -> str:
-    """The track's plot, as its kind declares it, and its per-language / per-genre breakdown
-    (phases with public gold only)."""
+    """The track's plot, as its kind declares it, then its main metric's score per language and
+    per genre, where the track has more than one (phases with public gold only)."""
     gold, pred, _ = scored_subset(tr.gold, tr.prediction.values)
     figure = FIGURES[kinds.of(tr.track).report_figure](tr, gold, pred)
-    return "<div class='fig'>" + figure + "</div>" + _breakdowns(tr)
+    parts = ["<div class='fig'>" + figure + "</div>"]
+    metric = get_metric(tr.track.main_metric)
+    stats = tr.stats[tr.track.main_metric]  # one row per scored item
+    for key, values in sorted(tr.gold.groups.items()):
+        values = [value for value, scored in zip(values, tr.gold.scored) if scored]
+        if not values or values.count(values[0]) == len(values):
+            continue  # a single group
+        rows = [
+            [_e(value or "(none)"), str(n), "undefined" if score is None else _fmt(score)]
+            for value, n, score in summaries.group_scores(metric, stats, values)
+        ]
+        title = _e(metric.title)
+        columns = [(_e(key), LEFT), ("Items", RIGHT), (title, RIGHT)]
+        parts.append(f"<h3>{title} by {_e(key)}</h3>" + html_table(columns, rows))
+    return "".join(parts)
 
 
 def _scatter_figure(tr, gold, pred) -> str:
@@ -463,41 +468,20 @@ FIGURES = {
 
 def _natural_key(name: str):
     """Sort key putting A2 before A10."""
-    return [
-        (0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", name)
-    ]
-
-
-def _breakdowns(tr) -> str:
-    """Main-metric score per language and per genre, where the track has more than one."""
-    metric = get_metric(tr.track.main_metric)
-    stats = tr.stats[tr.track.main_metric]  # one row per scored item
-    out = []
-    for key, values in sorted(tr.gold.groups.items()):
-        values = [value for value, scored in zip(values, tr.gold.scored) if scored]
-        if not values or values.count(values[0]) == len(values):
-            continue  # a single group
-        rows = [
-            [_e(value or "(none)"), str(n), "undefined" if score is None else _fmt(score)]
-            for value, n, score in summaries.group_scores(metric, stats, values)
-        ]
-        title = _e(metric.title)
-        columns = [(_e(key), LEFT), ("Items", RIGHT), (title, RIGHT)]
-        out.append(f"<h3>{title} by {_e(key)}</h3>" + html_table(columns, rows))
-    return "".join(out)
+    parts = re.split(r"(\d+)", name)
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in parts]
 
 
 #: The worst items table lists this many items per track (public gold only).
 WORST_ITEMS = 10
 
 
-def item_errors(tr) -> tuple[np.ndarray, np.ndarray]:
-    """The items of the track that have gold and a finite error (indices into the gold's items),
-    and each one's error as the track's kind defines it."""
+def item_errors(tr) -> np.ndarray:
+    """Each item's error as the track's kind defines it, NaN for an item without gold or whose
+    error is not finite."""
     kind = kinds.of(tr.track)
     errors = np.asarray(kind.item_errors(tr.track, tr.gold.gold, tr.prediction.values), dtype=float)
-    index = np.flatnonzero(np.asarray(tr.gold.scored, dtype=bool) & np.isfinite(errors))
-    return index, errors[index]
+    return np.where(tr.gold.scored & np.isfinite(errors), errors, np.nan)
 
 
 #: Characters of an item's text the worst items table shows (the rest is elided).
@@ -515,18 +499,18 @@ def worst_items_table(tr) -> str:
     id, texts (where the reference data holds them, as it does in a phase whose gold is public),
     gold, prediction and error."""
     kind = kinds.of(tr.track)
-    index, errors = item_errors(tr)
-    order = np.argsort(-errors, kind="stable")[:WORST_ITEMS]
-    if not order.size:
+    errors = item_errors(tr)
+    defined = np.flatnonzero(~np.isnan(errors))
+    worst = defined[np.argsort(-errors[defined], kind="stable")][:WORST_ITEMS]
+    if not worst.size:
         return ""
-    worst = index[order]
     gold, predicted = item_value_texts(tr, worst)
     texts = [tr.gold.texts[i] for i in worst.tolist()] if tr.gold.texts else []
     show_texts = any(texts)
     rows = []
     for n, i in enumerate(worst.tolist()):
         row = [_e(tr.gold.ids[i])] + ([item_text_cell(texts[n])] if show_texts else [])
-        rows.append(row + [_e(gold[n]), _e(predicted[n]), _fmt(errors[order[n]])])
+        rows.append(row + [_e(gold[n]), _e(predicted[n]), _fmt(errors[i])])
     columns = [("Item", LEFT)] + ([("Texts", LEFT)] if show_texts else [])
     columns += [("Gold", LEFT), ("Prediction", LEFT), ("Error", RIGHT)]
     return (
@@ -549,12 +533,10 @@ def track_csv_rows(tr) -> list[tuple]:
     """One row per item of the track: gold is empty for an item without gold, and the error for
     an item without gold or whose error is undefined."""
     every = np.arange(len(tr.gold.ids))
-    index, errors = item_errors(tr)
-    error_text = np.full(len(every), "", dtype=object)
-    error_text[index] = [format(e, ".10g") for e in errors.tolist()]
+    errors = ["" if math.isnan(e) else format(e, ".10g") for e in item_errors(tr).tolist()]
     gold, predicted = item_value_texts(tr, every)
     gold = [text if has_gold else "" for text, has_gold in zip(gold, tr.gold.scored.tolist())]
-    return list(zip([tr.track.id] * len(every), tr.gold.ids, gold, predicted, error_text.tolist()))
+    return list(zip([tr.track.id] * len(every), tr.gold.ids, gold, predicted, errors))
 
 
 def write_item_csv(output_dir: Path, result: Result) -> None:

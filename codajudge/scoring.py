@@ -75,9 +75,8 @@ def load_gold(
         fields = {name: default for t in of_dataset for name, default in gold_fields(t).items()}
         if not spec.hide_gold:
             fields["texts"] = None
-        path = Path(ref_dir) / f"{dataset}.jsonl"
-        columns = read_item_columns(path, f"reference data {path.name}", fields)
         where = f"reference data {dataset}.jsonl"
+        columns = read_item_columns(Path(ref_dir) / f"{dataset}.jsonl", where, fields)
         gold.update((t.id, gold_from_columns(t, columns, where)) for t in of_dataset)
     return {track.id: gold[track.id] for track in tracks}
 
@@ -119,16 +118,11 @@ def score_track(gold: GoldTrack, prediction: Prediction, file: str) -> TrackResu
     return TrackResult(gold.track, scores, gold.n_scored, file, warnings, stats, gold, prediction)
 
 
-class PrimaryScore(NamedTuple):
-    """The primary score, what stood in for each missing primary track, and whether it ranks."""
-
-    value: float
-    stand_ins: dict[str, str]
-    ranked: bool
-
-
-def primary_score(spec: TaskSpec, results: dict[str, TrackResult]) -> PrimaryScore:
-    """The primary score of ``results`` by the spec's ``PrimaryRule`` (see the module docstring)."""
+def primary_score(
+    spec: TaskSpec, results: dict[str, TrackResult]
+) -> tuple[float, dict[str, str], bool]:
+    """The primary score of ``results`` by the spec's ``PrimaryRule`` (see the module docstring),
+    what stood in for each missing primary track, and whether the run ranks."""
     values, stand_ins = [], {}
     for t in spec.primary_tracks:
         if t.id in results:
@@ -140,7 +134,7 @@ def primary_score(spec: TaskSpec, results: dict[str, TrackResult]) -> PrimarySco
     if not ranked:  # the worst score there is, so that the leaderboard sorts the run last
         worst = [(t, get_metric(t.main_metric).worst(len(t.labels))) for t in spec.primary_tracks]
         values = [as_counted(spec, t, value) for t, value in worst]
-    return PrimaryScore(float(np.mean(values)), stand_ins, ranked)
+    return float(np.mean(values)), stand_ins, ranked
 
 
 def as_counted(spec: TaskSpec, track: Track, value: float) -> float:
@@ -205,12 +199,11 @@ def score_folder(
     the participant wrote it, shown instead of the ingested copy's ``<track_id>.tsv``.
     """
     unread: list[str] = []  # the notes of files too large to be read as documents
-    every: dict[str, GoldTrack] = {}  # every track's gold, when documents are claimed by their ids
 
     def ids_of(dataset: str) -> Sequence[str]:
-        if not every:
-            every.update(gold or load_gold(spec, ref_dir))
-        return next(g.ids for g in every.values() if g.track.dataset == dataset)
+        nonlocal gold  # every track's gold, when documents are claimed by their ids
+        gold = gold or load_gold(spec, ref_dir)
+        return next(g.ids for g in gold.values() if g.track.dataset == dataset)
 
     if ingested is not None:
         files, unclaimed = ingested_track_files(res_dir, spec, ingested)
@@ -218,7 +211,7 @@ def score_folder(
         files, unclaimed = archive.find_track_files(res_dir, spec.tracks, ids_of, unread)
     if not files:
         archive.refuse_no_track_file("submission", spec.tracks, unclaimed)
-    gold = gold or every or load_gold(spec, ref_dir, files)
+    gold = gold or load_gold(spec, ref_dir, files)
     shown = {track: (names or {}).get(track, str(relative)) for track, relative in files.items()}
     results: dict[str, TrackResult] = {}
     refusals, phases = FileRefusals(), other_phase_ids(ref_dir)
@@ -238,7 +231,7 @@ def score_folder(
     warnings = unread + archive.ignored_file_notes(unclaimed, spec.tracks, given=given)
     if missing:  # the tracks the run did not submit, then what stood in for the primary ones
         warnings.append("tracks not covered by this submission: " + ", ".join(missing))
-    primary = primary_score(spec, results)
-    if primary.stand_ins:
-        warnings.append(spec.primary_rule.missing_note(primary.stand_ins))
-    return Result(spec, results, primary.value, warnings, primary.stand_ins, primary.ranked)
+    primary, stand_ins, ranked = primary_score(spec, results)
+    if stand_ins:
+        warnings.append(spec.primary_rule.missing_note(stand_ins))
+    return Result(spec, results, primary, warnings, stand_ins, ranked)

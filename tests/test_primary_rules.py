@@ -260,7 +260,7 @@ def _primary_of(spec, by_track):
     results = {
         t.id: SimpleNamespace(scores={t.main_metric: by_track[t.id]}) for t in spec.primary_tracks
     }
-    return primary_score(spec, results).value
+    return primary_score(spec, results)[0]
 
 
 #: LeWiDi-2025-style soft-label distances: "better" beats the baseline on three of four datasets

@@ -30,6 +30,9 @@ MEAN = "mean"
 MOMENTS = "moments"
 ONE_HOT = "one_hot"
 
+#: What a metric's direction, stats form and significance test (in this order) may each be.
+CHOICES = ((HIGHER, LOWER), (MEAN, MOMENTS, ONE_HOT), (WILLIAMS, WILCOXON, BOOTSTRAP))
+
 
 def round5(x):
     """Python's ``round(x, 5)`` of each value (the LeWiDi 2025 official rounding): a float for a
@@ -102,18 +105,13 @@ class Metric:
     applies_to: tuple[tuple[str, str | None], ...] = ()
 
     def __post_init__(self):
-        if (
-            self.direction not in (HIGHER, LOWER)
-            or self.stats_form not in (MEAN, MOMENTS, ONE_HOT)
-            or self.significance not in (WILLIAMS, WILCOXON, BOOTSTRAP)
-        ):
-            raise ValueError(
-                f"metric {self.name!r}: unknown direction, stats form or significance test"
-            )
+        chosen = (self.direction, self.stats_form, self.significance)
+        if any(value not in known for value, known in zip(chosen, CHOICES)):
+            unknown = "unknown direction, stats form or significance test"
+            raise ValueError(f"metric {self.name!r}: {unknown}")
         if self.significance == WILCOXON and self.stats_form != MEAN:
-            raise ValueError(
-                f"metric {self.name!r}: Wilcoxon's test needs per-item losses (stats_form MEAN)"
-            )
+            needs = "Wilcoxon's test needs per-item losses (stats_form MEAN)"
+            raise ValueError(f"metric {self.name!r}: {needs}")
 
     @property
     def higher_is_better(self) -> bool:
@@ -132,13 +130,11 @@ class Metric:
         """The range's lower end where higher is better, else its upper end."""
         return self.bounds(n_labels)[0 if self.higher_is_better else 1]
 
-    def best(self, n_labels: int = 0) -> float:
-        """The range's upper end where higher is better, else its lower end."""
-        return self.bounds(n_labels)[1 if self.higher_is_better else 0]
-
     def gold_value(self, gold, n_labels: int = 0) -> float:
-        """What the gold submitted as a prediction scores: ``on_gold(gold)``, else the best value."""
-        return self.best(n_labels) if self.on_gold is None else float(self.on_gold(gold))
+        """What the gold submitted as a prediction scores: ``on_gold(gold)``, else the range's best
+        end (its upper end where higher is better, else its lower end)."""
+        best = self.bounds(n_labels)[1 if self.higher_is_better else 0]
+        return best if self.on_gold is None else float(self.on_gold(gold))
 
     def score(self, gold, pred, keep=None) -> MetricValue:
         """The score of a whole track; an undefined value (NaN) becomes 0.0 with a warning.

@@ -32,11 +32,8 @@ def _label_counts(sums):
     sums = np.asarray(sums, dtype=float)
     k = int(round(np.sqrt(sums.shape[-1])))
     confusion = sums.reshape(sums.shape[:-1] + (k, k))  # gold rows, predicted columns
-    return (
-        np.diagonal(confusion, axis1=-2, axis2=-1),
-        confusion.sum(axis=-1),
-        confusion.sum(axis=-2),
-    )
+    correct = np.diagonal(confusion, axis1=-2, axis2=-1)
+    return correct, confusion.sum(axis=-1), confusion.sum(axis=-2)
 
 
 def _mean_over_labels(numerator, denominator):

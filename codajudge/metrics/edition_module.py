@@ -26,9 +26,8 @@ LOADED: dict[str, tuple[str, tuple[str, ...]]] = {}
 
 def load_entry(entry, where: str) -> tuple[str, ...]:
     """Register the metrics of a task.json's ``metrics_module`` entry (once per process)."""
-    if not isinstance(entry, dict) or not all(
-        isinstance(entry.get(key), str) for key in ("file", "source")
-    ):
+    given = entry if isinstance(entry, dict) else {}
+    if not all(isinstance(given.get(key), str) for key in ("file", "source")):
         raise ConfigError.single(
             f"{where}: metrics_module",
             "must be an object of the module's file name and text",
@@ -85,10 +84,8 @@ def _failure(error: Exception, file_name: str) -> str:
 
 def _registration_problem(metric: Metric) -> str:
     if not metric.applies_to:
-        return (
-            f"metric {metric.name!r} applies to no kind: give applies_to, "
-            'e.g. (("classification", None),)'
-        )
+        example = '(("classification", None),)'
+        return f"metric {metric.name!r} applies to no kind: give applies_to, e.g. {example}"
     if not metric.description.strip() or "|" in metric.description:
         return (
             f"metric {metric.name!r}: its description is a cell of the Evaluation page's table: "
@@ -132,8 +129,7 @@ def property_problems(metric: Metric, gold, n_labels: int) -> list[str]:
 def _form_problems(metric: Metric, stats: np.ndarray) -> list[str]:
     if metric.stats_form == MEAN and stats.shape[1] != 1:
         return [f"stats_form MEAN needs one column per item, item_stats gives {stats.shape[1]}"]
-    if metric.stats_form == ONE_HOT and not (
-        np.isin(stats, (0.0, 1.0)).all() and (stats.sum(axis=1) == 1.0).all()
-    ):
+    one_hot = np.isin(stats, (0.0, 1.0)).all() and (stats.sum(axis=1) == 1.0).all()
+    if metric.stats_form == ONE_HOT and not one_hot:
         return ["stats_form ONE_HOT needs a single 1 among 0s per row of item_stats"]
     return []
