@@ -106,7 +106,8 @@ def _distribution_gold(track: Track, column: dict, ids: list[str], problems: Pro
     label is the item's, not an annotator's). An item's ``distribution`` (an object label ->
     probability, or a list in the track's label order) is its gold in place of its annotations'
     shares; one that breaks a soft label's rules is a problem."""
-    rows, counts, scored = _annotation_rows(track, column, ids, problems)
+    rows, counts, annotated = _annotation_rows(track, column, ids, problems)
+    scored = annotated.copy()  # the dataset's other tracks of these labels share ``annotated``
     # per item and label, the share of the item's annotations that chose the label
     chosen = rows if rows.ndim == 2 else np.eye(len(track.labels))[rows]  # 0/1 per label
     sums, _ = per_item_sums(chosen, per_annotator(chosen, counts, len(track.labels)))

@@ -19,6 +19,7 @@ from codajudge.formats.items import (
 from codajudge.gold import build_gold, gold_fields, gold_from_columns
 from codajudge.scoring import score_folder
 from codajudge.spec import read_spec, spec_from_dict
+from codajudge.tracks import track_from_dict
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -63,6 +64,24 @@ def test_a_null_or_missing_group_value_is_no_group(tmp_path):
     columns = read_item_columns(tmp_path / "d.jsonl", "d", gold_fields(track))
     for gold in (build_gold(track, items, "d"), gold_from_columns(track, columns, "d")):
         assert gold.groups["lang"][:4] == ["", "3", "", items[3]["lang"]] and items[3]["lang"]
+
+
+def test_a_given_distribution_scores_an_item_only_for_the_soft_label_track():
+    """An item with no annotations but a gold ``distribution`` is scored by a soft-label track, and
+    not by a perspectivist track of the same dataset and labels, whichever is built first (the two
+    share the annotations read once)."""
+    labels = {"dataset": "d", "labels": ["a", "b"], "scale": "categorical"}
+    soft = track_from_dict({"id": "s", "kind": "soft_label", **labels})
+    persp = track_from_dict({"id": "p", "kind": "perspectivist", **labels})
+    for order in ((soft, persp), (persp, soft)):
+        columns = {
+            "id": ["1", "2"],
+            "annotators": [["x", "y"], []],
+            "annotations": [["a", "b"], []],
+            "distribution": [None, [0.25, 0.75]],
+        }
+        scored = {t.id: gold_from_columns(t, columns, "d").scored.tolist() for t in order}
+        assert scored == {"s": [True, True], "p": [True, False]}
 
 
 def test_an_item_file_pythons_json_cannot_read_is_a_located_problem(tmp_path):
