@@ -107,17 +107,18 @@ def submission_notes(result: Result) -> list[str]:
 def score_meanings(spec) -> dict[str, str]:
     """Each scores.json key's direction and range, as the terminal shows them beside the score:
     ``higher is better, -1 to 1``; the primary score's range is that of the mean of the primary
-    tracks' main metric."""
+    tracks' main metric (0 to 1 with ``mean: normalised``)."""
     meanings = {score_key(t.id, m): _meaning([(t, m)]) for t in spec.tracks for m in t.metrics}
     # a task spec has at least one primary track (``spec.check_primary_direction``)
-    meanings["primary"] = _meaning([(t, t.main_metric) for t in spec.primary_tracks])
+    primary = [(t, t.main_metric) for t in spec.primary_tracks]
+    meanings["primary"] = _meaning(primary, spec.primary_rule.normalised)
     return meanings
 
 
-def _meaning(scored: list[tuple]) -> str:
+def _meaning(scored: list[tuple], normalised: bool = False) -> str:
     """``<direction> is better, <low> to <high>`` of the mean of (track, metric name) pairs' values
-    (one direction: the primary tracks share theirs)."""
-    bounds = [get_metric(m).bounds(len(t.labels)) for t, m in scored]
+    (one direction: the primary tracks share theirs), each mapped to 0..1 when ``normalised``."""
+    bounds = [(0, 1) if normalised else get_metric(m).bounds(len(t.labels)) for t, m in scored]
     low, high = (float(np.mean(side)) for side in zip(*bounds))
     return f"{get_metric(scored[0][1]).direction} is better, {low:.4g} to {high:.4g}"
 

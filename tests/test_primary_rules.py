@@ -278,6 +278,15 @@ def test_the_plain_mean_lets_paraphrase_decide_and_the_normalised_one_does_not()
     assert _primary_of(normalised, BASELINE_RUN) == pytest.approx(expected)
 
 
+def test_the_terminal_states_a_normalised_primary_score_s_range_as_0_to_1():
+    from codajudge.report import score_meanings
+
+    plain, normalised = _lewidi_spec("plain"), _lewidi_spec("normalised")
+    assert score_meanings(normalised)["primary"] == "lower is better, 0 to 1"
+    assert score_meanings(plain)["primary"] == "lower is better, 0 to 4.75"  # (5 + 2 + 10 + 2) / 4
+    assert score_meanings(normalised)["par_soft_awd"] == "lower is better, 0 to 10"
+
+
 def test_lewidi2025_states_the_normalised_mean_on_its_pages_and_leaderboard():
     from codajudge.bundle import pages
     from codajudge.bundle.compose import leaderboard_columns
