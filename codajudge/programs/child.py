@@ -51,17 +51,11 @@ class ChildPaths:
     out_dir: Path
     work: Path
 
-    @property
-    def report(self) -> Path:
-        return self.work / "report.json"
 
-    @property
-    def progress(self) -> Path:
-        return self.work / "progress.txt"
-
-    @property
-    def internal_error(self) -> Path:
-        return self.work / "internal_error.txt"
+#: The files the child leaves in ``ChildPaths.work`` for the supervisor.
+REPORT = "report.json"
+PROGRESS = "progress.txt"
+INTERNAL_ERROR = "internal_error.txt"
 
 
 def load_dataset(
@@ -287,7 +281,7 @@ class _Run:
 
     def step(self, track: Track, what: str) -> None:
         """Which track and step the run is on (read by the supervisor at a time-out)."""
-        self.paths.progress.write_text(f"{track.id}\n{what}", encoding="utf-8")
+        (self.paths.work / PROGRESS).write_text(f"{track.id}\n{what}", encoding="utf-8")
 
     def own_copy(self, items: list[dict]) -> list[dict]:
         """``items`` for a model to keep or change: a fresh copy for participant code (the kit
@@ -377,10 +371,10 @@ def child_main(argv: list[str]) -> int:
         kind = "config" if isinstance(error, ConfigError) else "submission"
         report, code = {"status": "failed", "kind": kind, "message": error.render()}, 2
     except BaseException as error:  # noqa: BLE001 - reported to the parent, which explains it
-        paths.internal_error.write_text(traceback.format_exc(), encoding="utf-8")
+        (paths.work / INTERNAL_ERROR).write_text(traceback.format_exc(), encoding="utf-8")
         message = f"{error.__class__.__name__}: {error}"[:400]
         report, code = {"status": "failed", "kind": "internal", "message": message}, 3
     else:
         report, code = {"status": "ok", "skipped": skipped}, 0
-    atomic_write(paths.report, json.dumps(report, ensure_ascii=False))
+    atomic_write(paths.work / REPORT, json.dumps(report, ensure_ascii=False))
     return code
