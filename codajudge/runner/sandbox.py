@@ -75,7 +75,7 @@ def bwrap_binary() -> str | None:
     return shutil.which(os.environ.get(BWRAP_ENV, "bwrap"))
 
 
-def _python_paths() -> list[Path]:
+def _python_paths() -> list[str]:
     """Folders of the running Python installation (interpreter, standard library, site-packages)."""
     paths = {
         sys.prefix,
@@ -87,7 +87,7 @@ def _python_paths() -> list[Path]:
     paths.update(site.getsitepackages())
     if site.ENABLE_USER_SITE:
         paths.add(site.getusersitepackages())
-    return sorted(Path(os.path.realpath(p)) for p in paths if p and os.path.isdir(p))
+    return sorted(os.path.realpath(p) for p in paths if p and os.path.isdir(p))
 
 
 def interpreter() -> str:
@@ -98,17 +98,15 @@ def interpreter() -> str:
     return os.path.join(folder, os.path.basename(sys.executable))
 
 
-def _system_mounts() -> list[tuple[str, str]]:
-    """(source, target) of the read-only system mounts; links such as /bin -> usr/bin stay links."""
+def _system_mounts() -> list[tuple[str, str, str]]:
+    """(bwrap option, source, target) of the read-only system mounts; links such as /bin -> usr/bin stay links."""
     mounts = []
     for path in SYSTEM_DIRS + ETC_FILES:
         if os.path.islink(path):
             mounts.append(("--symlink", os.readlink(path), path))
         elif os.path.exists(path):
             mounts.append(("--ro-bind", path, path))
-    for path in _python_paths():
-        mounts.append(("--ro-bind", str(path), str(path)))
-    return mounts
+    return mounts + [("--ro-bind", path, path) for path in _python_paths()]
 
 
 def exposed_secret(secrets: Iterable[Path]) -> str | None:
@@ -140,16 +138,14 @@ def command(bwrap: str, args: Sequence[str], root: Path | None) -> list[str]:
 
 def step_env() -> dict[str, str]:
     """The sandboxed step's whole environment: nothing of the runner's but the locale."""
-    env = {
+    locale = {key: os.environ[key] for key in ("LANG", "LC_ALL", "LC_CTYPE") if os.environ.get(key)}
+    return {
         "PATH": "/usr/local/bin:/usr/bin:/bin",
         "HOME": "/tmp",
         "TMPDIR": "/tmp",
         "PYTHONUNBUFFERED": "1",
+        **locale,
     }
-    for key in ("LANG", "LC_ALL", "LC_CTYPE"):
-        if os.environ.get(key):
-            env[key] = os.environ[key]
-    return env
 
 
 def probe() -> str | None:
