@@ -100,11 +100,8 @@ class WrittenFiles:
     def hook(self, event: str, args: tuple) -> None:
         if event != "open" or len(args) != 3 or len(self.paths) >= 100:
             return
-        target, mode, flags = args  # open()'s mode, os.open's flags
-        if isinstance(mode, str):
-            writes = any(c in mode for c in "wax+")
-        else:
-            writes = isinstance(flags, int) and bool(flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT))
+        target, _, flags = args  # open() and os.open alike give the os.open flags of the mode
+        writes = isinstance(flags, int) and bool(flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT))
         if not writes or isinstance(target, int) or target is None:
             return
         name = os.fsdecode(target)
@@ -155,11 +152,9 @@ def call_participant(what: str, root: Path | None, function: Callable, *args):
         # a read-only folder, as the submission's is
         refused = (errno.EROFS, errno.EACCES, errno.EPERM)
         unwritable = isinstance(error, OSError) and error.errno in refused and error.filename
-        hints = [
-            _raised_at(error, root),
-            RETURN_PREDICTIONS_HINT if unwritable else None,
-            participant_traceback(error, root) if root else None,
-        ]
+        hints = [RETURN_PREDICTIONS_HINT if unwritable else None]
+        if root is not None:  # participant code, whose own frames are shown
+            hints = [_raised_at(error, root), *hints, participant_traceback(error, root)]
         raise SubmissionError.single(
             MODEL_FILE,
             f"{what} failed with {_exception_line(error)}",
@@ -175,11 +170,9 @@ def _exception_line(error: BaseException) -> str:
     return line if len(line) <= MAX_ERROR_CHARS else line[:MAX_ERROR_CHARS] + "..."
 
 
-def _raised_at(error: BaseException, root: Path | None) -> str | None:
+def _raised_at(error: BaseException, root: Path) -> str | None:
     """'the error was raised at model.py, line 12': the innermost frame inside the submission
     folder, if any."""
-    if root is None:
-        return None
     frames = traceback.extract_tb(error.__traceback__)
     if isinstance(error, SyntaxError) and error.filename:
         frames.append(traceback.FrameSummary(error.filename, error.lineno or 0, "<module>"))
