@@ -61,7 +61,7 @@ def _check_metadata(res_dir: Path) -> None:
 def check_prediction_step(res_dir: Path, status: IngestionStatus) -> None:
     """Refuse to score when the prediction step (ingestion or submitted code) failed; ``status``
     is ``read_status(res_dir)`` (an ``ok`` one for a plain result submission)."""
-    if not status.ok:
+    if status.status != OK:
         # the prediction step's own message (its lines kept), cut to STATUS_MESSAGE_CHARS
         failure = status.message
         if status.status != UNREADABLE:

@@ -48,10 +48,6 @@ class IngestionStatus:
     notes: tuple[str, ...] = ()
     names: dict[str, str] = field(default_factory=dict)
 
-    @property
-    def ok(self) -> bool:
-        return self.status == OK
-
 
 def write_status(output_dir: Path, status: IngestionStatus) -> None:
     """Write ``output_dir/ingestion_status.json`` (atomically); ``tracks`` None is written as []."""
