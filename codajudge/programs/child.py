@@ -135,6 +135,8 @@ INTERFACE_HINT = (
     "model.py must define class Model with __init__(self, track), fit(self, train_items) and "
     "predict(self, items); for example 'from codajudge.baselines import CosineBow as Model'"
 )
+#: The methods a Model class must have, besides its constructor.
+MODEL_METHODS = ("fit", "predict")
 #: The longest exception line quoted in a message (characters).
 MAX_ERROR_CHARS = 400
 
@@ -225,9 +227,7 @@ def load_model_class(root: Path) -> type:
         raise SubmissionError.single(
             MODEL_FILE, "no class named Model", expected="class Model", found=found, hint=hint
         )
-    missing = [
-        name for name in ("fit", "predict") if not callable(getattr(model_class, name, None))
-    ]
+    missing = [name for name in MODEL_METHODS if not callable(getattr(model_class, name, None))]
     if missing:
         raise SubmissionError.single(
             MODEL_FILE,
@@ -246,7 +246,7 @@ def _model_like_classes(module) -> list[str]:
             for name, value in vars(module).items()
             if isinstance(value, type)
             and getattr(value, "__module__", None) == "model"
-            and all(callable(getattr(value, method, None)) for method in ("fit", "predict"))
+            and all(callable(getattr(value, method, None)) for method in MODEL_METHODS)
         ]
     except Exception:  # noqa: BLE001 - the participant's objects; the plain refusal then stands
         return []

@@ -35,7 +35,7 @@ from ..formats.textfile import safe_display, shorten
 from ..report import atomic_write
 from ..runner.capture import JOIN_SECONDS, CappedOutput, drain
 from ..untrusted import read_head, wait_then_stop
-from .child import BASELINE_PREFIX, INTERNAL_ERROR, PROGRESS, REPORT, ChildPaths
+from .child import BASELINE_PREFIX, INTERNAL_ERROR, KIT, PROGRESS, REPORT, ChildPaths
 from .status import read_json_object
 
 MAX_REPORT_BYTES = 1024 * 1024
@@ -206,9 +206,8 @@ def run_child(
 
 
 def _start_child(paths: ChildPaths, source: str, seed: int, kit_fd: int) -> subprocess.Popen:
-    root = Path(__file__).resolve().parents[2]
     folders = [str(folder.resolve()) for folder in (paths.input_dir, paths.out_dir, paths.work)]
-    command = [sys.executable, "-c", _CHILD_BOOT, str(root), *folders, source, str(seed)]
+    command = [sys.executable, "-c", _CHILD_BOOT, str(KIT.parent), *folders, source, str(seed)]
     command.append(str(kit_fd))
     env = dict(os.environ, PYTHONUNBUFFERED="1")  # the participant's lines reach the log as printed
     env.setdefault("PYTHONHASHSEED", "0")  # set iteration order in participant code is reproducible
