@@ -120,6 +120,9 @@ def copy_status_files(archive: Path, folder: Path) -> Path:
 
 
 def score_submission(input_dir: Path, output_dir: Path) -> int:
+    """The scoring program's run: INPUT/res scored against INPUT/ref, the scores and pages written
+    to OUTPUT (whose scores of an earlier run are removed first)."""
+    _prepare_output(output_dir)
     ref_dir, res_dir = input_dir / "ref", input_dir / "res"
     spec = read_spec(ref_dir)
     if not res_dir.is_dir():
@@ -161,12 +164,9 @@ def main(argv: list[str] | None = None, prog: str = "score.py") -> int:
     args = parser.parse_args(argv)
     input_dir, output_dir = Path(args.input), Path(args.output)
 
-    def body() -> int:
-        _prepare_output(output_dir)
-        return score_submission(input_dir, output_dir)
-
     def on_error(message: str) -> None:
         report.atomic_write(output_dir / report.DETAILED_HTML, report.failure_html(message))
 
     program = "scoring program" if prog == "score.py" else prog
+    body = lambda: score_submission(input_dir, output_dir)  # noqa: E731
     return run_guarded(body, program, on_error=on_error, details_dir=output_dir)
