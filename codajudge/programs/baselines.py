@@ -52,8 +52,7 @@ def run(args) -> int:
         out = Path(tmp) if args.out is None else Path(args.out)
         summary = build(edition, Path(args.data) if args.data else edition.folder, out)
     edition = summary.edition  # without the baselines the edition's data cannot train
-    print(summary.render())
-    print()
+    print(summary.render(), end="\n\n")
     where = f" ({summary.zip_path})" if args.out is not None else ""
     print(f"Baselines on the {args.phase} phase of edition '{edition.name}'{where}:")
     print(score_table(edition, summary.baseline_scores[args.phase]))

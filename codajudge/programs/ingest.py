@@ -255,13 +255,13 @@ def _predict_submission(run: Ingestion, spec: TaskSpec, submission: Path, paths:
     """(track ids predicted, what the submission was): a code submission's ``model.py`` run on the
     tracks, or a result submission's files checked; the predictions are written to
     ``paths.out_dir``."""
-    opened = open_submission(submission, paths.work)
-    for warning in opened.warnings:
+    folder, warnings = open_submission(submission, paths.work)
+    for warning in warnings:
         print(f"note: {warning}")
-    model_folder = find_model_folder(opened.folder)
+    model_folder = find_model_folder(folder)
     if model_folder is None:
-        return check_result_files(run, spec, opened.folder, paths.out_dir), "result submission"
-    _note_result_files_beside_code(spec, opened.folder, run.notes)
+        return check_result_files(run, spec, folder, paths.out_dir), "result submission"
+    _note_result_files_beside_code(spec, folder, run.notes)
     for dataset in dict.fromkeys(t.dataset for t in spec.tracks):
         # the bundle's data is checked here, out of the code's reach (the child says the notes)
         load_dataset(run.input_dir, dataset, say=lambda note: None)

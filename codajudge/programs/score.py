@@ -100,8 +100,7 @@ def score_submission_folder(
         ingested = None if status.tracks is None else list(status.tracks)
         archive_warnings = []
         if ingested is None:
-            opened = open_submission(res_dir, Path(tmp), spec.tracks)
-            folder, archive_warnings = opened.folder, opened.warnings
+            folder, archive_warnings = open_submission(res_dir, Path(tmp), spec.tracks)
         elif folder != res_dir:  # a zipped prediction output: its entries skipped are no one's
             safe_extract(res_dir, folder, res_dir.name)
         result = score_folder(spec, ref_dir, folder, ingested, gold, status.names)
