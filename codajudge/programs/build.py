@@ -60,11 +60,9 @@ def edition_path(value: str) -> Path:
     candidate = Path(value)
     if candidate.is_file() or (candidate / "edition.yaml").is_file():
         return candidate
-    named = REPO_ROOT / "editions" / value
-    if named.exists():
-        return named
-    if candidate.exists():
-        return candidate
+    for found in (REPO_ROOT / "editions" / value, candidate):  # the named edition first
+        if found.exists():
+            return found
     known = sorted(
         p.name for p in (REPO_ROOT / "editions").iterdir() if (p / "edition.yaml").is_file()
     )
