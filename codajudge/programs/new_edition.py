@@ -60,15 +60,12 @@ def write_edition(name: str, out: Path) -> Path:
     return folder
 
 
-def invoked_as() -> str:
-    """The kit's command as this process was started: ``python -m codajudge`` (a checkout's
-    environment, where no ``codajudge`` script may be installed) or ``codajudge``."""
-    return "python -m codajudge" if Path(sys.argv[0]).name == "__main__.py" else "codajudge"
-
-
 def run(args) -> int:
     folder = write_edition(args.name, Path(args.out))
-    print(Templates().fill("new_edition/next_steps", folder=folder, kit=invoked_as()))
+    # the kit's command as this process was started: in a checkout's environment, where no
+    # ``codajudge`` script may be installed, ``python -m codajudge``
+    kit = "python -m codajudge" if Path(sys.argv[0]).name == "__main__.py" else "codajudge"
+    print(Templates().fill("new_edition/next_steps", folder=folder, kit=kit))
     return 0
 
 
