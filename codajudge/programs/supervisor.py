@@ -209,8 +209,9 @@ def _start_child(paths: ChildPaths, source: str, seed: int, kit_fd: int) -> subp
     folders = [str(folder.resolve()) for folder in (paths.input_dir, paths.out_dir, paths.work)]
     command = [sys.executable, "-c", _CHILD_BOOT, str(KIT.parent), *folders, source, str(seed)]
     command.append(str(kit_fd))
-    env = dict(os.environ, PYTHONUNBUFFERED="1")  # the participant's lines reach the log as printed
-    env.setdefault("PYTHONHASHSEED", "0")  # set iteration order in participant code is reproducible
+    # unbuffered: the participant's lines reach the log as printed; a hash seed unless one is set:
+    # set iteration order in participant code is reproducible
+    env = {"PYTHONHASHSEED": "0", **os.environ, "PYTHONUNBUFFERED": "1"}
     return subprocess.Popen(
         command,
         env=env,
