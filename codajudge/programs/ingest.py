@@ -388,12 +388,8 @@ def main(argv: list[str] | None = None, prog: str = "ingest.py") -> int:
         finally:
             write_status(output_dir, IngestionStatus(FAILED, message))
 
-    return run_guarded(
-        body,
-        PROGRAM if prog == "ingest.py" else prog,
-        on_error=on_error,
-        details_dir=output_dir,
-    )
+    program = PROGRAM if prog == "ingest.py" else prog
+    return run_guarded(body, program, on_error=on_error, details_dir=output_dir)
 
 
 if __name__ == "__main__":

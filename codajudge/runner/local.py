@@ -228,9 +228,8 @@ def run_submission(
         sandbox.make_read_only(fresh)
     scoring = run_step(program_command(program, str(step), is_scoring=True), program, limit)
     if unisolated is not None:
-        note_on_page(
-            scores_out / "detailed_results.html", sandbox.UNISOLATED_NOTE.format(reason=unisolated)
-        )
+        note = sandbox.UNISOLATED_NOTE.format(reason=unisolated)
+        note_on_page(scores_out / "detailed_results.html", note)
     return RunResult(prediction, scoring, scores_out, res)
 
 
