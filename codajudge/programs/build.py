@@ -60,12 +60,11 @@ def edition_path(value: str) -> Path:
     candidate = Path(value)
     if candidate.is_file() or (candidate / "edition.yaml").is_file():
         return candidate
-    for found in (REPO_ROOT / "editions" / value, candidate):  # the named edition first
+    editions = REPO_ROOT / "editions"
+    for found in (editions / value, candidate):  # the named edition first
         if found.exists():
             return found
-    known = sorted(
-        p.name for p in (REPO_ROOT / "editions").iterdir() if (p / "edition.yaml").is_file()
-    )
+    known = sorted(p.name for p in editions.iterdir() if (p / "edition.yaml").is_file())
     raise ConfigError.single(
         "--edition",
         "no such edition or config file",

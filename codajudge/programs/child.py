@@ -345,9 +345,8 @@ def _run_track(run: _Run, track: Track, data: dict[str, list[dict]]) -> bool:
         f"track {track.id} done in {time.monotonic() - started:.1f} s (fit {fitted - started:.1f} s, "
         f"predict {time.monotonic() - fitted:.1f} s), {len(lines)} predictions"
     )
-    (run.paths.out_dir / f"{track.id}.tsv").write_text(
-        "".join(line + "\n" for line in lines), encoding="utf-8"
-    )
+    text = "".join(line + "\n" for line in lines)
+    (run.paths.out_dir / f"{track.id}.tsv").write_text(text, encoding="utf-8")
     return False
 
 

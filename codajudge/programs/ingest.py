@@ -110,9 +110,8 @@ def clear_output(output_dir: Path, names: list[str]) -> None:
 def public_keys(items: list[dict]) -> ItemKeys:
     """The public items' ids and annotators, so that result files are checked by the scorer's own
     reader (``read_prediction``) without any gold."""
-    return ItemKeys(
-        [item["id"] for item in items], list(map(item_annotators, items)), listed_annotators(items)
-    )
+    ids = [item["id"] for item in items]
+    return ItemKeys(ids, list(map(item_annotators, items)), listed_annotators(items))
 
 
 def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Path) -> list[str]:
@@ -136,12 +135,11 @@ def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Pa
     phases, refusals = other_phase_ids(run.input_dir), FileRefusals()
     for track in (t for t in spec.tracks if t.id in files):
         relative = files[track.id]
+        path = folder / relative
         keys = replace(public_keys(items_of(track.dataset)), elsewhere=OtherPhases(track, phases))
-        prediction = refusals.attempt(
-            read_prediction, folder / relative, str(relative), track, keys
-        )
+        prediction = refusals.attempt(read_prediction, path, str(relative), track, keys)
         if prediction is not None:
-            shutil.copyfile(folder / relative, out_dir / f"{track.id}.tsv")
+            shutil.copyfile(path, out_dir / f"{track.id}.tsv")
             run.names[track.id] = str(relative)
     refusals.raise_if_any()
     given = {track: safe_display(str(relative)) for track, relative in files.items()}
