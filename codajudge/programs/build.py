@@ -100,10 +100,8 @@ def sync_root(check_only: bool) -> int:
         stale = []
         for name in ROOT_FILES:
             built, kept = _contents(tree / name), _contents(REPO_ROOT / name)
-            differing = sorted(built.keys() | kept.keys())
-            stale += [
-                f"{name}/{rel}".rstrip("/") for rel in differing if built.get(rel) != kept.get(rel)
-            ]
+            differing = sorted(rel for rel in {*built, *kept} if built.get(rel) != kept.get(rel))
+            stale += [f"{name}/{rel}".rstrip("/") for rel in differing]
         prose = Templates()
         if check_only:
             if stale:
