@@ -169,7 +169,7 @@ def _exception_line(error: BaseException) -> str:
     if isinstance(error, SystemExit):
         return f"SystemExit({error.code!r}): the code called sys.exit()"
     line = traceback.format_exception_only(type(error), error)[-1].strip()
-    return line if len(line) <= MAX_ERROR_CHARS else line[:MAX_ERROR_CHARS] + "..."
+    return shorten(line, MAX_ERROR_CHARS)
 
 
 def _raised_at(error: BaseException, root: Path) -> str | None:
