@@ -311,10 +311,9 @@ def stop_session(leader: int) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(leader, signal.SIGKILL)
     deadline = time.monotonic() + STOP_WAIT
+    own = os.getpid()  # this process is never one to kill
     while time.monotonic() < deadline:
-        members = [
-            p.pid for p in _processes() if leader in (p.group, p.session) and p.pid != os.getpid()
-        ]
+        members = [p.pid for p in _processes() if leader in (p.group, p.session) and p.pid != own]
         if not members:
             return
         for pid in members:

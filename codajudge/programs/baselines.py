@@ -29,11 +29,9 @@ def score_table(edition, results: dict[str, dict[str, float]]) -> str:
     width = max(len(label) for _, label in keys)
     lines = [f"{'':<{width}}  " + "  ".join(f"{n:>13}" for n in names)]
     for key, label in keys:
-        cells = [results[n].get(key) for n in names]
-        lines.append(
-            f"{label:<{width}}  "
-            + "  ".join(f"{'n/a' if c is None else f'{c:.4f}':>13}" for c in cells)
-        )
+        values = [results[n].get(key) for n in names]
+        cells = "  ".join(f"{'n/a' if v is None else f'{v:.4f}':>13}" for v in values)
+        lines.append(f"{label:<{width}}  {cells}")
     return "\n".join(lines)
 
 
@@ -52,8 +50,7 @@ def run(args) -> int:
         out = Path(tmp) if args.out is None else Path(args.out)
         summary = build(edition, Path(args.data) if args.data else edition.folder, out)
     edition = summary.edition  # without the baselines the edition's data cannot train
-    print(summary.render())
-    print()
+    print(summary.render(), end="\n\n")
     where = f" ({summary.zip_path})" if args.out is not None else ""
     print(f"Baselines on the {args.phase} phase of edition '{edition.name}'{where}:")
     print(score_table(edition, summary.baseline_scores[args.phase]))

@@ -60,14 +60,11 @@ def edition_path(value: str) -> Path:
     candidate = Path(value)
     if candidate.is_file() or (candidate / "edition.yaml").is_file():
         return candidate
-    named = REPO_ROOT / "editions" / value
-    if named.exists():
-        return named
-    if candidate.exists():
-        return candidate
-    known = sorted(
-        p.name for p in (REPO_ROOT / "editions").iterdir() if (p / "edition.yaml").is_file()
-    )
+    editions = REPO_ROOT / "editions"
+    for found in (editions / value, candidate):  # the named edition first
+        if found.exists():
+            return found
+    known = sorted(p.name for p in editions.iterdir() if (p / "edition.yaml").is_file())
     raise ConfigError.single(
         "--edition",
         "no such edition or config file",
@@ -103,10 +100,8 @@ def sync_root(check_only: bool) -> int:
         stale = []
         for name in ROOT_FILES:
             built, kept = _contents(tree / name), _contents(REPO_ROOT / name)
-            differing = sorted(built.keys() | kept.keys())
-            stale += [
-                f"{name}/{rel}".rstrip("/") for rel in differing if built.get(rel) != kept.get(rel)
-            ]
+            differing = sorted(rel for rel in {*built, *kept} if built.get(rel) != kept.get(rel))
+            stale += [f"{name}/{rel}".rstrip("/") for rel in differing]
         prose = Templates()
         if check_only:
             if stale:

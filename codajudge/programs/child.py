@@ -51,17 +51,11 @@ class ChildPaths:
     out_dir: Path
     work: Path
 
-    @property
-    def report(self) -> Path:
-        return self.work / "report.json"
 
-    @property
-    def progress(self) -> Path:
-        return self.work / "progress.txt"
-
-    @property
-    def internal_error(self) -> Path:
-        return self.work / "internal_error.txt"
+#: The files the child leaves in ``ChildPaths.work`` for the supervisor.
+REPORT = "report.json"
+PROGRESS = "progress.txt"
+INTERNAL_ERROR = "internal_error.txt"
 
 
 def load_dataset(
@@ -106,11 +100,8 @@ class WrittenFiles:
     def hook(self, event: str, args: tuple) -> None:
         if event != "open" or len(args) != 3 or len(self.paths) >= 100:
             return
-        target, mode, flags = args  # open()'s mode, os.open's flags
-        if isinstance(mode, str):
-            writes = any(c in mode for c in "wax+")
-        else:
-            writes = isinstance(flags, int) and bool(flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT))
+        target, _, flags = args  # open() and os.open alike give the os.open flags of the mode
+        writes = isinstance(flags, int) and bool(flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT))
         if not writes or isinstance(target, int) or target is None:
             return
         name = os.fsdecode(target)
@@ -144,6 +135,8 @@ INTERFACE_HINT = (
     "model.py must define class Model with __init__(self, track), fit(self, train_items) and "
     "predict(self, items); for example 'from codajudge.baselines import CosineBow as Model'"
 )
+#: The methods a Model class must have, besides its constructor.
+MODEL_METHODS = ("fit", "predict")
 #: The longest exception line quoted in a message (characters).
 MAX_ERROR_CHARS = 400
 
@@ -161,11 +154,9 @@ def call_participant(what: str, root: Path | None, function: Callable, *args):
         # a read-only folder, as the submission's is
         refused = (errno.EROFS, errno.EACCES, errno.EPERM)
         unwritable = isinstance(error, OSError) and error.errno in refused and error.filename
-        hints = [
-            _raised_at(error, root),
-            RETURN_PREDICTIONS_HINT if unwritable else None,
-            participant_traceback(error, root) if root else None,
-        ]
+        hints = [RETURN_PREDICTIONS_HINT if unwritable else None]
+        if root is not None:  # participant code, whose own frames are shown
+            hints = [_raised_at(error, root), *hints, participant_traceback(error, root)]
         raise SubmissionError.single(
             MODEL_FILE,
             f"{what} failed with {_exception_line(error)}",
@@ -178,14 +169,12 @@ def _exception_line(error: BaseException) -> str:
     if isinstance(error, SystemExit):
         return f"SystemExit({error.code!r}): the code called sys.exit()"
     line = traceback.format_exception_only(type(error), error)[-1].strip()
-    return line if len(line) <= MAX_ERROR_CHARS else line[:MAX_ERROR_CHARS] + "..."
+    return shorten(line, MAX_ERROR_CHARS)
 
 
-def _raised_at(error: BaseException, root: Path | None) -> str | None:
+def _raised_at(error: BaseException, root: Path) -> str | None:
     """'the error was raised at model.py, line 12': the innermost frame inside the submission
     folder, if any."""
-    if root is None:
-        return None
     frames = traceback.extract_tb(error.__traceback__)
     if isinstance(error, SyntaxError) and error.filename:
         frames.append(traceback.FrameSummary(error.filename, error.lineno or 0, "<module>"))
@@ -238,9 +227,7 @@ def load_model_class(root: Path) -> type:
         raise SubmissionError.single(
             MODEL_FILE, "no class named Model", expected="class Model", found=found, hint=hint
         )
-    missing = [
-        name for name in ("fit", "predict") if not callable(getattr(model_class, name, None))
-    ]
+    missing = [name for name in MODEL_METHODS if not callable(getattr(model_class, name, None))]
     if missing:
         raise SubmissionError.single(
             MODEL_FILE,
@@ -259,7 +246,7 @@ def _model_like_classes(module) -> list[str]:
             for name, value in vars(module).items()
             if isinstance(value, type)
             and getattr(value, "__module__", None) == "model"
-            and all(callable(getattr(value, method, None)) for method in ("fit", "predict"))
+            and all(callable(getattr(value, method, None)) for method in MODEL_METHODS)
         ]
     except Exception:  # noqa: BLE001 - the participant's objects; the plain refusal then stands
         return []
@@ -287,7 +274,7 @@ class _Run:
 
     def step(self, track: Track, what: str) -> None:
         """Which track and step the run is on (read by the supervisor at a time-out)."""
-        self.paths.progress.write_text(f"{track.id}\n{what}", encoding="utf-8")
+        (self.paths.work / PROGRESS).write_text(f"{track.id}\n{what}", encoding="utf-8")
 
     def own_copy(self, items: list[dict]) -> list[dict]:
         """``items`` for a model to keep or change: a fresh copy for participant code (the kit
@@ -358,9 +345,8 @@ def _run_track(run: _Run, track: Track, data: dict[str, list[dict]]) -> bool:
         f"track {track.id} done in {time.monotonic() - started:.1f} s (fit {fitted - started:.1f} s, "
         f"predict {time.monotonic() - fitted:.1f} s), {len(lines)} predictions"
     )
-    (run.paths.out_dir / f"{track.id}.tsv").write_text(
-        "".join(line + "\n" for line in lines), encoding="utf-8"
-    )
+    text = "".join(line + "\n" for line in lines)
+    (run.paths.out_dir / f"{track.id}.tsv").write_text(text, encoding="utf-8")
     return False
 
 
@@ -377,10 +363,10 @@ def child_main(argv: list[str]) -> int:
         kind = "config" if isinstance(error, ConfigError) else "submission"
         report, code = {"status": "failed", "kind": kind, "message": error.render()}, 2
     except BaseException as error:  # noqa: BLE001 - reported to the parent, which explains it
-        paths.internal_error.write_text(traceback.format_exc(), encoding="utf-8")
+        (paths.work / INTERNAL_ERROR).write_text(traceback.format_exc(), encoding="utf-8")
         message = f"{error.__class__.__name__}: {error}"[:400]
         report, code = {"status": "failed", "kind": "internal", "message": message}, 3
     else:
         report, code = {"status": "ok", "skipped": skipped}, 0
-    atomic_write(paths.report, json.dumps(report, ensure_ascii=False))
+    atomic_write(paths.work / REPORT, json.dumps(report, ensure_ascii=False))
     return code

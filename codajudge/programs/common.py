@@ -77,9 +77,8 @@ def run_guarded(
         if details_dir is not None:
             with contextlib.suppress(OSError):
                 details_dir.mkdir(parents=True, exist_ok=True)
-                (details_dir / "internal_error.txt").write_text(
-                    traceback.format_exc(), encoding="utf-8"
-                )
+                details = details_dir / "internal_error.txt"
+                details.write_text(traceback.format_exc(), encoding="utf-8")
     print(message, file=sys.stderr)
     if on_error is not None:
         with contextlib.suppress(Exception):  # the report of a failure must not fail

@@ -110,9 +110,8 @@ def clear_output(output_dir: Path, names: list[str]) -> None:
 def public_keys(items: list[dict]) -> ItemKeys:
     """The public items' ids and annotators, so that result files are checked by the scorer's own
     reader (``read_prediction``) without any gold."""
-    return ItemKeys(
-        [item["id"] for item in items], list(map(item_annotators, items)), listed_annotators(items)
-    )
+    ids = [item["id"] for item in items]
+    return ItemKeys(ids, list(map(item_annotators, items)), listed_annotators(items))
 
 
 def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Path) -> list[str]:
@@ -136,12 +135,11 @@ def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Pa
     phases, refusals = other_phase_ids(run.input_dir), FileRefusals()
     for track in (t for t in spec.tracks if t.id in files):
         relative = files[track.id]
+        path = folder / relative
         keys = replace(public_keys(items_of(track.dataset)), elsewhere=OtherPhases(track, phases))
-        prediction = refusals.attempt(
-            read_prediction, folder / relative, str(relative), track, keys
-        )
+        prediction = refusals.attempt(read_prediction, path, str(relative), track, keys)
         if prediction is not None:
-            shutil.copyfile(folder / relative, out_dir / f"{track.id}.tsv")
+            shutil.copyfile(path, out_dir / f"{track.id}.tsv")
             run.names[track.id] = str(relative)
     refusals.raise_if_any()
     given = {track: safe_display(str(relative)) for track, relative in files.items()}
@@ -255,13 +253,13 @@ def _predict_submission(run: Ingestion, spec: TaskSpec, submission: Path, paths:
     """(track ids predicted, what the submission was): a code submission's ``model.py`` run on the
     tracks, or a result submission's files checked; the predictions are written to
     ``paths.out_dir``."""
-    opened = open_submission(submission, paths.work)
-    for warning in opened.warnings:
+    folder, warnings = open_submission(submission, paths.work)
+    for warning in warnings:
         print(f"note: {warning}")
-    model_folder = find_model_folder(opened.folder)
+    model_folder = find_model_folder(folder)
     if model_folder is None:
-        return check_result_files(run, spec, opened.folder, paths.out_dir), "result submission"
-    _note_result_files_beside_code(spec, opened.folder, run.notes)
+        return check_result_files(run, spec, folder, paths.out_dir), "result submission"
+    _note_result_files_beside_code(spec, folder, run.notes)
     for dataset in dict.fromkeys(t.dataset for t in spec.tracks):
         # the bundle's data is checked here, out of the code's reach (the child says the notes)
         load_dataset(run.input_dir, dataset, say=lambda note: None)
@@ -388,12 +386,8 @@ def main(argv: list[str] | None = None, prog: str = "ingest.py") -> int:
         finally:
             write_status(output_dir, IngestionStatus(FAILED, message))
 
-    return run_guarded(
-        body,
-        PROGRAM if prog == "ingest.py" else prog,
-        on_error=on_error,
-        details_dir=output_dir,
-    )
+    program = PROGRAM if prog == "ingest.py" else prog
+    return run_guarded(body, program, on_error=on_error, details_dir=output_dir)
 
 
 if __name__ == "__main__":

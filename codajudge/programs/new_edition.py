@@ -12,7 +12,6 @@ kit's templates ``templates/new_edition/`` (``config``, ``overview``, ``terms``)
 
 from __future__ import annotations
 
-import json
 import shutil
 import sys
 from pathlib import Path
@@ -21,6 +20,7 @@ from ..assets import kit_root
 from ..bundle.prose import Templates
 from ..confine import slug_problem
 from ..errors import ConfigError
+from ..formats.items import read_items
 from ..report import csv_text
 from .common import argument_parser, run_guarded
 
@@ -28,13 +28,8 @@ from .common import argument_parser, run_guarded
 def example_csv() -> str:
     """The example table: the default edition's English sample pairs."""
     folder = kit_root() / "editions" / "default" / "data" / "sts_en"
-    lines = [
-        line
-        for split in ("train", "dev", "test")
-        for line in (folder / f"{split}.jsonl").read_text(encoding="utf-8").splitlines()
-        if line.strip()
-    ]
-    items = map(json.loads, lines)
+    splits = ("train", "dev", "test")
+    items = [item for split in splits for item in read_items(folder / f"{split}.jsonl")]
     rows = [[item["id"], *item["texts"][:2], item["score"]] for item in items]
     return csv_text(["id", "sentence1", "sentence2", "score"], rows)
 
@@ -65,15 +60,12 @@ def write_edition(name: str, out: Path) -> Path:
     return folder
 
 
-def invoked_as() -> str:
-    """The kit's command as this process was started: ``python -m codajudge`` (a checkout's
-    environment, where no ``codajudge`` script may be installed) or ``codajudge``."""
-    return "python -m codajudge" if Path(sys.argv[0]).name == "__main__.py" else "codajudge"
-
-
 def run(args) -> int:
     folder = write_edition(args.name, Path(args.out))
-    print(Templates().fill("new_edition/next_steps", folder=folder, kit=invoked_as()))
+    # the kit's command as this process was started: in a checkout's environment, where no
+    # ``codajudge`` script may be installed, ``python -m codajudge``
+    kit = "python -m codajudge" if Path(sys.argv[0]).name == "__main__.py" else "codajudge"
+    print(Templates().fill("new_edition/next_steps", folder=folder, kit=kit))
     return 0
 
 

@@ -37,29 +37,14 @@ def open_submission(
     archive of another kind."""
     if not (path.exists() or path.is_symlink()):
         raise NOTHING_AT_PATH.error(safe_display(str(path)))
-    archive, display = _lone_archive(path)
-    if archive is None:
-        return OpenedSubmission(path, [])
-    target = work / EXTRACTED
-    target.mkdir()
-    return OpenedSubmission(target, safe_extract(archive, target, display, tracks))
-
-
-def _lone_archive(path: Path):
-    """(the zip to extract, its name for messages), or (None, None) for a folder to use as it is."""
-    if path.is_file():
-        _refuse_other_archive(PurePosixPath(path.name))
-        return path, path.name
-    files = submission_files(path)
-    if len(files) != 1:
-        return None, None
-    _refuse_other_archive(files[0])
-    if files[0].suffix.lower() == ".zip":
-        return path / files[0], str(files[0])
-    return None, None
-
-
-def _refuse_other_archive(name: PurePosixPath) -> None:
+    given_file = path.is_file()
+    if given_file:
+        archive, name = path, PurePosixPath(path.name)
+    else:
+        files = submission_files(path)
+        if len(files) != 1:
+            return OpenedSubmission(path, [])
+        archive, name = path / files[0], files[0]
     suffix = name.suffix.lower()
     if suffix in ARCHIVE_SUFFIXES and suffix != ".zip":
         raise SubmissionError.single(
@@ -69,3 +54,8 @@ def _refuse_other_archive(name: PurePosixPath) -> None:
             found=f"a {name.suffix} file",
             hint="zip the files with 'zip -r submission.zip FILES'",
         )
+    if not given_file and suffix != ".zip":  # a folder holding one file of its own
+        return OpenedSubmission(path, [])
+    target = work / EXTRACTED
+    target.mkdir()
+    return OpenedSubmission(target, safe_extract(archive, target, str(name), tracks))

@@ -127,9 +127,8 @@ def leaderboard_row(scores: dict[str, float], task: PhaseTask) -> str:
         value = scores.get(column["key"])
         shown = "n/a" if value is None else f"{value:.{column.get('precision', 4)}f}"
         meaning = meanings.get(column["key"])
-        lines.append(
-            f"  {column['title']:<{width}}  {shown:>8}" + (f"  ({meaning})" if meaning else "")
-        )
+        said = f"  ({meaning})" if meaning else ""
+        lines.append(f"  {column['title']:<{width}}  {shown:>8}{said}")
     return "\n".join(lines)
 
 

@@ -27,37 +27,41 @@ from ..scoring import Result, score_folder  # noqa: E402
 from ..spec import TaskSpec, read_spec  # noqa: E402
 from .common import argument_parser, own_words, run_guarded  # noqa: E402
 from .opening import open_submission  # noqa: E402
-from .status import MAX_STATUS_BYTES, UNREADABLE, IngestionStatus, read_small_text, read_status  # noqa: E402
+from .status import MAX_STATUS_BYTES, OK, UNREADABLE, IngestionStatus, read_small_text, read_status  # noqa: E402
 
 
 #: How many characters of the prediction step's message the scoring program repeats.
 STATUS_MESSAGE_CHARS = 2000
 
 
-def _metadata_failure(res_dir: Path) -> str | None:
-    """The non-zero exit code the worker recorded in res/metadata, or None."""
+def _check_metadata(res_dir: Path) -> None:
+    """Refuse to score when the worker recorded a non-zero exit code in res/metadata."""
     text = read_small_text(res_dir / "metadata")
     if text is None:
-        return None
+        return
     import yaml  # imported here: only the platform's worker writes this file, and yaml takes a while to load
 
     try:
         meta = yaml.safe_load(text)
     except Exception:  # noqa: BLE001 - the worker's file; whatever cannot be parsed carries no exit code
-        return None
+        return
     if not isinstance(meta, dict):
-        return None
+        return
     for key in ("ingestionExitCode", "exitCode"):
         code = meta.get(key)
         if isinstance(code, int) and not isinstance(code, bool) and code != 0:
-            return f"{key} {code}"
-    return None
+            raise SubmissionError.single(
+                "metadata",
+                "the prediction step failed, so nothing was scored",
+                found=f"{key} {code}",
+                hint="see the prediction logs for the error",
+            )
 
 
-def check_prediction_step(res_dir: Path, status: IngestionStatus | None) -> None:
+def check_prediction_step(res_dir: Path, status: IngestionStatus) -> None:
     """Refuse to score when the prediction step (ingestion or submitted code) failed; ``status``
-    is ``read_status(res_dir)``."""
-    if status is not None and not status.ok:
+    is ``read_status(res_dir)`` (an ``ok`` one for a plain result submission)."""
+    if status.status != OK:
         # the prediction step's own message (its lines kept), cut to STATUS_MESSAGE_CHARS
         failure = status.message
         if status.status != UNREADABLE:
@@ -68,14 +72,7 @@ def check_prediction_step(res_dir: Path, status: IngestionStatus | None) -> None
             f"the prediction step failed: {failure}",
             hint="the ingestion program's log has the whole message" if cut else None,
         )
-    failure = _metadata_failure(res_dir)
-    if failure is not None:
-        raise SubmissionError.single(
-            "metadata",
-            "the prediction step failed, so nothing was scored",
-            found=failure,
-            hint="see the prediction logs for the error",
-        )
+    _check_metadata(res_dir)
 
 
 #: The prediction step's status files, read from the root of a zip (its extraction leaves them out).
@@ -96,21 +93,18 @@ def score_submission_folder(
     """
     with tempfile.TemporaryDirectory(prefix="codajudge-res-") as tmp:
         folder = res_dir if res_dir.is_dir() else copy_status_files(res_dir, Path(tmp))
-        status = read_status(folder)
+        status = read_status(folder) or IngestionStatus(OK, "")  # none: a plain result submission
         check_prediction_step(folder, status)
         # a successful prediction step's tracks (only they are scored); None for a plain result
         # submission (no status, or one listing no tracks)
-        ingested = list(status.tracks) if status and status.tracks is not None else None
+        ingested = None if status.tracks is None else list(status.tracks)
         archive_warnings = []
         if ingested is None:
-            opened = open_submission(res_dir, Path(tmp), spec.tracks)
-            folder, archive_warnings = opened.folder, opened.warnings
+            folder, archive_warnings = open_submission(res_dir, Path(tmp), spec.tracks)
         elif folder != res_dir:  # a zipped prediction output: its entries skipped are no one's
             safe_extract(res_dir, folder, res_dir.name)
-        names = status.names if status is not None else {}
-        result = score_folder(spec, ref_dir, folder, ingested, gold, names)
-    notes = list(status.notes) if status is not None else []
-    result.warnings[:0] = archive_warnings + notes
+        result = score_folder(spec, ref_dir, folder, ingested, gold, status.names)
+    result.warnings[:0] = archive_warnings + list(status.notes)
     return result
 
 
@@ -125,6 +119,9 @@ def copy_status_files(archive: Path, folder: Path) -> Path:
 
 
 def score_submission(input_dir: Path, output_dir: Path) -> int:
+    """The scoring program's run: INPUT/res scored against INPUT/ref, the scores and pages written
+    to OUTPUT (whose scores of an earlier run are removed first)."""
+    _prepare_output(output_dir)
     ref_dir, res_dir = input_dir / "ref", input_dir / "res"
     spec = read_spec(ref_dir)
     if not res_dir.is_dir():
@@ -166,12 +163,9 @@ def main(argv: list[str] | None = None, prog: str = "score.py") -> int:
     args = parser.parse_args(argv)
     input_dir, output_dir = Path(args.input), Path(args.output)
 
-    def body() -> int:
-        _prepare_output(output_dir)
-        return score_submission(input_dir, output_dir)
-
     def on_error(message: str) -> None:
         report.atomic_write(output_dir / report.DETAILED_HTML, report.failure_html(message))
 
     program = "scoring program" if prog == "score.py" else prog
+    body = lambda: score_submission(input_dir, output_dir)  # noqa: E731
     return run_guarded(body, program, on_error=on_error, details_dir=output_dir)

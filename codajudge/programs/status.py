@@ -48,10 +48,6 @@ class IngestionStatus:
     notes: tuple[str, ...] = ()
     names: dict[str, str] = field(default_factory=dict)
 
-    @property
-    def ok(self) -> bool:
-        return self.status == OK
-
 
 def write_status(output_dir: Path, status: IngestionStatus) -> None:
     """Write ``output_dir/ingestion_status.json`` (atomically); ``tracks`` None is written as []."""
@@ -78,12 +74,24 @@ def read_status(folder: Path) -> IngestionStatus | None:
     document = read_json_object(path)
     if document is None:
         return IngestionStatus(UNREADABLE, UNREADABLE_MESSAGE)
+    tracks = document.get("tracks")
+    notes = document.get("notes")
+    names = document.get("names")
+    if not isinstance(tracks, list) or not all(isinstance(track, str) for track in tracks):
+        tracks = None
     return IngestionStatus(
         status=str(document.get("status")),
         message=str(document.get("message") or "no message"),
-        tracks=_track_ids(document.get("tracks")),
-        notes=_notes(document.get("notes")),
-        names=_names(document.get("names")),
+        tracks=None if tracks is None else tuple(tracks),
+        notes=tuple(
+            shorten(safe_display(str(note)), NOTE_CHARS)
+            for note in (notes[:MAX_NOTES] if isinstance(notes, list) else ())
+        ),
+        names={
+            track: shorten(safe_display(name), NAME_CHARS)
+            for track, name in (names.items() if isinstance(names, dict) else ())
+            if isinstance(track, str) and isinstance(name, str)
+        },
     )
 
 
@@ -97,25 +105,3 @@ def read_json_object(path: Path, limit: int = MAX_STATUS_BYTES) -> dict | None:
     except (ValueError, RecursionError):
         return None
     return document if isinstance(document, dict) else None
-
-
-def _track_ids(value: object) -> tuple[str, ...] | None:
-    if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
-        return None
-    return tuple(value)
-
-
-def _notes(value: object) -> tuple[str, ...]:
-    if not isinstance(value, list):
-        return ()
-    return tuple(shorten(safe_display(str(note)), NOTE_CHARS) for note in value[:MAX_NOTES])
-
-
-def _names(value: object) -> dict[str, str]:
-    if not isinstance(value, dict):
-        return {}
-    return {
-        track: shorten(safe_display(name), NAME_CHARS)
-        for track, name in value.items()
-        if isinstance(track, str) and isinstance(name, str)
-    }

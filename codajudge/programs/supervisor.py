@@ -35,7 +35,7 @@ from ..formats.textfile import safe_display, shorten
 from ..report import atomic_write
 from ..runner.capture import JOIN_SECONDS, CappedOutput, drain
 from ..untrusted import read_head, wait_then_stop
-from .child import BASELINE_PREFIX, ChildPaths
+from .child import BASELINE_PREFIX, INTERNAL_ERROR, KIT, PROGRESS, REPORT, ChildPaths
 from .status import read_json_object
 
 MAX_REPORT_BYTES = 1024 * 1024
@@ -206,12 +206,12 @@ def run_child(
 
 
 def _start_child(paths: ChildPaths, source: str, seed: int, kit_fd: int) -> subprocess.Popen:
-    root = Path(__file__).resolve().parents[2]
     folders = [str(folder.resolve()) for folder in (paths.input_dir, paths.out_dir, paths.work)]
-    command = [sys.executable, "-c", _CHILD_BOOT, str(root), *folders, source, str(seed)]
+    command = [sys.executable, "-c", _CHILD_BOOT, str(KIT.parent), *folders, source, str(seed)]
     command.append(str(kit_fd))
-    env = dict(os.environ, PYTHONUNBUFFERED="1")  # the participant's lines reach the log as printed
-    env.setdefault("PYTHONHASHSEED", "0")  # set iteration order in participant code is reproducible
+    # unbuffered: the participant's lines reach the log as printed; a hash seed unless one is set:
+    # set iteration order in participant code is reproducible
+    env = {"PYTHONHASHSEED": "0", **os.environ, "PYTHONUNBUFFERED": "1"}
     return subprocess.Popen(
         command,
         env=env,
@@ -242,7 +242,7 @@ def _during(paths: ChildPaths) -> str:
     """ " (while running track 'T': Model.fit)" from the child's progress file (track id, then the
     step), which participant code may have replaced (by a FIFO, a link, a huge file): read only as
     a regular file, 200 bytes at most."""
-    data = read_head(paths.progress, 200)
+    data = read_head(paths.work / PROGRESS, 200)
     if data is None:
         return ""
     track, _, step = data.decode("utf-8", "replace").partition("\n")
@@ -275,7 +275,7 @@ def _child_report(paths: ChildPaths, returncode: int, details_dir: Path, trusted
     checked anyway) or describe the submission's own failure, but never blame the bundle or the
     kit (exit 1 or 3; the input data was checked by this process before the child started), and
     its traceback file is not kept (it is no kit's traceback, and could be of any size)."""
-    report = read_json_object(paths.report, MAX_REPORT_BYTES)
+    report = read_json_object(paths.work / REPORT, MAX_REPORT_BYTES)
     if report is not None and report.get("status") == "ok":
         return report  # the files were written and checked; a later exit code (atexit) is moot
     if report is None:
@@ -288,7 +288,7 @@ def _child_report(paths: ChildPaths, returncode: int, details_dir: Path, trusted
             hint="look for os._exit(), crashes in native libraries or memory use",
         )
     if trusted and report.get("kind") == "internal":  # the head of the kit's own traceback
-        text = read_head(paths.internal_error, MAX_TRACEBACK_BYTES)
+        text = read_head(paths.work / INTERNAL_ERROR, MAX_TRACEBACK_BYTES)
         if text is not None:
             details_dir.mkdir(parents=True, exist_ok=True)
             (details_dir / "internal_error_child.txt").write_bytes(text)

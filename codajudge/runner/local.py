@@ -86,19 +86,14 @@ def phase_task(bundle: Path, phase: str, doc: dict | None = None) -> PhaseTask:
             found=repr(phase),
         )
     task = next(t for t in doc.get("tasks") or [] if t["index"] == entry["tasks"][0])
-
-    def where(key: str) -> Path | None:
-        return bundle / task[key] if task.get(key) else None
-
-    columns = (doc.get("leaderboards") or [{}])[0].get("columns", [])
+    # a folder the task does not name is None (a bundle without a prediction step)
+    folders = ("scoring_program", "ingestion_program", "reference_data", "input_data")
+    paths = {key: bundle / task[key] if task.get(key) else None for key in folders}
     return PhaseTask(
         name=str(entry.get("name")),
         time_limit=int(entry.get("execution_time_limit", 600)),
-        scoring_program=where("scoring_program"),
-        ingestion_program=where("ingestion_program"),
-        reference_data=where("reference_data"),
-        input_data=where("input_data"),
-        columns=columns,
+        columns=(doc.get("leaderboards") or [{}])[0].get("columns", []),
+        **paths,
     )
 
 
@@ -233,9 +228,8 @@ def run_submission(
         sandbox.make_read_only(fresh)
     scoring = run_step(program_command(program, str(step), is_scoring=True), program, limit)
     if unisolated is not None:
-        note_on_page(
-            scores_out / "detailed_results.html", sandbox.UNISOLATED_NOTE.format(reason=unisolated)
-        )
+        note = sandbox.UNISOLATED_NOTE.format(reason=unisolated)
+        note_on_page(scores_out / "detailed_results.html", note)
     return RunResult(prediction, scoring, scores_out, res)
 
 

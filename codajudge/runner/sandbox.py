@@ -75,21 +75,6 @@ def bwrap_binary() -> str | None:
     return shutil.which(os.environ.get(BWRAP_ENV, "bwrap"))
 
 
-def _python_paths() -> list[Path]:
-    """Folders of the running Python installation (interpreter, standard library, site-packages)."""
-    paths = {
-        sys.prefix,
-        sys.base_prefix,
-        sys.exec_prefix,
-        sys.base_exec_prefix,
-        os.path.dirname(os.path.realpath(sys.executable)),
-    }
-    paths.update(site.getsitepackages())
-    if site.ENABLE_USER_SITE:
-        paths.add(site.getusersitepackages())
-    return sorted(Path(os.path.realpath(p)) for p in paths if p and os.path.isdir(p))
-
-
 def interpreter() -> str:
     """The running Python as the sandbox starts it: its folder's links resolved, as that folder is
     mounted (a project's ``.venv`` that links to an environment elsewhere), its own name kept (a
@@ -98,17 +83,28 @@ def interpreter() -> str:
     return os.path.join(folder, os.path.basename(sys.executable))
 
 
-def _system_mounts() -> list[tuple[str, str]]:
-    """(source, target) of the read-only system mounts; links such as /bin -> usr/bin stay links."""
+def _system_mounts() -> list[tuple[str, str, str]]:
+    """(bwrap option, source, target) of the read-only mounts: the system's folders and files
+    (links such as /bin -> usr/bin stay links), then the folders of the running Python
+    installation (interpreter, standard library, site-packages)."""
     mounts = []
     for path in SYSTEM_DIRS + ETC_FILES:
         if os.path.islink(path):
             mounts.append(("--symlink", os.readlink(path), path))
         elif os.path.exists(path):
             mounts.append(("--ro-bind", path, path))
-    for path in _python_paths():
-        mounts.append(("--ro-bind", str(path), str(path)))
-    return mounts
+    python = {
+        sys.prefix,
+        sys.base_prefix,
+        sys.exec_prefix,
+        sys.base_exec_prefix,
+        os.path.dirname(os.path.realpath(sys.executable)),
+    }
+    python.update(site.getsitepackages())
+    if site.ENABLE_USER_SITE:
+        python.add(site.getusersitepackages())
+    folders = sorted(os.path.realpath(p) for p in python if p and os.path.isdir(p))
+    return mounts + [("--ro-bind", folder, folder) for folder in folders]
 
 
 def exposed_secret(secrets: Iterable[Path]) -> str | None:
@@ -123,8 +119,8 @@ def exposed_secret(secrets: Iterable[Path]) -> str | None:
 
 def command(bwrap: str, args: Sequence[str], root: Path | None) -> list[str]:
     """The bwrap command running ``args`` (with /app paths) in a sandbox that mounts the
-    ``APP_MOUNTS`` found in the step's folder ``root`` (its ``app/...``; None: none), in the
-    environment of ``step_env``."""
+    ``APP_MOUNTS`` found in the step's folder ``root`` (its ``app/...``; None: none), in an
+    environment of its own."""
     out = [bwrap, *ISOLATION.split()]
     for kind, source, target in _system_mounts():
         out += [kind, source, target]
@@ -132,24 +128,19 @@ def command(bwrap: str, args: Sequence[str], root: Path | None) -> list[str]:
         if os.path.isdir(f"{root}{target}"):
             out += ["--bind" if writable else "--ro-bind", f"{root}{target}", target]
     out += ["--chdir", "/app/program" if root is not None else "/", "--clearenv"]
-    for key, value in sorted(step_env().items()):
-        out += ["--setenv", key, value]
-    program = [interpreter() if args[0] == sys.executable else args[0]]
-    return out + ["--"] + program + list(args[1:])
-
-
-def step_env() -> dict[str, str]:
-    """The sandboxed step's whole environment: nothing of the runner's but the locale."""
+    # the step's whole environment: nothing of the runner's but the locale
+    locale = {key: os.environ[key] for key in ("LANG", "LC_ALL", "LC_CTYPE") if os.environ.get(key)}
     env = {
         "PATH": "/usr/local/bin:/usr/bin:/bin",
         "HOME": "/tmp",
         "TMPDIR": "/tmp",
         "PYTHONUNBUFFERED": "1",
+        **locale,
     }
-    for key in ("LANG", "LC_ALL", "LC_CTYPE"):
-        if os.environ.get(key):
-            env[key] = os.environ[key]
-    return env
+    for key, value in sorted(env.items()):
+        out += ["--setenv", key, value]
+    program = [interpreter() if args[0] == sys.executable else args[0]]
+    return out + ["--"] + program + list(args[1:])
 
 
 def probe() -> str | None:
