@@ -82,9 +82,12 @@ def run_scorer(input_dir: Path, output_dir: Path) -> Run:
 
 
 def run_imports(modules: list[str], scratch: Path) -> Run:
-    """``python3 -c "import MODULES"``: the start-up a program importing them cannot avoid."""
+    """``python3 -c "import MODULES"``: the start-up a program importing them cannot avoid, with the
+    one BLAS thread the scoring program sets for itself before numpy is imported (OpenBLAS's
+    default of a thread per core costs about half as much CPU again on two cores)."""
     script = scratch.parent / f".{scratch.name}.py"
-    script.write_text(f"import {', '.join(modules)}\n")
+    blas = 'import os\nos.environ.setdefault("OPENBLAS_NUM_THREADS", "1")\n'
+    script.write_text(blas + f"import {', '.join(modules)}\n")
     return run_program([str(script)], scratch)
 
 
