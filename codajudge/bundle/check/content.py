@@ -43,6 +43,8 @@ def _folder(root: Path, value, work: Path) -> Path | None:
     path = relative_path(root, value)
     if path is None or path.is_dir():
         return path
+    if not path.is_file():  # absent, or a pipe or device that opening would block on
+        return None
     target = work / str(len(list(work.iterdir())))
     try:
         safe_extract(path, target, str(value))
@@ -75,8 +77,8 @@ class Reference:
         name = f"{dataset}.jsonl"
         items = read_items(self.folder / name, f"{self.where}/{name}", texts=False)
         texts = {}
-        if self.inputs is not None:  # no such file, or input items without texts: none are taken
-            with suppress(KitError, KeyError):
+        if self.inputs is not None and (self.inputs / name).is_file():
+            with suppress(KitError, KeyError):  # input items without texts: none are taken
                 inputs = read_items(self.inputs / name, texts=False)
                 texts = {it["id"]: it["texts"] for it in inputs}
         return [dict(it, texts=texts[it["id"]]) if it["id"] in texts else it for it in items]
