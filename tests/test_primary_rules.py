@@ -158,6 +158,26 @@ def _rank(tmp_path, primary_score):
     return list(csv.DictReader((out / "ranking.csv").open())), out
 
 
+def test_the_ranking_tool_runs_from_a_bundle_s_copy_of_the_engine(tmp_path, bundles):
+    """A built bundle's scoring program carries the engine with the ranking tool's words
+    (templates/ranking), though not the page templates only the builder reads: ``codajudge rank``
+    run from that copy writes every output."""
+    import subprocess
+    import sys
+
+    engine = bundles.small().tree / "scoring_program"
+    assert (engine / "codajudge" / "templates" / "ranking" / "markdown_header.md").is_file()
+    assert not (engine / "codajudge" / "templates" / "evaluation.md").exists()
+    ref = _reference(tmp_path / "ref", {"missing": "unranked"})
+    subs, out = _submissions(tmp_path / "subs"), tmp_path / "out"
+    command = [sys.executable, "-m", "codajudge", "rank", str(subs), str(ref), "--out", str(out)]
+    done = subprocess.run(
+        [*command, "--resamples", "0"], cwd=engine, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert all((out / f"ranking.{ext}").is_file() for ext in ("md", "csv", "tex", "html"))
+
+
 def test_ranking_lists_an_unranked_run_apart_and_ranks_it_on_its_track(tmp_path):
     rows, out = _rank(tmp_path, {"missing": "unranked"})
     overall = [r["system"] for r in rows if r["table"] == "overall"]

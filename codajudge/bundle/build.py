@@ -591,6 +591,16 @@ def write_samples(edition: Edition, root: Path, samples: Samples, baseline: str)
     return files
 
 
+def _left_out_of_engine(folder: str, names: list[str]) -> set[str]:
+    """What a bundle's copy of the engine leaves out (a ``shutil.copytree`` ignore): caches, the
+    kit's own files and the page templates, which only the builder reads; the ranking tool's words
+    (``templates/ranking``) ship, as ``codajudge rank`` runs from any copy."""
+    left_out = shutil.ignore_patterns(*CACHES, "_kit")(folder, names)
+    if Path(folder) == PACKAGE / "templates":
+        left_out |= set(names) - {"ranking"}
+    return left_out
+
+
 def write_tree(edition: Edition, data: EditionData, root: Path) -> Edition:
     """Every file of the bundle under ``root`` (which must not exist yet). Returns the edition as
     built: baselines that need a training split the edition lacks are left out (the Baselines page
@@ -610,9 +620,7 @@ def write_tree(edition: Edition, data: EditionData, root: Path) -> Edition:
     pages = write_pages(edition, data, root)
     for name in PROGRAMS:  # as Codabench mounts it: its own files, and the engine beside them
         shutil.copytree(REPO_ROOT / name, root / name, ignore=shutil.ignore_patterns(*CACHES))
-        # without the page templates, which only the builder reads
-        engine = shutil.ignore_patterns(*CACHES, "_kit", "templates")
-        shutil.copytree(PACKAGE, root / name / "codajudge", ignore=engine)
+        shutil.copytree(PACKAGE, root / name / "codajudge", ignore=_left_out_of_engine)
     write_solutions(edition, root)
     write_starting_kit(edition, data, root, pages, samples)
     write_yaml(root / "competition.yaml", competition_yaml(edition, pages), edition)
