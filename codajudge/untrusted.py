@@ -325,17 +325,18 @@ def stop_session(leader: int) -> None:
 def wait_then_stop(process, time_limit: float | None) -> bool:
     """Wait for ``process`` (a ``subprocess.Popen`` started in a session of its own) for at most
     ``time_limit`` seconds (None: no limit), then kill it and every process of its session
-    (``stop_tree``, which past the limit, the process still alive, also finds its descendants in
-    other sessions) and reap it, so that nothing it started still writes when its files are read.
-    True when it ran past the limit."""
+    (``stop_session``; past the limit, its descendants in other sessions too: ``stop_tree``) and
+    reap it, so that nothing it started still writes when its files are read. True when it ran past
+    the limit."""
     import subprocess  # here, not above: the scoring program reads files through this module only
 
     try:
         process.wait(timeout=time_limit)
         timed_out = False
     except subprocess.TimeoutExpired:
+        stop_tree(process.pid)  # while it lives: a reaped pid may be another process's
         timed_out = True
-    stop_tree(process.pid)
+    stop_session(process.pid)
     if process.poll() is None:  # no process groups to kill (Windows)
         process.kill()
     process.wait()

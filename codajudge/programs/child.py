@@ -100,8 +100,12 @@ class WrittenFiles:
     def hook(self, event: str, args: tuple) -> None:
         if event != "open" or len(args) != 3 or len(self.paths) >= 100:
             return
-        target, _, flags = args  # open() and os.open alike give the os.open flags of the mode
-        writes = isinstance(flags, int) and bool(flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT))
+        # open() and C's fopen give a mode (fopen with flags 0), os.open its flags only
+        target, mode, flags = args
+        if isinstance(mode, str):
+            writes = any(c in mode for c in "wax+")
+        else:
+            writes = isinstance(flags, int) and bool(flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT))
         if not writes or isinstance(target, int) or target is None:
             return
         name = os.fsdecode(target)
