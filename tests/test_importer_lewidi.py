@@ -340,3 +340,16 @@ def test_soft_label_check_can_be_switched_off(tmp_path):
     write_release(tmp_path, "MP_dev.json", {"42": mp_record(soft_label={"0": 0.9, "1": 0.1})})
     items = load_split({"path": ".", "dataset": "MP", "check_soft_label": False}, tmp_path, "dev")
     assert items[0]["annotations"] == ["0", "1"]
+
+
+def test_csc_s_empty_extra_bin_is_dropped_however_its_key_is_written():
+    """CSC's soft labels carry a 7th, always-empty "0" bin; written "0.0" it is the same bin."""
+    from codajudge.importers.lewidi import DATASETS, released_soft_label
+
+    csc = DATASETS["CSC"]
+    shares = {"1": 0.5, "2": 0.25, "3": 0.25, "4": 0.0, "5": 0.0, "6": 0.0}
+    for empty in ("0", "0.0"):
+        record = {"soft_label": {empty: 0.0, **shares}}
+        assert released_soft_label(record, csc) == list(shares.values())
+    with pytest.raises(ValueError, match="do not match the labels"):
+        released_soft_label({"soft_label": {"0.0": 0.1, **shares}}, csc)

@@ -305,7 +305,7 @@ def _keyed_pairs(record: dict, dataset: Dataset, at: PlacedProblems) -> list | N
             return None
         by_name[name] = label
     names = _listed_names(record)
-    if not names:
+    if names is None or not record["annotators"].strip():
         return list(by_name.items())  # no order given: the order of the annotations object
     unique = list(dict.fromkeys(names))
     if len(unique) != len(names) and not dataset.multilabel:
@@ -333,7 +333,8 @@ def _label_text(raw) -> str | None:
 def _label(annotator: str, raw, dataset: Dataset, at: PlacedProblems, label_map: dict):
     """A label string (mapped by ``label_map``), or for multilabel datasets a list of label strings
     (split on commas)."""
-    text = label_map.get(_label_text(raw), _label_text(raw))
+    text = _label_text(raw)
+    text = label_map.get(text, text)
     multilabel = text is not None and dataset.multilabel
     parts = [p.strip() for p in text.split(",")] if multilabel else [text]
     bad = [p for p in parts if p not in dataset.labels]
@@ -379,8 +380,9 @@ def _add_gold(item: dict, record: dict, dataset: Dataset, source: dict, at: Plac
     source chooses, and check the released soft label against the annotations
     (``check_soft_label``); a problem is added to ``at`` (and refuses the file)."""
     is_gold, check = source.get("soft_gold") == "release", source.get("check_soft_label", True)
-    if is_gold or check:
-        _add_released_soft_label(item, record, dataset, is_gold, check, at)
+    read = _add_released_soft_label(item, record, dataset, is_gold, check, at)
+    if not read:
+        return  # one problem for an item whose soft gold cannot be read
     hard_gold = source.get("hard_gold")
     if hard_gold == "majority":  # the label most annotators gave, None on a tie
         top = Counter(item["annotations"]).most_common(2)
@@ -398,9 +400,12 @@ def _add_gold(item: dict, record: dict, dataset: Dataset, source: dict, at: Plac
 
 def _add_released_soft_label(
     item: dict, record: dict, dataset: Dataset, is_gold: bool, check: bool, at: PlacedProblems
-) -> None:
+) -> bool:
     """Give ``item`` the release's ``soft_label`` as its ``distribution`` when ``is_gold``
-    (``soft_gold: release``), and ``check`` it against the annotations (``check_soft_label``)."""
+    (``soft_gold: release``), and ``check`` it against the annotations (``check_soft_label``);
+    False when the gold it needs cannot be read (the problem added)."""
+    if not (is_gold or check):
+        return True
     hint = "set check_soft_label: false to skip this check (gold comes from the annotations)"
     if is_gold:
         hint = "or take the soft gold from the annotations (soft_gold: annotations)"
@@ -408,7 +413,7 @@ def _add_released_soft_label(
         released = released_soft_label(record, dataset)
     except (ValueError, TypeError, KeyError) as e:
         at.add("'soft_label' does not fit the dataset", found=str(e)[:120], hint=hint)
-        return
+        return not is_gold
     if released is None and is_gold:
         at.add(
             "soft_gold: release needs the item's 'soft_label'",
@@ -417,11 +422,12 @@ def _add_released_soft_label(
             hint=hint,
         )
     if released is None:
-        return
+        return not is_gold
     if is_gold:
         item["distribution"] = dict(zip(dataset.labels, released))
     if check:
         _check_soft_label(item, released, dataset, at)
+    return True
 
 
 # --- the released soft label, as a consistency check only -------------------------------------
@@ -439,8 +445,10 @@ def released_soft_label(record: dict, dataset: Dataset) -> list | None:
         return [[float(soft[label]["0"]), float(soft[label]["1"])] for label in dataset.labels]
     named = {label_key(label): label for label in dataset.labels}
     shares = {named.get(label_key(k), str(k).strip()): float(v) for k, v in soft.items()}
-    if shares.get("0") == 0.0 and "0" not in dataset.labels:
-        del shares["0"]  # CSC practice phase: a 7th, always-empty "0" bin
+    empty_bin = [k for k in shares if k not in dataset.labels and label_key(k) == label_key("0")]
+    for key in empty_bin:  # CSC practice phase: a 7th, always-empty "0" bin (or "0.0")
+        if shares[key] == 0.0:
+            del shares[key]
     if set(shares) != set(dataset.labels):
         raise ValueError(
             f"soft_label keys {sorted(shares)} do not match the labels {list(dataset.labels)}"
