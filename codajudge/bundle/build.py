@@ -637,13 +637,15 @@ def publish(out_dir: Path, name: str, write: Callable[[Path], Edition]) -> Build
     followed); ``write(folder)`` writes the tree and returns the edition it holds. The sizes are in
     bytes: the zip's, and each part's (its folder, or its zips in a legacy bundle)."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=f".{name}-", dir=out_dir) as tmp:
-        staging = Path(tmp)
+    staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=out_dir))
+    try:
         edition = write(staging / name)
         write_zip(tree_files(staging / name), staging / f"{name}.zip")
         for output in (name, f"{name}.zip"):
             remove_entry(out_dir / output)
             os.replace(staging / output, out_dir / output)
+    finally:  # a cleanup error never hides the build's own (TemporaryDirectory raises it)
+        shutil.rmtree(staging, ignore_errors=True)
     tree, zip_path = out_dir / name, out_dir / f"{name}.zip"
     files = tree_files(tree)
     sizes = {
