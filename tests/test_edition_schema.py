@@ -233,3 +233,13 @@ def test_an_unknown_key_in_a_track_is_named_once(tmp_path):
         load_edition(folder)
     unknown = [p for p in caught.value.problems if p.message == "unknown key 'titel'"]
     assert len(unknown) == 1 and "Did you mean 'title'?" in unknown[0].render()
+
+
+def test_a_phase_holds_every_key_of_the_schema_s_phase_table():
+    """``Phase`` states its fields for its readers; the schema's table is what a config may say."""
+    from dataclasses import fields
+
+    from codajudge.bundle.edition import Phase
+    from codajudge.bundle.schema import PHASE_FIELDS
+
+    assert [f.name for f in fields(Phase)] == list(PHASE_FIELDS)

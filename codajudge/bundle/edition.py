@@ -11,8 +11,9 @@ their defaults before this module reads a config; here come the rules that span 
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
-from dataclasses import field, make_dataclass, replace
+from dataclasses import dataclass, make_dataclass, replace
 from pathlib import Path
 
 from ..confine import path_problem, slug_problem
@@ -32,25 +33,30 @@ from ..fields import with_defaults
 from .schema import LEADERBOARD_FIELDS, PHASE_FIELDS, TOP_LEVEL_FIELDS, validate_config
 
 
-def _date_text(phase, which: str) -> str | None:
-    """The phase's ``which`` date ("start" or "end") as the config writes it; None when absent."""
-    value = phase.start if which == "start" else phase.end
-    return value.strftime(DATE_FORMAT) if value else None
+@dataclass(frozen=True)
+class Phase:
+    """A phase of the config (a field per key of ``PHASE_FIELDS``, the numbers' defaults the
+    schema's); ``public_gold``: its gold ships in the starting kit."""
 
+    id: str
+    name: str
+    start: dt.datetime
+    end: dt.datetime | None
+    split: str
+    description: str = ""
+    max_submissions_per_day: int = PHASE_FIELDS["max_submissions_per_day"].default
+    max_submissions: int = PHASE_FIELDS["max_submissions"].default
+    execution_time_limit: int = PHASE_FIELDS["execution_time_limit"].default
+    public_gold: bool = False
 
-#: A phase: a field per key of ``PHASE_FIELDS``, its default the schema's (``start`` and ``end``
-#: datetimes); ``public_gold``: its gold ships in the starting kit, and ``hide_gold`` says the
-#: opposite.
-Phase = make_dataclass(
-    "Phase",
-    [(key, object, field(default=spec.default)) for key, spec in PHASE_FIELDS.items()],
-    frozen=True,
-    namespace={
-        "__module__": __name__,  # pickled by the builder's cache
-        "hide_gold": property(lambda phase: not phase.public_gold),
-        "date_text": _date_text,
-    },
-)
+    @property
+    def hide_gold(self) -> bool:
+        return not self.public_gold
+
+    def date_text(self, which: str) -> str | None:
+        """The ``which`` date ("start" or "end") as the config writes it; None when absent."""
+        value = self.start if which == "start" else self.end
+        return value.strftime(DATE_FORMAT) if value else None
 
 
 def _spec(edition, phase: Phase) -> TaskSpec:
@@ -77,12 +83,13 @@ def _spec(edition, phase: Phase) -> TaskSpec:
 #: ``tracks`` (Track), ``pages`` (those whose file exists), ``leaderboard`` (with its defaults),
 #: ``local`` (a ``sample.LocalSplit``; None: the kit has none), ``queue`` (the vhost UUID as
 #: Codabench writes it), ``ranking`` ({} when absent) and ``metrics_module`` (its file name and
-#: text, for task.json). Besides: ``primary_rule``, ``primary_score`` read (the builder adds the
-#: baseline's scores); ``folder``, the edition folder; ``config``, the config file as messages
-#: name it. ``spec(phase)``: what the phase's scoring program knows of it.
+#: text, for task.json), and ``primary_score``, held read as ``primary_rule`` (the builder adds
+#: the baseline's scores). Besides: ``folder``, the edition folder; ``config``, the config file as
+#: messages name it. ``spec(phase)``: what the phase's scoring program knows of it.
+EDITION_KEYS = [key for key in TOP_LEVEL_FIELDS if key != "primary_score"]
 Edition = make_dataclass(
     "Edition",
-    [*TOP_LEVEL_FIELDS, "primary_rule", "folder", "config"],
+    [*EDITION_KEYS, "primary_rule", "folder", "config"],
     frozen=True,
     namespace={"__module__": __name__, "spec": _spec},
 )
@@ -243,7 +250,7 @@ def _cross_checked(
             problems.append(problem)
     return Edition(
         **{
-            **top,  # the keys held as written (or as their schema default), then the others
+            **{key: top[key] for key in EDITION_KEYS},  # as written, or the schema's default
             "description": top["description"] or "",
             "folder": folder,
             "phases": phases,
