@@ -6,7 +6,7 @@ learns from exactly the soft labels and per-annotator labels the scorer compares
 
 from __future__ import annotations
 
-from collections import ChainMap, Counter, defaultdict
+from collections import ChainMap, Counter
 from collections.abc import Hashable, Mapping, Sequence
 from functools import partial
 
@@ -103,8 +103,20 @@ def annotator_majority(
     majority = {name: counts.most_common(1)[0][0] for name, counts in per_annotator.items()}
     if fallback is None:
         overall = Counter(key for _, key in rows).most_common(1)
-        fallback = defaultdict(lambda: overall[0][0] if overall else None)
+        fallback = _AnyAnnotator(overall[0][0] if overall else None)
     return ChainMap(majority, fallback)
+
+
+class _AnyAnnotator(dict):
+    """The last map of an ``annotator_majority``: ``label`` for any annotator, storing none (a
+    lookup changes nothing, and the mapping pickles with the model)."""
+
+    def __init__(self, label: Hashable):
+        super().__init__()
+        self.label = label
+
+    def __missing__(self, annotator: str) -> Hashable:
+        return self.label
 
 
 def item_annotators(item: dict) -> list[str]:
