@@ -21,6 +21,7 @@ import re
 import shlex
 import sys
 import tempfile
+from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 from collections.abc import Iterable, Sequence
@@ -31,7 +32,7 @@ from . import __version__, kinds, plots
 from .metrics import get as get_metric
 from .formats.textfile import safe_display
 from .formats.values import is_number
-from .scoring import Result, scored_subset
+from .scoring import Result, as_counted, scored_subset
 from .spec import MEAN_WORDS
 from .stats import summaries
 from .texts import csv_text
@@ -111,14 +112,18 @@ def score_meanings(spec) -> dict[str, str]:
     meanings = {score_key(t.id, m): _meaning([(t, m)]) for t in spec.tracks for m in t.metrics}
     # a task spec has at least one primary track (``spec.check_primary_direction``)
     primary = [(t, t.main_metric) for t in spec.primary_tracks]
-    meanings["primary"] = _meaning(primary, spec.primary_rule.normalised)
+    meanings["primary"] = _meaning(primary, partial(as_counted, spec))
     return meanings
 
 
-def _meaning(scored: list[tuple], normalised: bool = False) -> str:
+def _meaning(scored: list[tuple], counted=None) -> str:
     """``<direction> is better, <low> to <high>`` of the mean of (track, metric name) pairs' values
-    (one direction: the primary tracks share theirs), each mapped to 0..1 when ``normalised``."""
-    bounds = [(0, 1) if normalised else get_metric(m).bounds(len(t.labels)) for t, m in scored]
+    (one direction: the primary tracks share theirs), each end as ``counted(track, value)`` counts
+    it when given (the primary score's ``as_counted``)."""
+    bounds = []
+    for track, name in scored:
+        ends = get_metric(name).bounds(len(track.labels))
+        bounds.append([counted(track, end) for end in ends] if counted else ends)
     low, high = (float(np.mean(side)) for side in zip(*bounds))
     return f"{get_metric(scored[0][1]).direction} is better, {low:.4g} to {high:.4g}"
 
