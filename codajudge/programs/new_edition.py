@@ -21,7 +21,7 @@ from ..bundle.prose import Templates
 from ..confine import slug_problem
 from ..errors import ConfigError
 from ..formats.items import read_items
-from ..report import csv_text
+from ..texts import csv_text
 from .common import argument_parser, run_guarded
 
 
