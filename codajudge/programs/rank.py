@@ -383,9 +383,17 @@ def build_report(
     notes = {name: lines for name, result in results.items() if (lines := submission_notes(result))}
     rule_notes = primary_rule_notes(spec, results)
     groups = group_tables(spec, results, rankings)
-    # every field, in RankingReport's order
     return RankingReport(
-        spec, signature, rankings, overall, failures, notes, settings, runs, rule_notes, groups
+        spec,
+        signature,
+        rankings,
+        overall,
+        failures=failures,
+        notes=notes,
+        settings=settings,
+        runs=runs,
+        rule_notes=rule_notes,
+        groups=groups,
     )
 
 
