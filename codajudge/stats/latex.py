@@ -112,7 +112,7 @@ def _latex_table(
     column of an ACL page."""
     style = Style(lambda name: latex_system(report, name), "\\textbf{{{}}}", "$^{\\ast}$", False)
     shown = [c for c in table.columns if c.in_paper]
-    columns = "".join("l" if c.names or c.interval else "r" for c in shown)
+    columns = "".join("l" if c.left else "r" for c in shown)
     header = [_latex_head(c) for c in shown]
     # an interval ``[low, high]`` as ``low--high`` (``n/a`` as it is)
     rows = [

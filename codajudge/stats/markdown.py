@@ -36,7 +36,7 @@ def markdown_table(table: Table) -> list[str]:
     """A GFM table: a column's head with its metric's label after a colon; names and intervals
     aligned left, the rest right."""
     header = [c.page_head(_md, ": ") for c in table.columns]
-    aligns = ["---" if c.names or c.interval else "---:" for c in table.columns]
+    aligns = ["---" if c.left else "---:" for c in table.columns]
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join(aligns) + "|"]
     return lines + ["| " + " | ".join(cells) + " |" for cells in STYLE.rows(table)]
 

@@ -252,6 +252,11 @@ class Column(NamedTuple):
     in_paper: bool = True
     wraps: bool = False
 
+    @property
+    def left(self) -> bool:
+        """Whether Markdown and the paper align it left (names and intervals)."""
+        return self.names or self.interval
+
     def label(self, escape: Callable[[str], str] = str, times: str = TIMES) -> str:
         """The head (through ``escape``), with its scale (``times``) when its values are printed
         x 100."""
