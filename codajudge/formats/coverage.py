@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cached_property
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
 from collections.abc import Iterable, Mapping, Sequence
@@ -100,13 +101,16 @@ class OtherPhases:
     when ``phases`` (``other_phase_ids``) is empty or None."""
 
     def __init__(self, track, phases: Mapping[str, Mapping[str, Sequence[str]]] | None):
-        phases = phases or {}
-        #: phase -> the id hashes of its items of the track's dataset
-        self.ids = {phase: frozenset(ids.get(track.dataset, ())) for phase, ids in phases.items()}
+        self.dataset, self.phases = track.dataset, phases or {}
         self.fix = (
             f"submit predictions for this phase's items (input_data {track.dataset}.jsonl of "
             "this phase)"
         )
+
+    @cached_property
+    def ids(self) -> dict[str, frozenset]:
+        """phase -> the id hashes of its items of the dataset (made only for a refused file)."""
+        return {phase: frozenset(ids.get(self.dataset, ())) for phase, ids in self.phases.items()}
 
     def __call__(self, heads: Sequence[str]) -> str | None:
         """The hint for a file whose first ids (``heads``; the first of several may be a header's)
