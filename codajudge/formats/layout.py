@@ -231,6 +231,7 @@ def layout_of(columns: Columns, ids: list[str], display: str) -> str:
     heads = columns.heads
     as_ids = (
         bool(heads)
+        and heads[0] in ids  # cheap first: a positional file's lines are not looked up
         and bool(columns.tabbed.all() and (columns.position >= 0).all())
         and np.bincount(columns.position).max() == 1
     )
