@@ -62,6 +62,7 @@ def test_the_baselines_page_uses_track_and_metric_titles_and_says_what_was_not_r
         scores,
         LocalScore(first_phase="local", practice_public=False, local_items={"sts": 10}),
         {"most_frequent": "it learns"},
+        {},
     )
     assert "| STS en\\|en Pearson r |" in text and "en_en_pearson" not in text
     assert "**most_frequent** is not run in this edition: it learns." in text
@@ -72,7 +73,7 @@ def test_the_baselines_page_uses_track_and_metric_titles_and_says_what_was_not_r
 
 def test_the_baselines_page_says_when_the_kit_can_score_nothing():
     nothing = LocalScore(first_phase="", practice_public=False, local_items={})
-    text = pages.baselines_page(sts_only(), {}, nothing)
+    text = pages.baselines_page(sts_only(), {}, nothing, {}, {})
     assert "no phase can be scored here" in text and "ingestion_program/ingest.py" in text
     assert "run_local.py" not in text
 
@@ -138,7 +139,7 @@ def test_datasets_sharing_their_local_items_are_named_where_the_local_score_is_e
     assert "share one training source" not in what_is_scored(
         Templates(), LocalScore("local", False, sizes), "They score"
     )
-    page = pages.baselines_page(sts_only(), {}, shared, {})
+    page = pages.baselines_page(sts_only(), {}, shared, {}, {})
     assert "The datasets sts_ar, sts_es and sts_tr share one training source" in page
 
 

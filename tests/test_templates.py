@@ -58,12 +58,12 @@ def test_editing_the_kits_evaluation_template_changes_the_evaluation_page(tmp_pa
 
 def test_an_editions_template_replaces_the_kits_of_that_name(tmp_path):
     edition = default_edition()
-    before = {name: text for _, name, text in pages.generated_pages(edition, {}, NO_LOCAL)}
+    before = {name: text for _, name, text in pages.generated_pages(edition, {}, NO_LOCAL, {}, {})}
     own = tmp_path / "templates" / "evaluation"
     own.mkdir(parents=True)
     (own / "edge_cases.md").write_text("At the edges: $edge_cases\n", encoding="utf-8")
     moved = dataclasses.replace(edition, folder=tmp_path)
-    after = {name: text for _, name, text in pages.generated_pages(moved, {}, NO_LOCAL)}
+    after = {name: text for _, name, text in pages.generated_pages(moved, {}, NO_LOCAL, {}, {})}
     assert "\nAt the edges: " in after["evaluation.md"]
     assert after["evaluation.md"] == before["evaluation.md"].replace(
         "\nEdge cases: ", "\nAt the edges: "

@@ -476,8 +476,8 @@ def baselines_page(
     edition: Edition,
     scores: dict[str, dict[str, dict[str, float]]],
     score: LocalScore,
-    skipped: dict[str, str] | None = None,
-    alike: dict[str, str] | None = None,
+    skipped: dict[str, str],
+    alike: dict[str, str],
 ) -> str:
     """What each baseline does, then the ones not run and the ones alike, with the reason, the
     section on scoring yourself and one score table per phase. ``scores[phase][baseline][key]``:
@@ -486,7 +486,6 @@ def baselines_page(
     the edition lacks); ``alike``: baselines that cannot differ from another on some tracks, with
     the reason."""
     prose = Templates.of(edition.folder)
-    skipped, alike = skipped or {}, alike or {}
     # the schema has checked each is a built-in baseline, whose text is templates/baseline/NAME.md
     lines = [prose.fill(f"baseline/{n}") for n in [*edition.baselines, *skipped]]
     lines += [prose.fill("baselines/not_run", name=n, reason=why) for n, why in skipped.items()]
@@ -503,7 +502,7 @@ def baselines_page(
 
 
 def generated_pages(
-    edition: Edition, baseline_scores, score: LocalScore, skipped=None, alike=None
+    edition: Edition, baseline_scores, score: LocalScore, skipped: dict, alike: dict
 ) -> list[tuple[str, str, str]]:
     """(title, file name, text) of every generated page, in the order they appear; ``score``:
     what the starting kit can score (``LocalScore``)."""

@@ -35,10 +35,8 @@ class Templates:
     def path(self, name: str) -> Path | None:
         """The file of template ``name`` (``evaluation``, ``kinds/similarity_format``), None when
         neither the edition nor the kit has one."""
-        for folder in self.folders:
-            if (folder / f"{name}.md").is_file():
-                return folder / f"{name}.md"
-        return None
+        candidates = (folder / f"{name}.md" for folder in self.folders)
+        return next((path for path in candidates if path.is_file()), None)
 
     def has(self, name: str) -> bool:
         return self.path(name) is not None

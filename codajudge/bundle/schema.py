@@ -37,9 +37,6 @@ from ..tracks import TRACK_FIELDS
 from .check.leaderboard import SUBMISSION_RULES
 from .schedule import config_date
 
-#: A count's upper bound: Codabench stores limits as PostgreSQL integers (< 2**31).
-MAX_COUNT = 2**31 - 1
-
 
 def _check_date(walk: Walk, where: str, label: str, value, spec: Field) -> None:
     """A date ``schedule.config_date`` reads."""
@@ -85,14 +82,14 @@ def _per_split(doc: str, items: Field, example: str = "") -> Field:
     return Field(MAP, doc, keys=SPLITS, items=items, example=example)
 
 
-def _count(doc: str, minimum: int = 0, maximum: int = MAX_COUNT, default=None) -> Field:
+def _count(doc: str, minimum: int = 0, maximum: int = 2**31 - 1, default=None) -> Field:
+    """A count; its upper bound by default: Codabench stores limits as PostgreSQL integers."""
     return Field(INT, doc, minimum=minimum, maximum=maximum, default=default)
 
 
 def _uuid_check(value) -> str | None:
     try:
         uuid.UUID(value.strip() if isinstance(value, str) else "")
-        return None
     except ValueError:
         return (
             "'queue' must be the vhost of a Codabench queue (a UUID)|e.g. "
@@ -528,13 +525,9 @@ REFERENCE_TABLES = {
 def markdown_reference() -> str:
     """Every table of the schema, as the reference section of docs/edition-config.md."""
     tables = REFERENCE_TABLES.items()
-    parts = [line for title, fields in tables for line in markdown_table(title, fields)]
-    return "\n".join(parts + metrics_table())
-
-
-def metrics_table() -> list[str]:
-    """Per kind and scale: the metrics scored by default, and those a track may name in ``metrics``."""
-    lines = ["#### Metrics per kind (the `metrics` key of a track)", ""]
+    lines = [line for title, fields in tables for line in markdown_table(title, fields)]
+    # per kind and scale: the metrics scored by default, and those a track may name in ``metrics``
+    lines += ["#### Metrics per kind (the `metrics` key of a track)", ""]
     lines += ["| kind | scale | default (main first) | may be chosen |", "|---|---|---|---|"]
     for kind in kinds.REGISTRY.values():
         for scale in kind.scales:
@@ -542,4 +535,4 @@ def metrics_table() -> list[str]:
             names = kind.applicable_metrics(scale)
             chosen = ", ".join(f"`{m}` ({md_cell(METRICS[m].title)})" for m in names)
             lines.append(f"| {kind.name} | {scale or ''} | {default} | {chosen} |")
-    return lines + [""]
+    return "\n".join(lines + [""])
