@@ -14,8 +14,6 @@ training split for a local phase, practice gold hidden), the commands check form
 ingestion program (``LocalScore``: what the kit scores, also said on the Baselines and Evaluation
 pages)."""
 
-from __future__ import annotations
-
 import datetime as dt
 from dataclasses import dataclass, field
 

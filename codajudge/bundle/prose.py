@@ -8,8 +8,8 @@ fields each template receives: docs/edition-config.md, "Page templates")."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from ..errors import ConfigError
 from ..formats.textfile import utf8_text
@@ -20,8 +20,7 @@ from ..texts import KIT_TEMPLATES, filled
 EDITION_TEMPLATES = "templates"
 
 
-@dataclass(frozen=True)
-class Templates:
+class Templates(NamedTuple):
     """Where templates are looked up: the edition's own folder first, then the kit's."""
 
     folders: tuple[Path, ...] = (KIT_TEMPLATES,)

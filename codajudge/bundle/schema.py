@@ -497,11 +497,9 @@ def markdown_table(title: str, fields: dict[str, Field]) -> list[str]:
         if spec.minimum is not None:
             allowed = f"{spec.minimum} to {spec.maximum or ''}"
         default = "" if spec.default is None else f"`{spec.default}`"
-        type_text = md_cell(_type_text(spec))
-        lines.append(
-            f"| `{key}` | {type_text} | {'yes' if spec.required else ''} | {default} "
-            f"| {md_cell(allowed)} | {md_cell(spec.doc)} |"
-        )
+        required = "yes" if spec.required else ""
+        cells = [f"`{key}`", _type_text(spec), required, default, allowed, spec.doc]
+        lines.append("| " + " | ".join(map(md_cell, cells)) + " |")
     return lines + [""]
 
 
