@@ -59,9 +59,6 @@ class LabelSet:
         label_keys = enumerate(map(label_key, self.labels))
         object.__setattr__(self, "numbers", {c: k for c, k in label_keys if type(k) is float})
 
-    def __len__(self) -> int:
-        return len(self.labels)
-
     def code(self, value) -> int:
         """The code (0..K-1) of the label ``value`` names, or -1 when it names none."""
         return self.codes([value])[0]

@@ -6,8 +6,8 @@ learns from exactly the soft labels and per-annotator labels the scorer compares
 
 from __future__ import annotations
 
-from collections import ChainMap, Counter
-from collections.abc import Hashable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Hashable, Sequence
 from functools import partial
 
 import numpy as np
@@ -52,12 +52,13 @@ class BaselineModel:
         """Keep in ``per_bin``, per bin of the training items (``bins``: each item's bin), the kind's
         constant prediction for the bin's items (the whole split's for a bin without gold), or, when
         the kind predicts per annotator, each annotator's majority in the bin, else over the whole
-        split (``annotator_majority``)."""
+        split, else the split's most frequent label (``default``; see ``annotator_majority``)."""
         if self.kind.predicts_per_annotator:
             rows = item_annotator_labels(gold)
-            overall = annotator_majority([(name, key) for _, name, key in rows])
+            overall, self.default = annotator_majority([(name, key) for _, name, key in rows])
             self.per_bin = [
-                annotator_majority([(name, key) for i, name, key in rows if bins[i] == b], overall)
+                overall
+                | annotator_majority([(name, key) for i, name, key in rows if bins[i] == b])[0]
                 for b in range(n_bins)
             ]
             return
@@ -68,12 +69,15 @@ class BaselineModel:
 
     def predict_by_bin(self, items: list[dict], bins: Sequence[int]) -> list:
         """The predictions of ``items`` from what ``fit`` kept per bin of items (``per_bin``: the
-        kind's constant prediction, or an ``annotator_majority`` when the kind predicts per
+        kind's constant prediction, or each annotator's majority when the kind predicts per
         annotator), ``bins`` being each item's bin."""
         if not self.kind.predicts_per_annotator:
             return [self.per_bin[b] for b in bins]
         return [
-            [annotator_label(self.track, self.per_bin[b][a]) for a in item_annotators(item)]
+            [
+                annotator_label(self.track, self.per_bin[b].get(a, self.default))
+                for a in item_annotators(item)
+            ]
             for item, b in zip(items, bins)
         ]
 
@@ -90,33 +94,17 @@ def item_annotator_labels(gold: GoldTrack) -> list[tuple[int, str, Hashable]]:
     return [(i, name, key) for (i, name), key in zip(rows, keys)]
 
 
-def annotator_majority(
-    rows: list[tuple[str, Hashable]], fallback: Mapping | None = None
-) -> Mapping[str, Hashable]:
-    """Each annotator's most frequent label key in ``rows`` (ties: the first met in that
-    annotator's history), as ``majority[annotator]``; an annotator not in ``rows`` gets
-    ``fallback``'s answer, or without one the most frequent key of ``rows`` (ties: the first met)."""
+def annotator_majority(rows: list[tuple[str, Hashable]]) -> tuple[dict[str, Hashable], Hashable]:
+    """Each annotator's most frequent label key in ``rows`` ((annotator, key) pairs; ties: the first
+    met in that annotator's history), and the most frequent key of all ``rows`` (ties: the first
+    met; None without rows), for an annotator not in ``rows``."""
     per_annotator: dict[str, Counter] = {}
     for name, key in rows:
         per_annotator.setdefault(name, Counter())[key] += 1
     # most_common keeps the first met of equal counts (a Counter is ordered, max takes the first)
     majority = {name: counts.most_common(1)[0][0] for name, counts in per_annotator.items()}
-    if fallback is None:
-        overall = Counter(key for _, key in rows).most_common(1)
-        fallback = _AnyAnnotator(overall[0][0] if overall else None)
-    return ChainMap(majority, fallback)
-
-
-class _AnyAnnotator(dict):
-    """The last map of an ``annotator_majority``: ``label`` for any annotator, storing none (a
-    lookup changes nothing, and the mapping pickles with the model)."""
-
-    def __init__(self, label: Hashable):
-        super().__init__()
-        self.label = label
-
-    def __missing__(self, annotator: str) -> Hashable:
-        return self.label
+    overall = Counter(key for _, key in rows).most_common(1)
+    return majority, overall[0][0] if overall else None
 
 
 def item_annotators(item: dict) -> list[str]:

@@ -30,30 +30,30 @@ class MostFrequent(BaselineModel):
 
     needs_training = True
 
-    @property
-    def _per_label(self) -> bool:
-        """Each label is decided separately: a multilabel track predicted per annotator."""
-        return self.kind.predicts_per_annotator and self.track.scale == "multilabel"
-
     def fit(self, train_items: list[dict]) -> MostFrequent:
         gold = self.training_gold(train_items)
-        if not self._per_label:
-            # one bin: the whole split
+        #: On a multilabel track predicted per annotator, per label each annotator's majority 0/1
+        #: and the split's (``annotator_majority``); None: one bin, the whole split
+        self.per_label = None
+        if self.kind.predicts_per_annotator and self.track.scale == "multilabel":
+            rows = item_annotator_labels(gold)
+            self.per_label = [
+                annotator_majority([(name, key[j]) for _, name, key in rows])
+                for j in range(len(self.track.labels))
+            ]
+        else:
             self.fit_bins(gold, np.zeros(len(train_items), dtype=int), 1)
-            return self
-        rows = item_annotator_labels(gold)
-        self.per_label = [
-            annotator_majority([(name, key[j]) for _, name, key in rows])
-            for j in range(len(self.track.labels))
-        ]
         return self
 
     def predict(self, items: list[dict]) -> list:
-        if not self._per_label:
-            return self.predict_by_bin(items, [0] * len(items))  # one bin: the whole split
+        if self.per_label is None:
+            return self.predict_by_bin(items, [0] * len(items))
         # each row over its item's annotators, or over the whole pool on a track scored as the
         # 2025 scorer (as the 2025 starter kit wrote VariErrNLI's rows)
         rows = [item_annotators(item) for item in items]
         if self.track.annotator_alignment == OFFICIAL_2025:
             rows = [annotator_pool(rows)] * len(items)
-        return [[[majority[a] for a in names] for majority in self.per_label] for names in rows]
+        return [
+            [[majority.get(a, default) for a in names] for majority, default in self.per_label]
+            for names in rows
+        ]

@@ -197,13 +197,9 @@ def cut_release(module, source: dict, root: Path, split: str, where: str, labels
     released = {k: v for k, v in source.items() if k != "split"}
     try:
         items = _filtered(module, released, root, shares.get("from", "test"), labels)
-    except PartlyRead as error:
-        raise PartlyRead(error.problems, error.omitted, _cut(error.items, shares, split))
-    return _cut(items, shares, split)
-
-
-def _cut(items: list[dict], shares: dict, split: str) -> list[dict]:
-    """The ``items`` of one release that ``shares`` assigns to ``split``."""
+    except PartlyRead as error:  # the items read are cut as well, for the data checks
+        error.items = [it for it in error.items if split_of(it["id"], shares) == split]
+        raise
     return [it for it in items if split_of(it["id"], shares) == split]
 
 

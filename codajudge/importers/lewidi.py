@@ -376,13 +376,36 @@ def gold_choices(source: dict) -> list[tuple[str, dict[str, str]]]:
 
 
 def _add_gold(item: dict, record: dict, dataset: Dataset, source: dict, at: PlacedProblems) -> None:
-    """Add the item's ``distribution`` (``soft_gold: release``) and ``label`` (``hard_gold``) as the
-    source chooses, and check the released soft label against the annotations
-    (``check_soft_label``); a problem is added to ``at`` (and refuses the file)."""
-    is_gold, check = source.get("soft_gold") == "release", source.get("check_soft_label", True)
-    read = _add_released_soft_label(item, record, dataset, is_gold, check, at)
-    if not read:
-        return  # one problem for an item whose soft gold cannot be read
+    """Add the item's ``distribution`` (``soft_gold: release``: the release's ``soft_label``) and
+    ``label`` (``hard_gold``) as the source chooses, and check the released soft label against the
+    annotations (``check_soft_label``); a problem is added to ``at`` (and refuses the file), and
+    no hard gold is added after a soft gold that cannot be read."""
+    soft_gold, check = source.get("soft_gold") == "release", source.get("check_soft_label", True)
+    hint = (
+        "or take the soft gold from the annotations (soft_gold: annotations)"
+        if soft_gold
+        else "set check_soft_label: false to skip this check (gold comes from the annotations)"
+    )
+    released = None
+    try:
+        if soft_gold or check:
+            released = released_soft_label(record, dataset)
+    except (ValueError, TypeError, KeyError) as e:
+        at.add("'soft_label' does not fit the dataset", found=str(e)[:120], hint=hint)
+        if soft_gold:
+            return
+    if soft_gold and released is None:
+        at.add(
+            "soft_gold: release needs the item's 'soft_label'",
+            expected="an object label -> probability over " + ", ".join(dataset.labels),
+            found="no soft_label",
+            hint=hint,
+        )
+        return
+    if soft_gold:
+        item["distribution"] = dict(zip(dataset.labels, released))
+    if check and released is not None:
+        _check_soft_label(item, released, dataset, at)
     hard_gold = source.get("hard_gold")
     if hard_gold == "majority":  # the label most annotators gave, None on a tie
         top = Counter(item["annotations"]).most_common(2)
@@ -396,38 +419,6 @@ def _add_gold(item: dict, record: dict, dataset: Dataset, source: dict, at: Plac
             found=repr(record.get("hard_label"))[:60],
             hint="or recompute the majority from the annotations (hard_gold: majority)",
         )
-
-
-def _add_released_soft_label(
-    item: dict, record: dict, dataset: Dataset, is_gold: bool, check: bool, at: PlacedProblems
-) -> bool:
-    """Give ``item`` the release's ``soft_label`` as its ``distribution`` when ``is_gold``
-    (``soft_gold: release``), and ``check`` it against the annotations (``check_soft_label``);
-    False when the gold it needs cannot be read (the problem added)."""
-    if not (is_gold or check):
-        return True
-    hint = "set check_soft_label: false to skip this check (gold comes from the annotations)"
-    if is_gold:
-        hint = "or take the soft gold from the annotations (soft_gold: annotations)"
-    try:
-        released = released_soft_label(record, dataset)
-    except (ValueError, TypeError, KeyError) as e:
-        at.add("'soft_label' does not fit the dataset", found=str(e)[:120], hint=hint)
-        return not is_gold
-    if released is None and is_gold:
-        at.add(
-            "soft_gold: release needs the item's 'soft_label'",
-            expected="an object label -> probability over " + ", ".join(dataset.labels),
-            found="no soft_label",
-            hint=hint,
-        )
-    if released is None:
-        return not is_gold
-    if is_gold:
-        item["distribution"] = dict(zip(dataset.labels, released))
-    if check:
-        _check_soft_label(item, released, dataset, at)
-    return True
 
 
 # --- the released soft label, as a consistency check only -------------------------------------

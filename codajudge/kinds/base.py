@@ -127,7 +127,8 @@ class Kind:
     def prediction_text(self, value) -> str:
         """The VALUE text of one prediction in a submission file: compact JSON unless the kind
         writes a bare scalar."""
-        return json.dumps(value, ensure_ascii=False, default=numpy_json)
+        # numpy arrays and numbers as Python values
+        return json.dumps(value, ensure_ascii=False, default=lambda array: array.tolist())
 
     def prediction_from_similarity(self, similarity: float):
         """The prediction for a text pair of ``similarity`` in [0, 1] (1 = same words), when
@@ -193,13 +194,6 @@ ANNOTATOR_ROW = ValueType("annotator row", is_row=True)
 
 #: The graded-similarity scale of every STS edition (0 = unrelated, 5 = equivalent).
 SIMILARITY_RANGE = (0.0, 5.0)
-
-
-def numpy_json(value):
-    """``json.dumps``'s ``default``: numpy arrays and scalars as Python values."""
-    if isinstance(value, (np.ndarray, np.generic)):
-        return value.tolist()
-    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
 def selected(track, gold, among: np.ndarray | None, gold_name: str) -> np.ndarray:
