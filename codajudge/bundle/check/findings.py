@@ -26,11 +26,11 @@ class Findings:
         hint."""
         self.problems.append(Problem(where, message, **details))
 
-    def text(self, data: bytes, display: str) -> str | None:
-        """The bundle file ``display`` (its bytes ``data``) as text, or None with its UTF-8
-        refusal (``utf8_text``) among these problems."""
+    def unless_refused(self, read: Callable, *args):
+        """What ``read(*args)`` returns (a reader of a bundle file: ``utf8_text``, ...), or None with
+        its ConfigError's problems among these problems."""
         try:
-            return utf8_text(data, display)
+            return read(*args)
         except ConfigError as e:
             self.problems += e.problems
             return None
@@ -178,7 +178,7 @@ def check_page_file(root: Path, value, where: str, findings: Findings) -> None:
     if data is not None and not data.strip():
         findings.add(where, "page file is empty", found=repr(value))
     elif data is not None:
-        findings.text(data, value)
+        findings.unless_refused(utf8_text, data, value)
 
 
 #: The first bytes of a PNG, a JPEG and a GIF file.

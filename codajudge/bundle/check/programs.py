@@ -11,8 +11,10 @@ from pathlib import Path
 
 import yaml
 
-from .findings import Findings, check_in_bundle
+from ...errors import ConfigError
+from ...formats.textfile import utf8_text
 from ..config_yaml import bounded_document
+from .findings import Findings, check_in_bundle
 
 #: The program folders (or zips) of a bundle, each run by the compute worker with its metadata's command.
 PROGRAMS = ("scoring_program", "ingestion_program")
@@ -20,6 +22,27 @@ PROGRAMS = ("scoring_program", "ingestion_program")
 METADATA = ("metadata.yaml", "metadata")
 SCRIPT = re.compile(r"\.(py|sh|R|r|jl|pl)$")
 SHELL_SYNTAX = re.compile(r"(&&|\|\||[|;<>`]|\$\()")
+
+
+def metadata_command(data: bytes, display: str) -> str:
+    """The ``command`` of a program's metadata file (its bytes ``data``, named ``display`` in a
+    refusal), read as the compute worker reads it; ConfigError when the file is not UTF-8, not YAML
+    (within ``bounded_document``'s bounds) or has no command."""
+    text = utf8_text(data, display)
+    try:
+        meta = bounded_document(yaml.SafeLoader(text))
+    except yaml.YAMLError as e:
+        found = " ".join(str(e).split())[:120]
+        raise ConfigError.single(display, "not valid YAML", found=found) from None
+    command = meta.get("command") if isinstance(meta, dict) else None
+    if not isinstance(command, str) or not command.strip():
+        raise ConfigError.single(
+            display,
+            "no 'command' to run",
+            expected="command: python3 /app/program/...",
+            found=repr(command),
+        )
+    return command
 
 
 def check_bundle_files(
@@ -76,33 +99,11 @@ def check_program(
             where,
             f"{what} has both metadata.yaml and metadata; the worker reads only metadata.yaml",
         )
-    command = _metadata_command(read, found[0], where, what, findings)
+    command = findings.unless_refused(
+        metadata_command, read(found[0]), f"{where}: {what}'s {found[0]}"
+    )
     if command is not None:
         _check_command(command, names, where, what, findings)
-
-
-def _metadata_command(read, name: str, where: str, what: str, findings: Findings) -> str | None:
-    """The ``command`` of the metadata file ``name``, or None (with the problem in ``findings``)."""
-    text = findings.text(read(name), f"{where}: {what}'s {name}")
-    if text is None:
-        return None
-    try:
-        meta = bounded_document(yaml.SafeLoader(text))
-    except yaml.YAMLError as e:
-        findings.add(
-            where, f"{what}'s {name} is not valid YAML", found=" ".join(str(e).split())[:120]
-        )
-        return None
-    command = meta.get("command") if isinstance(meta, dict) else None
-    if not isinstance(command, str) or not command.strip():
-        findings.add(
-            where,
-            f"{what}'s {name} has no 'command'",
-            expected="command: python3 /app/program/...",
-            found=repr(command),
-        )
-        return None
-    return command
 
 
 def _check_command(
