@@ -7,7 +7,7 @@ import os
 import re
 from contextlib import suppress
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable
 
 from ...confine import resolved
 from ...errors import ConfigError, Problem, problem_text
@@ -99,13 +99,10 @@ def check_choice(mapping: dict, key: str, where: str, findings: Findings, allowe
         findings.add(where, f"unknown {key}", expected=" | ".join(allowed), found=repr(value))
 
 
-#: A key's check, called with the mapping, the key, where the mapping is and the findings.
-Rule = Optional[Callable[[dict, str, str, Findings], None]]
-
-
-def check_keys(value, rules: dict[str, Rule], where: str, what: str, findings: Findings) -> bool:
-    """``value`` a mapping of ``rules``' keys only, each checked by its rule (None: by the caller).
-    False (after saying so) when it is not a mapping, so that nothing more is checked."""
+def check_keys(value, rules: dict, where: str, what: str, findings: Findings) -> bool:
+    """``value`` a mapping of ``rules``' keys only, each checked by its rule (None: by the caller),
+    called with the mapping, the key, ``where`` and ``findings``. False (after saying so) when it
+    is not a mapping, so that nothing more is checked."""
     if not isinstance(value, dict):
         findings.add(where, f"a {what} must be a mapping", found=type(value).__name__)
         return False
@@ -145,22 +142,6 @@ def parse_date(value, where: str, findings: Findings) -> dt.datetime | None:
         )
     else:
         findings.add(where, "not a date", expected="'YYYY-MM-DD HH:MM:SS' (UTC)", found=repr(text))
-    return None
-
-
-def check_in_bundle(root: Path, value, where: str, what: str, findings: Findings) -> Path | None:
-    """A folder or zip inside the bundle (a plain file cannot be unpacked by the compute worker)."""
-    path = relative_path(root, value)
-    expected = None
-    if path is None:
-        problem = "must be a relative path inside the bundle"
-    elif not path.exists():
-        problem = "not found in the bundle"
-    elif path.is_file() and path.suffix.lower() != ".zip":
-        problem, expected = "is a plain file", "a folder or a .zip"
-    else:
-        return path
-    findings.add(where, f"{what} {problem}", expected=expected, found=repr(value))
     return None
 
 

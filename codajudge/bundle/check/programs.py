@@ -14,7 +14,7 @@ import yaml
 from ...errors import ConfigError
 from ...formats.textfile import utf8_text
 from ..config_yaml import bounded_document
-from .findings import Findings, check_in_bundle
+from .findings import Findings, relative_path
 
 #: The program folders (or zips) of a bundle, each run by the compute worker with its metadata's command.
 PROGRAMS = ("scoring_program", "ingestion_program")
@@ -48,18 +48,27 @@ def metadata_command(data: bytes, display: str) -> str:
 def check_bundle_files(
     named: dict[str, object], where: str, root: Path, findings: Findings, legacy: bool = False
 ) -> None:
-    """The folders or zips a task or phase names (``named``: key -> path, in the order checked),
-    each program's also as a program (``check_program``). A CodaLab v1.5 phase (``legacy``) gives
-    each but its starting kit as a zip, and a program's command in a file named exactly
-    ``metadata``."""
+    """The folders or zips inside the bundle that a task, phase or solution names (``named``: key ->
+    path, in the order checked), each program's also as a program (``check_program``). A CodaLab
+    v1.5 phase (``legacy``) gives each but its starting kit as a zip, and a program's command in a
+    file named exactly ``metadata``."""
     metadata_names = ("metadata",) if legacy else METADATA
     for key, value in named.items():
-        path = check_in_bundle(root, value, where, key, findings)
-        if path is not None and path.is_dir() and legacy and key != "starting_kit":
+        path = relative_path(root, value)
+        found = repr(value)
+        if path is None:
+            findings.add(where, f"{key} must be a relative path inside the bundle", found=found)
+        elif not path.exists():
+            findings.add(where, f"{key} not found in the bundle", found=found)
+        elif path.is_file() and path.suffix.lower() != ".zip":
+            # the compute worker cannot unpack a plain file
             findings.add(
-                where, f"{key} must be a zip in a CodaLab v1.5 bundle", found=f"folder {value!r}"
+                where, f"{key} is a plain file", expected="a folder or a .zip", found=found
             )
-        elif path is not None and key in PROGRAMS:
+        elif path.is_dir() and legacy and key != "starting_kit":
+            zipped = f"{key} must be a zip in a CodaLab v1.5 bundle"
+            findings.add(where, zipped, found="folder " + found)
+        elif key in PROGRAMS:
             check_program(path, where, key.replace("_", " "), findings, metadata_names)
 
 

@@ -13,7 +13,6 @@ from .findings import (
     check_choice,
     check_count,
     check_image,
-    check_in_bundle,
     check_keys,
     check_page_file,
     check_text,
@@ -90,7 +89,13 @@ def check(doc: dict, root: Path, findings: Findings) -> None:
     check_leaderboards(doc.get("leaderboards"), findings)
     tasks = _check_tasks(doc.get("tasks"), root, findings)
     _check_solutions(doc.get("solutions"), tasks, root, findings)
-    _check_phases(doc.get("phases"), tasks, root, findings, has_queue=bool(doc.get("queue")))
+    phases = sorted(_indexed(doc.get("phases"), "phases", findings).items())
+    has_queue = bool(doc.get("queue"))
+    schedule = [
+        _check_phase(phase, number, tasks, root, findings, has_queue)
+        for number, (_, phase) in enumerate(phases)
+    ]
+    findings.problems += schedule_problems(schedule)
 
 
 def _check_pages(doc: dict, root: Path, findings: Findings) -> None:
@@ -164,7 +169,7 @@ def _check_solutions(solutions, tasks: dict[object, dict], root: Path, findings:
         check_keys(solution, SOLUTION_KEYS, where, "solution", findings)
         _check_task_refs(solution.get("tasks"), tasks, where, "solution", findings)
         if "key" not in solution:
-            check_in_bundle(root, solution.get("path"), where, "solution path", findings)
+            check_bundle_files({"solution path": solution.get("path")}, where, root, findings)
 
 
 def _check_task_refs(refs, tasks: dict[object, dict], where: str, what: str, findings: Findings):
@@ -179,16 +184,6 @@ def _check_task_refs(refs, tasks: dict[object, dict], where: str, what: str, fin
             expected=f"a non-empty list of indexes among {sorted(tasks, key=str)}",
             found=", ".join(map(repr, unknown)),
         )
-
-
-def _check_phases(
-    phases, tasks: dict[object, dict], root: Path, findings: Findings, has_queue: bool
-) -> None:
-    schedule = [
-        _check_phase(phase, number, tasks, root, findings, has_queue)
-        for number, (_, phase) in enumerate(sorted(_indexed(phases, "phases", findings).items()))
-    ]
-    findings.problems += schedule_problems(schedule)
 
 
 def _check_phase(
