@@ -133,15 +133,9 @@ def parse_date(value, where: str, findings: Findings) -> dt.datetime | None:
     for fmt in _FORMATS:
         with suppress(ValueError):
             return dt.datetime.strptime(text, fmt).replace(tzinfo=UTC)
-    if re.search(r"(Z|[+-]\d\d:?\d\d)$", text):
-        findings.add(
-            where,
-            "date with a time zone: Codabench ignores the offset",
-            expected="UTC 'YYYY-MM-DD HH:MM:SS'",
-            found=repr(text),
-        )
-    else:
-        findings.add(where, "not a date", expected="'YYYY-MM-DD HH:MM:SS' (UTC)", found=repr(text))
+    zoned = re.search(r"(Z|[+-]\d\d:?\d\d)$", text)
+    message = "date with a time zone: Codabench ignores the offset" if zoned else "not a date"
+    findings.add(where, message, expected="'YYYY-MM-DD HH:MM:SS' (UTC)", found=repr(text))
     return None
 
 

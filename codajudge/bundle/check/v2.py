@@ -89,13 +89,7 @@ def check(doc: dict, root: Path, findings: Findings) -> None:
     check_leaderboards(doc.get("leaderboards"), findings)
     tasks = _check_tasks(doc.get("tasks"), root, findings)
     _check_solutions(doc.get("solutions"), tasks, root, findings)
-    phases = sorted(_indexed(doc.get("phases"), "phases", findings).items())
-    has_queue = bool(doc.get("queue"))
-    schedule = [
-        _check_phase(phase, number, tasks, root, findings, has_queue)
-        for number, (_, phase) in enumerate(phases)
-    ]
-    findings.problems += schedule_problems(schedule)
+    _check_phases(doc.get("phases"), tasks, root, findings, has_queue=bool(doc.get("queue")))
 
 
 def _check_pages(doc: dict, root: Path, findings: Findings) -> None:
@@ -137,11 +131,10 @@ def _check_tasks(tasks, root: Path, findings: Findings) -> dict[object, dict]:
     known = _indexed(tasks, "tasks", findings)
     for number, task in enumerate(known.values()):
         where = f"tasks[{number}]"
-        check_keys(
-            task, dict.fromkeys(TASK_KEYS) if "key" in task else TASK_KEYS, where, "task", findings
-        )
-        if "key" in task:
-            continue  # an existing task on the platform, by its UUID
+        if "key" in task:  # an existing task on the platform, by its UUID: only its keys' names
+            check_keys(task, dict.fromkeys(TASK_KEYS), where, "task", findings)
+            continue
+        check_keys(task, TASK_KEYS, where, "task", findings)
         # Participant code runs in the prediction step, which Codabench gives the input data only
         # (codabench src/apps/competitions/tasks.py:173-181). With ingestion_only_during_scoring
         # the ingestion program runs in the scoring step instead, whose containers mount
@@ -186,15 +179,20 @@ def _check_task_refs(refs, tasks: dict[object, dict], where: str, what: str, fin
         )
 
 
+def _check_phases(phases, tasks: dict, root: Path, findings: Findings, has_queue: bool) -> None:
+    """The phases, each (``_check_phase``) and as a schedule (``schedule_problems``)."""
+    schedule = [
+        _check_phase(phase, number, tasks, root, findings, has_queue)
+        for number, (_, phase) in enumerate(sorted(_indexed(phases, "phases", findings).items()))
+    ]
+    findings.problems += schedule_problems(schedule)
+
+
 def _check_phase(
-    phase: dict,
-    number: int,
-    tasks: dict[object, dict],
-    root: Path,
-    findings: Findings,
-    has_queue: bool,
+    phase: dict, number: int, tasks: dict, root: Path, findings: Findings, has_queue: bool
 ) -> ScheduledPhase:
-    """The ``number``-th phase (in index order); returns its place in the schedule."""
+    """The ``number``-th phase (in index order), ``tasks`` the tasks by index; returns its place in
+    the schedule."""
     where = f"phases[{number}]"
     check_keys(phase, PHASE_KEYS, where, "phase", findings)
     limit = phase.get("execution_time_limit")
