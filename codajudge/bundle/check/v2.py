@@ -250,14 +250,11 @@ def references(doc: dict) -> list[tuple[str, str, str | None]]:
 
 def published_paths(doc: dict) -> list[str]:
     """Pages, starting kits, public data, the input data participant code runs on, solutions, and
-    the programs when the bundle makes them available."""
-    values = [p.get("file") for p in doc.get("pages") or [] if isinstance(p, dict)]
-    values.append(doc.get("terms"))
-    for phase in doc.get("phases") or []:
-        values += [phase.get("starting_kit"), phase.get("public_data")]
-    for task in doc.get("tasks") or []:
-        values.append(task.get("input_data"))
-        if doc.get("make_programs_available"):
-            values += [task.get(kind) for kind in PROGRAMS]
-    values += [s.get("path") for s in doc.get("solutions") or [] if isinstance(s, dict)]
+    the programs when the bundle makes them available (of a yaml the checks found sound)."""
+    programs = PROGRAMS if doc.get("make_programs_available") else ()
+    published = {"phases": PHASE_DATA, "tasks": ("input_data", *programs), "solutions": ("path",)}
+    values = [page["file"] for page in doc["pages"]] + [doc["terms"]]
+    for part, keys in published.items():
+        for row in doc.get(part) or []:
+            values += [row.get(key) for key in keys]
     return [v for v in values if isinstance(v, str) and v]
