@@ -226,7 +226,7 @@ V2_CASES = {
     ),
     "metadata without a command": (
         write_file("ingestion_program/metadata.yaml", "description: x\n"),
-        "ingestion program's metadata.yaml has no 'command'",
+        "ingestion program's metadata.yaml: no 'command' to run",
     ),
     "command runs a missing script": (
         remove("scoring_program/score.py"),
@@ -301,7 +301,7 @@ V2_CASES = {
     ),
     "alias bomb in a program's metadata": (
         append_text(ALIAS_BOMB, "scoring_program/metadata.yaml"),
-        "metadata.yaml is not valid YAML, found its aliases expand",
+        "metadata.yaml: not valid YAML, found its aliases expand",
     ),
     "key given twice": (
         edit_text("title: Small test edition", "title: Small test edition\ntitle: Again"),

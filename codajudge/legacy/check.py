@@ -80,13 +80,11 @@ def _check_phases(phases, root: Path, findings: Findings) -> None:
 
 def _check_phase(phase: dict, where: str, root: Path, findings: Findings):
     """One v1.5 phase's label, start date and files; its start (None when missing or bad)."""
-    for key in ("label", "start_date"):
+    for key in ("label", "start_date", "scoring_program"):
         if not phase.get(key):
             findings.add(where, f"a phase needs a {key!r}")
     written = phase.get("start_date")
     start = parse_date(written, f"{where}.start_date", findings) if written else None
-    if "scoring_program" not in phase:
-        findings.add(where, "the phase has no scoring_program")
     # a v1.5 phase takes result submissions only: for a phase with an ingestion program the site
     # sends the reference data to the prediction run (codalab-competitions tasks.py:165-176,
     # ``hidden_ref``) and the v1 worker mounts it into the container where the ingestion program
@@ -129,13 +127,13 @@ def _check_leaderboard(board, findings: Findings) -> None:
                 "the column points at no declared leaderboard",
                 expected="leaderboard: *ANCHOR of a leaderboard with a label",
             )
+        title = column.get("label", key)
         sorting = column.get("sort") or "desc"
-        converted.append(
-            {"title": column.get("label", key), "key": key, "index": index, "sorting": sorting}
-        )
+        converted.append({"title": title, "key": key, "index": index, "sorting": sorting})
     first = next(iter(boards), "")
-    v2_board = {"title": first, "key": str(first), "columns": converted}
-    check_leaderboard(v2_board, "leaderboard", findings)
+    check_leaderboard(
+        {"title": first, "key": str(first), "columns": converted}, "leaderboard", findings
+    )
 
 
 def score_keys(doc: dict) -> list[str]:

@@ -31,7 +31,7 @@ import yaml
 
 from ..baselines import known_baseline
 from ..bundle.baselines_run import SOLUTION_TEMPLATE
-from ..bundle.check.programs import METADATA
+from ..bundle.check.programs import METADATA, metadata_command
 from ..confine import slug
 from ..errors import ConfigError
 from ..formats.archive import NOTHING_AT_PATH, safe_extract
@@ -133,10 +133,7 @@ def program_command(program: Path, root: str, is_scoring: bool) -> list:
         raise ConfigError.single(
             str(program), "program has no metadata.yaml", hint="each program needs a command"
         )
-    meta = yaml.safe_load(utf8_text(meta_path.read_bytes(), str(meta_path))) or {}
-    command = meta.get("command")
-    if not isinstance(command, str) or not command.strip():
-        raise ConfigError.single(str(meta_path), "metadata has no 'command'")
+    command = metadata_command(meta_path.read_bytes(), str(meta_path))
     legacy = legacy_paths(is_scoring)
     for var in sorted(legacy, key=len, reverse=True):
         command = command.replace(var, legacy[var])

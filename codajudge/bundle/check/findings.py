@@ -7,7 +7,7 @@ import os
 import re
 from contextlib import suppress
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable
 
 from ...confine import resolved
 from ...errors import ConfigError, Problem, problem_text
@@ -26,11 +26,11 @@ class Findings:
         hint."""
         self.problems.append(Problem(where, message, **details))
 
-    def text(self, data: bytes, display: str) -> str | None:
-        """The bundle file ``display`` (its bytes ``data``) as text, or None with its UTF-8
-        refusal (``utf8_text``) among these problems."""
+    def unless_refused(self, read: Callable, *args):
+        """What ``read(*args)`` returns (a reader of a bundle file: ``utf8_text``, ...), or None with
+        its ConfigError's problems among these problems."""
         try:
-            return utf8_text(data, display)
+            return read(*args)
         except ConfigError as e:
             self.problems += e.problems
             return None
@@ -99,13 +99,10 @@ def check_choice(mapping: dict, key: str, where: str, findings: Findings, allowe
         findings.add(where, f"unknown {key}", expected=" | ".join(allowed), found=repr(value))
 
 
-#: A key's check, called with the mapping, the key, where the mapping is and the findings.
-Rule = Optional[Callable[[dict, str, str, Findings], None]]
-
-
-def check_keys(value, rules: dict[str, Rule], where: str, what: str, findings: Findings) -> bool:
-    """``value`` a mapping of ``rules``' keys only, each checked by its rule (None: by the caller).
-    False (after saying so) when it is not a mapping, so that nothing more is checked."""
+def check_keys(value, rules: dict, where: str, what: str, findings: Findings) -> bool:
+    """``value`` a mapping of ``rules``' keys only, each checked by its rule (None: by the caller),
+    called with the mapping, the key, ``where`` and ``findings``. False (after saying so) when it
+    is not a mapping, so that nothing more is checked."""
     if not isinstance(value, dict):
         findings.add(where, f"a {what} must be a mapping", found=type(value).__name__)
         return False
@@ -136,31 +133,9 @@ def parse_date(value, where: str, findings: Findings) -> dt.datetime | None:
     for fmt in _FORMATS:
         with suppress(ValueError):
             return dt.datetime.strptime(text, fmt).replace(tzinfo=UTC)
-    if re.search(r"(Z|[+-]\d\d:?\d\d)$", text):
-        findings.add(
-            where,
-            "date with a time zone: Codabench ignores the offset",
-            expected="UTC 'YYYY-MM-DD HH:MM:SS'",
-            found=repr(text),
-        )
-    else:
-        findings.add(where, "not a date", expected="'YYYY-MM-DD HH:MM:SS' (UTC)", found=repr(text))
-    return None
-
-
-def check_in_bundle(root: Path, value, where: str, what: str, findings: Findings) -> Path | None:
-    """A folder or zip inside the bundle (a plain file cannot be unpacked by the compute worker)."""
-    path = relative_path(root, value)
-    expected = None
-    if path is None:
-        problem = "must be a relative path inside the bundle"
-    elif not path.exists():
-        problem = "not found in the bundle"
-    elif path.is_file() and path.suffix.lower() != ".zip":
-        problem, expected = "is a plain file", "a folder or a .zip"
-    else:
-        return path
-    findings.add(where, f"{what} {problem}", expected=expected, found=repr(value))
+    zoned = re.search(r"(Z|[+-]\d\d:?\d\d)$", text)
+    message = "date with a time zone: Codabench ignores the offset" if zoned else "not a date"
+    findings.add(where, message, expected="'YYYY-MM-DD HH:MM:SS' (UTC)", found=repr(text))
     return None
 
 
@@ -178,7 +153,7 @@ def check_page_file(root: Path, value, where: str, findings: Findings) -> None:
     if data is not None and not data.strip():
         findings.add(where, "page file is empty", found=repr(value))
     elif data is not None:
-        findings.text(data, value)
+        findings.unless_refused(utf8_text, data, value)
 
 
 #: The first bytes of a PNG, a JPEG and a GIF file.

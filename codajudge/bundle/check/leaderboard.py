@@ -5,13 +5,8 @@ from functools import partial
 from .findings import Findings, check_bool, check_choice, check_keys, check_text, is_int
 
 #: Codabench's leaderboard submission rules (also what an edition's ``leaderboard.submission_rule`` may be).
-SUBMISSION_RULES = (
-    "Add",
-    "Add_And_Delete",
-    "Add_And_Delete_Multiple",
-    "Force_Last",
-    "Force_Latest_Multiple",
-    "Force_Best",
+SUBMISSION_RULES = tuple(
+    "Add Add_And_Delete Add_And_Delete_Multiple Force_Last Force_Latest_Multiple Force_Best".split()
 )
 #: Each key of a leaderboard or a column and its check (None: checked with the others, below); a
 #: text's character limit is Codabench's.

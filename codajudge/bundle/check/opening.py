@@ -15,6 +15,7 @@ from collections.abc import Iterator
 
 import yaml
 
+from ...formats.textfile import utf8_text
 from ..config_yaml import bounded_document
 from .findings import Findings
 
@@ -110,7 +111,8 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping
 
 
 def load_competition_yaml(root: Path, findings: Findings) -> dict | None:
-    text = findings.text((root / "competition.yaml").read_bytes(), "competition.yaml")
+    data = (root / "competition.yaml").read_bytes()
+    text = findings.unless_refused(utf8_text, data, "competition.yaml")
     if text is None:
         return None
     loader = _Loader(text)

@@ -11,8 +11,10 @@ from pathlib import Path
 
 import yaml
 
-from .findings import Findings, check_in_bundle
+from ...errors import ConfigError
+from ...formats.textfile import utf8_text
 from ..config_yaml import bounded_document
+from .findings import Findings, relative_path
 
 #: The program folders (or zips) of a bundle, each run by the compute worker with its metadata's command.
 PROGRAMS = ("scoring_program", "ingestion_program")
@@ -22,21 +24,51 @@ SCRIPT = re.compile(r"\.(py|sh|R|r|jl|pl)$")
 SHELL_SYNTAX = re.compile(r"(&&|\|\||[|;<>`]|\$\()")
 
 
+def metadata_command(data: bytes, display: str) -> str:
+    """The ``command`` of a program's metadata file (its bytes ``data``, named ``display`` in a
+    refusal), read as the compute worker reads it; ConfigError when the file is not UTF-8, not YAML
+    (within ``bounded_document``'s bounds) or has no command."""
+    text = utf8_text(data, display)
+    try:
+        meta = bounded_document(yaml.SafeLoader(text))
+    except yaml.YAMLError as e:
+        found = " ".join(str(e).split())[:120]
+        raise ConfigError.single(display, "not valid YAML", found=found) from None
+    command = meta.get("command") if isinstance(meta, dict) else None
+    if not isinstance(command, str) or not command.strip():
+        raise ConfigError.single(
+            display,
+            "no 'command' to run",
+            expected="command: python3 /app/program/...",
+            found=repr(command),
+        )
+    return command
+
+
 def check_bundle_files(
     named: dict[str, object], where: str, root: Path, findings: Findings, legacy: bool = False
 ) -> None:
-    """The folders or zips a task or phase names (``named``: key -> path, in the order checked),
-    each program's also as a program (``check_program``). A CodaLab v1.5 phase (``legacy``) gives
-    each but its starting kit as a zip, and a program's command in a file named exactly
-    ``metadata``."""
+    """The folders or zips inside the bundle that a task, phase or solution names (``named``: key ->
+    path, in the order checked), each program's also as a program (``check_program``). A CodaLab
+    v1.5 phase (``legacy``) gives each but its starting kit as a zip, and a program's command in a
+    file named exactly ``metadata``."""
     metadata_names = ("metadata",) if legacy else METADATA
     for key, value in named.items():
-        path = check_in_bundle(root, value, where, key, findings)
-        if path is not None and path.is_dir() and legacy and key != "starting_kit":
+        path = relative_path(root, value)
+        found = repr(value)
+        if path is None:
+            findings.add(where, f"{key} must be a relative path inside the bundle", found=found)
+        elif not path.exists():
+            findings.add(where, f"{key} not found in the bundle", found=found)
+        elif path.is_file() and path.suffix.lower() != ".zip":
+            # the compute worker cannot unpack a plain file
             findings.add(
-                where, f"{key} must be a zip in a CodaLab v1.5 bundle", found=f"folder {value!r}"
+                where, f"{key} is a plain file", expected="a folder or a .zip", found=found
             )
-        elif path is not None and key in PROGRAMS:
+        elif path.is_dir() and legacy and key != "starting_kit":
+            zipped = f"{key} must be a zip in a CodaLab v1.5 bundle"
+            findings.add(where, zipped, found="folder " + found)
+        elif key in PROGRAMS:
             check_program(path, where, key.replace("_", " "), findings, metadata_names)
 
 
@@ -76,33 +108,11 @@ def check_program(
             where,
             f"{what} has both metadata.yaml and metadata; the worker reads only metadata.yaml",
         )
-    command = _metadata_command(read, found[0], where, what, findings)
+    command = findings.unless_refused(
+        metadata_command, read(found[0]), f"{where}: {what}'s {found[0]}"
+    )
     if command is not None:
         _check_command(command, names, where, what, findings)
-
-
-def _metadata_command(read, name: str, where: str, what: str, findings: Findings) -> str | None:
-    """The ``command`` of the metadata file ``name``, or None (with the problem in ``findings``)."""
-    text = findings.text(read(name), f"{where}: {what}'s {name}")
-    if text is None:
-        return None
-    try:
-        meta = bounded_document(yaml.SafeLoader(text))
-    except yaml.YAMLError as e:
-        findings.add(
-            where, f"{what}'s {name} is not valid YAML", found=" ".join(str(e).split())[:120]
-        )
-        return None
-    command = meta.get("command") if isinstance(meta, dict) else None
-    if not isinstance(command, str) or not command.strip():
-        findings.add(
-            where,
-            f"{what}'s {name} has no 'command'",
-            expected="command: python3 /app/program/...",
-            found=repr(command),
-        )
-        return None
-    return command
 
 
 def _check_command(

@@ -13,7 +13,6 @@ from .findings import (
     check_choice,
     check_count,
     check_image,
-    check_in_bundle,
     check_keys,
     check_page_file,
     check_text,
@@ -132,11 +131,10 @@ def _check_tasks(tasks, root: Path, findings: Findings) -> dict[object, dict]:
     known = _indexed(tasks, "tasks", findings)
     for number, task in enumerate(known.values()):
         where = f"tasks[{number}]"
-        check_keys(
-            task, dict.fromkeys(TASK_KEYS) if "key" in task else TASK_KEYS, where, "task", findings
-        )
-        if "key" in task:
-            continue  # an existing task on the platform, by its UUID
+        if "key" in task:  # an existing task on the platform, by its UUID: only its keys' names
+            check_keys(task, dict.fromkeys(TASK_KEYS), where, "task", findings)
+            continue
+        check_keys(task, TASK_KEYS, where, "task", findings)
         # Participant code runs in the prediction step, which Codabench gives the input data only
         # (codabench src/apps/competitions/tasks.py:173-181). With ingestion_only_during_scoring
         # the ingestion program runs in the scoring step instead, whose containers mount
@@ -164,7 +162,7 @@ def _check_solutions(solutions, tasks: dict[object, dict], root: Path, findings:
         check_keys(solution, SOLUTION_KEYS, where, "solution", findings)
         _check_task_refs(solution.get("tasks"), tasks, where, "solution", findings)
         if "key" not in solution:
-            check_in_bundle(root, solution.get("path"), where, "solution path", findings)
+            check_bundle_files({"solution path": solution.get("path")}, where, root, findings)
 
 
 def _check_task_refs(refs, tasks: dict[object, dict], where: str, what: str, findings: Findings):
@@ -181,9 +179,8 @@ def _check_task_refs(refs, tasks: dict[object, dict], where: str, what: str, fin
         )
 
 
-def _check_phases(
-    phases, tasks: dict[object, dict], root: Path, findings: Findings, has_queue: bool
-) -> None:
+def _check_phases(phases, tasks: dict, root: Path, findings: Findings, has_queue: bool) -> None:
+    """The phases, each (``_check_phase``) and as a schedule (``schedule_problems``)."""
     schedule = [
         _check_phase(phase, number, tasks, root, findings, has_queue)
         for number, (_, phase) in enumerate(sorted(_indexed(phases, "phases", findings).items()))
@@ -192,14 +189,10 @@ def _check_phases(
 
 
 def _check_phase(
-    phase: dict,
-    number: int,
-    tasks: dict[object, dict],
-    root: Path,
-    findings: Findings,
-    has_queue: bool,
+    phase: dict, number: int, tasks: dict, root: Path, findings: Findings, has_queue: bool
 ) -> ScheduledPhase:
-    """The ``number``-th phase (in index order); returns its place in the schedule."""
+    """The ``number``-th phase (in index order), ``tasks`` the tasks by index; returns its place in
+    the schedule."""
     where = f"phases[{number}]"
     check_keys(phase, PHASE_KEYS, where, "phase", findings)
     limit = phase.get("execution_time_limit")
@@ -257,14 +250,11 @@ def references(doc: dict) -> list[tuple[str, str, str | None]]:
 
 def published_paths(doc: dict) -> list[str]:
     """Pages, starting kits, public data, the input data participant code runs on, solutions, and
-    the programs when the bundle makes them available."""
-    values = [p.get("file") for p in doc.get("pages") or [] if isinstance(p, dict)]
-    values.append(doc.get("terms"))
-    for phase in doc.get("phases") or []:
-        values += [phase.get("starting_kit"), phase.get("public_data")]
-    for task in doc.get("tasks") or []:
-        values.append(task.get("input_data"))
-        if doc.get("make_programs_available"):
-            values += [task.get(kind) for kind in PROGRAMS]
-    values += [s.get("path") for s in doc.get("solutions") or [] if isinstance(s, dict)]
+    the programs when the bundle makes them available (of a yaml the checks found sound)."""
+    programs = PROGRAMS if doc.get("make_programs_available") else ()
+    published = {"phases": PHASE_DATA, "tasks": ("input_data", *programs), "solutions": ("path",)}
+    values = [page["file"] for page in doc["pages"]] + [doc["terms"]]
+    for part, keys in published.items():
+        for row in doc.get(part) or []:
+            values += [row.get(key) for key in keys]
     return [v for v in values if isinstance(v, str) and v]
