@@ -7,13 +7,12 @@ absence of gold in public files have all been checked.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, NamedTuple
 
@@ -162,10 +161,10 @@ def located(problem: Problem, dataset: str, source, config: str) -> Problem:
     """An importer's ``problem`` naming the dataset's key: a problem in a release file keeps its
     file, one in the dataset's options (``datasets (importer X)``) is the config's, with the file."""
     if not problem.file.startswith("datasets"):
-        return dataclasses.replace(problem, file=f"{problem.file} (dataset '{dataset}')")
+        return replace(problem, file=f"{problem.file} (dataset '{dataset}')")
     path = split_source(source, "test").get("path")
     reading = f" (path {path})" if path else ""
-    return dataclasses.replace(problem, file=f"{config}: datasets '{dataset}'{reading}")
+    return replace(problem, file=f"{config}: datasets '{dataset}'{reading}")
 
 
 def _dataset_splits(
@@ -434,7 +433,7 @@ def write_starting_kit(
     # the local phase's data and the baselines' scores there, which its results page shows
     for phase in local:
         write_phase_data(edition, data, phase, kit)
-        baseline_scores(dataclasses.replace(edition, phases=local), kit, samples)
+        baseline_scores(replace(edition, phases=local), kit, samples)
     # the bundle's programs, pages and logo, written already, and the practice phase's data
     shared = [*PROGRAMS, "pages", *(f"input_data/{p.id}" for p in practice)]
     shared += [f"reference_data/{p.id}" for p in practice if p.public_gold]
@@ -597,7 +596,7 @@ def write_tree(edition: Edition, data: EditionData, root: Path) -> Edition:
     says why)."""
     data.skipped_baselines, data.alike_baselines = baseline_reasons(edition, data)
     kept = [name for name in edition.baselines if name not in data.skipped_baselines]
-    edition = dataclasses.replace(edition, baselines=kept)
+    edition = replace(edition, baselines=kept)
     root.mkdir(parents=True)
     for index, phase in enumerate(edition.phases):
         write_phase_data(edition, data, phase, root)
