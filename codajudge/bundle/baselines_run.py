@@ -90,17 +90,15 @@ def baseline_scores(edition: Edition, root: Path, samples: Samples) -> BaselineS
         scores[phase.id] = same[0] if same else _phase_scores(edition, root, phase, samples)
         if phase.public_gold and scores[phase.id]:
             text = json.dumps(scores[phase.id], indent=1, sort_keys=True, allow_nan=False)
-            path = root / "reference_data" / phase.id / BASELINE_SCORES
-            path.write_text(text + "\n", encoding="utf-8")
+            (root / "reference_data" / phase.id / BASELINE_SCORES).write_text(text + "\n", "utf-8")
     return scores
 
 
 def _phase_scores(edition: Edition, root: Path, phase, samples) -> dict[str, dict[str, float]]:
     """baseline -> key -> its score on ``phase`` (``samples``: as ``baseline_scores``)."""
-    ref = root / "reference_data" / phase.id
+    ref, inputs = root / "reference_data" / phase.id, root / "input_data" / phase.id
     spec = read_spec(ref)
     gold = load_gold(spec, ref) if edition.baselines else None  # every baseline scored on it
-    inputs = root / "input_data" / phase.id
     scores, datasets = {}, {}
     for name in edition.baselines:
         with tempfile.TemporaryDirectory(prefix="codajudge-baseline-") as tmp:

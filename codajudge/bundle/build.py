@@ -7,13 +7,12 @@ absence of gold in public files have all been checked.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, NamedTuple
 
@@ -99,14 +98,13 @@ def baseline_reasons(edition: Edition, data: EditionData) -> tuple[dict[str, str
     skipped, alike = {}, {}
     for name in edition.baselines:
         model = baseline_class(name)
-        untrained = [t for t in without_train if model(t.to_dict()).needs_training]
+        untrained = next((t for t in without_train if model(t.to_dict()).needs_training), None)
         if untrained:
-            first = untrained[0]
             skipped[name] = prose.fill(
-                "baselines/untrained_reason", dataset=first.dataset, track=first.title
+                "baselines/untrained_reason", dataset=untrained.dataset, track=untrained.title
             )
-        texts = model.texts_compared
-        short = [t.title for t in edition.tracks if most_texts.get(t.dataset, 0) < texts]
+        # every track's dataset has items in a scored split (``import_data``)
+        short = [t.title for t in edition.tracks if most_texts[t.dataset] < model.texts_compared]
         if short:
             alike[name] = prose.fill(
                 "baselines/alike_reason",
@@ -163,10 +161,10 @@ def located(problem: Problem, dataset: str, source, config: str) -> Problem:
     """An importer's ``problem`` naming the dataset's key: a problem in a release file keeps its
     file, one in the dataset's options (``datasets (importer X)``) is the config's, with the file."""
     if not problem.file.startswith("datasets"):
-        return dataclasses.replace(problem, file=f"{problem.file} (dataset '{dataset}')")
+        return replace(problem, file=f"{problem.file} (dataset '{dataset}')")
     path = split_source(source, "test").get("path")
     reading = f" (path {path})" if path else ""
-    return dataclasses.replace(problem, file=f"{config}: datasets '{dataset}'{reading}")
+    return replace(problem, file=f"{config}: datasets '{dataset}'{reading}")
 
 
 def _dataset_splits(
@@ -403,9 +401,7 @@ def generated_marker(edition: Edition) -> str:
 
 
 def write_yaml(path: Path, doc: dict, edition: Edition) -> None:
-    text = yaml.safe_dump(
-        doc, sort_keys=False, allow_unicode=True, width=110, default_flow_style=False
-    )
+    text = yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=110)
     Path(path).write_text(f"# {generated_marker(edition)}\n" + text, encoding="utf-8")
 
 
@@ -437,7 +433,7 @@ def write_starting_kit(
     # the local phase's data and the baselines' scores there, which its results page shows
     for phase in local:
         write_phase_data(edition, data, phase, kit)
-        baseline_scores(dataclasses.replace(edition, phases=local), kit, samples)
+        baseline_scores(replace(edition, phases=local), kit, samples)
     # the bundle's programs, pages and logo, written already, and the practice phase's data
     shared = [*PROGRAMS, "pages", *(f"input_data/{p.id}" for p in practice)]
     shared += [f"reference_data/{p.id}" for p in practice if p.public_gold]
@@ -494,13 +490,9 @@ def local_score(edition: Edition, data: EditionData) -> LocalScore:
     practice_public = any(p.public_gold for p in edition.phases)
     first = LOCAL_PHASE if data.local else ("practice" if practice_public else "")
     local_items = (data.local or {}).get(LOCAL_PHASE, {})
-    return LocalScore(
-        first_phase=first,
-        practice_public=practice_public,
-        local_items={d: len(items) for d, items in local_items.items()},
-        local_scored=fewer_scored(edition, local_items, data.golds),
-        shared=same_items(local_items),
-    )
+    counts = {dataset: len(items) for dataset, items in local_items.items()}
+    scored = fewer_scored(edition, local_items, data.golds)
+    return LocalScore(first, practice_public, counts, scored, same_items(local_items))
 
 
 def same_items(items: dict[str, list[dict]]) -> list[tuple[str, ...]]:
@@ -508,8 +500,7 @@ def same_items(items: dict[str, list[dict]]) -> list[tuple[str, ...]]:
     group's names sorted, the groups in the order of their first name."""
     groups: dict[str, list[str]] = {}
     for dataset in sorted(items):
-        key = json.dumps(items[dataset], sort_keys=True)
-        groups.setdefault(key, []).append(dataset)
+        groups.setdefault(json.dumps(items[dataset], sort_keys=True), []).append(dataset)
     return [tuple(names) for names in groups.values() if len(names) > 1]
 
 
@@ -531,12 +522,10 @@ def one_file_per_kind(edition: Edition, files: dict[str, bytes]) -> dict[str, st
     """file name -> its first line, for the first non-empty file of each kind of track in
     ``files``, in name order (the zip's): the README shows these."""
     kind_of = {t.file_names[0]: kinds.of(t) for t in edition.tracks}
-    shown: dict[str, str] = {}
-    for name, content in sorted(files.items()):
-        kind = kind_of.get(name)
-        if kind is not None and content and kind not in map(kind_of.get, shown):
-            shown[name] = content.decode("utf-8").splitlines()[0]
-    return shown
+    first: dict[kinds.Kind, str] = {}  # kind -> the name of its first file
+    for name in sorted(name for name, content in files.items() if content and name in kind_of):
+        first.setdefault(kind_of[name], name)
+    return {name: files[name].decode("utf-8").splitlines()[0] for name in first.values()}
 
 
 @dataclass
@@ -555,16 +544,16 @@ class BuildSummary:
 
     def render(self) -> str:
         lines = [f"edition {self.edition.name}: {self.edition.title}  (codajudge {__version__})"]
-        for p in self.edition.phases:
-            lines.append(
-                f"  phase {p.id:<14} {p.date_text('start')} .. {p.date_text('end') or 'open':<19} "
-                f"gold: {p.split}{' (public)' if p.public_gold else ''}"
-            )
-        for t in self.edition.tracks:
-            lines.append(
-                f"  track {t.id:<14} {t.kind:<14} {t.scale or '':<11} metrics {', '.join(t.metrics)}"
-                f"{'  [primary]' if t.primary else ''}"
-            )
+        lines += [
+            f"  phase {p.id:<14} {p.date_text('start')} .. {p.date_text('end') or 'open':<19} "
+            f"gold: {p.split}{' (public)' if p.public_gold else ''}"
+            for p in self.edition.phases
+        ]
+        lines += [
+            f"  track {t.id:<14} {t.kind:<14} {t.scale or '':<11} metrics {', '.join(t.metrics)}"
+            f"{'  [primary]' if t.primary else ''}"
+            for t in self.edition.tracks
+        ]
         lines += [f"  repeats {repeats.render()}" for repeats in self.repeats]
         sizes = ", ".join(f"{k} {v / 1024:.0f} KiB" for k, v in self.sizes.items())
         lines += [f"  sizes: {sizes}"]
@@ -607,7 +596,7 @@ def write_tree(edition: Edition, data: EditionData, root: Path) -> Edition:
     says why)."""
     data.skipped_baselines, data.alike_baselines = baseline_reasons(edition, data)
     kept = [name for name in edition.baselines if name not in data.skipped_baselines]
-    edition = dataclasses.replace(edition, baselines=kept)
+    edition = replace(edition, baselines=kept)
     root.mkdir(parents=True)
     for index, phase in enumerate(edition.phases):
         write_phase_data(edition, data, phase, root)
@@ -638,22 +627,22 @@ def publish(out_dir: Path, name: str, write: Callable[[Path], Edition]) -> Build
     bytes: the zip's, and each part's (its folder, or its zips in a legacy bundle)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=out_dir))
+    tree, zip_path = out_dir / name, out_dir / f"{name}.zip"
     try:
-        edition = write(staging / name)
-        write_zip(tree_files(staging / name), staging / f"{name}.zip")
-        for output in (name, f"{name}.zip"):
-            remove_entry(out_dir / output)
-            os.replace(staging / output, out_dir / output)
+        edition = write(staging / tree.name)
+        files = tree_files(staging / tree.name)
+        write_zip(files, staging / zip_path.name)
+        sizes = {
+            part: sum(
+                path.stat().st_size for relative, path in files.items() if relative.startswith(part)
+            )
+            for part in ("reference_data", "input_data", "starting_kit")
+        }
+        for output in (tree, zip_path):
+            remove_entry(output)
+            os.replace(staging / output.name, output)
     finally:  # a cleanup error never hides the build's own (TemporaryDirectory raises it)
         shutil.rmtree(staging, ignore_errors=True)
-    tree, zip_path = out_dir / name, out_dir / f"{name}.zip"
-    files = tree_files(tree)
-    sizes = {
-        part: sum(
-            full.stat().st_size for relative, full in files.items() if relative.startswith(part)
-        )
-        for part in ("reference_data", "input_data", "starting_kit")
-    }
     sizes["zip"] = zip_path.stat().st_size
     sha256 = hashlib.sha256(zip_path.read_bytes()).hexdigest()
     return BuildSummary(edition, tree, zip_path, sha256, sizes)

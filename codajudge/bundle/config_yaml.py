@@ -8,6 +8,7 @@ number of distinct nodes), and only a value of at most ``MAX_EXPANDED_NODES`` no
 Aliases themselves stay allowed: configs use them to share a source between datasets.
 """
 
+import functools
 import re
 from pathlib import Path
 
@@ -36,12 +37,6 @@ ConfigLoader.add_implicit_resolver(
 MAX_EXPANDED_NODES = 100_000  # the shipped editions expand to under 2,000
 
 
-def _children(node) -> list:
-    if isinstance(node, yaml.MappingNode):
-        return [part for pair in node.value for part in pair]
-    return node.value if isinstance(node, yaml.SequenceNode) else []
-
-
 class UnboundedYaml(yaml.YAMLError):
     """Valid YAML that the kit will not build: an alias bomb, nesting too deep, an alias inside its
     own node."""
@@ -51,15 +46,17 @@ def bounded_document(loader: yaml.SafeLoader):
     """The loader's single document, built only when it stands for at most ``MAX_EXPANDED_NODES``
     values with aliases expanded; UnboundedYaml otherwise, and for a document nested too deeply or
     an alias inside its own node. The loader is disposed of."""
-    sizes: dict = {}
 
+    @functools.cache
     def size(node) -> int:
         """Nodes of the value ``node`` stands for, aliases expanded (counted up to one past
-        the limit), each node counted once and its size remembered; an alias inside its own node
-        (a value of infinite size) recurses until RecursionError."""
-        if id(node) not in sizes:
-            sizes[id(node)] = min(MAX_EXPANDED_NODES + 1, 1 + sum(map(size, _children(node))))
-        return sizes[id(node)]
+        the limit), each node counted once; an alias inside its own node (a value of infinite
+        size) recurses until RecursionError."""
+        if isinstance(node, yaml.MappingNode):  # its value: (key, value) pairs of nodes
+            return min(MAX_EXPANDED_NODES + 1, 1 + sum(size(k) + size(v) for k, v in node.value))
+        if isinstance(node, yaml.SequenceNode):
+            return min(MAX_EXPANDED_NODES + 1, 1 + sum(map(size, node.value)))
+        return 1
 
     try:
         node = loader.get_single_node()

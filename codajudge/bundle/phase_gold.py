@@ -51,14 +51,13 @@ def shared_items(source: dict, first: str, second: str) -> str:
     excluded = source.get("exclude") or {}
     if excluded.get(first) == second or excluded.get(second) == first:
         return ""
-    samples = source.get("sample") or {}  # the schema has checked each is a mapping with 'of'
-    of_first = (samples.get(first) or {}).get("of")
-    of_second = (samples.get(second) or {}).get("of")
-    if of_first == second or of_second == first:
-        sample, of = (first, second) if of_first == second else (second, first)
-        return f"its {sample} split is a sample of its {of} split"
-    if of_first and of_first == of_second:
-        return f"its {first} and {second} splits are both samples of its {of_first} split"
+    # split -> the split it samples (the schema has checked each entry is a mapping with 'of')
+    sampled = {split: entry["of"] for split, entry in (source.get("sample") or {}).items()}
+    for sample, of in ((first, second), (second, first)):
+        if sampled.get(sample) == of:
+            return f"its {sample} split is a sample of its {of} split"
+    if sampled.get(first) and sampled.get(first) == sampled.get(second):
+        return f"its {first} and {second} splits are both samples of its {sampled[first]} split"
     return ""
 
 
