@@ -14,8 +14,8 @@ every hidden split:
   track's gold is looked for as it is and transformed as the track's metric allows (any affine or
   strictly monotone map of numbers, any one-to-one relabelling of labels), two ways:
 
-  - **by id**: the values beside each hidden id (the nearest before and after it, the first and last
-    of its line) compared with that item's gold;
+  - **by id**: the values beside each hidden id (the nearest before and after it, the last of its
+    line) compared with that item's gold;
   - **by order**: runs of the gold in the file's values, and in its columns read as a table (the
     j-th value of every line), long enough to carry ``ORDER_BITS`` bits of the gold.
 
@@ -256,12 +256,11 @@ def id_columns(stream: Stream, positions: np.ndarray, lines: np.ndarray) -> dict
     return {
         "the value just after their ids": np.where(after < len(stream.positions), after, -1),
         "the value just before their ids": before,
-        "the first value of their ids' lines": np.where(first < end, first, -1),
         "the last value of their ids' lines": np.where(first < end, end - 1, -1),
     }
 
 
-ID_COLUMNS = 4  # id_columns
+ID_COLUMNS = 3  # id_columns
 
 
 def perfectly_correlated(gold: np.ndarray, values: np.ndarray) -> bool:
