@@ -220,27 +220,19 @@ class TextValues:
 # --- by id -----------------------------------------------------------------------------------------
 
 
-def _in_order(pattern: Sequence, window: Sequence) -> bool:
-    """``pattern`` appears in ``window`` in order (other values may come between)."""
-    rest = iter(window)
-    return all(value in rest for value in pattern)  # each ``in`` consumes up to its match
-
-
 def exact_by_id(probe: Probe, text: TextValues) -> float:
-    """Share of the probe's items whose gold is beside an occurrence of their id: the nearest value
-    after or before it, or for several values, all of them in order among the next (or previous) two
-    per value (for a vector the values may be interleaved with keys, as ``{"0": 0.4, "1": 0.6}``)."""
+    """Share of the probe's items whose gold is beside an occurrence of their id: its values, in
+    order, just after the id or just before it."""
     stream = text.exact(probe)
     positions, values = stream.positions.tolist(), stream.values.tolist()
     patterns = dict(zip(probe.ids, probe.patterns))
     found = 0
     for item_id in text.id_positions.keys() & patterns.keys():
-        pattern = patterns[item_id]
-        width = 1 if len(pattern) == 1 else 2 * len(pattern)
+        pattern = list(patterns[item_id])
+        width = len(pattern)
         for pos in text.id_positions[item_id]:
             after, before = bisect_right(positions, pos), bisect_left(positions, pos)
-            windows = (values[after : after + width], values[max(0, before - width) : before])
-            if any(_in_order(pattern, window) for window in windows):
+            if pattern in (values[after : after + width], values[max(0, before - width) : before]):
                 found += 1
                 break
     return found / len(probe.ids)
