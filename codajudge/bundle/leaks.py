@@ -16,8 +16,8 @@ every hidden split:
 
   - **by id**: the values beside each hidden id (the nearest before and after it, the last of its
     line) compared with that item's gold;
-  - **by order**: runs of the gold in the file's values, and in its columns read as a table (the
-    j-th value of every line), long enough to carry ``ORDER_BITS`` bits of the gold.
+  - **by order**: runs of the gold in the file's values, and as it is in its columns read as a table
+    (the j-th value of every line), long enough to carry ``ORDER_BITS`` bits of the gold.
 
 The floors differ by kind of evidence: by id few hypotheses are tested, so a leak is found from far
 fewer items (``ID_BITS``) than by order, which tests every window of every file. Numbers are compared
@@ -165,14 +165,6 @@ class Stream(NamedTuple):
     lines: np.ndarray
     values: np.ndarray
 
-    def in_order(self) -> list[np.ndarray]:
-        """The values in the text's order, and read as a table, column after column: the first
-        value of every line, then the second, ..."""
-        index = np.arange(len(self.lines))
-        starts = np.diff(self.lines, prepend=-1) != 0
-        column = index - np.maximum.accumulate(np.where(starts, index, 0))
-        return [self.values, self.values[np.lexsort((self.lines, column))]]
-
 
 class TextValues:
     """A text's tokens with their lines, its numbers, and where each hidden id occurs. Each distinct
@@ -189,7 +181,6 @@ class TextValues:
         values = np.asarray([float(t) if NUMBER.match(t) else math.nan for t in self.index])
         usable = np.isfinite(values) & (np.abs(values) < 1e12)
         self.numbers = self._select(values, usable)
-        self.number_codes = self._select(np.arange(len(values)), usable)
         self.quantised = self._select(quantise(np.where(usable, values, 0.0)), usable)
         id_of = {self.index[i]: i for i in hidden_ids if i in self.index}
         is_id = np.zeros(len(values), dtype=bool)
@@ -370,17 +361,22 @@ def step_codes(values: np.ndarray) -> np.ndarray:
 
 
 def order_streams(probe: Probe, text: TextValues, encoded: bool) -> list[np.ndarray]:
-    """The file's streams that may carry the probe's gold in order, each in the text's order and
-    column after column: its values that can be the gold as it is; ``encoded``, its numbers (for
-    numeric gold), or the probe's labels, the numbers' tokens (codes) and any token last on its
-    line (letters, other names)."""
-    if not encoded:
-        return text.exact(probe).in_order()
-    if probe.numeric:
-        return text.numbers.in_order()
-    streams = text.labels(probe).in_order() + text.number_codes.in_order()
-    last_on_its_line = np.diff(text.lines, append=np.inf) != 0
-    return streams + [text.codes[last_on_its_line]]
+    """The file's streams that may carry the probe's gold in order: its values that can be the gold
+    as it is, in the text's order and read as a table, column after column (the first value of
+    every line, then the second, ...); ``encoded``, its numbers (for numeric gold), or the probe's
+    labels, the numbers' tokens (codes) and any token last on its line (letters, other names), in
+    the text's order."""
+    if encoded and probe.numeric:
+        return [text.numbers.values]
+    if encoded:
+        last_on_its_line = np.diff(text.lines, append=np.inf) != 0
+        numbers = text.codes[text.numbers.positions]
+        return [text.labels(probe).values, numbers, text.codes[last_on_its_line]]
+    stream = text.exact(probe)
+    index = np.arange(len(stream.lines))
+    starts = np.diff(stream.lines, prepend=-1) != 0
+    column = index - np.maximum.accumulate(np.where(starts, index, 0))
+    return [stream.values, stream.values[np.lexsort((stream.lines, column))]]
 
 
 def gold_runs(probe: Probe, encoded: bool) -> tuple[int, np.ndarray] | None:
