@@ -363,15 +363,13 @@ def step_codes(values: np.ndarray) -> np.ndarray:
 def order_streams(probe: Probe, text: TextValues, encoded: bool) -> list[np.ndarray]:
     """The file's streams that may carry the probe's gold in order: its values that can be the gold
     as it is, in the text's order and read as a table, column after column (the first value of
-    every line, then the second, ...); ``encoded``, its numbers (for numeric gold), or the probe's
-    labels, the numbers' tokens (codes) and any token last on its line (letters, other names), in
-    the text's order."""
+    every line, then the second, ...); ``encoded``, its numbers (for numeric gold), or the numbers'
+    tokens (codes) and any token last on its line (letters, other names), in the text's order."""
     if encoded and probe.numeric:
         return [text.numbers.values]
     if encoded:
         last_on_its_line = np.diff(text.lines, append=np.inf) != 0
-        numbers = text.codes[text.numbers.positions]
-        return [text.labels(probe).values, numbers, text.codes[last_on_its_line]]
+        return [text.codes[text.numbers.positions], text.codes[last_on_its_line]]
     stream = text.exact(probe)
     index = np.arange(len(stream.lines))
     starts = np.diff(stream.lines, prepend=-1) != 0
