@@ -63,7 +63,7 @@ DECIMALS = 2
 #: By order, bits of the gold a run carries: every window of every file is tested.
 ORDER_BITS = 40
 #: By id, the false-alarm probability allowed per file holding a track's ids and per track, as bits
-#: (2**-20, about 1e-6), over every column and map tested (``id_floor_bits``).
+#: (2**-20, about 1e-6), over every column and map tested (``encoded_by_id``).
 ID_BITS = 20
 PERFECT = 0.999  # |rho| at least this: perfect up to the rounding of the written values
 MIN_CORRELATED = 20  # a correlation of PERFECT on fewer items could be chance
@@ -177,11 +177,9 @@ class TextValues:
         newline = codes == self.index.get("\n", -1)
         self.codes = codes[~newline]
         self.lines = np.cumsum(newline)[~newline]
-        self.token_stream = Stream(np.arange(len(self.codes)), self.lines, self.codes)
         values = np.asarray([float(t) if NUMBER.match(t) else math.nan for t in self.index])
-        usable = np.isfinite(values) & (np.abs(values) < 1e12)
-        self.numbers = self._select(values, usable)
-        self.quantised = self._select(quantise(np.where(usable, values, 0.0)), usable)
+        self.numbers = self._select(values, np.isfinite(values) & (np.abs(values) < 1e12))
+        self.quantised = self.numbers._replace(values=quantise(self.numbers.values))
         id_of = {self.index[i]: i for i in hidden_ids if i in self.index}
         is_id = np.zeros(len(values), dtype=bool)
         is_id[list(id_of)] = True
@@ -243,9 +241,6 @@ def id_columns(stream: Stream, positions: np.ndarray, lines: np.ndarray) -> dict
     }
 
 
-ID_COLUMNS = 3  # id_columns
-
-
 def perfectly_correlated(gold: np.ndarray, values: np.ndarray) -> bool:
     """Spearman |rho| (Pearson's r of the average ranks) of ``values`` with ``gold`` at least
     ``PERFECT``, which every strictly monotone map (affine ones among them) reaches; never when
@@ -283,49 +278,45 @@ def order_bits(gold: np.ndarray) -> float:
     return ways / math.log(2)
 
 
-def id_floor_bits(probe: Probe) -> float:
-    """Bits of the gold the items a by-id column matches must carry: ``ID_BITS`` plus log2 of the
-    hypotheses tested in one file (each column, under each map: increasing or decreasing for
-    numbers, each one-to-one relabelling for labels). A column independent of the gold matches one
-    hypothesis on items carrying B bits with probability about 2**-B, so any of them with
-    probability at most 2**-ID_BITS."""
-    maps = 1.0 if probe.numeric else relabelling_bits(probe)
-    return ID_BITS + math.log2(ID_COLUMNS) + maps
-
-
-def _numeric_share(probe: Probe, gold: np.ndarray, values: np.ndarray) -> float:
-    if len(gold) < max(MIN_CORRELATED, LEAK_SHARE_MIN * len(probe.ids)):
+def column_share(probe: Probe, gold: np.ndarray, values: np.ndarray, floor: float) -> float:
+    """Share of the probe's items that a by-id column (``values``, beside the items of ``gold``)
+    reproduces transformed, 0 unless the items matched carry ``floor`` bits of the gold: numbers
+    perfectly correlated with the gold on 20 items or more (bits of their order), labels under their
+    best one-to-one map (bits of the items agreeing)."""
+    if probe.numeric:
+        perfect = len(gold) >= MIN_CORRELATED and perfectly_correlated(gold, values)
+        agree, bits, threshold = len(gold) * perfect, order_bits(gold), LEAK_SHARE_MIN
+    elif len(np.unique(gold)) < 2:
         return 0.0
-    if order_bits(gold) < id_floor_bits(probe):
-        return 0.0
-    return len(gold) / len(probe.ids) if perfectly_correlated(gold, values) else 0.0
-
-
-def _label_share(probe: Probe, gold: np.ndarray, values: np.ndarray) -> float:
-    if len(np.unique(gold)) < 2:
-        return 0.0
-    agree = best_relabelling(gold, values)
-    if agree * entropy_bits(gold) < id_floor_bits(probe):
-        return 0.0
+    else:
+        agree = best_relabelling(gold, values)
+        bits, threshold = agree * entropy_bits(gold), leak_threshold(probe.chance)
     share = agree / len(probe.ids)
-    return share if share >= leak_threshold(probe.chance) else 0.0
+    return share if share >= threshold and bits >= floor else 0.0
 
 
 def encoded_by_id(probe: Probe, text: TextValues) -> tuple[float, str]:
     """(share of the probe's items, column) of the best column beside the items' ids (their first
     occurrence) whose values are the gold transformed; (0, '') when none is. Items whose gold is one
-    value only."""
+    value only. The items matched must carry ``ID_BITS`` plus log2 of the hypotheses tested in one
+    file (each column, under each map: increasing or decreasing for numbers, each one-to-one
+    relabelling for labels): a column independent of the gold matches one hypothesis on items
+    carrying B bits with probability about 2**-B, so any of them with probability at most
+    2**-ID_BITS."""
     if any(len(pattern) != 1 for pattern in probe.patterns):
         return 0.0, ""
     rows = [row for row, item_id in enumerate(probe.ids) if item_id in text.id_positions]
     positions = np.asarray([text.id_positions[probe.ids[row]][0] for row in rows], dtype=np.int64)
-    gold = probe.gold[rows]
-    stream = text.numbers if probe.numeric else text.token_stream
-    share_of = _numeric_share if probe.numeric else _label_share
+    tokens = Stream(np.arange(len(text.codes)), text.lines, text.codes)
+    stream = text.numbers if probe.numeric else tokens
+    columns = id_columns(stream, positions, text.lines[positions])
+    maps = 1.0 if probe.numeric else relabelling_bits(probe)
+    floor = ID_BITS + math.log2(len(columns)) + maps
     best = (0.0, "")
-    for name, index in id_columns(stream, positions, text.lines[positions]).items():
+    for name, index in columns.items():
         keep = index >= 0
-        best = max(best, (share_of(probe, gold[keep], stream.values[index[keep]]), name))
+        share = column_share(probe, probe.gold[rows][keep], stream.values[index[keep]], floor)
+        best = max(best, (share, name))
     return best
 
 
