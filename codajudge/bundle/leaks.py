@@ -167,8 +167,8 @@ class Stream(NamedTuple):
 
 
 class TextValues:
-    """A text's tokens with their lines, its numbers, and where each hidden id occurs. Each distinct
-    token (``index``: token -> its code, in the order of first occurrence) is read once."""
+    """A text's tokens with their lines, its numbers, and where each hidden id first occurs. Each
+    distinct token (``index``: token -> its code, in the order of first occurrence) is read once."""
 
     def __init__(self, text: str, hidden_ids=frozenset()):
         pieces = PIECE.findall(text)
@@ -183,9 +183,9 @@ class TextValues:
         id_of = {self.index[i]: i for i in hidden_ids if i in self.index}
         is_id = np.zeros(len(values), dtype=bool)
         is_id[list(id_of)] = True
-        self.id_positions: dict[str, list[int]] = {}
+        self.id_positions: dict[str, int] = {}  # each hidden id's first token
         for position in np.flatnonzero(is_id[self.codes]).tolist():
-            self.id_positions.setdefault(id_of[int(self.codes[position])], []).append(position)
+            self.id_positions.setdefault(id_of[int(self.codes[position])], position)
 
     def _select(self, values: np.ndarray, keep: np.ndarray) -> Stream:
         """The tokens whose entry of ``keep`` (one per distinct token) is true, with their entry of
@@ -210,8 +210,8 @@ class TextValues:
 
 
 def exact_by_id(probe: Probe, text: TextValues) -> float:
-    """Share of the probe's items whose gold is beside an occurrence of their id: its values, in
-    order, just after the id or just before it."""
+    """Share of the probe's items whose gold is beside the first occurrence of their id: its values,
+    in order, just after the id or just before it."""
     stream = text.exact(probe)
     positions, values = stream.positions.tolist(), stream.values.tolist()
     patterns = dict(zip(probe.ids, probe.patterns))
@@ -219,11 +219,10 @@ def exact_by_id(probe: Probe, text: TextValues) -> float:
     for item_id in text.id_positions.keys() & patterns.keys():
         pattern = list(patterns[item_id])
         width = len(pattern)
-        for pos in text.id_positions[item_id]:
-            after, before = bisect_right(positions, pos), bisect_left(positions, pos)
-            if pattern in (values[after : after + width], values[max(0, before - width) : before]):
-                found += 1
-                break
+        pos = text.id_positions[item_id]
+        after, before = bisect_right(positions, pos), bisect_left(positions, pos)
+        if pattern in (values[after : after + width], values[max(0, before - width) : before]):
+            found += 1
     return found / len(probe.ids)
 
 
@@ -306,7 +305,7 @@ def encoded_by_id(probe: Probe, text: TextValues) -> tuple[float, str]:
     if any(len(pattern) != 1 for pattern in probe.patterns):
         return 0.0, ""
     rows = [row for row, item_id in enumerate(probe.ids) if item_id in text.id_positions]
-    positions = np.asarray([text.id_positions[probe.ids[row]][0] for row in rows], dtype=np.int64)
+    positions = np.asarray([text.id_positions[probe.ids[row]] for row in rows], dtype=np.int64)
     tokens = Stream(np.arange(len(text.codes)), text.lines, text.codes)
     stream = text.numbers if probe.numeric else tokens
     columns = id_columns(stream, positions, text.lines[positions])
