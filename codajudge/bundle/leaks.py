@@ -14,8 +14,8 @@ every hidden split:
   track's gold is looked for as it is and transformed as the track's metric allows (any affine or
   strictly monotone map of numbers, any one-to-one relabelling of labels), two ways:
 
-  - **by id**: the values beside each hidden id (the nearest before and after it, the last of its
-    line) compared with that item's gold;
+  - **by id**: the values beside each hidden id (as it is, the nearest before and after it; the
+    value after it and the last of its line) compared with that item's gold;
   - **by order**: runs of the gold in the file's values, and as it is in its columns read as a table
     (the j-th value of every line), long enough to carry ``ORDER_BITS`` bits of the gold.
 
@@ -230,12 +230,10 @@ def id_columns(stream: Stream, positions: np.ndarray, lines: np.ndarray) -> dict
     """For ids at token ``positions`` on ``lines``: column name -> the index in ``stream`` of each
     id's value in that column (-1 where it has none)."""
     after = np.searchsorted(stream.positions, positions, side="right")
-    before = np.searchsorted(stream.positions, positions, side="left") - 1
     first = np.searchsorted(stream.lines, lines, side="left")
     end = np.searchsorted(stream.lines, lines, side="right")
     return {
         "the value just after their ids": np.where(after < len(stream.positions), after, -1),
-        "the value just before their ids": before,
         "the last value of their ids' lines": np.where(first < end, end - 1, -1),
     }
 
