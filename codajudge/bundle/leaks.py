@@ -119,8 +119,7 @@ class Probe(NamedTuple):
     """What a track's hidden gold looks like in text: one pattern of values per scored item, as
     integers (quantised numbers, or the codes of labels)."""
 
-    ids: list[str]
-    patterns: list[tuple[int, ...]]
+    patterns: dict[str, tuple[int, ...]]  # each scored item's id -> its pattern
     numeric: bool
     codebook: dict[str, int]  # each label's code (1, 2, ...; 0 is no label), in sorted order
     gold: np.ndarray  # every item's values in order
@@ -135,20 +134,19 @@ def probe_for(gold: GoldTrack, items: Sequence[dict]) -> Probe | None:
     keep = np.flatnonzero(gold.scored).tolist()
     if len(keep) < MIN_ITEMS:
         return None
-    values = [kind.gold_in_text(gold, items, i) for i in keep]
+    values = {gold.ids[i]: kind.gold_in_text(gold, items, i) for i in keep}
     codebook = {label: code for code, label in enumerate(sorted(set(gold.track.labels)), start=1)}
     if kind.gold_is_numeric:
-        patterns = [tuple(quantise(pattern).tolist()) for pattern in values]
+        patterns = {item_id: tuple(quantise(v).tolist()) for item_id, v in values.items()}
     else:
-        patterns = [tuple(codebook[value] for value in pattern) for pattern in values]
-    counts = np.asarray(list(Counter(patterns).values()))
+        patterns = {item_id: tuple(map(codebook.get, v)) for item_id, v in values.items()}
+    counts = np.asarray(list(Counter(patterns.values()).values()))
     return Probe(
-        [gold.ids[i] for i in keep],
         patterns,
         kind.gold_is_numeric,
         codebook,
-        np.asarray([value for pattern in patterns for value in pattern], dtype=np.int64),
-        np.repeat(np.arange(len(patterns)), [len(pattern) for pattern in patterns]),
+        np.asarray([value for pattern in patterns.values() for value in pattern], dtype=np.int64),
+        np.repeat(np.arange(len(patterns)), list(map(len, patterns.values()))),
         float(((counts / len(patterns)) ** 2).sum()),
         {},
     )
@@ -214,16 +212,15 @@ def exact_by_id(probe: Probe, text: TextValues) -> float:
     in order, just after the id or just before it."""
     stream = text.exact(probe)
     positions, values = stream.positions.tolist(), stream.values.tolist()
-    patterns = dict(zip(probe.ids, probe.patterns))
     found = 0
-    for item_id in text.id_positions.keys() & patterns.keys():
-        pattern = list(patterns[item_id])
+    for item_id in text.id_positions.keys() & probe.patterns.keys():
+        pattern = list(probe.patterns[item_id])
         width = len(pattern)
         pos = text.id_positions[item_id]
         after, before = bisect_right(positions, pos), bisect_left(positions, pos)
         if pattern in (values[after : after + width], values[max(0, before - width) : before]):
             found += 1
-    return found / len(probe.ids)
+    return found / len(probe.patterns)
 
 
 def id_columns(stream: Stream, positions: np.ndarray, lines: np.ndarray) -> dict[str, np.ndarray]:
@@ -288,7 +285,7 @@ def column_share(probe: Probe, gold: np.ndarray, values: np.ndarray, floor: floa
     else:
         agree = best_relabelling(gold, values)
         bits, threshold = agree * entropy_bits(gold), leak_threshold(probe.chance)
-    share = agree / len(probe.ids)
+    share = agree / len(probe.patterns)
     return share if share >= threshold and bits >= floor else 0.0
 
 
@@ -300,10 +297,11 @@ def encoded_by_id(probe: Probe, text: TextValues) -> tuple[float, str]:
     relabelling for labels): a column independent of the gold matches one hypothesis on items
     carrying B bits with probability about 2**-B, so any of them with probability at most
     2**-ID_BITS."""
-    if any(len(pattern) != 1 for pattern in probe.patterns):
+    if any(len(pattern) != 1 for pattern in probe.patterns.values()):
         return 0.0, ""
-    rows = [row for row, item_id in enumerate(probe.ids) if item_id in text.id_positions]
-    positions = np.asarray([text.id_positions[probe.ids[row]] for row in rows], dtype=np.int64)
+    ids = [item_id for item_id in probe.patterns if item_id in text.id_positions]
+    positions = np.asarray([text.id_positions[item_id] for item_id in ids], dtype=np.int64)
+    gold = np.asarray([probe.patterns[item_id][0] for item_id in ids], dtype=np.int64)
     tokens = Stream(np.arange(len(text.codes)), text.lines, text.codes)
     stream = text.numbers if probe.numeric else tokens
     columns = id_columns(stream, positions, text.lines[positions])
@@ -312,7 +310,7 @@ def encoded_by_id(probe: Probe, text: TextValues) -> tuple[float, str]:
     best = (0.0, "")
     for name, index in columns.items():
         keep = index >= 0
-        share = column_share(probe, probe.gold[rows][keep], stream.values[index[keep]], floor)
+        share = column_share(probe, gold[keep], stream.values[index[keep]], floor)
         best = max(best, (share, name))
     return best
 
@@ -349,12 +347,13 @@ def step_codes(values: np.ndarray) -> np.ndarray:
 
 
 def order_streams(probe: Probe, text: TextValues, encoded: bool) -> list[np.ndarray]:
-    """The file's streams that may carry the probe's gold in order: its values that can be the gold
-    as it is, in the text's order and read as a table, column after column (the first value of
-    every line, then the second, ...); ``encoded``, its numbers (for numeric gold), or the numbers'
-    tokens (codes) and any token last on its line (letters, other names), in the text's order."""
+    """The file's streams that may carry the probe's gold in order, as the codes its runs are
+    compared in (``gold_runs``): its values that can be the gold as it is, in the text's order and
+    read as a table, column after column (the first value of every line, then the second, ...);
+    ``encoded``, its numbers' steps (for numeric gold), or the numbers' tokens (codes) and any token
+    last on its line (letters, other names), in the text's order."""
     if encoded and probe.numeric:
-        return [text.numbers.values]
+        return [step_codes(text.numbers.values)]
     if encoded:
         last_on_its_line = np.diff(text.lines, append=np.inf) != 0
         return [text.codes[text.numbers.positions], text.codes[last_on_its_line]]
@@ -400,13 +399,11 @@ def share_by_order(probe: Probe, text: TextValues, encoded: bool) -> float:
     if probe.runs[encoded] is None:
         return 0.0
     k, gold_hashes = probe.runs[encoded]
-    steps, relabelled = encoded and probe.numeric, encoded and not probe.numeric
     found = np.zeros(len(gold_hashes), dtype=bool)
-    for values in order_streams(probe, text, encoded):
-        codes = step_codes(values) if steps else values
-        found |= _among(gold_hashes, run_hashes(codes, k, relabelled))
+    for codes in order_streams(probe, text, encoded):
+        found |= _among(gold_hashes, run_hashes(codes, k, relabelled=encoded and not probe.numeric))
     n = len(probe.gold)
-    span = k + int(steps)  # k steps between values span k + 1 values
+    span = k + int(encoded and probe.numeric)  # k steps between values span k + 1 values
     # runs found, by their first value (each orientation's runs in turn), and the values they span
     starts = np.bincount(np.flatnonzero(found) % (n - span + 1), minlength=n)
     covered = np.convolve(starts, np.ones(span, dtype=np.int64))[:n] > 0
