@@ -84,6 +84,13 @@ def text_key(item: dict) -> tuple[str, ...]:
     )
 
 
+def item_key(item: dict) -> tuple:
+    """Who an item is across files: its texts (``text_key``), or ``(None, id)`` when it has none (a
+    reference file's items)."""
+    key = text_key(item)
+    return key if any(key) else (None, item["id"])
+
+
 def leak_threshold(chance: float) -> float:
     """Share of a track's items found beside their ids for a refusal: at least ``LEAK_SHARE_MIN``,
     and halfway between chance agreement and all items (chance = two independent guesses, before and
@@ -501,12 +508,11 @@ def _as_submission(path: Path, display: str, gold: GoldTrack) -> str:
 
 
 def _same_items(split: HiddenSplit, keys: list[tuple], public: dict[tuple, dict]) -> list[tuple]:
-    """(hidden item, public item) pairs that are the same item: the same texts (``keys``: the
-    hidden items' ``text_key``), whatever the ids (a copy under a new id is the same item), or the
-    same id when the public item has no texts (``public``: each public item by its texts, those
-    without texts by ``(None, id)``)."""
-    pairs = [(item, public.get(key) if any(key) else None) for item, key in zip(split.items, keys)]
-    pairs = [(item, other or public.get((None, item["id"]))) for item, other in pairs]
+    """(hidden item, public item) pairs that are the same item: the same texts, whatever the ids (a
+    copy under a new id is the same item), or the same id when the public item has no texts
+    (``keys``: the hidden items' ``item_key``; ``public``: each public item by its own)."""
+    keyed = zip(split.items, keys)
+    pairs = [(item, public.get(key) or public.get((None, item["id"]))) for item, key in keyed]
     return [(item, other) for item, other in pairs if other is not None]
 
 
@@ -548,7 +554,7 @@ class Scan:
         self.hidden = hidden
         self.probes = {track: probe_for(split.gold, split.items) for track, split in hidden.items()}
         self.hidden_ids = frozenset().union(*(split.gold.ids for split in hidden.values()))
-        self.keys = {track: list(map(text_key, split.items)) for track, split in hidden.items()}
+        self.keys = {track: list(map(item_key, split.items)) for track, split in hidden.items()}
         self.seen: dict[tuple, list[Problem]] = {}
 
     def file(self, path: Path, display: str, in_input_data: bool) -> list[Problem]:
@@ -588,10 +594,9 @@ class Scan:
         public file) must not carry the hidden gold of most items of a track (e.g. dev and test
         share items, or test items copied under new ids), even with some items left out
         (``_same_items``)."""
-        # each public item by its texts (the first of each), those without (reference data) by id
-        public: dict[tuple, dict] = {}
+        public: dict[tuple, dict] = {}  # the first public item of each key
         for item in items:
-            public.setdefault(text_key(item) if "texts" in item else (None, item["id"]), item)
+            public.setdefault(item_key(item), item)
         problems = []
         for track_id, split in self.hidden.items():
             shared = _same_items(split, self.keys[track_id], public)
