@@ -198,17 +198,16 @@ class TextValues:
         positions = np.flatnonzero(keep[self.codes])
         return Stream(positions, self.lines[positions], values[self.codes[positions]])
 
-    def labels(self, probe: Probe) -> Stream:
-        """The tokens that are the probe's labels, as its codes."""
+    def exact(self, probe: Probe) -> Stream:
+        """The values that can be the probe's gold as it is, as its codes: the quantised numbers,
+        or the tokens that are its labels."""
+        if probe.numeric:
+            return self.quantised
         codes = np.zeros(len(self.index), dtype=np.int64)
         for label, code in probe.codebook.items():
             if label in self.index:
                 codes[self.index[label]] = code
         return self._select(codes, codes > 0)
-
-    def exact(self, probe: Probe) -> Stream:
-        """The values that can be the probe's gold as it is, as its codes."""
-        return self.quantised if probe.numeric else self.labels(probe)
 
 
 # --- by id -----------------------------------------------------------------------------------------
