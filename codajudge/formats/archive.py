@@ -26,7 +26,6 @@ from .textfile import MAX_FILE_BYTES, Rule, max_file_bytes, safe_display, shorte
 
 MAX_ENTRIES = 1000
 MAX_UNCOMPRESSED_BYTES = 1024**3
-MAX_ENTRY_BYTES = MAX_FILE_BYTES  # a larger prediction file would be refused anyway
 MAX_RATIO = 200  # compressed -> uncompressed expansion beyond this on a large entry is a bomb
 RATIO_CHECK_BYTES = 10 * 1024**2
 #: The status file the ingestion program writes beside its predictions and the scoring program reads.
@@ -56,7 +55,8 @@ ESCAPES = Rule(
 LINK = Rule("archive contains a symbolic link", hint="put the file itself in the archive")
 ENCRYPTED = Rule("archive entry is encrypted", hint="create the archive without a password")
 SAME_PATH_TWICE = Rule("archive holds the same path twice", hint="keep one copy of each file")
-ENTRY_TOO_LARGE = Rule("archive entry is too large", f"at most {MAX_ENTRY_BYTES} bytes")
+#: A larger prediction file would be refused anyway.
+ENTRY_TOO_LARGE = Rule("archive entry is too large", f"at most {MAX_FILE_BYTES} bytes")
 ZIP_BOMB = Rule(
     "archive expands too much (a zip bomb?)",
     f"at most {MAX_UNCOMPRESSED_BYTES} bytes uncompressed in all, and at most {MAX_RATIO}:1 "
@@ -117,7 +117,7 @@ def _check_file(
     name, size = _entry(info.filename), info.file_size
     if twice:
         raise SAME_PATH_TWICE.error(display, name)
-    if size > MAX_ENTRY_BYTES:
+    if size > MAX_FILE_BYTES:
         raise ENTRY_TOO_LARGE.error(display, f"{size} bytes declared by {name}")
     # this entry's, and all files' so far
     ratios = ((size, info.compress_size), (total, compressed))

@@ -30,7 +30,7 @@ from ..untrusted import read_head
 from .coverage import missing_items, unknown_id
 from .notes import VALUE_NOTES, note_warnings
 from .soft import soft_label
-from .textfile import cannot_read, refuse_large_file, shorten, utf8_text
+from .textfile import opened, shorten, utf8_text
 from .values import (
     ValueProblem,
     add_problem,
@@ -146,12 +146,8 @@ def _document(path: Path, display: str, n_items: int):
     """(model name, uid -> record) of the file parsed as one JSON object of exactly one model,
     within the byte bound of ``textfile.read_texts`` for a track of ``n_items`` and, before it is
     parsed, ``ENTRIES_PER_ITEM`` entries per item."""
-    try:
-        refuse_large_file(path, display, n_items)
-        data = Path(path).read_bytes()
-    except OSError as e:
-        raise cannot_read(display, e)
-    text = utf8_text(data, display, SubmissionError)
+    with opened(path, display, n_items) as f:
+        text = utf8_text(f.read(), display, SubmissionError)
     try:
         refuse_many_entries(
             text,
@@ -175,9 +171,7 @@ def _document(path: Path, display: str, n_items: int):
                 found=show_json(records),
             )
     except ValueProblem as p:
-        raise SubmissionError.single(
-            display, p.message, expected=p.expected, found=p.found, hint=p.hint
-        )
+        raise SubmissionError.single(display, **vars(p))
     return model, records
 
 

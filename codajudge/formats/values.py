@@ -36,9 +36,7 @@ class ValueProblem(Exception):
 
 def add_problem(problems, problem: ValueProblem, **where) -> None:
     """Add ``problem`` to a ``ProblemCollector`` at ``where`` (its line, its item)."""
-    problems.add(
-        problem.message, expected=problem.expected, found=problem.found, hint=problem.hint, **where
-    )
+    problems.add(**vars(problem), **where)
 
 
 def show(text: str, limit: int = 60) -> str:
