@@ -130,9 +130,9 @@ def _table_rows(lines, track: Track, keys: ItemKeys, problems: ProblemCollector)
     columns = Columns(lines, track, keys.ids, display, lambda text: _is_value(track, keys, text))
     layout = "id"
     if track.positional and not columns.json_lines:
-        layout = layout_of(columns, keys.ids, display)
+        layout = layout_of(columns)
     read_rows = _positional_rows if layout == "positional" else _id_rows
-    rows = read_rows(columns, track, keys, problems)
+    rows = read_rows(columns, keys, problems)
     header = columns.header if layout == "id" else columns.positional_header
     release = layout == "positional" and len(columns.positional_firsts) > len(keys.ids)
     warnings = [  # each that applies, in this order
@@ -154,13 +154,11 @@ def _is_value(track: Track, keys: ItemKeys, text: str) -> bool:
     return not problems
 
 
-def _positional_rows(
-    columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector
-) -> Rows:
+def _positional_rows(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -> Rows:
     """The scores of a SemEval positional file, one per line in item order (a confidence must be a number)."""
     every, fields, n = columns.numbers, columns.positional_firsts, len(keys.ids)
     numbers = every[columns.positional_header :]  # the header's line stays in the blank-line check
-    release = track.release_lines if (track.release_lines or 0) > n else None
+    release = columns.track.release_lines if (columns.track.release_lines or 0) > n else None
     if len(fields) not in (n, release):
         expected = f"{n} lines (one score per pair, in input order)"
         if release:
@@ -194,13 +192,13 @@ def _positional_rows(
     return Rows(range(n), numbers[:n], fields[:n], scores=scores and scores[:n])
 
 
-def _id_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector) -> Rows:
+def _id_rows(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -> Rows:
     """The value column of an ``ID<TAB>VALUE`` file in item order (``_id_problems`` explains the rest)."""
     known = np.flatnonzero(columns.tabbed & (columns.position >= 0))
     # the items given and the row of each one's first line, in item order
     given, first = np.unique(columns.position[known], return_index=True)
     if len(given) != len(columns.heads) or len(given) != len(keys.ids):
-        _id_problems(columns, track, keys, problems)
+        _id_problems(columns, keys, problems)
     rows = known[first].tolist()
     return Rows(
         given,
@@ -210,17 +208,15 @@ def _id_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCo
     )
 
 
-def _id_problems(
-    columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector
-) -> None:
+def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -> None:
     """The problems of the lines that give no item (no tab, an unknown or a repeated id), in line
     order, then that of the items without a line."""
-    heads, position = columns.heads, columns.position
+    heads, position, example = columns.heads, columns.position, columns.track.example
     if len(heads) and columns.tabbed.all() and (position < 0).all():
         raise SubmissionError.single(
             problems.file,
             "none of the ids in this file belong to the track",
-            expected=f"lines such as {track.example.replace('ID', repr(keys.ids[0]) if keys.ids else 'ID')}",
+            expected=f"lines such as {example.replace('ID', repr(keys.ids[0]) if keys.ids else 'ID')}",
             found=f"ids such as {shorten(heads[0])!r}",
             hint=keys.elsewhere(heads) if keys.elsewhere else None,
         )
@@ -238,7 +234,7 @@ def _id_problems(
     rows = zip(heads, columns.starts, columns.lines, position.tolist(), texts)
     for head, start, line, item, text in rows:
         if not start:
-            add_problem(problems, _no_tab(text, columns.json_lines, track.example), line=line)
+            add_problem(problems, _no_tab(text, columns.json_lines, example), line=line)
             named.append(index.get(LEADING_FIELD.split(text.strip(), maxsplit=1)[0], -1))
         elif item < 0:
             unknown_id(problems, head, keys.ids, line)
