@@ -340,12 +340,9 @@ def _annotator_rows(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemC
             # on multilabel tracks, indices are read as 0/1 vectors: the row's layout is refused
             problem.hint = (track.scale == "multilabel" and hint()) or problem.hint
             _add(problem, problems, rows, keys, j)
-    fit = RowFit(
-        keys.annotators,
-        keys.listed,
-        {rows.item[j]: len(row) for j, row in entries.items()},
-        first_entries=track.annotator_alignment == OFFICIAL_2025,
-    )
+    lengths = {rows.item[j]: len(row) for j, row in entries.items()}
+    official = track.annotator_alignment == OFFICIAL_2025
+    fit = RowFit(keys.annotators, keys.listed, lengths, first_entries=official)
     values = []
     for j, row in entries.items():
         try:
