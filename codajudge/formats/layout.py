@@ -124,16 +124,15 @@ class Columns:
         line is an item's: a JSON list of two or more scores or labels, or three or more numbers
         apart (``print(list(scores))``, ``np.savetxt`` of a row); on tracks whose value is itself a
         list, a JSON list of one row per item."""
-        track, ids = self.track, self.ids
-        if len(texts) != 1 or len(ids) < 2 or texts[0].partition("\t")[0].strip() in ids:
+        if len(texts) != 1 or len(self.ids) < 2 or texts[0].partition("\t")[0].strip() in self.ids:
             return
-        rows = kinds.of(track).value_type.is_row
+        rows = kinds.of(self.track).value_type.is_row
         value = json_or_none(texts[0])
         parts = re.split(r"[\s,;]+", texts[0].strip(" \t,;"))
         if isinstance(value, list):
             nested = [isinstance(v, (list, dict)) for v in value]
             shaped = all(nested) if rows else not any(nested)
-            count = len(value) if shaped and len(value) >= (len(ids) if rows else 2) else 0
+            count = len(value) if shaped and len(value) >= (len(self.ids) if rows else 2) else 0
         else:
             apart = value is None and not rows and len(parts) > 2 and all(map(is_decimal, parts))
             count = len(parts) if apart else 0
@@ -143,10 +142,10 @@ class Columns:
                 f"the file holds one line of {count} values",
                 line=numbers[0],
                 found=repr(shorten(texts[0])),
-                expected=f"one line per item ({len(ids):,} items): "
-                + ("one score per line in input order, or " if track.positional else "")
-                + f"lines such as {track.example}",
-                hint=kinds.of(track).one_line_fix,
+                expected=f"one line per item ({len(self.ids):,} items): "
+                + ("one score per line in input order, or " if self.track.positional else "")
+                + f"lines such as {self.track.example}",
+                hint=kinds.of(self.track).one_line_fix,
             )
 
     @cached_property
