@@ -86,10 +86,8 @@ class Columns:
             raise INDEX_COLUMN.error(display, repr(shorten(texts[0])), numbers[0])
         self._refuse_one_line_of_values(numbers, texts)
         self.numbers, self.texts = numbers, texts
-        self.json_lines = bool(
-            texts[0].lstrip().startswith("{")
-            and not any(map(str.__contains__, texts, repeat("\t")))
-        )
+        braced = texts[0].lstrip().startswith("{")
+        self.json_lines = braced and not any(map(str.__contains__, texts, repeat("\t")))
         texts = list(map(_id_tab_value, texts)) if self.json_lines else texts
         self.header = int(_is_header(texts[0], ids, is_value if not self.json_lines else bool))
         self.body, self.lines = (texts[1:], numbers[1:]) if self.header else (texts, numbers)
@@ -159,13 +157,8 @@ class Columns:
         """1 when, for a positional reading, the first line is a header (``score``, ``prediction<TAB>confidence``:
         one or two names, none a number such as "nan") and the lines after it are one per item, else 0."""
         names = self.texts[0].split()
-        return int(
-            len(self.texts) == len(self.ids) + 1
-            and 1 <= len(names) <= 2
-            and all(
-                COLUMN_NAME.fullmatch(name) and name.lower() not in FLOAT_WORDS for name in names
-            )
-        )
+        named = all(COLUMN_NAME.fullmatch(n) and n.lower() not in FLOAT_WORDS for n in names)
+        return int(len(self.texts) == len(self.ids) + 1 and 1 <= len(names) <= 2 and named)
 
     @cached_property
     def positional_firsts(self) -> list[str]:
@@ -199,11 +192,8 @@ def _is_header(text: str, ids: list[str], is_value: Callable[[str], bool]) -> bo
     first = first.strip()
     if first.lower() in HEADER_NAMES:
         return first.lower() not in ids
-    return (
-        bool(tab and COLUMN_NAME.fullmatch(first) and COLUMN_NAME.fullmatch(value.strip()))
-        and not is_value(value)
-        and first not in ids
-    )
+    names = bool(tab and COLUMN_NAME.fullmatch(first) and COLUMN_NAME.fullmatch(value.strip()))
+    return names and not is_value(value) and first not in ids
 
 
 def _id_tab_value(text: str) -> str:
@@ -230,9 +220,8 @@ def layout_of(columns: Columns) -> str:
         and bool(columns.tabbed.all() and (columns.position >= 0).all())
         and np.bincount(columns.position).max() == 1
     )
-    scores = (
-        parse_numbers(heads) if as_ids and not columns.header and len(heads) == len(ids) else None
-    )
+    bare = as_ids and not columns.header and len(heads) == len(ids)  # each item's id, no header
+    scores = parse_numbers(heads) if bare else None
     if as_ids and (scores is None or not all(0 <= score <= 5 for score in scores)):
         return "id"  # cannot be ambiguous: the costlier positional reading is not needed
     positional = _reads_positionally(columns)
