@@ -203,12 +203,10 @@ def accepted_file_names(tracks: Sequence[Track], by_track: bool = False) -> str:
     (``mp_soft.tsv or mp_*_soft.tsv``), each list after its track's id when ``by_track``; how names are
     matched is said once after them when some track has other names."""
     names = [" or ".join(t.file_names) for t in tracks]
-    listed = (
-        "; ".join(f"{t.id}: {n}" for t, n in zip(tracks, names)) if by_track else ", ".join(names)
-    )
-    return listed + (
-        " (any case; * stands for any text)" if any(len(t.file_names) > 1 for t in tracks) else ""
-    )
+    if by_track:
+        names = [f"{t.id}: {n}" for t, n in zip(tracks, names)]
+    how = " (any case; * stands for any text)" if any(len(t.file_names) > 1 for t in tracks) else ""
+    return ("; " if by_track else ", ").join(names) + how
 
 
 def safe_extract(

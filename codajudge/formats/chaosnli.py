@@ -88,9 +88,8 @@ def read_chaosnli(path: Path, display: str, track: Track, ids: list[str]):
     problems, notes = ProblemCollector(display), []
     position, skipped = _positions(records, ids, problems)
     soft = kinds.of(track).value_type is DISTRIBUTION
-    values = (
-        np.zeros((len(ids), len(track.labels))) if soft else np.full(len(ids), -1, dtype=np.int64)
-    )
+    k = len(track.labels)
+    values = np.zeros((len(ids), k)) if soft else np.full(len(ids), -1, dtype=np.int64)
     for uid, i in position.items():
         try:
             record = _record(records[uid], uid)

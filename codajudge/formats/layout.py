@@ -105,11 +105,8 @@ class Columns:
         lines skipped: on a positional (SemEval) track, a line whose first non-blank character is
         '#' is a comment, skipped as the official scorer skips it, unless an item id of the track
         starts with '#'. A file without '#' is not looked at line by line."""
-        if (
-            not self.track.positional
-            or not any(map(str.__contains__, texts, repeat("#")))
-            or any(map(str.startswith, map(str.lstrip, self.ids), repeat("#")))
-        ):
+        marked = self.track.positional and any(map(str.__contains__, texts, repeat("#")))
+        if not marked or any(map(str.startswith, map(str.lstrip, self.ids), repeat("#"))):
             return numbers, texts, []
         kept = [not text.lstrip().startswith("#") for text in texts]
         if not any(kept):
