@@ -83,9 +83,8 @@ READ_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, RuntimeError, OSError, 
 def is_ignored(relative: PurePosixPath) -> bool:
     """macOS resource forks, dotfiles and the platform's own files are not part of a submission."""
     parts = relative.parts
-    return any(p == "__MACOSX" or p.startswith(".") for p in parts) or (
-        len(parts) == 1 and parts[0].lower() in IGNORED_NAMES
-    )
+    platform = len(parts) == 1 and parts[0].lower() in IGNORED_NAMES
+    return platform or any(p == "__MACOSX" or p.startswith(".") for p in parts)
 
 
 def _entry(name: str) -> str:

@@ -74,9 +74,8 @@ def write_other_phase_ids(
         for phase in phases
         if phase.split != own_split
     }
-    (Path(ref_dir) / OTHER_PHASE_IDS).write_text(
-        json.dumps(doc, separators=(",", ":"), sort_keys=True) + "\n", encoding="utf-8"
-    )
+    text = json.dumps(doc, separators=(",", ":"), sort_keys=True) + "\n"
+    (Path(ref_dir) / OTHER_PHASE_IDS).write_text(text, encoding="utf-8")
 
 
 def other_phase_ids(ref_dir: Path) -> dict[str, dict[str, list[str]]]:

@@ -94,10 +94,8 @@ class Columns:
         # each value stays in its line, read at its offset: a copy of every value would cost the
         # file's size again
         self.starts = [text.find("\t") + 1 for text in self.body]
-        self.heads = [
-            (text[: start - 1] if start else text).strip()
-            for text, start in zip(self.body, self.starts)
-        ]
+        rows = zip(self.body, self.starts)
+        self.heads = [(text[: start - 1] if start else text).strip() for text, start in rows]
         self.tabbed = np.array(self.starts, dtype=np.int64) > 0
 
     def _without_comments(self, numbers: Sequence[int], texts: list[str]):

@@ -200,12 +200,11 @@ def _id_rows(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -> Ro
     if len(given) != len(columns.heads) or len(given) != len(keys.ids):
         _id_problems(columns, keys, problems)
     rows = known[first].tolist()
-    return Rows(
-        given,
-        list(map(columns.lines.__getitem__, rows)),
-        list(map(columns.body.__getitem__, rows)),
-        list(map(columns.starts.__getitem__, rows)),
-    )
+
+    def picked(column: Sequence) -> list:
+        return list(map(column.__getitem__, rows))
+
+    return Rows(given, picked(columns.lines), picked(columns.body), picked(columns.starts))
 
 
 def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -> None:
@@ -333,9 +332,8 @@ def _annotator_rows(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemC
     entries = {}
     for j in range(len(rows.item)):
         try:
-            entries[j] = annotator_entries(
-                rows.text(j), track, keys.annotators[rows.item[j]], notes, keys.longest_row
-            )
+            names = keys.annotators[rows.item[j]]
+            entries[j] = annotator_entries(rows.text(j), track, names, notes, keys.longest_row)
         except ValueProblem as problem:
             # on multilabel tracks, indices are read as 0/1 vectors: the row's layout is refused
             problem.hint = (track.scale == "multilabel" and hint()) or problem.hint
