@@ -284,12 +284,8 @@ def _no_tab(text: str, json_lines: bool, example: str) -> ValueProblem:
         if len(line) == 2 and "id" in line:
             found = f"the id {shorten(json.dumps(line['id'], ensure_ascii=False))}"
         hint = 'keep only "id" and the prediction: df[["id", "label"]].to_json(orient="records", lines=True)'
-    return ValueProblem(
-        'a JSON line must hold exactly "id" and one value',
-        expected='one object {"id": ID, "any name": VALUE} a line, the id a string or an integer',
-        found=found,
-        hint=hint,
-    )
+    expected = 'one object {"id": ID, "any name": VALUE} a line, the id a string or an integer'
+    return ValueProblem('a JSON line must hold exactly "id" and one value', expected, found, hint)
 
 
 def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):

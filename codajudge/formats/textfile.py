@@ -30,9 +30,7 @@ class Rule(NamedTuple):
 
     def error(self, display: str, found: str = None, line: int = None) -> SubmissionError:
         """This rule's refusal of the file ``display`` (at ``line``), having found ``found``."""
-        return SubmissionError.single(
-            display, self.message, line=line, expected=self.expected, found=found, hint=self.hint
-        )
+        return SubmissionError.single(display, line=line, found=found, **self._asdict())
 
 
 #: Largest accepted prediction file and line. A million-item similarity track is about 20 MB; a
