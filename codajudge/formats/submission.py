@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache
 from itertools import chain
 from pathlib import Path
 from typing import NamedTuple
@@ -68,14 +68,6 @@ class ItemKeys:
     annotators: Sequence[Sequence[str]] = ()
     listed: Sequence[Sequence[str] | None] = ()
     elsewhere: OtherPhases | None = None
-
-    @cached_property
-    def longest_row(self) -> int:
-        """The most entries a row of the file may have: an item's annotators, the release's
-        annotators list of an item, or the whole annotator pool (``annotators.RowFit``)."""
-        pool = len(set(chain.from_iterable(self.annotators)))
-        listed = max(map(len, filter(None, self.listed)), default=0)
-        return max(max(map(len, self.annotators), default=0), listed, pool)
 
 
 class Prediction(NamedTuple):
@@ -322,14 +314,19 @@ def _annotator_rows(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemC
     annotators (``RowFit``, which reads other layouts), then their labels (``annotator_values``); a
     refused row's problem is added."""
     notes: list[ReadNote] = []
-    most = most_entries(track, keys.longest_row)
+    # the most entries a row may have: an item's annotators, the release's annotators list of an
+    # item, or the whole annotator pool (``annotators.RowFit``)
+    pool = len(set(chain.from_iterable(keys.annotators)))
+    listed = max(map(len, filter(None, keys.listed)), default=0)
+    longest = max(max(map(len, keys.annotators), default=0), listed, pool)
+    most = most_entries(track, longest)
     # the hint that the rows hold label indices: looked for over the whole file once, if needed
     hint = cache(lambda: labels_as_indices_hint(track, map(rows.text, range(len(rows.item))), most))
     entries = {}
     for j in range(len(rows.item)):
         try:
             names = keys.annotators[rows.item[j]]
-            entries[j] = annotator_entries(rows.text(j), track, names, notes, keys.longest_row)
+            entries[j] = annotator_entries(rows.text(j), track, names, notes, longest)
         except ValueProblem as problem:
             # on multilabel tracks, indices are read as 0/1 vectors: the row's layout is refused
             problem.hint = (track.scale == "multilabel" and hint()) or problem.hint
