@@ -289,12 +289,8 @@ def outside_label_set(value, track: Track, shown: str, hint: str = None) -> Valu
             f"order {', '.join(track.labels)}, that is {track.labels[int(float(index))]!r}; your model's own label "
             "order may differ)"
         )
-    return ValueProblem(
-        "label outside the track's label set",
-        expected="one of " + ", ".join(track.labels),
-        found=shown,
-        hint=hint,
-    )
+    expected = "one of " + ", ".join(track.labels)
+    return ValueProblem("label outside the track's label set", expected, shown, hint)
 
 
 def parse_label(text: str, track: Track, notes: list[ReadNote]) -> int:
