@@ -217,11 +217,10 @@ def _label_code(label, track: Track) -> int:
     code = track.label_set.code(label)
     if code < 0:
         names = ", ".join(list(track.label_set.aliases) + list(track.labels))
-        raise ValueProblem(
-            "the prediction has no label e, n or c"
-            if label is None
-            else "'predicted_label' is not an NLI label",
-            expected=f"{LABEL_KEY!r}: one of {names}",
-            found=show_json(label) if label is not None else "no 'predicted_label'",
-        )
+        expected = f"{LABEL_KEY!r}: one of {names}"
+        if label is None:
+            raise ValueProblem(
+                "the prediction has no label e, n or c", expected, "no 'predicted_label'"
+            )
+        raise ValueProblem("'predicted_label' is not an NLI label", expected, show_json(label))
     return code

@@ -50,9 +50,8 @@ JSON_LINES_NOTE = 'the file was read as JSON lines, one object {"id": ID, "any n
 def records_array(numbers: Sequence[int], texts: list[str]) -> Lines:
     """A file of one line holding a JSON array of objects (``json.dump(records)``, pandas'
     ``to_json(orient="records")`` without ``lines=True``) as JSON lines, each object on that line."""
-    if len(texts) != 1 or not texts[0].lstrip().startswith("["):
-        return Lines(numbers, texts)
-    records = json_or_none(texts[0])
+    one_array = len(texts) == 1 and texts[0].lstrip().startswith("[")
+    records = json_or_none(texts[0]) if one_array else None
     if not (isinstance(records, list) and records and all(isinstance(r, dict) for r in records)):
         return Lines(numbers, texts)
     lines = [json.dumps(record, ensure_ascii=False) for record in records]
