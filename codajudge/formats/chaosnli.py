@@ -147,13 +147,10 @@ def _document(path: Path, display: str, n_items: int):
     parsed, ``ENTRIES_PER_ITEM`` entries per item."""
     with opened(path, display, n_items) as f:
         text = utf8_text(f.read(), display, SubmissionError)
+    most = ENTRIES_PER_ITEM * n_items + ENTRY_SLACK
+    holder = f"document holds more entries than the predictions for the track's {n_items:,} items"
     try:
-        refuse_many_entries(
-            text,
-            ENTRIES_PER_ITEM * n_items + ENTRY_SLACK,
-            f"document holds more entries than the predictions for the track's {n_items:,} items",
-            f"write one record per item: {RECORD}",
-        )
+        refuse_many_entries(text, most, holder, f"write one record per item: {RECORD}")
         document = parse_json(text, expected=EXAMPLE)
         if len(document) != 1:
             raise ValueProblem(
