@@ -114,7 +114,7 @@ def _refusal_cases():
             "number out of range",
             line=1,
             item="s01",
-            expected="a finite number",
+            expected="finite numbers",
             found="'1e999'",
         ),
     )

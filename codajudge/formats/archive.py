@@ -26,7 +26,6 @@ from .textfile import MAX_FILE_BYTES, Rule, max_file_bytes, safe_display, shorte
 
 MAX_ENTRIES = 1000
 MAX_UNCOMPRESSED_BYTES = 1024**3
-MAX_ENTRY_BYTES = MAX_FILE_BYTES  # a larger prediction file would be refused anyway
 MAX_RATIO = 200  # compressed -> uncompressed expansion beyond this on a large entry is a bomb
 RATIO_CHECK_BYTES = 10 * 1024**2
 #: The status file the ingestion program writes beside its predictions and the scoring program reads.
@@ -56,7 +55,8 @@ ESCAPES = Rule(
 LINK = Rule("archive contains a symbolic link", hint="put the file itself in the archive")
 ENCRYPTED = Rule("archive entry is encrypted", hint="create the archive without a password")
 SAME_PATH_TWICE = Rule("archive holds the same path twice", hint="keep one copy of each file")
-ENTRY_TOO_LARGE = Rule("archive entry is too large", f"at most {MAX_ENTRY_BYTES} bytes")
+#: A larger prediction file would be refused anyway.
+ENTRY_TOO_LARGE = Rule("archive entry is too large", f"at most {MAX_FILE_BYTES} bytes")
 ZIP_BOMB = Rule(
     "archive expands too much (a zip bomb?)",
     f"at most {MAX_UNCOMPRESSED_BYTES} bytes uncompressed in all, and at most {MAX_RATIO}:1 "
@@ -83,9 +83,8 @@ READ_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, RuntimeError, OSError, 
 def is_ignored(relative: PurePosixPath) -> bool:
     """macOS resource forks, dotfiles and the platform's own files are not part of a submission."""
     parts = relative.parts
-    return any(p == "__MACOSX" or p.startswith(".") for p in parts) or (
-        len(parts) == 1 and parts[0].lower() in IGNORED_NAMES
-    )
+    platform = len(parts) == 1 and parts[0].lower() in IGNORED_NAMES
+    return platform or any(p == "__MACOSX" or p.startswith(".") for p in parts)
 
 
 def _entry(name: str) -> str:
@@ -117,7 +116,7 @@ def _check_file(
     name, size = _entry(info.filename), info.file_size
     if twice:
         raise SAME_PATH_TWICE.error(display, name)
-    if size > MAX_ENTRY_BYTES:
+    if size > MAX_FILE_BYTES:
         raise ENTRY_TOO_LARGE.error(display, f"{size} bytes declared by {name}")
     # this entry's, and all files' so far
     ratios = ((size, info.compress_size), (total, compressed))
@@ -203,12 +202,10 @@ def accepted_file_names(tracks: Sequence[Track], by_track: bool = False) -> str:
     (``mp_soft.tsv or mp_*_soft.tsv``), each list after its track's id when ``by_track``; how names are
     matched is said once after them when some track has other names."""
     names = [" or ".join(t.file_names) for t in tracks]
-    listed = (
-        "; ".join(f"{t.id}: {n}" for t, n in zip(tracks, names)) if by_track else ", ".join(names)
-    )
-    return listed + (
-        " (any case; * stands for any text)" if any(len(t.file_names) > 1 for t in tracks) else ""
-    )
+    if by_track:
+        names = [f"{t.id}: {n}" for t, n in zip(tracks, names)]
+    how = " (any case; * stands for any text)" if any(len(t.file_names) > 1 for t in tracks) else ""
+    return ("; " if by_track else ", ").join(names) + how
 
 
 def safe_extract(

@@ -30,7 +30,7 @@ from ..untrusted import read_head
 from .coverage import missing_items, unknown_id
 from .notes import VALUE_NOTES, note_warnings
 from .soft import soft_label
-from .textfile import cannot_read, refuse_large_file, shorten, utf8_text
+from .textfile import opened, shorten, utf8_text
 from .values import (
     ValueProblem,
     add_problem,
@@ -88,9 +88,8 @@ def read_chaosnli(path: Path, display: str, track: Track, ids: list[str]):
     problems, notes = ProblemCollector(display), []
     position, skipped = _positions(records, ids, problems)
     soft = kinds.of(track).value_type is DISTRIBUTION
-    values = (
-        np.zeros((len(ids), len(track.labels))) if soft else np.full(len(ids), -1, dtype=np.int64)
-    )
+    k = len(track.labels)
+    values = np.zeros((len(ids), k)) if soft else np.full(len(ids), -1, dtype=np.int64)
     for uid, i in position.items():
         try:
             record = _record(records[uid], uid)
@@ -146,19 +145,12 @@ def _document(path: Path, display: str, n_items: int):
     """(model name, uid -> record) of the file parsed as one JSON object of exactly one model,
     within the byte bound of ``textfile.read_texts`` for a track of ``n_items`` and, before it is
     parsed, ``ENTRIES_PER_ITEM`` entries per item."""
+    with opened(path, display, n_items) as f:
+        text = utf8_text(f.read(), display, SubmissionError)
+    most = ENTRIES_PER_ITEM * n_items + ENTRY_SLACK
+    holder = f"document holds more entries than the predictions for the track's {n_items:,} items"
     try:
-        refuse_large_file(path, display, n_items)
-        data = Path(path).read_bytes()
-    except OSError as e:
-        raise cannot_read(display, e)
-    text = utf8_text(data, display, SubmissionError)
-    try:
-        refuse_many_entries(
-            text,
-            ENTRIES_PER_ITEM * n_items + ENTRY_SLACK,
-            f"document holds more entries than the predictions for the track's {n_items:,} items",
-            f"write one record per item: {RECORD}",
-        )
+        refuse_many_entries(text, most, holder, f"write one record per item: {RECORD}")
         document = parse_json(text, expected=EXAMPLE)
         if len(document) != 1:
             raise ValueProblem(
@@ -175,9 +167,7 @@ def _document(path: Path, display: str, n_items: int):
                 found=show_json(records),
             )
     except ValueProblem as p:
-        raise SubmissionError.single(
-            display, p.message, expected=p.expected, found=p.found, hint=p.hint
-        )
+        raise SubmissionError.single(display, **vars(p))
     return model, records
 
 
@@ -224,11 +214,10 @@ def _label_code(label, track: Track) -> int:
     code = track.label_set.code(label)
     if code < 0:
         names = ", ".join(list(track.label_set.aliases) + list(track.labels))
-        raise ValueProblem(
-            "the prediction has no label e, n or c"
-            if label is None
-            else "'predicted_label' is not an NLI label",
-            expected=f"{LABEL_KEY!r}: one of {names}",
-            found=show_json(label) if label is not None else "no 'predicted_label'",
-        )
+        expected = f"{LABEL_KEY!r}: one of {names}"
+        if label is None:
+            raise ValueProblem(
+                "the prediction has no label e, n or c", expected, "no 'predicted_label'"
+            )
+        raise ValueProblem("'predicted_label' is not an NLI label", expected, show_json(label))
     return code

@@ -74,9 +74,8 @@ def write_other_phase_ids(
         for phase in phases
         if phase.split != own_split
     }
-    (Path(ref_dir) / OTHER_PHASE_IDS).write_text(
-        json.dumps(doc, separators=(",", ":"), sort_keys=True) + "\n", encoding="utf-8"
-    )
+    text = json.dumps(doc, separators=(",", ":"), sort_keys=True) + "\n"
+    (Path(ref_dir) / OTHER_PHASE_IDS).write_text(text, encoding="utf-8")
 
 
 def other_phase_ids(ref_dir: Path) -> dict[str, dict[str, list[str]]]:
@@ -93,6 +92,8 @@ HEAD_BYTES = 64 * 1024
 #: A line's id: a JSON line's "id" (or ChaosNLI's "uid"), else its first field.
 _JSON_ID = re.compile(r'^\s*\{.*?"u?id"\s*:\s*"?([^",}]*)')
 _FIRST_FIELD = re.compile(r"^\s*([^\t,;\s]+)")
+#: What a file of another phase's items should be instead, given the track's dataset.
+FIX = "submit predictions for this phase's items (input_data {}.jsonl of this phase)"
 
 
 class OtherPhases:
@@ -102,10 +103,6 @@ class OtherPhases:
 
     def __init__(self, track, phases: Mapping[str, Mapping[str, Sequence[str]]] | None):
         self.dataset, self.phases = track.dataset, phases or {}
-        self.fix = (
-            f"submit predictions for this phase's items (input_data {track.dataset}.jsonl of "
-            "this phase)"
-        )
 
     @cached_property
     def ids(self) -> dict[str, frozenset]:
@@ -119,7 +116,7 @@ class OtherPhases:
         for phase, known in self.ids.items():
             header = len(looked_up) > 1 and looked_up[0] not in known
             if looked_up and all(h in known for h in looked_up[header:]):
-                return f"these are the ids of the {phase} phase; {self.fix}"
+                return f"these are the ids of the {phase} phase; {FIX.format(self.dataset)}"
         return None
 
     def of_line_count(self, lines: int) -> str | None:
@@ -128,7 +125,7 @@ class OtherPhases:
             if len(known) == lines:
                 return (
                     f"the file has as many lines as the {phase} phase has items: if it holds "
-                    f"that phase's predictions, {self.fix}"
+                    f"that phase's predictions, {FIX.format(self.dataset)}"
                 )
         return None
 

@@ -73,14 +73,12 @@ def read_item_columns(path: Path, display: str, defaults: dict[str, object]) -> 
     chunk at a time (never a dict per item at once) and joined, a field a chunk lacks being its default there."""
     chunks: list[dict[str, list]] = []
     _read_checked(path, display, False, lambda items: chunks.append(item_columns(items, defaults)))
-    return {
-        name: list(
-            chain.from_iterable(
-                c.get(name) or repeat(defaults.get(name), len(c["id"])) for c in chunks
-            )
-        )
-        for name in dict.fromkeys(chain(["id"], *chunks))
-    }
+
+    def joined(name: str) -> list:
+        parts = (c.get(name) or repeat(defaults.get(name), len(c["id"])) for c in chunks)
+        return list(chain.from_iterable(parts))
+
+    return {name: joined(name) for name in dict.fromkeys(chain(["id"], *chunks))}
 
 
 #: The JSON reader of item lines, whose C scanner ``scanned_json`` calls.

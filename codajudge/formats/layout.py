@@ -47,68 +47,15 @@ INDEX_COLUMN = Rule(
 JSON_LINES_NOTE = 'the file was read as JSON lines, one object {"id": ID, "any name": VALUE} a line (CLUE\'s layout)'
 
 
-def without_comments(
-    numbers: Sequence[int], texts: list[str], track: Track, ids: list[str], display: str
-) -> tuple[Sequence[int], list[str], list[int]]:
-    """A file's lines (numbers, texts) without its comments, and the numbers of the comment lines
-    skipped: on a positional (SemEval) track, a line whose first non-blank character is '#' is a
-    comment, skipped as the official scorer skips it, unless an item id of the track starts with
-    '#'. A file without '#' is not looked at line by line."""
-    if (
-        not track.positional
-        or not any(map(str.__contains__, texts, repeat("#")))
-        or any(map(str.startswith, map(str.lstrip, ids), repeat("#")))
-    ):
-        return numbers, texts, []
-    kept = [not text.lstrip().startswith("#") for text in texts]
-    if not any(kept):
-        raise ONLY_COMMENTS.error(display, counted(len(texts), "comment line"))
-    comments = [number for number, k in zip(numbers, kept) if not k]
-    return list(compress(numbers, kept)), list(compress(texts, kept)), comments
-
-
 def records_array(numbers: Sequence[int], texts: list[str]) -> Lines:
     """A file of one line holding a JSON array of objects (``json.dump(records)``, pandas'
     ``to_json(orient="records")`` without ``lines=True``) as JSON lines, each object on that line."""
-    if len(texts) != 1 or not texts[0].lstrip().startswith("["):
-        return Lines(numbers, texts)
-    records = json_or_none(texts[0])
+    one_array = len(texts) == 1 and texts[0].lstrip().startswith("[")
+    records = json_or_none(texts[0]) if one_array else None
     if not (isinstance(records, list) and records and all(isinstance(r, dict) for r in records)):
         return Lines(numbers, texts)
     lines = [json.dumps(record, ensure_ascii=False) for record in records]
     return Lines([numbers[0]] * len(lines), lines)
-
-
-def refuse_one_line_of_values(
-    numbers: Sequence[int], texts: list[str], track: Track, ids: list[str], display: str
-):
-    """Refuse, as one problem, a file of one line holding the values of many items, unless that line
-    is an item's: a JSON list of two or more scores or labels, or three or more numbers apart
-    (``print(list(scores))``, ``np.savetxt`` of a row); on tracks whose value is itself a list, a
-    JSON list of one row per item."""
-    if len(texts) != 1 or len(ids) < 2 or texts[0].partition("\t")[0].strip() in ids:
-        return
-    rows = kinds.of(track).value_type.is_row
-    value = json_or_none(texts[0])
-    parts = re.split(r"[\s,;]+", texts[0].strip(" \t,;"))
-    if isinstance(value, list):
-        nested = [isinstance(v, (list, dict)) for v in value]
-        shaped = all(nested) if rows else not any(nested)
-        count = len(value) if shaped and len(value) >= (len(ids) if rows else 2) else 0
-    else:
-        apart = value is None and not rows and len(parts) > 2 and all(map(is_decimal, parts))
-        count = len(parts) if apart else 0
-    if count:
-        raise SubmissionError.single(
-            display,
-            f"the file holds one line of {count} values",
-            line=numbers[0],
-            found=repr(shorten(texts[0])),
-            expected=f"one line per item ({len(ids):,} items): "
-            + ("one score per line in input order, or " if track.positional else "")
-            + f"lines such as {track.example}",
-            hint=kinds.of(track).one_line_fix,
-        )
 
 
 class Columns:
@@ -128,30 +75,70 @@ class Columns:
         display: str,
         is_value: Callable[[str], bool],
     ):
-        numbers, texts, self.comments = without_comments(*lines, track, ids, display)
+        self.track, self.ids, self.display = track, ids, display
+        numbers, texts, self.comments = self._without_comments(*lines)
         numbers, texts = records_array(numbers, texts)
         # pandas' to_csv writes the DataFrame's index as an unnamed first column by default
         # (index=True): its header line starts with a tab before two or more names
         fields = texts[0].split("\t")
         if len(fields) >= 3 and not fields[0].strip() and all(map(str.strip, fields[1:])):
             raise INDEX_COLUMN.error(display, repr(shorten(texts[0])), numbers[0])
-        refuse_one_line_of_values(numbers, texts, track, ids, display)
-        self.numbers, self.texts, self.ids = numbers, texts, ids
-        self.json_lines = bool(
-            texts[0].lstrip().startswith("{")
-            and not any(map(str.__contains__, texts, repeat("\t")))
-        )
+        self._refuse_one_line_of_values(numbers, texts)
+        self.numbers, self.texts = numbers, texts
+        braced = texts[0].lstrip().startswith("{")
+        self.json_lines = braced and not any(map(str.__contains__, texts, repeat("\t")))
         texts = list(map(_id_tab_value, texts)) if self.json_lines else texts
         self.header = int(_is_header(texts[0], ids, is_value if not self.json_lines else bool))
         self.body, self.lines = (texts[1:], numbers[1:]) if self.header else (texts, numbers)
         # each value stays in its line, read at its offset: a copy of every value would cost the
         # file's size again
         self.starts = [text.find("\t") + 1 for text in self.body]
-        self.heads = [
-            (text[: start - 1] if start else text).strip()
-            for text, start in zip(self.body, self.starts)
-        ]
+        rows = zip(self.body, self.starts)
+        self.heads = [(text[: start - 1] if start else text).strip() for text, start in rows]
         self.tabbed = np.array(self.starts, dtype=np.int64) > 0
+
+    def _without_comments(self, numbers: Sequence[int], texts: list[str]):
+        """A file's lines (numbers, texts) without its comments, and the numbers of the comment
+        lines skipped: on a positional (SemEval) track, a line whose first non-blank character is
+        '#' is a comment, skipped as the official scorer skips it, unless an item id of the track
+        starts with '#'. A file without '#' is not looked at line by line."""
+        marked = self.track.positional and any(map(str.__contains__, texts, repeat("#")))
+        if not marked or any(map(str.startswith, map(str.lstrip, self.ids), repeat("#"))):
+            return numbers, texts, []
+        kept = [not text.lstrip().startswith("#") for text in texts]
+        if not any(kept):
+            raise ONLY_COMMENTS.error(self.display, counted(len(texts), "comment line"))
+        comments = [number for number, k in zip(numbers, kept) if not k]
+        return list(compress(numbers, kept)), list(compress(texts, kept)), comments
+
+    def _refuse_one_line_of_values(self, numbers: Sequence[int], texts: list[str]) -> None:
+        """Refuse, as one problem, a file of one line holding the values of many items, unless that
+        line is an item's: a JSON list of two or more scores or labels, or three or more numbers
+        apart (``print(list(scores))``, ``np.savetxt`` of a row); on tracks whose value is itself a
+        list, a JSON list of one row per item."""
+        if len(texts) != 1 or len(self.ids) < 2 or texts[0].partition("\t")[0].strip() in self.ids:
+            return
+        rows = kinds.of(self.track).value_type.is_row
+        value = json_or_none(texts[0])
+        parts = re.split(r"[\s,;]+", texts[0].strip(" \t,;"))
+        if isinstance(value, list):
+            nested = [isinstance(v, (list, dict)) for v in value]
+            shaped = all(nested) if rows else not any(nested)
+            count = len(value) if shaped and len(value) >= (len(self.ids) if rows else 2) else 0
+        else:
+            apart = value is None and not rows and len(parts) > 2 and all(map(is_decimal, parts))
+            count = len(parts) if apart else 0
+        if count:
+            raise SubmissionError.single(
+                self.display,
+                f"the file holds one line of {count} values",
+                line=numbers[0],
+                found=repr(shorten(texts[0])),
+                expected=f"one line per item ({len(self.ids):,} items): "
+                + ("one score per line in input order, or " if self.track.positional else "")
+                + f"lines such as {self.track.example}",
+                hint=kinds.of(self.track).one_line_fix,
+            )
 
     @cached_property
     def position(self) -> np.ndarray:
@@ -164,13 +151,8 @@ class Columns:
         """1 when, for a positional reading, the first line is a header (``score``, ``prediction<TAB>confidence``:
         one or two names, none a number such as "nan") and the lines after it are one per item, else 0."""
         names = self.texts[0].split()
-        return int(
-            len(self.texts) == len(self.ids) + 1
-            and 1 <= len(names) <= 2
-            and all(
-                COLUMN_NAME.fullmatch(name) and name.lower() not in FLOAT_WORDS for name in names
-            )
-        )
+        named = all(COLUMN_NAME.fullmatch(n) and n.lower() not in FLOAT_WORDS for n in names)
+        return int(len(self.texts) == len(self.ids) + 1 and 1 <= len(names) <= 2 and named)
 
     @cached_property
     def positional_firsts(self) -> list[str]:
@@ -204,11 +186,8 @@ def _is_header(text: str, ids: list[str], is_value: Callable[[str], bool]) -> bo
     first = first.strip()
     if first.lower() in HEADER_NAMES:
         return first.lower() not in ids
-    return (
-        bool(tab and COLUMN_NAME.fullmatch(first) and COLUMN_NAME.fullmatch(value.strip()))
-        and not is_value(value)
-        and first not in ids
-    )
+    names = bool(tab and COLUMN_NAME.fullmatch(first) and COLUMN_NAME.fullmatch(value.strip()))
+    return names and not is_value(value) and first not in ids
 
 
 def _id_tab_value(text: str) -> str:
@@ -221,30 +200,29 @@ def _id_tab_value(text: str) -> str:
     return f"{line['id']}\t{value if isinstance(value, str) else json.dumps(value)}"
 
 
-def layout_of(columns: Columns, ids: list[str], display: str) -> str:
+def layout_of(columns: Columns) -> str:
     """How a file of a positional track is read, "id" or "positional", decided once for the whole file.
 
     Ids only when every first-column value is a known id, each once (a header line aside): numeric ids
     ("0".."249") would otherwise take integer scores and a confidence column for ids. Else positional
     when every line holds one or two fields and most first fields are numbers (so a bad value is
     reported at its line). A file read both ways (no header, every id, each a 0-5 score) is refused."""
-    heads = columns.heads
+    heads, ids = columns.heads, columns.ids
     as_ids = (
         bool(heads)
         and heads[0] in ids  # cheap first: a positional file's lines are not looked up
         and bool(columns.tabbed.all() and (columns.position >= 0).all())
         and np.bincount(columns.position).max() == 1
     )
-    scores = (
-        parse_numbers(heads) if as_ids and not columns.header and len(heads) == len(ids) else None
-    )
+    bare = as_ids and not columns.header and len(heads) == len(ids)  # each item's id, no header
+    scores = parse_numbers(heads) if bare else None
     if as_ids and (scores is None or not all(0 <= score <= 5 for score in scores)):
         return "id"  # cannot be ambiguous: the costlier positional reading is not needed
-    positional = _reads_positionally(columns, ids, display)
+    positional = _reads_positionally(columns)
     if not (as_ids and positional):
         return "positional" if positional else "id"
     raise SubmissionError.single(
-        display,
+        columns.display,
         "the file can be read two ways: its first column holds every item id once, and could "
         "also be the scores of a positional file",
         expected=f"ID<TAB>SCORE lines (matched by id, e.g. {ids[0]!r}<TAB>3.2) or one score per line "
@@ -255,7 +233,7 @@ def layout_of(columns: Columns, ids: list[str], display: str) -> str:
     )
 
 
-def _reads_positionally(columns: Columns, ids: list[str], display: str) -> bool:
+def _reads_positionally(columns: Columns) -> bool:
     """Whether every line holds one or two fields and most first fields are numbers, decimal commas
     counted ("2,68", ``COMMA_DECIMAL``): such lines are then refused one by one, with the hint of
     ``parse_number`` (use a dot), rather than all as lines without a tab. A first column of whole
@@ -270,10 +248,10 @@ def _reads_positionally(columns: Columns, ids: list[str], display: str) -> bool:
     whole = all(value % 1 == 0 for value in scores)
     if whole and max(scores) > 5 and len(set(scores)) == len(scores):
         raise SubmissionError.single(
-            display,
+            columns.display,
             "the first column holds whole numbers, each once, up to "
             f"{max(scores):.0f}: item ids or line numbers, not scores",
-            expected=f"ID<TAB>SCORE lines with the track's ids (such as {ids[0]!r}<TAB>3.2) "
+            expected=f"ID<TAB>SCORE lines with the track's ids (such as {columns.ids[0]!r}<TAB>3.2) "
             "or one score per line in input order",
             found=f"lines such as {shorten(columns.texts[columns.positional_header])!r}",
             hint="write each item's id (the 'id' field of the input file) and a tab before its score",

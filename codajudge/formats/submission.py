@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache
 from itertools import chain
 from pathlib import Path
 from typing import NamedTuple
@@ -69,14 +69,6 @@ class ItemKeys:
     listed: Sequence[Sequence[str] | None] = ()
     elsewhere: OtherPhases | None = None
 
-    @cached_property
-    def longest_row(self) -> int:
-        """The most entries a row of the file may have: an item's annotators, the release's
-        annotators list of an item, or the whole annotator pool (``annotators.RowFit``)."""
-        pool = len(set(chain.from_iterable(self.annotators)))
-        listed = max(map(len, filter(None, self.listed)), default=0)
-        return max(max(map(len, self.annotators), default=0), listed, pool)
-
 
 class Prediction(NamedTuple):
     """A submission's values for one track, aligned with ``ItemKeys.ids``, and how it was read."""
@@ -130,9 +122,9 @@ def _table_rows(lines, track: Track, keys: ItemKeys, problems: ProblemCollector)
     columns = Columns(lines, track, keys.ids, display, lambda text: _is_value(track, keys, text))
     layout = "id"
     if track.positional and not columns.json_lines:
-        layout = layout_of(columns, keys.ids, display)
+        layout = layout_of(columns)
     read_rows = _positional_rows if layout == "positional" else _id_rows
-    rows = read_rows(columns, track, keys, problems)
+    rows = read_rows(columns, keys, problems)
     header = columns.header if layout == "id" else columns.positional_header
     release = layout == "positional" and len(columns.positional_firsts) > len(keys.ids)
     warnings = [  # each that applies, in this order
@@ -154,13 +146,11 @@ def _is_value(track: Track, keys: ItemKeys, text: str) -> bool:
     return not problems
 
 
-def _positional_rows(
-    columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector
-) -> Rows:
+def _positional_rows(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -> Rows:
     """The scores of a SemEval positional file, one per line in item order (a confidence must be a number)."""
     every, fields, n = columns.numbers, columns.positional_firsts, len(keys.ids)
     numbers = every[columns.positional_header :]  # the header's line stays in the blank-line check
-    release = track.release_lines if (track.release_lines or 0) > n else None
+    release = columns.track.release_lines if (columns.track.release_lines or 0) > n else None
     if len(fields) not in (n, release):
         expected = f"{n} lines (one score per pair, in input order)"
         if release:
@@ -194,33 +184,30 @@ def _positional_rows(
     return Rows(range(n), numbers[:n], fields[:n], scores=scores and scores[:n])
 
 
-def _id_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector) -> Rows:
+def _id_rows(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -> Rows:
     """The value column of an ``ID<TAB>VALUE`` file in item order (``_id_problems`` explains the rest)."""
     known = np.flatnonzero(columns.tabbed & (columns.position >= 0))
     # the items given and the row of each one's first line, in item order
     given, first = np.unique(columns.position[known], return_index=True)
     if len(given) != len(columns.heads) or len(given) != len(keys.ids):
-        _id_problems(columns, track, keys, problems)
+        _id_problems(columns, keys, problems)
     rows = known[first].tolist()
-    return Rows(
-        given,
-        list(map(columns.lines.__getitem__, rows)),
-        list(map(columns.body.__getitem__, rows)),
-        list(map(columns.starts.__getitem__, rows)),
-    )
+
+    def picked(column: Sequence) -> list:
+        return list(map(column.__getitem__, rows))
+
+    return Rows(given, picked(columns.lines), picked(columns.body), picked(columns.starts))
 
 
-def _id_problems(
-    columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector
-) -> None:
+def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -> None:
     """The problems of the lines that give no item (no tab, an unknown or a repeated id), in line
     order, then that of the items without a line."""
-    heads, position = columns.heads, columns.position
+    heads, position, example = columns.heads, columns.position, columns.track.example
     if len(heads) and columns.tabbed.all() and (position < 0).all():
         raise SubmissionError.single(
             problems.file,
             "none of the ids in this file belong to the track",
-            expected=f"lines such as {track.example.replace('ID', repr(keys.ids[0]) if keys.ids else 'ID')}",
+            expected=f"lines such as {example.replace('ID', repr(keys.ids[0]) if keys.ids else 'ID')}",
             found=f"ids such as {shorten(heads[0])!r}",
             hint=keys.elsewhere(heads) if keys.elsewhere else None,
         )
@@ -238,7 +225,7 @@ def _id_problems(
     rows = zip(heads, columns.starts, columns.lines, position.tolist(), texts)
     for head, start, line, item, text in rows:
         if not start:
-            add_problem(problems, _no_tab(text, columns.json_lines, track.example), line=line)
+            add_problem(problems, _no_tab(text, columns.json_lines, example), line=line)
             named.append(index.get(LEADING_FIELD.split(text.strip(), maxsplit=1)[0], -1))
         elif item < 0:
             unknown_id(problems, head, keys.ids, line)
@@ -289,12 +276,8 @@ def _no_tab(text: str, json_lines: bool, example: str) -> ValueProblem:
         if len(line) == 2 and "id" in line:
             found = f"the id {shorten(json.dumps(line['id'], ensure_ascii=False))}"
         hint = 'keep only "id" and the prediction: df[["id", "label"]].to_json(orient="records", lines=True)'
-    return ValueProblem(
-        'a JSON line must hold exactly "id" and one value',
-        expected='one object {"id": ID, "any name": VALUE} a line, the id a string or an integer',
-        found=found,
-        hint=hint,
-    )
+    expected = 'one object {"id": ID, "any name": VALUE} a line, the id a string or an integer'
+    return ValueProblem('a JSON line must hold exactly "id" and one value', expected, found, hint)
 
 
 def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
@@ -331,25 +314,26 @@ def _annotator_rows(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemC
     annotators (``RowFit``, which reads other layouts), then their labels (``annotator_values``); a
     refused row's problem is added."""
     notes: list[ReadNote] = []
-    most = most_entries(track, keys.longest_row)
+    # the most entries a row may have: an item's annotators, the release's annotators list of an
+    # item, or the whole annotator pool (``annotators.RowFit``)
+    pool = len(set(chain.from_iterable(keys.annotators)))
+    listed = max(map(len, filter(None, keys.listed)), default=0)
+    longest = max(max(map(len, keys.annotators), default=0), listed, pool)
+    most = most_entries(track, longest)
     # the hint that the rows hold label indices: looked for over the whole file once, if needed
     hint = cache(lambda: labels_as_indices_hint(track, map(rows.text, range(len(rows.item))), most))
     entries = {}
     for j in range(len(rows.item)):
         try:
-            entries[j] = annotator_entries(
-                rows.text(j), track, keys.annotators[rows.item[j]], notes, keys.longest_row
-            )
+            names = keys.annotators[rows.item[j]]
+            entries[j] = annotator_entries(rows.text(j), track, names, notes, longest)
         except ValueProblem as problem:
             # on multilabel tracks, indices are read as 0/1 vectors: the row's layout is refused
             problem.hint = (track.scale == "multilabel" and hint()) or problem.hint
             _add(problem, problems, rows, keys, j)
-    fit = RowFit(
-        keys.annotators,
-        keys.listed,
-        {rows.item[j]: len(row) for j, row in entries.items()},
-        first_entries=track.annotator_alignment == OFFICIAL_2025,
-    )
+    lengths = {rows.item[j]: len(row) for j, row in entries.items()}
+    official = track.annotator_alignment == OFFICIAL_2025
+    fit = RowFit(keys.annotators, keys.listed, lengths, first_entries=official)
     values = []
     for j, row in entries.items():
         try:

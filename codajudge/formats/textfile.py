@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import codecs
 import re
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
-from typing import NamedTuple
-from collections.abc import Sequence
+from typing import BinaryIO, NamedTuple
+from collections.abc import Iterator, Sequence
 
 from ..errors import ConfigError, KitError, SubmissionError
 
@@ -29,9 +30,7 @@ class Rule(NamedTuple):
 
     def error(self, display: str, found: str = None, line: int = None) -> SubmissionError:
         """This rule's refusal of the file ``display`` (at ``line``), having found ``found``."""
-        return SubmissionError.single(
-            display, self.message, line=line, expected=self.expected, found=found, hint=self.hint
-        )
+        return SubmissionError.single(display, line=line, found=found, **self._asdict())
 
 
 #: Largest accepted prediction file and line. A million-item similarity track is about 20 MB; a
@@ -135,34 +134,32 @@ def refuse_blank_line(display: str, numbers: Sequence[int], layout: str) -> None
         )
 
 
-def refuse_large_file(path: Path, display: str, n_items: int) -> None:
-    """Refuse a file larger than ``max_file_bytes(n_items)``; OSError when it cannot be read."""
-    size, max_bytes = Path(path).stat().st_size, max_file_bytes(n_items)
-    if size > max_bytes:
-        per_track = f" for a track of {n_items:,} items" if max_bytes < MAX_FILE_BYTES else ""
-        raise SubmissionError.single(
-            display,
-            "file is too large",
-            expected=f"at most {max_bytes} bytes{per_track}",
-            found=f"{size} bytes",
-        )
-
-
-def cannot_read(display: str, error: OSError) -> SubmissionError:
-    """The refusal of a file the system cannot read."""
-    found = error.strerror or error.__class__.__name__
-    return SubmissionError.single(display, "the file cannot be read", found=found)
+@contextmanager
+def opened(path: Path, display: str, n_items: int) -> Iterator[BinaryIO]:
+    """The file open for reading bytes, after refusing one larger than ``max_file_bytes(n_items)``;
+    an OSError opening or reading it is the refusal of a file the system cannot read."""
+    try:
+        size, max_bytes = Path(path).stat().st_size, max_file_bytes(n_items)
+        if size > max_bytes:
+            per_track = f" for a track of {n_items:,} items" if max_bytes < MAX_FILE_BYTES else ""
+            raise SubmissionError.single(
+                display,
+                "file is too large",
+                expected=f"at most {max_bytes} bytes{per_track}",
+                found=f"{size} bytes",
+            )
+        with open(path, "rb") as f:
+            yield f
+    except OSError as e:
+        found = e.strerror or e.__class__.__name__
+        raise SubmissionError.single(display, "the file cannot be read", found=found) from None
 
 
 def read_texts(path: Path, display: str, n_items: int) -> Lines:
     """A file's non-blank lines. ``n_items``, the track's size, bounds the file's lines and bytes."""
     display = safe_display(display)
-    try:
-        refuse_large_file(path, display, n_items)
-        with open(path, "rb") as f:
-            lines = _read_lines(f, display, n_items)
-    except OSError as e:
-        raise cannot_read(display, e)
+    with opened(path, display, n_items) as f:
+        lines = _read_lines(f, display, n_items)
     if not lines.texts:
         raise EMPTY_FILE.error(display, "no content")
     return lines

@@ -36,9 +36,7 @@ class ValueProblem(Exception):
 
 def add_problem(problems, problem: ValueProblem, **where) -> None:
     """Add ``problem`` to a ``ProblemCollector`` at ``where`` (its line, its item)."""
-    problems.add(
-        problem.message, expected=problem.expected, found=problem.found, hint=problem.hint, **where
-    )
+    problems.add(**vars(problem), **where)
 
 
 def show(text: str, limit: int = 60) -> str:
@@ -66,17 +64,15 @@ def parse_numbers(texts: Sequence[str]) -> list[float] | None:
 
 def parse_number(text: str, track: Track = None, notes: list[ReadNote] = None) -> float:
     """One number by the rule of ``parse_numbers``, or its problem: not a number, or not finite
-    (``track`` and ``notes``, unused, make the signature of a value type's reader)."""
-    parsed = parse_numbers([text])
-    if parsed is not None:
-        return parsed[0]
+    (as a JSON number: ``_json_float``); ``track`` and ``notes``, unused, make the signature of a
+    value type's reader."""
     stripped = text.strip()
     if not DECIMAL.fullmatch(stripped):
         hint = "use a dot as the decimal separator" if COMMA_DECIMAL.fullmatch(stripped) else None
         raise ValueProblem(
             "not a number", expected="a decimal number such as 3.2", found=show(text), hint=hint
         )
-    raise ValueProblem("number out of range", expected="a finite number", found=show(text))
+    return _json_float(stripped)
 
 
 def is_decimal(text: str) -> bool:
@@ -293,12 +289,8 @@ def outside_label_set(value, track: Track, shown: str, hint: str = None) -> Valu
             f"order {', '.join(track.labels)}, that is {track.labels[int(float(index))]!r}; your model's own label "
             "order may differ)"
         )
-    return ValueProblem(
-        "label outside the track's label set",
-        expected="one of " + ", ".join(track.labels),
-        found=shown,
-        hint=hint,
-    )
+    expected = "one of " + ", ".join(track.labels)
+    return ValueProblem("label outside the track's label set", expected, shown, hint)
 
 
 def parse_label(text: str, track: Track, notes: list[ReadNote]) -> int:
