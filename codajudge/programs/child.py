@@ -119,8 +119,7 @@ class WrittenFiles:
         if not self.paths:
             return ""
         # each path's end kept when it is long (the file's name tells most)
-        displayed = [safe_display(p) for p in self.paths]
-        ends = [repr(p if len(p) <= 80 else "..." + p[-80:]) for p in displayed]
+        ends = [repr(p if len(p) <= 80 else "..." + p[-80:]) for p in map(safe_display, self.paths)]
         return f"your code wrote {first_few(ends, WRITTEN_SHOWN)}, but {RETURN_PREDICTIONS_HINT}"
 
 

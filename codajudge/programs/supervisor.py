@@ -181,9 +181,22 @@ def run_child(
     ``output`` (capped, echoed; a baseline's internal error is kept in its folder, ``saved_in``);
     the kit's own lines (progress, notes) come through a third pipe and are printed here, capped
     too (``KitLines``: no flood of other lines drops a progress line)."""
+    folders = [str(folder.resolve()) for folder in (paths.input_dir, paths.out_dir, paths.work)]
+    command = [sys.executable, "-c", _CHILD_BOOT, str(KIT.parent), *folders, source, str(seed)]
+    # unbuffered: the participant's lines reach the log as printed; a hash seed unless one is set:
+    # set iteration order in participant code is reproducible
+    env = {"PYTHONHASHSEED": "0", **os.environ, "PYTHONUNBUFFERED": "1"}
     kit_read, kit_write = os.pipe()
     try:
-        process = _start_child(paths, source, seed, kit_write)
+        process = subprocess.Popen(
+            [*command, str(kit_write)],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            pass_fds=(kit_write,),
+            start_new_session=True,
+        )
     finally:
         os.close(kit_write)
     readers, kit_lines = [], KitLines()
@@ -203,24 +216,6 @@ def run_child(
     trusted = source.startswith(BASELINE_PREFIX)
     skipped = _child_report(paths, process.returncode, output.saved_in, trusted).get("skipped")
     return [t for t in skipped if isinstance(t, str)] if isinstance(skipped, list) else []
-
-
-def _start_child(paths: ChildPaths, source: str, seed: int, kit_fd: int) -> subprocess.Popen:
-    folders = [str(folder.resolve()) for folder in (paths.input_dir, paths.out_dir, paths.work)]
-    command = [sys.executable, "-c", _CHILD_BOOT, str(KIT.parent), *folders, source, str(seed)]
-    command.append(str(kit_fd))
-    # unbuffered: the participant's lines reach the log as printed; a hash seed unless one is set:
-    # set iteration order in participant code is reproducible
-    env = {"PYTHONHASHSEED": "0", **os.environ, "PYTHONUNBUFFERED": "1"}
-    return subprocess.Popen(
-        command,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        pass_fds=(kit_fd,),
-        start_new_session=True,
-    )
 
 
 def _print_kit_line(line: bytes) -> None:
