@@ -93,15 +93,14 @@ def score_submission_folder(
         folder = res_dir if res_dir.is_dir() else copy_status_files(res_dir, Path(tmp))
         status = read_status(folder) or IngestionStatus(OK, "")  # none: a plain result submission
         check_prediction_step(folder, status)
-        # a successful prediction step's tracks (only they are scored); None for a plain result
-        # submission (no status, or one listing no tracks)
-        ingested = None if status.tracks is None else list(status.tracks)
         archive_warnings = []
-        if ingested is None:
+        # a successful prediction step's tracks are scored, and only they; a plain result
+        # submission has none (no status, or one listing no tracks)
+        if status.tracks is None:
             folder, archive_warnings = open_submission(res_dir, Path(tmp), spec.tracks)
         elif folder != res_dir:  # a zipped prediction output: its entries skipped are no one's
             safe_extract(res_dir, folder, res_dir.name)
-        result = score_folder(spec, ref_dir, folder, ingested, gold, status.names)
+        result = score_folder(spec, ref_dir, folder, status.tracks, gold, status.names)
     result.warnings[:0] = archive_warnings + list(status.notes)
     return result
 

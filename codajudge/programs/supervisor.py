@@ -166,11 +166,7 @@ class KitLines:
 
 
 def run_child(
-    paths: ChildPaths,
-    source: str,
-    seed: int,
-    time_limit: float | None,
-    output: ParticipantOutput,
+    paths: ChildPaths, source: str, seed: int, time_limit: float | None, output: ParticipantOutput
 ) -> list[str]:
     """Run the models in a child process under ``time_limit``; raise its failure as a KitError.
     Returns the tracks the model skipped (its report's word: skipping gains nothing, so a forged

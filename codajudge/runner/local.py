@@ -253,7 +253,7 @@ def predict(
     place_submission(submission, submitted)
     # the worker copies a submission without a metadata file into the prediction output (it is
     # run as a "program" that has no command), beside what the ingestion program writes
-    if not any((submitted / name).is_file() for name in ("metadata", "metadata.yaml")):
+    if not any((submitted / name).is_file() for name in METADATA):
         shutil.copytree(submitted, step / "app/output", dirs_exist_ok=True, symlinks=True)
     # in the sandbox if this machine has one; else said once on stderr, and the guard is loaded
     unisolated = sandbox_refusal(task)
