@@ -29,13 +29,14 @@ import threading
 from pathlib import Path
 from typing import BinaryIO
 
+from ..assets import PACKAGE
 from ..errors import ConfigError, SubmissionError
 from ..formats.archive import PARTICIPANT_OUTPUT
 from ..formats.textfile import safe_display, shorten
 from ..report import atomic_write
 from ..runner.capture import JOIN_SECONDS, CappedOutput, drain
 from ..untrusted import read_head, wait_then_stop
-from .child import BASELINE_PREFIX, INTERNAL_ERROR, KIT, PROGRESS, REPORT, ChildPaths
+from .child import BASELINE_PREFIX, INTERNAL_ERROR, PROGRESS, REPORT, ChildPaths
 from .status import read_json_object
 
 MAX_REPORT_BYTES = 1024 * 1024
@@ -178,7 +179,7 @@ def run_child(
     the kit's own lines (progress, notes) come through a third pipe and are printed here, capped
     too (``KitLines``: no flood of other lines drops a progress line)."""
     folders = [str(folder.resolve()) for folder in (paths.input_dir, paths.out_dir, paths.work)]
-    command = [sys.executable, "-c", _CHILD_BOOT, str(KIT.parent), *folders, source, str(seed)]
+    command = [sys.executable, "-c", _CHILD_BOOT, str(PACKAGE.parent), *folders, source, str(seed)]
     # unbuffered: the participant's lines reach the log as printed; a hash seed unless one is set:
     # set iteration order in participant code is reproducible
     env = {"PYTHONHASHSEED": "0", **os.environ, "PYTHONUNBUFFERED": "1"}

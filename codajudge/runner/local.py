@@ -29,6 +29,7 @@ from pathlib import Path
 
 import yaml
 
+from ..assets import PACKAGE
 from ..baselines import known_baseline
 from ..bundle.baselines_run import SOLUTION_TEMPLATE
 from ..bundle.check.programs import METADATA
@@ -44,7 +45,6 @@ from .capture import JOIN_SECONDS, CappedOutput, drain
 #: which refuses Python-level reads below the path in FORBIDDEN_ENV (the reference data).
 GUARD_SITE = Path(__file__).resolve().parent / "guard_site"
 FORBIDDEN_ENV = "CODAJUDGE_FORBIDDEN"
-ENGINE = Path(__file__).resolve().parents[1]
 #: How messages name the prediction step's output folder.
 PREDICTION_OUTPUT = "the prediction output (/app/output)"
 
@@ -207,7 +207,7 @@ def copy_program(source: Path, target: Path) -> None:
     no_caches = shutil.ignore_patterns("__pycache__", "*.pyc")
     shutil.copytree(source, target, ignore=no_caches)
     if not (target / "codajudge").is_dir():
-        shutil.copytree(ENGINE, target / "codajudge", ignore=no_caches)
+        shutil.copytree(PACKAGE, target / "codajudge", ignore=no_caches)
 
 
 def run_submission(
