@@ -74,17 +74,15 @@ class CappedOutput:
         with self._lock:
             head = b"".join(self.head).decode("utf-8", errors="replace")
             tail = b"".join(line for line, _ in self.tail).decode("utf-8", errors="replace")
-            if not self.tail:
-                return head
-            ended = head if not head or head.endswith("\n") else head + "\n"
-            return ended + self.cut_note() + tail
+            if self.tail and head and not head.endswith("\n"):
+                head += "\n"  # the note on the cut begins a line
+            return head + self.cut_note() + tail
 
     def echo_tail(self) -> None:
         """After the writers ended: print the note on what was cut, then echo the tail's lines,
         each with the echo of its pipe."""
         with self._lock:
-            if self.tail:
-                print(self.cut_note(), end="", flush=True)
+            print(self.cut_note(), end="", flush=True)
             for line, echo in self.tail:
                 if echo is not None:
                     echo(line)

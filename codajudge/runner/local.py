@@ -219,12 +219,11 @@ def run_submission(
     res, prediction, unisolated = predict(task, submission, work, limit)
     step = work / "score"
     program = step / "app/program"
-    reference = step / "app/input/ref"
     scores_out = step / "app/output"
     scores_out.mkdir(parents=True)
     copy_program(task.scoring_program, program)
-    shutil.copytree(task.reference_data, reference)
-    for fresh in (program, reference):
+    shutil.copytree(task.reference_data, step / "app/input/ref")
+    for fresh in (program, step / "app/input/ref"):
         sandbox.make_read_only(fresh)
     scoring = run_step(program_command(program, str(step), is_scoring=True), program, limit)
     if unisolated is not None:
