@@ -252,10 +252,7 @@ def remove_entry(path: Path) -> str | None:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:
         return None
-    if stat.S_ISDIR(mode):
-        shutil.rmtree(path)
-    else:
-        os.unlink(path)
+    (shutil.rmtree if stat.S_ISDIR(mode) else os.unlink)(path)
     return kind_of(mode)
 
 

@@ -14,14 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ..bundle.build import (
-    REPO_ROOT,
-    build,
-    import_data,
-    kit_warnings,
-    known_leak_notes,
-    write_tree,
-)
+from ..bundle.build import REPO_ROOT, build, import_data, kit_warnings, known_leak_notes, write_tree
 from .. import __version__
 from ..assets import is_source_checkout
 from ..bundle.edition import load_edition

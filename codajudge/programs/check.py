@@ -57,9 +57,8 @@ def check(bundle: str, data: str | None = None) -> int:
     from ..legacy import check as legacy_check
 
     problems = check_bundle(Path(bundle), (v2, legacy_check))
-    for line in problems:
-        print(line)
     if problems:
+        print("\n".join(problems))
         found = counted(len(problems), "problem")
         print(f"{bundle}: {found}; fix them before uploading", file=sys.stderr)
         return 1

@@ -25,6 +25,7 @@ import traceback
 from pathlib import Path
 from typing import Callable
 
+from ..assets import PACKAGE
 from ..baselines.interface import MODEL_FILE, plain_data, prediction_lines, track_settings
 from ..errors import ConfigError, FileRefusals, KitError, SubmissionError, counted, first_few
 from ..formats.items import public_view, read_items
@@ -36,8 +37,6 @@ from ..tracks import Track
 #: The participant's traceback in a message: its last frames, and at most this many characters.
 MAX_FRAMES = 20
 MAX_PARTICIPANT_TRACEBACK = 4000
-#: The kit's own package: its frames are left out of a participant's traceback.
-KIT = Path(__file__).resolve().parents[1]
 BASELINE_PREFIX = "baseline:"
 
 
@@ -119,8 +118,7 @@ class WrittenFiles:
         if not self.paths:
             return ""
         # each path's end kept when it is long (the file's name tells most)
-        displayed = [safe_display(p) for p in self.paths]
-        ends = [repr(p if len(p) <= 80 else "..." + p[-80:]) for p in displayed]
+        ends = [repr(p if len(p) <= 80 else "..." + p[-80:]) for p in map(safe_display, self.paths)]
         return f"your code wrote {first_few(ends, WRITTEN_SHOWN)}, but {RETURN_PREDICTIONS_HINT}"
 
 
@@ -199,7 +197,7 @@ def participant_traceback(error: BaseException, root: Path) -> str | None:
         frame
         for frame in traceback.extract_tb(error.__traceback__)
         if not frame.filename.startswith("<frozen ")
-        and not Path(frame.filename).resolve().is_relative_to(KIT)
+        and not Path(frame.filename).resolve().is_relative_to(PACKAGE)  # the kit's own frames
     ][-MAX_FRAMES:]
     if not frames and not isinstance(error, SyntaxError):
         return None

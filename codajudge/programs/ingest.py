@@ -171,8 +171,7 @@ def other_platform_entry_points(folder: Path, unclaimed: list[str]) -> list[str]
     ``metadata`` with a ``command:`` line (CodaLab's, which this competition does not run) and any
     ``run.py`` or ``main.py``; [] when there is none."""
     found = [name for name in unclaimed if PurePosixPath(name).name.lower() in ENTRY_SCRIPTS]
-    data = read_head(folder / "metadata", METADATA_BYTES)
-    text = data.decode("utf-8", "replace") if data else ""
+    text = (read_head(folder / "metadata", METADATA_BYTES) or b"").decode("utf-8", "replace")
     command = next((ln.strip() for ln in text.splitlines() if COMMAND_LINE.match(ln)), None)
     if command:
         found.insert(0, f"metadata with {shorten(safe_display(command), 80)!r}")
@@ -225,8 +224,7 @@ def ingest(run: Ingestion, submission: Path | None, baseline: str | None) -> int
     own_names += [f"{t.id}.tsv" for t in spec.tracks]
     clear_output(output_dir, own_names)
     with tempfile.TemporaryDirectory(prefix="codajudge-ingest-") as tmp:
-        work = Path(tmp)
-        paths = ChildPaths(run.input_dir, work / "predictions", work)
+        paths = ChildPaths(run.input_dir, Path(tmp) / "predictions", Path(tmp))
         paths.out_dir.mkdir()
         if baseline is not None:
             tracks = _run_code(run, spec, paths, f"{BASELINE_PREFIX}{baseline}")

@@ -45,9 +45,7 @@ def _check_metadata(res_dir: Path) -> None:
         meta = yaml.safe_load(text)
     except Exception:  # noqa: BLE001 - the worker's file; whatever cannot be parsed carries no exit code
         return
-    if not isinstance(meta, dict):
-        return
-    for key in ("ingestionExitCode", "exitCode"):
+    for key in ("ingestionExitCode", "exitCode") if isinstance(meta, dict) else ():
         code = meta.get(key)
         if isinstance(code, int) and not isinstance(code, bool) and code != 0:
             raise SubmissionError.single(
@@ -95,15 +93,14 @@ def score_submission_folder(
         folder = res_dir if res_dir.is_dir() else copy_status_files(res_dir, Path(tmp))
         status = read_status(folder) or IngestionStatus(OK, "")  # none: a plain result submission
         check_prediction_step(folder, status)
-        # a successful prediction step's tracks (only they are scored); None for a plain result
-        # submission (no status, or one listing no tracks)
-        ingested = None if status.tracks is None else list(status.tracks)
         archive_warnings = []
-        if ingested is None:
+        # a successful prediction step's tracks are scored, and only they; a plain result
+        # submission has none (no status, or one listing no tracks)
+        if status.tracks is None:
             folder, archive_warnings = open_submission(res_dir, Path(tmp), spec.tracks)
         elif folder != res_dir:  # a zipped prediction output: its entries skipped are no one's
             safe_extract(res_dir, folder, res_dir.name)
-        result = score_folder(spec, ref_dir, folder, ingested, gold, status.names)
+        result = score_folder(spec, ref_dir, folder, status.tracks, gold, status.names)
     result.warnings[:0] = archive_warnings + list(status.notes)
     return result
 
@@ -121,7 +118,16 @@ def copy_status_files(archive: Path, folder: Path) -> Path:
 def score_submission(input_dir: Path, output_dir: Path) -> int:
     """The scoring program's run: INPUT/res scored against INPUT/ref, the scores and pages written
     to OUTPUT (whose scores of an earlier run are removed first)."""
-    _prepare_output(output_dir)
+    try:  # only a complete run leaves scores: an earlier run's are removed
+        output_dir.mkdir(parents=True, exist_ok=True)
+        for stale in (report.SCORES_JSON, report.SCORES_TXT, report.DETAILED_CSV):
+            (output_dir / stale).unlink(missing_ok=True)
+    except OSError as e:
+        raise ConfigError.single(
+            str(output_dir),
+            "cannot write to the output folder",
+            found=e.strerror or e.__class__.__name__,
+        )
     ref_dir, res_dir = input_dir / "ref", input_dir / "res"
     spec = read_spec(ref_dir)
     if not res_dir.is_dir():
@@ -138,20 +144,6 @@ def score_submission(input_dir: Path, output_dir: Path) -> int:
     for line in report.score_log_lines(result):
         print(line)
     return 0
-
-
-def _prepare_output(output_dir: Path) -> None:
-    """Create the output folder and remove scores of an earlier run: only a complete run leaves scores."""
-    try:
-        output_dir.mkdir(parents=True, exist_ok=True)
-        for stale in (report.SCORES_JSON, report.SCORES_TXT, report.DETAILED_CSV):
-            (output_dir / stale).unlink(missing_ok=True)
-    except OSError as e:
-        raise ConfigError.single(
-            str(output_dir),
-            "cannot write to the output folder",
-            found=e.strerror or e.__class__.__name__,
-        )
 
 
 def main(argv: list[str] | None = None, prog: str = "score.py") -> int:

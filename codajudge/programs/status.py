@@ -74,22 +74,18 @@ def read_status(folder: Path) -> IngestionStatus | None:
     document = read_json_object(path)
     if document is None:
         return IngestionStatus(UNREADABLE, UNREADABLE_MESSAGE)
-    tracks = document.get("tracks")
-    notes = document.get("notes")
-    names = document.get("names")
-    if not isinstance(tracks, list) or not all(isinstance(track, str) for track in tracks):
-        tracks = None
+    tracks, notes, names = (document.get(key) for key in ("tracks", "notes", "names"))
+    listed = isinstance(tracks, list) and all(isinstance(track, str) for track in tracks)
+    notes = notes[:MAX_NOTES] if isinstance(notes, list) else []
+    names = names if isinstance(names, dict) else {}
     return IngestionStatus(
         status=str(document.get("status")),
         message=str(document.get("message") or "no message"),
-        tracks=None if tracks is None else tuple(tracks),
-        notes=tuple(
-            shorten(safe_display(str(note)), NOTE_CHARS)
-            for note in (notes[:MAX_NOTES] if isinstance(notes, list) else ())
-        ),
+        tracks=tuple(tracks) if listed else None,
+        notes=tuple(shorten(safe_display(str(note)), NOTE_CHARS) for note in notes),
         names={
             track: shorten(safe_display(name), NAME_CHARS)
-            for track, name in (names.items() if isinstance(names, dict) else ())
+            for track, name in names.items()
             if isinstance(track, str) and isinstance(name, str)
         },
     )

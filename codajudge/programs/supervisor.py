@@ -29,13 +29,14 @@ import threading
 from pathlib import Path
 from typing import BinaryIO
 
+from ..assets import PACKAGE
 from ..errors import ConfigError, SubmissionError
 from ..formats.archive import PARTICIPANT_OUTPUT
 from ..formats.textfile import safe_display, shorten
 from ..report import atomic_write
 from ..runner.capture import JOIN_SECONDS, CappedOutput, drain
 from ..untrusted import read_head, wait_then_stop
-from .child import BASELINE_PREFIX, INTERNAL_ERROR, KIT, PROGRESS, REPORT, ChildPaths
+from .child import BASELINE_PREFIX, INTERNAL_ERROR, PROGRESS, REPORT, ChildPaths
 from .status import read_json_object
 
 MAX_REPORT_BYTES = 1024 * 1024
@@ -166,11 +167,7 @@ class KitLines:
 
 
 def run_child(
-    paths: ChildPaths,
-    source: str,
-    seed: int,
-    time_limit: float | None,
-    output: ParticipantOutput,
+    paths: ChildPaths, source: str, seed: int, time_limit: float | None, output: ParticipantOutput
 ) -> list[str]:
     """Run the models in a child process under ``time_limit``; raise its failure as a KitError.
     Returns the tracks the model skipped (its report's word: skipping gains nothing, so a forged
@@ -181,9 +178,22 @@ def run_child(
     ``output`` (capped, echoed; a baseline's internal error is kept in its folder, ``saved_in``);
     the kit's own lines (progress, notes) come through a third pipe and are printed here, capped
     too (``KitLines``: no flood of other lines drops a progress line)."""
+    folders = [str(folder.resolve()) for folder in (paths.input_dir, paths.out_dir, paths.work)]
+    command = [sys.executable, "-c", _CHILD_BOOT, str(PACKAGE.parent), *folders, source, str(seed)]
+    # unbuffered: the participant's lines reach the log as printed; a hash seed unless one is set:
+    # set iteration order in participant code is reproducible
+    env = {"PYTHONHASHSEED": "0", **os.environ, "PYTHONUNBUFFERED": "1"}
     kit_read, kit_write = os.pipe()
     try:
-        process = _start_child(paths, source, seed, kit_write)
+        process = subprocess.Popen(
+            [*command, str(kit_write)],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            pass_fds=(kit_write,),
+            start_new_session=True,
+        )
     finally:
         os.close(kit_write)
     readers, kit_lines = [], KitLines()
@@ -203,24 +213,6 @@ def run_child(
     trusted = source.startswith(BASELINE_PREFIX)
     skipped = _child_report(paths, process.returncode, output.saved_in, trusted).get("skipped")
     return [t for t in skipped if isinstance(t, str)] if isinstance(skipped, list) else []
-
-
-def _start_child(paths: ChildPaths, source: str, seed: int, kit_fd: int) -> subprocess.Popen:
-    folders = [str(folder.resolve()) for folder in (paths.input_dir, paths.out_dir, paths.work)]
-    command = [sys.executable, "-c", _CHILD_BOOT, str(KIT.parent), *folders, source, str(seed)]
-    command.append(str(kit_fd))
-    # unbuffered: the participant's lines reach the log as printed; a hash seed unless one is set:
-    # set iteration order in participant code is reproducible
-    env = {"PYTHONHASHSEED": "0", **os.environ, "PYTHONUNBUFFERED": "1"}
-    return subprocess.Popen(
-        command,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        pass_fds=(kit_fd,),
-        start_new_session=True,
-    )
 
 
 def _print_kit_line(line: bytes) -> None:

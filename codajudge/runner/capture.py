@@ -41,17 +41,16 @@ class CappedOutput:
         self.on_head_full = on_head_full
         self.head: list[bytes] = []
         self.tail: deque[tuple[bytes, Echo | None]] = deque()
-        self.kept_head = self.kept_tail = 0
-        self.cut_lines = self.cut_bytes = 0
+        self.kept_tail = 0
         self.lines = self.bytes = 0
         self._lock = threading.Lock()
 
     def add(self, line: bytes, echo: Echo | None = None) -> None:
         with self._lock:
             self.lines, self.bytes = self.lines + 1, self.bytes + len(line)
-            if not self.tail and self.kept_head + len(line) <= self.head_bytes:
+            # while the tail is empty, every line so far is in the head
+            if not self.tail and self.bytes <= self.head_bytes:
                 self.head.append(line)
-                self.kept_head += len(line)
                 if echo is not None:
                     echo(line)
                 return
@@ -60,47 +59,44 @@ class CappedOutput:
             self.tail.append((line, echo))
             self.kept_tail += len(line)
             while self.kept_tail > self.tail_bytes and len(self.tail) > 1:
-                dropped, _ = self.tail.popleft()
-                self.kept_tail -= len(dropped)
-                self.cut_lines, self.cut_bytes = self.cut_lines + 1, self.cut_bytes + len(dropped)
+                self.kept_tail -= len(self.tail.popleft()[0])
 
     def cut_note(self) -> str:
         """``... 12,345 lines (1,234,567 bytes) cut ...`` or '' when nothing was cut."""
-        if not self.cut_lines:
+        cut_lines = self.lines - len(self.head) - len(self.tail)
+        if not cut_lines:
             return ""
-        return f"... {self.cut_lines:,} lines ({self.cut_bytes:,} bytes) cut ...\n"
+        cut_bytes = self.bytes - sum(map(len, self.head)) - self.kept_tail
+        return f"... {cut_lines:,} lines ({cut_bytes:,} bytes) cut ...\n"
 
     def text(self) -> str:
         """The head, the note on what was cut, and the tail (undecodable bytes replaced)."""
         with self._lock:
             head = b"".join(self.head).decode("utf-8", errors="replace")
             tail = b"".join(line for line, _ in self.tail).decode("utf-8", errors="replace")
-            return _ended(head) + self.cut_note() + tail if self.tail else head
+            if self.tail and head and not head.endswith("\n"):
+                head += "\n"  # the note on the cut begins a line
+            return head + self.cut_note() + tail
 
     def echo_tail(self) -> None:
         """After the writers ended: print the note on what was cut, then echo the tail's lines,
         each with the echo of its pipe."""
         with self._lock:
-            if self.tail:
-                print(self.cut_note(), end="", flush=True)
+            print(self.cut_note(), end="", flush=True)
             for line, echo in self.tail:
                 if echo is not None:
                     echo(line)
 
 
-def _ended(text: str) -> str:
-    return text if not text or text.endswith("\n") else text + "\n"
-
-
 def drain(stream: BinaryIO, add: Callable[[bytes], None]) -> threading.Thread:
     """Start a thread giving each line of ``stream`` (of at most LINE_BYTES) to ``add`` until every
     writer closed it; join it once the writers are stopped."""
-    thread = threading.Thread(target=_read_lines, args=(stream, add), daemon=True)
+
+    def read_lines() -> None:
+        with stream:
+            for line in iter(functools.partial(stream.readline, LINE_BYTES), b""):
+                add(line)
+
+    thread = threading.Thread(target=read_lines, daemon=True)
     thread.start()
     return thread
-
-
-def _read_lines(stream: BinaryIO, add: Callable[[bytes], None]) -> None:
-    with stream:
-        for line in iter(functools.partial(stream.readline, LINE_BYTES), b""):
-            add(line)

@@ -29,6 +29,7 @@ from pathlib import Path
 
 import yaml
 
+from ..assets import PACKAGE
 from ..baselines import known_baseline
 from ..bundle.baselines_run import SOLUTION_TEMPLATE
 from ..bundle.check.programs import METADATA, metadata_command
@@ -44,7 +45,6 @@ from .capture import JOIN_SECONDS, CappedOutput, drain
 #: which refuses Python-level reads below the path in FORBIDDEN_ENV (the reference data).
 GUARD_SITE = Path(__file__).resolve().parent / "guard_site"
 FORBIDDEN_ENV = "CODAJUDGE_FORBIDDEN"
-ENGINE = Path(__file__).resolve().parents[1]
 #: How messages name the prediction step's output folder.
 PREDICTION_OUTPUT = "the prediction output (/app/output)"
 
@@ -204,7 +204,7 @@ def copy_program(source: Path, target: Path) -> None:
     no_caches = shutil.ignore_patterns("__pycache__", "*.pyc")
     shutil.copytree(source, target, ignore=no_caches)
     if not (target / "codajudge").is_dir():
-        shutil.copytree(ENGINE, target / "codajudge", ignore=no_caches)
+        shutil.copytree(PACKAGE, target / "codajudge", ignore=no_caches)
 
 
 def run_submission(
@@ -216,12 +216,11 @@ def run_submission(
     res, prediction, unisolated = predict(task, submission, work, limit)
     step = work / "score"
     program = step / "app/program"
-    reference = step / "app/input/ref"
     scores_out = step / "app/output"
     scores_out.mkdir(parents=True)
     copy_program(task.scoring_program, program)
-    shutil.copytree(task.reference_data, reference)
-    for fresh in (program, reference):
+    shutil.copytree(task.reference_data, step / "app/input/ref")
+    for fresh in (program, step / "app/input/ref"):
         sandbox.make_read_only(fresh)
     scoring = run_step(program_command(program, str(step), is_scoring=True), program, limit)
     if unisolated is not None:
@@ -250,7 +249,7 @@ def predict(
     place_submission(submission, submitted)
     # the worker copies a submission without a metadata file into the prediction output (it is
     # run as a "program" that has no command), beside what the ingestion program writes
-    if not any((submitted / name).is_file() for name in ("metadata", "metadata.yaml")):
+    if not any((submitted / name).is_file() for name in METADATA):
         shutil.copytree(submitted, step / "app/output", dirs_exist_ok=True, symlinks=True)
     # in the sandbox if this machine has one; else said once on stderr, and the guard is loaded
     unisolated = sandbox_refusal(task)

@@ -43,14 +43,9 @@ ETC_FILES = (
     "/etc/locale.alias",
     "/etc/mime.types",
 )
-#: The step's folders inside the sandbox, and whether the code may write them.
-APP_MOUNTS = (
-    ("/app/program", False),
-    ("/app/input_data", False),
-    ("/app/ingested_program", False),
-    ("/app/output", True),
-    ("/app/shared", True),
-)
+#: The step's folders inside the sandbox: those the code reads, and those it may write.
+APP_READ_ONLY = ("/app/program", "/app/input_data", "/app/ingested_program")
+APP_WRITABLE = ("/app/output", "/app/shared")
 #: bwrap's options that isolate the step: no namespace shared with the host, no capabilities, a
 #: session of its own, its own /proc, /dev and /tmp, and an empty /app for the step's folders.
 ISOLATION = (
@@ -119,14 +114,15 @@ def exposed_secret(secrets: Iterable[Path]) -> str | None:
 
 def command(bwrap: str, args: Sequence[str], root: Path | None) -> list[str]:
     """The bwrap command running ``args`` (with /app paths) in a sandbox that mounts the
-    ``APP_MOUNTS`` found in the step's folder ``root`` (its ``app/...``; None: none), in an
+    ``APP_READ_ONLY`` and ``APP_WRITABLE`` folders found in the step's folder ``root`` (its ``app/...``; None: none), in an
     environment of its own."""
     out = [bwrap, *ISOLATION.split()]
     for kind, source, target in _system_mounts():
         out += [kind, source, target]
-    for target, writable in APP_MOUNTS if root is not None else ():
+    for target in APP_READ_ONLY + APP_WRITABLE if root is not None else ():
         if os.path.isdir(f"{root}{target}"):
-            out += ["--bind" if writable else "--ro-bind", f"{root}{target}", target]
+            bind = "--bind" if target in APP_WRITABLE else "--ro-bind"
+            out += [bind, f"{root}{target}", target]
     out += ["--chdir", "/app/program" if root is not None else "/", "--clearenv"]
     # the step's whole environment: nothing of the runner's but the locale
     locale = {key: os.environ[key] for key in ("LANG", "LC_ALL", "LC_CTYPE") if os.environ.get(key)}
