@@ -93,13 +93,11 @@ class Problem:
         if self.count == 1:
             return problem_text(self.place, self.message, self.expected, self.found, self.hint)
         # several items on one line (a one-line JSON array of records) are counted as items
-        unit = "lines" if len(self.lines) > 1 or (self.lines and not self.items) else "items"
+        by_lines = len(self.lines) > 1 or (self.lines and not self.items)
+        unit = "lines" if by_lines else "items"
         more = ", ..." if self.count > MAX_PLACES_SHOWN else ""
-        places = []
-        if unit == "lines":
-            places.append(f"lines {', '.join(map(str, self.lines))}{more}")
-        elif self.lines:
-            places.append(f"line {self.lines[0]}")
+        lines = ", ".join(map(str, self.lines))
+        places = [f"lines {lines}{more}" if by_lines else f"line {lines}"] if self.lines else []
         if self.items:
             places.append(f"items {', '.join(repr(i) for i in self.items)}{more}")
         message = f"{self.message}, on {self.count} {unit}"
@@ -107,7 +105,7 @@ class Problem:
             message += f" ({'; '.join(places)})"
         found = self.found
         if found is not None and self.expected is not None:
-            by_line = self.line is not None and (unit == "lines" or self.item is None)
+            by_line = self.line is not None and (by_lines or self.item is None)
             found += f" on line {self.line}" if by_line else f" on item {self.item!r}"
         return problem_text(self.file, message, self.expected, found, self.hint)
 

@@ -59,8 +59,8 @@ class IntervalRow(NamedTuple):
     group: int
 
 
-def _e(text) -> str:
-    return html.escape(str(text), quote=True)
+#: Every label and title is text, escaped for an attribute or an element alike.
+_e = html.escape
 
 
 def _num(x: float) -> str:
@@ -118,11 +118,10 @@ def _svg(width: int, height: int, title: str, body: list[str]) -> str:
 
 
 def scatter(x: Sequence[float], y: Sequence[float], x_label: str, y_label: str, title: str) -> str:
-    """Points (x_i, y_i), with axes and ticks; more than ``MAX_SCATTER_POINTS`` are thinned evenly."""
+    """Points (x_i, y_i), finite (the readers refuse others), with axes and ticks; more than
+    ``MAX_SCATTER_POINTS`` are thinned evenly."""
     x = np.asarray(x, dtype=float)
     y = np.asarray(y, dtype=float)
-    keep = np.isfinite(x) & np.isfinite(y)
-    x, y = x[keep], y[keep]
     if x.size > MAX_SCATTER_POINTS:
         step = int(math.ceil(x.size / MAX_SCATTER_POINTS))
         x, y = x[::step], y[::step]

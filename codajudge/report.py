@@ -287,23 +287,20 @@ LEFT, RIGHT = True, False
 def html_table(columns: Sequence[tuple[str, bool]], rows: Iterable[Sequence[str]]) -> str:
     """An HTML table of ``columns``, each its head (HTML) and alignment (LEFT or RIGHT), and each
     row's cells (HTML), in the alignment of their column (a ``RowEnd`` cell as it is)."""
-    heads = "".join(_cell("th", left, head) for head, left in columns)
-    body = "".join(
-        "<tr>" + "".join(_cell("td", left, text) for (_, left), text in zip(columns, row)) + "</tr>"
-        for row in rows
-    )
-    return f"<table><tr>{heads}</tr>{body}</table>"
+    aligned = [" class='l'" if left else "" for _, left in columns]
+
+    def row(tag: str, cells: Sequence[str]) -> str:
+        whole = [
+            c if isinstance(c, RowEnd) else f"<{tag}{a}>{c}</{tag}>" for a, c in zip(aligned, cells)
+        ]
+        return f"<tr>{''.join(whole)}</tr>"
+
+    body = "".join(row("td", cells) for cells in rows)
+    return f"<table>{row('th', [head for head, _ in columns])}{body}</table>"
 
 
 class RowEnd(str):
     """A row's last cell written whole (its ``td`` tag spanning the columns left)."""
-
-
-def _cell(tag: str, left: bool, text: str) -> str:
-    """A cell (``td`` or ``th``) holding the HTML ``text``; ``left``: aligned left."""
-    if isinstance(text, RowEnd):
-        return text
-    return f"<{tag} class='l'>{text}</{tag}>" if left else f"<{tag}>{text}</{tag}>"
 
 
 def _summary_table(result: Result) -> str:

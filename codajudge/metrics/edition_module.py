@@ -56,8 +56,14 @@ def load_source(source: str, file_name: str) -> tuple[str, ...]:
         raise ConfigError.single(
             file_name, "registers no metric", hint="register each with register(Metric(...))"
         )
-    for problem in filter(None, map(_registration_problem, map(REGISTRY.get, names))):
-        raise ConfigError.single(file_name, problem)
+    for metric in map(REGISTRY.get, names):
+        if not metric.applies_to:
+            example = '(("classification", None),)'
+            problem = f"metric {metric.name!r} applies to no kind: give applies_to, e.g. {example}"
+            raise ConfigError.single(file_name, problem)
+        if not metric.description.strip() or "|" in metric.description:
+            cell = "its description is a cell of the Evaluation page's table: text without '|'"
+            raise ConfigError.single(file_name, f"metric {metric.name!r}: {cell}")
     LOADED[source] = (file_name, names)
     return names
 
@@ -80,18 +86,6 @@ def _failure(error: Exception, file_name: str) -> str:
     lines = [f.lineno for f in traceback.extract_tb(error.__traceback__) if f.filename == file_name]
     at = f"line {lines[-1]}: " if lines else ""
     return f"{at}{type(error).__name__}: {error}"
-
-
-def _registration_problem(metric: Metric) -> str:
-    if not metric.applies_to:
-        example = '(("classification", None),)'
-        return f"metric {metric.name!r} applies to no kind: give applies_to, e.g. {example}"
-    if not metric.description.strip() or "|" in metric.description:
-        return (
-            f"metric {metric.name!r}: its description is a cell of the Evaluation page's table: "
-            "text without '|'"
-        )
-    return ""
 
 
 def property_problems(metric: Metric, gold, n_labels: int) -> list[str]:
