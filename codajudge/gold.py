@@ -82,11 +82,9 @@ def _score_gold(track: Track, column: dict, ids: list[str], problems: ProblemCol
     largest = sys.float_info.max  # an int beyond it (10**400) has no float
     finite = (type(v) in NUMBER_TYPES and abs(v) <= largest for v in values)
     gold = np.array([float(v) if ok else math.nan for v, ok in zip(values, finite)], dtype=float)
-    wrong = np.flatnonzero(~np.isfinite(gold))
-    for row in wrong.tolist():
+    for row in np.flatnonzero(~np.isfinite(gold)).tolist():
         found = shorten(repr(values[row]))
         problems.add("gold 'score' must be a finite number", item=ids[row], found=found)
-    gold[wrong] = 0.0
     return gold, np.ones(len(ids), dtype=bool), []
 
 
@@ -124,12 +122,11 @@ def _distribution_gold(track: Track, column: dict, ids: list[str], problems: Pro
             ordered = [value[k] for k in track.labels] if set(value) == set(track.labels) else None
         try:
             gold[row] = soft_label(ordered, track)[0]
+            scored[row] = True
         except ValueProblem as problem:
             message = f"gold 'distribution': {problem.message}"
             found = shorten(repr(value))
             problems.add(message, item=ids[row], expected=problem.expected, found=found)
-        else:
-            scored[row] = True
     return gold, scored, []
 
 

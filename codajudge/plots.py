@@ -238,8 +238,8 @@ def bar_chart(
     box = Box(left, top, width - left - right, BAR_CHART_HEIGHT - top - bottom)
     base = top + box.height
     values = [float(v) for name in names for v in series[name] if math.isfinite(float(v))]
-    hi = y_max if y_max is not None else (max(values) if values and max(values) > 0 else 1.0)
-    axis = (0.0, hi if hi > 0 else 1.0)
+    # to the largest value, or 1 when none is positive
+    axis = (0.0, y_max or max(values + [0.0]) or 1.0)
     body = [_line(left, base, left + box.width, base, "#666"), _line(left, top, left, base, "#666")]
     body += _y_ticks(box, axis)
     slot = box.width / max(n_cat, 1)
