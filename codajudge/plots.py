@@ -81,10 +81,9 @@ def _rect(box: Box, fill: str, extra: str = "", tooltip: str = "") -> str:
 
 
 def nice_ticks(lo: float, hi: float) -> list[float]:
-    """About 5 round tick values covering [lo, hi]."""
+    """About 5 round tick values covering [lo, hi], finite with ``lo < hi`` (as every axis here:
+    ``_padded_range``'s or from 0 to a positive top)."""
     raw = hi / 4 - lo / 4  # each divided first: hi - lo overflows near the largest float
-    if not (math.isfinite(lo) and math.isfinite(raw)) or raw <= 0:
-        return [lo] if math.isfinite(lo) else [0.0]
     magnitude = 10 ** math.floor(math.log10(raw))
     step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
     first = math.ceil(lo / step - 1e-9) * step
