@@ -293,8 +293,7 @@ def _x_ticks(box: Box, axis: Axis, grid: bool = True) -> list[str]:
 MAX_LABEL = 40
 
 
-def _short(label) -> str:
-    label = str(label)
+def _short(label: str) -> str:
     return label if len(label) <= MAX_LABEL else label[: MAX_LABEL - 1] + "…"
 
 

@@ -107,11 +107,9 @@ def property_problems(metric: Metric, gold, n_labels: int) -> list[str]:
     if not low - 1e-9 <= value <= high + 1e-9:
         problems.append(f"a prediction scores {value:g}, outside its range [{low:g}, {high:g}]")
     if isinstance(gold, np.ndarray):
-        reversed_value = metric.score(gold[::-1], pred[::-1]).value
-        if abs(reversed_value - value) > 1e-9:
-            problems.append(
-                f"reversing the items changes the score from {value:g} to {reversed_value:g}"
-            )
+        flipped = metric.score(gold[::-1], pred[::-1]).value
+        if abs(flipped - value) > 1e-9:
+            problems.append(f"reversing the items changes the score from {value:g} to {flipped:g}")
     sums = np.stack([stats.sum(axis=0), stats[: max(n_items // 2, 1)].sum(axis=0)])
     stacked = np.asarray(metric.from_stats(sums, n_items), dtype=float)
     one_by_one = np.array([float(metric.from_stats(row, n_items)) for row in sums])
