@@ -134,8 +134,7 @@ class KitError(Exception):
 
     def render(self) -> str:
         # ``omitted`` counts one file's problems (``ProblemCollector``), named after the first's file
-        file = self.problems[0].file if self.problems else ""
-        return "\n".join(_capped(self.problems, len(self.problems), file, self.omitted))
+        return "\n".join(_capped(self.problems, len(self.problems), self.omitted))
 
 
 class SubmissionError(KitError):
@@ -231,8 +230,7 @@ class SeveralFilesError(SubmissionError):
         unit = self.unit
         lines = [f"{len(self.errors)} {unit}s have problems; each {unit}'s first ones are shown:"]
         for error in self.errors[:MAX_FILES_SHOWN]:
-            file = error.problems[0].file
-            lines += _capped(error.problems, MAX_PROBLEMS_SHOWN_PER_FILE, file, error.omitted)
+            lines += _capped(error.problems, MAX_PROBLEMS_SHOWN_PER_FILE, error.omitted)
         if len(self.errors) > MAX_FILES_SHOWN:
             hidden = len(self.errors) - MAX_FILES_SHOWN
             lines.append(f"... and {counted(hidden, 'more ' + unit)} with problems not shown")
@@ -266,12 +264,13 @@ class FileRefusals:
             raise SeveralFilesError(self.errors, self.unit)
 
 
-def _capped(problems: list[Problem], shown: int, file: str, omitted: int = 0) -> list[str]:
+def _capped(problems: list[Problem], shown: int, omitted: int = 0, file: str = "") -> list[str]:
     """The first ``shown`` of one file's ``problems``, rendered, and a line counting the others
-    (and ``omitted`` more)."""
+    (and ``omitted`` more) in ``file``, by default the first problem's."""
     lines = [p.render() for p in problems[:shown]]
     more = max(len(problems) - shown, 0) + omitted
     if more:
+        file = file or problems[0].file
         lines.append(f"... and {counted(more, 'more problem')} in {file} not shown")
     return lines
 
@@ -294,7 +293,7 @@ class BuildProblems(ConfigError):
             files.setdefault(file, []).append(problem)
         lines = []
         for file, group in files.items():
-            lines += _capped(group, MAX_PROBLEMS_PER_FILE, file)
+            lines += _capped(group, MAX_PROBLEMS_PER_FILE, file=file)
         if self.unchecked:
             lines.append(f"not checked: {self.unchecked}")
         return "\n".join(lines)

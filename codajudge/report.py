@@ -115,15 +115,12 @@ def score_meanings(spec) -> dict[str, str]:
     return meanings
 
 
-def _meaning(scored: list[tuple], counted=None) -> str:
+def _meaning(scored: list[tuple], counted=lambda track, value: value) -> str:
     """``<direction> is better, <low> to <high>`` of the mean of (track, metric name) pairs' values
     (one direction: the primary tracks share theirs), each end as ``counted(track, value)`` counts
-    it when given (the primary score's ``as_counted``)."""
-    bounds = []
-    for track, name in scored:
-        ends = get_metric(name).bounds(len(track.labels))
-        bounds.append([counted(track, end) for end in ends] if counted else ends)
-    low, high = (float(np.mean(side)) for side in zip(*bounds))
+    it (the primary score's ``as_counted``; by default as it is)."""
+    ends = [[counted(t, end) for end in get_metric(m).bounds(len(t.labels))] for t, m in scored]
+    low, high = (float(np.mean(side)) for side in zip(*ends))
     return f"{get_metric(scored[0][1]).direction} is better, {low:.4g} to {high:.4g}"
 
 
