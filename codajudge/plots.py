@@ -138,10 +138,6 @@ def scatter(x: Sequence[float], y: Sequence[float], x_label: str, y_label: str, 
     return _svg(SCATTER_WIDTH, SCATTER_HEIGHT, title, body)
 
 
-#: The largest finite float: a padded axis stops there.
-_LARGEST = sys.float_info.max
-
-
 def _padded_range(values: np.ndarray) -> Axis:
     """The axis range of finite ``values``: theirs, 4% wider on each side (1 wide if they are
     equal, wider where 0.5 is lost in rounding), within the finite floats. Computed on halves,
@@ -151,7 +147,7 @@ def _padded_range(values: np.ndarray) -> Axis:
     lo, hi = float(values.min()), float(values.max())
     half_span = hi / 2 - lo / 2
     pad = half_span * 0.08 if half_span >= 5e-13 else max(0.5, abs(lo) * 1e-9)
-    return max(lo - pad, -_LARGEST), min(hi + pad, _LARGEST)
+    return max(lo - pad, -sys.float_info.max), min(hi + pad, sys.float_info.max)
 
 
 def _share(value: float, lo: float, hi: float) -> float:
