@@ -492,7 +492,6 @@ def worst_items_table(tr) -> str:
     """The track's WORST_ITEMS items with the largest errors (largest first, ties in item order):
     id, texts (where the reference data holds them, as it does in a phase whose gold is public),
     gold, prediction and error."""
-    kind = kinds.of(tr.track)
     errors = item_errors(tr)
     defined = np.flatnonzero(~np.isnan(errors))
     worst = defined[np.argsort(-errors[defined], kind="stable")][:WORST_ITEMS]
@@ -509,7 +508,7 @@ def worst_items_table(tr) -> str:
     columns += [("Gold", LEFT), ("Prediction", LEFT), ("Error", RIGHT)]
     return (
         f"<h3>The {len(worst)} items with the largest error</h3><p class='sig'>Error: "
-        f"{_e(kind.item_error_unit(tr.track))}.</p>" + html_table(columns, rows)
+        f"{_e(kinds.of(tr.track).item_error_unit(tr.track))}.</p>" + html_table(columns, rows)
     )
 
 
