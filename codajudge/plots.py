@@ -139,11 +139,9 @@ def scatter(x: Sequence[float], y: Sequence[float], x_label: str, y_label: str, 
 
 
 def _padded_range(values: np.ndarray) -> Axis:
-    """The axis range of finite ``values``: theirs, 4% wider on each side (1 wide if they are
-    equal, wider where 0.5 is lost in rounding), within the finite floats. Computed on halves,
-    which no difference of finite floats overflows."""
-    if values.size == 0:
-        return 0.0, 1.0
+    """The axis range of finite ``values`` (some: every chart drawing one has a point or a row):
+    theirs, 4% wider on each side (1 wide if they are equal, wider where 0.5 is lost in rounding),
+    within the finite floats. Computed on halves, which no difference of finite floats overflows."""
     lo, hi = float(values.min()), float(values.max())
     half_span = hi / 2 - lo / 2
     pad = half_span * 0.08 if half_span >= 5e-13 else max(0.5, abs(lo) * 1e-9)
@@ -178,8 +176,7 @@ def _y_ticks(box: Box, axis: Axis, grid: bool = True) -> list[str]:
 
 
 def _blue(share: float) -> str:
-    """White to dark blue for a share in [0, 1]."""
-    share = min(max(share, 0.0), 1.0)
+    """White to dark blue for a share in [0, 1] (a count over the largest count)."""
     white, dark_blue = (247, 251, 255), (8, 69, 148)
     return "#" + "".join(f"{int(round(w - share * (w - d))):02x}" for w, d in zip(white, dark_blue))
 
