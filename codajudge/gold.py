@@ -71,16 +71,15 @@ def gold_from_columns(track: Track, columns: dict[str, list], display: str) -> G
     problems.raise_if_any(ConfigError)
     groups = {name: _texts(columns[name]) for name in GROUP_FIELDS if name in columns}
     listed = _listed(columns.get("annotators_listed", []))
-    texts = columns.get("texts", [])
-    return GoldTrack(track, ids, scored, gold, annotators, groups, listed, texts)
+    return GoldTrack(track, ids, scored, gold, annotators, groups, listed, columns.get("texts", []))
 
 
 def _score_gold(track: Track, column: dict, ids: list[str], problems: ProblemCollector):
     """(gold scores, every item scored, no annotators): an item whose ``score`` is not a finite
     number (an int or float, ``10**400`` is not) is a problem."""
     values = column["score"]
-    largest = sys.float_info.max  # an int beyond it (10**400) has no float
-    finite = (type(v) in NUMBER_TYPES and abs(v) <= largest for v in values)
+    # an int beyond the largest float (10**400) has no float
+    finite = (type(v) in NUMBER_TYPES and abs(v) <= sys.float_info.max for v in values)
     gold = np.array([float(v) if ok else math.nan for v, ok in zip(values, finite)], dtype=float)
     for row in np.flatnonzero(~np.isfinite(gold)).tolist():
         found = shorten(repr(values[row]))

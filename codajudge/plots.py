@@ -265,8 +265,7 @@ def interval_chart(rows: Sequence[IntervalRow], title: str, x_label: str) -> str
     height = top + max(len(rows), 1) * row_h + bottom
     box = Box(left, top, width - left - right, height - top - bottom)
     ends = [float(v) for row in rows if row.interval is not None for v in row.interval]
-    values = np.asarray([float(row.value) for row in rows] + ends, dtype=float)
-    axis = _padded_range(values)
+    axis = _padded_range(np.asarray([float(row.value) for row in rows] + ends, dtype=float))
     body = [_rect(box, "none", " stroke='#999'")] + _x_ticks(box, axis)
     body += [_interval_row(top + (k + 0.5) * row_h, box, axis, row) for k, row in enumerate(rows)]
     body.append(_x_title(box, x_label))
