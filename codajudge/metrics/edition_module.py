@@ -102,7 +102,13 @@ def property_problems(metric: Metric, gold, n_labels: int) -> list[str]:
     n_items = len(gold) if isinstance(gold, np.ndarray) else gold.n_items
     if stats.ndim != 2 or stats.shape[0] != n_items:
         return [f"item_stats gives an array of shape {stats.shape}, not one row per item"]
-    problems = _form_problems(metric, stats)
+    problems = []
+    columns = stats.shape[1]  # per item
+    if metric.stats_form == MEAN and columns != 1:
+        problems.append(f"stats_form MEAN needs one column per item, item_stats gives {columns}")
+    one_hot = np.isin(stats, (0.0, 1.0)).all() and (stats.sum(axis=1) == 1.0).all()
+    if metric.stats_form == ONE_HOT and not one_hot:
+        problems.append("stats_form ONE_HOT needs a single 1 among 0s per row of item_stats")
     value = metric.score(gold, pred).value
     if not low - 1e-9 <= value <= high + 1e-9:
         problems.append(f"a prediction scores {value:g}, outside its range [{low:g}, {high:g}]")
@@ -116,12 +122,3 @@ def property_problems(metric: Metric, gold, n_labels: int) -> list[str]:
     if stacked.shape != (2,) or not np.allclose(stacked, one_by_one, equal_nan=True):
         problems.append("from_stats on stacked sums (B, S) differs from one call per row")
     return problems
-
-
-def _form_problems(metric: Metric, stats: np.ndarray) -> list[str]:
-    if metric.stats_form == MEAN and stats.shape[1] != 1:
-        return [f"stats_form MEAN needs one column per item, item_stats gives {stats.shape[1]}"]
-    one_hot = np.isin(stats, (0.0, 1.0)).all() and (stats.sum(axis=1) == 1.0).all()
-    if metric.stats_form == ONE_HOT and not one_hot:
-        return ["stats_form ONE_HOT needs a single 1 among 0s per row of item_stats"]
-    return []
