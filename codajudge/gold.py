@@ -106,9 +106,13 @@ def _distribution_gold(track: Track, column: dict, ids: list[str], problems: Pro
     rows, counts, annotated = _annotation_rows(track, column, ids, problems)
     scored = annotated.copy()  # the dataset's other tracks of these labels share ``annotated``
     # per item and label, the share of the item's annotations that chose the label
-    n_labels = len(track.labels)
-    chosen = rows if rows.ndim == 2 else np.eye(n_labels)[rows]  # a 0/1 row per annotation
-    sums, _ = per_item_sums(chosen, per_annotator(chosen, counts, n_labels))
+    n_items, n_labels = len(ids), len(track.labels)
+    if rows.ndim == 1:  # a label index per annotation: one count per (item, label) cell
+        item_of_row = np.repeat(np.arange(n_items), counts)
+        cells = np.bincount(item_of_row * n_labels + rows, minlength=n_items * n_labels)
+        sums = cells.reshape(n_items, n_labels)
+    else:  # a 0/1 row per annotation
+        sums, _ = per_item_sums(rows, per_annotator(rows, counts, n_labels))
     gold = sums / np.maximum(counts, 1)[:, None]
     if rows.ndim == 2:  # multilabel: a [P(not chosen), P(chosen)] pair per label
         gold = np.stack([1.0 - gold, gold], axis=2)
