@@ -93,13 +93,11 @@ class Problem:
         if self.count == 1:
             return problem_text(self.place, self.message, self.expected, self.found, self.hint)
         # several items on one line (a one-line JSON array of records) are counted as items
-        unit = "lines" if len(self.lines) > 1 or (self.lines and not self.items) else "items"
+        by_lines = len(self.lines) > 1 or (self.lines and not self.items)
+        unit = "lines" if by_lines else "items"
         more = ", ..." if self.count > MAX_PLACES_SHOWN else ""
-        places = []
-        if unit == "lines":
-            places.append(f"lines {', '.join(map(str, self.lines))}{more}")
-        elif self.lines:
-            places.append(f"line {self.lines[0]}")
+        lines = ", ".join(map(str, self.lines))
+        places = [f"lines {lines}{more}" if by_lines else f"line {lines}"] if self.lines else []
         if self.items:
             places.append(f"items {', '.join(repr(i) for i in self.items)}{more}")
         message = f"{self.message}, on {self.count} {unit}"
@@ -107,7 +105,7 @@ class Problem:
             message += f" ({'; '.join(places)})"
         found = self.found
         if found is not None and self.expected is not None:
-            by_line = self.line is not None and (unit == "lines" or self.item is None)
+            by_line = self.line is not None and (by_lines or self.item is None)
             found += f" on line {self.line}" if by_line else f" on item {self.item!r}"
         return problem_text(self.file, message, self.expected, found, self.hint)
 
@@ -136,8 +134,7 @@ class KitError(Exception):
 
     def render(self) -> str:
         # ``omitted`` counts one file's problems (``ProblemCollector``), named after the first's file
-        file = self.problems[0].file if self.problems else ""
-        return "\n".join(_capped(self.problems, len(self.problems), file, self.omitted))
+        return "\n".join(_capped(self.problems, len(self.problems), self.omitted))
 
 
 class SubmissionError(KitError):
@@ -233,8 +230,7 @@ class SeveralFilesError(SubmissionError):
         unit = self.unit
         lines = [f"{len(self.errors)} {unit}s have problems; each {unit}'s first ones are shown:"]
         for error in self.errors[:MAX_FILES_SHOWN]:
-            file = error.problems[0].file
-            lines += _capped(error.problems, MAX_PROBLEMS_SHOWN_PER_FILE, file, error.omitted)
+            lines += _capped(error.problems, MAX_PROBLEMS_SHOWN_PER_FILE, error.omitted)
         if len(self.errors) > MAX_FILES_SHOWN:
             hidden = len(self.errors) - MAX_FILES_SHOWN
             lines.append(f"... and {counted(hidden, 'more ' + unit)} with problems not shown")
@@ -268,12 +264,13 @@ class FileRefusals:
             raise SeveralFilesError(self.errors, self.unit)
 
 
-def _capped(problems: list[Problem], shown: int, file: str, omitted: int = 0) -> list[str]:
+def _capped(problems: list[Problem], shown: int, omitted: int = 0, file: str = "") -> list[str]:
     """The first ``shown`` of one file's ``problems``, rendered, and a line counting the others
-    (and ``omitted`` more)."""
+    (and ``omitted`` more) in ``file``, by default the first problem's."""
     lines = [p.render() for p in problems[:shown]]
     more = max(len(problems) - shown, 0) + omitted
     if more:
+        file = file or problems[0].file
         lines.append(f"... and {counted(more, 'more problem')} in {file} not shown")
     return lines
 
@@ -296,7 +293,7 @@ class BuildProblems(ConfigError):
             files.setdefault(file, []).append(problem)
         lines = []
         for file, group in files.items():
-            lines += _capped(group, MAX_PROBLEMS_PER_FILE, file)
+            lines += _capped(group, MAX_PROBLEMS_PER_FILE, file=file)
         if self.unchecked:
             lines.append(f"not checked: {self.unchecked}")
         return "\n".join(lines)

@@ -71,22 +71,19 @@ def gold_from_columns(track: Track, columns: dict[str, list], display: str) -> G
     problems.raise_if_any(ConfigError)
     groups = {name: _texts(columns[name]) for name in GROUP_FIELDS if name in columns}
     listed = _listed(columns.get("annotators_listed", []))
-    texts = columns.get("texts", [])
-    return GoldTrack(track, ids, scored, gold, annotators, groups, listed, texts)
+    return GoldTrack(track, ids, scored, gold, annotators, groups, listed, columns.get("texts", []))
 
 
 def _score_gold(track: Track, column: dict, ids: list[str], problems: ProblemCollector):
     """(gold scores, every item scored, no annotators): an item whose ``score`` is not a finite
     number (an int or float, ``10**400`` is not) is a problem."""
     values = column["score"]
-    largest = sys.float_info.max  # an int beyond it (10**400) has no float
-    finite = (type(v) in NUMBER_TYPES and abs(v) <= largest for v in values)
+    # an int beyond the largest float (10**400) has no float
+    finite = (type(v) in NUMBER_TYPES and abs(v) <= sys.float_info.max for v in values)
     gold = np.array([float(v) if ok else math.nan for v, ok in zip(values, finite)], dtype=float)
-    wrong = np.flatnonzero(~np.isfinite(gold))
-    for row in wrong.tolist():
+    for row in np.flatnonzero(~np.isfinite(gold)).tolist():
         found = shorten(repr(values[row]))
         problems.add("gold 'score' must be a finite number", item=ids[row], found=found)
-    gold[wrong] = 0.0
     return gold, np.ones(len(ids), dtype=bool), []
 
 
@@ -128,12 +125,11 @@ def _distribution_gold(track: Track, column: dict, ids: list[str], problems: Pro
             ordered = [value[k] for k in track.labels] if set(value) == set(track.labels) else None
         try:
             gold[row] = soft_label(ordered, track)[0]
+            scored[row] = True
         except ValueProblem as problem:
             message = f"gold 'distribution': {problem.message}"
             found = shorten(repr(value))
             problems.add(message, item=ids[row], expected=problem.expected, found=found)
-        else:
-            scored[row] = True
     return gold, scored, []
 
 
@@ -236,11 +232,9 @@ def gold_as_values(gold: GoldTrack) -> list:
     without a majority the first label, soft-label items without annotations the uniform
     distribution (a row of zeros would be refused as not summing to 1)."""
     value_type = kinds.of(gold.track).value_type
-    if value_type is SCORE:
-        return [float(v) for v in gold.gold]
     if value_type is LABEL:
         return [gold.track.labels[max(i, 0)] for i in gold.gold.tolist()]
-    if value_type is DISTRIBUTION:
+    if value_type in (SCORE, DISTRIBUTION):  # every score has gold
         values = gold.gold.copy()
         values[~gold.scored] = 1.0 / values.shape[-1]  # the uniform distribution (pairs)
         return values.tolist()

@@ -59,8 +59,8 @@ class IntervalRow(NamedTuple):
     group: int
 
 
-def _e(text) -> str:
-    return html.escape(str(text), quote=True)
+#: Every label and title is text, escaped for an attribute or an element alike.
+_e = html.escape
 
 
 def _num(x: float) -> str:
@@ -81,10 +81,9 @@ def _rect(box: Box, fill: str, extra: str = "", tooltip: str = "") -> str:
 
 
 def nice_ticks(lo: float, hi: float) -> list[float]:
-    """About 5 round tick values covering [lo, hi]."""
+    """About 5 round tick values covering [lo, hi], finite with ``lo < hi`` (as every axis here:
+    ``_padded_range``'s or from 0 to a positive top)."""
     raw = hi / 4 - lo / 4  # each divided first: hi - lo overflows near the largest float
-    if not (math.isfinite(lo) and math.isfinite(raw)) or raw <= 0:
-        return [lo] if math.isfinite(lo) else [0.0]
     magnitude = 10 ** math.floor(math.log10(raw))
     step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
     first = math.ceil(lo / step - 1e-9) * step
@@ -118,11 +117,10 @@ def _svg(width: int, height: int, title: str, body: list[str]) -> str:
 
 
 def scatter(x: Sequence[float], y: Sequence[float], x_label: str, y_label: str, title: str) -> str:
-    """Points (x_i, y_i), with axes and ticks; more than ``MAX_SCATTER_POINTS`` are thinned evenly."""
+    """Points (x_i, y_i), finite (the readers refuse others), with axes and ticks; more than
+    ``MAX_SCATTER_POINTS`` are thinned evenly."""
     x = np.asarray(x, dtype=float)
     y = np.asarray(y, dtype=float)
-    keep = np.isfinite(x) & np.isfinite(y)
-    x, y = x[keep], y[keep]
     if x.size > MAX_SCATTER_POINTS:
         step = int(math.ceil(x.size / MAX_SCATTER_POINTS))
         x, y = x[::step], y[::step]
@@ -140,20 +138,14 @@ def scatter(x: Sequence[float], y: Sequence[float], x_label: str, y_label: str, 
     return _svg(SCATTER_WIDTH, SCATTER_HEIGHT, title, body)
 
 
-#: The largest finite float: a padded axis stops there.
-_LARGEST = sys.float_info.max
-
-
 def _padded_range(values: np.ndarray) -> Axis:
-    """The axis range of finite ``values``: theirs, 4% wider on each side (1 wide if they are
-    equal, wider where 0.5 is lost in rounding), within the finite floats. Computed on halves,
-    which no difference of finite floats overflows."""
-    if values.size == 0:
-        return 0.0, 1.0
+    """The axis range of finite ``values`` (some: every chart drawing one has a point or a row):
+    theirs, 4% wider on each side (1 wide if they are equal, wider where 0.5 is lost in rounding),
+    within the finite floats. Computed on halves, which no difference of finite floats overflows."""
     lo, hi = float(values.min()), float(values.max())
     half_span = hi / 2 - lo / 2
     pad = half_span * 0.08 if half_span >= 5e-13 else max(0.5, abs(lo) * 1e-9)
-    return max(lo - pad, -_LARGEST), min(hi + pad, _LARGEST)
+    return max(lo - pad, -sys.float_info.max), min(hi + pad, sys.float_info.max)
 
 
 def _share(value: float, lo: float, hi: float) -> float:
@@ -184,8 +176,7 @@ def _y_ticks(box: Box, axis: Axis, grid: bool = True) -> list[str]:
 
 
 def _blue(share: float) -> str:
-    """White to dark blue for a share in [0, 1]."""
-    share = min(max(share, 0.0), 1.0)
+    """White to dark blue for a share in [0, 1] (a count over the largest count)."""
     white, dark_blue = (247, 251, 255), (8, 69, 148)
     return "#" + "".join(f"{int(round(w - share * (w - d))):02x}" for w, d in zip(white, dark_blue))
 
@@ -239,8 +230,8 @@ def bar_chart(
     box = Box(left, top, width - left - right, BAR_CHART_HEIGHT - top - bottom)
     base = top + box.height
     values = [float(v) for name in names for v in series[name] if math.isfinite(float(v))]
-    hi = y_max if y_max is not None else (max(values) if values and max(values) > 0 else 1.0)
-    axis = (0.0, hi if hi > 0 else 1.0)
+    # to the largest value, or 1 when none is positive
+    axis = (0.0, y_max or max(values + [0.0]) or 1.0)
     body = [_line(left, base, left + box.width, base, "#666"), _line(left, top, left, base, "#666")]
     body += _y_ticks(box, axis)
     slot = box.width / max(n_cat, 1)
@@ -274,8 +265,7 @@ def interval_chart(rows: Sequence[IntervalRow], title: str, x_label: str) -> str
     height = top + max(len(rows), 1) * row_h + bottom
     box = Box(left, top, width - left - right, height - top - bottom)
     ends = [float(v) for row in rows if row.interval is not None for v in row.interval]
-    values = np.asarray([float(row.value) for row in rows] + ends, dtype=float)
-    axis = _padded_range(values)
+    axis = _padded_range(np.asarray([float(row.value) for row in rows] + ends, dtype=float))
     body = [_rect(box, "none", " stroke='#999'")] + _x_ticks(box, axis)
     body += [_interval_row(top + (k + 0.5) * row_h, box, axis, row) for k, row in enumerate(rows)]
     body.append(_x_title(box, x_label))
@@ -295,8 +285,7 @@ def _x_ticks(box: Box, axis: Axis, grid: bool = True) -> list[str]:
 MAX_LABEL = 40
 
 
-def _short(label) -> str:
-    label = str(label)
+def _short(label: str) -> str:
     return label if len(label) <= MAX_LABEL else label[: MAX_LABEL - 1] + "…"
 
 

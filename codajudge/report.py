@@ -23,7 +23,6 @@ import sys
 import tempfile
 from functools import partial
 from pathlib import Path
-from typing import NamedTuple
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -116,15 +115,12 @@ def score_meanings(spec) -> dict[str, str]:
     return meanings
 
 
-def _meaning(scored: list[tuple], counted=None) -> str:
+def _meaning(scored: list[tuple], counted=lambda track, value: value) -> str:
     """``<direction> is better, <low> to <high>`` of the mean of (track, metric name) pairs' values
     (one direction: the primary tracks share theirs), each end as ``counted(track, value)`` counts
-    it when given (the primary score's ``as_counted``)."""
-    bounds = []
-    for track, name in scored:
-        ends = get_metric(name).bounds(len(track.labels))
-        bounds.append([counted(track, end) for end in ends] if counted else ends)
-    low, high = (float(np.mean(side)) for side in zip(*bounds))
+    it (the primary score's ``as_counted``; by default as it is)."""
+    ends = [[counted(t, end) for end in get_metric(m).bounds(len(t.labels))] for t, m in scored]
+    low, high = (float(np.mean(side)) for side in zip(*ends))
     return f"{get_metric(scored[0][1]).direction} is better, {low:.4g} to {high:.4g}"
 
 
@@ -232,9 +228,7 @@ def detailed_html(result: Result, baselines: dict[str, dict[str, float]]) -> str
     """
     spec = result.spec
     hidden = spec.hide_gold
-    # task.json's bootstrap_resamples (checked by the edition's loader; 0 turns intervals off)
-    resamples = 0 if hidden else spec.extra.get("bootstrap_resamples", DEFAULT_RESAMPLES)
-    page = PageContext(resamples, spec.seed, spec.phase, not hidden, {} if hidden else baselines)
+    baselines = {} if hidden else baselines
     csv_note = (
         f"Every item's gold, prediction and error: {DETAILED_CSV}, beside this page in the "
         "scoring output."
@@ -249,31 +243,26 @@ def detailed_html(result: Result, baselines: dict[str, dict[str, float]]) -> str
     if notes:
         parts.append(f"<h2>Submission notes</h2><ul>{notes}</ul>")
     parts.append(_summary_table(result))
-    parts += [_track_section(track_result, page) for track_result in result.tracks.values()]
+    parts += [_track_section(tr, spec, baselines) for tr in result.tracks.values()]
     footer = f"codajudge {__version__} | edition {spec.edition} | phase {spec.phase}"
     if not hidden:
-        footer += f" | intervals: {signature_text(resamples, spec.seed)}"
+        footer += f" | intervals: {signature_text(requested_resamples(spec), spec.seed)}"
     parts.append(f"<p class='sig'>{_e(footer)}</p>")
     return html_page(f"{spec.title}: detailed results", "\n".join(parts))
 
 
-class PageContext(NamedTuple):
-    """What every track's section of one page shares: the resamples asked for, the seed, the phase,
-    whether the gold is public (intervals, plots and items shown) and the baselines' scores."""
-
-    resamples: int
-    seed: int
-    phase: str
-    public: bool
-    baselines: dict[str, dict[str, float]]
+def requested_resamples(spec) -> int:
+    """The resamples behind a page's intervals: task.json's bootstrap_resamples (checked by the
+    edition's loader; 0 turns intervals off), and none where the gold is hidden."""
+    return 0 if spec.hide_gold else spec.extra.get("bootstrap_resamples", DEFAULT_RESAMPLES)
 
 
-def _track_section(tr, page: PageContext) -> str:
+def _track_section(tr, spec, baselines: dict[str, dict[str, float]]) -> str:
     """One track: its title, its warnings, its scores, then (public gold) plots and worst items."""
     section = [f"<section><h2>{_e(tr.track.title)}</h2>"]
     section.extend(f"<p class='warn'>Warning: {_e(w)}</p>" for w in tr.warnings)
-    section.append(_guarded(lambda: _score_table(tr, page), "the confidence intervals"))
-    if page.public:
+    section.append(_guarded(lambda: _score_table(tr, spec, baselines), "the confidence intervals"))
+    if not spec.hide_gold:
         section.append(_guarded(lambda: track_visuals(tr), "the plots"))
         section.append(_guarded(lambda: worst_items_table(tr), "the worst items"))
     section.append("</section>")
@@ -287,23 +276,20 @@ LEFT, RIGHT = True, False
 def html_table(columns: Sequence[tuple[str, bool]], rows: Iterable[Sequence[str]]) -> str:
     """An HTML table of ``columns``, each its head (HTML) and alignment (LEFT or RIGHT), and each
     row's cells (HTML), in the alignment of their column (a ``RowEnd`` cell as it is)."""
-    heads = "".join(_cell("th", left, head) for head, left in columns)
-    body = "".join(
-        "<tr>" + "".join(_cell("td", left, text) for (_, left), text in zip(columns, row)) + "</tr>"
-        for row in rows
-    )
-    return f"<table><tr>{heads}</tr>{body}</table>"
+    aligned = [" class='l'" if left else "" for _, left in columns]
+
+    def row(tag: str, cells: Sequence[str]) -> str:
+        whole = [
+            c if isinstance(c, RowEnd) else f"<{tag}{a}>{c}</{tag}>" for a, c in zip(aligned, cells)
+        ]
+        return f"<tr>{''.join(whole)}</tr>"
+
+    body = "".join(row("td", cells) for cells in rows)
+    return f"<table>{row('th', [head for head, _ in columns])}{body}</table>"
 
 
 class RowEnd(str):
     """A row's last cell written whole (its ``td`` tag spanning the columns left)."""
-
-
-def _cell(tag: str, left: bool, text: str) -> str:
-    """A cell (``td`` or ``th``) holding the HTML ``text``; ``left``: aligned left."""
-    if isinstance(text, RowEnd):
-        return text
-    return f"<{tag} class='l'>{text}</{tag}>" if left else f"<{tag}>{text}</{tag}>"
 
 
 def _summary_table(result: Result) -> str:
@@ -333,30 +319,31 @@ def _guarded(build, what: str) -> str:
         return f"<p class='warn'>{_e(what.capitalize())} could not be drawn (an internal problem of the kit).</p>"
 
 
-def _score_table(tr, page: PageContext) -> str:
+def _score_table(tr, spec, baselines: dict[str, dict[str, float]]) -> str:
     """Each metric's value, its percentile bootstrap interval (n/a when no resample; no such column
-    where the gold is hidden), the baselines' scores (each with its name, when known), direction
-    and range."""
-    used = page_resamples(page.resamples, tr.n_scored)
-    intervals = track_intervals(tr, used, page.seed) if used else {}
+    where the gold is hidden), the ``baselines``' scores (each with its name, when known),
+    direction and range."""
+    used = page_resamples(requested_resamples(spec), tr.n_scored)
+    intervals = track_intervals(tr, used, spec.seed) if used else {}
+    public = not spec.hide_gold
     rows = []
     for m, v in tr.scores.items():
         metric = get_metric(m)
         lo, hi = metric.bounds(len(tr.track.labels))
         row = [_e(metric.title), f"<b>{_fmt(v)}</b>"]
-        if page.public:
+        if public:
             iv = intervals.get(m)
             row.append(f"[{_fmt(iv.low)}, {_fmt(iv.high)}]" if iv is not None else "n/a")
-        if page.baselines:
+        if baselines:
             key = score_key(tr.track.id, m)
-            shown = [f"{name} {_fmt(s[key])}" for name, s in page.baselines.items() if key in s]
+            shown = [f"{name} {_fmt(s[key])}" for name, s in baselines.items() if key in s]
             row.append(_e("; ".join(shown) or "n/a"))
         rows.append(row + [f"{metric.direction} is better", f"{lo:g} to {hi:g}"])
     columns = [("Metric", LEFT), ("Score", RIGHT)]
-    columns += [("95% interval", RIGHT)] if page.public else []
-    columns += [("Baselines", LEFT)] if page.baselines else []
+    columns += [("95% interval", RIGHT)] if public else []
+    columns += [("Baselines", LEFT)] if baselines else []
     columns += [("Direction", LEFT), ("Range", RIGHT)]
-    return html_table(columns, rows) + _interval_note(tr, page, used, intervals)
+    return html_table(columns, rows) + _interval_note(tr, spec, used, intervals)
 
 
 #: Below this many items a bootstrap interval is shown with a warning: resampling so few items
@@ -364,24 +351,25 @@ def _score_table(tr, page: PageContext) -> str:
 FEW_INTERVAL_ITEMS = 10
 
 
-def _interval_note(tr, page: PageContext, used: int, intervals) -> str:
+def _interval_note(tr, spec, used: int, intervals) -> str:
     """How the intervals were drawn and the command that draws them again (none when none), and a
     warning on intervals drawn over fewer than FEW_INTERVAL_ITEMS items."""
+    requested = requested_resamples(spec)
     if not intervals:
-        if used or not page.resamples:
+        if used or not requested:
             return ""
         return (
             f"<p class='sig'>No interval: {PAGE_MIN_RESAMPLES} resamples of these {tr.n_scored:,} "
             f"items would draw more than the {PAGE_DRAWS:,} items the page may spend on a track "
-            f"({_e(signature_text(page.resamples, page.seed))}); organisers compute "
+            f"({_e(signature_text(requested, spec.seed))}); organisers compute "
             "one with rank_submissions.py.</p>"
         )
     budget = f"the page draws at most {PAGE_DRAWS:,} items per track"
-    fewer = f", {used} resamples, not {page.resamples}: {budget}" if used != page.resamples else ""
+    fewer = f", {used} resamples, not {requested}: {budget}" if used != requested else ""
     note = (
         f"<p class='sig'>95% percentile bootstrap intervals over items "
-        f"({_e(signature_text(used, page.seed))}{fewer}); recompute with: <code>python3 "
-        f"run_local.py . YOUR_SUBMISSION.zip --phase {_e(shlex.quote(page.phase))} --output "
+        f"({_e(signature_text(used, spec.seed))}{fewer}); recompute with: <code>python3 "
+        f"run_local.py . YOUR_SUBMISSION.zip --phase {_e(shlex.quote(spec.phase))} --output "
         "results</code> in the starting kit.</p>"
     )
     if tr.n_scored < FEW_INTERVAL_ITEMS:
@@ -504,7 +492,6 @@ def worst_items_table(tr) -> str:
     """The track's WORST_ITEMS items with the largest errors (largest first, ties in item order):
     id, texts (where the reference data holds them, as it does in a phase whose gold is public),
     gold, prediction and error."""
-    kind = kinds.of(tr.track)
     errors = item_errors(tr)
     defined = np.flatnonzero(~np.isnan(errors))
     worst = defined[np.argsort(-errors[defined], kind="stable")][:WORST_ITEMS]
@@ -521,7 +508,7 @@ def worst_items_table(tr) -> str:
     columns += [("Gold", LEFT), ("Prediction", LEFT), ("Error", RIGHT)]
     return (
         f"<h3>The {len(worst)} items with the largest error</h3><p class='sig'>Error: "
-        f"{_e(kind.item_error_unit(tr.track))}.</p>" + html_table(columns, rows)
+        f"{_e(kinds.of(tr.track).item_error_unit(tr.track))}.</p>" + html_table(columns, rows)
     )
 
 

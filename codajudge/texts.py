@@ -3,8 +3,6 @@
 looks in an edition's own templates first, and for the ranking tool's outputs, ``stats``), and CSV
 tables."""
 
-from __future__ import annotations
-
 import csv
 import io
 from collections.abc import Iterable, Sequence

@@ -40,24 +40,25 @@ def _track_result(n: int):
 
 
 def _page():
-    """A public-gold page asking for 1,000 resamples with seed 7."""
-    return report.PageContext(resamples=1000, seed=7, phase="practice", public=True, baselines={})
+    """The spec of a public-gold page asking for 1,000 resamples with seed 7."""
+    extra = {"bootstrap_resamples": 1000}
+    return SimpleNamespace(hide_gold=False, extra=extra, seed=7, phase="practice")
 
 
 def test_the_page_says_how_many_resamples_it_used(monkeypatch):
     """(Phases with public gold: a hidden-gold page has no interval, see test_hidden_gold.py.)"""
     monkeypatch.setattr(report, "PAGE_DRAWS", 400 * 500)
     tr = _track_result(500)
-    page = report._score_table(tr, _page())
+    page = report._score_table(tr, _page(), {})
     assert "400 resamples, not 1000" in page and signature_text(400, 7) in page
     interval = track_intervals(tr, 400, 7)["accuracy"]
     assert f"[{interval.low:.4f}, {interval.high:.4f}]" in page
-    small = report._score_table(_track_result(200), _page())
+    small = report._score_table(_track_result(200), _page(), {})
     assert signature_text(1000, 7) in small and "not 1000" not in small
 
 
 def test_a_track_too_large_for_the_minimum_gets_no_interval(monkeypatch):
     monkeypatch.setattr(report, "PAGE_DRAWS", report.PAGE_MIN_RESAMPLES * 500 - 1)
-    page = report._score_table(_track_result(500), _page())
+    page = report._score_table(_track_result(500), _page(), {})
     assert "No interval" in page and signature_text(1000, 7) in page
     assert not re.search(r"\[\d\.\d{4}, \d\.\d{4}\]", page)

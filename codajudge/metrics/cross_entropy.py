@@ -23,10 +23,6 @@ from .base import LOWER, registered
 #: The organisers' clipping of predictions and the constant added inside the log.
 CLIP = 1e-12
 LOG_OFFSET = 1e-9
-#: One item's value, in nats, when the whole gold mass sits on the one class (lowest, a little
-#: below 0) or on a class the prediction gave 0 (highest).
-CE_LOWER = -math.log((1.0 - CLIP) + LOG_OFFSET)
-CE_UPPER = -math.log(CLIP + LOG_OFFSET)
 
 
 def cross_entropy_stats(gold, pred):
@@ -48,8 +44,10 @@ registered(
     name="cross_entropy",
     title="Cross-entropy",
     direction=LOWER,
-    lower=CE_LOWER,
-    upper=CE_UPPER,
+    # one item's value, in nats, when the whole gold mass sits on the one class (lowest, a little
+    # below 0) or on a class the prediction gave 0 (highest)
+    lower=-math.log((1.0 - CLIP) + LOG_OFFSET),
+    upper=-math.log(CLIP + LOG_OFFSET),
     item_stats=cross_entropy_stats,
     on_gold=gold_entropy,
     # the 1e-9 in the log adds g ln(1 + 1e-9 / g) <= 1e-9 per class; 11 labels at most here

@@ -81,8 +81,7 @@ def error_rate_stats(gold: PerAnnotator, pred: PerAnnotator):
 
 def anad_stats(gold: PerAnnotator, pred: PerAnnotator):
     """Per item: mean_k |t_ik - p_ik| / S, with S the number of possible label values."""
-    dist = np.abs(np.subtract(gold.values, pred.values))
-    totals, counts = per_item_sums(dist, gold)
+    totals, counts = per_item_sums(np.abs(np.subtract(gold.values, pred.values)), gold)
     return (totals / gold.n_labels / np.maximum(counts, 1))[:, None]
 
 

@@ -26,8 +26,6 @@ from .base import LOWER, registered
 
 #: The script's floor under a probability (``normalize_dist``, ``model_label_dist``).
 FLOOR = 1e-15
-JSD_UPPER = math.sqrt(math.log(2.0))
-KL_UPPER = -math.log(FLOOR)
 
 
 def normalize_dist(rows) -> np.ndarray:
@@ -79,7 +77,7 @@ _CHAOSNLI(
     name="jsd",
     title="Jensen-Shannon distance",
     short_title="JS distance",
-    upper=JSD_UPPER,
+    upper=math.sqrt(math.log(2.0)),
     item_stats=jsd_stats,
 )
-_CHAOSNLI(name="kl", title="KL divergence", upper=KL_UPPER, item_stats=kl_stats)
+_CHAOSNLI(name="kl", title="KL divergence", upper=-math.log(FLOOR), item_stats=kl_stats)

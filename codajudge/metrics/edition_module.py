@@ -56,8 +56,14 @@ def load_source(source: str, file_name: str) -> tuple[str, ...]:
         raise ConfigError.single(
             file_name, "registers no metric", hint="register each with register(Metric(...))"
         )
-    for problem in filter(None, map(_registration_problem, map(REGISTRY.get, names))):
-        raise ConfigError.single(file_name, problem)
+    for metric in map(REGISTRY.get, names):
+        if not metric.applies_to:
+            example = '(("classification", None),)'
+            problem = f"metric {metric.name!r} applies to no kind: give applies_to, e.g. {example}"
+            raise ConfigError.single(file_name, problem)
+        if not metric.description.strip() or "|" in metric.description:
+            cell = "its description is a cell of the Evaluation page's table: text without '|'"
+            raise ConfigError.single(file_name, f"metric {metric.name!r}: {cell}")
     LOADED[source] = (file_name, names)
     return names
 
@@ -82,18 +88,6 @@ def _failure(error: Exception, file_name: str) -> str:
     return f"{at}{type(error).__name__}: {error}"
 
 
-def _registration_problem(metric: Metric) -> str:
-    if not metric.applies_to:
-        example = '(("classification", None),)'
-        return f"metric {metric.name!r} applies to no kind: give applies_to, e.g. {example}"
-    if not metric.description.strip() or "|" in metric.description:
-        return (
-            f"metric {metric.name!r}: its description is a cell of the Evaluation page's table: "
-            "text without '|'"
-        )
-    return ""
-
-
 def property_problems(metric: Metric, gold, n_labels: int) -> list[str]:
     """What breaks the registry's basic properties on ``gold`` (a track's scored gold, as the metric
     takes it), against a prediction other than the gold where the gold is an array (each item
@@ -108,28 +102,23 @@ def property_problems(metric: Metric, gold, n_labels: int) -> list[str]:
     n_items = len(gold) if isinstance(gold, np.ndarray) else gold.n_items
     if stats.ndim != 2 or stats.shape[0] != n_items:
         return [f"item_stats gives an array of shape {stats.shape}, not one row per item"]
-    problems = _form_problems(metric, stats)
+    problems = []
+    columns = stats.shape[1]  # per item
+    if metric.stats_form == MEAN and columns != 1:
+        problems.append(f"stats_form MEAN needs one column per item, item_stats gives {columns}")
+    one_hot = np.isin(stats, (0.0, 1.0)).all() and (stats.sum(axis=1) == 1.0).all()
+    if metric.stats_form == ONE_HOT and not one_hot:
+        problems.append("stats_form ONE_HOT needs a single 1 among 0s per row of item_stats")
     value = metric.score(gold, pred).value
     if not low - 1e-9 <= value <= high + 1e-9:
         problems.append(f"a prediction scores {value:g}, outside its range [{low:g}, {high:g}]")
     if isinstance(gold, np.ndarray):
-        reversed_value = metric.score(gold[::-1], pred[::-1]).value
-        if abs(reversed_value - value) > 1e-9:
-            problems.append(
-                f"reversing the items changes the score from {value:g} to {reversed_value:g}"
-            )
+        flipped = metric.score(gold[::-1], pred[::-1]).value
+        if abs(flipped - value) > 1e-9:
+            problems.append(f"reversing the items changes the score from {value:g} to {flipped:g}")
     sums = np.stack([stats.sum(axis=0), stats[: max(n_items // 2, 1)].sum(axis=0)])
     stacked = np.asarray(metric.from_stats(sums, n_items), dtype=float)
     one_by_one = np.array([float(metric.from_stats(row, n_items)) for row in sums])
     if stacked.shape != (2,) or not np.allclose(stacked, one_by_one, equal_nan=True):
         problems.append("from_stats on stacked sums (B, S) differs from one call per row")
     return problems
-
-
-def _form_problems(metric: Metric, stats: np.ndarray) -> list[str]:
-    if metric.stats_form == MEAN and stats.shape[1] != 1:
-        return [f"stats_form MEAN needs one column per item, item_stats gives {stats.shape[1]}"]
-    one_hot = np.isin(stats, (0.0, 1.0)).all() and (stats.sum(axis=1) == 1.0).all()
-    if metric.stats_form == ONE_HOT and not one_hot:
-        return ["stats_form ONE_HOT needs a single 1 among 0s per row of item_stats"]
-    return []
