@@ -232,9 +232,11 @@ def gold_as_values(gold: GoldTrack) -> list:
     without a majority the first label, soft-label items without annotations the uniform
     distribution (a row of zeros would be refused as not summing to 1)."""
     value_type = kinds.of(gold.track).value_type
+    if value_type is SCORE:
+        return gold.gold.tolist()
     if value_type is LABEL:
         return [gold.track.labels[max(i, 0)] for i in gold.gold.tolist()]
-    if value_type in (SCORE, DISTRIBUTION):  # every score has gold
+    if value_type is DISTRIBUTION:
         values = gold.gold.copy()
         values[~gold.scored] = 1.0 / values.shape[-1]  # the uniform distribution (pairs)
         return values.tolist()

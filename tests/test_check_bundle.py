@@ -570,6 +570,17 @@ def test_a_missing_reference_file_is_a_located_problem_beside_competition_yamls(
     assert not any("FileNotFoundError" in line for line in problems)
 
 
+def test_an_empty_reference_file_of_scores_is_a_problem_not_an_internal_error(small, tmp_path):
+    """A score track's gold file with no items is refused by its reading, not by a kit error."""
+    broken = linked_copy(small[0].tree, tmp_path / "bundle")
+    gold = broken / "reference_data" / "evaluation" / "sim.jsonl"
+    gold.unlink()  # a linked copy's file is the original's: replace it, do not write through it
+    gold.write_text("", encoding="utf-8")
+    problems = check_bundle(broken)
+    assert problems, "an empty gold file passed"
+    assert not any("internal error" in line or "Error" in line for line in problems), problems
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
 def test_a_reference_folder_that_is_a_pipe_is_a_problem_not_a_wait(small, tmp_path):
     """A path of the bundle that is neither a folder nor a file (a named pipe) is reported as not
