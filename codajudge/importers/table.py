@@ -80,9 +80,6 @@ def json_rows(lines: list[str], fmt: str, id_column: str, problems) -> tuple[lis
 
 
 _SPACE = re.compile(r"[ \t\n\r]*")
-#: What comes before an entry of a JSON document's top level: blanks, the comma after the entry
-#: before it and, in an object, the entry's key (captured) and its colon.
-_BEFORE_ENTRY = re.compile(r'[ \t\n\r]*,?[ \t\n\r]*(?:("(?:[^"\\]|\\.)*")[ \t\n\r]*:[ \t\n\r]*)?')
 
 
 def _document_entries(text: str, problems) -> Iterator[tuple[int, str | None, object]]:
@@ -92,13 +89,19 @@ def _document_entries(text: str, problems) -> Iterator[tuple[int, str | None, ob
     if _parse_document(text, problems) is None:
         return
     decoder = json.JSONDecoder()
-    at = _SPACE.match(text).end() + 1  # past the opening [ or {
-    line, counted = 1, 0
-    while text[_SPACE.match(text, at).end()] not in "]}":
-        before = _BEFORE_ENTRY.match(text, at)
-        line, counted = line + text.count("\n", counted, before.end()), before.end()
-        value, at = decoder.raw_decode(text, before.end())
-        yield line, json.loads(before[1]) if before[1] else None, value
+    at = _SPACE.match(text).end()
+    keyed, line, counted = text[at] == "{", 1, 0
+    at = _SPACE.match(text, at + 1).end()
+    while text[at] not in "]}":
+        key = None
+        if keyed:
+            key, at = decoder.raw_decode(text, at)
+            at = _SPACE.match(text, _SPACE.match(text, at).end() + 1).end()  # past the colon
+        line, counted = line + text.count("\n", counted, at), at
+        value, at = decoder.raw_decode(text, at)
+        yield line, key, value
+        at = _SPACE.match(text, at).end()
+        at = _SPACE.match(text, at + 1).end() if text[at] == "," else at
 
 
 def _parse_document(text: str, problems) -> object | None:
