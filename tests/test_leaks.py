@@ -360,18 +360,18 @@ def test_look_alikes_of_transformed_gold_are_not_refused(tmp_path):
 
 
 # --- the by-id floor, and leaks an edition declares (issue 34, item 9) ---------------------------
-# By id few hypotheses are tested in a file (2 columns, under each of the L! relabellings), so a
+# By id few hypotheses are tested in a file (4 columns, under each of the L! relabellings), so a
 # column on items carrying B bits of the gold matches one of them by chance with probability about
-# 2 * L! * 2**-B; the floor keeps that under 2**-20. The 40 bits of the order check (which scans
+# 4 * L! * 2**-B; the floor keeps that under 2**-20. The 40 bits of the order check (which scans
 # every window of every file) refused small test sets written beside their ids.
 
-HYPOTHESES_3_LABELS = 2 * 6  # after the id, last of the line x 3! maps
+HYPOTHESES_3_LABELS = 4 * 6  # after, before, first and last of the line x 3! maps
 ID_FLOOR_3_LABELS = 20 + math.log2(HYPOTHESES_3_LABELS)
 
 
 @pytest.mark.parametrize("n", [12, 24])
 def test_labels_as_indices_beside_their_ids_are_refused_from_the_bits_they_carry(tmp_path, n):
-    """12 three-way labels carry at most 12 * log2(3) = 19 bits, below the floor (23.6 bits): a
+    """12 three-way labels carry at most 12 * log2(3) = 19 bits, below the floor (24.6 bits): a
     match is not evidence. 24 (as in the default edition) carry about 35, below the order check's
     40 bits (which let them pass) and above the floor."""
     items = _items("nli", n, seed=23)
@@ -383,11 +383,11 @@ def test_labels_as_indices_beside_their_ids_are_refused_from_the_bits_they_carry
 
 def test_a_perfect_map_of_scores_is_refused_by_id_when_their_order_carries_the_floor(tmp_path):
     """24 scores with two values (12 each) have C(24, 12) orders, 21.4 bits: a column independent of
-    them ranks the items alike with probability 2**-21.4, under the floor's 20 + log2(2 columns x
-    2 directions) = 22 bits. 24 distinct scores have 24! orders (79 bits)."""
+    them ranks the items alike with probability 2**-21.4, under the floor's 20 + log2(4 columns x
+    2 directions) = 23 bits. 24 distinct scores have 24! orders (79 bits)."""
     rng = random.Random(31)
     two = [dict(it, score=float(v)) for it, v in zip(SIM, rng.sample([1, 4] * 12, 24))]
-    assert math.log2(math.comb(24, 12)) < 20 + math.log2(2 * 2) < math.log2(math.factorial(24))
+    assert math.log2(math.comb(24, 12)) < 20 + math.log2(4 * 2) < math.log2(math.factorial(24))
     for items, refused in ((two, False), (SIM[:24], True)):
         doubled = _csv([[it["id"], 2 * it["score"]] for it in items])
         found = _check(tmp_path, _hidden("sim", items), "doubled.csv", doubled)

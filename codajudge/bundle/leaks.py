@@ -14,10 +14,10 @@ every hidden split:
   track's gold is looked for as it is and transformed as the track's metric allows (any affine or
   strictly monotone map of numbers, any one-to-one relabelling of labels), two ways:
 
-  - **by id**: the values beside each hidden id (as it is, the nearest before and after it; the
-    value after it and the last of its line) compared with that item's gold;
-  - **by order**: runs of the gold in the file's values, and as it is in its columns read as a table
-    (the j-th value of every line), long enough to carry ``ORDER_BITS`` bits of the gold.
+  - **by id**: the values beside each hidden id (the nearest before and after it, the first and last
+    of its line) compared with that item's gold;
+  - **by order**: runs of the gold in the file's values, and in its columns read as a table (the
+    j-th value of every line), long enough to carry ``ORDER_BITS`` bits of the gold.
 
 The floors differ by kind of evidence: by id few hypotheses are tested, so a leak is found from far
 fewer items (``ID_BITS``) than by order, which tests every window of every file. Numbers are compared
@@ -63,9 +63,9 @@ DECIMALS = 2
 #: By order, bits of the gold a run carries: every window of every file is tested.
 ORDER_BITS = 40
 #: By id, the false-alarm probability allowed per file holding a track's ids and per track, as bits
-#: (2**-20, about 1e-6), over every column and map tested (``encoded_by_id``).
+#: (2**-20, about 1e-6), over every column and map tested (``id_floor_bits``).
 ID_BITS = 20
-PERFECT = 0.999  # |rho| at least this: perfect up to the rounding of the written values
+PERFECT = 0.999  # |r| or |rho| at least this: perfect up to the rounding of the written values
 MIN_CORRELATED = 20  # a correlation of PERFECT on fewer items could be chance
 MAX_SCANNED_BYTES = 64 * 1024 * 1024
 HINT = (
@@ -82,13 +82,6 @@ def text_key(item: dict) -> tuple[str, ...]:
         " ".join(unicodedata.normalize("NFKC", str(text)).split())
         for text in item.get("texts") or ()
     )
-
-
-def item_key(item: dict) -> tuple:
-    """Who an item is across files: its texts (``text_key``), or ``(None, id)`` when it has none (a
-    reference file's items)."""
-    key = text_key(item)
-    return key if any(key) else (None, item["id"])
 
 
 def leak_threshold(chance: float) -> float:
@@ -126,7 +119,8 @@ class Probe(NamedTuple):
     """What a track's hidden gold looks like in text: one pattern of values per scored item, as
     integers (quantised numbers, or the codes of labels)."""
 
-    patterns: dict[str, tuple[int, ...]]  # each scored item's id -> its pattern
+    ids: list[str]
+    patterns: list[tuple[int, ...]]
     numeric: bool
     codebook: dict[str, int]  # each label's code (1, 2, ...; 0 is no label), in sorted order
     gold: np.ndarray  # every item's values in order
@@ -141,19 +135,20 @@ def probe_for(gold: GoldTrack, items: Sequence[dict]) -> Probe | None:
     keep = np.flatnonzero(gold.scored).tolist()
     if len(keep) < MIN_ITEMS:
         return None
-    values = {gold.ids[i]: kind.gold_in_text(gold, items, i) for i in keep}
+    values = [kind.gold_in_text(gold, items, i) for i in keep]
     codebook = {label: code for code, label in enumerate(sorted(set(gold.track.labels)), start=1)}
     if kind.gold_is_numeric:
-        patterns = {item_id: tuple(quantise(v).tolist()) for item_id, v in values.items()}
+        patterns = [tuple(quantise(pattern).tolist()) for pattern in values]
     else:
-        patterns = {item_id: tuple(map(codebook.get, v)) for item_id, v in values.items()}
-    counts = np.asarray(list(Counter(patterns.values()).values()))
+        patterns = [tuple(codebook[value] for value in pattern) for pattern in values]
+    counts = np.asarray(list(Counter(patterns).values()))
     return Probe(
+        [gold.ids[i] for i in keep],
         patterns,
         kind.gold_is_numeric,
         codebook,
-        np.asarray([value for pattern in patterns.values() for value in pattern], dtype=np.int64),
-        np.repeat(np.arange(len(patterns)), list(map(len, patterns.values()))),
+        np.asarray([value for pattern in patterns for value in pattern], dtype=np.int64),
+        np.repeat(np.arange(len(patterns)), [len(pattern) for pattern in patterns]),
         float(((counts / len(patterns)) ** 2).sum()),
         {},
     )
@@ -170,10 +165,18 @@ class Stream(NamedTuple):
     lines: np.ndarray
     values: np.ndarray
 
+    def in_order(self) -> list[np.ndarray]:
+        """The values in the text's order, and read as a table, column after column: the first
+        value of every line, then the second, ..."""
+        index = np.arange(len(self.lines))
+        starts = np.diff(self.lines, prepend=-1) != 0
+        column = index - np.maximum.accumulate(np.where(starts, index, 0))
+        return [self.values, self.values[np.lexsort((self.lines, column))]]
+
 
 class TextValues:
-    """A text's tokens with their lines, its numbers, and where each hidden id first occurs. Each
-    distinct token (``index``: token -> its code, in the order of first occurrence) is read once."""
+    """A text's tokens with their lines, its numbers, and where each hidden id occurs. Each distinct
+    token (``index``: token -> its code, in the order of first occurrence) is read once."""
 
     def __init__(self, text: str, hidden_ids=frozenset()):
         pieces = PIECE.findall(text)
@@ -182,15 +185,18 @@ class TextValues:
         newline = codes == self.index.get("\n", -1)
         self.codes = codes[~newline]
         self.lines = np.cumsum(newline)[~newline]
+        self.token_stream = Stream(np.arange(len(self.codes)), self.lines, self.codes)
         values = np.asarray([float(t) if NUMBER.match(t) else math.nan for t in self.index])
-        self.numbers = self._select(values, np.isfinite(values) & (np.abs(values) < 1e12))
-        self.quantised = self.numbers._replace(values=quantise(self.numbers.values))
+        usable = np.isfinite(values) & (np.abs(values) < 1e12)
+        self.numbers = self._select(values, usable)
+        self.number_codes = self._select(np.arange(len(values)), usable)
+        self.quantised = self._select(quantise(np.where(usable, values, 0.0)), usable)
         id_of = {self.index[i]: i for i in hidden_ids if i in self.index}
         is_id = np.zeros(len(values), dtype=bool)
         is_id[list(id_of)] = True
-        self.id_positions: dict[str, int] = {}  # each hidden id's first token
+        self.id_positions: dict[str, list[int]] = {}
         for position in np.flatnonzero(is_id[self.codes]).tolist():
-            self.id_positions.setdefault(id_of[int(self.codes[position])], position)
+            self.id_positions.setdefault(id_of[int(self.codes[position])], []).append(position)
 
     def _select(self, values: np.ndarray, keep: np.ndarray) -> Stream:
         """The tokens whose entry of ``keep`` (one per distinct token) is true, with their entry of
@@ -198,56 +204,72 @@ class TextValues:
         positions = np.flatnonzero(keep[self.codes])
         return Stream(positions, self.lines[positions], values[self.codes[positions]])
 
-    def exact(self, probe: Probe) -> Stream:
-        """The values that can be the probe's gold as it is, as its codes: the quantised numbers,
-        or the tokens that are its labels."""
-        if probe.numeric:
-            return self.quantised
+    def labels(self, probe: Probe) -> Stream:
+        """The tokens that are the probe's labels, as its codes."""
         codes = np.zeros(len(self.index), dtype=np.int64)
         for label, code in probe.codebook.items():
             if label in self.index:
                 codes[self.index[label]] = code
         return self._select(codes, codes > 0)
 
+    def exact(self, probe: Probe) -> Stream:
+        """The values that can be the probe's gold as it is, as its codes."""
+        return self.quantised if probe.numeric else self.labels(probe)
+
 
 # --- by id -----------------------------------------------------------------------------------------
 
 
+def _in_order(pattern: Sequence, window: Sequence) -> bool:
+    """``pattern`` appears in ``window`` in order (other values may come between)."""
+    rest = iter(window)
+    return all(value in rest for value in pattern)  # each ``in`` consumes up to its match
+
+
 def exact_by_id(probe: Probe, text: TextValues) -> float:
-    """Share of the probe's items whose gold is beside the first occurrence of their id: its values,
-    in order, just after the id or just before it."""
+    """Share of the probe's items whose gold is beside an occurrence of their id: the nearest value
+    after or before it, or for several values, all of them in order among the next (or previous) two
+    per value (for a vector the values may be interleaved with keys, as ``{"0": 0.4, "1": 0.6}``)."""
     stream = text.exact(probe)
     positions, values = stream.positions.tolist(), stream.values.tolist()
+    patterns = dict(zip(probe.ids, probe.patterns))
     found = 0
-    for item_id in text.id_positions.keys() & probe.patterns.keys():
-        pattern = list(probe.patterns[item_id])
-        width = len(pattern)
-        pos = text.id_positions[item_id]
-        after, before = bisect_right(positions, pos), bisect_left(positions, pos)
-        if pattern in (values[after : after + width], values[max(0, before - width) : before]):
-            found += 1
-    return found / len(probe.patterns)
+    for item_id in text.id_positions.keys() & patterns.keys():
+        pattern = patterns[item_id]
+        width = 1 if len(pattern) == 1 else 2 * len(pattern)
+        for pos in text.id_positions[item_id]:
+            after, before = bisect_right(positions, pos), bisect_left(positions, pos)
+            windows = (values[after : after + width], values[max(0, before - width) : before])
+            if any(_in_order(pattern, window) for window in windows):
+                found += 1
+                break
+    return found / len(probe.ids)
 
 
 def id_columns(stream: Stream, positions: np.ndarray, lines: np.ndarray) -> dict[str, np.ndarray]:
     """For ids at token ``positions`` on ``lines``: column name -> the index in ``stream`` of each
     id's value in that column (-1 where it has none)."""
     after = np.searchsorted(stream.positions, positions, side="right")
+    before = np.searchsorted(stream.positions, positions, side="left") - 1
     first = np.searchsorted(stream.lines, lines, side="left")
     end = np.searchsorted(stream.lines, lines, side="right")
     return {
         "the value just after their ids": np.where(after < len(stream.positions), after, -1),
+        "the value just before their ids": before,
+        "the first value of their ids' lines": np.where(first < end, first, -1),
         "the last value of their ids' lines": np.where(first < end, end - 1, -1),
     }
 
 
+ID_COLUMNS = 4  # id_columns
+
+
 def perfectly_correlated(gold: np.ndarray, values: np.ndarray) -> bool:
-    """Spearman |rho| (Pearson's r of the average ranks) of ``values`` with ``gold`` at least
-    ``PERFECT``, which every strictly monotone map (affine ones among them) reaches; never when
-    either side is constant (rho undefined)."""
+    """Pearson |r| or Spearman |rho| (Pearson's r of the average ranks) of ``values`` with ``gold``
+    at least ``PERFECT``; never when either side is constant (r undefined)."""
     with np.errstate(invalid="ignore", divide="ignore"):
-        rho = np.corrcoef(average_ranks(gold), average_ranks(values))[0, 1]
-    return bool(abs(rho) >= PERFECT)
+        r = np.corrcoef([gold, values, average_ranks(gold), average_ranks(values)])
+    return bool(abs(r[0, 1]) >= PERFECT or abs(r[2, 3]) >= PERFECT)
 
 
 def best_relabelling(gold: np.ndarray, tokens: np.ndarray) -> int:
@@ -278,46 +300,49 @@ def order_bits(gold: np.ndarray) -> float:
     return ways / math.log(2)
 
 
-def column_share(probe: Probe, gold: np.ndarray, values: np.ndarray, floor: float) -> float:
-    """Share of the probe's items that a by-id column (``values``, beside the items of ``gold``)
-    reproduces transformed, 0 unless the items matched carry ``floor`` bits of the gold: numbers
-    perfectly correlated with the gold on 20 items or more (bits of their order), labels under their
-    best one-to-one map (bits of the items agreeing)."""
-    if probe.numeric:
-        perfect = len(gold) >= MIN_CORRELATED and perfectly_correlated(gold, values)
-        agree, bits, threshold = len(gold) * perfect, order_bits(gold), LEAK_SHARE_MIN
-    elif len(np.unique(gold)) < 2:
+def id_floor_bits(probe: Probe) -> float:
+    """Bits of the gold the items a by-id column matches must carry: ``ID_BITS`` plus log2 of the
+    hypotheses tested in one file (each column, under each map: increasing or decreasing for
+    numbers, each one-to-one relabelling for labels). A column independent of the gold matches one
+    hypothesis on items carrying B bits with probability about 2**-B, so any of them with
+    probability at most 2**-ID_BITS."""
+    maps = 1.0 if probe.numeric else relabelling_bits(probe)
+    return ID_BITS + math.log2(ID_COLUMNS) + maps
+
+
+def _numeric_share(probe: Probe, gold: np.ndarray, values: np.ndarray) -> float:
+    if len(gold) < max(MIN_CORRELATED, LEAK_SHARE_MIN * len(probe.ids)):
         return 0.0
-    else:
-        agree = best_relabelling(gold, values)
-        bits, threshold = agree * entropy_bits(gold), leak_threshold(probe.chance)
-    share = agree / len(probe.patterns)
-    return share if share >= threshold and bits >= floor else 0.0
+    if order_bits(gold) < id_floor_bits(probe):
+        return 0.0
+    return len(gold) / len(probe.ids) if perfectly_correlated(gold, values) else 0.0
+
+
+def _label_share(probe: Probe, gold: np.ndarray, values: np.ndarray) -> float:
+    if len(np.unique(gold)) < 2:
+        return 0.0
+    agree = best_relabelling(gold, values)
+    if agree * entropy_bits(gold) < id_floor_bits(probe):
+        return 0.0
+    share = agree / len(probe.ids)
+    return share if share >= leak_threshold(probe.chance) else 0.0
 
 
 def encoded_by_id(probe: Probe, text: TextValues) -> tuple[float, str]:
     """(share of the probe's items, column) of the best column beside the items' ids (their first
     occurrence) whose values are the gold transformed; (0, '') when none is. Items whose gold is one
-    value only. The items matched must carry ``ID_BITS`` plus log2 of the hypotheses tested in one
-    file (each column, under each map: increasing or decreasing for numbers, each one-to-one
-    relabelling for labels): a column independent of the gold matches one hypothesis on items
-    carrying B bits with probability about 2**-B, so any of them with probability at most
-    2**-ID_BITS."""
-    if any(len(pattern) != 1 for pattern in probe.patterns.values()):
+    value only."""
+    if any(len(pattern) != 1 for pattern in probe.patterns):
         return 0.0, ""
-    ids = [item_id for item_id in probe.patterns if item_id in text.id_positions]
-    positions = np.asarray([text.id_positions[item_id] for item_id in ids], dtype=np.int64)
-    gold = np.asarray([probe.patterns[item_id][0] for item_id in ids], dtype=np.int64)
-    tokens = Stream(np.arange(len(text.codes)), text.lines, text.codes)
-    stream = text.numbers if probe.numeric else tokens
-    columns = id_columns(stream, positions, text.lines[positions])
-    maps = 1.0 if probe.numeric else relabelling_bits(probe)
-    floor = ID_BITS + math.log2(len(columns)) + maps
+    rows = [row for row, item_id in enumerate(probe.ids) if item_id in text.id_positions]
+    positions = np.asarray([text.id_positions[probe.ids[row]][0] for row in rows], dtype=np.int64)
+    gold = probe.gold[rows]
+    stream = text.numbers if probe.numeric else text.token_stream
+    share_of = _numeric_share if probe.numeric else _label_share
     best = (0.0, "")
-    for name, index in columns.items():
+    for name, index in id_columns(stream, positions, text.lines[positions]).items():
         keep = index >= 0
-        share = column_share(probe, gold[keep], stream.values[index[keep]], floor)
-        best = max(best, (share, name))
+        best = max(best, (share_of(probe, gold[keep], stream.values[index[keep]]), name))
     return best
 
 
@@ -353,21 +378,17 @@ def step_codes(values: np.ndarray) -> np.ndarray:
 
 
 def order_streams(probe: Probe, text: TextValues, encoded: bool) -> list[np.ndarray]:
-    """The file's streams that may carry the probe's gold in order, as the codes its runs are
-    compared in (``gold_runs``): its values that can be the gold as it is, in the text's order and
-    read as a table, column after column (the first value of every line, then the second, ...);
-    ``encoded``, its numbers' steps (for numeric gold), or the numbers' tokens (codes) and any token
-    last on its line (letters, other names), in the text's order."""
-    if encoded and probe.numeric:
-        return [step_codes(text.numbers.values)]
-    if encoded:
-        last_on_its_line = np.diff(text.lines, append=np.inf) != 0
-        return [text.codes[text.numbers.positions], text.codes[last_on_its_line]]
-    stream = text.exact(probe)
-    index = np.arange(len(stream.lines))
-    starts = np.diff(stream.lines, prepend=-1) != 0
-    column = index - np.maximum.accumulate(np.where(starts, index, 0))
-    return [stream.values, stream.values[np.lexsort((stream.lines, column))]]
+    """The file's streams that may carry the probe's gold in order, each in the text's order and
+    column after column: its values that can be the gold as it is; ``encoded``, its numbers (for
+    numeric gold), or the probe's labels, the numbers' tokens (codes) and any token last on its
+    line (letters, other names)."""
+    if not encoded:
+        return text.exact(probe).in_order()
+    if probe.numeric:
+        return text.numbers.in_order()
+    streams = text.labels(probe).in_order() + text.number_codes.in_order()
+    last_on_its_line = np.diff(text.lines, append=np.inf) != 0
+    return streams + [text.codes[last_on_its_line]]
 
 
 def gold_runs(probe: Probe, encoded: bool) -> tuple[int, np.ndarray] | None:
@@ -405,11 +426,13 @@ def share_by_order(probe: Probe, text: TextValues, encoded: bool) -> float:
     if probe.runs[encoded] is None:
         return 0.0
     k, gold_hashes = probe.runs[encoded]
+    steps, relabelled = encoded and probe.numeric, encoded and not probe.numeric
     found = np.zeros(len(gold_hashes), dtype=bool)
-    for codes in order_streams(probe, text, encoded):
-        found |= _among(gold_hashes, run_hashes(codes, k, relabelled=encoded and not probe.numeric))
+    for values in order_streams(probe, text, encoded):
+        codes = step_codes(values) if steps else values
+        found |= _among(gold_hashes, run_hashes(codes, k, relabelled))
     n = len(probe.gold)
-    span = k + int(encoded and probe.numeric)  # k steps between values span k + 1 values
+    span = k + int(steps)  # k steps between values span k + 1 values
     # runs found, by their first value (each orientation's runs in turn), and the values they span
     starts = np.bincount(np.flatnonzero(found) % (n - span + 1), minlength=n)
     covered = np.convolve(starts, np.ones(span, dtype=np.int64))[:n] > 0
@@ -507,11 +530,12 @@ def _as_submission(path: Path, display: str, gold: GoldTrack) -> str:
 
 
 def _same_items(split: HiddenSplit, keys: list[tuple], public: dict[tuple, dict]) -> list[tuple]:
-    """(hidden item, public item) pairs that are the same item: the same texts, whatever the ids (a
-    copy under a new id is the same item), or the same id when the public item has no texts
-    (``keys``: the hidden items' ``item_key``; ``public``: each public item by its own)."""
-    keyed = zip(split.items, keys)
-    pairs = [(item, public.get(key) or public.get((None, item["id"]))) for item, key in keyed]
+    """(hidden item, public item) pairs that are the same item: the same texts (``keys``: the
+    hidden items' ``text_key``), whatever the ids (a copy under a new id is the same item), or the
+    same id when the public item has no texts (``public``: each public item by its texts, those
+    without texts by ``(None, id)``)."""
+    pairs = [(item, public.get(key) if any(key) else None) for item, key in zip(split.items, keys)]
+    pairs = [(item, other or public.get((None, item["id"]))) for item, other in pairs]
     return [(item, other) for item, other in pairs if other is not None]
 
 
@@ -553,7 +577,7 @@ class Scan:
         self.hidden = hidden
         self.probes = {track: probe_for(split.gold, split.items) for track, split in hidden.items()}
         self.hidden_ids = frozenset().union(*(split.gold.ids for split in hidden.values()))
-        self.keys = {track: list(map(item_key, split.items)) for track, split in hidden.items()}
+        self.keys = {track: list(map(text_key, split.items)) for track, split in hidden.items()}
         self.seen: dict[tuple, list[Problem]] = {}
 
     def file(self, path: Path, display: str, in_input_data: bool) -> list[Problem]:
@@ -593,9 +617,10 @@ class Scan:
         public file) must not carry the hidden gold of most items of a track (e.g. dev and test
         share items, or test items copied under new ids), even with some items left out
         (``_same_items``)."""
-        public: dict[tuple, dict] = {}  # the first public item of each key
+        # each public item by its texts (the first of each), those without (reference data) by id
+        public: dict[tuple, dict] = {}
         for item in items:
-            public.setdefault(item_key(item), item)
+            public.setdefault(text_key(item) if "texts" in item else (None, item["id"]), item)
         problems = []
         for track_id, split in self.hidden.items():
             shared = _same_items(split, self.keys[track_id], public)

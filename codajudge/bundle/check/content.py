@@ -24,7 +24,7 @@ from ...formats.items import read_items
 from ...scoring import load_gold
 from ...spec import read_spec
 from ..build import gold_problems, score_gold
-from ..leaks import HiddenSplit, check_public_tree, item_key, read_known_leaks
+from ..leaks import HiddenSplit, check_public_tree, read_known_leaks, text_key
 from ..phase_gold import later_hidden_pairs, rescored
 from .findings import Findings, relative_path
 from .v2 import phase_dates, scored_tasks
@@ -207,7 +207,7 @@ class ScoredPhase(NamedTuple):
     """One phase of the bundle with reference data, as ``phase_gold.later_hidden_pairs``
     reads it: ``id`` its kit id (task.json's ``phase``), ``where`` its reference data's path,
     ``keys`` (dataset, key) of each item it scores (of a hidden-gold phase only: the public phases'
-    items are not the rule's concern), by texts, else by id (``item_key``)."""
+    items are not the rule's concern), by texts (``text_key``), else by id."""
 
     id: str
     name: str
@@ -218,6 +218,11 @@ class ScoredPhase(NamedTuple):
     keys: set[tuple]
 
 
+def _item_key(item: dict) -> tuple:
+    key = text_key(item)
+    return key if any(key) else ("id", str(item["id"]))
+
+
 def check_rescored(doc: dict, references: dict[str, Reference], findings: Findings) -> None:
     """A finding for each (earlier, later) pair of the dated hidden-gold phases, the later one not
     post-campaign, that score items in common."""
@@ -226,7 +231,7 @@ def check_rescored(doc: dict, references: dict[str, Reference], findings: Findin
         reference = references[task["reference_data"]]
         spec = reference.spec
         hidden = reference.items.items() if spec.hide_gold else ()
-        keys = {(dataset, item_key(item)) for dataset, items in hidden for item in items}
+        keys = {(dataset, _item_key(item)) for dataset, items in hidden for item in items}
         start, end = phase_dates(phase, reference.where, Findings())
         name = str(phase.get("name"))
         phases.append(
