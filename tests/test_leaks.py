@@ -503,3 +503,98 @@ def test_a_bundle_without_declared_leaks_has_no_record_of_them(bundles):
     assert not summary.edition.known_leaks
     assert (summary.tree / "competition.yaml").is_file()
     assert not (summary.tree / "known_leaks.json").exists()
+
+
+def _relabelled(label: str) -> str:
+    """A one-to-one relabelling of the NLI labels (each the next one's name)."""
+    return NLI[(NLI.index(label) + 1) % len(NLI)]
+
+
+def _lewidi_soft_labels(items) -> dict:
+    """LeWiDi's own layout: ``{id: {"text": ..., "soft_label": {"0": p, "1": p, ...}}}``."""
+    return {
+        item["id"]: {
+            "text": item["texts"][0],
+            "soft_label": {
+                str(k): round(item["annotations"].count(label) / 5, 2)
+                for k, label in enumerate(NLI)
+            },
+        }
+        for item in items
+    }
+
+
+SMALL_NLI = _items("nli", 24, seed=23)
+#: The scores with two items left out, as a table without ids might be written.
+MOST_SCORES = [item["score"] for k, item in enumerate(SIM) if k not in (40, 100)]
+MOST_LABELS = [item["label"] for item in NLI_ITEMS][5:]
+
+#: Layouts a participant's public file could plausibly use to carry the gold, which only some of
+#: the check's readings see: by order, relabelled label names and a transformed middle column; by
+#: id, the value just before the id, a soft label keyed by numbers, an id listed before its line.
+REALISTIC_LEAKS = {
+    "relabelled labels on one line": (
+        "nli",
+        NLI_ITEMS,
+        "labels.txt",
+        " ".join(_relabelled(item["label"]) for item in NLI_ITEMS[3:]),
+    ),
+    "relabelled label, then text, then id": (
+        "nli",
+        NLI_ITEMS,
+        "labels.tsv",
+        "".join(f"{_relabelled(i['label'])}\t{i['texts'][0]}\t{i['id']}\n" for i in NLI_ITEMS),
+    ),
+    "a small set: ids listed, then id and label": (
+        "nli",
+        SMALL_NLI,
+        "answers.txt",
+        " ".join(i["id"] for i in SMALL_NLI)
+        + "\n"
+        + "".join(f"{i['id']}\t{i['label']}\n" for i in SMALL_NLI),
+    ),
+    "a small set: label index just before the id": (
+        "nli",
+        SMALL_NLI,
+        "answers.tsv",
+        "".join(f"{NLI.index(i['label'])}\t{i['id']}\n" for i in SMALL_NLI),
+    ),
+    "a LeWiDi soft label keyed by numbers, as JSON": (
+        "soft",
+        ANN,
+        "dev.json",
+        json.dumps(_lewidi_soft_labels(ANN)),
+    ),
+    "pandas to_csv: row index, then score / 5": (
+        "sim",
+        SIM,
+        "scores.csv",
+        ",value\n" + "".join(f"{k},{round(s / 5, 4)}\n" for k, s in enumerate(MOST_SCORES)),
+    ),
+    "no ids: row, 20 x score, length (a middle column)": (
+        "sim",
+        SIM,
+        "table.tsv",
+        "".join(
+            f"{k}\t{round(20 * s, 2)}\t{len(item['texts'][0])}\n"
+            for k, (s, item) in enumerate(zip(MOST_SCORES, SIM))
+        ),
+    ),
+    "no ids: row, label index, length (a middle column)": (
+        "nli",
+        NLI_ITEMS,
+        "table.tsv",
+        "".join(
+            f"{k}\t{NLI.index(label)}\t{len(item['texts'][0])}\n"
+            for k, (label, item) in enumerate(zip(MOST_LABELS, NLI_ITEMS))
+        ),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", REALISTIC_LEAKS)
+def test_realistic_layouts_of_the_gold_are_refused(case, tmp_path):
+    """Each layout is caught by one of the check's readings; dropping that reading lets it pass
+    (a review found each of these let through when scans were cut as 'no test needs them')."""
+    track, items, name, text = REALISTIC_LEAKS[case]
+    assert _check(tmp_path, _hidden(track, items), name, text), f"{case}: not refused"
