@@ -380,6 +380,10 @@ LEGACY_CASES = {
         "phases: a v1.5 bundle needs a mapping of phases, each with an integer 'phasenumber'",
     ),
     "v1.5 phase without a label": (legacy_phase(1, label=""), "a phase needs a 'label'"),
+    "v1.5 phase with an empty scoring program": (
+        legacy_phase(1, scoring_program=""),
+        "a phase needs a 'scoring_program'",
+    ),
     "v1.5 pages without terms": (
         edit_yaml(lambda d: d["html"].pop("terms")),
         "the pages need a 'terms' entry",
