@@ -257,6 +257,7 @@ def _cross_checked(
             "tracks": tracks,
             "pages": pages,
             "leaderboard": with_defaults(top["leaderboard"], LEADERBOARD_FIELDS),
+            "baselines": list(top["baselines"]),  # not the schema's default list itself
             "public_files": list(top["public_files"] or []),
             "known_leaks": dict(top["known_leaks"] or {}),
             "config": display,
