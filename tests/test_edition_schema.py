@@ -243,3 +243,18 @@ def test_a_phase_holds_every_key_of_the_schema_s_phase_table():
     from codajudge.bundle.schema import PHASE_FIELDS
 
     assert [f.name for f in fields(Phase)] == list(PHASE_FIELDS)
+
+
+def test_a_sample_of_an_unknown_split_is_an_unknown_key_not_an_internal_error(tmp_path):
+    """An unknown key leaves the config readable without it: the cross-field rules that read the
+    datasets' samples must not read its value (here not a mapping) either."""
+    folder = tmp_path / "ed"
+    folder.mkdir()
+    config = default_config()
+    dataset = next(iter(config["datasets"].values()))
+    dataset["sample"] = {"dve": 5}
+    (folder / "edition.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_edition(folder)
+    messages = [p.message for p in caught.value.problems]
+    assert "unknown key of 'sample' 'dve'" in messages, messages

@@ -18,6 +18,7 @@ import numpy as np
 from .. import kinds
 from ..errors import ConfigError, Problem, counted, first_few
 from ..gold import GoldTrack, build_gold
+from ..importers import SPLITS
 from ..importers.cut import shares_problem
 from ..tracks import Track
 
@@ -80,10 +81,18 @@ def _split_problems(source: dict, where: str) -> list[Problem]:
     return problems
 
 
+def known_samples(source: dict) -> dict:
+    """A dataset's ``sample`` entries of the splits the schema knows: an unknown split's entry is
+    reported as an unknown key and leaves the config readable, so it is never read."""
+    return {
+        split: entry for split, entry in (source.get("sample") or {}).items() if split in SPLITS
+    }
+
+
 def _other_split_problems(source: dict, where: str) -> list[Problem]:
     """``exclude: {SPLIT: OTHER}`` and ``sample: {SPLIT: {of: OTHER, ...}}`` name another split
     than SPLIT, and a sample's OTHER is no sample itself."""
-    samples = source.get("sample", {})
+    samples = known_samples(source)
     exclude = "exclude: {test: dev}"  # how each option naming another split is written
     sample = "sample: {dev: {of: test, items: 300, seed: 2020}}"
     named = [(f"exclude.{s}", s, other, exclude) for s, other in source.get("exclude", {}).items()]
