@@ -71,3 +71,7 @@ def main(argv: list[str] | None = None) -> int:
 
     module = importlib.import_module(module_of(command))
     return module.main(rest, prog=f"codajudge {command}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
