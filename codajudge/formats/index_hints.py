@@ -44,8 +44,9 @@ def _index_hint(track: Track, entries: list) -> str | None:
     number in 0..K-1: the hint that these look like label indices, and how to write the labels."""
     k = len(track.labels)
     numbers = track.label_set.numbers  # label index -> its value
-    indices = all(is_number(entry) and entry in range(k) for entry in entries)
-    if track.scale != "ordinal" or numbers == dict(enumerate(range(k))) or not indices:
+    if track.scale != "ordinal" or numbers == dict(enumerate(range(k))):
+        return None
+    if not all(is_number(entry) and entry in range(k) for entry in entries):
         return None
     shifts = {value - i for i, value in numbers.items()}
     shift = shifts.pop() if len(shifts) == 1 and len(numbers) == k else None
