@@ -188,8 +188,11 @@ def _annotation_rows(track: Track, column: dict, ids: list[str], problems: Probl
     # a label outside the set (a problem, -1) counts as the first; 0/1 rows are kept as they are
     rows = np.maximum(np.array(rows, dtype=float if multilabel else np.int64).reshape(shape), 0)
     counts = np.array(counts, dtype=np.int64)
-    read[labels] = rows, counts, counts > 0
-    return read[labels]
+    shared = rows, counts, counts > 0
+    for array in shared:  # every track of these labels reads them: a write would change the others
+        array.setflags(write=False)
+    read[labels] = shared
+    return shared
 
 
 def _annotation_values(track: Track, given: list, problems: ProblemCollector, item: str) -> list:
