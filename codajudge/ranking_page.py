@@ -31,9 +31,9 @@ def render_html(report: RankingReport) -> str:
         shown += [f"<p>{section.missing}</p>"] if section.missing else []
         # a group's heading, sentence and table stand on one line
         parts.append(("" if number and not section.ranking else "\n").join(shown))
-    for heading, intro, items in tables.closing_lists(report, _e):
-        # the page lists the scoring program's notes under their heading alone
-        shown = f"<p>{intro}</p>" if intro and heading != "Notes" else ""
+    # the page lists the scoring program's notes under their heading alone
+    for heading, intro, items in tables.closing_lists(report, _e, notes_intro=False):
+        shown = f"<p>{intro}</p>" if intro else ""
         listed = "".join(f"<li>{_e(item)}</li>" for item in items)
         parts += [f"<h2>{heading}</h2>{shown}", f"<ul>{listed}</ul>"]
     return html_page(f"{report.spec.title}: official ranking", "\n".join(parts))

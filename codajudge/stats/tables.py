@@ -157,17 +157,19 @@ def header_text(
     )
 
 
-def closing_lists(report: RankingReport, escape: Callable[[str], str]) -> list[tuple]:
+def closing_lists(
+    report: RankingReport, escape: Callable[[str], str], notes_intro: bool = True
+) -> list[tuple]:
     """The lists the pages end with, each that has items: (heading, intro (the kit's text, a
-    field through ``escape``), items ("name: text", plain text)). The runs kept per team, the
-    runs the missing-track rule applied to, the scoring program's notes, the submissions not
-    ranked."""
+    field through ``escape``; none for the notes without ``notes_intro``), items ("name: text",
+    plain text)). The runs kept per team, the runs the missing-track rule applied to, the scoring
+    program's notes, the submissions not ranked."""
     rule = kit_text("ranking/rule_intro", missing=escape(report.spec.primary_rule.missing_words()))
     notes = [(name, note) for name, notes in report.notes.items() for note in notes]
     lists = [
         ("Runs ranked", kit_text("ranking/runs_intro"), list(report.runs.items())),
         ("Primary tracks not submitted", rule, report.rule_notes),
-        ("Notes", kit_text("ranking/notes_intro"), notes),
+        ("Notes", kit_text("ranking/notes_intro") if notes_intro else "", notes),
         ("Not ranked", "", report.failures),
     ]
     return [
