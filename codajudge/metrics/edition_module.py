@@ -106,8 +106,9 @@ def property_problems(metric: Metric, gold, n_labels: int) -> list[str]:
     columns = stats.shape[1]  # per item
     if metric.stats_form == MEAN and columns != 1:
         problems.append(f"stats_form MEAN needs one column per item, item_stats gives {columns}")
-    one_hot = np.isin(stats, (0.0, 1.0)).all() and (stats.sum(axis=1) == 1.0).all()
-    if metric.stats_form == ONE_HOT and not one_hot:
+    if metric.stats_form == ONE_HOT and not (
+        np.isin(stats, (0.0, 1.0)).all() and (stats.sum(axis=1) == 1.0).all()
+    ):
         problems.append("stats_form ONE_HOT needs a single 1 among 0s per row of item_stats")
     value = metric.score(gold, pred).value
     if not low - 1e-9 <= value <= high + 1e-9:
