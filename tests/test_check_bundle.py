@@ -586,21 +586,21 @@ def test_an_empty_reference_file_of_scores_is_a_problem_not_an_internal_error(sm
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
-def test_a_reference_folder_that_is_a_pipe_is_a_problem_not_a_wait(small, tmp_path):
+@pytest.mark.parametrize("folder", ["reference_data/evaluation", "scoring_program"])
+def test_a_bundle_folder_that_is_a_pipe_is_a_problem_not_a_wait(folder, small, tmp_path):
     """A path of the bundle that is neither a folder nor a file (a named pipe) is reported as not
     there; opening it as a zip would block the check for ever."""
     import threading
 
     broken = linked_copy(small[0].tree, tmp_path / "bundle")
-    reference = broken / "reference_data" / "evaluation"
-    shutil.rmtree(reference)
-    os.mkfifo(reference)
+    shutil.rmtree(broken / folder)
+    os.mkfifo(broken / folder)
     found: list[list[str]] = []
     checking = threading.Thread(target=lambda: found.append(check_bundle(broken)), daemon=True)
     checking.start()
     checking.join(timeout=120)
     assert found, "the check blocked on the pipe"
-    assert any(line.startswith("reference_data/evaluation") for line in found[0]), found[0]
+    assert any(folder in line for line in found[0]), found[0]
 
 
 def test_a_bundle_zip_escaping_its_folder_or_beyond_its_bounds_is_not_extracted(
