@@ -303,6 +303,10 @@ V2_CASES = {
         append_text(ALIAS_BOMB, "scoring_program/metadata.yaml"),
         "metadata.yaml: not valid YAML, found its aliases expand",
     ),
+    "impossible date in a program's metadata": (
+        append_text("released: 2020-13-45\n", "scoring_program/metadata.yaml"),
+        "metadata.yaml: not valid YAML, found month must be in 1..12",
+    ),
     "key given twice": (
         edit_text("title: Small test edition", "title: Small test edition\ntitle: Again"),
         "key 'title' given twice",

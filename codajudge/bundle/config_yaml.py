@@ -67,6 +67,8 @@ def bounded_document(loader: yaml.SafeLoader):
         return None if node is None else loader.construct_document(node)
     except RecursionError:
         raise UnboundedYaml("nested too deeply, or an alias inside its own node") from None
+    except ValueError as e:  # a safe constructor's refusal of a value (a date such as 2020-13-45)
+        raise yaml.constructor.ConstructorError(None, None, str(e)) from None
     finally:
         loader.dispose()
 
