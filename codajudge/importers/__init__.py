@@ -195,12 +195,16 @@ def cut_release(module, source: dict, root: Path, split: str, where: str, labels
             hint=f"add {split}: SHARE to the dataset's 'split'",
         )
     released = {k: v for k, v in source.items() if k != "split"}
+
+    def in_split(item: dict) -> bool:
+        return split_of(item["id"], shares) == split
+
     try:
         items = _filtered(module, released, root, shares.get("from", "test"), labels)
     except PartlyRead as error:  # the items read are cut as well, for the data checks
-        error.items = [it for it in error.items if split_of(it["id"], shares) == split]
+        error.items = list(filter(in_split, error.items))
         raise
-    return [it for it in items if split_of(it["id"], shares) == split]
+    return list(filter(in_split, items))
 
 
 def keep_where(items: list[dict], where: dict, display: str) -> list[dict]:
