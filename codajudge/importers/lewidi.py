@@ -49,7 +49,7 @@ from typing import NamedTuple
 from ..errors import ConfigError, PlacedProblems, ProblemCollector
 from ..formats.archive import is_ignored
 from ..formats.textfile import utf8_text
-from ..formats.values import ValueProblem
+from ..formats.values import ValueProblem, _unique_keys
 from ..labels import label_key
 
 #: Largest accepted gap between a released soft-label value and the share rebuilt from the
@@ -187,23 +187,14 @@ def _member(where: str, members: list[str], dataset: Dataset, split: str, name: 
 
 
 def _parse_json(raw: bytes, display: str) -> dict[str, dict]:
-    duplicates: list[str] = []
-
-    def refuse_duplicates(pairs):
-        duplicates.extend(key for key, count in Counter(k for k, _ in pairs).items() if count > 1)
-        return dict(pairs)
-
+    """The release file's records by item id; a key repeated in one object (an item id, or an
+    annotator within an item) is refused by the kit's rule on JSON keys (``formats.values``)."""
     try:
-        records = json.loads(utf8_text(raw, display), object_pairs_hook=refuse_duplicates)
+        records = json.loads(utf8_text(raw, display), object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as e:
         raise ConfigError.single(display, f"not valid JSON ({e.msg})", line=e.lineno)
-    if duplicates:
-        raise ConfigError.single(
-            display,
-            "duplicate keys in a JSON object (item ids or annotators)",
-            found=", ".join(repr(d) for d in duplicates[:5]),
-            hint="every item id, and every annotator within an item, must be unique",
-        )
+    except ValueProblem as problem:  # a key twice in one object: an item id, or an annotator
+        raise ConfigError.single(display, **vars(problem))
     if not isinstance(records, dict):
         raise ConfigError.single(
             display,
