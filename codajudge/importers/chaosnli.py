@@ -56,7 +56,7 @@ def _counts(record: dict) -> list[int]:
 
 
 def _build_item(record: dict, at: PlacedProblems) -> dict:
-    """The kit item of one ChaosNLI record; a ValueProblem, its first, when it cannot be read."""
+    """The kit item of one ChaosNLI record, but its id; a ValueProblem, its first, when it cannot be read."""
     example = record["example"]
     texts = [example.get(k) for k in ("premise", "hypothesis")] if isinstance(example, dict) else []
     if not texts or not all(isinstance(text, str) for text in texts):
@@ -72,7 +72,6 @@ def _build_item(record: dict, at: PlacedProblems) -> dict:
     annotations = sorted(NAMES[code] for code, n in zip(CODES, counts) for _ in range(n))
     width = max(3, len(str(len(annotations) - 1)))
     item = {
-        "id": at.item,
         "texts": texts,
         "lang": "en",
         "annotators": [f"a{k:0{width}d}" for k in range(len(annotations))],

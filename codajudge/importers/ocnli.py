@@ -54,8 +54,9 @@ def read_json_records(
     path: Path, fields: tuple[str, ...], build: Callable[[dict, PlacedProblems], dict]
 ) -> list[dict]:
     """Items built from each JSON object line of ``path`` that has every one of ``fields`` (the
-    first: the item's id) by ``build(record, at)`` (``at``: the problems of the record's line and
-    item; a ValueProblem raised is the record's problem, and it makes no item).
+    first: the item's id) by ``build(record, at)``, which gives the item's fields but its id (``at``:
+    the problems of the record's line and item; a ValueProblem raised is the record's problem, and
+    it makes no item).
 
     Blank lines are skipped; invalid JSON, non-objects, missing fields and duplicate item ids are
     located problems; all problems of the file are raised together as one ConfigError."""
@@ -68,7 +69,7 @@ def read_json_records(
             return None
         at = at._replace(item=str(record[fields[0]]))
         try:
-            return build(record, at)
+            return {"id": at.item, **build(record, at)}
         except ValueProblem as problem:  # the record's first problem that stops it
             at.add(**vars(problem))
             return None
@@ -80,7 +81,7 @@ def read_json_records(
 
 
 def _build_item(record: dict, at: PlacedProblems) -> dict:
-    """The kit item of one OCNLI record: a ValueProblem when it cannot be read, each unknown vote
+    """The kit item of one OCNLI record, but its id: a ValueProblem when it cannot be read, each unknown vote
     a problem added to ``at``."""
     label = record["label"]
     if label not in LABELS and label != NO_MAJORITY:
@@ -93,7 +94,6 @@ def _build_item(record: dict, at: PlacedProblems) -> dict:
     if not all(isinstance(text, str) for text in texts):
         raise ValueProblem("sentence1 and sentence2 must be strings")
     item = {
-        "id": at.item,
         "texts": texts,
         "lang": "zh",
         "label": None if label == NO_MAJORITY else label,
