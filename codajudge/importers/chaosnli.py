@@ -20,6 +20,7 @@ from collections import Counter
 from pathlib import Path
 
 from ..errors import ConfigError, PlacedProblems, first_few
+from ..formats.values import ValueProblem
 from .ocnli import read_json_records, split_file
 
 WHERE = "datasets (importer chaosnli)"
@@ -34,50 +35,43 @@ CODES = ("e", "n", "c")
 NAMES = {"e": "entailment", "n": "neutral", "c": "contradiction"}
 
 
-def _counts(record: dict, at: PlacedProblems) -> list[int] | None:
-    """The vote counts in [e, n, c] order, or None after recording a located problem."""
+def _counts(record: dict) -> list[int]:
+    """The vote counts in [e, n, c] order; a ValueProblem when they cannot be."""
     counts = record["label_count"]
     three = isinstance(counts, list) and len(counts) == len(CODES)
     if not three or not all(type(c) is int and c >= 0 for c in counts) or sum(counts) == 0:
-        at.add(
+        raise ValueProblem(
             "'label_count' must be 3 vote counts [e, n, c]",
             expected="e.g. [30, 70, 0]",
             found=repr(counts)[:60],
         )
-        return None
     counter = record.get("label_counter")
     if isinstance(counter, dict) and [counter.get(code, 0) for code in CODES] != counts:
-        at.add(
+        raise ValueProblem(
             "'label_count' disagrees with 'label_counter'",
             expected=f"counts in the order {CODES}",
             found=f"{counts} vs {counter}",
         )
-        return None
     return counts
 
 
-def _build_item(record: dict, at: PlacedProblems) -> dict | None:
-    """The kit item of one ChaosNLI record, or None after recording a located problem."""
+def _build_item(record: dict, at: PlacedProblems) -> dict:
+    """The kit item of one ChaosNLI record, but its id; a ValueProblem, its first, when it cannot be read."""
     example = record["example"]
     texts = [example.get(k) for k in ("premise", "hypothesis")] if isinstance(example, dict) else []
     if not texts or not all(isinstance(text, str) for text in texts):
-        at.add("'example' must hold a string premise and hypothesis")
-        return None
-    counts = _counts(record, at)
-    if counts is None:
-        return None
+        raise ValueProblem("'example' must hold a string premise and hypothesis")
+    counts = _counts(record)
     code = record["majority_label"]  # a most-voted class
     if code not in NAMES or counts[CODES.index(code)] != max(counts):
-        at.add(
+        raise ValueProblem(
             "'majority_label' is not a most-voted class",
             expected=" or ".join(c for c, n in zip(CODES, counts) if n == max(counts)),
             found=repr(code),
         )
-        return None
     annotations = sorted(NAMES[code] for code, n in zip(CODES, counts) for _ in range(n))
     width = max(3, len(str(len(annotations) - 1)))
     item = {
-        "id": at.item,
         "texts": texts,
         "lang": "en",
         "annotators": [f"a{k:0{width}d}" for k in range(len(annotations))],

@@ -49,6 +49,7 @@ from typing import NamedTuple
 from ..errors import ConfigError, PlacedProblems, ProblemCollector
 from ..formats.archive import is_ignored
 from ..formats.textfile import utf8_text
+from ..formats.values import ValueProblem, _unique_keys
 from ..labels import label_key
 
 #: Largest accepted gap between a released soft-label value and the share rebuilt from the
@@ -108,10 +109,13 @@ def load_split(source: dict, root: Path, split: str) -> list[dict]:
     prefix = f"{split}-" if source.get("split_in_ids") else ""
     for item_id, record in records.items():
         at = problems.at(item=prefix + item_id)
-        item = record_to_item(record, dataset, at, label_map)
-        if item is not None:
-            _add_gold(item, record, dataset, source, at)
-            items.append(item)
+        try:
+            item = {"id": at.item, **record_to_item(record, dataset, label_map)}
+        except ValueProblem as problem:
+            at.add(**vars(problem))
+            continue
+        _add_gold(item, record, dataset, source, at)
+        items.append(item)
     problems.raise_if_any(ConfigError)
     return items
 
@@ -183,23 +187,14 @@ def _member(where: str, members: list[str], dataset: Dataset, split: str, name: 
 
 
 def _parse_json(raw: bytes, display: str) -> dict[str, dict]:
-    duplicates: list[str] = []
-
-    def refuse_duplicates(pairs):
-        duplicates.extend(key for key, count in Counter(k for k, _ in pairs).items() if count > 1)
-        return dict(pairs)
-
+    """The release file's records by item id; a key repeated in one object (an item id, or an
+    annotator within an item) is refused by the kit's rule on JSON keys (``formats.values``)."""
     try:
-        records = json.loads(utf8_text(raw, display), object_pairs_hook=refuse_duplicates)
+        records = json.loads(utf8_text(raw, display), object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as e:
         raise ConfigError.single(display, f"not valid JSON ({e.msg})", line=e.lineno)
-    if duplicates:
-        raise ConfigError.single(
-            display,
-            "duplicate keys in a JSON object (item ids or annotators)",
-            found=", ".join(repr(d) for d in duplicates[:5]),
-            hint="every item id, and every annotator within an item, must be unique",
-        )
+    except ValueProblem as problem:  # a key twice in one object: an item id, or an annotator
+        raise ConfigError.single(display, **vars(problem))
     if not isinstance(records, dict):
         raise ConfigError.single(
             display,
@@ -212,33 +207,36 @@ def _parse_json(raw: bytes, display: str) -> dict[str, dict]:
 # --- one record -> one item --------------------------------------------------------------------
 
 
-def record_to_item(
-    record, dataset: Dataset, at: PlacedProblems, label_map: dict[str, str]
-) -> dict | None:
-    """One kit item (id, texts, lang, genre, annotators, annotations), or None after a problem."""
+def record_to_item(record, dataset: Dataset, label_map: dict[str, str]) -> dict:
+    """One kit item (id left to the caller, texts, lang, genre, annotators, annotations); a
+    ValueProblem, the record's first, when it cannot be read."""
     if not isinstance(record, dict):
-        at.add("an item must be a JSON object", found=type(record).__name__)
-        return None
+        raise ValueProblem("an item must be a JSON object", found=type(record).__name__)
     # the item's texts: the one string (2023) or the dataset's fields of a dict (2025)
     text, fields = record.get("text"), dataset.text_fields
     texts = [text.get(f) for f in fields] if fields and isinstance(text, dict) else [text]
     if len(texts) != (len(fields) or 1) or not all(isinstance(t, str) for t in texts):
-        at.add(
+        raise ValueProblem(
             f"'text' must hold the item's {len(dataset.text_fields) or 'one'} text(s)",
             expected=" and ".join(f"text.{f} (a string)" for f in dataset.text_fields)
             or "text (a string)",
             found=repr(record.get("text"))[:80],
         )
-        return None
-    pairs = _annotator_labels(record, dataset, at, label_map)
-    if pairs is None:
-        return None
+    annotations = record.get("annotations")
+    if isinstance(annotations, str):
+        pairs = _delimited_pairs(record)
+    elif isinstance(annotations, dict) and annotations:
+        pairs = _keyed_pairs(record, dataset)
+    else:
+        raise ValueProblem(
+            "'annotations' must be a non-empty object {annotator: label}",
+            found=repr(annotations)[:80],
+        )
     item = {
-        "id": at.item,
         "texts": texts,
         "lang": str(record.get("lang", "")),
         "annotators": [name for name, _ in pairs],
-        "annotations": [label for _, label in pairs],
+        "annotations": [_label(name, raw, dataset, label_map) for name, raw in pairs],
     }
     listed = _listed_names(record)
     if listed is not None and len(listed) != len(pairs) and set(listed) == set(item["annotators"]):
@@ -251,39 +249,16 @@ def record_to_item(
     return item
 
 
-def _annotator_labels(record: dict, dataset: Dataset, at: PlacedProblems, label_map: dict):
-    """(annotator, label) pairs in the order of the ``annotators`` field, each label read by
-    ``_label`` (multilabel labels are lists), or None after a problem."""
-    annotations = record.get("annotations")
-    if isinstance(annotations, str):
-        pairs = _delimited_pairs(record, at)
-    elif isinstance(annotations, dict) and annotations:
-        pairs = _keyed_pairs(record, dataset, at)
-    else:
-        at.add(
-            "'annotations' must be a non-empty object {annotator: label}",
-            found=repr(annotations)[:80],
-        )
-        return None
-    checked = []
-    for name, raw in pairs or []:
-        label = _label(name, raw, dataset, at, label_map)
-        if label is None:
-            return None
-        checked.append((name, label))
-    return checked if pairs else None
-
-
-def _delimited_pairs(record: dict, at: PlacedProblems) -> list[tuple[str, str]] | None:
-    """The 2023 layout: ``annotators`` and ``annotations`` two comma-separated strings, paired in order."""
+def _delimited_pairs(record: dict) -> list[tuple[str, str]]:
+    """The 2023 layout: ``annotators`` and ``annotations`` two comma-separated strings, paired in
+    order, as (annotator, label as released) pairs."""
     names = _listed_names(record) or []
     labels = [a.strip() for a in record["annotations"].split(",") if a.strip()]
     if not labels or len(names) != len(labels):
-        at.add(
+        raise ValueProblem(
             "'annotators' and 'annotations' must list as many entries, one label per annotator",
             found=f"{len(names)} annotators, {len(labels)} annotations",
         )
-        return None
     # a name listed twice keeps both its annotations: the release's soft_label counts both (one
     # MD-Agreement test item, 2038, lists Ann448 twice)
     return list(zip(names, labels))
@@ -294,34 +269,31 @@ def _listed_names(record: dict) -> list[str] | None:
     return [n.strip() for n in listed.split(",") if n.strip()] if isinstance(listed, str) else None
 
 
-def _keyed_pairs(record: dict, dataset: Dataset, at: PlacedProblems) -> list | None:
-    """The 2025 layout: ``annotations`` an object {annotator: label}, in the order the
-    ``annotators`` field lists them when it does."""
+def _keyed_pairs(record: dict, dataset: Dataset) -> list[tuple[str, object]]:
+    """The 2025 layout: ``annotations`` an object {annotator: label}, as (annotator, label as
+    released) pairs in the order the ``annotators`` field lists them when it does."""
     by_name: dict[str, object] = {}
     for key, label in record["annotations"].items():
         name = str(key).strip()  # CSC practice-phase keys have a leading space
         if name in by_name:
-            at.add("an annotator appears twice in 'annotations'", found=repr(key))
-            return None
+            raise ValueProblem("an annotator appears twice in 'annotations'", found=repr(key))
         by_name[name] = label
     names = _listed_names(record)
     if names is None or not record["annotators"].strip():
         return list(by_name.items())  # no order given: the order of the annotations object
     unique = list(dict.fromkeys(names))
     if len(unique) != len(names) and not dataset.multilabel:
-        at.add(
+        raise ValueProblem(
             "an annotator is listed twice in 'annotators'",
             found=repr(record["annotators"])[:80],
             hint=f"{dataset.name} items take one label per annotator",
         )
-        return None
     if set(unique) != set(by_name):
-        at.add(
+        raise ValueProblem(
             "'annotators' and the keys of 'annotations' name different annotators",
             found=f"only in annotators: {sorted(set(unique) - set(by_name))[:5]}, "
             f"only in annotations: {sorted(set(by_name) - set(unique))[:5]}",
         )
-        return None
     return [(name, by_name[name]) for name in unique]
 
 
@@ -330,16 +302,16 @@ def _label_text(raw) -> str | None:
     return str(raw).strip() if isinstance(raw, (str, int)) and not isinstance(raw, bool) else None
 
 
-def _label(annotator: str, raw, dataset: Dataset, at: PlacedProblems, label_map: dict):
+def _label(annotator: str, raw, dataset: Dataset, label_map: dict):
     """A label string (mapped by ``label_map``), or for multilabel datasets a list of label strings
-    (split on commas)."""
+    (split on commas); a ValueProblem for one outside the label set."""
     text = _label_text(raw)
     text = label_map.get(text, text)
     multilabel = text is not None and dataset.multilabel
     parts = [p.strip() for p in text.split(",")] if multilabel else [text]
     bad = [p for p in parts if p not in dataset.labels]
     if bad:  # None (no text) included
-        at.add(
+        raise ValueProblem(
             f"annotator {annotator}'s label is outside the {dataset.name} label set",
             expected=("one or more of " if dataset.multilabel else "one of ")
             + ", ".join(dataset.labels),
@@ -349,7 +321,6 @@ def _label(annotator: str, raw, dataset: Dataset, at: PlacedProblems, label_map:
             else "if the release annotates on another scale, map its values to the labels with "
             'the source\'s label_map (e.g. ConvAbuse\'s severity: -3, -2, -1 -> "1", 0, 1 -> "0")',
         )
-        return None
     return parts if dataset.multilabel else text
 
 

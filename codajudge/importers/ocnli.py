@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import ConfigError, PlacedProblems, ProblemCollector
+from ..formats.values import ValueProblem
 from . import SplitAbsent, unique_items
 from .semeval_sts import read_release_lines
 from .table import json_rows
@@ -50,11 +51,12 @@ def split_file(source: dict, split: str, defaults: dict[str, object], where: str
 
 
 def read_json_records(
-    path: Path, fields: tuple[str, ...], build: Callable[[dict, PlacedProblems], dict | None]
+    path: Path, fields: tuple[str, ...], build: Callable[[dict, PlacedProblems], dict]
 ) -> list[dict]:
     """Items built from each JSON object line of ``path`` that has every one of ``fields`` (the
-    first: the item's id) by ``build(record, at)`` (``at``: the problems of the record's line and
-    item).
+    first: the item's id) by ``build(record, at)``, which gives the item's fields but its id (``at``:
+    the problems of the record's line and item; a ValueProblem raised is the record's problem, and
+    it makes no item).
 
     Blank lines are skipped; invalid JSON, non-objects, missing fields and duplicate item ids are
     located problems; all problems of the file are raised together as one ConfigError."""
@@ -65,7 +67,12 @@ def read_json_records(
         if missing:
             at.add("missing field(s)", expected=", ".join(fields), found="no " + ", ".join(missing))
             return None
-        return build(record, at._replace(item=str(record[fields[0]])))
+        at = at._replace(item=str(record[fields[0]]))
+        try:
+            return {"id": at.item, **build(record, at)}
+        except ValueProblem as problem:  # the record's first problem that stops it
+            at.add(**vars(problem))
+            return None
 
     _, records = json_rows(read_release_lines(path), "jsonl", "", problems)
     items = unique_items(records, complete_item, problems)
@@ -73,22 +80,20 @@ def read_json_records(
     return items
 
 
-def _build_item(record: dict, at: PlacedProblems) -> dict | None:
-    """The kit item of one OCNLI record, or None after recording a located problem."""
+def _build_item(record: dict, at: PlacedProblems) -> dict:
+    """The kit item of one OCNLI record, but its id: a ValueProblem when it cannot be read, each unknown vote
+    a problem added to ``at``."""
     label = record["label"]
     if label not in LABELS and label != NO_MAJORITY:
-        at.add(
+        raise ValueProblem(
             "unknown gold label",
             expected=", ".join(LABELS) + f" or {NO_MAJORITY!r}",
             found=repr(label),
         )
-        return None
     texts = [record["sentence1"], record["sentence2"]]
     if not all(isinstance(text, str) for text in texts):
-        at.add("sentence1 and sentence2 must be strings")
-        return None
+        raise ValueProblem("sentence1 and sentence2 must be strings")
     item = {
-        "id": at.item,
         "texts": texts,
         "lang": "zh",
         "label": None if label == NO_MAJORITY else label,

@@ -43,7 +43,7 @@ from ..errors import ConfigError, PlacedProblems, ProblemCollector
 from ..fields import ITEM_FIELDS
 from ..formats.items import parsed_json_lines
 from ..formats.textfile import shorten
-from ..formats.values import json_or_none
+from ..formats.values import ValueProblem, json_or_none
 from ..labels import LabelSet, label_key
 from . import PartlyRead, SplitAbsent, unique_items, value_matches
 from .semeval_sts import read_release_lines
@@ -206,21 +206,20 @@ def _text(value) -> str | None:
     return text if text.strip() else None
 
 
-def _score(row: dict, column: str, at: PlacedProblems) -> float | None:
-    """The score cell as a finite float; None (a problem recorded) for anything else, a number
-    beyond the float range (a JSON integer of hundreds of digits) included."""
+def _score(row: dict, column: str) -> float:
+    """The score cell as a finite float; a ValueProblem for anything else, a number beyond the
+    float range (a JSON integer of hundreds of digits) included."""
     value = row.get(column)
     try:
         score = float(value) if not isinstance(value, bool) else math.nan
     except (TypeError, ValueError, OverflowError):
         score = math.nan
     if not math.isfinite(score):
-        at.add(
+        raise ValueProblem(
             f"the score in column {column!r} is not a finite number",
             expected="a number such as 3.8, at most about 1.8e308 in size",
             found=_shown(value),
         )
-        return None
     return score
 
 
@@ -311,8 +310,8 @@ def _annotations(columns: dict, row: dict, at: PlacedProblems) -> dict[str, list
 
 
 def _item(source: dict, row: dict, at: PlacedProblems, labels) -> dict | None:
-    """The kit's item of one row (None when its id or score is refused); ``labels``: the tracks'
-    label set, in which the annotations' majority is taken."""
+    """The kit's item of one row (None when its id, score or soft label is refused); ``labels``:
+    the tracks' label set, in which the annotations' majority is taken."""
     columns = source["columns"]
     item_id = _text(row.get(columns["id"]))
     if item_id is None:
@@ -326,12 +325,13 @@ def _item(source: dict, row: dict, at: PlacedProblems, labels) -> dict | None:
         if value is not None:
             item[field] = value
     item.update(_annotations(columns, row, at))
-    if columns.get("score"):
-        score = _score(row, columns["score"], at)
-        if score is None:
-            return None
-        item["score"] = score
-    if columns.get("distribution") and not _add_soft_label(item, row, columns["distribution"], at):
+    try:  # a cell the item cannot be made without
+        if columns.get("score"):
+            item["score"] = _score(row, columns["score"])
+        if columns.get("distribution"):
+            item.update(_soft_label(row, columns["distribution"]))
+    except ValueProblem as problem:
+        at.add(**vars(problem))
         return None
     if columns.get("label"):
         item["label"] = _text(row.get(columns["label"]))
@@ -340,25 +340,23 @@ def _item(source: dict, row: dict, at: PlacedProblems, labels) -> dict | None:
     return item
 
 
-def _add_soft_label(item: dict, row: dict, column: str, at: PlacedProblems) -> bool:
-    """Give ``item`` the soft-label cell as its ``distribution`` (soft-label tracks' gold): a JSON
-    list in the tracks' label order or an object label -> probability, a JSON record's own or
-    written as JSON text; an empty cell gives none. False after a problem (neither)."""
+def _soft_label(row: dict, column: str) -> dict:
+    """The soft-label cell as the item's ``distribution`` (soft-label tracks' gold): a JSON list in
+    the tracks' label order or an object label -> probability, a JSON record's own or written as
+    JSON text; none for an empty cell, a ValueProblem for any other."""
     cell = row.get(column)
     value = json_or_none(cell) if isinstance(cell, str) else cell  # the kit's JSON rules
     if isinstance(value, (list, dict)):
-        item["distribution"] = value
-        return True
+        return {"distribution": value}
     if _text(cell) is None:
-        return True
+        return {}
     python = isinstance(cell, str) and "'" in cell
-    at.add(
+    raise ValueProblem(
         f"the soft label in column {column!r} is not a JSON list or object",
         expected='a list in the labels\' order such as [0.25, 0.75], or {"0": 0.25, "1": 0.75}',
         found=_shown(cell),
         hint="write it as JSON, with double quotes" if python else None,
     )
-    return False
 
 
 def _kept(row: dict, item: dict, where: dict) -> bool:
