@@ -92,7 +92,7 @@ def known_samples(source: dict) -> dict:
 def _other_split_problems(source: dict, where: str) -> list[Problem]:
     """``exclude: {SPLIT: OTHER}`` and ``sample: {SPLIT: {of: OTHER, ...}}`` name another split
     than SPLIT, and a sample's OTHER is no sample itself."""
-    samples = known_samples(source)
+    samples = source.get("sample", {})
     exclude = "exclude: {test: dev}"  # how each option naming another split is written
     sample = "sample: {dev: {of: test, items: 300, seed: 2020}}"
     named = [(f"exclude.{s}", s, other, exclude) for s, other in source.get("exclude", {}).items()]

@@ -30,7 +30,8 @@ from .placeholders import page_problems, text_problems
 from .sample import declared_local
 from .schedule import DATE_FORMAT, ScheduledPhase, config_date, schedule_problems
 from ..fields import with_defaults
-from .schema import LEADERBOARD_FIELDS, PHASE_FIELDS, TOP_LEVEL_FIELDS, validate_config
+from .schema import CONFIG, LEADERBOARD_FIELDS, PHASE_FIELDS, TOP_LEVEL_FIELDS, known_part
+from .schema import validate_config
 
 
 @dataclass(frozen=True)
@@ -102,12 +103,12 @@ def _phase(raw: dict) -> Phase:
     by_id = {
         "name": pid.capitalize(),  # Practice, Evaluation, Post-campaign
         "split": "dev" if pid == "practice" else "test",
-        "description": "",
         "public_gold": pid == "practice",
     }
-    values = with_defaults({**by_id, **raw}, PHASE_FIELDS)  # a misspelt key left out
-    end = values["end"] and config_date(values["end"])
-    return Phase(**{**values, "start": config_date(values["start"]), "end": end})
+    end = raw.get("end")
+    return Phase(
+        **{**by_id, **raw, "start": config_date(raw["start"]), "end": end and config_date(end)}
+    )
 
 
 def _phases(raw: list[dict], problems: list[Problem]) -> list[Phase]:
@@ -193,10 +194,12 @@ def load_edition(path: Path, collected: list[Problem] | None = None) -> Edition:
     own_metrics = _own_metrics(raw.get("metrics_module"), folder, display)
     problems: list[Problem] = validate_config(raw, display)
     # A misspelt or unknown key leaves the config readable without it (its right name is most
-    # often a key with a default), so the other checks still mean something.
+    # often a key with a default), so the other checks still mean something. A config without
+    # one is read as loaded (the nodes YAML aliases share stay shared).
     if not all(p.message.startswith("unknown key ") for p in problems):
         raise BuildProblems(problems, unchecked=AFTER_SCHEMA)
-    edition = _cross_checked(raw, display, folder, problems, own_metrics)
+    known = known_part(raw, CONFIG) if problems else raw
+    edition = _cross_checked(known, display, folder, problems, own_metrics)
     # The data is read through the tracks, phases and datasets: it can be checked when they were
     # read whole (the schema has checked each phase's split).
     concerned = any(
@@ -246,8 +249,7 @@ def _cross_checked(
     for problem in found:
         if not problem.file.startswith(display) and "/" not in problem.file:
             problem = replace(problem, file=f"{display}: {problem.file}")  # a cross-field rule's
-        if problem not in problems:  # the schema names a track's unknown key, the track again
-            problems.append(problem)
+        problems.append(problem)
     return Edition(
         **{
             **{key: top[key] for key in EDITION_KEYS},  # as written, or the schema's default
