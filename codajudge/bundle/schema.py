@@ -69,15 +69,14 @@ def known_part(value, spec: Field):
     """``value`` (checked against ``spec`` by ``validate_config``) without the keys, at any depth,
     that ``spec`` does not declare: each is reported as an unknown key and leaves the rest readable.
     """
-    if spec.type == OBJECT and isinstance(value, dict):
-        fields = resolve(spec.schema, value)
+    if isinstance(value, dict) and spec.type in (OBJECT, MAP):
+        # a map without ``keys`` takes any key, each holding its ``items``
+        by_key = dict.fromkeys(spec.keys or value, spec.items)
+        fields = resolve(spec.schema, value) if spec.type == OBJECT else by_key
         return {
             key: known_part(entry, fields[key]) for key, entry in value.items() if key in fields
         }
-    if spec.type == MAP and isinstance(value, dict):
-        known = {key: entry for key, entry in value.items() if not spec.keys or key in spec.keys}
-        return {key: known_part(entry, spec.items) for key, entry in known.items()}
-    if spec.type == LIST and isinstance(value, list):
+    if isinstance(value, list) and spec.type == LIST:
         return [known_part(entry, spec.items) for entry in value]
     return value
 
