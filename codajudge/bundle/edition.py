@@ -96,25 +96,20 @@ Edition = make_dataclass(
 )
 
 
-def _phase(raw: dict) -> Phase:
-    """The phase ``raw`` describes (a ``phases`` entry that passed the schema: a key given is not
-    None); a key it omits takes its default from the phase's id, else from the schema."""
-    pid = raw["id"]
-    by_id = {
-        "name": pid.capitalize(),  # Practice, Evaluation, Post-campaign
-        "split": "dev" if pid == "practice" else "test",
-        "public_gold": pid == "practice",
-    }
-    end = raw.get("end")
-    return Phase(
-        **{**by_id, **raw, "start": config_date(raw["start"]), "end": end and config_date(end)}
-    )
-
-
 def _phases(raw: list[dict], problems: list[Problem]) -> list[Phase]:
-    """The phases ``raw`` lists (each passed the schema), with the problems of their ids (unique)
-    and of their schedule (``schedule.schedule_problems``) added to ``problems``."""
-    phases = [_phase(entry) for entry in raw]
+    """The phases ``raw`` lists (each passed the schema: a key given is not None; a key omitted
+    takes its default from the phase's id, else from the schema's), with the problems of their ids
+    (unique) and of their schedule (``schedule.schedule_problems``) added to ``problems``."""
+    phases = []
+    for entry in raw:
+        pid, end = entry["id"], entry.get("end")
+        by_id = {
+            "name": pid.capitalize(),  # Practice, Evaluation, Post-campaign
+            "split": "dev" if pid == "practice" else "test",
+            "public_gold": pid == "practice",
+        }
+        dates = {"start": config_date(entry["start"]), "end": end and config_date(end)}
+        phases.append(Phase(**{**by_id, **entry, **dates}))
     ids = [p.id for p in phases]
     if len(set(ids)) != len(ids):
         problems.append(Problem("phases", "a phase id is repeated", found=", ".join(ids)))
@@ -145,7 +140,7 @@ def _check_files(raw: dict, folder: Path, display: str, problems: list[Problem])
     for i, name in enumerate(raw.get("public_files") or []):
         _edition_file(name, folder, f"public_files[{i}]", f"public_files[{i}]", problems)
     pages = [
-        {"title": page["title"], "file": page["file"]}
+        page  # its title and file: the schema's keys, all required
         for i, page in enumerate(raw.get("pages") or [])
         if _edition_file(page["file"], folder, f"pages[{i}]", "page file", problems)
     ]
