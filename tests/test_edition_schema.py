@@ -272,6 +272,7 @@ def test_unknown_keys_at_every_depth_are_named_and_the_rest_is_still_checked(tmp
     config["datasets"]["sts_en"]["exlude"] = {"test": "dev"}
     config["datasets"]["sts_en"]["sample"] = {"dve": 5, "dev": {"of": "dev", "items": 3, "seed": 1}}
     config["datasets"]["sts_en"]["sample"]["dev"]["sed"] = 2
+    config["datasets"]["sts_es"]["split"] = {"train": 0.8, "dev": 0.3, "seeed": 1}
     config["tracks"][0]["colour"] = "red"
     config["pages"][0]["titel"] = "x"
     config["leaderboard"]["ky"] = "x"
@@ -286,6 +287,7 @@ def test_unknown_keys_at_every_depth_are_named_and_the_rest_is_still_checked(tmp
         ("strat", "start"),
         ("exlude", "exclude"),
         ("sed", "seed"),
+        ("seeed", "seed"),
         ("colour", None),
         ("ky", "key"),
         ("mising", "missing"),
@@ -296,5 +298,6 @@ def test_unknown_keys_at_every_depth_are_named_and_the_rest_is_still_checked(tmp
     assert "unknown key of 'sample' 'dve'" in text
     assert "phase 'Evaluation' starts before phase 'Practice' ends" in text
     assert "'sample.dev.of' must name another split" in text
+    assert "the shares of 'split' add up to 1.1, not 1" in text
     assert "names tracks the edition does not have" in text
     assert text.count("unknown key 'colour'") == 1
