@@ -258,3 +258,46 @@ def test_a_sample_of_an_unknown_split_is_an_unknown_key_not_an_internal_error(tm
         load_edition(folder)
     messages = [p.message for p in caught.value.problems]
     assert "unknown key of 'sample' 'dve'" in messages, messages
+
+
+def test_unknown_keys_at_every_depth_are_named_and_the_rest_is_still_checked(tmp_path):
+    """An unknown key anywhere is reported with its hint and read as absent: the cross-field rules
+    then check the rest of the config in the same run, and none of them reads the unknown value."""
+    folder = tmp_path / "ed"
+    shutil.copytree(REPO / "editions" / "default", folder)
+    config = yaml.safe_load((folder / "edition.yaml").read_text(encoding="utf-8"))
+    config["titel"] = "x"
+    config["phases"][1]["strat"] = "2027-03-02 00:00:00"
+    config["phases"][1]["start"] = "2027-02-01 00:00:00"  # overlaps the practice phase
+    config["datasets"]["sts_en"]["exlude"] = {"test": "dev"}
+    config["datasets"]["sts_en"]["sample"] = {"dve": 5, "dev": {"of": "dev", "items": 3, "seed": 1}}
+    config["datasets"]["sts_en"]["sample"]["dev"]["sed"] = 2
+    config["datasets"]["sts_es"]["split"] = {"train": 0.8, "dev": 0.3, "seeed": 1}
+    config["tracks"][0]["colour"] = "red"
+    config["pages"][0]["titel"] = "x"
+    config["leaderboard"]["ky"] = "x"
+    config["primary_score"]["mising"] = "worst"
+    config["ranking"] = {"groups": {"A": {"tracks": ["en_en", "xx"], "ordr": "x"}}}
+    (folder / "edition.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_edition(folder)
+    text = caught.value.render()
+    for unknown, known in [
+        ("titel", "title"),
+        ("strat", "start"),
+        ("exlude", "exclude"),
+        ("sed", "seed"),
+        ("seeed", "seed"),
+        ("colour", None),
+        ("ky", "key"),
+        ("mising", "missing"),
+        ("ordr", "order"),
+    ]:
+        assert f"unknown key '{unknown}'" in text, unknown
+        assert known is None or f"did you mean '{known}'?" in text.lower(), known
+    assert "unknown key of 'sample' 'dve'" in text
+    assert "phase 'Evaluation' starts before phase 'Practice' ends" in text
+    assert "'sample.dev.of' must name another split" in text
+    assert "the shares of 'split' add up to 1.1, not 1" in text
+    assert "names tracks the edition does not have" in text
+    assert text.count("unknown key 'colour'") == 1

@@ -68,19 +68,6 @@ def split_golds(
     return golds
 
 
-def _split_problems(source: dict, where: str) -> list[Problem]:
-    """``split``'s shares add up to 1, and ``split`` and ``splits`` are not both given."""
-    if "split" not in source:
-        return []
-    problem = shares_problem(source["split"])
-    example = "e.g. split: {train: 0.8, dev: 0.1, test: 0.1}"
-    problems = [Problem(where, problem, expected=example)] if problem else []
-    if "splits" in source:
-        message = "'split' (cut one release) and 'splits' (one source per split) exclude each other"
-        problems.append(Problem(where, message, hint="keep one of them"))
-    return problems
-
-
 def known_samples(source: dict) -> dict:
     """A dataset's ``sample`` entries of the splits the schema knows: an unknown split's entry is
     reported as an unknown key and leaves the config readable, so it is never read."""
@@ -92,7 +79,7 @@ def known_samples(source: dict) -> dict:
 def _other_split_problems(source: dict, where: str) -> list[Problem]:
     """``exclude: {SPLIT: OTHER}`` and ``sample: {SPLIT: {of: OTHER, ...}}`` name another split
     than SPLIT, and a sample's OTHER is no sample itself."""
-    samples = known_samples(source)
+    samples = source.get("sample", {})
     exclude = "exclude: {test: dev}"  # how each option naming another split is written
     sample = "sample: {dev: {of: test, items: 300, seed: 2020}}"
     named = [(f"exclude.{s}", s, other, exclude) for s, other in source.get("exclude", {}).items()]
@@ -110,12 +97,23 @@ def _other_split_problems(source: dict, where: str) -> list[Problem]:
 
 
 def dataset_problems(datasets: dict[str, dict], display: str) -> list[Problem]:
-    """The rules spanning several options of each ``datasets`` entry (each passed the schema); a
-    table names its file(s): one for all splits, or one per split."""
+    """The rules spanning several options of each ``datasets`` entry (each passed the schema): the
+    shares of ``split`` add up to 1, ``split`` and per-split ``splits`` are not both given, the
+    splits named by ``exclude`` and ``sample`` (``_other_split_problems``), and a table names its
+    file(s): one for all splits, or one per split."""
     problems: list[Problem] = []
     for dataset_id, source in sorted(datasets.items()):
         where = f"{display}: datasets '{dataset_id}'"
-        problems += _split_problems(source, where) + _other_split_problems(source, where)
+        shares = shares_problem(source["split"]) if "split" in source else ""
+        if shares:
+            example = "e.g. split: {train: 0.8, dev: 0.1, test: 0.1}"
+            problems.append(Problem(where, shares, expected=example))
+        if "split" in source and "splits" in source:
+            message = (
+                "'split' (cut one release) and 'splits' (one source per split) exclude each other"
+            )
+            problems.append(Problem(where, message, hint="keep one of them"))
+        problems += _other_split_problems(source, where)
         if source.get("importer") == "table" and "path" not in source and "splits" not in source:
             message = "a table dataset needs 'path' (one file) or 'splits' (a file per split)"
             problems.append(Problem(where, message, hint="e.g. path: data/items.csv"))

@@ -30,7 +30,8 @@ from .placeholders import page_problems, text_problems
 from .sample import declared_local
 from .schedule import DATE_FORMAT, ScheduledPhase, config_date, schedule_problems
 from ..fields import with_defaults
-from .schema import LEADERBOARD_FIELDS, PHASE_FIELDS, TOP_LEVEL_FIELDS, validate_config
+from .schema import CONFIG, LEADERBOARD_FIELDS, PHASE_FIELDS, TOP_LEVEL_FIELDS, known_part
+from .schema import validate_config
 
 
 @dataclass(frozen=True)
@@ -95,25 +96,20 @@ Edition = make_dataclass(
 )
 
 
-def _phase(raw: dict) -> Phase:
-    """The phase ``raw`` describes (a ``phases`` entry that passed the schema: a key given is not
-    None); a key it omits takes its default from the phase's id, else from the schema."""
-    pid = raw["id"]
-    by_id = {
-        "name": pid.capitalize(),  # Practice, Evaluation, Post-campaign
-        "split": "dev" if pid == "practice" else "test",
-        "description": "",
-        "public_gold": pid == "practice",
-    }
-    values = with_defaults({**by_id, **raw}, PHASE_FIELDS)  # a misspelt key left out
-    end = values["end"] and config_date(values["end"])
-    return Phase(**{**values, "start": config_date(values["start"]), "end": end})
-
-
 def _phases(raw: list[dict], problems: list[Problem]) -> list[Phase]:
-    """The phases ``raw`` lists (each passed the schema), with the problems of their ids (unique)
-    and of their schedule (``schedule.schedule_problems``) added to ``problems``."""
-    phases = [_phase(entry) for entry in raw]
+    """The phases ``raw`` lists (each passed the schema: a key given is not None; a key omitted
+    takes its default from the phase's id, else from the schema's), with the problems of their ids
+    (unique) and of their schedule (``schedule.schedule_problems``) added to ``problems``."""
+    phases = []
+    for entry in raw:
+        pid, end = entry["id"], entry.get("end")
+        by_id = {
+            "name": pid.capitalize(),  # Practice, Evaluation, Post-campaign
+            "split": "dev" if pid == "practice" else "test",
+            "public_gold": pid == "practice",
+        }
+        dates = {"start": config_date(entry["start"]), "end": end and config_date(end)}
+        phases.append(Phase(**{**by_id, **entry, **dates}))
     ids = [p.id for p in phases]
     if len(set(ids)) != len(ids):
         problems.append(Problem("phases", "a phase id is repeated", found=", ".join(ids)))
@@ -144,7 +140,7 @@ def _check_files(raw: dict, folder: Path, display: str, problems: list[Problem])
     for i, name in enumerate(raw.get("public_files") or []):
         _edition_file(name, folder, f"public_files[{i}]", f"public_files[{i}]", problems)
     pages = [
-        {"title": page["title"], "file": page["file"]}
+        page  # its title and file: the schema's keys, all required
         for i, page in enumerate(raw.get("pages") or [])
         if _edition_file(page["file"], folder, f"pages[{i}]", "page file", problems)
     ]
@@ -193,10 +189,12 @@ def load_edition(path: Path, collected: list[Problem] | None = None) -> Edition:
     own_metrics = _own_metrics(raw.get("metrics_module"), folder, display)
     problems: list[Problem] = validate_config(raw, display)
     # A misspelt or unknown key leaves the config readable without it (its right name is most
-    # often a key with a default), so the other checks still mean something.
+    # often a key with a default), so the other checks still mean something. A config without
+    # one is read as loaded (the nodes YAML aliases share stay shared).
     if not all(p.message.startswith("unknown key ") for p in problems):
         raise BuildProblems(problems, unchecked=AFTER_SCHEMA)
-    edition = _cross_checked(raw, display, folder, problems, own_metrics)
+    known = known_part(raw, CONFIG) if problems else raw
+    edition = _cross_checked(known, display, folder, problems, own_metrics)
     # The data is read through the tracks, phases and datasets: it can be checked when they were
     # read whole (the schema has checked each phase's split).
     concerned = any(
@@ -246,8 +244,7 @@ def _cross_checked(
     for problem in found:
         if not problem.file.startswith(display) and "/" not in problem.file:
             problem = replace(problem, file=f"{display}: {problem.file}")  # a cross-field rule's
-        if problem not in problems:  # the schema names a track's unknown key, the track again
-            problems.append(problem)
+        problems.append(problem)
     return Edition(
         **{
             **{key: top[key] for key in EDITION_KEYS},  # as written, or the schema's default

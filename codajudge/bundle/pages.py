@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from .. import kinds
 from ..formats.results_tsv import layout_files
 from ..importers import gold_choices
-from ..kinds import Kind
 from ..metrics import get as get_metric
 from ..spec import BASELINE, NORMALISED
 from ..tracks import PRIMARY_KEY
@@ -215,7 +214,7 @@ def score_titles(tracks, primary: str) -> list[tuple[str, str]]:
     ]
 
 
-def _kinds(edition: Edition) -> list[Kind]:
+def _kinds(edition: Edition) -> list[kinds.Kind]:
     """The kinds of the edition's tracks, in registry order."""
     present = [kinds.of(t) for t in edition.tracks]
     return [kind for kind in kinds.REGISTRY.values() if kind in present]
@@ -264,14 +263,6 @@ def _alignment_paragraphs(prose: Templates, edition: Edition) -> list[str]:
     ]
 
 
-def _results_layout(prose: Templates, edition: Edition) -> list[str]:
-    """The paragraph on the LeWiDi 2023 layout, naming its files and the tracks each one gives
-    (nothing when no track declares it)."""
-    files = layout_files(edition.tracks)
-    given = [f"`{name}`: " + ", ".join(f"`{i}`" for i in ids) for name, ids in files.items()]
-    return [prose.fill("data/results_layout", files="; ".join(given))] if files else []
-
-
 def _gold_sources(prose: Templates, edition: Edition) -> list[str]:
     """Per dataset whose importer options choose its gold (``importers.gold_choices``), one line:
     the parts' templates, filled."""
@@ -286,7 +277,11 @@ def _gold_sources(prose: Templates, edition: Edition) -> list[str]:
 def data_page(edition: Edition) -> str:
     prose = Templates.of(edition.folder)
     present = _kinds(edition)
-    notes = _alignment_paragraphs(prose, edition) + _results_layout(prose, edition)
+    notes = _alignment_paragraphs(prose, edition)
+    # the LeWiDi 2023 layout: its files and the tracks each one gives
+    if files := layout_files(edition.tracks):
+        given = [f"`{name}`: " + ", ".join(f"`{i}`" for i in ids) for name, ids in files.items()]
+        notes.append(prose.fill("data/results_layout", files="; ".join(given)))
     if any(kind.has_labels for kind in present):  # the label policy
         notes.append(prose.fill("data/labels"))
     notes += _gold_sources(prose, edition)

@@ -25,7 +25,7 @@ from ..errors import Problem
 from .. import kinds
 from ..baselines import BASELINES
 from ..fields import ANY, BOOL, INT, LIST, MAP, NUMBER, OBJECT, STR, STR_OR_LIST
-from ..fields import Field, Type, Walk, check_object, choice, shown, string_map, strings
+from ..fields import Field, Type, Walk, check_object, choice, resolve, shown, string_map, strings
 from ..importers import IMPORTERS, SPLITS
 from ..importers.lewidi import DATASETS as LEWIDI_DATASETS
 from ..importers.table import FORMS as TABLE_FORMS, one_column_or
@@ -63,6 +63,22 @@ def validate_config(raw: dict, display: str) -> list[Problem]:
     walk = Walk(display)
     check_object(walk, "", raw, TOP_LEVEL_FIELDS)
     return walk.problems
+
+
+def known_part(value, spec: Field):
+    """``value`` (checked against ``spec`` by ``validate_config``) without the keys, at any depth,
+    that ``spec`` does not declare: each is reported as an unknown key and leaves the rest readable.
+    """
+    if isinstance(value, dict) and spec.type in (OBJECT, MAP):
+        # a map without ``keys`` takes any key, each holding its ``items``
+        by_key = dict.fromkeys(spec.keys or value, spec.items)
+        fields = resolve(spec.schema, value) if spec.type == OBJECT else by_key
+        return {
+            key: known_part(entry, fields[key]) for key, entry in value.items() if key in fields
+        }
+    if isinstance(value, list) and spec.type == LIST:
+        return [known_part(entry, spec.items) for entry in value]
+    return value
 
 
 # --- the tables ------------------------------------------------------------------------------------
@@ -409,6 +425,9 @@ TOP_LEVEL_FIELDS = {
     "kit_scores_no_phase": Field(STR, "why the starting kit can score no phase (README: Build)"),
     "queue": Field(STR, "a Codabench queue's vhost (UUID)", check=_uuid_check),
 }
+
+#: A whole edition config: a mapping of the top-level fields.
+CONFIG = _object("", TOP_LEVEL_FIELDS)
 
 
 # --- the same table as JSON Schema -----------------------------------------------------------------
