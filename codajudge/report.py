@@ -304,7 +304,7 @@ def _summary_table(result: Result) -> str:
             row.append(RowEnd(missing))
         else:
             metrics = "; ".join(f"{get_metric(m).title} {_fmt(v)}" for m, v in tr.scores.items())
-            row += [_e(metrics), str(tr.n_scored), _e(tr.file)]
+            row += [_e(metrics), str(tr.gold.n_scored), _e(tr.file)]
         rows.append(row)
     columns = [("Track", LEFT), ("Kind", LEFT), ("Scores", LEFT), ("Items scored", RIGHT)]
     return html_table(columns + [("File", LEFT)], rows)
@@ -323,7 +323,7 @@ def _score_table(tr, spec, baselines: dict[str, dict[str, float]]) -> str:
     """Each metric's value, its percentile bootstrap interval (n/a when no resample; no such column
     where the gold is hidden), the ``baselines``' scores (each with its name, when known),
     direction and range."""
-    used = page_resamples(requested_resamples(spec), tr.n_scored)
+    used = page_resamples(requested_resamples(spec), tr.gold.n_scored)
     intervals = track_intervals(tr, used, spec.seed) if used else {}
     public = not spec.hide_gold
     rows = []
@@ -359,10 +359,10 @@ def _interval_note(tr, spec, used: int, intervals) -> str:
         if used or not requested:
             return ""
         return (
-            f"<p class='sig'>No interval: {PAGE_MIN_RESAMPLES} resamples of these {tr.n_scored:,} "
-            f"items would draw more than the {PAGE_DRAWS:,} items the page may spend on a track "
-            f"({_e(signature_text(requested, spec.seed))}); organisers compute "
-            "one with rank_submissions.py.</p>"
+            f"<p class='sig'>No interval: {PAGE_MIN_RESAMPLES} resamples of these "
+            f"{tr.gold.n_scored:,} items would draw more than the {PAGE_DRAWS:,} items the page "
+            f"may spend on a track ({_e(signature_text(requested, spec.seed))}); organisers "
+            "compute one with rank_submissions.py.</p>"
         )
     budget = f"the page draws at most {PAGE_DRAWS:,} items per track"
     fewer = f", {used} resamples, not {requested}: {budget}" if used != requested else ""
@@ -372,11 +372,11 @@ def _interval_note(tr, spec, used: int, intervals) -> str:
         f"run_local.py . YOUR_SUBMISSION.zip --phase {_e(shlex.quote(spec.phase))} --output "
         "results</code> in the starting kit.</p>"
     )
-    if tr.n_scored < FEW_INTERVAL_ITEMS:
+    if tr.gold.n_scored < FEW_INTERVAL_ITEMS:
         note += (
-            f"<p class='warn'>Warning: these intervals are drawn over only {tr.n_scored} "
-            f"item{'' if tr.n_scored == 1 else 's'} (fewer than {FEW_INTERVAL_ITEMS}): resampling "
-            "so few items says little about how the score would vary on others.</p>"
+            f"<p class='warn'>Warning: these intervals are drawn over only {tr.gold.n_scored} "
+            f"item{'' if tr.gold.n_scored == 1 else 's'} (fewer than {FEW_INTERVAL_ITEMS}): "
+            "resampling so few items says little about how the score would vary on others.</p>"
         )
     return note
 
