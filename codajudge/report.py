@@ -52,7 +52,6 @@ _e = html.escape
 
 def atomic_write(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` so that readers see the old file or the whole new one, never a part."""
-    path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
     try:
         # a stray surrogate (a file name that is not UTF-8) is escaped, never a crash
@@ -127,7 +126,6 @@ def _meaning(scored: list[tuple], counted=lambda track, value: value) -> str:
 def write_outputs(output_dir: Path, result: Result, html_text: str) -> None:
     """Write the detailed page ``html_text``, the per-item CSV (public gold only) and scores.txt,
     then scores.json last: its presence means success. Scores are ``published_scores``."""
-    output_dir = Path(output_dir)
     output_dir.mkdir(parents=True, exist_ok=True)
     scores = published_scores(result)
     # a non-finite score is refused (ValueError) before anything is written
@@ -409,10 +407,9 @@ def _scatter_figure(tr, gold, pred) -> str:
 
 
 def _confusion_figure(tr, gold, pred) -> str:
-    labels = list(tr.track.labels)
-    counts = summaries.confusion_counts(gold, pred, len(labels))
+    counts = summaries.confusion_counts(gold, pred, len(tr.track.labels))
     title = "Confusion matrix (items)"
-    return plots.heatmap(counts.tolist(), labels, "gold label", "predicted label", title)
+    return plots.heatmap(counts.tolist(), tr.track.labels, "gold label", "predicted label", title)
 
 
 def _distribution_figure(tr, gold, pred) -> str:
@@ -544,4 +541,4 @@ def write_item_csv(output_dir: Path, result: Result) -> None:
         note = f"note: {DETAILED_CSV} could not be written ({e.__class__.__name__}: {e})"
         print(note, file=sys.stderr)
         return
-    atomic_write(Path(output_dir) / DETAILED_CSV, csv_text(CSV_COLUMNS, rows))
+    atomic_write(output_dir / DETAILED_CSV, csv_text(CSV_COLUMNS, rows))
