@@ -22,7 +22,6 @@ from .formats.values import NUMBER_TYPES, ValueProblem
 from .formats.write import per_annotator_value
 from . import kinds
 from .kinds.base import ANNOTATOR_ROW, DISTRIBUTION, LABEL, SCORE, split_multilabel
-from .metrics.disagreement import per_item_sums
 from .tracks import Track
 
 
@@ -105,15 +104,16 @@ def _distribution_gold(track: Track, column: dict, ids: list[str], problems: Pro
     shares; one that breaks a soft label's rules is a problem."""
     rows, counts, annotated = _annotation_rows(track, column, ids, problems)
     scored = annotated.copy()  # the dataset's other tracks of these labels share ``annotated``
-    # per item and label, the share of the item's annotations that chose the label
+    # per item and label, the share of the item's annotations that chose the label, each
+    # annotation counted in the (item, label) cells of the flat item-major grid
     n_items, n_labels = len(ids), len(track.labels)
-    if rows.ndim == 1:  # a label index per annotation: one count per (item, label) cell
-        item_of_row = np.repeat(np.arange(n_items), counts)
-        cells = np.bincount(item_of_row * n_labels + rows, minlength=n_items * n_labels)
-        sums = cells.reshape(n_items, n_labels)
-    else:  # a 0/1 row per annotation
-        sums, _ = per_item_sums(rows, per_annotator(rows, counts, n_labels))
-    gold = sums / np.maximum(counts, 1)[:, None]
+    first_cell = np.repeat(np.arange(n_items) * n_labels, counts)  # of each annotation's item
+    if rows.ndim == 1:  # a label index per annotation: 1 in its label's cell
+        cells = np.bincount(first_cell + rows, minlength=n_items * n_labels)
+    else:  # a 0/1 row per annotation: each value in its label's cell
+        every_cell = (first_cell[:, None] + np.arange(n_labels)).ravel()
+        cells = np.bincount(every_cell, rows.ravel(), minlength=n_items * n_labels)
+    gold = cells.reshape(n_items, n_labels) / np.maximum(counts, 1)[:, None]
     if rows.ndim == 2:  # multilabel: a [P(not chosen), P(chosen)] pair per label
         gold = np.stack([1.0 - gold, gold], axis=2)
         gold[counts == 0] = 0.0  # none for an item without annotations

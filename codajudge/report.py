@@ -52,7 +52,6 @@ _e = html.escape
 
 def atomic_write(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` so that readers see the old file or the whole new one, never a part."""
-    path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
     try:
         # a stray surrogate (a file name that is not UTF-8) is escaped, never a crash
@@ -127,7 +126,6 @@ def _meaning(scored: list[tuple], counted=lambda track, value: value) -> str:
 def write_outputs(output_dir: Path, result: Result, html_text: str) -> None:
     """Write the detailed page ``html_text``, the per-item CSV (public gold only) and scores.txt,
     then scores.json last: its presence means success. Scores are ``published_scores``."""
-    output_dir = Path(output_dir)
     output_dir.mkdir(parents=True, exist_ok=True)
     scores = published_scores(result)
     # a non-finite score is refused (ValueError) before anything is written
@@ -304,7 +302,7 @@ def _summary_table(result: Result) -> str:
             row.append(RowEnd(missing))
         else:
             metrics = "; ".join(f"{get_metric(m).title} {_fmt(v)}" for m, v in tr.scores.items())
-            row += [_e(metrics), str(tr.n_scored), _e(tr.file)]
+            row += [_e(metrics), str(tr.gold.n_scored), _e(tr.file)]
         rows.append(row)
     columns = [("Track", LEFT), ("Kind", LEFT), ("Scores", LEFT), ("Items scored", RIGHT)]
     return html_table(columns + [("File", LEFT)], rows)
@@ -323,7 +321,7 @@ def _score_table(tr, spec, baselines: dict[str, dict[str, float]]) -> str:
     """Each metric's value, its percentile bootstrap interval (n/a when no resample; no such column
     where the gold is hidden), the ``baselines``' scores (each with its name, when known),
     direction and range."""
-    used = page_resamples(requested_resamples(spec), tr.n_scored)
+    used = page_resamples(requested_resamples(spec), tr.gold.n_scored)
     intervals = track_intervals(tr, used, spec.seed) if used else {}
     public = not spec.hide_gold
     rows = []
@@ -359,10 +357,10 @@ def _interval_note(tr, spec, used: int, intervals) -> str:
         if used or not requested:
             return ""
         return (
-            f"<p class='sig'>No interval: {PAGE_MIN_RESAMPLES} resamples of these {tr.n_scored:,} "
-            f"items would draw more than the {PAGE_DRAWS:,} items the page may spend on a track "
-            f"({_e(signature_text(requested, spec.seed))}); organisers compute "
-            "one with rank_submissions.py.</p>"
+            f"<p class='sig'>No interval: {PAGE_MIN_RESAMPLES} resamples of these "
+            f"{tr.gold.n_scored:,} items would draw more than the {PAGE_DRAWS:,} items the page "
+            f"may spend on a track ({_e(signature_text(requested, spec.seed))}); organisers "
+            "compute one with rank_submissions.py.</p>"
         )
     budget = f"the page draws at most {PAGE_DRAWS:,} items per track"
     fewer = f", {used} resamples, not {requested}: {budget}" if used != requested else ""
@@ -372,11 +370,11 @@ def _interval_note(tr, spec, used: int, intervals) -> str:
         f"run_local.py . YOUR_SUBMISSION.zip --phase {_e(shlex.quote(spec.phase))} --output "
         "results</code> in the starting kit.</p>"
     )
-    if tr.n_scored < FEW_INTERVAL_ITEMS:
+    if tr.gold.n_scored < FEW_INTERVAL_ITEMS:
         note += (
-            f"<p class='warn'>Warning: these intervals are drawn over only {tr.n_scored} "
-            f"item{'' if tr.n_scored == 1 else 's'} (fewer than {FEW_INTERVAL_ITEMS}): resampling "
-            "so few items says little about how the score would vary on others.</p>"
+            f"<p class='warn'>Warning: these intervals are drawn over only {tr.gold.n_scored} "
+            f"item{'' if tr.gold.n_scored == 1 else 's'} (fewer than {FEW_INTERVAL_ITEMS}): "
+            "resampling so few items says little about how the score would vary on others.</p>"
         )
     return note
 
@@ -409,10 +407,9 @@ def _scatter_figure(tr, gold, pred) -> str:
 
 
 def _confusion_figure(tr, gold, pred) -> str:
-    labels = list(tr.track.labels)
-    counts = summaries.confusion_counts(gold, pred, len(labels))
+    counts = summaries.confusion_counts(gold, pred, len(tr.track.labels))
     title = "Confusion matrix (items)"
-    return plots.heatmap(counts.tolist(), labels, "gold label", "predicted label", title)
+    return plots.heatmap(counts.tolist(), tr.track.labels, "gold label", "predicted label", title)
 
 
 def _distribution_figure(tr, gold, pred) -> str:
@@ -544,4 +541,4 @@ def write_item_csv(output_dir: Path, result: Result) -> None:
         note = f"note: {DETAILED_CSV} could not be written ({e.__class__.__name__}: {e})"
         print(note, file=sys.stderr)
         return
-    atomic_write(Path(output_dir) / DETAILED_CSV, csv_text(CSV_COLUMNS, rows))
+    atomic_write(output_dir / DETAILED_CSV, csv_text(CSV_COLUMNS, rows))

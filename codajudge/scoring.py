@@ -35,7 +35,6 @@ from .tracks import PRIMARY_KEY, Track, score_key
 class TrackResult:
     track: Track
     scores: dict[str, float]
-    n_scored: int
     file: str
     warnings: list[str] = field(default_factory=list)
     stats: dict[str, np.ndarray] = field(default_factory=dict)  # metric -> per-item statistics
@@ -115,7 +114,7 @@ def score_track(gold: GoldTrack, prediction: Prediction, file: str) -> TrackResu
     warnings += [f"{get_metric(m).title}: {v.warning}" for m, v in by_metric.items() if v.warning]
     scores = {name: value.value for name, value in by_metric.items()}
     stats = {name: value.stats for name, value in by_metric.items()}
-    return TrackResult(gold.track, scores, gold.n_scored, file, warnings, stats, gold, prediction)
+    return TrackResult(gold.track, scores, file, warnings, stats, gold, prediction)
 
 
 def primary_score(

@@ -35,7 +35,10 @@ def _track_result(n: int):
     )
     value = metric.score(gold, pred)
     return SimpleNamespace(
-        track=track, n_scored=n, stats={"accuracy": value.stats}, scores={"accuracy": value.value}
+        track=track,
+        gold=SimpleNamespace(n_scored=n),
+        stats={"accuracy": value.stats},
+        scores={"accuracy": value.value},
     )
 
 

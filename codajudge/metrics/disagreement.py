@@ -108,33 +108,23 @@ def _anad_upper(k: int) -> float:
     return (k - 1) / k if k else 1.0
 
 
-#: What each row given to ``_register_family`` holds, in order, before the scale of its tracks.
+#: The fields each row of ``_METRICS`` gives, in order, before the scale of its tracks.
 _ROW_FIELDS = ("name", "title", "short_title", "upper", "item_stats")
-
-
-def _register_family(family, kind: str, metrics) -> None:
-    """Register with ``family`` each row of ``metrics``: name, title, short title ("" for the
-    title), the range's upper end, per-item statistics and the scale of the ``kind`` tracks it
-    applies to."""
-    for *fields, scale in metrics:
-        family(**dict(zip(_ROW_FIELDS, fields)), applies_to=((kind, scale),))
-
-
-_register_family(
-    _SOFT_LABEL,
-    "soft_label",
-    (
+#: The LeWiDi 2025 metrics of each kind, registered with its family's shared fields, one row each:
+#: name, title, short title ("" for the title), the range's upper end, per-item statistics and the
+#: scale of the kind's tracks it applies to.
+_METRICS = {
+    ("soft_label", _SOFT_LABEL): (
         ("amd", "Avg Manhattan dist", "Avg Manhattan", 2.0, amd_stats, "categorical"),
         ("awd", "Avg Wasserstein dist", "Avg Wasserstein", _awd_upper, awd_stats, "ordinal"),
         ("mamd", "Multilabel avg Manhattan", "ML avg Manhattan", 2.0, mamd_stats, "multilabel"),
     ),
-)
-_register_family(
-    _PERSPECTIVIST,
-    "perspectivist",
-    (
+    ("perspectivist", _PERSPECTIVIST): (
         ("error_rate", "Error rate", "", 1.0, error_rate_stats, "categorical"),
         ("anad", "Avg norm abs dist", "Norm abs dist", _anad_upper, anad_stats, "ordinal"),
         ("mer", "Multilabel error rate", "ML error rate", 1.0, mer_stats, "multilabel"),
     ),
-)
+}
+for (_kind, _family), _rows in _METRICS.items():
+    for *_fields, _scale in _rows:
+        _family(**dict(zip(_ROW_FIELDS, _fields)), applies_to=((_kind, _scale),))
