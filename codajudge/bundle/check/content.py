@@ -98,12 +98,10 @@ def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleTyp
             check_rescored(doc, references, findings)
 
 
-def _folders(
-    doc: dict, platform: ModuleType, root: Path, work: Path, findings: Findings
-) -> dict[str, tuple[str, Path, Path | None]]:
-    """reference_data path -> (its display, its folder, the folder of the same task's input data)
-    of every scored phase's reference data that has a task.json."""
-    folders: dict[str, tuple[str, Path, Path | None]] = {}
+def _folders(doc: dict, platform: ModuleType, root: Path, work: Path, findings: Findings) -> dict:
+    """reference_data path -> (its display, its folder, the folder of the same task's input data,
+    None without one) of every scored phase's reference data that has a task.json."""
+    folders = {}
     for phase, value, inputs in platform.references(doc):
         if value in folders:
             continue
