@@ -44,11 +44,10 @@ def _folder(root: Path, value, work: Path) -> Path | None:
     if not path.is_file():  # absent, or a pipe or device that opening would block on
         return None
     target = work / str(len(list(work.iterdir())))
-    try:
+    with suppress(KitError):  # a zip that extraction refuses: nothing to read
         safe_extract(path, target, str(value))
-    except KitError:
-        return None
-    return target
+        return target
+    return None
 
 
 class Reference(NamedTuple):
