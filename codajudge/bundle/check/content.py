@@ -92,7 +92,9 @@ def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleTyp
             items = {dataset: _items(folder, inputs, where, dataset) for dataset in datasets}
             references[value] = Reference(where, result, _gold_digest(folder), items)
         if not findings.problems:
-            _check_leaks(doc, platform, root, references, work, findings)
+            paths = [relative_path(root, value) for value in platform.published_paths(doc)]
+            public = sorted({path for path in paths if path is not None and path.exists()})
+            _check_leaks(root, references, public, _public_gold_digests(root, work), findings)
         if not findings.problems and platform.HAS_PHASE_ENDS:
             check_rescored(doc, references, findings)
 
@@ -118,16 +120,11 @@ def _folders(doc: dict, platform: ModuleType, root: Path, work: Path, findings: 
 
 
 def _check_leaks(
-    doc: dict,
-    platform: ModuleType,
-    root: Path,
-    references: dict[str, Reference],
-    work: Path,
-    findings: Findings,
+    root: Path, references: dict, public: list[Path], public_gold: dict, findings: Findings
 ) -> None:
-    """No public file carries the gold of a phase, except the starting kit a public-gold phase's
-    (``_public_gold_digests``), and no phase hides the gold the starting kit holds."""
-    public_gold = _public_gold_digests(root, work)
+    """No ``public`` file or folder carries the gold of a phase (``references``: reference_data
+    path -> its Reference), except the starting kit a public-gold phase's (``public_gold``:
+    ``_public_gold_digests``), and no phase hides the gold the starting kit holds."""
     hidden: dict[str, HiddenSplit] = {}
     seen = set(public_gold)
     for reference in references.values():
@@ -151,8 +148,6 @@ def _check_leaks(
             hidden[f"{track_id} ({reference.where})"] = HiddenSplit(scored.gold, items)
     if not hidden:
         return
-    paths = [relative_path(root, value) for value in platform.published_paths(doc)]
-    public = sorted({path for path in paths if path is not None and path.exists()})
     known = read_known_leaks(root)
     findings.unless_refused(check_public_tree, public, hidden, root, known, known_must_exist=False)
 
