@@ -12,8 +12,6 @@ import datetime as dt
 import hashlib
 import tempfile
 from contextlib import suppress
-from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
 from types import ModuleType
 from typing import NamedTuple
@@ -21,7 +19,7 @@ from typing import NamedTuple
 from ...errors import KitError, Problem
 from ...formats.archive import safe_extract
 from ...formats.items import read_items
-from ...scoring import load_gold
+from ...scoring import Result
 from ...spec import read_spec
 from ..build import gold_problems, score_gold
 from ..leaks import HiddenSplit, check_public_tree, read_known_leaks, text_key
@@ -46,42 +44,34 @@ def _folder(root: Path, value, work: Path) -> Path | None:
     if not path.is_file():  # absent, or a pipe or device that opening would block on
         return None
     target = work / str(len(list(work.iterdir())))
-    try:
+    with suppress(KitError):  # a zip that extraction refuses: nothing to read
         safe_extract(path, target, str(value))
-    except KitError:
-        return None
-    return target
+        return target
+    return None
 
 
-@dataclass
-class Reference:
-    """A scored phase's reference data: ``where`` its path in the bundle, ``folder`` its files (a
-    zip extracted), ``inputs`` the folder of the same task's input data (None without one)."""
+class Reference(NamedTuple):
+    """A scored phase's reference data: ``where`` its path in the bundle, ``result`` its gold
+    scored as a perfect submission (its spec and each track's gold), ``digest`` its gold files'
+    (``_gold_digest``), ``items`` each dataset's items with the texts of the same task's input
+    items of the same ids (reference data holds no texts), so that a public file holding them under
+    new ids is found by its texts."""
 
     where: str
-    folder: Path
-    inputs: Path | None
+    result: Result
+    digest: str
+    items: dict[str, list[dict]]
 
-    @cached_property
-    def spec(self):
-        return read_spec(self.folder)
 
-    @cached_property
-    def items(self) -> dict[str, list[dict]]:
-        """Each dataset's items, read once (reference data holds no texts), with the texts of the
-        input items of the same ids, so that a public file holding them under new ids is found by
-        its texts; the items as they are without them."""
-        return {dataset: self._read(dataset) for dataset in {t.dataset for t in self.spec.tracks}}
-
-    def _read(self, dataset: str) -> list[dict]:
-        name = f"{dataset}.jsonl"
-        items = read_items(self.folder / name, f"{self.where}/{name}", texts=False)
-        texts = {}
-        if self.inputs is not None and (self.inputs / name).is_file():
-            with suppress(KitError, KeyError):  # input items without texts: none are taken
-                inputs = read_items(self.inputs / name, texts=False)
-                texts = {it["id"]: it["texts"] for it in inputs}
-        return [dict(it, texts=texts[it["id"]]) if it["id"] in texts else it for it in items]
+def _items(folder: Path, inputs: Path | None, where: str, dataset: str) -> list[dict]:
+    """The reference items of ``dataset``, with the texts of the input items of the same ids."""
+    name = f"{dataset}.jsonl"
+    items = read_items(folder / name, f"{where}/{name}", texts=False)
+    texts = {}
+    if inputs is not None and (inputs / name).is_file():
+        with suppress(KitError, KeyError):  # input items without texts: none are taken
+            texts = {it["id"]: it["texts"] for it in read_items(inputs / name, texts=False)}
+    return [dict(it, texts=texts[it["id"]]) if it["id"] in texts else it for it in items]
 
 
 def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleType) -> None:
@@ -89,28 +79,32 @@ def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleTyp
         prefix="codajudge-content-", ignore_cleanup_errors=True
     ) as tmp:
         work = Path(tmp)
-        references = _references(doc, platform, root, work, findings)
+        references: dict[str, Reference] = {}
         expected = platform.score_keys(doc)
-        for reference in references.values():
+        for value, (where, folder, inputs) in _folders(doc, platform, root, work, findings).items():
             try:
-                result = score_gold(reference.folder)
+                result = score_gold(folder)
             except KitError as e:
-                findings.problems += [Problem(reference.where, p.render()) for p in e.problems]
+                findings.problems += [Problem(where, p.render()) for p in e.problems]
                 continue
-            findings.problems += gold_problems(result, expected, reference.where, in_order=False)
+            findings.problems += gold_problems(result, expected, where, in_order=False)
+            datasets = {track.dataset for track in result.spec.tracks}
+            items = {dataset: _items(folder, inputs, where, dataset) for dataset in datasets}
+            references[value] = Reference(where, result, _gold_digest(folder), items)
         if not findings.problems:
-            _check_leaks(doc, platform, root, references, work, findings)
+            paths = [relative_path(root, value) for value in platform.published_paths(doc)]
+            public = sorted({path for path in paths if path is not None and path.exists()})
+            _check_leaks(root, references, public, _public_gold_digests(root, work), findings)
         if not findings.problems and platform.HAS_PHASE_ENDS:
             check_rescored(doc, references, findings)
 
 
-def _references(
-    doc: dict, platform: ModuleType, root: Path, work: Path, findings: Findings
-) -> dict[str, Reference]:
-    """reference_data path -> its Reference, for every scored phase's that has a task.json."""
-    references: dict[str, Reference] = {}
+def _folders(doc: dict, platform: ModuleType, root: Path, work: Path, findings: Findings) -> dict:
+    """reference_data path -> (its display, its folder, the folder of the same task's input data,
+    None without one) of every scored phase's reference data that has a task.json."""
+    folders = {}
     for phase, value, inputs in platform.references(doc):
-        if value in references:
+        if value in folders:
             continue
         folder = _folder(root, value, work)
         if folder is None or not (folder / "task.json").is_file():
@@ -121,28 +115,22 @@ def _references(
                 hint="build the bundle with codajudge build",
             )
             continue
-        references[value] = Reference(str(value), folder, _folder(root, inputs, work))
-    return references
+        folders[value] = (str(value), folder, _folder(root, inputs, work))
+    return folders
 
 
 def _check_leaks(
-    doc: dict,
-    platform: ModuleType,
-    root: Path,
-    references: dict[str, Reference],
-    work: Path,
-    findings: Findings,
+    root: Path, references: dict, public: list[Path], public_gold: dict, findings: Findings
 ) -> None:
-    """No public file carries the gold of a phase, except the starting kit a public-gold phase's
-    (``_public_gold_digests``), and no phase hides the gold the starting kit holds."""
-    public_gold = _public_gold_digests(root, work)
+    """No ``public`` file or folder carries the gold of a phase (``references``: reference_data
+    path -> its Reference), except the starting kit a public-gold phase's (``public_gold``:
+    ``_public_gold_digests``), and no phase hides the gold the starting kit holds."""
     hidden: dict[str, HiddenSplit] = {}
     seen = set(public_gold)
     for reference in references.values():
-        digest = _gold_digest(reference.folder)
-        spec = reference.spec
-        if spec.hide_gold and digest in public_gold:
-            kit = public_gold[digest]
+        spec = reference.result.spec
+        if spec.hide_gold and reference.digest in public_gold:
+            kit = public_gold[reference.digest]
             findings.add(
                 reference.where,
                 f"phase {spec.phase!r} hides its gold (task.json: hide_gold), but {kit}, which "
@@ -152,21 +140,16 @@ def _check_leaks(
                 hint="in the edition, set public_gold: false on the phase whose gold the kit "
                 "holds (or give it another split) and rebuild",
             )
-        if digest in seen:
+        if reference.digest in seen:
             continue
-        seen.add(digest)
-        golds = load_gold(spec, reference.folder)
-        for track in spec.tracks:
-            items = reference.items[track.dataset]
-            hidden[f"{track.id} ({reference.where})"] = HiddenSplit(golds[track.id], items)
+        seen.add(reference.digest)
+        for track_id, scored in reference.result.tracks.items():
+            items = reference.items[scored.track.dataset]
+            hidden[f"{track_id} ({reference.where})"] = HiddenSplit(scored.gold, items)
     if not hidden:
         return
-    paths = [relative_path(root, value) for value in platform.published_paths(doc)]
-    public = sorted({path for path in paths if path is not None and path.exists()})
-    try:
-        check_public_tree(public, hidden, root, read_known_leaks(root), known_must_exist=False)
-    except KitError as e:
-        findings.problems += e.problems
+    known = read_known_leaks(root)
+    findings.unless_refused(check_public_tree, public, hidden, root, known, known_must_exist=False)
 
 
 def _public_gold_digests(root: Path, work: Path) -> dict[str, str]:
@@ -229,7 +212,7 @@ def check_rescored(doc: dict, references: dict[str, Reference], findings: Findin
     phases = []
     for phase, task in scored_tasks(doc):
         reference = references[task["reference_data"]]
-        spec = reference.spec
+        spec = reference.result.spec
         hidden = reference.items.items() if spec.hide_gold else ()
         keys = {(dataset, _item_key(item)) for dataset, items in hidden for item in items}
         start, end = phase_dates(phase, reference.where, Findings())

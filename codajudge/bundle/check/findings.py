@@ -26,11 +26,11 @@ class Findings:
         hint."""
         self.problems.append(Problem(where, message, **details))
 
-    def unless_refused(self, read: Callable, *args):
-        """What ``read(*args)`` returns (a reader of a bundle file: ``utf8_text``, ...), or None with
-        its ConfigError's problems among these problems."""
+    def unless_refused(self, read: Callable, *args, **options):
+        """What ``read(*args, **options)`` returns (a reader of a bundle file: ``utf8_text``, ...),
+        or None with its ConfigError's problems among these problems."""
         try:
-            return read(*args)
+            return read(*args, **options)
         except ConfigError as e:
             self.problems += e.problems
             return None

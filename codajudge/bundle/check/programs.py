@@ -49,9 +49,10 @@ def check_bundle_files(
     named: dict[str, object], where: str, root: Path, findings: Findings, legacy: bool = False
 ) -> None:
     """The folders or zips inside the bundle that a task, phase or solution names (``named``: key ->
-    path, in the order checked), each program's also as a program (``check_program``). A CodaLab
-    v1.5 phase (``legacy``) gives each but its starting kit as a zip, and a program's command in a
-    file named exactly ``metadata``."""
+    path, in the order checked), each program's also as a program (``check_program``; a program
+    shared by several tasks or phases is checked, and reported, once). A CodaLab v1.5 phase
+    (``legacy``) gives each but its starting kit as a zip, and a program's command in a file named
+    exactly ``metadata``."""
     metadata_names = ("metadata",) if legacy else METADATA
     for key, value in named.items():
         path = relative_path(root, value)
@@ -68,7 +69,8 @@ def check_bundle_files(
         elif path.is_dir() and legacy and key != "starting_kit":
             zipped = f"{key} must be a zip in a CodaLab v1.5 bundle"
             findings.add(where, zipped, found="folder " + found)
-        elif key in PROGRAMS:
+        elif key in PROGRAMS and (path, metadata_names) not in findings.checked:
+            findings.checked.add((path, metadata_names))  # a program shared by tasks or phases
             check_program(path, where, key.replace("_", " "), findings, metadata_names)
 
 
@@ -76,11 +78,7 @@ def check_program(
     path: Path, where: str, what: str, findings: Findings, metadata_names: tuple[str, ...]
 ) -> None:
     """The program's metadata file, the one the worker reads at its root, and its command
-    (problems in ``findings``). A program shared by several tasks or phases is checked (and
-    reported) once."""
-    if (path, metadata_names) in findings.checked:
-        return
-    findings.checked.add((path, metadata_names))
+    (problems in ``findings``)."""
     if path.is_dir():
         names = [p.relative_to(path).as_posix() for p in path.rglob("*") if p.is_file()]
         read = lambda name: (path / name).read_bytes()
