@@ -376,24 +376,17 @@ def build_report(
     if runs:
         results = {team: results[run] for team, run in runs.items()}
     rankings = rank_tracks(spec, results, settings)
-    overall = overall_rows(spec, results, rankings, settings.overall)
-    signature = signature_text(
-        settings.resamples, settings.seed, test=settings.test, alpha=settings.alpha
-    )
-    notes = {name: lines for name, result in results.items() if (lines := submission_notes(result))}
-    rule_notes = primary_rule_notes(spec, results)
-    groups = group_tables(spec, results, rankings)
     return RankingReport(
         spec,
-        signature,
+        signature_text(settings.resamples, settings.seed, test=settings.test, alpha=settings.alpha),
         rankings,
-        overall,
+        overall_rows(spec, results, rankings, settings.overall),
         failures=failures,
-        notes=notes,
+        notes={name: lines for name, r in results.items() if (lines := submission_notes(r))},
         settings=settings,
         runs=runs,
-        rule_notes=rule_notes,
-        groups=groups,
+        rule_notes=primary_rule_notes(spec, results),
+        groups=group_tables(spec, results, rankings),
     )
 
 
