@@ -58,5 +58,5 @@ def _chart(ranking: TrackRanking) -> str:
         )
         for r in ranking.rows
     ]
-    title = kit_text("ranking/chart_title", track=tables.track_title(ranking))
+    title = kit_text("ranking/chart_title", track=ranking.track.title)
     return plots.interval_chart(rows, title, tables.metric_label(ranking.metric))

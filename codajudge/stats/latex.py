@@ -163,7 +163,7 @@ def _latex_overall(report: RankingReport) -> list[str]:
     track_ids = tables.paper_tracks(report)
     tests = ", ".join(dict.fromkeys(TEST_TITLES[report.rankings[t].test] for t in track_ids))
     named = [
-        f"{latex_escape(tables.track_title(report.rankings[t]))}: "
+        f"{latex_escape(report.rankings[t].track.title)}: "
         + tables.metric_label(report.rankings[t].metric, latex_escape, TIMES_100)
         for t in track_ids
     ]
@@ -199,7 +199,7 @@ def _latex_track(report: RankingReport, ranking: TrackRanking) -> list[str]:
     kind = "" if ranking.track.id in report.primary_tracks else " (not a primary track)"
     caption = kit_text(
         "ranking/latex_track_caption",
-        track=latex_escape(tables.track_title(ranking)),
+        track=latex_escape(ranking.track.title),
         kind=kind,
         metric=tables.metric_label(ranking.metric, latex_escape, TIMES_100),
         direction=get_metric(ranking.metric).direction,

@@ -109,16 +109,12 @@ def clusters(ranking: TrackRanking) -> dict[str, int]:
     return {row.system: ranks.index(row.rank) + 1 for row in ranking.rows}
 
 
-def track_title(ranking: TrackRanking) -> str:
-    return ranking.track.title or ranking.track.id
-
-
 def overall_text(report: RankingReport) -> str:
     """What the overall order is, in a sentence (plain text): template ``ranking/overall_RULE``."""
     rule = report.spec.primary_rule
     return kit_text(
         f"ranking/overall_{report.settings.overall}",
-        tracks=", ".join(track_title(report.rankings[t]) for t in report.primary_tracks),
+        tracks=", ".join(report.rankings[t].track.title for t in report.primary_tracks),
         normalised=kit_text("ranking/normalised") if rule.normalised else "",
         missing=rule.missing_words(),
     )
@@ -131,7 +127,7 @@ STAND_IN_RANK = "+"
 def group_text(report: RankingReport, group: GroupTable) -> str:
     """What a group's table is, in a sentence (plain text): template ``ranking/group``, its order
     told by ``ranking/group_ORDER``."""
-    names = ", ".join(track_title(report.rankings[t]) for t in group.track_ids)
+    names = ", ".join(report.rankings[t].track.title for t in group.track_ids)
     how = kit_text(f"ranking/group_{group.order}", tracks=names)
     text = kit_text(
         "ranking/group", name=group.name, how=how, mark=STAND_IN_RANK, stand_in=group.stand_in_rank
@@ -322,7 +318,7 @@ def overall_table(report: RankingReport) -> Table:
     columns = [RANK, SYSTEM, primary] + ([Column("Mean rank")] if mean else [])
     columns += [
         Column(
-            track_title(report.rankings[t]),
+            report.rankings[t].track.title,
             metric=report.rankings[t].metric,
             in_paper=t in in_paper,
             wraps=True,
@@ -370,7 +366,7 @@ def group_table(report: RankingReport, group: GroupTable) -> Table:
     in ``note``."""
     by_rank = group.order == GROUP_MEAN_RANK
     columns = [RANK, SYSTEM, Column("Mean rank" if by_rank else "Mean score")]
-    columns += [Column(track_title(report.rankings[t]), wraps=True) for t in group.track_ids]
+    columns += [Column(report.rankings[t].track.title, wraps=True) for t in group.track_ids]
     rows, records = [], []
     for row in group.rows:
         ranks = {
@@ -426,7 +422,7 @@ def track_table(ranking: TrackRanking) -> Table:
                 p_vs_best=r.p_value,
                 note=ranking.note or "",
                 cluster=number[r.system],
-                title=track_title(ranking),
+                title=ranking.track.title,
             )
         )
     return Table(columns, rows, records)
@@ -468,7 +464,7 @@ def page_sections(
             clusters=cluster_text(report, ranking),
         )
         tag = t if t in report.primary_tracks else f"{t}, not primary"
-        heading = f"{escape(track_title(ranking))} ({escape(tag)})"
+        heading = f"{escape(ranking.track.title)} ({escape(tag)})"
         note = kit_text("ranking/track_note", note=escape(ranking.note)) if ranking.note else ""
         systems = escape(", ".join(ranking.missing))
         missing = kit_text("ranking/not_submitted", systems=systems) if ranking.missing else ""
