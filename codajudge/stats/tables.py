@@ -216,9 +216,7 @@ TIMES = "×100"
 def paper_tracks(report: RankingReport) -> list[str]:
     """The track columns of the paper's overall table: every track, or the primary ones only when
     groups have tables of their own (LeWiDi's 8 tracks would not fit a page's width)."""
-    if report.groups:
-        return [t for t in report.track_order() if t in report.primary_tracks]
-    return report.track_order()
+    return [t for t in report.track_order() if t in report.primary_tracks or not report.groups]
 
 
 class Cell(NamedTuple):
@@ -367,6 +365,7 @@ def group_table(report: RankingReport, group: GroupTable) -> Table:
     by_rank = group.order == GROUP_MEAN_RANK
     columns = [RANK, SYSTEM, Column("Mean rank" if by_rank else "Mean score")]
     columns += [Column(report.rankings[t].track.title, wraps=True) for t in group.track_ids]
+    group_fields = dict(table="group", metric=group.order, title=group.name)
     rows, records = [], []
     for row in group.rows:
         ranks = {
@@ -377,17 +376,10 @@ def group_table(report: RankingReport, group: GroupTable) -> Table:
         rows.append(
             [Cell(str(row.rank)), Cell(row.system), Cell(value)] + [Cell(r) for r in ranks.values()]
         )
-        records.append(
-            dict(
-                vars(row),  # system and rank are CSV columns; value is the mean score's
-                table="group",
-                metric=group.order,
-                value=None if by_rank else row.value,
-                mean_rank=row.value if by_rank else None,
-                note="; ".join(f"{t}={rank}" for t, rank in ranks.items()),
-                title=group.name,
-            )
-        )
+        # system and rank are CSV columns; value is the mean score's, a mean rank has its own
+        mean = dict(value=None, mean_rank=row.value) if by_rank else {}
+        note = "; ".join(f"{t}={rank}" for t, rank in ranks.items())
+        records.append(dict(vars(row), **mean, **group_fields, note=note))
     return Table(columns, rows, records)
 
 
@@ -404,6 +396,14 @@ def track_table(ranking: TrackRanking) -> Table:
         Column("Cluster", paper="Cl."),
     ]
     number = clusters(ranking)
+    # the CSV columns every row of the track shares
+    track_fields = dict(
+        table=ranking.track.id,
+        metric=ranking.metric,
+        test=ranking.test,
+        note=ranking.note or "",
+        title=ranking.track.title,
+    )
     rows, records = [], []
     for r in ranking.rows:
         low, high = (r.interval.low, r.interval.high) if r.interval else (None, None)
@@ -411,20 +411,9 @@ def track_table(ranking: TrackRanking) -> Table:
         p_value = "-" if r.p_value is None else f"{r.p_value:.4f}"
         cells = [r.rank, r.system, shown(r.value, percent), interval, p_value, number[r.system]]
         rows.append([Cell(str(text)) for text in cells])
-        records.append(
-            dict(
-                vars(r),  # system, value, rank and tied_with_best are CSV columns
-                table=ranking.track.id,
-                metric=ranking.metric,
-                ci_low=low,
-                ci_high=high,
-                test=ranking.test,
-                p_vs_best=r.p_value,
-                note=ranking.note or "",
-                cluster=number[r.system],
-                title=ranking.track.title,
-            )
-        )
+        # system, value, rank and tied_with_best are CSV columns
+        found = dict(ci_low=low, ci_high=high, p_vs_best=r.p_value, cluster=number[r.system])
+        records.append(dict(vars(r), **found, **track_fields))
     return Table(columns, rows, records)
 
 
