@@ -296,9 +296,7 @@ class Style(NamedTuple):
     ranks: bool = True
 
     def rows(self, table: Table) -> list[list[str]]:
-        return [
-            [self.cell(c, cell) for c, cell in zip(table.columns, cells)] for cells in table.rows
-        ]
+        return [[self.cell(c, cell) for c, cell in zip(table.columns, row)] for row in table.rows]
 
     def cell(self, column: Column, cell: Cell) -> str:
         text = self.name(cell.text) if column.names else cell.text
@@ -327,9 +325,8 @@ def overall_table(report: RankingReport) -> Table:
     for row in report.overall:
         cells = [Cell(str(row.rank)), Cell(row.system), Cell(shown(row.primary, primary.percent))]
         cells += [Cell(f"{row.mean_rank:.2f}")] if mean else []
-        rows.append(
-            cells + [_score_cell(report.rankings[t], row.system) for t in report.track_order()]
-        )
+        cells += [_score_cell(report.rankings[t], row.system) for t in report.track_order()]
+        rows.append(cells)
     # a row's fields (system, rank, mean_rank, primary) are CSV columns
     metric = report.settings.overall
     records = [dict(vars(row), table="overall", metric=metric) for row in report.overall]
@@ -373,9 +370,7 @@ def group_table(report: RankingReport, group: GroupTable) -> Table:
             for t in group.track_ids
         }
         value = f"{row.value:.2f}" if by_rank else f"{row.value:.4f}"
-        rows.append(
-            [Cell(str(row.rank)), Cell(row.system), Cell(value)] + [Cell(r) for r in ranks.values()]
-        )
+        rows.append([Cell(text) for text in (str(row.rank), row.system, value, *ranks.values())])
         # system and rank are CSV columns; value is the mean score's, a mean rank has its own
         mean = dict(value=None, mean_rank=row.value) if by_rank else {}
         note = "; ".join(f"{t}={rank}" for t, rank in ranks.items())
