@@ -341,7 +341,8 @@ def group_tables(
     rule = spec.primary_rule
     stand_ins = rule.baseline_scores if rule.missing == BASELINE else {}
     # how a track a run did not submit is ranked, in words (the default: after every system)
-    words = {"stand_in_rank": f"is that of baseline {rule.baseline}'s score there"}
+    baseline_words = {"stand_in_rank": f"is that of baseline {rule.baseline}'s score there"}
+    words = baseline_words if stand_ins else {}
     known = {t.id for t in spec.tracks}
     tables = []
     for name, group in ((spec.extra.get("ranking") or {}).get("groups") or {}).items():
@@ -358,9 +359,7 @@ def group_tables(
         kept = complete if rule.missing == UNRANKED else list(results)
         rows = rank_group(track_ids, rankings, kept, stand_ins, order)
         left_out = [n for n in results if n not in kept]
-        tables.append(
-            GroupTable(name, order, track_ids, rows, left_out, **(words if stand_ins else {}))
-        )
+        tables.append(GroupTable(name, order, track_ids, rows, left_out, **words))
     return tables
 
 
