@@ -312,15 +312,9 @@ def overall_table(report: RankingReport) -> Table:
     in_paper = paper_tracks(report)
     primary = primary_column(report)
     columns = [RANK, SYSTEM, primary] + ([Column("Mean rank")] if mean else [])
-    columns += [
-        Column(
-            report.rankings[t].track.title,
-            metric=report.rankings[t].metric,
-            in_paper=t in in_paper,
-            wraps=True,
-        )
-        for t in report.track_order()
-    ]
+    for t in report.track_order():
+        r = report.rankings[t]
+        columns.append(Column(r.track.title, metric=r.metric, in_paper=t in in_paper, wraps=True))
     rows = []
     for row in report.overall:
         cells = [Cell(str(row.rank)), Cell(row.system), Cell(shown(row.primary, primary.percent))]
