@@ -20,8 +20,7 @@ STYLE = Style(_e, "<b>{}</b>", tables.MARK)
 
 
 def render_html(report: RankingReport) -> str:
-    header = tables.header_text(report, "ranking/html_header", _e)
-    parts = [header]
+    parts = [tables.header_text(report, "ranking/html_header", _e)]
     for number, section in enumerate(tables.page_sections(report, _e)):
         shown = [f"<h2>{section.heading}</h2>", f"<p>{section.intro}</p>"]
         shown += [f"<p class='warn'>{section.note}</p>"] if section.note else []
@@ -58,5 +57,5 @@ def _chart(ranking: TrackRanking) -> str:
         )
         for r in ranking.rows
     ]
-    title = kit_text("ranking/chart_title", track=tables.track_title(ranking))
+    title = kit_text("ranking/chart_title", track=ranking.track.title)
     return plots.interval_chart(rows, title, tables.metric_label(ranking.metric))

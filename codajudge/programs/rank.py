@@ -341,7 +341,8 @@ def group_tables(
     rule = spec.primary_rule
     stand_ins = rule.baseline_scores if rule.missing == BASELINE else {}
     # how a track a run did not submit is ranked, in words (the default: after every system)
-    words = {"stand_in_rank": f"is that of baseline {rule.baseline}'s score there"}
+    baseline_words = {"stand_in_rank": f"is that of baseline {rule.baseline}'s score there"}
+    words = baseline_words if stand_ins else {}
     known = {t.id for t in spec.tracks}
     tables = []
     for name, group in ((spec.extra.get("ranking") or {}).get("groups") or {}).items():
@@ -358,9 +359,7 @@ def group_tables(
         kept = complete if rule.missing == UNRANKED else list(results)
         rows = rank_group(track_ids, rankings, kept, stand_ins, order)
         left_out = [n for n in results if n not in kept]
-        tables.append(
-            GroupTable(name, order, track_ids, rows, left_out, **(words if stand_ins else {}))
-        )
+        tables.append(GroupTable(name, order, track_ids, rows, left_out, **words))
     return tables
 
 
@@ -376,24 +375,17 @@ def build_report(
     if runs:
         results = {team: results[run] for team, run in runs.items()}
     rankings = rank_tracks(spec, results, settings)
-    overall = overall_rows(spec, results, rankings, settings.overall)
-    signature = signature_text(
-        settings.resamples, settings.seed, test=settings.test, alpha=settings.alpha
-    )
-    notes = {name: lines for name, result in results.items() if (lines := submission_notes(result))}
-    rule_notes = primary_rule_notes(spec, results)
-    groups = group_tables(spec, results, rankings)
     return RankingReport(
         spec,
-        signature,
+        signature_text(settings.resamples, settings.seed, test=settings.test, alpha=settings.alpha),
         rankings,
-        overall,
+        overall_rows(spec, results, rankings, settings.overall),
         failures=failures,
-        notes=notes,
+        notes={name: lines for name, r in results.items() if (lines := submission_notes(r))},
         settings=settings,
         runs=runs,
-        rule_notes=rule_notes,
-        groups=groups,
+        rule_notes=primary_rule_notes(spec, results),
+        groups=group_tables(spec, results, rankings),
     )
 
 

@@ -82,8 +82,7 @@ def render_latex(report: RankingReport) -> str:
     the overall table, then one table per track, primary tracks first, each with its caption and
     label."""
     # each comment on one line (a value cannot end it), undecodable bytes as text
-    header = tables.header_text(report, "ranking/latex_header", tables.one_line)
-    lines = [header]
+    lines = [tables.header_text(report, "ranking/latex_header", tables.one_line)]
     lines += _latex_overall(report)
     for group in report.groups:
         stand_ins = _stand_in_note(row.system for row in group.rows)
@@ -160,12 +159,11 @@ def _visible_length(cell: str) -> int:
 
 
 def _latex_overall(report: RankingReport) -> list[str]:
-    track_ids = tables.paper_tracks(report)
-    tests = ", ".join(dict.fromkeys(TEST_TITLES[report.rankings[t].test] for t in track_ids))
+    rankings = [report.rankings[t] for t in tables.paper_tracks(report)]
+    tests = ", ".join(dict.fromkeys(TEST_TITLES[r.test] for r in rankings))
     named = [
-        f"{latex_escape(tables.track_title(report.rankings[t]))}: "
-        + tables.metric_label(report.rankings[t].metric, latex_escape, TIMES_100)
-        for t in track_ids
+        f"{latex_escape(r.track.title)}: {tables.metric_label(r.metric, latex_escape, TIMES_100)}"
+        for r in rankings
     ]
     caption = kit_text(
         "ranking/latex_overall_caption",
@@ -199,7 +197,7 @@ def _latex_track(report: RankingReport, ranking: TrackRanking) -> list[str]:
     kind = "" if ranking.track.id in report.primary_tracks else " (not a primary track)"
     caption = kit_text(
         "ranking/latex_track_caption",
-        track=latex_escape(tables.track_title(ranking)),
+        track=latex_escape(ranking.track.title),
         kind=kind,
         metric=tables.metric_label(ranking.metric, latex_escape, TIMES_100),
         direction=get_metric(ranking.metric).direction,

@@ -42,8 +42,7 @@ def markdown_table(table: Table) -> list[str]:
 
 
 def render_markdown(report: RankingReport) -> str:
-    header = tables.header_text(report, "ranking/markdown_header", _md, md_code)
-    out = [header]
+    out = [tables.header_text(report, "ranking/markdown_header", _md, md_code)]
     for section in tables.page_sections(report, _md, f"`{tables.MARK}`"):
         out += ["", f"## {section.heading}", "", section.intro]
         out += [section.note] if section.note else []

@@ -194,10 +194,8 @@ def rank_group(
     name. ``stand_ins``: track id -> the score counted for a run that did not submit it (a
     baseline's); a track without one counts as after every system that submitted it."""
     rows = [_group_row(s, track_ids, rankings, stand_ins, order) for s in systems]
-    higher = (
-        order == GROUP_MEAN_SCORE and get_metric(rankings[track_ids[0]].metric).higher_is_better
-    )
-    sign = -1.0 if higher else 1.0
+    metric = get_metric(rankings[track_ids[0]].metric)
+    sign = -1.0 if order == GROUP_MEAN_SCORE and metric.higher_is_better else 1.0
     _competition_ranks(rows, lambda r: sign * r.value)
     return rows
 
@@ -210,9 +208,8 @@ def _group_row(system, track_ids, rankings, stand_ins, order) -> GroupRow:
         if row is None:
             filled.append(tid)
             ranks[tid] = stand_in_rank(ranking, stand_ins.get(tid))
-            values.append(
-                stand_ins.get(tid, get_metric(ranking.metric).worst(len(ranking.track.labels)))
-            )
+            worst = get_metric(ranking.metric).worst(len(ranking.track.labels))
+            values.append(stand_ins.get(tid, worst))
         else:
             ranks[tid] = row.rank
             values.append(row.value)

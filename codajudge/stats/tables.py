@@ -109,16 +109,12 @@ def clusters(ranking: TrackRanking) -> dict[str, int]:
     return {row.system: ranks.index(row.rank) + 1 for row in ranking.rows}
 
 
-def track_title(ranking: TrackRanking) -> str:
-    return ranking.track.title or ranking.track.id
-
-
 def overall_text(report: RankingReport) -> str:
     """What the overall order is, in a sentence (plain text): template ``ranking/overall_RULE``."""
     rule = report.spec.primary_rule
     return kit_text(
         f"ranking/overall_{report.settings.overall}",
-        tracks=", ".join(track_title(report.rankings[t]) for t in report.primary_tracks),
+        tracks=", ".join(report.rankings[t].track.title for t in report.primary_tracks),
         normalised=kit_text("ranking/normalised") if rule.normalised else "",
         missing=rule.missing_words(),
     )
@@ -131,7 +127,7 @@ STAND_IN_RANK = "+"
 def group_text(report: RankingReport, group: GroupTable) -> str:
     """What a group's table is, in a sentence (plain text): template ``ranking/group``, its order
     told by ``ranking/group_ORDER``."""
-    names = ", ".join(track_title(report.rankings[t]) for t in group.track_ids)
+    names = ", ".join(report.rankings[t].track.title for t in group.track_ids)
     how = kit_text(f"ranking/group_{group.order}", tracks=names)
     text = kit_text(
         "ranking/group", name=group.name, how=how, mark=STAND_IN_RANK, stand_in=group.stand_in_rank
@@ -220,9 +216,7 @@ TIMES = "×100"
 def paper_tracks(report: RankingReport) -> list[str]:
     """The track columns of the paper's overall table: every track, or the primary ones only when
     groups have tables of their own (LeWiDi's 8 tracks would not fit a page's width)."""
-    if report.groups:
-        return [t for t in report.track_order() if t in report.primary_tracks]
-    return report.track_order()
+    return [t for t in report.track_order() if t in report.primary_tracks or not report.groups]
 
 
 class Cell(NamedTuple):
@@ -302,9 +296,7 @@ class Style(NamedTuple):
     ranks: bool = True
 
     def rows(self, table: Table) -> list[list[str]]:
-        return [
-            [self.cell(c, cell) for c, cell in zip(table.columns, cells)] for cells in table.rows
-        ]
+        return [[self.cell(c, cell) for c, cell in zip(table.columns, row)] for row in table.rows]
 
     def cell(self, column: Column, cell: Cell) -> str:
         text = self.name(cell.text) if column.names else cell.text
@@ -320,22 +312,15 @@ def overall_table(report: RankingReport) -> Table:
     in_paper = paper_tracks(report)
     primary = primary_column(report)
     columns = [RANK, SYSTEM, primary] + ([Column("Mean rank")] if mean else [])
-    columns += [
-        Column(
-            track_title(report.rankings[t]),
-            metric=report.rankings[t].metric,
-            in_paper=t in in_paper,
-            wraps=True,
-        )
-        for t in report.track_order()
-    ]
+    for t in report.track_order():
+        r = report.rankings[t]
+        columns.append(Column(r.track.title, metric=r.metric, in_paper=t in in_paper, wraps=True))
     rows = []
     for row in report.overall:
         cells = [Cell(str(row.rank)), Cell(row.system), Cell(shown(row.primary, primary.percent))]
         cells += [Cell(f"{row.mean_rank:.2f}")] if mean else []
-        rows.append(
-            cells + [_score_cell(report.rankings[t], row.system) for t in report.track_order()]
-        )
+        cells += [_score_cell(report.rankings[t], row.system) for t in report.track_order()]
+        rows.append(cells)
     # a row's fields (system, rank, mean_rank, primary) are CSV columns
     metric = report.settings.overall
     records = [dict(vars(row), table="overall", metric=metric) for row in report.overall]
@@ -370,7 +355,8 @@ def group_table(report: RankingReport, group: GroupTable) -> Table:
     in ``note``."""
     by_rank = group.order == GROUP_MEAN_RANK
     columns = [RANK, SYSTEM, Column("Mean rank" if by_rank else "Mean score")]
-    columns += [Column(track_title(report.rankings[t]), wraps=True) for t in group.track_ids]
+    columns += [Column(report.rankings[t].track.title, wraps=True) for t in group.track_ids]
+    group_fields = dict(table="group", metric=group.order, title=group.name)
     rows, records = [], []
     for row in group.rows:
         ranks = {
@@ -378,20 +364,11 @@ def group_table(report: RankingReport, group: GroupTable) -> Table:
             for t in group.track_ids
         }
         value = f"{row.value:.2f}" if by_rank else f"{row.value:.4f}"
-        rows.append(
-            [Cell(str(row.rank)), Cell(row.system), Cell(value)] + [Cell(r) for r in ranks.values()]
-        )
-        records.append(
-            dict(
-                vars(row),  # system and rank are CSV columns; value is the mean score's
-                table="group",
-                metric=group.order,
-                value=None if by_rank else row.value,
-                mean_rank=row.value if by_rank else None,
-                note="; ".join(f"{t}={rank}" for t, rank in ranks.items()),
-                title=group.name,
-            )
-        )
+        rows.append([Cell(text) for text in (str(row.rank), row.system, value, *ranks.values())])
+        # system and rank are CSV columns; value is the mean score's, a mean rank has its own
+        mean = dict(value=None, mean_rank=row.value) if by_rank else {}
+        note = "; ".join(f"{t}={rank}" for t, rank in ranks.items())
+        records.append(dict(vars(row), **mean, **group_fields, note=note))
     return Table(columns, rows, records)
 
 
@@ -408,6 +385,14 @@ def track_table(ranking: TrackRanking) -> Table:
         Column("Cluster", paper="Cl."),
     ]
     number = clusters(ranking)
+    # the CSV columns every row of the track shares
+    track_fields = dict(
+        table=ranking.track.id,
+        metric=ranking.metric,
+        test=ranking.test,
+        note=ranking.note or "",
+        title=ranking.track.title,
+    )
     rows, records = [], []
     for r in ranking.rows:
         low, high = (r.interval.low, r.interval.high) if r.interval else (None, None)
@@ -415,20 +400,9 @@ def track_table(ranking: TrackRanking) -> Table:
         p_value = "-" if r.p_value is None else f"{r.p_value:.4f}"
         cells = [r.rank, r.system, shown(r.value, percent), interval, p_value, number[r.system]]
         rows.append([Cell(str(text)) for text in cells])
-        records.append(
-            dict(
-                vars(r),  # system, value, rank and tied_with_best are CSV columns
-                table=ranking.track.id,
-                metric=ranking.metric,
-                ci_low=low,
-                ci_high=high,
-                test=ranking.test,
-                p_vs_best=r.p_value,
-                note=ranking.note or "",
-                cluster=number[r.system],
-                title=track_title(ranking),
-            )
-        )
+        # system, value, rank and tied_with_best are CSV columns
+        found = dict(ci_low=low, ci_high=high, p_vs_best=r.p_value, cluster=number[r.system])
+        records.append(dict(vars(r), **found, **track_fields))
     return Table(columns, rows, records)
 
 
@@ -468,7 +442,7 @@ def page_sections(
             clusters=cluster_text(report, ranking),
         )
         tag = t if t in report.primary_tracks else f"{t}, not primary"
-        heading = f"{escape(track_title(ranking))} ({escape(tag)})"
+        heading = f"{escape(ranking.track.title)} ({escape(tag)})"
         note = kit_text("ranking/track_note", note=escape(ranking.note)) if ranking.note else ""
         systems = escape(", ".join(ranking.missing))
         missing = kit_text("ranking/not_submitted", systems=systems) if ranking.missing else ""
