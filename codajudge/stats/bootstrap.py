@@ -169,4 +169,6 @@ def track_intervals(track_result, resamples: int, seed: int) -> dict[str, Interv
     if resamples < 1 or min(map(len, stats.values())) < 2:
         return {}
     raws = bootstrap_scores([(get_metric(n), s) for n, s in stats.items()], resamples, seed)
-    return {n: percentile_interval(raw, track_result.scores[n]) for n, raw in zip(stats, raws)}
+    return {
+        name: percentile_interval(raw, track_result.scores[name]) for name, raw in zip(stats, raws)
+    }
