@@ -27,16 +27,16 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from ..assets import PACKAGE
 from ..baselines import known_baseline
 from ..bundle.baselines_run import SOLUTION_TEMPLATE
+from ..bundle.check.findings import Findings
+from ..bundle.check.opening import load_competition_yaml
 from ..bundle.check.programs import METADATA, metadata_command
 from ..confine import slug
 from ..errors import ConfigError
 from ..formats.archive import NOTHING_AT_PATH, safe_extract
-from ..formats.textfile import safe_display, utf8_text
+from ..formats.textfile import safe_display
 from ..untrusted import copy_tree, wait_then_stop
 from . import sandbox
 from .capture import JOIN_SECONDS, CappedOutput, drain
@@ -61,15 +61,19 @@ class PhaseTask:
 
 
 def read_competition(bundle: Path) -> dict:
-    """The bundle's competition.yaml."""
-    path = bundle / "competition.yaml"
-    if not path.is_file():
+    """The bundle's competition.yaml, read as the bundle checker reads it: bounded (an alias bomb
+    is refused, not expanded), a mapping at its top level."""
+    if not (bundle / "competition.yaml").is_file():
         raise ConfigError.single(
             str(bundle),
             "not a bundle: competition.yaml is missing",
             hint="give the bundle folder or zip built by build_bundle.py, or the starting kit",
         )
-    return yaml.safe_load(utf8_text(path.read_bytes(), str(path)))
+    findings = Findings()
+    doc = load_competition_yaml(bundle, findings)
+    if doc is None:
+        raise ConfigError(findings.problems)
+    return doc
 
 
 def phase_task(bundle: Path, phase: str, doc: dict | None = None) -> PhaseTask:
@@ -127,13 +131,12 @@ def legacy_paths(is_scoring: bool) -> dict[str, str]:
 def program_command(program: Path, root: str, is_scoring: bool) -> list:
     """The program's command with legacy variables replaced and each ``/app/...`` path moved
     under ``root`` (the step's local folder holding its ``app``; '' in the sandbox, which mounts
-    them at /app)."""
+    them at /app). Messages name the program as the bundle checker does, not by its local copy."""
+    what = "scoring program" if is_scoring else "ingestion program"
     meta_path = next((program / n for n in METADATA if (program / n).is_file()), None)
     if meta_path is None:
-        raise ConfigError.single(
-            str(program), "program has no metadata.yaml", hint="each program needs a command"
-        )
-    command = metadata_command(meta_path.read_bytes(), str(meta_path))
+        raise ConfigError.single(what, "no metadata.yaml", hint="each program needs a command")
+    command = metadata_command(meta_path.read_bytes(), f"{what}'s {meta_path.name}")
     legacy = legacy_paths(is_scoring)
     for var in sorted(legacy, key=len, reverse=True):
         command = command.replace(var, legacy[var])
