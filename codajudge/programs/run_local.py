@@ -41,7 +41,7 @@ def open_bundle(path: Path, work: Path) -> Path:
     if path.is_dir():
         return path
     if path.is_file():
-        return open_submission(path, work).folder
+        return open_submission(path, work)[0]
     raise SubmissionError.single(str(path), "bundle not found", expected="a bundle folder or zip")
 
 
