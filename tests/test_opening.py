@@ -48,7 +48,7 @@ def test_a_folder_is_used_as_it_is(tmp_path):
     folder.mkdir()
     (folder / "sts.tsv").write_text("a\t1\n")
     (folder / "notes.txt").write_text("x")
-    assert open_submission(folder, tmp_path).folder == folder
+    assert open_submission(folder, tmp_path) == (folder, [])
 
 
 @pytest.mark.parametrize("layout", ["zip", "folder holding the zip"])
@@ -57,18 +57,18 @@ def test_a_zip_and_a_folder_holding_only_a_zip_are_extracted(tmp_path, layout):
     path = archive if layout == "zip" else archive.parent
     work = tmp_path / "work"
     work.mkdir()
-    opened = open_submission(path, work)
-    assert opened.folder == work / "submission"
-    assert (opened.folder / "model.py").read_text() == MODEL
-    assert opened.warnings == []
+    folder, warnings = open_submission(path, work)
+    assert folder == work / "submission"
+    assert (folder / "model.py").read_text() == MODEL
+    assert warnings == []
 
 
 def test_only_the_tracks_files_are_extracted_when_the_tracks_are_given(tmp_path):
     phase = make_phase(tmp_path / "phase", tracks=SMALL_TRACKS)
     archive = _zip(tmp_path / "res" / "s.zip", {"sts.tsv": "a\t1\n", "other.txt": "x"})
-    opened = open_submission(archive.parent, tmp_path, phase["spec"].tracks)
-    assert sorted(p.name for p in opened.folder.iterdir()) == ["sts.tsv"]
-    assert opened.warnings == ["file 'other.txt' matches no track and was ignored"]
+    folder, warnings = open_submission(archive.parent, tmp_path, phase["spec"].tracks)
+    assert sorted(p.name for p in folder.iterdir()) == ["sts.tsv"]
+    assert warnings == ["file 'other.txt' matches no track and was ignored"]
 
 
 def test_nothing_at_the_path_is_named(tmp_path):

@@ -252,5 +252,18 @@ def test_a_bundle_s_yaml_that_is_not_utf8_is_refused_naming_the_line_and_byte(tm
     with pytest.raises(ConfigError, match=r"competition.yaml, line 2: file is not UTF-8 text"):
         read_competition(tmp_path)
     (tmp_path / "metadata.yaml").write_bytes(b"\xef\xbb\xbfcommand: python3 caf\xe9.py\n")
-    with pytest.raises(ConfigError, match=r"metadata.yaml, line 1: .*byte 0xe9 at offset 23"):
+    with pytest.raises(
+        ConfigError, match=r"^scoring program.s metadata.yaml, line 1: .*0xe9 at offset 23"
+    ):
         program_command(tmp_path, "", is_scoring=True)
+
+
+def test_a_bundle_s_alias_bomb_is_refused_not_expanded(tmp_path):
+    """The local runner reads competition.yaml as the bundle checker does: bounded."""
+    from codajudge.runner.local import read_competition
+
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 9)]
+    (tmp_path / "competition.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"competition.yaml: not valid YAML.*alias bomb"):
+        read_competition(tmp_path)

@@ -9,7 +9,6 @@ refused with the same message by both programs, and a path at which nothing exis
 from __future__ import annotations
 
 from pathlib import Path, PurePosixPath
-from typing import NamedTuple
 from collections.abc import Sequence
 
 from ..errors import SubmissionError
@@ -21,19 +20,12 @@ from ..tracks import Track
 EXTRACTED = "submission"
 
 
-class OpenedSubmission(NamedTuple):
-    """The submission as a folder, and the extraction's warnings (entries skipped)."""
-
-    folder: Path
-    warnings: list[str]
-
-
 def open_submission(
     path: Path, work: Path, tracks: Sequence[Track] | None = None
-) -> OpenedSubmission:
-    """``path`` as a folder: a zip, or a folder holding only a zip, is extracted into
-    ``work/submission`` (only the ``tracks``' files when given, else every file); any other folder
-    is used as it is. Raises SubmissionError when nothing is at ``path`` or its one file is an
+) -> tuple[Path, list[str]]:
+    """``path`` as a folder, and the extraction's warnings (entries skipped): a zip, or a folder
+    holding only a zip, is extracted into ``work/submission`` (only the ``tracks``' files when
+    given, else every file); any other folder is used as it is. Raises SubmissionError when nothing is at ``path`` or its one file is an
     archive of another kind."""
     if not (path.exists() or path.is_symlink()):
         raise NOTHING_AT_PATH.error(safe_display(str(path)))
@@ -43,7 +35,7 @@ def open_submission(
     else:
         files = submission_files(path)
         if len(files) != 1:
-            return OpenedSubmission(path, [])
+            return path, []
         archive, name = path / files[0], files[0]
     suffix = name.suffix.lower()
     if suffix in ARCHIVE_SUFFIXES and suffix != ".zip":
@@ -55,7 +47,7 @@ def open_submission(
             hint="zip the files with 'zip -r submission.zip FILES'",
         )
     if not given_file and suffix != ".zip":  # a folder holding one file of its own
-        return OpenedSubmission(path, [])
+        return path, []
     target = work / EXTRACTED
     target.mkdir()
-    return OpenedSubmission(target, safe_extract(archive, target, str(name), tracks))
+    return target, safe_extract(archive, target, str(name), tracks)

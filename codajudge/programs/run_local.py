@@ -41,7 +41,7 @@ def open_bundle(path: Path, work: Path) -> Path:
     if path.is_dir():
         return path
     if path.is_file():
-        return open_submission(path, work).folder
+        return open_submission(path, work)[0]
     raise SubmissionError.single(str(path), "bundle not found", expected="a bundle folder or zip")
 
 
@@ -70,14 +70,13 @@ def run_once(
 
 def keep_outputs(result: RunResult, output: Path) -> None:
     """Copy the scoring step's files and the prediction output (``predictions/``) into
-    ``output``; a file of one of these names that this run did not write is removed, so that
-    none of a previous run's is taken for this one's."""
+    ``output``, after removing whatever stood at their names, so that none of a previous run's
+    is taken for this one's (and no link there is written through)."""
     output.mkdir(parents=True, exist_ok=True)
     for name in KEPT_OUTPUTS:
+        remove_entry(output / name)
         if (result.output / name).is_file():
             shutil.copyfile(result.output / name, output / name)
-        elif (output / name).is_file():
-            (output / name).unlink()
     remove_entry(output / "predictions")
     copy_tree(result.predictions, output / "predictions", PREDICTION_OUTPUT)
 

@@ -21,25 +21,24 @@ import json
 import os
 import shlex
 import shutil
-import subprocess
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from ..assets import PACKAGE
 from ..baselines import known_baseline
 from ..bundle.baselines_run import SOLUTION_TEMPLATE
+from ..bundle.check.findings import Findings
+from ..bundle.check.opening import load_competition_yaml
 from ..bundle.check.programs import METADATA, metadata_command
 from ..confine import slug
 from ..errors import ConfigError
 from ..formats.archive import NOTHING_AT_PATH, safe_extract
-from ..formats.textfile import safe_display, utf8_text
-from ..untrusted import copy_tree, wait_then_stop
+from ..formats.textfile import safe_display
+from ..untrusted import copy_tree
 from . import sandbox
-from .capture import JOIN_SECONDS, CappedOutput, drain
+from .capture import CappedOutput, run_drained
 
 #: Where there is no sandbox, the prediction step's Python loads ``guard_site/sitecustomize.py``,
 #: which refuses Python-level reads below the path in FORBIDDEN_ENV (the reference data).
@@ -61,15 +60,19 @@ class PhaseTask:
 
 
 def read_competition(bundle: Path) -> dict:
-    """The bundle's competition.yaml."""
-    path = bundle / "competition.yaml"
-    if not path.is_file():
+    """The bundle's competition.yaml, read as the bundle checker reads it: bounded (an alias bomb
+    is refused, not expanded), a mapping at its top level."""
+    if not (bundle / "competition.yaml").is_file():
         raise ConfigError.single(
             str(bundle),
             "not a bundle: competition.yaml is missing",
             hint="give the bundle folder or zip built by build_bundle.py, or the starting kit",
         )
-    return yaml.safe_load(utf8_text(path.read_bytes(), str(path)))
+    findings = Findings()
+    doc = load_competition_yaml(bundle, findings)
+    if doc is None:
+        raise ConfigError(findings.problems)
+    return doc
 
 
 def phase_task(bundle: Path, phase: str, doc: dict | None = None) -> PhaseTask:
@@ -127,13 +130,12 @@ def legacy_paths(is_scoring: bool) -> dict[str, str]:
 def program_command(program: Path, root: str, is_scoring: bool) -> list:
     """The program's command with legacy variables replaced and each ``/app/...`` path moved
     under ``root`` (the step's local folder holding its ``app``; '' in the sandbox, which mounts
-    them at /app)."""
+    them at /app). Messages name the program as the bundle checker does, not by its local copy."""
+    what = "scoring program" if is_scoring else "ingestion program"
     meta_path = next((program / n for n in METADATA if (program / n).is_file()), None)
     if meta_path is None:
-        raise ConfigError.single(
-            str(program), "program has no metadata.yaml", hint="each program needs a command"
-        )
-    command = metadata_command(meta_path.read_bytes(), str(meta_path))
+        raise ConfigError.single(what, "no metadata.yaml", hint="each program needs a command")
+    command = metadata_command(meta_path.read_bytes(), f"{what}'s {meta_path.name}")
     legacy = legacy_paths(is_scoring)
     for var in sorted(legacy, key=len, reverse=True):
         command = command.replace(var, legacy[var])
@@ -151,24 +153,14 @@ def run_step(
     stdout and stderr are kept capped (``capture.CappedOutput``: head, tail, a note on the cut).
     ``env``: the step's whole environment (default: this process's, its output unbuffered)."""
     start = time.monotonic()
-    process = subprocess.Popen(
-        args,
-        cwd=cwd,
-        env=dict(os.environ, PYTHONUNBUFFERED="1") if env is None else env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
+    env = dict(os.environ, PYTHONUNBUFFERED="1") if env is None else env
     out, err = CappedOutput(), CappedOutput()
-    readers = [drain(process.stdout, out.add), drain(process.stderr, err.add)]
     # as the worker removes the container: nothing of the step lives on
-    timed_out = wait_then_stop(process, time_limit)
-    for reader in readers:
-        reader.join(JOIN_SECONDS)
+    code, timed_out = run_drained(args, time_limit, (out.add, err.add), cwd=cwd, env=env)
     stderr = err.text()
     if timed_out:
+        code = -9
         stderr += f"\nExecution Time Limit exceeded. Limit was {time_limit} seconds\n"
-    code = -9 if timed_out else process.returncode
     return StepResult(code, out.text(), stderr, timed_out, time.monotonic() - start, time_limit)
 
 
