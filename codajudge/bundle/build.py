@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import shutil
 import tempfile
@@ -57,7 +58,7 @@ from .pages import (
     render,
 )
 from .prose import Templates, own_page_text
-from .sample import held_out, sampled_items
+from .sample import sampled_items, smallest_keys
 from .zipdet import tree_files, write_zip
 
 REPO_ROOT = kit_root()
@@ -459,16 +460,20 @@ def write_starting_kit(
 
 def local_splits(edition: Edition, train: dict[str, list[dict]]):
     """The kit's local phase's items: ``{'local': held-out ``train`` items, 'train': the rest}`` per
-    dataset of a track; None when the edition declares no ``local`` split or a dataset has too
-    little training data for one."""
+    dataset of a track, each in the release's order: the edition's ``local.fraction`` of the items
+    (at least one, never all), those ``sample.smallest_keys`` chooses by ``local.seed``; None when
+    the edition declares no ``local`` split or a dataset has fewer than two training items."""
     if edition.local is None:
         return None
     splits: dict[str, dict[str, list[dict]]] = {LOCAL_PHASE: {}, "train": {}}
     for dataset in sorted({t.dataset for t in edition.tracks}):
-        local, rest = held_out(train.get(dataset, []), edition.local)
-        if not local:
+        items = train.get(dataset, [])
+        count = min(max(1, math.floor(edition.local.fraction * len(items))), len(items) - 1)
+        if count < 1:
             return None
-        splits[LOCAL_PHASE][dataset], splits["train"][dataset] = local, rest
+        chosen = set(smallest_keys(items, edition.local.seed, count))
+        splits[LOCAL_PHASE][dataset] = [item for i, item in enumerate(items) if i in chosen]
+        splits["train"][dataset] = [item for i, item in enumerate(items) if i not in chosen]
     return splits
 
 
