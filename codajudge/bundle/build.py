@@ -244,14 +244,14 @@ def check_repeats(edition: Edition, splits, problems: list[Problem]) -> list[Rep
     for dataset, source in sorted(edition.datasets.items()):
         # the schema has checked its shape: splits to whole numbers from 0
         declared = source.get(REPEATS_KEY) or {}
-        for name in sorted(set(declared) - set(hidden)):
-            problems.append(
-                Problem(
-                    f"datasets '{dataset}'",
-                    f"'{REPEATS_KEY}' names split {name!r}, whose gold no phase hides",
-                    expected=", ".join(hidden) or "a split of a hidden-gold phase",
-                )
+        problems += [
+            Problem(
+                f"datasets '{dataset}'",
+                f"'{REPEATS_KEY}' names split {name!r}, whose gold no phase hides",
+                expected=", ".join(hidden) or "a split of a hidden-gold phase",
             )
+            for name in sorted(set(declared) - set(hidden))
+        ]
         # texts -> (the first public split holding them, its item's id), whatever the ids (releases
         # copy items under new ids); items without texts left out
         first: dict[tuple, tuple[str, str]] = {}
