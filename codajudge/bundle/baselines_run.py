@@ -72,12 +72,6 @@ def run_baseline(
     return {file.name: file.read_bytes() for file in sorted(output_dir.iterdir()) if file.is_file()}
 
 
-def baseline_predictions(name: str, input_dir: Path, seed: int) -> dict[str, bytes]:
-    """The prediction files of baseline ``name`` on one phase's ``input_dir`` (``run_baseline``)."""
-    with tempfile.TemporaryDirectory(prefix="codajudge-sample-") as tmp:
-        return run_baseline(name, input_dir, Path(tmp), seed)
-
-
 def baseline_scores(edition: Edition, root: Path, samples: Samples) -> BaselineScores:
     """``scores[phase id][baseline][key]`` for every phase and baseline of the edition, also written
     as ``BASELINE_SCORES`` in the reference data of every public-gold phase with baselines run
@@ -125,7 +119,7 @@ def write_missing_track_scores(edition: Edition, root: Path, scores: BaselineSco
     if rule.missing != BASELINE:
         return
     for phase in edition.phases:
-        ran = scores.get(phase.id, {}).get(rule.baseline)
+        ran = scores[phase.id].get(rule.baseline)  # None when it needs a training split
         if ran is None:
             raise ConfigError.single(
                 f"edition {edition.name}: primary_score: missing",
@@ -133,7 +127,6 @@ def write_missing_track_scores(edition: Edition, root: Path, scores: BaselineSco
                 hint="name a baseline the edition can run (one that needs no missing training "
                 "split)",
             )
-        folder = Path(root) / "reference_data" / phase.id
-        spec = read_spec(folder)
-        by_track = {t.id: ran[score_key(t.id, t.main_metric)] for t in spec.tracks}
-        write_spec(folder, replace(spec, primary_rule=replace(rule, baseline_scores=by_track)))
+        by_track = {t.id: ran[score_key(t.id, t.main_metric)] for t in edition.tracks}
+        spec = replace(edition.spec(phase), primary_rule=replace(rule, baseline_scores=by_track))
+        write_spec(Path(root) / "reference_data" / phase.id, spec)

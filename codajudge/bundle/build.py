@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import shutil
 import tempfile
@@ -37,8 +38,8 @@ from .baselines_run import (
     SAMPLE_BASELINE,
     BaselineScores,
     Samples,
-    baseline_predictions,
     baseline_scores,
+    run_baseline,
     write_missing_track_scores,
     write_solutions,
 )
@@ -57,7 +58,7 @@ from .pages import (
     render,
 )
 from .prose import Templates, own_page_text
-from .sample import held_out, sampled_items
+from .sample import sampled_items, smallest_keys
 from .zipdet import tree_files, write_zip
 
 REPO_ROOT = kit_root()
@@ -243,14 +244,14 @@ def check_repeats(edition: Edition, splits, problems: list[Problem]) -> list[Rep
     for dataset, source in sorted(edition.datasets.items()):
         # the schema has checked its shape: splits to whole numbers from 0
         declared = source.get(REPEATS_KEY) or {}
-        for name in sorted(set(declared) - set(hidden)):
-            problems.append(
-                Problem(
-                    f"datasets '{dataset}'",
-                    f"'{REPEATS_KEY}' names split {name!r}, whose gold no phase hides",
-                    expected=", ".join(hidden) or "a split of a hidden-gold phase",
-                )
+        problems += [
+            Problem(
+                f"datasets '{dataset}'",
+                f"'{REPEATS_KEY}' names split {name!r}, whose gold no phase hides",
+                expected=", ".join(hidden) or "a split of a hidden-gold phase",
             )
+            for name in sorted(set(declared) - set(hidden))
+        ]
         # texts -> (the first public split holding them, its item's id), whatever the ids (releases
         # copy items under new ids); items without texts left out
         first: dict[tuple, tuple[str, str]] = {}
@@ -302,12 +303,12 @@ def score_gold(ref: Path):
 
 
 def _scores_on_gold(result):
-    """(track id, metric name, its score, the track's scored gold, its number of labels) of every
-    score in ``result``."""
+    """(track id, metric, its score, the track's scored gold, its number of labels) of every score
+    in ``result``."""
     for track_id, tr in result.tracks.items():
         gold = scored_subset(tr.gold, tr.gold.gold).gold
         for name, value in tr.scores.items():
-            yield track_id, name, value, gold, len(tr.track.labels)
+            yield track_id, get_metric(name), value, gold, len(tr.track.labels)
 
 
 def gold_problems(result, columns: list[str], where: str, in_order: bool = True) -> list[Problem]:
@@ -326,15 +327,14 @@ def gold_problems(result, columns: list[str], where: str, in_order: bool = True)
         hint=f"checked on {where}",
     )
     problems = [] if same else [differ]
-    for track_id, name, value, gold, n_labels in _scores_on_gold(result):
-        metric = get_metric(name)
+    for track_id, metric, value, gold, n_labels in _scores_on_gold(result):
         best = metric.gold_value(gold, n_labels)
         if abs(value - best) > max(1e-9, metric.on_gold_tolerance):
             problems.append(
                 Problem(
                     where,
                     f"gold scored against itself is not perfect on track '{track_id}'",
-                    expected=f"{name} = {best:g}",
+                    expected=f"{metric.name} = {best:g}",
                     found=f"{value:.6g}",
                 )
             )
@@ -358,14 +358,14 @@ def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
     # the edition's own metrics (``metrics_module``) on each track's gold that names them: the
     # registry's basic properties
     own = metrics_of(edition.metrics_module.get("source"))
-    for track_id, name, _, gold, n_labels in _scores_on_gold(result):
-        if name not in own:
+    for track_id, metric, _, gold, n_labels in _scores_on_gold(result):
+        if metric.name not in own:
             continue
         try:
-            found = property_problems(get_metric(name), gold, n_labels)
+            found = property_problems(metric, gold, n_labels)
         except Exception as error:  # the organiser's code: its failure is theirs to fix
             found = [f"raises {type(error).__name__}: {error}"]
-        where = f"{edition.metrics_module['file']}: metric {name!r} on track {track_id!r}"
+        where = f"{edition.metrics_module['file']}: metric {metric.name!r} on track {track_id!r}"
         problems.extend(Problem(where, message) for message in found)
     if problems:
         raise ConfigError(problems[:1])
@@ -447,23 +447,33 @@ def write_starting_kit(
         (kit / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(edition.folder / name, kit / name)
     baseline = "random" if SAMPLE_BASELINE in data.skipped_baselines else SAMPLE_BASELINE
-    examples = one_file_per_kind(edition, write_samples(edition, root, samples, baseline))
+    files = write_samples(edition, root, samples, baseline)
+    # the first non-empty file of each kind of track, in name order (the zip's), by its first line
+    kind_of = {t.file_names[0]: kinds.of(t) for t in edition.tracks}
+    first: dict[kinds.Kind, str] = {}  # kind -> the name of its first file
+    for name in sorted(name for name, content in files.items() if content and name in kind_of):
+        first.setdefault(kind_of[name], name)
+    examples = {name: files[name].decode("utf-8").splitlines()[0] for name in first.values()}
     readme = render(edition, local_score(edition, data), examples, bundle_pages, baseline)
     (kit / "README.md").write_text(readme, encoding="utf-8")
 
 
 def local_splits(edition: Edition, train: dict[str, list[dict]]):
     """The kit's local phase's items: ``{'local': held-out ``train`` items, 'train': the rest}`` per
-    dataset of a track; None when the edition declares no ``local`` split or a dataset has too
-    little training data for one."""
+    dataset of a track, each in the release's order: the edition's ``local.fraction`` of the items
+    (at least one, never all), those ``sample.smallest_keys`` chooses by ``local.seed``; None when
+    the edition declares no ``local`` split or a dataset has fewer than two training items."""
     if edition.local is None:
         return None
     splits: dict[str, dict[str, list[dict]]] = {LOCAL_PHASE: {}, "train": {}}
     for dataset in sorted({t.dataset for t in edition.tracks}):
-        local, rest = held_out(train.get(dataset, []), edition.local)
-        if not local:
+        items = train.get(dataset, [])
+        count = min(max(1, math.floor(edition.local.fraction * len(items))), len(items) - 1)
+        if count < 1:
             return None
-        splits[LOCAL_PHASE][dataset], splits["train"][dataset] = local, rest
+        chosen = set(smallest_keys(items, edition.local.seed, count))
+        splits[LOCAL_PHASE][dataset] = [item for i, item in enumerate(items) if i in chosen]
+        splits["train"][dataset] = [item for i, item in enumerate(items) if i not in chosen]
     return splits
 
 
@@ -491,8 +501,17 @@ def local_score(edition: Edition, data: EditionData) -> LocalScore:
     first = LOCAL_PHASE if data.local else ("practice" if practice_public else "")
     local_items = (data.local or {}).get(LOCAL_PHASE, {})
     counts = {dataset: len(items) for dataset, items in local_items.items()}
-    scored = fewer_scored(edition, local_items, data.golds)
-    return LocalScore(first, practice_public, counts, scored, same_items(local_items))
+    # track title -> how many of its local items it scores, for the tracks that score fewer than
+    # all (the others lack the track's gold: no majority label, fewer annotations); the training
+    # split's gold marks each item scored or not
+    fewer: dict[str, int] = {}
+    for track in [track for track in edition.tracks if local_items.get(track.dataset)]:
+        gold = data.golds[("train", track.id)]
+        scored_ids = {item_id for item_id, scored in zip(gold.ids, gold.scored) if scored}
+        scored = sum(item["id"] in scored_ids for item in local_items[track.dataset])
+        if scored < len(local_items[track.dataset]):
+            fewer[track.title] = scored
+    return LocalScore(first, practice_public, counts, fewer, same_items(local_items))
 
 
 def same_items(items: dict[str, list[dict]]) -> list[tuple[str, ...]]:
@@ -502,30 +521,6 @@ def same_items(items: dict[str, list[dict]]) -> list[tuple[str, ...]]:
     for dataset in sorted(items):
         groups.setdefault(json.dumps(items[dataset], sort_keys=True), []).append(dataset)
     return [tuple(names) for names in groups.values() if len(names) > 1]
-
-
-def fewer_scored(edition: Edition, items: dict[str, list[dict]], golds: Golds) -> dict[str, int]:
-    """track title -> how many of its dataset's ``items`` (held out of train) it scores, for the
-    tracks that score fewer than all (the others lack the track's gold: no majority label, fewer
-    annotations); ``golds``: as ``split_golds``, whose train gold marks each item scored or not."""
-    fewer: dict[str, int] = {}
-    for track in [track for track in edition.tracks if items.get(track.dataset)]:
-        gold = golds[("train", track.id)]
-        scored_ids = {item_id for item_id, scored in zip(gold.ids, gold.scored) if scored}
-        scored = sum(item["id"] in scored_ids for item in items[track.dataset])
-        if scored < len(items[track.dataset]):
-            fewer[track.title] = scored
-    return fewer
-
-
-def one_file_per_kind(edition: Edition, files: dict[str, bytes]) -> dict[str, str]:
-    """file name -> its first line, for the first non-empty file of each kind of track in
-    ``files``, in name order (the zip's): the README shows these."""
-    kind_of = {t.file_names[0]: kinds.of(t) for t in edition.tracks}
-    first: dict[kinds.Kind, str] = {}  # kind -> the name of its first file
-    for name in sorted(name for name, content in files.items() if content and name in kind_of):
-        first.setdefault(kind_of[name], name)
-    return {name: files[name].decode("utf-8").splitlines()[0] for name in first.values()}
 
 
 @dataclass
@@ -575,7 +570,10 @@ def write_samples(edition: Edition, root: Path, samples: Samples, baseline: str)
     if (kit / "input_data" / LOCAL_PHASE).is_dir():
         inputs[LOCAL_SAMPLE] = kit / "input_data" / LOCAL_PHASE
     for name, folder in inputs.items():  # a phase's input folder is named by its id
-        files = samples.get(folder.name) or baseline_predictions(baseline, folder, edition.seed)
+        with tempfile.TemporaryDirectory(prefix="codajudge-sample-") as tmp:
+            files = samples.get(folder.name) or run_baseline(
+                baseline, folder, Path(tmp), edition.seed
+            )
         write_zip(files, kit / name)
     return files
 

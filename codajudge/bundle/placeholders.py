@@ -35,15 +35,12 @@ def page_problems(edition_name: str, folder: Path, files: list[str]) -> list[Pro
         if PLACEHOLDER_MARK in text:
             message = "the page is still the placeholder 'codajudge new' wrote"
             hint = "write the edition's own text and delete the placeholder line"
+            problems.append(Problem(str(path), message, hint=hint))
         elif text in defaults:
-            message = (
-                f"the page is the default edition's {defaults[text]} (its sample data, dates and "
-                "licence)"
-            )
+            wrong = "its sample data, dates and licence"
+            message = f"the page is the default edition's {defaults[text]} ({wrong})"
             hint = f"write edition '{edition_name}'s own page"
-        else:
-            continue
-        problems.append(Problem(str(path), message, hint=hint))
+            problems.append(Problem(str(path), message, hint=hint))
     return problems
 
 

@@ -12,7 +12,6 @@ items of the phase scoring the whole split. The edition declares it here and its
 from __future__ import annotations
 
 import hashlib
-import math
 from typing import NamedTuple
 
 from ..errors import ConfigError
@@ -42,7 +41,8 @@ def sampled_items(items: list[dict], split: str, sample: dict, where: str) -> li
 class LocalSplit(NamedTuple):
     """The starting kit's local validation split: ``fraction`` of each dataset's training items
     (at least one, never all), those ``smallest_keys`` chooses by ``seed``, held out of the
-    training data of the kit's ``local`` phase. Its gold is the training split's, public anyway."""
+    training data of the kit's ``local`` phase (``build.local_splits``). Its gold is the training
+    split's, public anyway."""
 
     fraction: float
     seed: int
@@ -53,15 +53,3 @@ def declared_local(raw) -> LocalSplit | None:
     if not isinstance(raw, dict):
         return None
     return LocalSplit(float(raw["fraction"]), int(raw.get("seed", 0)))
-
-
-def held_out(items: list[dict], local: LocalSplit) -> tuple[list[dict], list[dict]]:
-    """(the local items, the training items left), each in the release's order; ([], items) when
-    the training split has fewer than two items."""
-    if len(items) < 2:
-        return [], list(items)
-    count = min(max(1, math.floor(local.fraction * len(items))), len(items) - 1)
-    chosen = set(smallest_keys(items, local.seed, count))
-    kept = [it for i, it in enumerate(items) if i in chosen]
-    rest = [it for i, it in enumerate(items) if i not in chosen]
-    return kept, rest
