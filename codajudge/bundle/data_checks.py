@@ -18,7 +18,6 @@ import numpy as np
 from .. import kinds
 from ..errors import ConfigError, Problem, counted, first_few
 from ..gold import GoldTrack, build_gold
-from ..importers import SPLITS
 from ..importers.cut import shares_problem
 from ..tracks import Track
 
@@ -66,14 +65,6 @@ def split_golds(
                     continue
                 problems.extend(range_problems(track, golds[(split, track.id)], where))
     return golds
-
-
-def known_samples(source: dict) -> dict:
-    """A dataset's ``sample`` entries of the splits the schema knows: an unknown split's entry is
-    reported as an unknown key and leaves the config readable, so it is never read."""
-    return {
-        split: entry for split, entry in (source.get("sample") or {}).items() if split in SPLITS
-    }
 
 
 def _other_split_problems(source: dict, where: str) -> list[Problem]:

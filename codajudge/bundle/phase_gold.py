@@ -22,7 +22,6 @@ import itertools
 from collections.abc import Sequence
 
 from ..errors import Problem
-from .data_checks import known_samples
 from .leaks import text_key
 from .prose import listed
 
@@ -53,7 +52,7 @@ def shared_items(source: dict, first: str, second: str) -> str:
     if excluded.get(first) == second or excluded.get(second) == first:
         return ""
     # split -> the split it samples (the schema has checked each entry is a mapping with 'of')
-    sampled = {split: entry["of"] for split, entry in known_samples(source).items()}
+    sampled = {split: entry["of"] for split, entry in (source.get("sample") or {}).items()}
     for sample, of in ((first, second), (second, first)):
         if sampled.get(sample) == of:
             return f"its {sample} split is a sample of its {of} split"

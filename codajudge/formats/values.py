@@ -91,7 +91,7 @@ def _json_float(text: str) -> float:
     return value
 
 
-def _unique_keys(pairs):
+def unique_keys(pairs):
     out = {}
     for key, value in pairs:
         if key in out:
@@ -110,7 +110,7 @@ def _json_int(digits: str):
 _DECODER = json.JSONDecoder(
     parse_constant=_reject_constant,
     parse_float=_json_float,
-    object_pairs_hook=_unique_keys,
+    object_pairs_hook=unique_keys,
     parse_int=_json_int,
 )
 

@@ -49,7 +49,7 @@ from typing import NamedTuple
 from ..errors import ConfigError, PlacedProblems, ProblemCollector
 from ..formats.archive import is_ignored
 from ..formats.textfile import utf8_text
-from ..formats.values import ValueProblem, _unique_keys
+from ..formats.values import ValueProblem, unique_keys
 from ..labels import label_key
 
 #: Largest accepted gap between a released soft-label value and the share rebuilt from the
@@ -190,7 +190,7 @@ def _parse_json(raw: bytes, display: str) -> dict[str, dict]:
     """The release file's records by item id; a key repeated in one object (an item id, or an
     annotator within an item) is refused by the kit's rule on JSON keys (``formats.values``)."""
     try:
-        records = json.loads(utf8_text(raw, display), object_pairs_hook=_unique_keys)
+        records = json.loads(utf8_text(raw, display), object_pairs_hook=unique_keys)
     except json.JSONDecodeError as e:
         raise ConfigError.single(display, f"not valid JSON ({e.msg})", line=e.lineno)
     except ValueProblem as problem:  # a key twice in one object: an item id, or an annotator
