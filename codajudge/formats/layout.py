@@ -167,8 +167,12 @@ class Columns:
         names = self.texts[0].split()
         named = all(COLUMN_NAME.fullmatch(n) and n.lower() not in FLOAT_WORDS for n in names)
         header = int(len(self.texts) == len(self.ids) + 1 and 1 <= len(names) <= 2 and named)
-        firsts = list(map(str.strip, self.texts[header:]))
-        split = {j: firsts[j].split() for j in compress(count(), map(INNER_SPACE.search, firsts))}
+        lines = self.texts[header:]
+        # the few lines of two fields are split before the stripped first fields of every line
+        # exist: the lists made then would make the garbage collector pass over that long list
+        spaced = compress(count(), map(INNER_SPACE.search, map(str.strip, lines)))
+        split = {j: lines[j].split() for j in spaced}
+        firsts = list(map(str.strip, lines))
         for j, fields in split.items():
             firsts[j] = fields[0]
         return Positional(header, firsts, split, parse_numbers(firsts))
