@@ -222,6 +222,18 @@ def test_a_results_row_that_is_not_label_and_probabilities_is_located(brexit_dev
         read_track_file(path, path.name, soft)
 
 
+def test_a_results_row_nested_deeper_than_json_reads_is_located_not_a_traceback(
+    brexit_dev, tmp_path
+):
+    soft, _ = brexit_dev
+    path = tmp_path / "HS-Brexit_results.tsv"
+    rows = ["0\t1.0\t0.0"] * len(soft.ids)
+    rows[2] = "0\t" + "[" * 100_000 + "\t0.0"
+    path.write_text("\n".join(rows) + "\n")
+    with pytest.raises(SubmissionError, match=r"line 3.*3 fields: label<TAB>p0<TAB>p1"):
+        read_track_file(path, path.name, soft)
+
+
 def test_a_track_without_the_layout_reads_such_a_file_as_the_kits_own(brexit_dev, tmp_path):
     soft, _ = brexit_dev
     plain = track_from_dict({**SOFT.to_dict(), "results_layout": None})

@@ -31,7 +31,7 @@ ITEMS_OF = {track_id: edition.items_of(track_id) for track_id in GOLD}
 
 
 def _per_row(text: str, track, names: Sequence[str]) -> np.ndarray:
-    entries = annotator_entries(text, track, names)
+    entries = annotator_entries(text, track, names, [], len(names))
     return as_annotator_array(
         annotator_values(RowFit([list(names)]).fit(0, entries, []), track), track
     )
@@ -104,7 +104,7 @@ def _row_path(value, track, names):
     """(values, read label-major; None for no entries: both layouts give none) by the row path, or
     None when it refuses the row."""
     try:
-        entries = annotator_entries(json.dumps(value), track, names)
+        entries = annotator_entries(json.dumps(value), track, names, [], len(names))
         values = annotator_values(RowFit([list(names)]).fit(0, entries, []), track)
         values = as_annotator_array(values, track)
     except ValueProblem:
@@ -133,7 +133,7 @@ def test_an_object_of_0_1_vectors_is_not_read_label_major():
     track = TRACKS["persp_ml"]
     names = ["A1", "A2", "A3"]
     value = {"A1": [1, 0, 0], "A2": [1, 0, 0], "A3": [0, 0, 1]}
-    entries = annotator_entries(json.dumps(value), track, names)
+    entries = annotator_entries(json.dumps(value), track, names, [], len(names))
     assert entries == list(value.values())  # annotator-major, in the item's order
     with pytest.raises(ValueProblem) as problem:
         annotator_values(entries, track)

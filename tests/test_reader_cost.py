@@ -133,7 +133,7 @@ def test_an_object_row_costs_one_pass_over_the_items_annotators(monkeypatch):
     names = _CountedNames(f"A{k}" for k in range(500))
     row = json.dumps({name: ["a"] for name in names})
     monkeypatch.setattr(_CountedNames, "passes", 0)
-    assert len(annotator_entries(row, MULTI_PE, names)) == 500
+    assert len(annotator_entries(row, MULTI_PE, names, [], len(names))) == 500
     assert _CountedNames.passes <= 3  # a few passes, never one per key
 
 

@@ -171,6 +171,6 @@ def parse_per_annotator(
 ) -> np.ndarray:
     """One row with one entry per annotator of the item, or one per annotator of the items' whole
     ``pool`` (as the 2025 baseline wrote VariErrNLI's), as written (``perspectivist.annotator_entries``)."""
-    entries = annotator_entries(text, track, annotators)
+    entries = annotator_entries(text, track, annotators, [], len(annotators))
     written = pool if len(entries) == len(pool) != len(annotators) else annotators
     return as_annotator_array(annotator_values(RowFit([written]).fit(0, entries, []), track), track)

@@ -9,7 +9,7 @@ import json
 import re
 from functools import cached_property
 from itertools import compress, count, repeat
-from typing import Callable
+from typing import Callable, NamedTuple
 from collections.abc import Sequence
 
 import numpy as np
@@ -56,6 +56,21 @@ def records_array(numbers: Sequence[int], texts: list[str]) -> Lines:
         return Lines(numbers, texts)
     lines = [json.dumps(record, ensure_ascii=False) for record in records]
     return Lines([numbers[0]] * len(lines), lines)
+
+
+class Positional(NamedTuple):
+    """A file read positionally (SemEval): ``header`` is 1 when its first line is a header
+    (``score``, ``prediction<TAB>confidence``: one or two names, none a number such as "nan") and
+    the lines after it are one per item, else 0; then, for each line after it, its first
+    whitespace-separated field (``firsts``, its score) and those fields as numbers when every one is
+    one (``scores``, ``values.parse_numbers``; else None); ``split``: the fields (a score, then
+    optionally a confidence) of each line holding more than one, by its index among those lines (a
+    per-line list for every line would cost the garbage collector a pass over each)."""
+
+    header: int
+    firsts: list[str]
+    split: dict[int, list[str]]
+    scores: list[float] | None
 
 
 class Columns:
@@ -147,35 +162,20 @@ class Columns:
         return np.fromiter(map(index.get, self.heads, repeat(-1)), np.int64, len(self.heads))
 
     @cached_property
-    def positional_header(self) -> int:
-        """1 when, for a positional reading, the first line is a header (``score``, ``prediction<TAB>confidence``:
-        one or two names, none a number such as "nan") and the lines after it are one per item, else 0."""
+    def positional(self) -> Positional:
+        """The file as a positional reading sees it, decided once."""
         names = self.texts[0].split()
         named = all(COLUMN_NAME.fullmatch(n) and n.lower() not in FLOAT_WORDS for n in names)
-        return int(len(self.texts) == len(self.ids) + 1 and 1 <= len(names) <= 2 and named)
-
-    @cached_property
-    def positional_firsts(self) -> list[str]:
-        """The first whitespace-separated field of each line (its score) as a positional reading sees
-        them, after ``positional_header``."""
-        firsts = list(map(str.strip, self.texts[self.positional_header :]))
-        for j, fields in self.positional_split.items():
+        header = int(len(self.texts) == len(self.ids) + 1 and 1 <= len(names) <= 2 and named)
+        lines = self.texts[header:]
+        # the few lines of two fields are split before the stripped first fields of every line
+        # exist: the lists made then would make the garbage collector pass over that long list
+        spaced = compress(count(), map(INNER_SPACE.search, map(str.strip, lines)))
+        split = {j: lines[j].split() for j in spaced}
+        firsts = list(map(str.strip, lines))
+        for j, fields in split.items():
             firsts[j] = fields[0]
-        return firsts
-
-    @cached_property
-    def positional_split(self) -> dict[int, list[str]]:
-        """The fields (a score, then optionally a confidence) of each positional line holding more
-        than one, by its index among the lines after ``positional_header`` (a per-line list for every
-        line would cost the garbage collector a pass over each)."""
-        lines = self.texts[self.positional_header :]
-        split = compress(count(), map(INNER_SPACE.search, map(str.strip, lines)))
-        return {j: lines[j].split() for j in split}
-
-    @cached_property
-    def positional_scores(self) -> list[float] | None:
-        """Each positional line's first field as a number when every one is (``values.parse_numbers``), else None."""
-        return parse_numbers(self.positional_firsts)
+        return Positional(header, firsts, split, parse_numbers(firsts))
 
 
 def _is_header(text: str, ids: list[str], is_value: Callable[[str], bool]) -> bool:
@@ -239,8 +239,8 @@ def _reads_positionally(columns: Columns) -> bool:
     ``parse_number`` (use a dot), rather than all as lines without a tab. A first column of whole
     numbers, each once, some above 5, is refused: ids or line numbers, which would be read as
     scores (and the scores as confidences)."""
-    firsts, scores = columns.positional_firsts, columns.positional_scores
-    if any(len(fields) > 2 for fields in columns.positional_split.values()):
+    _, firsts, split, scores = columns.positional
+    if any(len(fields) > 2 for fields in split.values()):
         return False
     if scores is None:
         numbers = sum(is_decimal(first) or bool(COMMA_DECIMAL.fullmatch(first)) for first in firsts)
@@ -253,7 +253,7 @@ def _reads_positionally(columns: Columns) -> bool:
             f"{max(scores):.0f}: item ids or line numbers, not scores",
             expected=f"ID<TAB>SCORE lines with the track's ids (such as {columns.ids[0]!r}<TAB>3.2) "
             "or one score per line in input order",
-            found=f"lines such as {shorten(columns.texts[columns.positional_header])!r}",
+            found=f"lines such as {shorten(columns.texts[columns.positional.header])!r}",
             hint="write each item's id (the 'id' field of the input file) and a tab before its score",
         )
     return True

@@ -12,14 +12,7 @@ from ..kinds.base import split_multilabel
 from ..tracks import Track
 from .notes import ReadNote
 from .textfile import shorten
-from .values import (
-    ValueProblem,
-    is_number,
-    outside_label_set,
-    parse_value,
-    show,
-    show_json,
-)
+from .values import ValueProblem, is_number, outside_label_set, parse_value, show, show_json
 
 
 def written_label_major(value, annotators: int, k: int) -> bool:
@@ -34,17 +27,13 @@ def written_label_major(value, annotators: int, k: int) -> bool:
 
 
 def annotator_entries(
-    text: str,
-    track: Track,
-    annotators: Sequence[str],
-    notes: list[ReadNote] | None = None,
-    row_length: int | None = None,
+    text: str, track: Track, annotators: Sequence[str], notes: list[ReadNote], longest: int
 ) -> list:
     """A row's entries as written (a label-major row as 0/1 tuples): a list in the item's annotator
-    order, or an object annotator -> entry. ``annotators.RowFit`` fits them to the item's annotators, rows of
-    at most ``row_length`` entries (None: the item's annotators)."""
-    longest = len(annotators) if row_length is None else row_length
-    value = parse_value(text, track, [] if notes is None else notes, longest)
+    order, or an object annotator -> entry; ``notes`` gets the notes of the value's reading.
+    ``annotators.RowFit`` fits them to the item's annotators, rows of at most
+    ``longest`` entries."""
+    value = parse_value(text, track, notes, longest)
     multilabel = track.scale == "multilabel"
     if multilabel and written_label_major(value, len(annotators), len(track.labels)):
         return _label_major(value, track)

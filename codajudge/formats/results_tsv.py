@@ -78,5 +78,5 @@ def results_rows(
 def _is_json_number(text: str) -> bool:
     try:
         return type(json.loads(text)) in (int, float)
-    except ValueError:
+    except (ValueError, RecursionError):  # a field nested deeper than the reader goes is no number
         return False

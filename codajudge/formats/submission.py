@@ -125,8 +125,8 @@ def _table_rows(lines, track: Track, keys: ItemKeys, problems: ProblemCollector)
         layout = layout_of(columns)
     read_rows = _positional_rows if layout == "positional" else _id_rows
     rows = read_rows(columns, keys, problems)
-    header = columns.header if layout == "id" else columns.positional_header
-    release = layout == "positional" and len(columns.positional_firsts) > len(keys.ids)
+    header = columns.header if layout == "id" else columns.positional.header
+    release = layout == "positional" and len(columns.positional.firsts) > len(keys.ids)
     warnings = [  # each that applies, in this order
         columns.comments and comments_note(len(columns.comments)),
         header and "the first line was read as a header and skipped",
@@ -148,8 +148,9 @@ def _is_value(track: Track, keys: ItemKeys, text: str) -> bool:
 
 def _positional_rows(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -> Rows:
     """The scores of a SemEval positional file, one per line in item order (a confidence must be a number)."""
-    every, fields, n = columns.numbers, columns.positional_firsts, len(keys.ids)
-    numbers = every[columns.positional_header :]  # the header's line stays in the blank-line check
+    header, fields, split, scores = columns.positional
+    every, n = columns.numbers, len(keys.ids)
+    numbers = every[header:]  # the header's line stays in the blank-line check
     release = columns.track.release_lines if (columns.track.release_lines or 0) > n else None
     if len(fields) not in (n, release):
         expected = f"{n} lines (one score per pair, in input order)"
@@ -171,7 +172,7 @@ def _positional_rows(columns: Columns, keys: ItemKeys, problems: ProblemCollecto
         lines = sorted([*every, *(k for k in columns.comments if k < every[-1])])
     refuse_blank_line(problems.file, lines, "positional")
     # the release's lines: read on the first n, as the official scorer reads them
-    for j, line in columns.positional_split.items():
+    for j, line in split.items():
         if j < n and len(line) == 2 and not is_decimal(line[1]):
             problems.add(
                 "the second column (confidence) is not a number",
@@ -180,7 +181,6 @@ def _positional_rows(columns: Columns, keys: ItemKeys, problems: ProblemCollecto
                 found=show(line[1]),
             )
     problems.raise_if_any()
-    scores = columns.positional_scores  # parsed once, by the layout's decision
     return Rows(range(n), numbers[:n], fields[:n], scores=scores and scores[:n])
 
 
@@ -332,8 +332,7 @@ def _annotator_rows(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemC
             problem.hint = (track.scale == "multilabel" and hint()) or problem.hint
             _add(problem, problems, rows, keys, j)
     lengths = {rows.item[j]: len(row) for j, row in entries.items()}
-    official = track.annotator_alignment == OFFICIAL_2025
-    fit = RowFit(keys.annotators, keys.listed, lengths, first_entries=official)
+    fit = RowFit(keys.annotators, keys.listed, lengths, track.annotator_alignment == OFFICIAL_2025)
     values = []
     for j, row in entries.items():
         try:
