@@ -27,15 +27,15 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
-from typing import Callable
+from typing import BinaryIO
 
 from ..assets import PACKAGE
 from ..errors import ConfigError, SubmissionError
 from ..formats.archive import PARTICIPANT_OUTPUT
 from ..formats.textfile import safe_display, shorten
 from ..report import atomic_write
-from ..runner.capture import JOIN_SECONDS, CappedOutput, drain, run_drained
-from ..untrusted import read_head
+from ..runner.capture import JOIN_SECONDS, CappedOutput, drain
+from ..untrusted import read_head, wait_then_stop
 from .child import BASELINE_PREFIX, INTERNAL_ERROR, PROGRESS, REPORT, ChildPaths
 from .status import read_json_object
 
@@ -102,14 +102,17 @@ class ParticipantOutput:
         self._saver: threading.Thread | None = None
         self._stop_saving = threading.Event()
 
-    def start(self) -> tuple[Callable, Callable]:
-        """Keep the file saved from now on (called once, as the child starts); returns what takes
-        the lines of the child's stdout and of its stderr into the one capture, in the order they
-        come, each echoed on this program's stream of the same name."""
+    def drain(self, stdout: BinaryIO, stderr: BinaryIO) -> list[threading.Thread]:
+        """Read the child's two pipes into the one capture, in the order the lines come, each
+        echoed on this program's stream of the same name; keep the file saved meanwhile. Called
+        once, when the child started."""
+        readers = []
+        for pipe, stream in ((stdout, sys.stdout), (stderr, sys.stderr)):
+            echo = functools.partial(_echo, stream)
+            readers.append(drain(pipe, functools.partial(self.capture.add, echo=echo)))
         self._saver = threading.Thread(target=self._keep_saved, daemon=True)
         self._saver.start()
-        echoes = (functools.partial(_echo, stream) for stream in (sys.stdout, sys.stderr))
-        return tuple(functools.partial(self.capture.add, echo=echo) for echo in echoes)
+        return readers
 
     def _keep_saved(self) -> None:
         """Save the capture every SAVE_SECONDS when it holds new lines, until ``finish``."""
@@ -176,27 +179,39 @@ def run_child(
     the kit's own lines (progress, notes) come through a third pipe and are printed here, capped
     too (``KitLines``: no flood of other lines drops a progress line)."""
     folders = [str(folder.resolve()) for folder in (paths.input_dir, paths.out_dir, paths.work)]
-    kit_read, kit_write = os.pipe()
-    kit_lines = KitLines()
-    kit_reader = drain(os.fdopen(kit_read, "rb"), kit_lines.add)  # until every writer closed it
     command = [sys.executable, "-c", _CHILD_BOOT, str(PACKAGE.parent), *folders, source, str(seed)]
     # unbuffered: the participant's lines reach the log as printed; a hash seed unless one is set:
     # set iteration order in participant code is reproducible
     env = {"PYTHONHASHSEED": "0", **os.environ, "PYTHONUNBUFFERED": "1"}
-    options = dict(env=env, stdin=subprocess.DEVNULL, pass_fds=(kit_write,))
+    kit_read, kit_write = os.pipe()
     try:
-        command.append(str(kit_write))
-        returncode, timed_out = run_drained(command, time_limit, output.start(), **options)
+        process = subprocess.Popen(
+            [*command, str(kit_write)],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            pass_fds=(kit_write,),
+            start_new_session=True,
+        )
     finally:
         os.close(kit_write)
-        kit_reader.join(JOIN_SECONDS)
+    readers, kit_lines = [], KitLines()
+    try:
+        readers += output.drain(process.stdout, process.stderr)
+        readers.append(drain(os.fdopen(kit_read, "rb"), kit_lines.add))
+        # the child's forks may live on after it exited: the session is its own to reach them
+        timed_out = wait_then_stop(process, time_limit)
+    finally:
+        for reader in readers:
+            reader.join(JOIN_SECONDS)
         output.finish()
         kit_lines.progress.echo_tail()  # the note on the progress lines cut, and the latest ones
     if timed_out:
         limit_note = "code gets the phase's time limit minus up to 60 s kept for scoring"
         raise past_time_limit(time_limit, _during(paths), limit_note)
     trusted = source.startswith(BASELINE_PREFIX)
-    skipped = _child_report(paths, returncode, output.saved_in, trusted).get("skipped")
+    skipped = _child_report(paths, process.returncode, output.saved_in, trusted).get("skipped")
     return [t for t in skipped if isinstance(t, str)] if isinstance(skipped, list) else []
 
 

@@ -9,12 +9,9 @@ the writer, and only the first ``head_bytes`` and the last ``tail_bytes`` are ke
 from __future__ import annotations
 
 import functools
-import subprocess
 import threading
 from collections import deque
 from typing import BinaryIO, Callable
-
-from ..untrusted import wait_then_stop
 
 #: Bytes of output kept from the start and from the end (the rest is counted, not kept).
 HEAD_BYTES = 512 * 1024
@@ -103,22 +100,3 @@ def drain(stream: BinaryIO, add: Callable[[bytes], None]) -> threading.Thread:
     thread = threading.Thread(target=read_lines, daemon=True)
     thread.start()
     return thread
-
-
-def run_drained(
-    args: list[str], time_limit: float | None, sinks: tuple[Callable, Callable], **popen
-) -> tuple[int, bool]:
-    """Run ``args`` (``subprocess.Popen`` options ``popen``) in a session of its own, each line of
-    its stdout given to ``sinks[0]`` and of its stderr to ``sinks[1]`` as it comes (``drain``),
-    for at most ``time_limit`` seconds (None: no limit); then every process it started is stopped
-    (``untrusted.wait_then_stop``). Returns its exit code and whether it ran past the limit."""
-    process = subprocess.Popen(
-        args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, **popen
-    )
-    readers = [drain(process.stdout, sinks[0]), drain(process.stderr, sinks[1])]
-    try:
-        timed_out = wait_then_stop(process, time_limit)
-    finally:
-        for reader in readers:
-            reader.join(JOIN_SECONDS)
-    return process.returncode, timed_out

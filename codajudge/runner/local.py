@@ -21,6 +21,7 @@ import json
 import os
 import shlex
 import shutil
+import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -36,9 +37,9 @@ from ..confine import slug
 from ..errors import ConfigError
 from ..formats.archive import NOTHING_AT_PATH, safe_extract
 from ..formats.textfile import safe_display
-from ..untrusted import copy_tree
+from ..untrusted import copy_tree, wait_then_stop
 from . import sandbox
-from .capture import CappedOutput, run_drained
+from .capture import JOIN_SECONDS, CappedOutput, drain
 
 #: Where there is no sandbox, the prediction step's Python loads ``guard_site/sitecustomize.py``,
 #: which refuses Python-level reads below the path in FORBIDDEN_ENV (the reference data).
@@ -153,14 +154,24 @@ def run_step(
     stdout and stderr are kept capped (``capture.CappedOutput``: head, tail, a note on the cut).
     ``env``: the step's whole environment (default: this process's, its output unbuffered)."""
     start = time.monotonic()
-    env = dict(os.environ, PYTHONUNBUFFERED="1") if env is None else env
+    process = subprocess.Popen(
+        args,
+        cwd=cwd,
+        env=dict(os.environ, PYTHONUNBUFFERED="1") if env is None else env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     out, err = CappedOutput(), CappedOutput()
+    readers = [drain(process.stdout, out.add), drain(process.stderr, err.add)]
     # as the worker removes the container: nothing of the step lives on
-    code, timed_out = run_drained(args, time_limit, (out.add, err.add), cwd=cwd, env=env)
+    timed_out = wait_then_stop(process, time_limit)
+    for reader in readers:
+        reader.join(JOIN_SECONDS)
     stderr = err.text()
     if timed_out:
-        code = -9
         stderr += f"\nExecution Time Limit exceeded. Limit was {time_limit} seconds\n"
+    code = -9 if timed_out else process.returncode
     return StepResult(code, out.text(), stderr, timed_out, time.monotonic() - start, time_limit)
 
 
