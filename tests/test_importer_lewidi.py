@@ -301,7 +301,9 @@ def test_bad_json_and_duplicate_ids_name_the_file(tmp_path):
         "MP_dev.json",
         '{"1": %s, "1": %s}' % (json.dumps(mp_record()), json.dumps(mp_record())),
     )
-    assert "the same key twice" in error_text({"path": ".", "dataset": "MP"}, tmp_path)
+    text = error_text({"path": ".", "dataset": "MP"}, tmp_path)
+    assert "the same key twice" in text and "found '1'" in text
+    assert "every annotator within an item, must be unique" in text
     (tmp_path / "MP_dev.json").write_bytes(b'{\n"1": "caf\xe9"}')
     text = error_text({"path": ".", "dataset": "MP"}, tmp_path)
     assert "file is not UTF-8 text" in text and "line 2" in text and "0xe9" in text

@@ -49,7 +49,7 @@ from typing import NamedTuple
 from ..errors import ConfigError, PlacedProblems, ProblemCollector
 from ..formats.archive import is_ignored
 from ..formats.textfile import utf8_text
-from ..formats.values import ValueProblem, unique_keys
+from ..formats.values import ValueProblem, add_problem, unique_keys
 from ..labels import label_key
 
 #: Largest accepted gap between a released soft-label value and the share rebuilt from the
@@ -112,7 +112,7 @@ def load_split(source: dict, root: Path, split: str) -> list[dict]:
         try:
             item = {"id": at.item, **record_to_item(record, dataset, label_map)}
         except ValueProblem as problem:
-            at.add(**vars(problem))
+            add_problem(at, problem)
             continue
         _add_gold(item, record, dataset, source, at)
         items.append(item)
@@ -194,7 +194,8 @@ def _parse_json(raw: bytes, display: str) -> dict[str, dict]:
     except json.JSONDecodeError as e:
         raise ConfigError.single(display, f"not valid JSON ({e.msg})", line=e.lineno)
     except ValueProblem as problem:  # a key twice in one object: an item id, or an annotator
-        raise ConfigError.single(display, **vars(problem))
+        hint = "every item id, and every annotator within an item, must be unique"
+        raise ConfigError.single(display, **{**vars(problem), "hint": hint})
     if not isinstance(records, dict):
         raise ConfigError.single(
             display,

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import ConfigError, PlacedProblems, ProblemCollector
-from ..formats.values import ValueProblem
+from ..formats.values import ValueProblem, add_problem
 from . import SplitAbsent, unique_items
 from .semeval_sts import read_release_lines
 from .table import json_rows
@@ -71,7 +71,7 @@ def read_json_records(
         try:
             return {"id": at.item, **build(record, at)}
         except ValueProblem as problem:  # the record's first problem that stops it
-            at.add(**vars(problem))
+            add_problem(at, problem)
             return None
 
     _, records = json_rows(read_release_lines(path), "jsonl", "", problems)

@@ -43,7 +43,7 @@ from ..errors import ConfigError, PlacedProblems, ProblemCollector
 from ..fields import ITEM_FIELDS
 from ..formats.items import parsed_json_lines
 from ..formats.textfile import shorten
-from ..formats.values import ValueProblem, json_or_none
+from ..formats.values import ValueProblem, add_problem, json_or_none
 from ..labels import LabelSet, label_key
 from . import PartlyRead, SplitAbsent, unique_items, value_matches
 from .semeval_sts import read_release_lines
@@ -331,7 +331,7 @@ def _item(source: dict, row: dict, at: PlacedProblems, labels) -> dict | None:
         if columns.get("distribution"):
             item.update(_soft_label(row, columns["distribution"]))
     except ValueProblem as problem:
-        at.add(**vars(problem))
+        add_problem(at, problem)
         return None
     if columns.get("label"):
         item["label"] = _text(row.get(columns["label"]))
