@@ -139,12 +139,18 @@ def systems_bootstrap_scores(
 def _distinct_columns(prepared: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """The systems' statistics columns side by side (N, K), a column equal to the first system's
     kept once, and ``where`` (systems, S): the position of each system's column j among them."""
-    stacked = np.stack(prepared, axis=1)  # (N, systems, S)
-    shared = np.all(stacked == stacked[:, :1], axis=0)  # (systems, S): equal to the first system's
-    # the others after the first system's columns, system by system, each in its order
-    others = shared.shape[1] - 1 + np.cumsum(~shared).reshape(shared.shape)
-    where = np.where(shared, np.arange(shared.shape[1]), others)
-    return np.stack([*prepared[0].T, *stacked[:, ~shared].T], axis=1), where
+    first = prepared[0]
+    kept = list(first.T)
+    where = np.empty((len(prepared), first.shape[1]), dtype=np.intp)
+    where[0] = np.arange(first.shape[1])
+    for k, s in enumerate(prepared[1:], start=1):
+        for j in range(first.shape[1]):
+            if np.array_equal(s[:, j], first[:, j]):
+                where[k, j] = j
+            else:
+                where[k, j] = len(kept)
+                kept.append(s[:, j])
+    return np.stack(kept, axis=1), where
 
 
 def undefined_as_zero(values: np.ndarray) -> np.ndarray:
