@@ -332,7 +332,8 @@ def _annotator_rows(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemC
             problem.hint = (track.scale == "multilabel" and hint()) or problem.hint
             _add(problem, problems, rows, keys, j)
     lengths = {rows.item[j]: len(row) for j, row in entries.items()}
-    fit = RowFit(keys.annotators, keys.listed, lengths, track.annotator_alignment == OFFICIAL_2025)
+    official = track.annotator_alignment == OFFICIAL_2025
+    fit = RowFit(keys.annotators, keys.listed, lengths, first_entries=official)
     values = []
     for j, row in entries.items():
         try:

@@ -381,7 +381,9 @@ def build_report(
         rankings,
         overall_rows(spec, results, rankings, settings.overall),
         failures=failures,
-        notes={name: lines for name, r in results.items() if (lines := submission_notes(r))},
+        notes={
+            name: lines for name, result in results.items() if (lines := submission_notes(result))
+        },
         settings=settings,
         runs=runs,
         rule_notes=primary_rule_notes(spec, results),

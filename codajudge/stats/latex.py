@@ -160,10 +160,11 @@ def _visible_length(cell: str) -> int:
 
 def _latex_overall(report: RankingReport) -> list[str]:
     rankings = [report.rankings[t] for t in tables.paper_tracks(report)]
-    tests = ", ".join(dict.fromkeys(TEST_TITLES[r.test] for r in rankings))
+    tests = ", ".join(dict.fromkeys(TEST_TITLES[ranking.test] for ranking in rankings))
     named = [
-        f"{latex_escape(r.track.title)}: {tables.metric_label(r.metric, latex_escape, TIMES_100)}"
-        for r in rankings
+        f"{latex_escape(ranking.track.title)}: "
+        + tables.metric_label(ranking.metric, latex_escape, TIMES_100)
+        for ranking in rankings
     ]
     caption = kit_text(
         "ranking/latex_overall_caption",

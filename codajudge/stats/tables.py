@@ -313,8 +313,9 @@ def overall_table(report: RankingReport) -> Table:
     primary = primary_column(report)
     columns = [RANK, SYSTEM, primary] + ([Column("Mean rank")] if mean else [])
     for t in report.track_order():
-        r = report.rankings[t]
-        columns.append(Column(r.track.title, metric=r.metric, in_paper=t in in_paper, wraps=True))
+        ranking = report.rankings[t]
+        title, metric = ranking.track.title, ranking.metric
+        columns.append(Column(title, metric=metric, in_paper=t in in_paper, wraps=True))
     rows = []
     for row in report.overall:
         cells = [Cell(str(row.rank)), Cell(row.system), Cell(shown(row.primary, primary.percent))]
