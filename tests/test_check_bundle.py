@@ -607,6 +607,23 @@ def test_a_bundle_folder_that_is_a_pipe_is_a_problem_not_a_wait(folder, small, t
     assert any(folder in line for line in found[0]), found[0]
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+@pytest.mark.parametrize("make", [os.mkdir, getattr(os, "mkfifo", None)], ids=["folder", "pipe"])
+def test_a_gold_file_name_that_is_no_file_is_not_read(make, small, tmp_path):
+    """A folder or a named pipe named like a gold file beside the reference data is left unread
+    by the gold digest (reading a pipe blocks for ever, a folder raises)."""
+    import threading
+
+    broken = linked_copy(small[0].tree, tmp_path / "bundle")
+    make(broken / "reference_data" / "evaluation" / "zz.jsonl")
+    found: list[list[str]] = []
+    checking = threading.Thread(target=lambda: found.append(check_bundle(broken)), daemon=True)
+    checking.start()
+    checking.join(timeout=120)
+    assert found, "the check blocked on the pipe"
+    assert not any("Error" in line or "internal" in line for line in found[0]), found[0]
+
+
 def test_a_bundle_zip_escaping_its_folder_or_beyond_its_bounds_is_not_extracted(
     tmp_path, monkeypatch
 ):

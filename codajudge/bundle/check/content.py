@@ -29,9 +29,12 @@ from .v2 import phase_dates, scored_tasks
 
 
 def _gold_digest(folder: Path) -> str:
+    """The digest of the folder's ``*.jsonl`` regular files, names and bytes (a folder, a link or a
+    pipe of such a name in a bundle it did not build is not read: a pipe would block)."""
     digest = hashlib.sha256()
     for path in sorted(folder.glob("*.jsonl")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        if path.is_file() and not path.is_symlink():
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
 
@@ -99,7 +102,9 @@ def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleTyp
             check_rescored(doc, references, findings)
 
 
-def _folders(doc: dict, platform: ModuleType, root: Path, work: Path, findings: Findings) -> dict:
+def _folders(
+    doc: dict, platform: ModuleType, root: Path, work: Path, findings: Findings
+) -> dict[str, tuple[str, Path, Path | None]]:
     """reference_data path -> (its display, its folder, the folder of the same task's input data,
     None without one) of every scored phase's reference data that has a task.json."""
     folders = {}
@@ -120,7 +125,11 @@ def _folders(doc: dict, platform: ModuleType, root: Path, work: Path, findings: 
 
 
 def _check_leaks(
-    root: Path, references: dict, public: list[Path], public_gold: dict, findings: Findings
+    root: Path,
+    references: dict[str, Reference],
+    public: list[Path],
+    public_gold: dict[str, str],
+    findings: Findings,
 ) -> None:
     """No ``public`` file or folder carries the gold of a phase (``references``: reference_data
     path -> its Reference), except the starting kit a public-gold phase's (``public_gold``:
