@@ -301,3 +301,15 @@ def test_unknown_keys_at_every_depth_are_named_and_the_rest_is_still_checked(tmp
     assert "the shares of 'split' add up to 1.1, not 1" in text
     assert "names tracks the edition does not have" in text
     assert text.count("unknown key 'colour'") == 1
+
+
+def test_a_problem_the_cross_field_rules_find_twice_is_reported_once(tmp_path):
+    """A track declared three times is one problem ("declared twice"), said once."""
+    folder = tmp_path / "ed"
+    shutil.copytree(REPO / "editions" / "default", folder)
+    config = yaml.safe_load((folder / "edition.yaml").read_text(encoding="utf-8"))
+    config["tracks"] += [config["tracks"][0], config["tracks"][0]]
+    (folder / "edition.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_edition(folder)
+    assert caught.value.render().count("is declared twice") == 1, caught.value.render()

@@ -102,12 +102,13 @@ def _phases(raw: list[dict], problems: list[Problem]) -> list[Phase]:
     (unique) and of their schedule (``schedule.schedule_problems``) added to ``problems``."""
     phases = []
     for entry in raw:
-        pid, end = entry["id"], entry.get("end")
+        pid = entry["id"]
         by_id = {
             "name": pid.capitalize(),  # Practice, Evaluation, Post-campaign
             "split": "dev" if pid == "practice" else "test",
             "public_gold": pid == "practice",
         }
+        end = entry.get("end")
         dates = {"start": config_date(entry["start"]), "end": end and config_date(end)}
         phases.append(Phase(**{**by_id, **entry, **dates}))
     ids = [p.id for p in phases]
@@ -244,7 +245,8 @@ def _cross_checked(
     for problem in found:
         if not problem.file.startswith(display) and "/" not in problem.file:
             problem = replace(problem, file=f"{display}: {problem.file}")  # a cross-field rule's
-        problems.append(problem)
+        if problem not in problems:  # a rule may find one problem twice (a track declared thrice)
+            problems.append(problem)
     return Edition(
         **{
             **{key: top[key] for key in EDITION_KEYS},  # as written, or the schema's default
