@@ -69,6 +69,8 @@ def known_part(value, spec: Field):
     """``value`` (checked against ``spec`` by ``validate_config``) without the keys, at any depth,
     that ``spec`` does not declare: each is reported as an unknown key and leaves the rest readable.
     """
+    if spec.check is not None:  # a field with its own check: the schema does not walk it
+        return value
     if isinstance(value, dict) and spec.type in (OBJECT, MAP):
         # a map without ``keys`` takes any key, each holding its ``items``
         by_key = dict.fromkeys(spec.keys or value, spec.items)
