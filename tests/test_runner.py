@@ -267,3 +267,28 @@ def test_a_bundle_s_alias_bomb_is_refused_not_expanded(tmp_path):
     (tmp_path / "competition.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
     with pytest.raises(ConfigError, match=r"competition.yaml: not valid YAML.*alias bomb"):
         read_competition(tmp_path)
+
+
+def test_kept_outputs_replace_a_link_or_a_folder_at_their_names(tmp_path):
+    """``--output`` replaces whatever stands at a kept name: a link is removed, not written
+    through (its target outside the folder is left as it was), and a folder is replaced."""
+    from types import SimpleNamespace
+
+    step, predictions, out, outside = (tmp_path / n for n in ("step", "pred", "out", "outside"))
+    for folder in (step, predictions, out, outside):
+        folder.mkdir()
+    (step / "scores.json").write_text('{"new": 1}')
+    (step / "scores.txt").write_text("new")
+    (predictions / "sim.tsv").write_text("1\t2\n")
+    (outside / "target.json").write_text("outside")
+    (out / "scores.json").symlink_to(outside / "target.json")
+    (out / "scores.txt").mkdir()
+    (out / "scores.txt" / "old").write_text("old")
+    (out / "predictions").symlink_to(outside)
+    run_local.keep_outputs(SimpleNamespace(output=step, predictions=predictions), out)
+    assert (outside / "target.json").read_text() == "outside"
+    assert sorted(p.name for p in outside.iterdir()) == ["target.json"]
+    for name, text in (("scores.json", '{"new": 1}'), ("scores.txt", "new")):
+        assert not (out / name).is_symlink() and (out / name).read_text() == text
+    assert not (out / "predictions").is_symlink()
+    assert (out / "predictions" / "sim.tsv").read_text() == "1\t2\n"
