@@ -233,7 +233,7 @@ def test_a_registered_kind_reaches_the_data_page(toy_edition):
 
 
 #: A starting kit without a local phase (the evaluation page's facts of the kit).
-NO_LOCAL = LocalScore(first_phase="practice", practice_public=True, local_items={})
+NO_LOCAL = LocalScore(practice_public=True, local_items={})
 
 
 def test_a_registered_kind_reaches_the_evaluation_page(toy_edition):

@@ -498,7 +498,6 @@ def local_score(edition: Edition, data: EditionData) -> LocalScore:
     """What the starting kit can score: its local phase when the edition declares one and has the
     training data for it, else the practice phase when its gold is public, else nothing."""
     practice_public = any(p.public_gold for p in edition.phases)
-    first = LOCAL_PHASE if data.local else ("practice" if practice_public else "")
     local_items = (data.local or {}).get(LOCAL_PHASE, {})
     counts = {dataset: len(items) for dataset, items in local_items.items()}
     # track title -> how many of its local items it scores, for the tracks that score fewer than
@@ -511,7 +510,7 @@ def local_score(edition: Edition, data: EditionData) -> LocalScore:
         scored = sum(item["id"] in scored_ids for item in local_items[track.dataset])
         if scored < len(local_items[track.dataset]):
             fewer[track.title] = scored
-    return LocalScore(first, practice_public, counts, fewer, same_items(local_items))
+    return LocalScore(practice_public, counts, fewer, same_items(local_items))
 
 
 def same_items(items: dict[str, list[dict]]) -> list[tuple[str, ...]]:
