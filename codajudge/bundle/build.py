@@ -87,8 +87,8 @@ class EditionData:
 
 def baseline_reasons(edition: Edition, data: EditionData) -> tuple[dict[str, str], dict[str, str]]:
     """(the edition's baselines that need training data on a track whose dataset has none, and
-    why; those that cannot differ from another on some tracks, their items having fewer texts than
-    the baseline compares (cosine_bow on one text), and why)."""
+    why; those run that cannot differ from another on some tracks, their items having fewer texts
+    than the baseline compares (cosine_bow on one text), and why)."""
     prose = Templates.of(edition.folder)
     without_train = [t for t in edition.tracks if not data.splits["train"].get(t.dataset)]
     most_texts: dict[str, int] = {}  # dataset -> the most texts an item of it has, in any split
@@ -104,6 +104,7 @@ def baseline_reasons(edition: Edition, data: EditionData) -> tuple[dict[str, str
             skipped[name] = prose.fill(
                 "baselines/untrained_reason", dataset=untrained.dataset, track=untrained.title
             )
+            continue  # a baseline not run is alike nothing
         # every track's dataset has items in a scored split (``import_data``)
         short = [t.title for t in edition.tracks if most_texts[t.dataset] < model.texts_compared]
         if short:

@@ -476,17 +476,13 @@ def baselines_page(
     section on scoring yourself and one score table per phase. ``scores[phase][baseline][key]``:
     the baselines' scores computed at build time; ``score``: what the starting kit can score
     (``LocalScore``); ``skipped``: baselines not run, with the reason (they need a training split
-    the edition lacks); ``alike``: baselines that cannot differ from another on some tracks, with
-    the reason."""
+    the edition lacks); ``alike``: baselines run that cannot differ from another on some tracks,
+    with the reason."""
     prose = Templates.of(edition.folder)
     # the schema has checked each is a built-in baseline, whose text is templates/baseline/NAME.md
     lines = [prose.fill(f"baseline/{n}") for n in [*edition.baselines, *skipped]]
     lines += [prose.fill("baselines/not_run", name=n, reason=why) for n, why in skipped.items()]
-    lines += [
-        prose.fill("baselines/alike", name=name, reason=why)
-        for name, why in alike.items()
-        if name in edition.baselines
-    ]
+    lines += [prose.fill("baselines/alike", name=n, reason=why) for n, why in alike.items()]
     lines += [""] + _scoring_yourself(prose, edition, score)
     for phase_id, by_baseline in scores.items():
         if by_baseline:
