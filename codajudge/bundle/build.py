@@ -7,6 +7,7 @@ absence of gold in public files have all been checked.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -27,7 +28,7 @@ from ..formats.coverage import write_other_phase_ids
 from ..formats.items import public_view, reference_view, write_items
 from ..formats.write import write_prediction
 from ..gold import gold_as_values
-from ..importers import SPLITS, PartlyRead, load_split, missing_releases, split_source
+from ..importers import PartlyRead, load_split, missing_releases, split_source
 from ..metrics import get as get_metric
 from ..metrics.edition_module import metrics_of, property_problems
 from ..scoring import load_gold, score_folder, scored_subset
@@ -132,31 +133,27 @@ def import_data(
             continue  # reported above
         for split, items in _dataset_splits(edition, dataset, data_root, needed, problems).items():
             splits[split][dataset] = items
-    places = data_places(edition, data_root)
+    place = functools.partial(data_place, edition, data_root)  # (dataset, split) -> where
     # a scored split (every one after train) needs items; a dataset may have no training items
     empty = [(dataset, s) for s in needed[1:] for dataset, items in splits[s].items() if not items]
-    problems += [Problem(places[dataset][s], f"the {s} split has no items") for dataset, s in empty]
+    problems += [Problem(place(dataset, s), f"the {s} split has no items") for dataset, s in empty]
     unread = len(problems) > len(found or [])
     repeats = [] if unread else check_repeats(edition, splits, problems)
     if not unread:  # which phases score the same items, by their texts
         problems.extend(item_problems(edition.phases, splits))
-    golds = split_golds(edition.tracks, splits, places, problems)
+    golds = split_golds(edition.tracks, splits, place, problems)
     if problems:  # what a dataset not read, or problems in the data read, leave unchecked
         unchecked = "builder/unchecked_unread" if unread else "builder/unchecked_unbuilt"
         raise BuildProblems(problems, unchecked=Templates.of(edition.folder).fill(unchecked))
     return EditionData(splits, golds, repeats=repeats, local=local_splits(edition, splits["train"]))
 
 
-def data_places(edition: Edition, data_root: Path) -> dict[str, dict[str, str]]:
-    """dataset -> split -> where its items come from, for the data checks' messages: the file and
+def data_place(edition: Edition, data_root: Path, dataset: str, split: str) -> str:
+    """Where ``dataset``'s ``split`` items come from, for the data checks' messages: the file and
     the dataset's key (``data/items.csv (dataset 'pairs', dev split)``)."""
-    places: dict[str, dict[str, str]] = {}
-    for key, source in edition.datasets.items():
-        for split in SPLITS:
-            path = split_source(source, split).get("path")
-            file = f"{Path(data_root) / path} " if path else ""
-            places.setdefault(key, {})[split] = f"{file}(dataset '{key}', {split} split)"
-    return places
+    path = split_source(edition.datasets[dataset], split).get("path")
+    file = f"{Path(data_root) / path} " if path else ""
+    return f"{file}(dataset '{dataset}', {split} split)"
 
 
 def located(problem: Problem, dataset: str, source, config: str) -> Problem:
