@@ -44,11 +44,10 @@ def problem_text(
     expected: str | None = None,
     found: str | None = None,
     hint: str | None = None,
-    hint_in_brackets: bool = False,
 ) -> str:
-    """The one layout of a problem: ``where: message; expected X, found Y`` then the hint (each
-    detail only when given), as a sentence of its own (``. Hint``: the readers' messages) or, with
-    ``hint_in_brackets``, as `` (hint)`` (the bundle checker's one line per problem)."""
+    """The one layout of a problem: ``where: message; expected X, found Y`` then the hint as a
+    sentence of its own (``. Hint``), each detail only when given. The bundle checker gives no
+    hint here and puts it in brackets itself (``check.findings``)."""
     text = f"{where}: {message}" if where else message
     if expected is not None:
         text += f"; expected {expected}"
@@ -56,8 +55,6 @@ def problem_text(
         text += f", found {found}"
     if not hint:
         return text
-    if hint_in_brackets:
-        return text + f" ({hint})"
     return text + f". {hint[:1].upper()}{hint[1:]}"
 
 

@@ -233,7 +233,7 @@ def test_a_registered_kind_reaches_the_data_page(toy_edition):
 
 
 #: A starting kit without a local phase (the evaluation page's facts of the kit).
-NO_LOCAL = LocalScore(first_phase="practice", practice_public=True, local_items={})
+NO_LOCAL = LocalScore(practice_public=True, local_items={})
 
 
 def test_a_registered_kind_reaches_the_evaluation_page(toy_edition):
@@ -262,9 +262,12 @@ def test_gold_outside_a_ranged_kinds_range_is_reported_and_labelled_kinds_have_n
 
     scored = track_from_dict({"id": "s", "kind": "similarity", "dataset": "d", "range": [0, 5]})
     items = [{"id": f"i{n}", "texts": ["a", "b"], "score": score} for n, score in enumerate([1, 6])]
-    places = {"d": {"train": "d (train)"}}
+
+    def place(dataset: str, split: str) -> str:
+        return f"{dataset} ({split})"
+
     problems = []
-    golds = split_golds([scored], {"train": {"d": items}}, places, problems)
+    golds = split_golds([scored], {"train": {"d": items}}, place, problems)
     (problem,) = problems
     assert problem.message == "similarity gold outside the track's range on 1 item"
     assert "'i1' (6)" in problem.found and "0 to 5" in problem.expected
@@ -274,6 +277,6 @@ def test_gold_outside_a_ranged_kinds_range_is_reported_and_labelled_kinds_have_n
     )
     labelled_items = [{"id": "i0", "texts": ["a", "b"], "label": "a"}]
     assert not kinds.of(labelled).has_range
-    split_golds([scored], {"train": {"d": items[:1]}}, places, problems)
-    split_golds([labelled], {"train": {"d": labelled_items}}, places, problems)
+    split_golds([scored], {"train": {"d": items[:1]}}, place, problems)
+    split_golds([labelled], {"train": {"d": labelled_items}}, place, problems)
     assert problems == [problem]

@@ -15,7 +15,7 @@ from codajudge.tracks import track_from_dict
 
 REPO = Path(__file__).resolve().parents[1]
 #: A starting kit without a local phase, its practice gold public.
-NO_LOCAL = LocalScore(first_phase="practice", practice_public=True, local_items={})
+NO_LOCAL = LocalScore(practice_public=True, local_items={})
 
 
 def sts_only(range_=None):
@@ -60,7 +60,7 @@ def test_the_baselines_page_uses_track_and_metric_titles_and_says_what_was_not_r
     text = pages.baselines_page(
         dataclasses.replace(edition, baselines=["random"]),
         scores,
-        LocalScore(first_phase="local", practice_public=False, local_items={"sts": 10}),
+        LocalScore(practice_public=False, local_items={"sts": 10}),
         {"most_frequent": "it learns"},
         {},
     )
@@ -72,7 +72,7 @@ def test_the_baselines_page_uses_track_and_metric_titles_and_says_what_was_not_r
 
 
 def test_the_baselines_page_says_when_the_kit_can_score_nothing():
-    nothing = LocalScore(first_phase="", practice_public=False, local_items={})
+    nothing = LocalScore(practice_public=False, local_items={})
     text = pages.baselines_page(sts_only(), {}, nothing, {}, {})
     assert "no phase can be scored here" in text and "ingestion_program/ingest.py" in text
     assert "run_local.py" not in text
@@ -105,12 +105,12 @@ def test_the_evaluation_page_names_the_phases_whose_detailed_results_show_interv
         edition,
         phases=[dataclasses.replace(p, public_gold=False) for p in edition.phases],
     )
-    local = LocalScore(first_phase="local", practice_public=False, local_items={"sts": 10})
+    local = LocalScore(practice_public=False, local_items={"sts": 10})
     text = pages.evaluation_page(hidden, local)
     assert "(practice)" not in text
     assert "Where the gold is public (the starting kit's local phase, `--phase local`)" in text
     assert "the practice, evaluation and post-campaign phases hide their gold" in text
-    nothing = LocalScore(first_phase="", practice_public=False, local_items={})
+    nothing = LocalScore(practice_public=False, local_items={})
     text = pages.evaluation_page(hidden, nothing)
     assert "every phase hides its gold (practice, evaluation and post-campaign)" in text
     text = pages.evaluation_page(edition, NO_LOCAL)
@@ -132,12 +132,12 @@ def test_datasets_sharing_their_local_items_are_named_where_the_local_score_is_e
     assert same_items({"sts_en": [other], "sts_ar": [item]}) == []
 
     sizes = {name: 1 for name in items}
-    shared = LocalScore("local", False, sizes, shared=same_items(items))
+    shared = LocalScore(False, sizes, shared=same_items(items))
     text = what_is_scored(Templates(), shared, "They score")
     assert "The datasets sts_ar, sts_es and sts_tr share one training source" in text
     assert "scores alike on their tracks of one kind" in text
     assert "share one training source" not in what_is_scored(
-        Templates(), LocalScore("local", False, sizes), "They score"
+        Templates(), LocalScore(False, sizes), "They score"
     )
     page = pages.baselines_page(sts_only(), {}, shared, {}, {})
     assert "The datasets sts_ar, sts_es and sts_tr share one training source" in page

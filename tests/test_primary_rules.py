@@ -316,7 +316,7 @@ def test_lewidi2025_states_the_normalised_mean_on_its_pages_and_leaderboard():
     edition = load_edition(REPO / "editions" / "lewidi2025")
     assert edition.primary_rule.mean == "normalised"
     assert edition.primary_rule.spec_entry()["primary_score"]["missing"] == "baseline most_frequent"
-    text = pages.evaluation_page(edition, LocalScore("practice", True, {}))
+    text = pages.evaluation_page(edition, LocalScore(True, {}))
     assert "(score - lower) / (upper - lower)" in text
     assert "Paraphrase soft (Avg Wasserstein dist) 0 to 10" in text
     assert "MP soft" in text and "baseline most_frequent's score" in text
@@ -324,7 +324,7 @@ def test_lewidi2025_states_the_normalised_mean_on_its_pages_and_leaderboard():
     assert "normalised" in title and len(title) <= 36
     default = load_edition(REPO / "editions" / "default")
     assert leaderboard_columns(default)[0]["title"] == "Primary score"
-    assert "(score - lower)" not in pages.evaluation_page(default, LocalScore("practice", True, {}))
+    assert "(score - lower)" not in pages.evaluation_page(default, LocalScore(True, {}))
 
 
 def test_ranking_states_a_normalised_primary_score(tmp_path):

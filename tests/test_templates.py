@@ -17,7 +17,7 @@ from codajudge.errors import ConfigError
 
 REPO = Path(__file__).resolve().parents[1]
 #: A starting kit without a local phase.
-NO_LOCAL = LocalScore(first_phase="practice", practice_public=True, local_items={})
+NO_LOCAL = LocalScore(practice_public=True, local_items={})
 #: The Evaluation page's sentence on the primary score, as the kit's template says it.
 PRIMARY_SENTENCE = "is the unweighted mean of the main metric of these tracks:"
 

@@ -7,6 +7,7 @@ absence of gold in public files have all been checked.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -27,7 +28,7 @@ from ..formats.coverage import write_other_phase_ids
 from ..formats.items import public_view, reference_view, write_items
 from ..formats.write import write_prediction
 from ..gold import gold_as_values
-from ..importers import SPLITS, PartlyRead, load_split, missing_releases, split_source
+from ..importers import PartlyRead, load_split, missing_releases, split_source
 from ..metrics import get as get_metric
 from ..metrics.edition_module import metrics_of, property_problems
 from ..scoring import load_gold, score_folder, scored_subset
@@ -87,8 +88,8 @@ class EditionData:
 
 def baseline_reasons(edition: Edition, data: EditionData) -> tuple[dict[str, str], dict[str, str]]:
     """(the edition's baselines that need training data on a track whose dataset has none, and
-    why; those that cannot differ from another on some tracks, their items having fewer texts than
-    the baseline compares (cosine_bow on one text), and why)."""
+    why; those run that cannot differ from another on some tracks, their items having fewer texts
+    than the baseline compares (cosine_bow on one text), and why)."""
     prose = Templates.of(edition.folder)
     without_train = [t for t in edition.tracks if not data.splits["train"].get(t.dataset)]
     most_texts: dict[str, int] = {}  # dataset -> the most texts an item of it has, in any split
@@ -104,6 +105,7 @@ def baseline_reasons(edition: Edition, data: EditionData) -> tuple[dict[str, str
             skipped[name] = prose.fill(
                 "baselines/untrained_reason", dataset=untrained.dataset, track=untrained.title
             )
+            continue  # a baseline not run is alike nothing
         # every track's dataset has items in a scored split (``import_data``)
         short = [t.title for t in edition.tracks if most_texts[t.dataset] < model.texts_compared]
         if short:
@@ -131,31 +133,27 @@ def import_data(
             continue  # reported above
         for split, items in _dataset_splits(edition, dataset, data_root, needed, problems).items():
             splits[split][dataset] = items
-    places = data_places(edition, data_root)
+    place = functools.partial(data_place, edition, data_root)  # (dataset, split) -> where
     # a scored split (every one after train) needs items; a dataset may have no training items
     empty = [(dataset, s) for s in needed[1:] for dataset, items in splits[s].items() if not items]
-    problems += [Problem(places[dataset][s], f"the {s} split has no items") for dataset, s in empty]
+    problems += [Problem(place(dataset, s), f"the {s} split has no items") for dataset, s in empty]
     unread = len(problems) > len(found or [])
     repeats = [] if unread else check_repeats(edition, splits, problems)
     if not unread:  # which phases score the same items, by their texts
         problems.extend(item_problems(edition.phases, splits))
-    golds = split_golds(edition.tracks, splits, places, problems)
+    golds = split_golds(edition.tracks, splits, place, problems)
     if problems:  # what a dataset not read, or problems in the data read, leave unchecked
         unchecked = "builder/unchecked_unread" if unread else "builder/unchecked_unbuilt"
         raise BuildProblems(problems, unchecked=Templates.of(edition.folder).fill(unchecked))
     return EditionData(splits, golds, repeats=repeats, local=local_splits(edition, splits["train"]))
 
 
-def data_places(edition: Edition, data_root: Path) -> dict[str, dict[str, str]]:
-    """dataset -> split -> where its items come from, for the data checks' messages: the file and
+def data_place(edition: Edition, data_root: Path, dataset: str, split: str) -> str:
+    """Where ``dataset``'s ``split`` items come from, for the data checks' messages: the file and
     the dataset's key (``data/items.csv (dataset 'pairs', dev split)``)."""
-    places: dict[str, dict[str, str]] = {}
-    for key, source in edition.datasets.items():
-        for split in SPLITS:
-            path = split_source(source, split).get("path")
-            file = f"{Path(data_root) / path} " if path else ""
-            places.setdefault(key, {})[split] = f"{file}(dataset '{key}', {split} split)"
-    return places
+    path = split_source(edition.datasets[dataset], split).get("path")
+    file = f"{Path(data_root) / path} " if path else ""
+    return f"{file}(dataset '{dataset}', {split} split)"
 
 
 def located(problem: Problem, dataset: str, source, config: str) -> Problem:
@@ -498,7 +496,6 @@ def local_score(edition: Edition, data: EditionData) -> LocalScore:
     """What the starting kit can score: its local phase when the edition declares one and has the
     training data for it, else the practice phase when its gold is public, else nothing."""
     practice_public = any(p.public_gold for p in edition.phases)
-    first = LOCAL_PHASE if data.local else ("practice" if practice_public else "")
     local_items = (data.local or {}).get(LOCAL_PHASE, {})
     counts = {dataset: len(items) for dataset, items in local_items.items()}
     # track title -> how many of its local items it scores, for the tracks that score fewer than
@@ -511,7 +508,7 @@ def local_score(edition: Edition, data: EditionData) -> LocalScore:
         scored = sum(item["id"] in scored_ids for item in local_items[track.dataset])
         if scored < len(local_items[track.dataset]):
             fewer[track.title] = scored
-    return LocalScore(first, practice_public, counts, fewer, same_items(local_items))
+    return LocalScore(practice_public, counts, fewer, same_items(local_items))
 
 
 def same_items(items: dict[str, list[dict]]) -> list[tuple[str, ...]]:

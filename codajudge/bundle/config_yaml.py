@@ -73,6 +73,40 @@ def bounded_document(loader: yaml.SafeLoader):
         loader.dispose()
 
 
+class DuplicateKeysLoader(yaml.SafeLoader):
+    """A SafeLoader (a bundle's YAML is read as Codabench reads it) that records, in
+    ``duplicates``, each key given twice in one mapping (the last one silently wins) with its
+    line."""
+
+
+def _mapping(loader, node, deep=False):
+    seen = set()
+    for key_node, _ in node.value:
+        key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+        if key is not None and key in seen:
+            loader.duplicates.append((key, key_node.start_mark.line + 1))
+        seen.add(key)
+    return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
+
+
+DuplicateKeysLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
+
+
+def bundle_yaml(data: bytes, display: str, found_chars: int) -> tuple[object, list]:
+    """The document of a bundle's YAML file (its bytes ``data``, named ``display`` in a refusal),
+    read as Codabench reads it within ``bounded_document``'s bounds, and the (key, line) pairs of
+    its keys given twice in one mapping; ConfigError when it is not UTF-8 or not valid YAML (the
+    parser's complaint on one line, cut to ``found_chars`` characters)."""
+    text = utf8_text(data, display)
+    loader = DuplicateKeysLoader(text)
+    loader.duplicates = []
+    try:
+        return bounded_document(loader), loader.duplicates
+    except yaml.YAMLError as e:
+        found = " ".join(str(e).split())[:found_chars]
+        raise ConfigError.single(display, "not valid YAML", found=found) from None
+
+
 def load_config_yaml(path: Path) -> tuple[Path, dict]:
     """The edition config's file (``edition.yaml`` inside a folder ``path``) and its YAML mapping,
     or ConfigError naming the file and what is wrong with it."""

@@ -13,6 +13,8 @@ scores its dev file as test too); an item shared between a public and a hidden-g
 refused by ``build.check_repeats``.
 """
 
+from collections.abc import Callable
+
 import numpy as np
 
 from .. import kinds
@@ -47,16 +49,16 @@ def range_problems(track: Track, gold: GoldTrack, where: str) -> list[Problem]:
 def split_golds(
     tracks: list[Track],
     splits: dict[str, dict[str, list[dict]]],
-    places: dict[str, dict[str, str]],
+    place: Callable[[str, str], str],
     problems: list[Problem],
 ) -> Golds:
     """The gold of every track on every split of its dataset that has items, train included; every
     problem of those splits (ids repeated, gold unreadable or out of range) added to ``problems``.
-    ``places``: dataset -> split -> the file and key the problems name (``build.data_places``)."""
+    ``place``: (dataset, split) -> the file and key the problems name (``build.data_place``)."""
     golds: Golds = {}
     for split, datasets in splits.items():
         for dataset, items in sorted(datasets.items()):
-            where = places[dataset][split]
+            where = place(dataset, split)
             for track in [track for track in tracks if track.dataset == dataset and items]:
                 try:
                     golds[(split, track.id)] = build_gold(track, items, where)

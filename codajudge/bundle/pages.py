@@ -42,24 +42,24 @@ LOCAL_SAMPLE = "sample_submissions/local_result_submission.zip"
 
 @dataclass(frozen=True)
 class LocalScore:
-    """What a participant can score with the starting kit alone: ``first_phase`` (the phase its
-    first commands score: ``local``, ``practice`` when its gold is public, '' when none can be
-    scored), ``practice_public`` (whether the practice gold is public), ``local_items`` (dataset ->
-    items of the local split), ``local_scored`` (track title -> the local items it scores, for
+    """What a participant can score with the starting kit alone: ``practice_public`` (whether the
+    practice gold is public), ``local_items`` (dataset -> items of the local split, none when the
+    kit has no local phase), ``local_scored`` (track title -> the local items it scores, for
     the tracks that score fewer than their dataset's: only those items have the gold the track
     needs), ``shared`` (groups of datasets whose local items are the same items, from one
     training source: their tracks' local scores say nothing of each track's own data). Read by
     the kit's README and by the Baselines and Evaluation pages."""
 
-    first_phase: str
     practice_public: bool
     local_items: dict[str, int]
     local_scored: dict[str, int] = field(default_factory=dict)
     shared: list[tuple[str, ...]] = field(default_factory=list)
 
     @property
-    def has_local(self) -> bool:
-        return self.first_phase == LOCAL_PHASE
+    def first_phase(self) -> str:
+        """The phase the kit's first commands score: ``local`` when the kit has local items,
+        ``practice`` when its gold is public, '' when none can be scored."""
+        return LOCAL_PHASE if self.local_items else ("practice" if self.practice_public else "")
 
     @property
     def practice_gold(self) -> str:
@@ -83,7 +83,7 @@ def _intro(prose: Templates, score: LocalScore) -> str:
     practice = prose.fill(
         "kit_readme/practice_public" if score.practice_public else "kit_readme/practice_data"
     )
-    held = prose.fill("kit_readme/with_local", practice=practice) if score.has_local else practice
+    held = prose.fill("kit_readme/with_local", practice=practice) if score.local_items else practice
     return prose.fill("kit_readme/intro", held=held)
 
 
@@ -142,7 +142,7 @@ def run_command(score: LocalScore, submission: str, output: str = "checked") -> 
 
 
 #: The command that checks a submission's format when no phase can be scored in the kit.
-FORMAT_CHECK = run_command(LocalScore("", False, {}), PRACTICE_SAMPLE)
+FORMAT_CHECK = run_command(LocalScore(False, {}), PRACTICE_SAMPLE)
 
 
 def nothing_scored(prose: Templates, template: str) -> str:
@@ -185,7 +185,7 @@ def render(
         **{f"{name}_page": _page(prose, pages, name) for name in ("data", "evaluation", "terms")},
         examples="\n\n".join(f"`{name}`:\n\n```\n{line}\n```" for name, line in examples.items()),
         # the sample result submission the README's check command takes
-        checked_sample=LOCAL_SAMPLE if score.has_local else PRACTICE_SAMPLE,
+        checked_sample=LOCAL_SAMPLE if score.local_items else PRACTICE_SAMPLE,
         samples=_samples(prose, score, sample_baseline),
         positional=prose.fill("kit_readme/positional") + "\n" if positional else "",
         other_names=_other_names(prose, edition, pages),
@@ -327,7 +327,7 @@ def details_sentence(prose: Templates, edition: Edition, score: LocalScore) -> s
     public = [p.id for p in edition.phases if p.public_gold]
     hidden = [p.id for p in edition.phases if not p.public_gold]
     shown = [_phases(prose, public)] if public else []
-    if score.has_local:
+    if score.local_items:
         shown.append(prose.fill("evaluation/details_local"))
     extras = prose.fill("evaluation/details_extras")
     if not shown:
@@ -476,17 +476,13 @@ def baselines_page(
     section on scoring yourself and one score table per phase. ``scores[phase][baseline][key]``:
     the baselines' scores computed at build time; ``score``: what the starting kit can score
     (``LocalScore``); ``skipped``: baselines not run, with the reason (they need a training split
-    the edition lacks); ``alike``: baselines that cannot differ from another on some tracks, with
-    the reason."""
+    the edition lacks); ``alike``: baselines run that cannot differ from another on some tracks,
+    with the reason."""
     prose = Templates.of(edition.folder)
     # the schema has checked each is a built-in baseline, whose text is templates/baseline/NAME.md
     lines = [prose.fill(f"baseline/{n}") for n in [*edition.baselines, *skipped]]
     lines += [prose.fill("baselines/not_run", name=n, reason=why) for n, why in skipped.items()]
-    lines += [
-        prose.fill("baselines/alike", name=name, reason=why)
-        for name, why in alike.items()
-        if name in edition.baselines
-    ]
+    lines += [prose.fill("baselines/alike", name=n, reason=why) for n, why in alike.items()]
     lines += [""] + _scoring_yourself(prose, edition, score)
     for phase_id, by_baseline in scores.items():
         if by_baseline:

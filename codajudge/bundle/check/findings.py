@@ -37,11 +37,9 @@ class Findings:
 
     def lines(self) -> list[str]:
         """Each problem as ``errors.problem_text`` lays it out, the hint in brackets, on one line."""
-        texts = [
-            problem_text(p.place, p.message, p.expected, p.found, p.hint, hint_in_brackets=True)
-            for p in self.problems
-        ]
-        return [" ".join(text.split()) for text in texts]
+        texts = [problem_text(p.place, p.message, p.expected, p.found) for p in self.problems]
+        hints = [f" ({p.hint})" if p.hint else "" for p in self.problems]
+        return [" ".join((text + hint).split()) for text, hint in zip(texts, hints)]
 
 
 def relative_path(root: Path, value) -> Path | None:

@@ -13,10 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 from collections.abc import Iterator
 
-import yaml
-
-from ...formats.textfile import utf8_text
-from ..config_yaml import bounded_document
+from ..config_yaml import bundle_yaml
 from .findings import Findings
 
 
@@ -93,36 +90,13 @@ def _extract(archive: zipfile.ZipFile, name: str, tmp: Path, findings: Findings)
     return False
 
 
-class _Loader(yaml.SafeLoader):
-    """A SafeLoader that records keys given twice in one mapping (the last one silently wins)."""
-
-
-def _mapping(loader, node, deep=False):
-    seen = set()
-    for key_node, _ in node.value:
-        key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
-        if key is not None and key in seen:
-            loader.duplicates.append((key, key_node.start_mark.line + 1))
-        seen.add(key)
-    return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
-
-
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
-
-
 def load_competition_yaml(root: Path, findings: Findings) -> dict | None:
     data = (root / "competition.yaml").read_bytes()
-    text = findings.unless_refused(utf8_text, data, "competition.yaml")
-    if text is None:
+    read = findings.unless_refused(bundle_yaml, data, "competition.yaml", found_chars=200)
+    if read is None:
         return None
-    loader = _Loader(text)
-    loader.duplicates = []
-    try:
-        doc = bounded_document(loader)
-    except yaml.YAMLError as e:
-        findings.add("competition.yaml", "not valid YAML", found=" ".join(str(e).split())[:200])
-        return None
-    for key, line in loader.duplicates:
+    doc, duplicates = read
+    for key, line in duplicates:
         findings.add(
             f"competition.yaml, line {line}", f"key {key!r} given twice; only the last value counts"
         )

@@ -9,11 +9,8 @@ import shlex
 import zipfile
 from pathlib import Path
 
-import yaml
-
 from ...errors import ConfigError
-from ...formats.textfile import utf8_text
-from ..config_yaml import bounded_document
+from ..config_yaml import bundle_yaml
 from .findings import Findings, relative_path
 
 #: The program folders (or zips) of a bundle, each run by the compute worker with its metadata's command.
@@ -28,12 +25,7 @@ def metadata_command(data: bytes, display: str) -> str:
     """The ``command`` of a program's metadata file (its bytes ``data``, named ``display`` in a
     refusal), read as the compute worker reads it; ConfigError when the file is not UTF-8, not YAML
     (within ``bounded_document``'s bounds) or has no command."""
-    text = utf8_text(data, display)
-    try:
-        meta = bounded_document(yaml.SafeLoader(text))
-    except yaml.YAMLError as e:
-        found = " ".join(str(e).split())[:120]
-        raise ConfigError.single(display, "not valid YAML", found=found) from None
+    meta, _ = bundle_yaml(data, display, found_chars=120)
     command = meta.get("command") if isinstance(meta, dict) else None
     if not isinstance(command, str) or not command.strip():
         raise ConfigError.single(
