@@ -21,7 +21,7 @@ STYLE = Style(_e, "<b>{}</b>", tables.MARK)
 
 def render_html(report: RankingReport) -> str:
     parts = [tables.header_text(report, "ranking/html_header", _e)]
-    for number, section in enumerate(tables.page_sections(report, _e)):
+    for number, section in enumerate(tables.page_sections(report, STYLE)):
         shown = [f"<h2>{section.heading}</h2>", f"<p>{section.intro}</p>"]
         shown += [f"<p class='warn'>{section.note}</p>"] if section.note else []
         if section.ranking and section.ranking.rows:
@@ -41,7 +41,7 @@ def render_html(report: RankingReport) -> str:
 def _table(table: Table) -> str:
     """An HTML table: a column's head with its metric's label below it; names aligned left."""
     columns = [(c.page_head(_e, "<br>"), c.names) for c in table.columns]
-    return html_table(columns, STYLE.rows(table))
+    return html_table(columns, table.rows)
 
 
 def _chart(ranking: TrackRanking) -> str:

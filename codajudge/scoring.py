@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import NamedTuple
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -87,24 +86,16 @@ def read_track_file(path: Path, display: str, gold: GoldTrack, phases=None) -> P
     return read_prediction(path, display, gold.track, keys)
 
 
-class ScoredSubset(NamedTuple):
-    """What a track's metrics score: the ``gold`` and ``predicted`` values of the items that have
-    gold, and ``keep``, the mask of the per-item statistics to keep (None: every item's)."""
-
-    gold: object
-    predicted: object
-    keep: np.ndarray | None
-
-
-def scored_subset(gold: GoldTrack, pred_values) -> ScoredSubset:
-    """The values the metrics score, for the items that have gold.
+def scored_subset(gold: GoldTrack, pred_values) -> tuple[object, object, np.ndarray | None]:
+    """What a track's metrics score: the gold and predicted values of the items that have gold, and
+    the mask of the per-item statistics to keep (None: every item's).
 
     Array kinds are cut before the metric (a missing classification label is -1); per-annotator
     rows are cut after, by dropping the per-item statistics of items without annotations.
     """
     if isinstance(gold.gold, PerAnnotator):
-        return ScoredSubset(gold.gold, pred_values, gold.scored)
-    return ScoredSubset(gold.gold[gold.scored], pred_values[gold.scored], None)
+        return gold.gold, pred_values, gold.scored
+    return gold.gold[gold.scored], pred_values[gold.scored], None
 
 
 def score_track(gold: GoldTrack, prediction: Prediction, file: str) -> TrackResult:

@@ -1,44 +1,102 @@
 """Text the kit writes from its own parts: Markdown templates whose ``$fields`` are filled by
-``string.Template`` (one reading rule for the builder's pages and messages, ``bundle.prose``, which
-looks in an edition's own templates first, and for the ranking tool's outputs, ``stats``), and CSV
-tables."""
+``string.Template`` (one reader, ``Templates``, for the builder's pages and messages, which looks in
+an edition's own templates first, and for the ranking tool's outputs, ``kit_text``, the kit's
+templates alone), and CSV tables; ``utf8_text``, the one UTF-8 refusal of every file the kit reads."""
 
+from __future__ import annotations
+
+import codecs
 import csv
 import io
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
-from .errors import ConfigError
+from .errors import ConfigError, KitError
 
 #: The kit's templates, shipped in the package (package data of the wheel).
 KIT_TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
-def filled(text: str, source: str, fields: dict[str, object]) -> str:
-    """Template ``text`` (of the file ``source``) without its final line end, each ``$field``
-    replaced; a ConfigError naming ``source`` for an unknown field or a lone ``$``."""
-    import string  # here: the scoring program writes CSV through this module and fills no template
-
-    # line ends as Python's text files read them: a template saved on Windows fills alike
-    text = text.replace("\r\n", "\n").replace("\r", "\n").removesuffix("\n")
+def utf8_text(
+    data: bytes, display: str, refusal: type[KitError] = ConfigError, line: int = 1, offset: int = 0
+) -> str:
+    """``data``, the bytes of the file ``display`` from byte ``offset`` (on its line ``line``), as
+    text, the UTF-8 BOM that opens a file dropped; else ``refusal`` (ConfigError for the organisers'
+    files, SubmissionError for a participant's) naming the line and offset of the first byte that
+    is not UTF-8."""
+    start = len(codecs.BOM_UTF8) if offset == 0 and data.startswith(codecs.BOM_UTF8) else 0
     try:
-        return string.Template(text).substitute(fields)
-    except KeyError as unknown:
-        raise ConfigError.single(
-            source,
-            f"the template names an unknown field ${unknown.args[0]}",
-            expected="fields among " + (", ".join(f"${f}" for f in fields) or "none"),
+        return str(memoryview(data)[start:], "utf-8")
+    except UnicodeDecodeError as e:
+        at = start + e.start
+        raise refusal.single(
+            display,
+            "file is not UTF-8 text",
+            line=line + data.count(b"\n", 0, at),
+            expected="UTF-8",
+            found=f"byte 0x{data[at]:02x} at offset {offset + at}",
+            hint="save the file as UTF-8 (Latin-1 and other encodings are refused)",
         ) from None
-    except ValueError as bad:
-        raise ConfigError.single(
-            source, f"a '$' starts no field ({bad})", hint="write $$ for a dollar sign"
-        ) from None
+
+
+#: An edition's own templates, relative to its folder.
+EDITION_TEMPLATES = "templates"
+
+
+class Templates(NamedTuple):
+    """Where templates are looked up: the edition's own folder first, then the kit's."""
+
+    folders: tuple[Path, ...] = (KIT_TEMPLATES,)
+
+    @classmethod
+    def of(cls, edition_folder: Path) -> Templates:
+        """The templates of an edition whose folder is ``edition_folder``: its ``templates/``
+        before the kit's."""
+        return cls((Path(edition_folder) / EDITION_TEMPLATES, KIT_TEMPLATES))
+
+    def path(self, name: str) -> Path | None:
+        """The file of template ``name`` (``evaluation``, ``kinds/similarity_format``), None when
+        neither the edition nor the kit has one."""
+        candidates = (folder / f"{name}.md" for folder in self.folders)
+        return next((path for path in candidates if path.is_file()), None)
+
+    def has(self, name: str) -> bool:
+        return self.path(name) is not None
+
+    def fill(self, name: str, /, **fields: object) -> str:
+        """Template ``name`` without its file's final line end, each ``$field`` replaced; a
+        ConfigError naming its file for an unknown field or a lone ``$``."""
+        import string  # here: the scoring program writes CSV through this module, fills no template
+
+        path = self.path(name)
+        if path is None:
+            raise ConfigError.single(
+                f"{EDITION_TEMPLATES}/{name}.md",
+                "no such template",
+                expected=f"the file in the edition's {EDITION_TEMPLATES}/ folder or in the kit's "
+                f"{KIT_TEMPLATES}",
+            )
+        text = utf8_text(path.read_bytes(), str(path))
+        # line ends as Python's text files read them: a template saved on Windows fills alike
+        text = text.replace("\r\n", "\n").replace("\r", "\n").removesuffix("\n")
+        try:
+            return string.Template(text).substitute(fields)
+        except KeyError as unknown:
+            raise ConfigError.single(
+                str(path),
+                f"the template names an unknown field ${unknown.args[0]}",
+                expected="fields among " + (", ".join(f"${f}" for f in fields) or "none"),
+            ) from None
+        except ValueError as bad:
+            raise ConfigError.single(
+                str(path), f"a '$' starts no field ({bad})", hint="write $$ for a dollar sign"
+            ) from None
 
 
 def kit_text(name: str, /, **fields: object) -> str:
     """The kit's template ``name`` (``ranking/intervals``), filled with ``fields``."""
-    path = KIT_TEMPLATES / f"{name}.md"
-    return filled(path.read_text(encoding="utf-8"), str(path), fields)
+    return Templates((KIT_TEMPLATES,)).fill(name, **fields)
 
 
 def csv_text(columns: Sequence[str], rows: Iterable[Sequence[object]]) -> str:

@@ -147,7 +147,7 @@ def test_every_metric_a_track_may_name_scores_its_gold_at_the_best_value(track, 
     write_prediction(path, track, gold.ids, gold_as_values(gold))
     result = score_track(gold, read_track_file(path, path.name, gold), path.name)
     assert not result.warnings
-    on_gold = scored_subset(gold, gold.gold).gold
+    on_gold, _, _ = scored_subset(gold, gold.gold)
     for name, value in result.scores.items():
         metric = METRICS[name]
         best = metric.gold_value(on_gold, len(track.labels))

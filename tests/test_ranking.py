@@ -268,16 +268,16 @@ def test_one_table_model_gives_every_output_its_cells():
     """A track's table is built once: its printed cells round the CSV's exact values on the
     column's scale, and Markdown, HTML and LaTeX write those very cells (the paper without p)."""
     from codajudge.ranking_page import render_html
-    from codajudge.stats.tables import track_table
+    from codajudge.stats.tables import Style, track_table
 
     report = _report()
-    table = track_table(report.rankings["en_en"])
+    table = track_table(report.rankings["en_en"], Style())
     heads = [c.head for c in table.columns]
     assert heads == ["Rank", "System", "Pearson r", "95% interval", "p vs best", "Cluster"]
     for cells, record in zip(table.rows, table.records):
-        assert cells[1].text == record["system"]
-        assert cells[2].text == f"{100 * record['value']:.2f}"
-        assert cells[3].text == f"[{100 * record['ci_low']:.2f}, {100 * record['ci_high']:.2f}]"
+        assert cells[1] == record["system"]
+        assert cells[2] == f"{100 * record['value']:.2f}"
+        assert cells[3] == f"[{100 * record['ci_low']:.2f}, {100 * record['ci_high']:.2f}]"
     markdown, page, paper = render_markdown(report), render_html(report), render_latex(report)
     assert "| 3 | z | 50.00 | [45.00, 55.00] | 0.0010 | 2 |" in markdown
     assert "<tr><td>3</td><td class='l'>z</td><td>50.00</td><td>[45.00, 55.00]</td>" in page

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from codajudge.bundle import pages, prose
+from codajudge import texts
+from codajudge.bundle import pages
 from codajudge.bundle.edition import load_edition
 from codajudge.bundle.pages import LocalScore
 from codajudge.errors import ConfigError
@@ -27,7 +28,7 @@ def default_edition():
 
 
 def template_names():
-    root = prose.KIT_TEMPLATES
+    root = texts.KIT_TEMPLATES
     return sorted(str(p.relative_to(root).with_suffix("")) for p in root.rglob("*.md"))
 
 
@@ -42,14 +43,14 @@ def test_editing_the_kits_evaluation_template_changes_the_evaluation_page(tmp_pa
     before = pages.evaluation_page(edition, NO_LOCAL)
     assert PRIMARY_SENTENCE in before
     copy = tmp_path / "templates"
-    shutil.copytree(prose.KIT_TEMPLATES, copy)
+    shutil.copytree(texts.KIT_TEMPLATES, copy)
     evaluation = copy / "evaluation.md"
     text = evaluation.read_text(encoding="utf-8")
     evaluation.write_text(
         text.replace(PRIMARY_SENTENCE, "averages the main metric of these tracks:"),
         encoding="utf-8",
     )
-    monkeypatch.setattr(prose, "KIT_TEMPLATES", copy)
+    monkeypatch.setattr(texts, "KIT_TEMPLATES", copy)
     after = pages.evaluation_page(edition, NO_LOCAL)
     assert PRIMARY_SENTENCE not in after and "averages the main metric of these tracks:" in after
     assert after == before.replace(PRIMARY_SENTENCE, "averages the main metric of these tracks:")
@@ -103,13 +104,13 @@ def test_an_editions_template_that_is_not_utf8_is_a_located_config_error(tmp_pat
 def test_a_template_saved_on_windows_fills_as_one_with_unix_line_ends(tmp_path):
     (tmp_path / "templates").mkdir()
     (tmp_path / "templates" / "note.md").write_bytes(b"\xef\xbb\xbfOne\r\n$two\rthree\r\n")
-    filled = prose.Templates.of(tmp_path).fill("note", two="2")
+    filled = texts.Templates.of(tmp_path).fill("note", two="2")
     assert filled == "One\n2\nthree"
 
 
 def test_a_missing_template_is_named():
     with pytest.raises(ConfigError, match="templates/kinds/nothing_format.md"):
-        prose.Templates().fill("kinds/nothing_format")
+        texts.Templates().fill("kinds/nothing_format")
 
 
 def test_every_template_is_listed_in_the_document_with_its_fields():
@@ -118,7 +119,7 @@ def test_every_template_is_listed_in_the_document_with_its_fields():
     rows = dict(re.findall(r"^\| `([^`]+)` \| ([^|]*) \|", document, re.MULTILINE))
     assert sorted(rows) == template_names()
     for name in template_names():
-        text = (prose.KIT_TEMPLATES / f"{name}.md").read_text(encoding="utf-8")
+        text = (texts.KIT_TEMPLATES / f"{name}.md").read_text(encoding="utf-8")
         listed = re.findall(r"`\$(\w+)`", rows[name])
         assert listed == fields_of(text), name
 
@@ -152,7 +153,7 @@ def test_every_template_is_used_by_the_code():
 def test_a_metrics_text_is_its_template_and_an_editions_template_replaces_it(tmp_path):
     edition = default_edition()
     before = pages.evaluation_page(edition, NO_LOCAL)
-    kit_text = " ".join(prose.Templates().fill("metrics/pearson").split())
+    kit_text = " ".join(texts.Templates().fill("metrics/pearson").split())
     assert f"| {kit_text} |" in before
     own = tmp_path / "templates" / "metrics"
     own.mkdir(parents=True)

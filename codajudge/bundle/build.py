@@ -304,7 +304,7 @@ def _scores_on_gold(result):
     """(track id, metric, its score, the track's scored gold, its number of labels) of every score
     in ``result``."""
     for track_id, tr in result.tracks.items():
-        gold = scored_subset(tr.gold, tr.gold.gold).gold
+        gold, _, _ = scored_subset(tr.gold, tr.gold.gold)
         for name, value in tr.scores.items():
             yield track_id, get_metric(name), value, gold, len(tr.track.labels)
 

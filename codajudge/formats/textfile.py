@@ -5,7 +5,7 @@ line's budget), each line checked by the rules of ``_refuse_broken``; the first 
 is reported. A file that opens as a pretty-printed JSON document is refused as such first
 (``_PRETTY_JSON``): its line count would otherwise be the problem named.
 
-``utf8_text`` is the one UTF-8 refusal of every file the kit reads, a participant's or an
+``texts.utf8_text`` (layer 0: the templates' reader uses it) is the one UTF-8 refusal of every file the kit reads, a participant's or an
 organiser's (releases, the edition config, templates, pages, a bundle's YAML, the teams file)."""
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import BinaryIO, NamedTuple
 from collections.abc import Iterator, Sequence
 
-from ..errors import ConfigError, KitError, SubmissionError
+from ..errors import SubmissionError
+from ..texts import utf8_text
 
 
 class Rule(NamedTuple):
@@ -65,28 +66,6 @@ INNER_CR = Rule(
     "lines ending in LF or CRLF",
     "save the file with Unix (LF) or Windows (CRLF) line endings",
 )
-
-
-def utf8_text(
-    data: bytes, display: str, refusal: type[KitError] = ConfigError, line: int = 1, offset: int = 0
-) -> str:
-    """``data``, the bytes of the file ``display`` from byte ``offset`` (on its line ``line``), as
-    text, the UTF-8 BOM that opens a file dropped; else ``refusal`` (ConfigError for the organisers'
-    files, SubmissionError for a participant's) naming the line and offset of the first byte that
-    is not UTF-8."""
-    start = len(codecs.BOM_UTF8) if offset == 0 and data.startswith(codecs.BOM_UTF8) else 0
-    try:
-        return str(memoryview(data)[start:], "utf-8")
-    except UnicodeDecodeError as e:
-        at = start + e.start
-        raise refusal.single(
-            display,
-            "file is not UTF-8 text",
-            line=line + data.count(b"\n", 0, at),
-            expected="UTF-8",
-            found=f"byte 0x{data[at]:02x} at offset {offset + at}",
-            hint="save the file as UTF-8 (Latin-1 and other encodings are refused)",
-        ) from None
 
 
 def shorten(text: str, limit: int = 60) -> str:

@@ -83,14 +83,15 @@ def render_latex(report: RankingReport) -> str:
     label."""
     # each comment on one line (a value cannot end it), undecodable bytes as text
     lines = [tables.header_text(report, "ranking/latex_header", tables.one_line)]
-    lines += _latex_overall(report)
+    style = Style(lambda name: latex_system(report, name), "\\textbf{{{}}}", "$^{\\ast}$", False)
+    lines += _latex_overall(report, style)
     for group in report.groups:
         stand_ins = _stand_in_note(row.system for row in group.rows)
         caption = f"{latex_escape(tables.group_text(report, group))}{stand_ins}"
         label = f"tab:ranking-group-{latex_label(group.name)}"
-        lines += _latex_table(report, tables.group_table(report, group), caption, label)
+        lines += _latex_table(report, tables.group_table(report, group, style), caption, label)
     for tid in report.track_order():
-        lines += _latex_track(report, report.rankings[tid])
+        lines += _latex_track(report, report.rankings[tid], style)
     return "\n".join(lines) + "\n"
 
 
@@ -109,7 +110,6 @@ def _latex_table(
     (``\\cjfit``); across both columns of a two-column page (``table*``) when it ``may_span``
     and is wide: by ``--latex-width``, or, when automatic, when its estimated width exceeds one
     column of an ACL page."""
-    style = Style(lambda name: latex_system(report, name), "\\textbf{{{}}}", "$^{\\ast}$", False)
     shown = [c for c in table.columns if c.in_paper]
     columns = "".join("l" if c.left else "r" for c in shown)
     header = [_latex_head(c) for c in shown]
@@ -120,7 +120,7 @@ def _latex_table(
             for c, text in zip(table.columns, cells)
             if c.in_paper
         ]
-        for cells in style.rows(table)
+        for cells in table.rows
     ]
     span = report.settings.latex_width  # --latex-width: auto, by the estimated width; 1 or 2
     wide = estimated_width(header, rows) > ACL_COLUMN_PT if span == "auto" else span == "2"
@@ -158,7 +158,7 @@ def _visible_length(cell: str) -> int:
     return max(len(line) for line in plain)
 
 
-def _latex_overall(report: RankingReport) -> list[str]:
+def _latex_overall(report: RankingReport, style: Style) -> list[str]:
     rankings = [report.rankings[t] for t in tables.paper_tracks(report)]
     tests = ", ".join(dict.fromkeys(TEST_TITLES[ranking.test] for ranking in rankings))
     named = [
@@ -176,7 +176,7 @@ def _latex_overall(report: RankingReport) -> list[str]:
         rules="".join(f" {latex_escape(f'{name}: {note}')}." for name, note in report.rule_notes),
         columns="; ".join(named),
     )
-    return _latex_table(report, tables.overall_table(report), caption, "tab:ranking-overall")
+    return _latex_table(report, tables.overall_table(report, style), caption, "tab:ranking-overall")
 
 
 def latex_stack(text: str) -> str:
@@ -188,7 +188,7 @@ def latex_stack(text: str) -> str:
     return f"\\begin{{tabular}}[b]{{@{{}}c@{{}}}}{text[:cut]}\\\\{text[cut + 1 :]}\\end{{tabular}}"
 
 
-def _latex_track(report: RankingReport, ranking: TrackRanking) -> list[str]:
+def _latex_track(report: RankingReport, ranking: TrackRanking, style: Style) -> list[str]:
     systems = ", ".join(latex_system(report, m) for m in ranking.missing)
     missing = " " + kit_text("ranking/not_submitted", systems=systems) if ranking.missing else ""
     stand_ins = _stand_in_note([r.system for r in ranking.rows] + ranking.missing)
@@ -209,4 +209,4 @@ def _latex_track(report: RankingReport, ranking: TrackRanking) -> list[str]:
         stand_ins=stand_ins,
     )
     label = f"tab:ranking-{latex_label(ranking.track.id)}"
-    return _latex_table(report, tables.track_table(ranking), caption, label, may_span=False)
+    return _latex_table(report, tables.track_table(ranking, style), caption, label, may_span=False)

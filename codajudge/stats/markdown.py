@@ -38,12 +38,12 @@ def markdown_table(table: Table) -> list[str]:
     header = [c.page_head(_md, ": ") for c in table.columns]
     aligns = ["---" if c.left else "---:" for c in table.columns]
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join(aligns) + "|"]
-    return lines + ["| " + " | ".join(cells) + " |" for cells in STYLE.rows(table)]
+    return lines + ["| " + " | ".join(cells) + " |" for cells in table.rows]
 
 
 def render_markdown(report: RankingReport) -> str:
     out = [tables.header_text(report, "ranking/markdown_header", _md, md_code)]
-    for section in tables.page_sections(report, _md, f"`{tables.MARK}`"):
+    for section in tables.page_sections(report, STYLE, f"`{tables.MARK}`"):
         out += ["", f"## {section.heading}", "", section.intro]
         out += [section.note] if section.note else []
         out += [""] + markdown_table(section.table)

@@ -1,8 +1,8 @@
-"""The official ranking as a table model: each table (overall, a group's, a track's) built once as
-columns (their heads, scales and the metric they show) and rows of cells, with each row's exact
-values, and the sentences that explain them. Renderers write it: ``stats.markdown``, ``render_csv``
-(here) and ``stats.latex`` as text for the task paper, ``ranking_page`` as a self-contained HTML
-page. No files are written here.
+"""The official ranking as a table model: each table (overall, a group's, a track's) built by one
+rule as columns (their heads, scales and the metric they show) and rows of cells (written in the
+output's ``Style``), with each row's exact values, and the sentences that explain them. Renderers
+write it: ``stats.markdown``, ``render_csv`` (here) and ``stats.latex`` as text for the task paper,
+``ranking_page`` as a self-contained HTML page. No files are written here.
 
 Every output begins with the command that reproduces it. Then the overall table (rank, system, the
 primary score, each track's main score, the best of a track in bold and every system not
@@ -219,18 +219,6 @@ def paper_tracks(report: RankingReport) -> list[str]:
     return [t for t in report.track_order() if t in report.primary_tracks or not report.groups]
 
 
-class Cell(NamedTuple):
-    """A cell: its text (the kit's, written as it is, or a system's name where the column holds
-    names, which each output escapes its own way); ``best``: the best score of its track (bold);
-    ``marked``: its system is not significantly different from the best (``MARK``); ``rank``: the
-    system's rank on the track, which the pages show after the score (not the paper)."""
-
-    text: str
-    best: bool = False
-    marked: bool = False
-    rank: int | None = None
-
-
 class Column(NamedTuple):
     """A table's column. ``head`` is its title; ``percent``: its values are printed x 100, said
     after the head; ``metric``: the metric whose label (and scale) the pages show with the head.
@@ -277,37 +265,30 @@ def metric_label(metric_name: str, escape: Callable[[str], str] = str, times: st
 
 
 class Table(NamedTuple):
-    """One table: its columns, each row's cells as printed, and each row's exact values for the
-    CSV (``CSV_COLUMNS`` -> a number at full precision, a text, or None)."""
+    """One table: its columns, each row's cells as its output prints them (``Style``), and each
+    row's exact values for the CSV (``CSV_COLUMNS`` -> a number at full precision, a text, or
+    None)."""
 
     columns: list[Column]
-    rows: list[list[Cell]]
+    rows: list[list[str]]
     records: list[dict[str, object]]
 
 
 class Style(NamedTuple):
     """How an output writes cells: a name through ``name`` (the output's escaping), the best score
-    in ``bold`` (a format string), ``mark`` after a marked one, and the track's rank after a score
-    when ``ranks``."""
+    of a track in ``bold`` (a format string), ``mark`` after a score not significantly different
+    from the best, and the system's rank on the track after a score in the overall table when
+    ``ranks`` (the pages, not the paper). The default: plain text."""
 
-    name: Callable[[str], str]
-    bold: str
-    mark: str
+    name: Callable[[str], str] = str
+    bold: str = "{}"
+    mark: str = MARK
     ranks: bool = True
 
-    def rows(self, table: Table) -> list[list[str]]:
-        return [[self.cell(c, cell) for c, cell in zip(table.columns, row)] for row in table.rows]
 
-    def cell(self, column: Column, cell: Cell) -> str:
-        text = self.name(cell.text) if column.names else cell.text
-        text = self.bold.format(text) if cell.best else text
-        text += self.mark if cell.marked else ""
-        return text + (f" ({cell.rank})" if self.ranks and cell.rank is not None else "")
-
-
-def overall_table(report: RankingReport) -> Table:
+def overall_table(report: RankingReport, style: Style) -> Table:
     """Rank, system, primary score, the mean rank (overall rule ``mean_rank``) and each track's
-    score, in the overall order."""
+    score, in the overall order, written in ``style``."""
     mean = report.settings.overall == BY_MEAN_RANK
     in_paper = paper_tracks(report)
     primary = primary_column(report)
@@ -318,9 +299,9 @@ def overall_table(report: RankingReport) -> Table:
         columns.append(Column(title, metric=metric, in_paper=t in in_paper, wraps=True))
     rows = []
     for row in report.overall:
-        cells = [Cell(str(row.rank)), Cell(row.system), Cell(shown(row.primary, primary.percent))]
-        cells += [Cell(f"{row.mean_rank:.2f}")] if mean else []
-        cells += [_score_cell(report.rankings[t], row.system) for t in report.track_order()]
+        cells = [str(row.rank), style.name(row.system), shown(row.primary, primary.percent)]
+        cells += [f"{row.mean_rank:.2f}"] if mean else []
+        cells += [_score_cell(report.rankings[t], row.system, style) for t in report.track_order()]
         rows.append(cells)
     # a row's fields (system, rank, mean_rank, primary) are CSV columns
     metric = report.settings.overall
@@ -338,18 +319,19 @@ def primary_column(report: RankingReport) -> Column:
     return Column("Primary score", percent=percent, wraps=True)
 
 
-def _score_cell(ranking: TrackRanking, system: str) -> Cell:
+def _score_cell(ranking: TrackRanking, system: str, style: Style) -> str:
     """A system's score on a track in the overall table: bold when the best, marked when tied
     with the best, with its rank on the track ("-" when it did not submit the track)."""
     row = next((r for r in ranking.rows if r.system == system), None)
     if row is None:
-        return Cell("-")
-    best = row.value == ranking.rows[0].value
-    shown_value = shown(row.value, get_metric(ranking.metric).percent)
-    return Cell(shown_value, best, row.tied_with_best, row.rank)
+        return "-"
+    text = shown(row.value, get_metric(ranking.metric).percent)
+    text = style.bold.format(text) if row.value == ranking.rows[0].value else text
+    text += style.mark if row.tied_with_best else ""
+    return text + (f" ({row.rank})" if style.ranks else "")
 
 
-def group_table(report: RankingReport, group: GroupTable) -> Table:
+def group_table(report: RankingReport, group: GroupTable, style: Style) -> Table:
     """A group's table: place, system, the group's number (mean rank or mean score) and the rank
     on each track (``STAND_IN_RANK`` after a stand-in's). In the CSV (table ``group``, its name in
     ``title``): the mean rank in ``mean_rank`` or the mean score in ``value``, and each track's rank
@@ -365,7 +347,7 @@ def group_table(report: RankingReport, group: GroupTable) -> Table:
             for t in group.track_ids
         }
         value = f"{row.value:.2f}" if by_rank else f"{row.value:.4f}"
-        rows.append([Cell(text) for text in (str(row.rank), row.system, value, *ranks.values())])
+        rows.append([str(row.rank), style.name(row.system), value, *ranks.values()])
         # system and rank are CSV columns; value is the mean score's, a mean rank has its own
         mean = dict(value=None, mean_rank=row.value) if by_rank else {}
         note = "; ".join(f"{t}={rank}" for t, rank in ranks.items())
@@ -373,7 +355,7 @@ def group_table(report: RankingReport, group: GroupTable) -> Table:
     return Table(columns, rows, records)
 
 
-def track_table(ranking: TrackRanking) -> Table:
+def track_table(ranking: TrackRanking, style: Style) -> Table:
     """A track's table: rank, system, score, 95% interval, p against the best (not in the paper)
     and cluster."""
     percent = get_metric(ranking.metric).percent
@@ -399,8 +381,8 @@ def track_table(ranking: TrackRanking) -> Table:
         low, high = (r.interval.low, r.interval.high) if r.interval else (None, None)
         interval = f"[{shown(low, percent)}, {shown(high, percent)}]" if r.interval else "n/a"
         p_value = "-" if r.p_value is None else f"{r.p_value:.4f}"
-        cells = [r.rank, r.system, shown(r.value, percent), interval, p_value, number[r.system]]
-        rows.append([Cell(str(text)) for text in cells])
+        cells = [str(r.rank), style.name(r.system), shown(r.value, percent), interval, p_value]
+        rows.append([*cells, str(number[r.system])])
         # system, value, rank and tied_with_best are CSV columns
         found = dict(ci_low=low, ci_high=high, p_vs_best=r.p_value, cluster=number[r.system])
         records.append(dict(vars(r), **found, **track_fields))
@@ -422,17 +404,17 @@ class Section(NamedTuple):
     ranking: TrackRanking | None = None
 
 
-def page_sections(
-    report: RankingReport, escape: Callable[[str], str] = str, mark: str = MARK
-) -> list[Section]:
-    """The overall table, each group's, then each track's, primary tracks first, their texts
-    through ``escape`` (the legend names ``mark``); a track's intro states its main metric, its
-    direction, its intervals and its clusters."""
+def page_sections(report: RankingReport, style: Style = Style(), mark: str = MARK) -> list[Section]:
+    """The overall table, each group's, then each track's, primary tracks first, written in
+    ``style``, their texts through its escaping (the legend names ``mark``); a track's intro states
+    its main metric, its direction, its intervals and its clusters."""
+    escape = style.name
     legend = " " + kit_text("ranking/legend", mark=mark)
-    sections = [Section("Overall", escape(overall_text(report)) + legend, overall_table(report))]
+    overall = overall_table(report, style)
+    sections = [Section("Overall", escape(overall_text(report)) + legend, overall)]
     for group in report.groups:
         intro = escape(group_text(report, group))
-        sections.append(Section(escape(group.name), intro, group_table(report, group)))
+        sections.append(Section(escape(group.name), intro, group_table(report, group, style)))
     for t in report.track_order():
         ranking = report.rankings[t]
         intro = kit_text(
@@ -447,7 +429,7 @@ def page_sections(
         note = kit_text("ranking/track_note", note=escape(ranking.note)) if ranking.note else ""
         systems = escape(", ".join(ranking.missing))
         missing = kit_text("ranking/not_submitted", systems=systems) if ranking.missing else ""
-        table = track_table(ranking)
+        table = track_table(ranking, style)
         sections.append(Section(heading, escape(intro), table, note, missing, ranking))
     return sections
 
