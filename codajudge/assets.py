@@ -13,6 +13,8 @@ SOURCE_CHECKOUT = PACKAGE.parent
 INSTALLED = PACKAGE / "_kit"
 #: The folders the builder reads, relative to the kit root.
 KIT_FOLDERS = ("scoring_program", "ingestion_program", "starting_kit", "editions")
+#: What a copy of the kit's source folders leaves out: Python's caches.
+CACHES = ("__pycache__", "*.pyc")
 
 
 def is_source_checkout() -> bool:

@@ -3,6 +3,7 @@ what was found, and how to fix it. Only the command-line edges turn them into ex
 
 from __future__ import annotations
 
+import copyreg
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 from collections.abc import Sequence
@@ -132,6 +133,11 @@ class KitError(Exception):
     def render(self) -> str:
         # ``omitted`` counts one file's problems (``ProblemCollector``), named after the first's file
         return "\n".join(_capped(self.problems, len(self.problems), self.omitted))
+
+    def __reduce__(self):
+        # as it is, without running ``__init__`` again (whose arguments differ from ``args``): an
+        # error raised in a worker process reaches the parent with its problems
+        return copyreg.__newobj__, (type(self), *self.args), self.__dict__
 
 
 class SubmissionError(KitError):

@@ -170,7 +170,7 @@ def ingested_track_files(res_dir: Path, spec: TaskSpec, declared: list[str]):
             f"unknown tracks {', '.join(unknown) or 'none'}",
             hint="the prediction step was probably interrupted; submit again",
         )
-    return {t: PurePosixPath(f"{t}.tsv") for t in declared}, []
+    return archive.FoundFiles(spec.tracks, {t: PurePosixPath(f"{t}.tsv") for t in declared}, [], [])
 
 
 def score_folder(
@@ -188,7 +188,6 @@ def score_folder(
     ranking tool loads it once for all submissions) is given. ``names``: track id -> the file's name as
     the participant wrote it, shown instead of the ingested copy's ``<track_id>.tsv``.
     """
-    unread: list[str] = []  # the notes of files too large to be read as documents
 
     def ids_of(dataset: str) -> Sequence[str]:
         nonlocal gold  # every track's gold, when documents are claimed by their ids
@@ -196,11 +195,11 @@ def score_folder(
         return next(g.ids for g in gold.values() if g.track.dataset == dataset)
 
     if ingested is not None:
-        files, unclaimed = ingested_track_files(res_dir, spec, ingested)
+        found = ingested_track_files(res_dir, spec, ingested)
     else:
-        files, unclaimed = archive.find_track_files(res_dir, spec.tracks, ids_of, unread)
-    if not files:
-        archive.refuse_no_track_file("submission", spec.tracks, unclaimed)
+        found = archive.find_track_files(res_dir, spec.tracks, ids_of)
+    found.refuse_if_none("submission")
+    files = found.files
     gold = gold or load_gold(spec, ref_dir, files)
     shown = {track: (names or {}).get(track, str(relative)) for track, relative in files.items()}
     results: dict[str, TrackResult] = {}
@@ -218,7 +217,7 @@ def score_folder(
     refusals.raise_if_any()
     missing = [t.id for t in spec.tracks if t.id not in results]
     given = {track: safe_display(name) for track, name in shown.items()}
-    warnings = unread + archive.ignored_file_notes(unclaimed, spec.tracks, given=given)
+    warnings = found.ignored_notes(given)
     if missing:  # the tracks the run did not submit, then what stood in for the primary ones
         warnings.append("tracks not covered by this submission: " + ", ".join(missing))
     primary, stand_ins, ranked = primary_score(spec, results)

@@ -202,7 +202,8 @@ IDS_OF = {"snli": IDS, "mnli": MNLI_IDS}.get
 
 
 def located(folder: Path):
-    return find_track_files(folder, TRACKS, IDS_OF)
+    found = find_track_files(folder, TRACKS, IDS_OF)
+    return found.files, found.unclaimed
 
 
 def test_a_part_is_found_by_name_else_by_its_uids(tmp_path):

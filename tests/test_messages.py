@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from codajudge.errors import SubmissionError
-from codajudge.formats.archive import ignored_file_notes, naming_hint, refuse_no_track_file
+from codajudge.formats.archive import FoundFiles, naming_hint
 from codajudge.formats.notes import LEADING_BIN_WITH_MASS, PYTHON_LITERAL, RENORMALISED, ReadNote
 from codajudge.scoring import read_track_file
 from codajudge.gold import build_gold
@@ -51,6 +51,15 @@ VEN_PE = track_from_dict(
         "labels": ["contradiction", "entailment", "neutral"],
     }
 )
+
+
+def ignored_file_notes(unclaimed, tracks):
+    """The notes of the ``unclaimed`` files of a submission that gives no track a file."""
+    return FoundFiles(tracks, {}, unclaimed, []).ignored_notes({})
+
+
+def refuse_no_track_file(display, tracks, unclaimed):
+    FoundFiles(tracks, {}, unclaimed, []).refuse_if_none(display)
 
 
 def gold_of(track, n: int):

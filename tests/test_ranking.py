@@ -22,7 +22,7 @@ from scipy import stats as sps
 
 from codajudge.formats.items import public_view, write_items
 from codajudge.metrics import get as get_metric
-from codajudge.errors import ConfigError
+from codajudge.errors import ConfigError, Problem
 from codajudge.programs.rank import OUTPUT_FILES, main as rank_main
 from codajudge.programs.teams import read_teams
 from codajudge.report import submission_notes
@@ -770,6 +770,25 @@ def test_worker_processes_share_the_parent_s_gold_and_give_the_same_results(smal
                 tr.prediction.values, results[name].tracks[tid].prediction.values
             )
             _assert_same_stats(tr, results[name].tracks[tid])
+
+
+def test_a_reference_problem_met_in_a_worker_reaches_the_parent_with_its_problems(
+    small_phase, monkeypatch
+):
+    """A ConfigError raised while a worker scores (the reference data is wrong) stops the ranking
+    in the parent with the worker's problems, as scoring in the parent does."""
+    from codajudge.programs import rank
+
+    ref, subs, _ = small_phase
+    refusal = ConfigError([Problem("ref/sim.tsv", "unreadable", expected="a", found="b")], 2)
+
+    def refused(*args):
+        raise refusal
+
+    monkeypatch.setattr(rank, "score_submission_folder", refused)  # inherited by forked workers
+    with pytest.raises(ConfigError) as raised:
+        rank.score_all(rank.find_submissions(subs), rank.read_spec(ref), ref, jobs=2)
+    assert type(raised.value) is ConfigError and raised.value.render() == refusal.render()
 
 
 def compare_systems(test, metric_name, a, b, resamples, seed):

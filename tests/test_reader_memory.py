@@ -57,11 +57,8 @@ track, ids, annotators, path = json.loads(Path(sys.argv[1]).read_text())
 try:
     if annotators is None:  # a folder of unclaimed files, matched by uids
         folder = Path(path)
-        notes = []
-        _, left = archive.find_track_files(
-            folder, tracks_from_list([track]), lambda dataset: ids, notes
-        )
-        outcome = f"left {left}, notes {notes}"
+        found = archive.find_track_files(folder, tracks_from_list([track]), lambda dataset: ids)
+        outcome = f"left {found.unclaimed}, notes {found.unread}"
     else:
         keys = ItemKeys(ids, annotators)
         read_prediction(Path(path), Path(path).name, track_from_dict(track), keys)
@@ -304,9 +301,8 @@ IDS = ["u0", "u1"]
 
 
 def _claim(folder: Path, tracks=TRACKS):
-    notes = []
-    _, left = archive.find_track_files(folder, tracks, lambda dataset: IDS, notes)
-    return left, notes
+    found = archive.find_track_files(folder, tracks, lambda dataset: IDS)
+    return found.unclaimed, found.unread
 
 
 def test_a_json_file_larger_than_any_document_is_not_read_and_a_note_says_so(tmp_path, monkeypatch):
@@ -335,7 +331,7 @@ def test_without_a_document_track_no_json_file_is_opened(tmp_path, monkeypatch):
 def test_a_document_within_the_bounds_is_still_claimed_by_its_uids(tmp_path):
     record = {"predicted_probabilities": [0.2, 0.3, 0.5], "predicted_label": "c"}
     (tmp_path / "preds.json").write_text(json.dumps({"m": {u: record for u in IDS}}))
-    claimed, left = archive.find_track_files(tmp_path, TRACKS, lambda d: IDS)
+    claimed, left = archive.find_track_files(tmp_path, TRACKS, lambda d: IDS)[1:3]
     assert left == [] and claimed == {"snli_soft": PurePosixPath("preds.json")}
 
 

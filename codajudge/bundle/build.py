@@ -22,7 +22,7 @@ import yaml
 
 from .. import __version__, kinds
 from ..baselines import baseline_class
-from ..assets import PACKAGE, kit_root
+from ..assets import CACHES, PACKAGE, kit_root
 from ..errors import BuildProblems, ConfigError, Problem
 from ..formats.coverage import write_other_phase_ids
 from ..formats.items import public_view, reference_view, write_items
@@ -63,8 +63,6 @@ from .sample import sampled_items, smallest_keys
 from .zipdet import tree_files, write_zip
 
 REPO_ROOT = kit_root()
-#: What a copy of the kit's source folders leaves out: Python's caches.
-CACHES = ("__pycache__", "*.pyc")
 
 
 @dataclass

@@ -15,7 +15,7 @@ import zlib
 from collections import Counter
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
-from typing import Callable
+from typing import Callable, NamedTuple
 from collections.abc import Iterator, Mapping, Sequence
 
 from ..errors import SubmissionError, first_few
@@ -173,28 +173,10 @@ def _plan(
         raise NO_PREDICTION_FILE.error(display, "; ".join(warnings))
     if not plan and tracks is not None:
         unclaimed = [safe_display(str(relative)) for relative in files]
-        refuse_no_track_file(display, tracks, unclaimed, list(map(_entry, files.values())))
+        FoundFiles(tracks, {}, unclaimed, []).refuse_if_none(
+            display, list(map(_entry, files.values()))
+        )
     return plan, warnings
-
-
-def refuse_no_track_file(
-    display: str,
-    tracks: Sequence[Track],
-    unclaimed: Sequence[str],
-    shown: Sequence[str] | None = None,
-    code_file: str = "",
-    hint: str | None = None,
-) -> None:
-    """Refuse a submission without any track's file (nor ``code_file``, where code is accepted too);
-    ``shown``: its files as shown (default: ``unclaimed``); ``hint`` (default: how to name the files)."""
-    expected = f"files named {accepted_file_names(tracks, by_track=True)}"
-    raise SubmissionError.single(
-        display,
-        "no prediction file for any track was found",
-        expected=f"{code_file} (a code submission) or {expected}" if code_file else expected,
-        found=", ".join((shown or unclaimed)[:10]) or "no files",
-        hint=hint or naming_hint(unclaimed, tracks),
-    )
 
 
 def accepted_file_names(tracks: Sequence[Track], by_track: bool = False) -> str:
@@ -312,21 +294,18 @@ def _document_tracks(tracks: Sequence[Track]) -> dict[str, list[Track]]:
 
 
 def find_track_files(
-    folder: Path,
-    tracks: Sequence[Track],
-    ids_of: Callable[[str], Sequence[str]],
-    notes: list[str] | None = None,
-) -> tuple[TrackFiles, list[str]]:
+    folder: Path, tracks: Sequence[Track], ids_of: Callable[[str], Sequence[str]]
+) -> FoundFiles:
     """``locate_track_files``, then, for the tracks that take a JSON document (``_document_tracks``),
     each file no name claims that is a ChaosNLI document (``formats.chaosnli``) whose ids are most of
-    all a dataset's (``ids_of(dataset)``, called only then); returns track id -> its file and the
-    files still unclaimed. A track already given by another file is refused (``_give``). A ``.json``
-    file larger than a document of the largest such dataset is not read, with a note added to
-    ``notes``; without such tracks no file is read."""
+    all a dataset's (``ids_of(dataset)``, called only then); returns what it found. A track already
+    given by another file is refused (``_give``). A ``.json`` file larger than a document of the
+    largest such dataset is not read, with a note; without such tracks no file is read."""
     claimed, unclaimed = locate_track_files(folder, tracks)
     wanted = _document_tracks(tracks)
+    notes: list[str] = []
     if not (unclaimed and wanted):
-        return claimed, unclaimed
+        return FoundFiles(tracks, claimed, unclaimed, notes)
     n_items = max(len(ids_of(dataset)) for dataset in wanted)
     limit = max_file_bytes(n_items)
     left: list[str] = []
@@ -334,7 +313,7 @@ def find_track_files(
         path = Path(folder) / name  # a link is never opened
         document = name.lower().endswith(".json") and path.is_file() and not path.is_symlink()
         size = path.stat().st_size if document else 0
-        if size > limit and notes is not None:
+        if size > limit:
             notes.append(UNREAD_DOCUMENT.format(name, size, limit))
         uids = document_uids(path, n_items) if document and size <= limit else None
         dataset = _dataset_of_ids(uids, wanted, ids_of) if uids else None
@@ -342,7 +321,7 @@ def find_track_files(
             left.append(name)
         else:
             _give(claimed, PurePosixPath(name), [track.id for track in wanted[dataset]])
-    return claimed, left
+    return FoundFiles(tracks, claimed, left, notes)
 
 
 def _dataset_of_ids(uids: set, wanted: dict[str, list[Track]], ids_of) -> str | None:
@@ -397,38 +376,64 @@ def _first_shown(texts: list[str], more: str) -> list[str]:
     return texts[:NEAR_MISSES_SHOWN] + ([more.format(rest)] if rest > 0 else [])
 
 
-def ignored_file_notes(
-    unclaimed: Sequence[str], tracks: Sequence[Track], given: Mapping[str, str] | None = None
-) -> list[str]:
-    """The notes about files no track claims: one per near miss (``_meant_track``), one for the
-    rest. ``given``: track id -> the file read for it; a near miss of such a track is not told to
-    take that file's name (sts2017's ``es_es.tsv`` renamed ``sp-en.tsv`` beside ``es_en.tsv``): the
-    names of the tracks without a file are offered instead."""
-    given = given or {}
-    without = [t for t in tracks if t.id not in given]
-    read = "every track has its file"
-    if without:
-        read = f"the tracks without a file read {accepted_file_names(without)}"
-    near: list[str] = []
-    other: list[str] = []
-    for name in unclaimed:
-        track = _meant_track(name, tracks)
-        if track is None:
-            other.append(name)
-        elif track.id not in given:
-            near.append(f"{UNUSED_FILE.format(name)}; it was probably meant for {_name_it(track)}")
-        else:
-            taken = (
-                f"its name is like that of track '{track.id}', which is read from {given[track.id]}"
-            )
-            near.append(f"{UNUSED_FILE.format(name)}; {taken}; {read}")
-    notes = _first_shown(near, "{} more files named like a track's file were ignored")
-    if len(other) == 1:
-        notes.append(UNUSED_FILE.format(other[0]))
-    elif other:
-        listed = first_few([repr(name) for name in other])
-        notes.append(f"{len(other)} files match no track and were ignored: {listed}")
-    return notes
+class FoundFiles(NamedTuple):
+    """A submission's track files (``find_track_files``): track id -> its file, the files no track
+    claims (as shown) and the notes of the files not read, among the files of ``tracks``."""
+
+    tracks: Sequence[Track]
+    files: TrackFiles
+    unclaimed: list[str]
+    unread: list[str]
+
+    def refuse_if_none(
+        self, display: str, shown: Sequence[str] = (), code_file: str = "", hint: str = ""
+    ) -> None:
+        """Refuse a submission without any track's file (nor ``code_file``, where code is accepted
+        too); ``shown``: its files as shown (default: the unclaimed ones); ``hint`` (default: how
+        to name the files)."""
+        if self.files:
+            return
+        expected = f"files named {accepted_file_names(self.tracks, by_track=True)}"
+        raise SubmissionError.single(
+            display,
+            "no prediction file for any track was found",
+            expected=f"{code_file} (a code submission) or {expected}" if code_file else expected,
+            found=", ".join((shown or self.unclaimed)[:10]) or "no files",
+            hint=hint or naming_hint(self.unclaimed, self.tracks),
+        )
+
+    def ignored_notes(self, given: Mapping[str, str]) -> list[str]:
+        """The notes of the files not read, then those of the files no track claims: one per near
+        miss (``_meant_track``), one for the rest. ``given``: track id -> the file read for it, as
+        shown; a near miss of such a track is not told to take that file's name (sts2017's
+        ``es_es.tsv`` renamed ``sp-en.tsv`` beside ``es_en.tsv``): the names of the tracks without
+        a file are offered instead."""
+        without = [t for t in self.tracks if t.id not in given]
+        read = "every track has its file"
+        if without:
+            read = f"the tracks without a file read {accepted_file_names(without)}"
+        near: list[str] = []
+        other: list[str] = []
+        for name in self.unclaimed:
+            track = _meant_track(name, self.tracks)
+            unused = UNUSED_FILE.format(name)
+            if track is None:
+                other.append(name)
+            elif track.id not in given:
+                near.append(f"{unused}; it was probably meant for {_name_it(track)}")
+            else:
+                taken = (
+                    f"its name is like that of track '{track.id}', which is read from "
+                    f"{given[track.id]}"
+                )
+                near.append(f"{unused}; {taken}; {read}")
+        notes = _first_shown(near, "{} more files named like a track's file were ignored")
+        if len(other) == 1:
+            notes.append(UNUSED_FILE.format(other[0]))
+        elif other:
+            listed = first_few([repr(name) for name in other])
+            notes.append(f"{len(other)} files match no track and were ignored: {listed}")
+        return self.unread + notes
 
 
 def naming_hint(unclaimed: Sequence[str], tracks: Sequence[Track]) -> str:

@@ -125,16 +125,15 @@ def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Pa
     def items_of(dataset: str) -> list[dict]:
         return read_items(run.input_dir / f"{dataset}.jsonl", f"input data {dataset}.jsonl")
 
-    unread: list[str] = []
     ids_of = lambda dataset: [item["id"] for item in items_of(dataset)]  # noqa: E731
-    files, unclaimed = archive.find_track_files(folder, spec.tracks, ids_of, unread)
-    if not files:
-        habits = other_platform_entry_points(folder, unclaimed)
-        hint = MODEL_PY_HINT if habits else None
-        archive.refuse_no_track_file("submission", spec.tracks, unclaimed, habits, MODEL_FILE, hint)
+    found = archive.find_track_files(folder, spec.tracks, ids_of)
+    if not found.files:
+        habits = other_platform_entry_points(folder, found.unclaimed)
+        hint = MODEL_PY_HINT if habits else ""
+        found.refuse_if_none("submission", habits, MODEL_FILE, hint)
     phases, refusals = other_phase_ids(run.input_dir), FileRefusals()
-    for track in (t for t in spec.tracks if t.id in files):
-        relative = files[track.id]
+    for track in (t for t in spec.tracks if t.id in found.files):
+        relative = found.files[track.id]
         path = folder / relative
         keys = replace(public_keys(items_of(track.dataset)), elsewhere=OtherPhases(track, phases))
         prediction = refusals.attempt(read_prediction, path, str(relative), track, keys)
@@ -142,11 +141,11 @@ def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Pa
             shutil.copyfile(path, out_dir / f"{track.id}.tsv")
             run.names[track.id] = str(relative)
     refusals.raise_if_any()
-    given = {track: safe_display(str(relative)) for track, relative in files.items()}
-    for note in unread + archive.ignored_file_notes(unclaimed, spec.tracks, given=given):
+    given = {track: safe_display(str(relative)) for track, relative in found.files.items()}
+    for note in found.ignored_notes(given):
         run.notes.append(note)
         print(f"note: {note}")
-    return [t.id for t in spec.tracks if t.id in files]
+    return [t.id for t in spec.tracks if t.id in found.files]
 
 
 #: The scripts other platforms start a code submission by (CodaLab's ``metadata`` command runs

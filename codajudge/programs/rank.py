@@ -263,10 +263,7 @@ def _pooled_outcomes(
     initargs = (loaded_modules(), pickle.dumps(spec_ref_gold))
     workers = min(jobs, len(paths))
     with ProcessPoolExecutor(workers, initializer=_start_worker, initargs=initargs) as pool:
-        for value, seconds in pool.map(_score_in_worker, paths):
-            if seconds is None:  # the reference data is wrong
-                raise ConfigError(*value)
-            yield value, seconds
+        yield from pool.map(_score_in_worker, paths)
 
 
 _WORKER: dict[str, object] = {}
@@ -278,14 +275,10 @@ def _start_worker(edition_metrics: list[tuple[str, str]], payload: bytes) -> Non
     _WORKER["spec_ref_gold"] = pickle.loads(payload)
 
 
-def _score_in_worker(path: Path) -> tuple[object, float | None]:
+def _score_in_worker(path: Path) -> tuple[Result | str, float]:
     """``score_one`` in a worker, its Result returned without the gold (the parent holds it); a
-    ConfigError travels as its problems with no seconds (exceptions with user-facing problems do
-    not pickle)."""
-    try:
-        value, seconds = score_one(path, *_WORKER["spec_ref_gold"])
-    except ConfigError as e:
-        return (e.problems, e.omitted), None
+    ConfigError (the reference data is wrong) is raised in the parent by ``pool.map``."""
+    value, seconds = score_one(path, *_WORKER["spec_ref_gold"])
     if isinstance(value, Result):
         value.spec = None
         for track_result in value.tracks.values():

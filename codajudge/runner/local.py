@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..assets import PACKAGE
+from ..assets import CACHES, PACKAGE
 from ..baselines import known_baseline
 from ..bundle.baselines_run import SOLUTION_TEMPLATE
 from ..bundle.check.findings import Findings
@@ -204,10 +204,9 @@ def place_submission(submission: str, target: Path) -> None:
 def copy_program(source: Path, target: Path) -> None:
     """A program as the worker mounts it; the engine is put beside it when the bundle is the
     repository itself (a built bundle already carries it)."""
-    no_caches = shutil.ignore_patterns("__pycache__", "*.pyc")
-    shutil.copytree(source, target, ignore=no_caches)
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns(*CACHES))
     if not (target / "codajudge").is_dir():
-        shutil.copytree(PACKAGE, target / "codajudge", ignore=no_caches)
+        shutil.copytree(PACKAGE, target / "codajudge", ignore=shutil.ignore_patterns(*CACHES))
 
 
 def run_submission(
