@@ -6,6 +6,7 @@ In a source checkout they sit beside the ``codajudge`` package; ``pip install .`
 package as ``codajudge/_kit/`` (see setup.py), so ``codajudge build`` works from any folder.
 """
 
+import fnmatch
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
@@ -15,6 +16,11 @@ INSTALLED = PACKAGE / "_kit"
 KIT_FOLDERS = ("scoring_program", "ingestion_program", "starting_kit", "editions")
 #: What a copy of the kit's source folders leaves out: Python's caches.
 CACHES = ("__pycache__", "*.pyc")
+
+
+def is_cache(name: str) -> bool:
+    """Whether a file or folder name is one of ``CACHES``."""
+    return any(fnmatch.fnmatchcase(name, pattern) for pattern in CACHES)
 
 
 def is_source_checkout() -> bool:

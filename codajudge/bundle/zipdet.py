@@ -6,13 +6,15 @@ import os
 import zipfile
 from pathlib import Path
 
+from ..assets import is_cache
+
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 
 
 def tree_files(root: Path) -> dict[str, Path]:
     """Every file below ``root`` by its POSIX path relative to it, sorted; caches skipped."""
     found = {path.relative_to(root).as_posix(): path for path in root.rglob("*") if path.is_file()}
-    caches = {name for name in found if "__pycache__" in name.split("/") or name.endswith(".pyc")}
+    caches = {name for name in found if any(is_cache(part) for part in name.split("/"))}
     return {name: found[name] for name in sorted(found.keys() - caches)}
 
 
