@@ -70,12 +70,12 @@ class Templates(NamedTuple):
         import string  # here: the scoring program writes CSV through this module, fills no template
 
         path = self.path(name)
-        if path is None:
+        if path is None:  # the kit's own folder too: an edition's template or a broken install
+            folders = " or ".join(str(folder) for folder in self.folders)
             raise ConfigError.single(
                 f"{EDITION_TEMPLATES}/{name}.md",
                 "no such template",
-                expected=f"the file in the edition's {EDITION_TEMPLATES}/ folder or in the kit's "
-                f"{KIT_TEMPLATES}",
+                expected=f"the file in {folders}",
             )
         text = utf8_text(path.read_bytes(), str(path))
         # line ends as Python's text files read them: a template saved on Windows fills alike
