@@ -454,3 +454,29 @@ def test_counts_agree_with_their_words():
         "the row renormalised"
     ]
     assert comments_note(1).startswith("1 comment line starting with '#' was skipped")
+
+
+def test_every_kit_error_survives_a_process_pool_as_it_is():
+    """A kit error raised in a worker process reaches the parent pickled: the same type, the same
+    text and the same fields, whatever its constructor takes."""
+    import pickle
+
+    from codajudge.errors import BuildProblems, ConfigError, Problem, SeveralFilesError
+    from codajudge.importers import PartlyRead, SplitAbsent
+
+    problems = [Problem("a.tsv", "bad value", line=3, expected="a number", found="'x'")]
+    errors = [
+        SubmissionError(problems, 4),
+        ConfigError(problems),
+        BuildProblems(problems, unchecked="the data"),
+        SeveralFilesError([SubmissionError(problems), ConfigError(problems)], unit="track"),
+        PartlyRead(problems, 1, [{"id": "1"}]),
+        SplitAbsent(problems),
+    ]
+    for error in errors:
+        back = pickle.loads(pickle.dumps(error))
+        assert type(back) is type(error) and back.render() == error.render(), type(error)
+        fields = {key: value for key, value in vars(error).items() if key != "errors"}
+        assert {key: vars(back)[key] for key in fields} == fields
+        inner = [e.render() for e in getattr(error, "errors", [])]
+        assert [e.render() for e in getattr(back, "errors", [])] == inner

@@ -7,6 +7,7 @@ import re
 import io
 import json
 import math
+import multiprocessing
 import os
 import shlex
 import shutil
@@ -772,6 +773,10 @@ def test_worker_processes_share_the_parent_s_gold_and_give_the_same_results(smal
             _assert_same_stats(tr, results[name].tracks[tid])
 
 
+@pytest.mark.skipif(
+    multiprocessing.get_start_method() != "fork",
+    reason="the replaced scorer reaches forked workers only",
+)
 def test_a_reference_problem_met_in_a_worker_reaches_the_parent_with_its_problems(
     small_phase, monkeypatch
 ):

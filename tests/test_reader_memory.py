@@ -331,8 +331,8 @@ def test_without_a_document_track_no_json_file_is_opened(tmp_path, monkeypatch):
 def test_a_document_within_the_bounds_is_still_claimed_by_its_uids(tmp_path):
     record = {"predicted_probabilities": [0.2, 0.3, 0.5], "predicted_label": "c"}
     (tmp_path / "preds.json").write_text(json.dumps({"m": {u: record for u in IDS}}))
-    claimed, left = archive.find_track_files(tmp_path, TRACKS, lambda d: IDS)[1:3]
-    assert left == [] and claimed == {"snli_soft": PurePosixPath("preds.json")}
+    found = archive.find_track_files(tmp_path, TRACKS, lambda d: IDS)
+    assert found.unclaimed == [] and found.files == {"snli_soft": PurePosixPath("preds.json")}
 
 
 # --- item 12: logits near the largest floats ---------------------------------------------------
