@@ -19,7 +19,7 @@ from ..bundle.edition import load_edition
 from ..bundle.pages import score_titles
 from ..errors import ConfigError
 from .build import edition_path
-from .common import argument_parser, run_guarded
+from .common import argument_parser, run_parsed
 
 
 def score_table(edition, results: dict[str, dict[str, float]]) -> str:
@@ -65,5 +65,4 @@ def main(argv: list[str] | None = None, prog: str = "codajudge baselines") -> in
         "--phase", default="evaluation", help="the phase scored (default: evaluation)"
     )
     parser.add_argument("--out", help="keep the built bundle in this folder")
-    args = parser.parse_args(argv)
-    return run_guarded(lambda: run(args), prog)
+    return run_parsed(parser, argv, run)

@@ -22,7 +22,7 @@ from ..bundle.prose import Templates
 from ..bundle.zipdet import tree_files
 from ..errors import ConfigError, Problem
 from ..untrusted import remove_entry
-from .common import argument_parser, run_guarded
+from .common import argument_parser, run_parsed
 
 #: What the repository root holds of the default edition's bundle (the rest is source).
 ROOT_GENERATED = (
@@ -174,5 +174,4 @@ def main(argv: list[str] | None = None, prog: str = "build_bundle.py") -> int:
         "--check", metavar="BUNDLE", help="check a built bundle (folder or zip) and exit"
     )
     parser.add_argument("--version", action="version", version=f"codajudge {__version__}")
-    args = parser.parse_args(argv)
-    return run_guarded(lambda: run(args), prog)
+    return run_parsed(parser, argv, run)

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from ..errors import UsageError, counted
-from .common import argument_parser, run_guarded
+from .common import argument_parser, run_parsed
 
 
 def is_edition_config(path: Path) -> bool:
@@ -80,5 +80,4 @@ def main(argv: list[str] | None = None, prog: str = "codajudge check") -> int:
         help="for an edition: the folder its dataset paths are relative to; its data is then "
         "checked too (without it, the config alone)",
     )
-    args = parser.parse_args(argv)
-    return run_guarded(lambda: check(args.bundle, args.data), prog)
+    return run_parsed(parser, argv, lambda args: check(args.bundle, args.data))

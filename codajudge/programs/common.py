@@ -43,6 +43,13 @@ def own_words(message: str) -> str:
     return message.strip()
 
 
+def run_parsed(parser: argparse.ArgumentParser, argv: list[str] | None, run: Callable) -> int:
+    """``run(args)`` of ``argv`` parsed by ``parser`` (whose usage errors exit as argparse's do),
+    through ``run_guarded`` under the parser's ``prog``."""
+    args = parser.parse_args(argv)
+    return run_guarded(lambda: run(args), parser.prog)
+
+
 def run_guarded(
     body: Callable[[], int],
     program: str,

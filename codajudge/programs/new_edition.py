@@ -22,7 +22,7 @@ from ..confine import slug_problem
 from ..errors import ConfigError
 from ..formats.items import read_items
 from ..texts import csv_text
-from .common import argument_parser, run_guarded
+from .common import argument_parser, run_parsed
 
 
 def example_csv() -> str:
@@ -73,5 +73,4 @@ def main(argv: list[str] | None = None, prog: str = "codajudge new") -> int:
     parser = argument_parser(prog, __doc__)
     parser.add_argument("name", help="the edition's name (a plain folder name)")
     parser.add_argument("--out", default=".", help="the folder to write NAME/ in (default: .)")
-    args = parser.parse_args(argv)
-    return run_guarded(lambda: run(args), prog)
+    return run_parsed(parser, argv, run)

@@ -81,7 +81,7 @@ from ..stats.latex import LATEX_WIDTHS, render_latex
 from ..stats.markdown import render_markdown
 from ..stats.tables import GroupTable, RankingReport, Settings, render_csv, undecodable_as_text
 from ..runner.local import PhaseTask, phase_task, predict, require_sandbox
-from .common import argument_parser, run_guarded
+from .common import argument_parser, run_parsed
 from .score import score_submission_folder
 from .status import read_status
 from .teams import read_teams, teams_of
@@ -539,5 +539,4 @@ def main(argv: list[str] | None = None, prog: str = "rank_submissions.py") -> in
     )
     for flag, options in option_table().items():
         parser.add_argument(flag, **options)
-    args = parser.parse_args(argv)
-    return run_guarded(lambda: run(args), prog)
+    return run_parsed(parser, argv, run)

@@ -31,7 +31,7 @@ from ..runner.local import phase_task, read_competition
 from .supervisor import code_printed, last_progress, past_time_limit
 from ..untrusted import copy_tree, remove_entry
 from .opening import open_submission
-from .common import BUNDLE_PROBLEM, REFUSED, argument_parser, own_words, run_guarded
+from .common import BUNDLE_PROBLEM, REFUSED, argument_parser, own_words, run_parsed
 
 KEPT_OUTPUTS = ("scores.json", "scores.txt", "detailed_results.html", "detailed_results.csv")
 
@@ -223,5 +223,4 @@ def main(argv: list[str] | None = None, prog: str = "run_local.py") -> int:
     parser.add_argument(
         "--time-limit", type=int, help="seconds per step (default: the phase's limit)"
     )
-    args = parser.parse_args(argv)
-    return run_guarded(lambda: run(args), prog)
+    return run_parsed(parser, argv, run)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from ..bundle.schema import json_schema, markdown_reference
-from .common import argument_parser, run_guarded
+from .common import argument_parser, run_parsed
 
 
 def schema_text() -> str:
@@ -27,5 +27,4 @@ def main(argv: list[str] | None = None, prog: str = "codajudge schema") -> int:
     parser.add_argument(
         "--markdown", action="store_true", help="the key reference as Markdown tables instead"
     )
-    args = parser.parse_args(argv)
-    return run_guarded(lambda: run(args.markdown), prog)
+    return run_parsed(parser, argv, lambda args: run(args.markdown))
