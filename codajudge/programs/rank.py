@@ -53,6 +53,7 @@ import zipfile
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from collections.abc import Iterator
+from typing import Union
 
 from ..baselines.interface import MODEL_FILE
 from ..errors import ConfigError, KitError, SubmissionError, counted
@@ -88,6 +89,8 @@ from .teams import read_teams, teams_of
 
 OUTPUT_FILES = ("ranking.md", "ranking.csv", "ranking.tex", "ranking.html")
 RENDERERS = (render_markdown, render_csv, render_latex, render_html)
+#: What scoring one submission gives: its Result, or why it is not scored, and the seconds it took.
+Outcome = tuple[Union[Result, str], float]
 
 
 def log(message: str) -> None:
@@ -117,9 +120,7 @@ def find_submissions(folder: Path) -> list[tuple[str, Path]]:
     ]
 
 
-def score_one(
-    path: Path, spec: TaskSpec, ref_dir: Path, gold: dict[str, GoldTrack]
-) -> tuple[Result | str, float]:
+def score_one(path: Path, spec: TaskSpec, ref_dir: Path, gold: dict[str, GoldTrack]) -> Outcome:
     """(its Result, or why it is not scored, and the seconds it took) for one submission; a
     ConfigError (the reference data is wrong) propagates."""
     started = time.monotonic()
@@ -253,9 +254,7 @@ def score_all(
     return results, failures
 
 
-def _pooled_outcomes(
-    paths: list[Path], spec_ref_gold: tuple, jobs: int
-) -> Iterator[tuple[Result | str, float]]:
+def _pooled_outcomes(paths: list[Path], spec_ref_gold: tuple, jobs: int) -> Iterator[Outcome]:
     """``score_one`` of each path with ``spec_ref_gold``, in order, in a pool of ``jobs``
     processes."""
     # pickled here and unpickled in the worker after the edition's own metrics are registered
@@ -275,7 +274,7 @@ def _start_worker(edition_metrics: list[tuple[str, str]], payload: bytes) -> Non
     _WORKER["spec_ref_gold"] = pickle.loads(payload)
 
 
-def _score_in_worker(path: Path) -> tuple[Result | str, float]:
+def _score_in_worker(path: Path) -> Outcome:
     """``score_one`` in a worker, its Result returned without the gold (the parent holds it); a
     ConfigError (the reference data is wrong) is raised in the parent by ``pool.map``."""
     value, seconds = score_one(path, *_WORKER["spec_ref_gold"])
@@ -483,8 +482,7 @@ def run(args: argparse.Namespace) -> int:
             log(f"note: {args.teams}: {note}")
         for system in overall_order(spec, results, settings):  # best first
             runs.setdefault(team_of[system], system)
-        ranked = counted(len(runs), "team")
-        log(f"ranking {ranked} by their best run: " + ", ".join(runs.values()))
+        log(f"ranking {counted(len(runs), 'team')} by their best run: " + ", ".join(runs.values()))
     report = build_report(spec, results, failures, settings, runs)
     args.out.mkdir(parents=True, exist_ok=True)
     for name, render in zip(OUTPUT_FILES, RENDERERS):
