@@ -24,12 +24,11 @@ from .common import argument_parser, run_parsed
 
 def score_table(edition, results: dict[str, dict[str, float]]) -> str:
     """Rows: the primary score, then each track's metrics; one column per baseline."""
-    names = list(results)
     keys = score_titles(edition.tracks, "primary score")
     width = max(len(label) for _, label in keys)
-    lines = [f"{'':<{width}}  " + "  ".join(f"{n:>13}" for n in names)]
+    lines = [f"{'':<{width}}  " + "  ".join(f"{name:>13}" for name in results)]
     for key, label in keys:
-        values = [results[n].get(key) for n in names]
+        values = [scores.get(key) for scores in results.values()]
         cells = "  ".join(f"{'n/a' if v is None else f'{v:.4f}':>13}" for v in values)
         lines.append(f"{label:<{width}}  {cells}")
     return "\n".join(lines)
