@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import math
 import os
 import shutil
 import tempfile
@@ -464,7 +463,8 @@ def local_splits(edition: Edition, train: dict[str, list[dict]]):
     splits: dict[str, dict[str, list[dict]]] = {LOCAL_PHASE: {}, "train": {}}
     for dataset in sorted({t.dataset for t in edition.tracks}):
         items = train.get(dataset, [])
-        count = min(max(1, math.floor(edition.local.fraction * len(items))), len(items) - 1)
+        # int() rounds down: the schema bounds the fraction to 0..0.5
+        count = min(max(1, int(edition.local.fraction * len(items))), len(items) - 1)
         if count < 1:
             return None
         chosen = set(smallest_keys(items, edition.local.seed, count))
