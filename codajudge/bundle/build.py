@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
 import shutil
 import tempfile
 from dataclasses import dataclass, field, replace
@@ -633,7 +632,7 @@ def publish(out_dir: Path, name: str, write: Callable[[Path], Edition]) -> Build
         }
         for output in (tree, zip_path):
             remove_entry(output)
-            os.replace(staging / output.name, output)
+            (staging / output.name).replace(output)
     finally:  # a cleanup error never hides the build's own (TemporaryDirectory raises it)
         shutil.rmtree(staging, ignore_errors=True)
     sizes["zip"] = zip_path.stat().st_size
