@@ -97,14 +97,13 @@ def baseline_reasons(edition: Edition, data: EditionData) -> tuple[dict[str, str
     for name in edition.baselines:
         model = baseline_class(name)
         untrained = next((t for t in without_train if model(t.to_dict()).needs_training), None)
+        # every track's dataset has items in a scored split (``import_data``)
+        short = [t.title for t in edition.tracks if most_texts[t.dataset] < model.texts_compared]
         if untrained:
             skipped[name] = prose.fill(
                 "baselines/untrained_reason", dataset=untrained.dataset, track=untrained.title
             )
-            continue  # a baseline not run is alike nothing
-        # every track's dataset has items in a scored split (``import_data``)
-        short = [t.title for t in edition.tracks if most_texts[t.dataset] < model.texts_compared]
-        if short:
+        elif short:  # a baseline not run is alike nothing
             alike[name] = prose.fill(
                 "baselines/alike_reason",
                 tracks=", ".join(short),
