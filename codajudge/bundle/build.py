@@ -194,9 +194,6 @@ def _dataset_splits(
     return kept
 
 
-REPEATS_KEY = "known_repeats"
-
-
 class Repeats(NamedTuple):
     """Items of a hidden-gold split whose texts (``text_key``) are also those of an item of a public
     split (train, or a split whose gold ships on purpose): ``found`` of them, ``declared`` allowed by
@@ -220,11 +217,11 @@ def _repeat_problem(repeats: Repeats, public: list[str]) -> Problem:
         f"{repeats.split} items with the texts of items of a public split ({', '.join(public)}): "
         f"{repeats.found}, more than the {repeats.declared} declared, so their gold would leak",
         item=scored_id,
-        expected=f"at most {repeats.declared} repeated items ('{REPEATS_KEY}')",
+        expected=f"at most {repeats.declared} repeated items ('known_repeats')",
         found=f"{repeats.split} item {scored_id!r} has the texts of {public_split} item "
         f"{public_id!r}",
         hint=f"remove the repeated items, or declare the release's real repeats with "
-        f"'{REPEATS_KEY}: {{{repeats.split}: {repeats.found}}}' on the dataset",
+        f"'known_repeats: {{{repeats.split}: {repeats.found}}}' on the dataset",
     )
 
 
@@ -236,11 +233,11 @@ def check_repeats(edition: Edition, splits, problems: list[Problem]) -> list[Rep
     report: list[Repeats] = []
     for dataset, source in sorted(edition.datasets.items()):
         # the schema has checked its shape: splits to whole numbers from 0
-        declared = source.get(REPEATS_KEY) or {}
+        declared = source.get("known_repeats") or {}
         problems += [
             Problem(
                 f"datasets '{dataset}'",
-                f"'{REPEATS_KEY}' names split {name!r}, whose gold no phase hides",
+                f"'known_repeats' names split {name!r}, whose gold no phase hides",
                 expected=", ".join(hidden) or "a split of a hidden-gold phase",
             )
             for name in sorted(set(declared) - set(hidden))
