@@ -10,8 +10,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import math
-import os
 import shutil
 import tempfile
 from dataclasses import dataclass, field, replace
@@ -99,14 +97,13 @@ def baseline_reasons(edition: Edition, data: EditionData) -> tuple[dict[str, str
     for name in edition.baselines:
         model = baseline_class(name)
         untrained = next((t for t in without_train if model(t.to_dict()).needs_training), None)
+        # every track's dataset has items in a scored split (``import_data``)
+        short = [t.title for t in edition.tracks if most_texts[t.dataset] < model.texts_compared]
         if untrained:
             skipped[name] = prose.fill(
                 "baselines/untrained_reason", dataset=untrained.dataset, track=untrained.title
             )
-            continue  # a baseline not run is alike nothing
-        # every track's dataset has items in a scored split (``import_data``)
-        short = [t.title for t in edition.tracks if most_texts[t.dataset] < model.texts_compared]
-        if short:
+        elif short:  # a baseline not run is alike nothing
             alike[name] = prose.fill(
                 "baselines/alike_reason",
                 tracks=", ".join(short),
@@ -197,9 +194,6 @@ def _dataset_splits(
     return kept
 
 
-REPEATS_KEY = "known_repeats"
-
-
 class Repeats(NamedTuple):
     """Items of a hidden-gold split whose texts (``text_key``) are also those of an item of a public
     split (train, or a split whose gold ships on purpose): ``found`` of them, ``declared`` allowed by
@@ -223,11 +217,11 @@ def _repeat_problem(repeats: Repeats, public: list[str]) -> Problem:
         f"{repeats.split} items with the texts of items of a public split ({', '.join(public)}): "
         f"{repeats.found}, more than the {repeats.declared} declared, so their gold would leak",
         item=scored_id,
-        expected=f"at most {repeats.declared} repeated items ('{REPEATS_KEY}')",
+        expected=f"at most {repeats.declared} repeated items ('known_repeats')",
         found=f"{repeats.split} item {scored_id!r} has the texts of {public_split} item "
         f"{public_id!r}",
         hint=f"remove the repeated items, or declare the release's real repeats with "
-        f"'{REPEATS_KEY}: {{{repeats.split}: {repeats.found}}}' on the dataset",
+        f"'known_repeats: {{{repeats.split}: {repeats.found}}}' on the dataset",
     )
 
 
@@ -239,11 +233,11 @@ def check_repeats(edition: Edition, splits, problems: list[Problem]) -> list[Rep
     report: list[Repeats] = []
     for dataset, source in sorted(edition.datasets.items()):
         # the schema has checked its shape: splits to whole numbers from 0
-        declared = source.get(REPEATS_KEY) or {}
+        declared = source.get("known_repeats") or {}
         problems += [
             Problem(
                 f"datasets '{dataset}'",
-                f"'{REPEATS_KEY}' names split {name!r}, whose gold no phase hides",
+                f"'known_repeats' names split {name!r}, whose gold no phase hides",
                 expected=", ".join(hidden) or "a split of a hidden-gold phase",
             )
             for name in sorted(set(declared) - set(hidden))
@@ -464,7 +458,8 @@ def local_splits(edition: Edition, train: dict[str, list[dict]]):
     splits: dict[str, dict[str, list[dict]]] = {LOCAL_PHASE: {}, "train": {}}
     for dataset in sorted({t.dataset for t in edition.tracks}):
         items = train.get(dataset, [])
-        count = min(max(1, math.floor(edition.local.fraction * len(items))), len(items) - 1)
+        # int() rounds down: the schema bounds the fraction to 0..0.5
+        count = min(max(1, int(edition.local.fraction * len(items))), len(items) - 1)
         if count < 1:
             return None
         chosen = set(smallest_keys(items, edition.local.seed, count))
@@ -633,7 +628,7 @@ def publish(out_dir: Path, name: str, write: Callable[[Path], Edition]) -> Build
         }
         for output in (tree, zip_path):
             remove_entry(output)
-            os.replace(staging / output.name, output)
+            (staging / output.name).replace(output)
     finally:  # a cleanup error never hides the build's own (TemporaryDirectory raises it)
         shutil.rmtree(staging, ignore_errors=True)
     sizes["zip"] = zip_path.stat().st_size
