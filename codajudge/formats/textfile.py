@@ -73,8 +73,9 @@ def shorten(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def safe_display(name: str) -> str:
-    """A file name fit to print: control, bidi and other unprintable characters are escaped."""
+def safe_display(name: object) -> str:
+    """A file name (a string or a path) fit to print: control, bidi and other unprintable
+    characters are escaped."""
     name = str(name)
     return name if name.isprintable() else repr(name)[1:-1]
 
