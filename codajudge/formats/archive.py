@@ -166,16 +166,14 @@ def _plan(
             if wanted or (documents and relative.suffix.lower() == ".json"):
                 plan.append((info, relative))
             else:
-                warnings.append(UNUSED_FILE.format(safe_display(str(relative))))
+                warnings.append(UNUSED_FILE.format(safe_display(relative)))
     if not plan and nested and not files:
         raise ONLY_NESTED.error(display, ", ".join(nested[:5]))
     if not plan and warnings and (nested or not files):
         raise NO_PREDICTION_FILE.error(display, "; ".join(warnings))
     if not plan and tracks is not None:
-        unclaimed = [safe_display(str(relative)) for relative in files]
-        FoundFiles(tracks, {}, unclaimed, []).refuse_if_none(
-            display, list(map(_entry, files.values()))
-        )
+        found = FoundFiles(tracks, {}, list(map(safe_display, files)), [])
+        found.refuse_if_none(display, list(map(_entry, files.values())))
     return plan, warnings
 
 
@@ -256,7 +254,7 @@ def _give(claimed: TrackFiles, relative: PurePosixPath, track_ids: Sequence[str]
     for tid in track_ids:
         if tid in claimed:
             raise SubmissionError.single(
-                f"{safe_display(str(claimed[tid]))}, {safe_display(str(relative))}",
+                f"{safe_display(claimed[tid])}, {safe_display(relative)}",
                 f"track '{tid}' is given by more than one file",
                 expected="exactly one file per track",
                 found="2 files",
@@ -272,10 +270,10 @@ def locate_track_files(folder: Path, tracks: Sequence[Track]) -> tuple[TrackFile
     unclaimed: list[str] = []
     for relative, irregular in _walk(Path(folder)):
         if not _claim(claimed, relative, tracks):
-            unclaimed.append(safe_display(str(relative)))
+            unclaimed.append(safe_display(relative))
         elif irregular:
             raise SubmissionError.single(
-                safe_display(str(relative)),
+                safe_display(relative),
                 f"the prediction file is {irregular}",
                 expected="a regular file",
                 hint="write the predictions into the file itself",

@@ -6,8 +6,6 @@ track whose value is a label reads the first column, one whose value is a distri
 A file is read so when its first line has those 1 + K tab-separated fields (the kit's own layout
 has two: ``ID<TAB>VALUE``)."""
 
-from __future__ import annotations
-
 import json
 
 from .. import kinds

@@ -120,9 +120,7 @@ def _table_rows(lines, track: Track, keys: ItemKeys, problems: ProblemCollector)
     SemEval positional ones; the layout is "id" or "positional"."""
     display = problems.file
     columns = Columns(lines, track, keys.ids, display, lambda text: _is_value(track, keys, text))
-    layout = "id"
-    if track.positional and not columns.json_lines:
-        layout = layout_of(columns)
+    layout = layout_of(columns) if track.positional and not columns.json_lines else "id"
     read_rows = _positional_rows if layout == "positional" else _id_rows
     rows = read_rows(columns, keys, problems)
     header = columns.header if layout == "id" else columns.positional.header

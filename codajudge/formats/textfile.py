@@ -73,8 +73,9 @@ def shorten(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def safe_display(name: str) -> str:
-    """A file name fit to print: control, bidi and other unprintable characters are escaped."""
+def safe_display(name: object) -> str:
+    """A file name (a string or a path) fit to print: control, bidi and other unprintable
+    characters are escaped."""
     name = str(name)
     return name if name.isprintable() else repr(name)[1:-1]
 
@@ -135,41 +136,36 @@ def opened(path: Path, display: str, n_items: int) -> Iterator[BinaryIO]:
 
 
 def read_texts(path: Path, display: str, n_items: int) -> Lines:
-    """A file's non-blank lines. ``n_items``, the track's size, bounds the file's lines and bytes."""
+    """A file's non-blank lines, in order, each checked by ``_refuse_broken`` (a bounded
+    ``readline``: a 1 GB line is refused after about one line's budget). ``n_items``, the track's
+    size, bounds the file's lines and bytes."""
     display = safe_display(display)
-    with opened(path, display, n_items) as f:
-        lines = _read_lines(f, display, n_items)
-    if not lines.texts:
-        raise EMPTY_FILE.error(display, "no content")
-    return lines
-
-
-def _read_lines(f, display: str, n_items: int) -> Lines:
-    """``read_texts`` of an open binary file: its lines in order, each checked by ``_refuse_broken``
-    (a bounded ``readline``: a 1 GB line is refused after about one line's budget)."""
     max_lines = LINES_PER_ITEM * n_items + LINE_SLACK
-    offset = _text_start(f.read(max(MAX_LINE_BYTES, 4)), display)
-    f.seek(offset)
     texts: list[str] = []
     numbers: list[int] | None = None  # a list once a blank line is met, else 1..len(texts)
-    for number, line in enumerate(iter(partial(f.readline, MAX_LINE_BYTES + 1), b""), start=1):
-        if number > max_lines:
-            raise SubmissionError.single(
-                display,
-                "file has too many lines",
-                hint="write one line per item",
-                expected=f"at most {max_lines:,} lines for a track of {n_items:,} items "
-                f"({LINES_PER_ITEM} per item plus {LINE_SLACK:,}, blank lines included)",
-                found=f"more than {max_lines:,} lines",
-            )
-        text = _refuse_broken(line, number, offset, display)
-        if text.strip():
-            texts.append(text)
-            if numbers is not None:
-                numbers.append(number)
-        elif numbers is None:
-            numbers = list(range(1, len(texts) + 1))
-        offset += len(line)
+    with opened(path, display, n_items) as f:
+        offset = _text_start(f.read(max(MAX_LINE_BYTES, 4)), display)
+        f.seek(offset)
+        for number, line in enumerate(iter(partial(f.readline, MAX_LINE_BYTES + 1), b""), start=1):
+            if number > max_lines:
+                raise SubmissionError.single(
+                    display,
+                    "file has too many lines",
+                    hint="write one line per item",
+                    expected=f"at most {max_lines:,} lines for a track of {n_items:,} items "
+                    f"({LINES_PER_ITEM} per item plus {LINE_SLACK:,}, blank lines included)",
+                    found=f"more than {max_lines:,} lines",
+                )
+            text = _refuse_broken(line, number, offset, display)
+            if text.strip():
+                texts.append(text)
+                if numbers is not None:
+                    numbers.append(number)
+            elif numbers is None:
+                numbers = list(range(1, len(texts) + 1))
+            offset += len(line)
+    if not texts:
+        raise EMPTY_FILE.error(display, "no content")
     return Lines(range(1, len(texts) + 1) if numbers is None else numbers, texts)
 
 
