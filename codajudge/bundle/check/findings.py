@@ -51,7 +51,6 @@ def relative_path(root: Path, value) -> Path | None:
     return full if full is not None and full.is_relative_to(root.resolve()) else None
 
 
-UTC = dt.timezone.utc
 _FORMATS = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d")
 
 
@@ -126,11 +125,11 @@ def parse_date(value, where: str, findings: Findings) -> dt.datetime | None:
         )
         return None
     if isinstance(value, dt.date):
-        return dt.datetime.combine(value, dt.time(), tzinfo=UTC)
+        return dt.datetime.combine(value, dt.time(), tzinfo=dt.timezone.utc)
     text = str(value).strip()
     for fmt in _FORMATS:
         with suppress(ValueError):
-            return dt.datetime.strptime(text, fmt).replace(tzinfo=UTC)
+            return dt.datetime.strptime(text, fmt).replace(tzinfo=dt.timezone.utc)
     zoned = re.search(r"(Z|[+-]\d\d:?\d\d)$", text)
     message = "date with a time zone: Codabench ignores the offset" if zoned else "not a date"
     findings.add(where, message, expected="'YYYY-MM-DD HH:MM:SS' (UTC)", found=repr(text))
