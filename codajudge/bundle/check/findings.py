@@ -114,8 +114,11 @@ def check_keys(value, rules: dict, where: str, what: str, findings: Findings) ->
 
 
 def parse_date(value, where: str, findings: Findings) -> dt.datetime | None:
-    """A quoted 'YYYY-MM-DD HH:MM:SS' (UTC). An unquoted YAML timestamp loses its time of day on
-    Codabench (it keeps only the date) and a UTC offset is ignored, so both are refused."""
+    """A quoted 'YYYY-MM-DD HH:MM:SS' (UTC); None, and no finding, for an absent date (None or '').
+    An unquoted YAML timestamp loses its time of day on Codabench (it keeps only the date) and a
+    UTC offset is ignored, so both are refused."""
+    if value in (None, ""):
+        return None
     if isinstance(value, dt.datetime):
         findings.add(
             where,

@@ -214,12 +214,7 @@ def _check_phase(
 
 def phase_dates(phase: dict, where: str, findings: Findings) -> tuple:
     """(start, end) of a phase, None where absent or unreadable (a finding)."""
-    return tuple(
-        parse_date(phase[key], f"{where}.{key}", findings)
-        if phase.get(key) not in (None, "")
-        else None
-        for key in ("start", "end")
-    )
+    return tuple(parse_date(phase.get(key), f"{where}.{key}", findings) for key in ("start", "end"))
 
 
 def scored_tasks(doc: dict) -> Iterator[tuple[dict, dict]]:
