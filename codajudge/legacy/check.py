@@ -64,10 +64,8 @@ def _check_phases(phases, root: Path, findings: Findings) -> None:
             found=repr(phases)[:60],
         )
         return
-    starts = []
-    for phase in sorted(listed, key=lambda p: p["phasenumber"]):
-        where = f"phases[{phase['phasenumber']}]"
-        starts.append((where, _check_phase(phase, where, root, findings)))
+    ordered = sorted(listed, key=lambda p: p["phasenumber"])
+    starts = [_check_phase(phase, root, findings) for phase in ordered]
     for (where, start), (next_where, next_start) in zip(starts, starts[1:]):
         if start and next_start and next_start - start <= dt.timedelta(days=1):
             findings.add(
@@ -78,8 +76,10 @@ def _check_phases(phases, root: Path, findings: Findings) -> None:
             )
 
 
-def _check_phase(phase: dict, where: str, root: Path, findings: Findings):
-    """One v1.5 phase's label, start date and files; its start (None when missing or bad)."""
+def _check_phase(phase: dict, root: Path, findings: Findings) -> tuple:
+    """One v1.5 phase's label, start date and files; its place in messages and its start (None
+    when missing or bad)."""
+    where = f"phases[{phase['phasenumber']}]"
     for key in ("label", "start_date", "scoring_program"):
         if not phase.get(key):
             findings.add(where, f"a phase needs a {key!r}")
@@ -101,7 +101,7 @@ def _check_phase(phase: dict, where: str, root: Path, findings: Findings):
         )
     files = {kind: phase[kind] for kind in PROGRAMS + DATA if phase.get(kind) not in (None, "")}
     check_bundle_files(files, where, root, findings, legacy=True)
-    return start
+    return where, start
 
 
 def _check_leaderboard(board, findings: Findings) -> None:

@@ -51,7 +51,6 @@ def relative_path(root: Path, value) -> Path | None:
     return full if full is not None and full.is_relative_to(root.resolve()) else None
 
 
-UTC = dt.timezone.utc
 _FORMATS = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d")
 
 
@@ -115,8 +114,11 @@ def check_keys(value, rules: dict, where: str, what: str, findings: Findings) ->
 
 
 def parse_date(value, where: str, findings: Findings) -> dt.datetime | None:
-    """A quoted 'YYYY-MM-DD HH:MM:SS' (UTC). An unquoted YAML timestamp loses its time of day on
-    Codabench (it keeps only the date) and a UTC offset is ignored, so both are refused."""
+    """A quoted 'YYYY-MM-DD HH:MM:SS' (UTC); None, and no finding, for an absent date (None or '').
+    An unquoted YAML timestamp loses its time of day on Codabench (it keeps only the date) and a
+    UTC offset is ignored, so both are refused."""
+    if value in (None, ""):
+        return None
     if isinstance(value, dt.datetime):
         findings.add(
             where,
@@ -126,11 +128,11 @@ def parse_date(value, where: str, findings: Findings) -> dt.datetime | None:
         )
         return None
     if isinstance(value, dt.date):
-        return dt.datetime.combine(value, dt.time(), tzinfo=UTC)
+        return dt.datetime.combine(value, dt.time(), tzinfo=dt.timezone.utc)
     text = str(value).strip()
     for fmt in _FORMATS:
         with suppress(ValueError):
-            return dt.datetime.strptime(text, fmt).replace(tzinfo=UTC)
+            return dt.datetime.strptime(text, fmt).replace(tzinfo=dt.timezone.utc)
     zoned = re.search(r"(Z|[+-]\d\d:?\d\d)$", text)
     message = "date with a time zone: Codabench ignores the offset" if zoned else "not a date"
     findings.add(where, message, expected="'YYYY-MM-DD HH:MM:SS' (UTC)", found=repr(text))

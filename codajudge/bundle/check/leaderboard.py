@@ -80,10 +80,9 @@ def _check_column(column, where: str, findings: Findings) -> None:
     index = column.get("index")
     if not is_int(index) or index < 0:
         findings.add(where, "column 'index' must be an integer >= 0", found=repr(index))
-    if column.get("precision") is not None and not is_int(column["precision"]):
-        findings.add(
-            where, "column 'precision' must be an integer", found=repr(column["precision"])
-        )
+    precision = column.get("precision")
+    if precision is not None and not is_int(precision):
+        findings.add(where, "column 'precision' must be an integer", found=repr(precision))
     computed_from = column.get("computation_indexes")
     if (column.get("computation") is None) != (computed_from in (None, [])):
         findings.add(where, "'computation' and 'computation_indexes' go together")

@@ -30,6 +30,9 @@ def _check_written_image(doc: dict, key: str, where: str, findings: Findings) ->
         check_text(doc, key, where, findings, 128)
 
 
+#: The data folders or zips of a task, and of a phase.
+TASK_DATA = ("reference_data", "input_data")
+PHASE_DATA = ("public_data", "starting_kit")
 #: Each key of the yaml's top level, a phase, a task and a solution, and its check (None: none, or
 #: checked with the others, below).
 TOP_KEYS = {
@@ -59,19 +62,14 @@ PHASE_KEYS = {
         "auto_migrate_to_this_phase hide_output hide_prediction_output hide_score_output".split(),
         check_bool,
     ),
-    **dict.fromkeys("index start end tasks public_data starting_kit".split()),
+    **dict.fromkeys(("index", "start", "end", "tasks", *PHASE_DATA)),
 }
 TASK_KEYS = {
     "name": partial(check_text, limit=256),
     "description": partial(check_text, limit=10000, required=False),
     "ingestion_only_during_scoring": check_bool,
-    **dict.fromkeys(
-        "index key ingestion_program input_data scoring_program reference_data".split()
-    ),
+    **dict.fromkeys(("index", "key", *PROGRAMS, *TASK_DATA)),
 }
-#: The data folders or zips of a task, and of a phase.
-TASK_DATA = ("reference_data", "input_data")
-PHASE_DATA = ("public_data", "starting_kit")
 SOLUTION_KEYS = dict.fromkeys("index key tasks path name description".split())
 #: The ``version`` values of this form, and the one a message asks for.
 VERSIONS = ("2",)
@@ -216,12 +214,7 @@ def _check_phase(
 
 def phase_dates(phase: dict, where: str, findings: Findings) -> tuple:
     """(start, end) of a phase, None where absent or unreadable (a finding)."""
-    return tuple(
-        parse_date(phase[key], f"{where}.{key}", findings)
-        if phase.get(key) not in (None, "")
-        else None
-        for key in ("start", "end")
-    )
+    return tuple(parse_date(phase.get(key), f"{where}.{key}", findings) for key in ("start", "end"))
 
 
 def scored_tasks(doc: dict) -> Iterator[tuple[dict, dict]]:
