@@ -235,10 +235,9 @@ def dataset_fields(value) -> dict[str, Field]:
     if isinstance(importer, str) and importer in IMPORTER_OPTIONS:
         options = IMPORTER_OPTIONS[importer]
         return {**common_fields(options), **options}
-    fields = common_fields({})
-    for options in IMPORTER_OPTIONS.values():  # unknown importer: reported once, options unjudged
-        fields.update(dict.fromkeys(options, Field(ANY)))
-    return fields
+    # unknown importer: reported once, every importer's options taken unjudged
+    unjudged = {key: Field(ANY) for options in IMPORTER_OPTIONS.values() for key in options}
+    return {**common_fields({}), **unjudged}
 
 
 #: A dataset entry: its fields chosen by its importer (``datasets`` values, a ``fallback``'s).
