@@ -100,6 +100,11 @@ def _per_split(doc: str, items: Field, example: str = "") -> Field:
     return Field(MAP, doc, keys=SPLITS, items=items, example=example)
 
 
+def _split(doc: str, required: bool = False) -> Field:
+    """The name of one of the splits."""
+    return choice(doc, SPLITS, "split", required=required)
+
+
 def _count(doc: str, minimum: int = 0, maximum: int = 2**31 - 1, default=None) -> Field:
     """A count; its upper bound by default: Codabench stores limits as PostgreSQL integers."""
     return Field(INT, doc, minimum=minimum, maximum=maximum, default=default)
@@ -310,7 +315,7 @@ IMPORTER_OPTIONS: dict[str, dict[str, Field]] = {
 
 #: A ``sample`` entry (``bundle/sample.py``): ``items`` items of split ``of``, chosen by ``seed``.
 SAMPLE_FIELDS = {
-    "of": choice("the split sampled", SPLITS, "split", required=True),
+    "of": _split("the split sampled", required=True),
     "items": Field(INT, "how many items", required=True, minimum=1),
     "seed": Field(INT, "the seed of the hash that chooses them", required=True, minimum=0),
 }
@@ -318,11 +323,7 @@ SAMPLE_FIELDS = {
 SPLIT_FIELDS = {
     **dict.fromkeys(SPLITS, Field(NUMBER, "the share of the items kept", minimum=0, maximum=1)),
     "seed": Field(INT, "the seed of the hash that assigns items", minimum=0, default=0),
-    "from": choice(
-        "the release split cut (default: test; the table importer reads its one file)",
-        SPLITS,
-        "split",
-    ),
+    "from": _split("the release split cut (default: test; the table importer reads its one file)"),
 }
 
 
@@ -359,7 +360,7 @@ def common_fields(options: dict[str, Field]) -> dict[str, Field]:
         # splits apart; data_checks refuses a split excluding itself.
         "exclude": _per_split(
             "split -> another split: the items whose texts that split holds are left out of it",
-            choice("", SPLITS, "split"),
+            _split(""),
             "exclude: {test: dev}",
         ),
         # Read by bundle/build.py's check_repeats, which also refuses a split whose gold no
