@@ -61,7 +61,7 @@ DATE = Type(
 def validate_config(raw: dict, display: str) -> tuple[list[Problem], dict]:
     """Every problem of a loaded edition config (a mapping: ``config_yaml.load_config_yaml``) against the
     schema (empty when it conforms), and the config without the keys the schema does not declare
-    (``known_part``; ``raw`` itself when it conforms, so the nodes YAML aliases share stay shared)."""
+    (``known_part``; ``raw`` itself when it conforms: the nodes YAML aliases share stay shared)."""
     walk = Walk(display)
     check_object(walk, "", raw, TOP_LEVEL_FIELDS)
     return walk.problems, known_part(raw, _object("", TOP_LEVEL_FIELDS)) if walk.problems else raw
@@ -435,17 +435,16 @@ TOP_LEVEL_FIELDS = {
 
 
 def _json_field(spec: Field) -> dict:
-    """One field as a JSON Schema (draft 2020-12) fragment."""
-    out: dict = {"description": spec.doc} if spec.doc else {}
-    out.update(_json_shape(spec) if spec.type.json is None else spec.type.json)
+    """One field as a JSON Schema (draft 2020-12) fragment (keywords without a value left out)."""
+    shape = _json_shape(spec) if spec.type.json is None else spec.type.json
     if spec.type == LIST:
         fewest = spec.length or (1 if spec.required else None)
         bounds = {"minItems": fewest, "maxItems": spec.length}
     else:
         bounds = {"minimum": spec.minimum, "maximum": spec.maximum}
     extra = {**bounds, "enum": list(spec.choices) or None, "default": spec.default}
-    out.update((key, value) for key, value in extra.items() if value is not None)
-    return out
+    out = {"description": spec.doc or None, **shape, **extra}
+    return {key: value for key, value in out.items() if value is not None}
 
 
 def _json_shape(spec: Field) -> dict:
