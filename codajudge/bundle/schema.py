@@ -7,9 +7,10 @@ phases, datasets (the options common to every importer and each importer's own:
 ``IMPORTER_OPTIONS``, which must name every importer of ``codajudge.importers.IMPORTERS``), tracks,
 pages and the leaderboard. ``validate_config`` walks a loaded config against it before any file is
 read and returns every problem at once, each naming the file, the key path, what was expected, what
-was found and a fix. ``json_schema`` turns the same table into a JSON Schema
-(``docs/edition.schema.json``, ``codajudge schema``) for editors, and ``markdown_reference`` into
-the reference tables of ``docs/edition-config.md``.
+was found and a fix, with the config as far as the schema declares it (unknown keys left out).
+``json_schema`` turns the same table into a JSON Schema (``docs/edition.schema.json``, ``codajudge
+schema``) for editors, and ``markdown_reference`` into the reference tables of
+``docs/edition-config.md``.
 
 Cross-field rules (phase dates in order, files that exist, a track's dataset declared, a metric that
 applies to the track's kind) are checked afterwards by ``edition.load_edition`` and ``tracks``, on a
@@ -57,12 +58,13 @@ DATE = Type(
 )
 
 
-def validate_config(raw: dict, display: str) -> list[Problem]:
+def validate_config(raw: dict, display: str) -> tuple[list[Problem], dict]:
     """Every problem of a loaded edition config (a mapping: ``config_yaml.load_config_yaml``) against the
-    schema (empty when it conforms)."""
+    schema (empty when it conforms), and the config without the keys the schema does not declare
+    (``known_part``; ``raw`` itself when it conforms: the nodes YAML aliases share stay shared)."""
     walk = Walk(display)
     check_object(walk, "", raw, TOP_LEVEL_FIELDS)
-    return walk.problems
+    return walk.problems, known_part(raw, _object("", TOP_LEVEL_FIELDS)) if walk.problems else raw
 
 
 def known_part(value, spec: Field):
@@ -98,6 +100,11 @@ def _object(doc: str, fields: dict[str, Field], example: str = "") -> Field:
 def _per_split(doc: str, items: Field, example: str = "") -> Field:
     """A mapping from some of the splits to ``items``."""
     return Field(MAP, doc, keys=SPLITS, items=items, example=example)
+
+
+def _split(doc: str, required: bool = False) -> Field:
+    """The name of one of the splits."""
+    return choice(doc, SPLITS, "split", required=required)
 
 
 def _count(doc: str, minimum: int = 0, maximum: int = 2**31 - 1, default=None) -> Field:
@@ -235,10 +242,9 @@ def dataset_fields(value) -> dict[str, Field]:
     if isinstance(importer, str) and importer in IMPORTER_OPTIONS:
         options = IMPORTER_OPTIONS[importer]
         return {**common_fields(options), **options}
-    fields = common_fields({})
-    for options in IMPORTER_OPTIONS.values():  # unknown importer: reported once, options unjudged
-        fields.update(dict.fromkeys(options, Field(ANY)))
-    return fields
+    # unknown importer: reported once, every importer's options taken unjudged
+    unjudged = {key: Field(ANY) for options in IMPORTER_OPTIONS.values() for key in options}
+    return {**common_fields({}), **unjudged}
 
 
 #: A dataset entry: its fields chosen by its importer (``datasets`` values, a ``fallback``'s).
@@ -311,7 +317,7 @@ IMPORTER_OPTIONS: dict[str, dict[str, Field]] = {
 
 #: A ``sample`` entry (``bundle/sample.py``): ``items`` items of split ``of``, chosen by ``seed``.
 SAMPLE_FIELDS = {
-    "of": choice("the split sampled", SPLITS, "split", required=True),
+    "of": _split("the split sampled", required=True),
     "items": Field(INT, "how many items", required=True, minimum=1),
     "seed": Field(INT, "the seed of the hash that chooses them", required=True, minimum=0),
 }
@@ -319,11 +325,7 @@ SAMPLE_FIELDS = {
 SPLIT_FIELDS = {
     **dict.fromkeys(SPLITS, Field(NUMBER, "the share of the items kept", minimum=0, maximum=1)),
     "seed": Field(INT, "the seed of the hash that assigns items", minimum=0, default=0),
-    "from": choice(
-        "the release split cut (default: test; the table importer reads its one file)",
-        SPLITS,
-        "split",
-    ),
+    "from": _split("the release split cut (default: test; the table importer reads its one file)"),
 }
 
 
@@ -360,7 +362,7 @@ def common_fields(options: dict[str, Field]) -> dict[str, Field]:
         # splits apart; data_checks refuses a split excluding itself.
         "exclude": _per_split(
             "split -> another split: the items whose texts that split holds are left out of it",
-            choice("", SPLITS, "split"),
+            _split(""),
             "exclude: {test: dev}",
         ),
         # Read by bundle/build.py's check_repeats, which also refuses a split whose gold no
@@ -428,25 +430,21 @@ TOP_LEVEL_FIELDS = {
     "queue": Field(STR, "a Codabench queue's vhost (UUID)", check=_uuid_check),
 }
 
-#: A whole edition config: a mapping of the top-level fields.
-CONFIG = _object("", TOP_LEVEL_FIELDS)
-
 
 # --- the same table as JSON Schema -----------------------------------------------------------------
 
 
 def _json_field(spec: Field) -> dict:
-    """One field as a JSON Schema (draft 2020-12) fragment."""
-    out: dict = {"description": spec.doc} if spec.doc else {}
-    out.update(_json_shape(spec) if spec.type.json is None else spec.type.json)
+    """One field as a JSON Schema (draft 2020-12) fragment (keywords without a value left out)."""
+    shape = _json_shape(spec) if spec.type.json is None else spec.type.json
     if spec.type == LIST:
         fewest = spec.length or (1 if spec.required else None)
         bounds = {"minItems": fewest, "maxItems": spec.length}
     else:
         bounds = {"minimum": spec.minimum, "maximum": spec.maximum}
     extra = {**bounds, "enum": list(spec.choices) or None, "default": spec.default}
-    out.update((key, value) for key, value in extra.items() if value is not None)
-    return out
+    out = {"description": spec.doc or None, **shape, **extra}
+    return {key: value for key, value in out.items() if value is not None}
 
 
 def _json_shape(spec: Field) -> dict:
