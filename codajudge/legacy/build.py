@@ -111,11 +111,10 @@ BLOCKS = {
 def _line(line: str) -> tuple[str, str]:
     """The kind of block a page's ``line`` belongs to (a key of ``BLOCKS``) and its text."""
     stripped = line.strip()
-    heading = re.match(r"(#{1,6})\s+(.*)", stripped)
     # a one-line comment (the generated marker) stays one; a blank line is HTML of nothing
     if re.fullmatch(r"<!--.*-->", stripped) or not stripped:
         return "html", stripped
-    if heading:
+    if heading := re.match(r"(#{1,6})\s+(.*)", stripped):
         level = len(heading.group(1))
         return "html", f"<h{level}>{_inline(heading.group(2))}</h{level}>"
     if stripped.startswith("|"):
