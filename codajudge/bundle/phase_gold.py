@@ -171,8 +171,7 @@ def item_problems(phases: Sequence, splits: dict[str, dict[str, list[dict]]]) ->
         for dataset, items in sorted(splits[earlier.split].items()):
             later_keys = map(text_key, splits[later.split].get(dataset, []))
             later_texts = {key for key in later_keys if any(key)}  # items without texts left out
-            shared = [item for item in items if text_key(item) in later_texts]
-            if shared:
+            if shared := [item for item in items if text_key(item) in later_texts]:
                 found = f"{len(shared)} such items, e.g. {earlier.split} item {shared[0]['id']!r}"
                 why = f"its {earlier.split} and {later.split} splits hold items with the same texts"
                 problems.append(_rescored(earlier, later, dataset, why, found))
