@@ -97,8 +97,7 @@ def dataset_problems(datasets: dict[str, dict], display: str) -> list[Problem]:
     problems: list[Problem] = []
     for dataset_id, source in sorted(datasets.items()):
         where = f"{display}: datasets '{dataset_id}'"
-        shares = shares_problem(source["split"]) if "split" in source else ""
-        if shares:
+        if "split" in source and (shares := shares_problem(source["split"])):
             example = "e.g. split: {train: 0.8, dev: 0.1, test: 0.1}"
             problems.append(Problem(where, shares, expected=example))
         if "split" in source and "splits" in source:
