@@ -25,7 +25,6 @@ from ..errors import Problem
 from .leaks import text_key
 from .prose import listed
 
-TRAIN = "train"
 PUBLISH_KEY = "public_gold"
 
 
@@ -73,7 +72,7 @@ def config_problems(phases: Sequence, datasets: dict[str, dict]) -> list[Problem
     problems: list[Problem] = []
     # (split, the phase publishing its gold) of every public split: train (no phase) first; a
     # phase hiding the same split (rule 1), or a hidden split sharing items with it (rule 2)
-    for split, publisher in [(TRAIN, None)] + [(p.split, p) for p in phases if p.public_gold]:
+    for split, publisher in [("train", None)] + [(p.split, p) for p in phases if p.public_gold]:
         for hidden in sorted(hidden_splits(phases)):
             hiders = [p for p in phases if p.hide_gold and p.split == hidden]
             if hidden == split:
