@@ -13,7 +13,7 @@ scores its dev file as test too); an item shared between a public and a hidden-g
 refused by ``build.check_repeats``.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -27,23 +27,20 @@ from ..tracks import Track
 Golds = dict[tuple[str, str], GoldTrack]
 
 
-def range_problems(track: Track, gold: GoldTrack, where: str) -> list[Problem]:
+def range_problems(track: Track, gold: GoldTrack, where: str) -> Iterator[Problem]:
     """For a kind with ``has_range``, ``gold`` outside the track's declared ``range`` (default 0-5)."""
     if not kinds.of(track).has_range:
-        return []
+        return
     lo, hi = track.score_range
     outside = np.flatnonzero((gold.gold < lo) | (gold.gold > hi)).tolist()
-    if not outside:
-        return []
-    return [
-        Problem(
+    if outside:
+        yield Problem(
             where,
             f"{track.kind} gold outside the track's range on {counted(len(outside), 'item')}",
             expected=f"scores from {lo:g} to {hi:g} (track '{track.id}' range)",
             found=first_few([f"{gold.ids[i]!r} ({gold.gold[i]:g})" for i in outside]),
             hint="correct the data, or declare the scale with the track key range: [LOW, HIGH]",
         )
-    ]
 
 
 def split_golds(
