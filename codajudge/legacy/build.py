@@ -275,16 +275,12 @@ def legacy_yaml(edition: Edition, pages: dict[str, str]) -> dict:
     return doc
 
 
-#: The starting kit README's section on the platform's two kinds of submission, which the CodaLab
-#: note precedes (a participant reads that only results are taken before reading how to submit).
-KIT_SUBMIT_HEADING = "## Two ways to submit"
-
-
 def legacy_kit_readme(text: str, submitting: str) -> str:
-    """The starting kit's README with the CodaLab note ``submitting`` before its section on
-    submitting (appended when the README has no such section)."""
+    """The starting kit's README with the CodaLab note ``submitting`` before its section on the
+    platform's two kinds of submission, ``## Two ways to submit`` (a participant reads that only
+    results are taken before reading how to submit); appended when the README has no such section."""
     note = submitting + "\n\n"
-    at = text.find("\n" + KIT_SUBMIT_HEADING + "\n")
+    at = text.find("\n## Two ways to submit\n")
     if at < 0:
         return text.rstrip("\n") + "\n\n" + note
     return text[: at + 1] + note + text[at + 1 :]
