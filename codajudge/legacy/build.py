@@ -66,9 +66,6 @@ from ..bundle.prose import Templates
 from ..bundle.zipdet import tree_files, write_zip
 from ..confine import slug
 
-#: The scoring command with the legacy variables; on Codabench they expand to the v2 command's
-#: paths. The scoring program only: a legacy phase has no ingestion program (module docstring).
-SCORING_COMMAND = "python3 $program/score.py $input $output"
 #: Pages CodaLab v1.5 required, in the order they are listed.
 REQUIRED_PAGES = ("overview", "evaluation", "terms", "data")
 # --- Markdown -> HTML, for the subset the kit's pages use -----------------------------------------
@@ -192,11 +189,12 @@ def write_html_pages(edition: Edition, v2_root: Path, root: Path) -> dict[str, s
 
 
 def legacy_metadata(program: Path) -> None:
-    """A program folder's ``metadata.yaml`` turned into the ``metadata`` file the v1 worker reads,
-    its command rewritten to the legacy variables."""
+    """The scoring ``program`` folder's ``metadata.yaml`` turned into the ``metadata`` file the v1
+    worker reads, its command rewritten to the legacy variables, which Codabench expands to the v2
+    command's paths (a legacy phase has no ingestion program: module docstring)."""
     v2_meta = program / "metadata.yaml"
     data = yaml.safe_load(v2_meta.read_text(encoding="utf-8")) or {}
-    data["command"] = SCORING_COMMAND
+    data["command"] = "python3 $program/score.py $input $output"
     v2_meta.unlink()  # one command only: Codabench would prefer metadata.yaml over metadata
     # the only program file name the v1 compute worker reads
     (program / "metadata").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
