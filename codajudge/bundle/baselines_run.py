@@ -119,8 +119,8 @@ def write_missing_track_scores(edition: Edition, root: Path, scores: BaselineSco
     if rule.missing != BASELINE:
         return
     for phase in edition.phases:
-        ran = scores[phase.id].get(rule.baseline)  # None when it needs a training split
-        if ran is None:
+        # None when the baseline needs a training split
+        if (ran := scores[phase.id].get(rule.baseline)) is None:
             raise ConfigError.single(
                 f"edition {edition.name}: primary_score: missing",
                 f"baseline {rule.baseline} was not run on phase {phase.id}",

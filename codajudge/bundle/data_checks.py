@@ -13,7 +13,7 @@ scores its dev file as test too); an item shared between a public and a hidden-g
 refused by ``build.check_repeats``.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -27,23 +27,20 @@ from ..tracks import Track
 Golds = dict[tuple[str, str], GoldTrack]
 
 
-def range_problems(track: Track, gold: GoldTrack, where: str) -> list[Problem]:
+def range_problems(track: Track, gold: GoldTrack, where: str) -> Iterator[Problem]:
     """For a kind with ``has_range``, ``gold`` outside the track's declared ``range`` (default 0-5)."""
     if not kinds.of(track).has_range:
-        return []
+        return
     lo, hi = track.score_range
     outside = np.flatnonzero((gold.gold < lo) | (gold.gold > hi)).tolist()
-    if not outside:
-        return []
-    return [
-        Problem(
+    if outside:
+        yield Problem(
             where,
             f"{track.kind} gold outside the track's range on {counted(len(outside), 'item')}",
             expected=f"scores from {lo:g} to {hi:g} (track '{track.id}' range)",
             found=first_few([f"{gold.ids[i]!r} ({gold.gold[i]:g})" for i in outside]),
             hint="correct the data, or declare the scale with the track key range: [LOW, HIGH]",
         )
-    ]
 
 
 def split_golds(
@@ -69,7 +66,7 @@ def split_golds(
     return golds
 
 
-def _other_split_problems(source: dict, where: str) -> list[Problem]:
+def _other_split_problems(source: dict, where: str) -> Iterator[Problem]:
     """``exclude: {SPLIT: OTHER}`` and ``sample: {SPLIT: {of: OTHER, ...}}`` name another split
     than SPLIT, and a sample's OTHER is no sample itself."""
     samples = source.get("sample", {})
@@ -77,7 +74,6 @@ def _other_split_problems(source: dict, where: str) -> list[Problem]:
     sample = "sample: {dev: {of: test, items: 300, seed: 2020}}"
     named = [(f"exclude.{s}", s, other, exclude) for s, other in source.get("exclude", {}).items()]
     named += [(f"sample.{s}.of", s, entry["of"], sample) for s, entry in samples.items()]
-    problems = []
     for key, split, other, example in sorted(named):
         if other == split:
             message = f"'{key}' must name another split"
@@ -85,29 +81,24 @@ def _other_split_problems(source: dict, where: str) -> list[Problem]:
             message = f"'{key}' names a split that is itself a sample"
         else:
             continue
-        problems.append(Problem(where, message, expected=f"e.g. {example}", found=repr(other)))
-    return problems
+        yield Problem(where, message, expected=f"e.g. {example}", found=repr(other))
 
 
-def dataset_problems(datasets: dict[str, dict], display: str) -> list[Problem]:
+def dataset_problems(datasets: dict[str, dict], display: str) -> Iterator[Problem]:
     """The rules spanning several options of each ``datasets`` entry (each passed the schema): the
     shares of ``split`` add up to 1, ``split`` and per-split ``splits`` are not both given, the
     splits named by ``exclude`` and ``sample`` (``_other_split_problems``), and a table names its
     file(s): one for all splits, or one per split."""
-    problems: list[Problem] = []
     for dataset_id, source in sorted(datasets.items()):
         where = f"{display}: datasets '{dataset_id}'"
-        shares = shares_problem(source["split"]) if "split" in source else ""
-        if shares:
-            example = "e.g. split: {train: 0.8, dev: 0.1, test: 0.1}"
-            problems.append(Problem(where, shares, expected=example))
+        if "split" in source and (shares := shares_problem(source["split"])):
+            yield Problem(where, shares, expected="e.g. split: {train: 0.8, dev: 0.1, test: 0.1}")
         if "split" in source and "splits" in source:
             message = (
                 "'split' (cut one release) and 'splits' (one source per split) exclude each other"
             )
-            problems.append(Problem(where, message, hint="keep one of them"))
-        problems += _other_split_problems(source, where)
+            yield Problem(where, message, hint="keep one of them")
+        yield from _other_split_problems(source, where)
         if source.get("importer") == "table" and "path" not in source and "splits" not in source:
             message = "a table dataset needs 'path' (one file) or 'splits' (a file per split)"
-            problems.append(Problem(where, message, hint="e.g. path: data/items.csv"))
-    return problems
+            yield Problem(where, message, hint="e.g. path: data/items.csv")

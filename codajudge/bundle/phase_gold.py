@@ -19,13 +19,12 @@ makes two splits disjoint (``sample`` + ``exclude`` hold a part out of a split).
 """
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from ..errors import Problem
 from .leaks import text_key
 from .prose import listed
 
-TRAIN = "train"
 PUBLISH_KEY = "public_gold"
 
 
@@ -67,27 +66,25 @@ def _dataset_sharing(datasets: dict[str, dict], first: str, second: str) -> list
     return [(name, why) for name, why in sorted(reasons) if why]
 
 
-def config_problems(phases: Sequence, datasets: dict[str, dict]) -> list[Problem]:
+def config_problems(phases: Sequence, datasets: dict[str, dict]) -> Iterator[Problem]:
     """Rules 1, 2 and 3 on the config, each problem naming both phases (or the dataset and the
     phase) and the key to change."""
-    problems: list[Problem] = []
     # (split, the phase publishing its gold) of every public split: train (no phase) first; a
     # phase hiding the same split (rule 1), or a hidden split sharing items with it (rule 2)
-    for split, publisher in [(TRAIN, None)] + [(p.split, p) for p in phases if p.public_gold]:
+    for split, publisher in [("train", None)] + [(p.split, p) for p in phases if p.public_gold]:
         for hidden in sorted(hidden_splits(phases)):
             hiders = [p for p in phases if p.hide_gold and p.split == hidden]
             if hidden == split:
-                problems.append(_public_on_hidden_split(publisher, hiders))
+                yield _public_on_hidden_split(publisher, hiders)
                 continue
             for name, why in _dataset_sharing(datasets, split, hidden):
-                problems.append(_public_sample(name, why, split, publisher, hiders))
+                yield _public_sample(name, why, split, publisher, hiders)
     for earlier, later in later_hidden_pairs(phases):  # rule 3
         if earlier.split == later.split:
-            problems.append(_rescored(earlier, later, "", f"both score the {later.split} split"))
+            yield _rescored(earlier, later, "", f"both score the {later.split} split")
             continue
         for dataset, why in _dataset_sharing(datasets, earlier.split, later.split):
-            problems.append(_rescored(earlier, later, dataset, why))
-    return problems
+            yield _rescored(earlier, later, dataset, why)
 
 
 def _hide(phases: Sequence) -> str:
@@ -161,19 +158,16 @@ def _rescored(earlier, later, dataset: str, why: str, example: str = "") -> Prob
     return rescored(where, earlier.id, later.id, why, example, hint)
 
 
-def item_problems(phases: Sequence, splits: dict[str, dict[str, list[dict]]]) -> list[Problem]:
+def item_problems(phases: Sequence, splits: dict[str, dict[str, list[dict]]]) -> Iterator[Problem]:
     """Rule 3 on the items read (``splits``: split -> dataset -> items), by texts: what the config
     cannot tell (one release file read as two splits, a release repeating items across splits)."""
-    problems = []
     for earlier, later in later_hidden_pairs(phases):
         if earlier.split == later.split:
             continue  # config_problems has refused it
         for dataset, items in sorted(splits[earlier.split].items()):
             later_keys = map(text_key, splits[later.split].get(dataset, []))
             later_texts = {key for key in later_keys if any(key)}  # items without texts left out
-            shared = [item for item in items if text_key(item) in later_texts]
-            if shared:
+            if shared := [item for item in items if text_key(item) in later_texts]:
                 found = f"{len(shared)} such items, e.g. {earlier.split} item {shared[0]['id']!r}"
                 why = f"its {earlier.split} and {later.split} splits hold items with the same texts"
-                problems.append(_rescored(earlier, later, dataset, why, found))
-    return problems
+                yield _rescored(earlier, later, dataset, why, found)

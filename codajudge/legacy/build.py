@@ -66,9 +66,6 @@ from ..bundle.prose import Templates
 from ..bundle.zipdet import tree_files, write_zip
 from ..confine import slug
 
-#: The scoring command with the legacy variables; on Codabench they expand to the v2 command's
-#: paths. The scoring program only: a legacy phase has no ingestion program (module docstring).
-SCORING_COMMAND = "python3 $program/score.py $input $output"
 #: Pages CodaLab v1.5 required, in the order they are listed.
 REQUIRED_PAGES = ("overview", "evaluation", "terms", "data")
 # --- Markdown -> HTML, for the subset the kit's pages use -----------------------------------------
@@ -111,11 +108,10 @@ BLOCKS = {
 def _line(line: str) -> tuple[str, str]:
     """The kind of block a page's ``line`` belongs to (a key of ``BLOCKS``) and its text."""
     stripped = line.strip()
-    heading = re.match(r"(#{1,6})\s+(.*)", stripped)
     # a one-line comment (the generated marker) stays one; a blank line is HTML of nothing
     if re.fullmatch(r"<!--.*-->", stripped) or not stripped:
         return "html", stripped
-    if heading:
+    if heading := re.match(r"(#{1,6})\s+(.*)", stripped):
         level = len(heading.group(1))
         return "html", f"<h{level}>{_inline(heading.group(2))}</h{level}>"
     if stripped.startswith("|"):
@@ -193,11 +189,12 @@ def write_html_pages(edition: Edition, v2_root: Path, root: Path) -> dict[str, s
 
 
 def legacy_metadata(program: Path) -> None:
-    """A program folder's ``metadata.yaml`` turned into the ``metadata`` file the v1 worker reads,
-    its command rewritten to the legacy variables."""
+    """The scoring ``program`` folder's ``metadata.yaml`` turned into the ``metadata`` file the v1
+    worker reads, its command rewritten to the legacy variables, which Codabench expands to the v2
+    command's paths (a legacy phase has no ingestion program: module docstring)."""
     v2_meta = program / "metadata.yaml"
     data = yaml.safe_load(v2_meta.read_text(encoding="utf-8")) or {}
-    data["command"] = SCORING_COMMAND
+    data["command"] = "python3 $program/score.py $input $output"
     v2_meta.unlink()  # one command only: Codabench would prefer metadata.yaml over metadata
     # the only program file name the v1 compute worker reads
     (program / "metadata").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
@@ -276,16 +273,12 @@ def legacy_yaml(edition: Edition, pages: dict[str, str]) -> dict:
     return doc
 
 
-#: The starting kit README's section on the platform's two kinds of submission, which the CodaLab
-#: note precedes (a participant reads that only results are taken before reading how to submit).
-KIT_SUBMIT_HEADING = "## Two ways to submit"
-
-
 def legacy_kit_readme(text: str, submitting: str) -> str:
-    """The starting kit's README with the CodaLab note ``submitting`` before its section on
-    submitting (appended when the README has no such section)."""
+    """The starting kit's README with the CodaLab note ``submitting`` before its section on the
+    platform's two kinds of submission, ``## Two ways to submit`` (a participant reads that only
+    results are taken before reading how to submit); appended when the README has no such section."""
     note = submitting + "\n\n"
-    at = text.find("\n" + KIT_SUBMIT_HEADING + "\n")
+    at = text.find("\n## Two ways to submit\n")
     if at < 0:
         return text.rstrip("\n") + "\n\n" + note
     return text[: at + 1] + note + text[at + 1 :]
