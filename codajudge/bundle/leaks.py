@@ -495,10 +495,9 @@ def _public_fields_problems(path: Path, display: str) -> list[Problem]:
     not, refused)."""
     lines = path.read_bytes().decode("utf-8", errors="replace").split("\n")  # U+2028 is text
     for number, line in enumerate(lines, start=1):
-        try:
+        record = None
+        with suppress(ValueError):
             record = json.loads(line) if line.strip() else {}
-        except ValueError:
-            record = None
         found = repr(line[:60])
         if isinstance(record, dict):
             found = ", ".join(sorted(set(record) - set(PUBLIC_FIELDS)))
