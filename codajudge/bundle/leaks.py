@@ -310,22 +310,22 @@ def id_floor_bits(probe: Probe) -> float:
     return ID_BITS + math.log2(ID_COLUMNS) + maps
 
 
-def _numeric_share(probe: Probe, gold: np.ndarray, values: np.ndarray) -> float:
-    if len(gold) < max(MIN_CORRELATED, LEAK_SHARE_MIN * len(probe.ids)):
+def column_share(probe: Probe, gold: np.ndarray, values: np.ndarray) -> float:
+    """Share of the probe's items that a by-id column (``values``, beside the items of ``gold``)
+    reproduces transformed; 0 when that share is too small or the items matched carry fewer bits of
+    the gold than ``id_floor_bits``: numbers perfectly correlated with the gold on
+    ``MIN_CORRELATED`` items or more (bits of their order; a share of ``LEAK_SHARE_MIN`` at least),
+    labels under their best one-to-one map (bits of the items agreeing; ``leak_threshold``)."""
+    if probe.numeric:
+        perfect = len(gold) >= MIN_CORRELATED and perfectly_correlated(gold, values)
+        agree, bits, threshold = len(gold) * perfect, order_bits(gold), LEAK_SHARE_MIN
+    elif len(np.unique(gold)) < 2:
         return 0.0
-    if order_bits(gold) < id_floor_bits(probe):
-        return 0.0
-    return len(gold) / len(probe.ids) if perfectly_correlated(gold, values) else 0.0
-
-
-def _label_share(probe: Probe, gold: np.ndarray, values: np.ndarray) -> float:
-    if len(np.unique(gold)) < 2:
-        return 0.0
-    agree = best_relabelling(gold, values)
-    if agree * entropy_bits(gold) < id_floor_bits(probe):
-        return 0.0
+    else:
+        agree = best_relabelling(gold, values)
+        bits, threshold = agree * entropy_bits(gold), leak_threshold(probe.chance)
     share = agree / len(probe.ids)
-    return share if share >= leak_threshold(probe.chance) else 0.0
+    return share if share >= threshold and bits >= id_floor_bits(probe) else 0.0
 
 
 def encoded_by_id(probe: Probe, text: TextValues) -> tuple[float, str]:
@@ -338,11 +338,10 @@ def encoded_by_id(probe: Probe, text: TextValues) -> tuple[float, str]:
     positions = np.asarray([text.id_positions[probe.ids[row]][0] for row in rows], dtype=np.int64)
     gold = probe.gold[rows]
     stream = text.numbers if probe.numeric else text.token_stream
-    share_of = _numeric_share if probe.numeric else _label_share
     best = (0.0, "")
     for name, index in id_columns(stream, positions, text.lines[positions]).items():
         keep = index >= 0
-        best = max(best, (share_of(probe, gold[keep], stream.values[index[keep]]), name))
+        best = max(best, (column_share(probe, gold[keep], stream.values[index[keep]]), name))
     return best
 
 
