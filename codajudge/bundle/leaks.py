@@ -119,8 +119,7 @@ class Probe(NamedTuple):
     """What a track's hidden gold looks like in text: one pattern of values per scored item, as
     integers (quantised numbers, or the codes of labels)."""
 
-    ids: list[str]
-    patterns: list[tuple[int, ...]]
+    patterns: dict[str, tuple[int, ...]]  # each scored item's id -> its pattern, in gold order
     numeric: bool
     codebook: dict[str, int]  # each label's code (1, 2, ...; 0 is no label), in sorted order
     gold: np.ndarray  # every item's values in order
@@ -143,8 +142,7 @@ def probe_for(gold: GoldTrack, items: Sequence[dict]) -> Probe | None:
         patterns = [tuple(codebook[value] for value in pattern) for pattern in values]
     counts = np.asarray(list(Counter(patterns).values()))
     return Probe(
-        [gold.ids[i] for i in keep],
-        patterns,
+        dict(zip([gold.ids[i] for i in keep], patterns)),
         kind.gold_is_numeric,
         codebook,
         np.asarray([value for pattern in patterns for value in pattern], dtype=np.int64),
@@ -232,10 +230,9 @@ def exact_by_id(probe: Probe, text: TextValues) -> float:
     per value (for a vector the values may be interleaved with keys, as ``{"0": 0.4, "1": 0.6}``)."""
     stream = text.exact(probe)
     positions, values = stream.positions.tolist(), stream.values.tolist()
-    patterns = dict(zip(probe.ids, probe.patterns))
     found = 0
-    for item_id in text.id_positions.keys() & patterns.keys():
-        pattern = patterns[item_id]
+    for item_id in text.id_positions.keys() & probe.patterns.keys():
+        pattern = probe.patterns[item_id]
         width = 1 if len(pattern) == 1 else 2 * len(pattern)
         for pos in text.id_positions[item_id]:
             after, before = bisect_right(positions, pos), bisect_left(positions, pos)
@@ -243,7 +240,7 @@ def exact_by_id(probe: Probe, text: TextValues) -> float:
             if any(_in_order(pattern, window) for window in windows):
                 found += 1
                 break
-    return found / len(probe.ids)
+    return found / len(probe.patterns)
 
 
 def id_columns(stream: Stream, positions: np.ndarray, lines: np.ndarray) -> dict[str, np.ndarray]:
@@ -324,7 +321,7 @@ def column_share(probe: Probe, gold: np.ndarray, values: np.ndarray) -> float:
     else:
         agree = best_relabelling(gold, values)
         bits, threshold = agree * entropy_bits(gold), leak_threshold(probe.chance)
-    share = agree / len(probe.ids)
+    share = agree / len(probe.patterns)
     return share if share >= threshold and bits >= id_floor_bits(probe) else 0.0
 
 
@@ -332,11 +329,11 @@ def encoded_by_id(probe: Probe, text: TextValues) -> tuple[float, str]:
     """(share of the probe's items, column) of the best column beside the items' ids (their first
     occurrence) whose values are the gold transformed; (0, '') when none is. Items whose gold is one
     value only."""
-    if any(len(pattern) != 1 for pattern in probe.patterns):
+    if any(len(pattern) != 1 for pattern in probe.patterns.values()):
         return 0.0, ""
-    rows = [row for row, item_id in enumerate(probe.ids) if item_id in text.id_positions]
-    positions = np.asarray([text.id_positions[probe.ids[row]][0] for row in rows], dtype=np.int64)
-    gold = probe.gold[rows]
+    ids = [item_id for item_id in probe.patterns if item_id in text.id_positions]
+    positions = np.asarray([text.id_positions[item_id][0] for item_id in ids], dtype=np.int64)
+    gold = np.asarray([probe.patterns[item_id][0] for item_id in ids], dtype=np.int64)
     stream = text.numbers if probe.numeric else text.token_stream
     best = (0.0, "")
     for name, index in id_columns(stream, positions, text.lines[positions]).items():
