@@ -185,10 +185,9 @@ class TextValues:
         self.lines = np.cumsum(newline)[~newline]
         self.token_stream = Stream(np.arange(len(self.codes)), self.lines, self.codes)
         values = np.asarray([float(t) if NUMBER.match(t) else math.nan for t in self.index])
-        usable = np.isfinite(values) & (np.abs(values) < 1e12)
-        self.numbers = self._select(values, usable)
-        self.number_codes = self._select(np.arange(len(values)), usable)
-        self.quantised = self._select(quantise(np.where(usable, values, 0.0)), usable)
+        self.numbers = self._select(values, np.isfinite(values) & (np.abs(values) < 1e12))
+        self.number_codes = self.numbers._replace(values=self.codes[self.numbers.positions])
+        self.quantised = self.numbers._replace(values=quantise(self.numbers.values))
         id_of = {self.index[i]: i for i in hidden_ids if i in self.index}
         is_id = np.zeros(len(values), dtype=bool)
         is_id[list(id_of)] = True
