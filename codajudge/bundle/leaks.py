@@ -204,9 +204,8 @@ class TextValues:
     def labels(self, probe: Probe) -> Stream:
         """The tokens that are the probe's labels, as its codes."""
         codes = np.zeros(len(self.index), dtype=np.int64)
-        for label, code in probe.codebook.items():
-            if label in self.index:
-                codes[self.index[label]] = code
+        for label in probe.codebook.keys() & self.index.keys():
+            codes[self.index[label]] = probe.codebook[label]
         return self._select(codes, codes > 0)
 
     def exact(self, probe: Probe) -> Stream:
