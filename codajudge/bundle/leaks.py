@@ -372,14 +372,15 @@ def step_codes(values: np.ndarray) -> np.ndarray:
 
 
 def order_streams(probe: Probe, text: TextValues, encoded: bool) -> list[np.ndarray]:
-    """The file's streams that may carry the probe's gold in order, each in the text's order and
-    column after column: its values that can be the gold as it is; ``encoded``, its numbers (for
-    numeric gold), or the probe's labels, the numbers' tokens (codes) and any token last on its
-    line (letters, other names)."""
+    """The file's streams that may carry the probe's gold in order, as the codes their runs are
+    compared in (``gold_runs``), each in the text's order and column after column: its values that
+    can be the gold as it is; ``encoded``, its numbers' steps (``step_codes``, for numeric gold), or
+    the probe's labels, the numbers' tokens (codes) and any token last on its line (letters, other
+    names)."""
     if not encoded:
         return text.exact(probe).in_order()
     if probe.numeric:
-        return text.numbers.in_order()
+        return [step_codes(values) for values in text.numbers.in_order()]
     streams = text.labels(probe).in_order() + text.number_codes.in_order()
     last_on_its_line = np.diff(text.lines, append=np.inf) != 0
     return streams + [text.codes[last_on_its_line]]
@@ -422,8 +423,7 @@ def share_by_order(probe: Probe, text: TextValues, encoded: bool) -> float:
     k, gold_hashes = probe.runs[encoded]
     steps, relabelled = encoded and probe.numeric, encoded and not probe.numeric
     found = np.zeros(len(gold_hashes), dtype=bool)
-    for values in order_streams(probe, text, encoded):
-        codes = step_codes(values) if steps else values
+    for codes in order_streams(probe, text, encoded):
         found |= _among(gold_hashes, run_hashes(codes, k, relabelled))
     n = len(probe.gold)
     span = k + int(steps)  # k steps between values span k + 1 values
