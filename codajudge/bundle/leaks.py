@@ -421,12 +421,11 @@ def share_by_order(probe: Probe, text: TextValues, encoded: bool) -> float:
     if probe.runs[encoded] is None:
         return 0.0
     k, gold_hashes = probe.runs[encoded]
-    steps, relabelled = encoded and probe.numeric, encoded and not probe.numeric
     found = np.zeros(len(gold_hashes), dtype=bool)
     for codes in order_streams(probe, text, encoded):
-        found |= _among(gold_hashes, run_hashes(codes, k, relabelled))
+        found |= _among(gold_hashes, run_hashes(codes, k, relabelled=encoded and not probe.numeric))
     n = len(probe.gold)
-    span = k + int(steps)  # k steps between values span k + 1 values
+    span = k + int(encoded and probe.numeric)  # numbers read by steps: k steps span k + 1 values
     # runs found, by their first value (each orientation's runs in turn), and the values they span
     starts = np.bincount(np.flatnonzero(found) % (n - span + 1), minlength=n)
     covered = np.convolve(starts, np.ones(span, dtype=np.int64))[:n] > 0
