@@ -488,12 +488,11 @@ def _public_fields_problems(path: Path, display: str) -> list[Problem]:
     not, refused)."""
     lines = path.read_bytes().decode("utf-8", errors="replace").split("\n")  # U+2028 is text
     for number, line in enumerate(lines, start=1):
-        record = None
-        with suppress(ValueError):
-            record = json.loads(line) if line.strip() else {}
         found = repr(line[:60])
-        if isinstance(record, dict):
-            found = ", ".join(sorted(set(record) - set(PUBLIC_FIELDS)))
+        with suppress(ValueError):  # not JSON: the line itself is shown
+            record = json.loads(line) if line.strip() else {}
+            if isinstance(record, dict):
+                found = ", ".join(sorted(set(record) - set(PUBLIC_FIELDS)))
         if found:
             expected = f"one JSON object a line, of the fields {', '.join(PUBLIC_FIELDS)}"
             message = "public input item is not a JSON object of public fields"
