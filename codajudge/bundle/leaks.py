@@ -189,8 +189,7 @@ class TextValues:
         self.number_codes = self.numbers._replace(values=self.codes[self.numbers.positions])
         self.quantised = self.numbers._replace(values=quantise(self.numbers.values))
         id_of = {self.index[i]: i for i in hidden_ids if i in self.index}
-        is_id = np.zeros(len(values), dtype=bool)
-        is_id[list(id_of)] = True
+        is_id = np.isin(np.arange(len(values)), list(id_of))  # of each distinct token
         self.id_positions: dict[str, list[int]] = {}
         for position in np.flatnonzero(is_id[self.codes]).tolist():
             self.id_positions.setdefault(id_of[int(self.codes[position])], []).append(position)
