@@ -126,7 +126,7 @@ def test_every_kind_finds_its_own_gold_exact_and_the_leak_probe_reads_its_values
     probe = probe_for(gold, items)
     assert probe is not None and len(probe.patterns) == gold.n_scored
     assert probe.numeric == kinds.of(track).gold_is_numeric
-    for pattern in probe.patterns:
+    for pattern in probe.patterns.values():
         assert pattern, "every scored item has gold values to look for"
         if not probe.numeric:
             assert set(pattern) <= set(probe.codebook.values())

@@ -119,8 +119,7 @@ class Probe(NamedTuple):
     """What a track's hidden gold looks like in text: one pattern of values per scored item, as
     integers (quantised numbers, or the codes of labels)."""
 
-    ids: list[str]
-    patterns: list[tuple[int, ...]]
+    patterns: dict[str, tuple[int, ...]]  # each scored item's id -> its pattern, in gold order
     numeric: bool
     codebook: dict[str, int]  # each label's code (1, 2, ...; 0 is no label), in sorted order
     gold: np.ndarray  # every item's values in order
@@ -143,8 +142,7 @@ def probe_for(gold: GoldTrack, items: Sequence[dict]) -> Probe | None:
         patterns = [tuple(codebook[value] for value in pattern) for pattern in values]
     counts = np.asarray(list(Counter(patterns).values()))
     return Probe(
-        [gold.ids[i] for i in keep],
-        patterns,
+        dict(zip([gold.ids[i] for i in keep], patterns)),
         kind.gold_is_numeric,
         codebook,
         np.asarray([value for pattern in patterns for value in pattern], dtype=np.int64),
@@ -187,13 +185,11 @@ class TextValues:
         self.lines = np.cumsum(newline)[~newline]
         self.token_stream = Stream(np.arange(len(self.codes)), self.lines, self.codes)
         values = np.asarray([float(t) if NUMBER.match(t) else math.nan for t in self.index])
-        usable = np.isfinite(values) & (np.abs(values) < 1e12)
-        self.numbers = self._select(values, usable)
-        self.number_codes = self._select(np.arange(len(values)), usable)
-        self.quantised = self._select(quantise(np.where(usable, values, 0.0)), usable)
+        self.numbers = self._select(values, np.isfinite(values) & (np.abs(values) < 1e12))
+        self.number_codes = self.numbers._replace(values=self.codes[self.numbers.positions])
+        self.quantised = self.numbers._replace(values=quantise(self.numbers.values))
         id_of = {self.index[i]: i for i in hidden_ids if i in self.index}
-        is_id = np.zeros(len(values), dtype=bool)
-        is_id[list(id_of)] = True
+        is_id = np.isin(np.arange(len(values)), list(id_of))  # of each distinct token
         self.id_positions: dict[str, list[int]] = {}
         for position in np.flatnonzero(is_id[self.codes]).tolist():
             self.id_positions.setdefault(id_of[int(self.codes[position])], []).append(position)
@@ -207,9 +203,8 @@ class TextValues:
     def labels(self, probe: Probe) -> Stream:
         """The tokens that are the probe's labels, as its codes."""
         codes = np.zeros(len(self.index), dtype=np.int64)
-        for label, code in probe.codebook.items():
-            if label in self.index:
-                codes[self.index[label]] = code
+        for label in probe.codebook.keys() & self.index.keys():
+            codes[self.index[label]] = probe.codebook[label]
         return self._select(codes, codes > 0)
 
     def exact(self, probe: Probe) -> Stream:
@@ -232,10 +227,9 @@ def exact_by_id(probe: Probe, text: TextValues) -> float:
     per value (for a vector the values may be interleaved with keys, as ``{"0": 0.4, "1": 0.6}``)."""
     stream = text.exact(probe)
     positions, values = stream.positions.tolist(), stream.values.tolist()
-    patterns = dict(zip(probe.ids, probe.patterns))
     found = 0
-    for item_id in text.id_positions.keys() & patterns.keys():
-        pattern = patterns[item_id]
+    for item_id in text.id_positions.keys() & probe.patterns.keys():
+        pattern = probe.patterns[item_id]
         width = 1 if len(pattern) == 1 else 2 * len(pattern)
         for pos in text.id_positions[item_id]:
             after, before = bisect_right(positions, pos), bisect_left(positions, pos)
@@ -243,7 +237,7 @@ def exact_by_id(probe: Probe, text: TextValues) -> float:
             if any(_in_order(pattern, window) for window in windows):
                 found += 1
                 break
-    return found / len(probe.ids)
+    return found / len(probe.patterns)
 
 
 def id_columns(stream: Stream, positions: np.ndarray, lines: np.ndarray) -> dict[str, np.ndarray]:
@@ -310,39 +304,38 @@ def id_floor_bits(probe: Probe) -> float:
     return ID_BITS + math.log2(ID_COLUMNS) + maps
 
 
-def _numeric_share(probe: Probe, gold: np.ndarray, values: np.ndarray) -> float:
-    if len(gold) < max(MIN_CORRELATED, LEAK_SHARE_MIN * len(probe.ids)):
+def column_share(probe: Probe, gold: np.ndarray, values: np.ndarray) -> float:
+    """Share of the probe's items that a by-id column (``values``, beside the items of ``gold``)
+    reproduces transformed; 0 when that share is too small or the items matched carry fewer bits of
+    the gold than ``id_floor_bits``: numbers perfectly correlated with the gold on
+    ``MIN_CORRELATED`` items or more (bits of their order; a share of ``LEAK_SHARE_MIN`` at least),
+    labels under their best one-to-one map (bits of the items agreeing; ``leak_threshold``)."""
+    if probe.numeric:
+        perfect = len(gold) >= MIN_CORRELATED and perfectly_correlated(gold, values)
+        agree, bits, threshold = len(gold) * perfect, order_bits(gold), LEAK_SHARE_MIN
+    elif len(np.unique(gold)) < 2:
         return 0.0
-    if order_bits(gold) < id_floor_bits(probe):
-        return 0.0
-    return len(gold) / len(probe.ids) if perfectly_correlated(gold, values) else 0.0
-
-
-def _label_share(probe: Probe, gold: np.ndarray, values: np.ndarray) -> float:
-    if len(np.unique(gold)) < 2:
-        return 0.0
-    agree = best_relabelling(gold, values)
-    if agree * entropy_bits(gold) < id_floor_bits(probe):
-        return 0.0
-    share = agree / len(probe.ids)
-    return share if share >= leak_threshold(probe.chance) else 0.0
+    else:
+        agree = best_relabelling(gold, values)
+        bits, threshold = agree * entropy_bits(gold), leak_threshold(probe.chance)
+    share = agree / len(probe.patterns)
+    return share if share >= threshold and bits >= id_floor_bits(probe) else 0.0
 
 
 def encoded_by_id(probe: Probe, text: TextValues) -> tuple[float, str]:
     """(share of the probe's items, column) of the best column beside the items' ids (their first
     occurrence) whose values are the gold transformed; (0, '') when none is. Items whose gold is one
     value only."""
-    if any(len(pattern) != 1 for pattern in probe.patterns):
+    if any(len(pattern) != 1 for pattern in probe.patterns.values()):
         return 0.0, ""
-    rows = [row for row, item_id in enumerate(probe.ids) if item_id in text.id_positions]
-    positions = np.asarray([text.id_positions[probe.ids[row]][0] for row in rows], dtype=np.int64)
-    gold = probe.gold[rows]
+    ids = [item_id for item_id in probe.patterns if item_id in text.id_positions]
+    positions = np.asarray([text.id_positions[item_id][0] for item_id in ids], dtype=np.int64)
+    gold = np.asarray([probe.patterns[item_id][0] for item_id in ids], dtype=np.int64)
     stream = text.numbers if probe.numeric else text.token_stream
-    share_of = _numeric_share if probe.numeric else _label_share
     best = (0.0, "")
     for name, index in id_columns(stream, positions, text.lines[positions]).items():
         keep = index >= 0
-        best = max(best, (share_of(probe, gold[keep], stream.values[index[keep]]), name))
+        best = max(best, (column_share(probe, gold[keep], stream.values[index[keep]]), name))
     return best
 
 
@@ -378,14 +371,15 @@ def step_codes(values: np.ndarray) -> np.ndarray:
 
 
 def order_streams(probe: Probe, text: TextValues, encoded: bool) -> list[np.ndarray]:
-    """The file's streams that may carry the probe's gold in order, each in the text's order and
-    column after column: its values that can be the gold as it is; ``encoded``, its numbers (for
-    numeric gold), or the probe's labels, the numbers' tokens (codes) and any token last on its
-    line (letters, other names)."""
+    """The file's streams that may carry the probe's gold in order, as the codes their runs are
+    compared in (``gold_runs``), each in the text's order and column after column: its values that
+    can be the gold as it is; ``encoded``, its numbers' steps (``step_codes``, for numeric gold), or
+    the probe's labels, the numbers' tokens (codes) and any token last on its line (letters, other
+    names)."""
     if not encoded:
         return text.exact(probe).in_order()
     if probe.numeric:
-        return text.numbers.in_order()
+        return [step_codes(values) for values in text.numbers.in_order()]
     streams = text.labels(probe).in_order() + text.number_codes.in_order()
     last_on_its_line = np.diff(text.lines, append=np.inf) != 0
     return streams + [text.codes[last_on_its_line]]
@@ -426,13 +420,11 @@ def share_by_order(probe: Probe, text: TextValues, encoded: bool) -> float:
     if probe.runs[encoded] is None:
         return 0.0
     k, gold_hashes = probe.runs[encoded]
-    steps, relabelled = encoded and probe.numeric, encoded and not probe.numeric
     found = np.zeros(len(gold_hashes), dtype=bool)
-    for values in order_streams(probe, text, encoded):
-        codes = step_codes(values) if steps else values
-        found |= _among(gold_hashes, run_hashes(codes, k, relabelled))
+    for codes in order_streams(probe, text, encoded):
+        found |= _among(gold_hashes, run_hashes(codes, k, relabelled=encoded and not probe.numeric))
     n = len(probe.gold)
-    span = k + int(steps)  # k steps between values span k + 1 values
+    span = k + int(encoded and probe.numeric)  # numbers read by steps: k steps span k + 1 values
     # runs found, by their first value (each orientation's runs in turn), and the values they span
     starts = np.bincount(np.flatnonzero(found) % (n - span + 1), minlength=n)
     covered = np.convolve(starts, np.ones(span, dtype=np.int64))[:n] > 0
@@ -495,13 +487,11 @@ def _public_fields_problems(path: Path, display: str) -> list[Problem]:
     not, refused)."""
     lines = path.read_bytes().decode("utf-8", errors="replace").split("\n")  # U+2028 is text
     for number, line in enumerate(lines, start=1):
-        try:
-            record = json.loads(line) if line.strip() else {}
-        except ValueError:
-            record = None
         found = repr(line[:60])
-        if isinstance(record, dict):
-            found = ", ".join(sorted(set(record) - set(PUBLIC_FIELDS)))
+        with suppress(ValueError):  # not JSON: the line itself is shown
+            record = json.loads(line) if line.strip() else {}
+            if isinstance(record, dict):
+                found = ", ".join(sorted(set(record) - set(PUBLIC_FIELDS)))
         if found:
             expected = f"one JSON object a line, of the fields {', '.join(PUBLIC_FIELDS)}"
             message = "public input item is not a JSON object of public fields"
