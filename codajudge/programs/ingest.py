@@ -129,13 +129,15 @@ def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Pa
     found = archive.find_track_files(folder, spec.tracks, ids_of)
     if not found.files:
         habits = other_platform_entry_points(folder, found.unclaimed)
-        found.refuse_if_none("submission", habits, MODEL_FILE, MODEL_PY_HINT if habits else "")
+        hint = MODEL_PY_HINT if habits else ""
+        found.refuse_if_none("submission", habits, MODEL_FILE, hint)
     phases, refusals = other_phase_ids(run.input_dir), FileRefusals()
     for track in (t for t in spec.tracks if t.id in found.files):
         relative = found.files[track.id]
         path = folder / relative
         keys = replace(public_keys(items_of(track.dataset)), elsewhere=OtherPhases(track, phases))
-        if refusals.attempt(read_prediction, path, str(relative), track, keys) is not None:
+        prediction = refusals.attempt(read_prediction, path, str(relative), track, keys)
+        if prediction is not None:
             shutil.copyfile(path, out_dir / f"{track.id}.tsv")
             run.names[track.id] = str(relative)
     refusals.raise_if_any()
@@ -265,9 +267,10 @@ def _run_code(run: Ingestion, spec: TaskSpec, paths: ChildPaths, source: str) ->
     """The tracks predicted by ``source`` (see ``run_child``) run in the child process, under the
     time limit of ``time_limit_of``; every track not skipped has its file in ``paths.out_dir``."""
     seed = spec.seed if run.seed is None else run.seed
+    limit = time_limit_of(spec, run.time_limit)
     # every other track's file is copied from the child's folder, as a regular file (its report
     # could be forged, its files be missing, links or pipes)
-    skipped = run_child(paths, source, seed, time_limit_of(spec, run.time_limit), run.output)
+    skipped = run_child(paths, source, seed, limit, run.output)
     tracks = [t.id for t in spec.tracks if t.id not in skipped]
     if not tracks:  # the child refuses it first; its report could be forged
         raise nothing_predicted()
