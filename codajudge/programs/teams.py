@@ -77,7 +77,8 @@ def _unused_file_names(teams: Teams) -> list[str]:
             continue
         seen.add(rows)
         template = "ranking/teams_name_is_an_id" if shadowed else "ranking/teams_name_shared"
-        fields = dict(name=repr(name), places=_places(owners), teams=counted(len(owners), "team"))
+        teams_giving = counted(len(owners), "team")
+        fields = dict(name=repr(name), places=_places(owners), teams=teams_giving)
         notes.append(kit_text(template, owner=repr(teams.exact.get(name)), **fields))
     return notes
 
@@ -190,10 +191,11 @@ def teams_of(systems: Sequence[str], teams: Teams) -> tuple[dict[str, str], list
         )
     unknown = [name for name in systems if found[name] is None]
     if unknown:
+        shown = first_few([repr(n) for n in unknown])
         raise ConfigError.single(
             str(teams.path),
             f"{counted(len(unknown), 'ranked submission')} {plural(len(unknown), 'has', 'have')} "
-            f"no team: {first_few([repr(n) for n in unknown])}",
+            f"no team: {shown}",
             hint="add a row for each (its zip or folder name, or its Codabench id or file name)",
         )
     return found, _unused_file_names(teams)
