@@ -30,7 +30,8 @@ from .placeholders import page_problems, text_problems
 from .sample import declared_local
 from .schedule import DATE_FORMAT, ScheduledPhase, config_date, schedule_problems
 from ..fields import with_defaults
-from .schema import LEADERBOARD_FIELDS, PHASE_FIELDS, TOP_LEVEL_FIELDS, validate_config
+from .schema import CONFIG, LEADERBOARD_FIELDS, PHASE_FIELDS, TOP_LEVEL_FIELDS, known_part
+from .schema import validate_config
 
 
 @dataclass(frozen=True)
@@ -187,11 +188,13 @@ def load_edition(path: Path, collected: list[Problem] | None = None) -> Edition:
     path, raw = load_config_yaml(path)
     display, folder = str(path), path.parent
     own_metrics = _own_metrics(raw.get("metrics_module"), folder, display)
-    problems, known = validate_config(raw, display)
+    problems: list[Problem] = validate_config(raw, display)
     # A misspelt or unknown key leaves the config readable without it (its right name is most
-    # often a key with a default), so the other checks still mean something.
+    # often a key with a default), so the other checks still mean something. A config without
+    # one is read as loaded (the nodes YAML aliases share stay shared).
     if not all(p.message.startswith("unknown key ") for p in problems):
         raise BuildProblems(problems, unchecked=AFTER_SCHEMA)
+    known = known_part(raw, CONFIG) if problems else raw
     edition = _cross_checked(known, display, folder, problems, own_metrics)
     # The data is read through the tracks, phases and datasets: it can be checked when they were
     # read whole (the schema has checked each phase's split).

@@ -7,10 +7,9 @@ phases, datasets (the options common to every importer and each importer's own:
 ``IMPORTER_OPTIONS``, which must name every importer of ``codajudge.importers.IMPORTERS``), tracks,
 pages and the leaderboard. ``validate_config`` walks a loaded config against it before any file is
 read and returns every problem at once, each naming the file, the key path, what was expected, what
-was found and a fix, with the config as far as the schema declares it (unknown keys left out).
-``json_schema`` turns the same table into a JSON Schema (``docs/edition.schema.json``, ``codajudge
-schema``) for editors, and ``markdown_reference`` into the reference tables of
-``docs/edition-config.md``.
+was found and a fix. ``json_schema`` turns the same table into a JSON Schema
+(``docs/edition.schema.json``, ``codajudge schema``) for editors, and ``markdown_reference`` into
+the reference tables of ``docs/edition-config.md``.
 
 Cross-field rules (phase dates in order, files that exist, a track's dataset declared, a metric that
 applies to the track's kind) are checked afterwards by ``edition.load_edition`` and ``tracks``, on a
@@ -58,13 +57,12 @@ DATE = Type(
 )
 
 
-def validate_config(raw: dict, display: str) -> tuple[list[Problem], dict]:
+def validate_config(raw: dict, display: str) -> list[Problem]:
     """Every problem of a loaded edition config (a mapping: ``config_yaml.load_config_yaml``) against the
-    schema (empty when it conforms), and the config without the keys the schema does not declare
-    (``known_part``; ``raw`` itself when it conforms: the nodes YAML aliases share stay shared)."""
+    schema (empty when it conforms)."""
     walk = Walk(display)
     check_object(walk, "", raw, TOP_LEVEL_FIELDS)
-    return walk.problems, known_part(raw, _object("", TOP_LEVEL_FIELDS)) if walk.problems else raw
+    return walk.problems
 
 
 def known_part(value, spec: Field):
@@ -429,6 +427,9 @@ TOP_LEVEL_FIELDS = {
     "kit_scores_no_phase": Field(STR, "why the starting kit can score no phase (README: Build)"),
     "queue": Field(STR, "a Codabench queue's vhost (UUID)", check=_uuid_check),
 }
+
+#: A whole edition config: a mapping of the top-level fields.
+CONFIG = _object("", TOP_LEVEL_FIELDS)
 
 
 # --- the same table as JSON Schema -----------------------------------------------------------------
