@@ -5,7 +5,7 @@ Every key an ``edition.yaml`` may hold is declared here once (a track's keys in
 required, its default, its allowed values and its check (``codajudge.fields``): the top level,
 phases, datasets (the options common to every importer and each importer's own:
 ``IMPORTER_OPTIONS``, which must name every importer of ``codajudge.importers.IMPORTERS``), tracks,
-pages and the leaderboard. ``validate_config`` walks a loaded config against it before any file is
+pages and the leaderboard. ``validate_config`` walks a loaded config against it before any data file is
 read and returns every problem at once, each naming the file, the key path, what was expected, what
 was found and a fix. ``json_schema`` turns the same table into a JSON Schema
 (``docs/edition.schema.json``, ``codajudge schema``) for editors, and ``markdown_reference`` into
@@ -356,7 +356,7 @@ def common_fields(options: dict[str, Field]) -> dict[str, Field]:
             "split -> {of, items, seed}: a seeded sample of another split (see 'Data' above)",
             _object("", SAMPLE_FIELDS, "sample: {dev: {of: test, items: 300, seed: 1}}"),
         ),
-        # Read by bundle/build.py (_without) and bundle/phase_gold.py, which uses it to tell two
+        # Read by bundle/build.py (_dataset_splits) and bundle/phase_gold.py, which uses it to tell two
         # splits apart; data_checks refuses a split excluding itself.
         "exclude": _per_split(
             "split -> another split: the items whose texts that split holds are left out of it",
