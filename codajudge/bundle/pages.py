@@ -220,20 +220,19 @@ def _kinds(edition: Edition) -> list[kinds.Kind]:
     return [kind for kind in kinds.REGISTRY.values() if kind in present]
 
 
+def _with_aliases(prose: Templates, t, label: str) -> str:
+    """A label of track ``t`` with the aliases the track declares for it (``entailment (or e)``)."""
+    aliases = ", ".join(alias for alias, named in t.label_aliases if named == label)
+    return prose.fill("data/aliases", label=label, aliases=aliases) if aliases else label
+
+
 def _track_row(prose: Templates, t) -> str:
     """A track's row of the Data page; its values are the scale of its gold for a kind with a
-    ``range``, else its labels, each with the aliases the track declares for it (``entailment (or
-    e)``)."""
+    ``range``, else its labels, each with its aliases (``_with_aliases``)."""
     if kinds.of(t).has_range:
         values = prose.fill("data/scale", low=f"{t.score_range[0]:g}", high=f"{t.score_range[1]:g}")
     else:
-        names = []
-        for label in t.labels:
-            aliases = ", ".join(alias for alias, named in t.label_aliases if named == label)
-            names.append(
-                prose.fill("data/aliases", label=label, aliases=aliases) if aliases else label
-            )
-        values = ", ".join(names)
+        values = ", ".join(_with_aliases(prose, t, label) for label in t.labels)
     return prose.fill(
         "data/track",
         title=md_cell(t.title),
