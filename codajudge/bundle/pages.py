@@ -357,25 +357,20 @@ def _metric_fields(name: str, *tracks) -> dict[str, str]:
     return {"metric": metric.title, "lower": f"{lower:g}", "upper": f"{upper:g}"}
 
 
-def _metric_rows(prose: Templates, edition: Edition) -> list[str]:
-    """One row per metric the tracks use, in the order of first use; a metric's text is its
-    template ``metrics/NAME``, else its registration's ``description``."""
-    rows = []
-    for name in dict.fromkeys(m for t in edition.tracks for m in t.metrics):
-        metric = get_metric(name)
-        own = f"metrics/{name}"
-        description = prose.fill(own) if prose.has(own) else metric.description
-        rows.append(
-            prose.fill(
-                "evaluation/metric",
-                **_metric_fields(name, *(t for t in edition.tracks if name in t.metrics)),
-                title=md_cell(metric.title),
-                name=name,
-                direction=metric.direction,
-                description=md_cell(description),
-            )
-        )
-    return rows
+def _metric_row(prose: Templates, edition: Edition, name: str) -> str:
+    """The Evaluation page's row of metric ``name``; its text is its template ``metrics/NAME``,
+    else its registration's ``description``."""
+    metric = get_metric(name)
+    own = f"metrics/{name}"
+    description = prose.fill(own) if prose.has(own) else metric.description
+    return prose.fill(
+        "evaluation/metric",
+        **_metric_fields(name, *(t for t in edition.tracks if name in t.metrics)),
+        title=md_cell(metric.title),
+        name=name,
+        direction=metric.direction,
+        description=md_cell(description),
+    )
 
 
 def evaluation_page(edition: Edition, score: LocalScore) -> str:
@@ -393,6 +388,8 @@ def evaluation_page(edition: Edition, score: LocalScore) -> str:
     if edition.primary_rule.mean == NORMALISED:  # its formula and each primary track's range
         ranges = _primary_tracks(prose, edition, "evaluation/normalised_range")
         normalised = _paragraphs([prose.fill("evaluation/normalised", ranges="; ".join(ranges))])
+    # one row per metric the tracks use, in the order of first use
+    metrics_used = dict.fromkeys(m for t in edition.tracks for m in t.metrics)
     # what the missing-track rule promises about incomplete runs
     by_baseline = edition.primary_rule.missing == BASELINE
     page = prose.fill(
@@ -402,7 +399,7 @@ def evaluation_page(edition: Edition, score: LocalScore) -> str:
         missing_rule=edition.primary_rule.missing_words(),
         missing_consequence=" " + prose.fill("evaluation/missing_baseline") if by_baseline else "",
         normalised=normalised,
-        metrics="\n".join(_metric_rows(prose, edition)),
+        metrics="\n".join(_metric_row(prose, edition, name) for name in metrics_used),
         notes=_paragraphs(notes),
         details=details_sentence(prose, edition, score),
     )
