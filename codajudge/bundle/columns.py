@@ -19,11 +19,8 @@ MAX_COLUMN_TITLE = 36
 def column_title(track: Track, metric: str) -> str | None:
     """The column title of one metric of one track, or None when even the short form is too long."""
     found = get_metric(metric)
-    for name in (found.title, found.short_title or found.title):
-        title = f"{track.title} {name}"
-        if len(title) <= MAX_COLUMN_TITLE:
-            return title
-    return None
+    titles = (f"{track.title} {name}" for name in (found.title, found.short_title or found.title))
+    return next((title for title in titles if len(title) <= MAX_COLUMN_TITLE), None)
 
 
 def column_title_problems(tracks: Sequence[Track], where: str) -> list[Problem]:
