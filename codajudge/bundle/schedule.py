@@ -40,17 +40,16 @@ class ScheduledPhase(NamedTuple):
 def schedule_problems(schedule: Sequence[ScheduledPhase]) -> list[Problem]:
     """The problems of ``schedule`` (phases in order): ends before starts first, then each pair of
     consecutive phases (a missing end, an overlap)."""
-    problems = []
-    for phase in schedule:
-        if phase.start and phase.end and phase.end <= phase.start:
-            problems.append(
-                Problem(
-                    phase.where,
-                    f"phase {phase.name!r} ends before it starts",
-                    expected=f"an end after {phase.start:{DATE_FORMAT}}",
-                    found=f"{phase.end:{DATE_FORMAT}}",
-                )
-            )
+    problems = [
+        Problem(
+            phase.where,
+            f"phase {phase.name!r} ends before it starts",
+            expected=f"an end after {phase.start:{DATE_FORMAT}}",
+            found=f"{phase.end:{DATE_FORMAT}}",
+        )
+        for phase in schedule
+        if phase.start and phase.end and phase.end <= phase.start
+    ]
     for phase, following in zip(schedule, schedule[1:]):
         if not phase.has_end:
             problems.append(
