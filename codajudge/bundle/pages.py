@@ -24,7 +24,7 @@ from ..metrics import get as get_metric
 from ..spec import BASELINE, NORMALISED
 from ..tracks import PRIMARY_KEY
 from .compose import score_rows
-from .edition import DATE_FORMAT, Edition
+from .edition import DATE_FORMAT, Edition, Phase
 from .prose import Templates, kind_text, listed
 from .schema import md_cell
 
@@ -412,23 +412,25 @@ def timeline_page(edition: Edition, page: str = "timeline", row: str = "timeline
     phase has a start date only and stays open ``until`` the next one starts, and Codabench's
     conversion of such a bundle ``ends`` it one day before."""
     prose = Templates.of(edition.folder)
-    rows = []
-    for phase, following in zip(edition.phases, [*edition.phases[1:], None]):
-        end = phase.date_text("end") or prose.fill("timeline/open")
-        per_day, total = phase.max_submissions_per_day, phase.max_submissions
-        rows.append(
-            prose.fill(
-                row,
-                phase=md_cell(phase.name),
-                start=phase.date_text("start"),
-                end=end,
-                until=following.date_text("start") if following else end,
-                ends=(following.start - ONE_DAY).strftime(DATE_FORMAT) if following else end,
-                split=phase.split,
-                limits=prose.fill("timeline/limits", per_day=per_day, total=total),
-            )
-        )
+    pairs = zip(edition.phases, [*edition.phases[1:], None])  # each phase and the next one
+    rows = [_timeline_row(prose, row, phase, following) for phase, following in pairs]
     return prose.fill(page, phases="\n".join(rows)) + "\n"
+
+
+def _timeline_row(prose: Templates, row: str, phase: Phase, following) -> str:
+    """Template ``row`` filled for ``phase``; ``following``: the next phase (None after the last)."""
+    end = phase.date_text("end") or prose.fill("timeline/open")
+    per_day, total = phase.max_submissions_per_day, phase.max_submissions
+    return prose.fill(
+        row,
+        phase=md_cell(phase.name),
+        start=phase.date_text("start"),
+        end=end,
+        until=following.date_text("start") if following else end,
+        ends=(following.start - ONE_DAY).strftime(DATE_FORMAT) if following else end,
+        split=phase.split,
+        limits=prose.fill("timeline/limits", per_day=per_day, total=total),
+    )
 
 
 def _score_table(
