@@ -28,10 +28,6 @@ from .edition import DATE_FORMAT, Edition, Phase
 from .prose import Templates, kind_text, listed
 from .schema import md_cell
 
-#: How long before the next phase starts Codabench's conversion of a CodaLab v1.5 bundle ends one.
-ONE_DAY = dt.timedelta(days=1)
-
-
 LOCAL_PHASE = "local"
 
 #: The sample result submission of the platform's first phase (its items' ids): the platform's own.
@@ -427,7 +423,8 @@ def _timeline_row(prose: Templates, row: str, phase: Phase, following) -> str:
         start=phase.date_text("start"),
         end=end,
         until=following.date_text("start") if following else end,
-        ends=(following.start - ONE_DAY).strftime(DATE_FORMAT) if following else end,
+        # Codabench's conversion of a CodaLab v1.5 bundle ends a phase a day before the next starts
+        ends=(following.start - dt.timedelta(days=1)).strftime(DATE_FORMAT) if following else end,
         split=phase.split,
         limits=prose.fill("timeline/limits", per_day=per_day, total=total),
     )
