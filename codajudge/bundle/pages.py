@@ -294,18 +294,15 @@ def data_page(edition: Edition) -> str:
     return page + "\n"
 
 
-def _range_sentences(prose: Templates, edition: Edition) -> list[str]:
-    """Per kind with a gold ``range``, one sentence on the gold scale of its tracks: one range for
-    all its tracks (``kinds/KIND_range``), or each track's (``kinds/KIND_ranges``)."""
-    sentences = []
-    for kind in (kind for kind in _kinds(edition) if kind.has_range):
-        tracks = [t for t in edition.tracks if kinds.of(t) is kind]
-        low, high = tracks[0].score_range
-        per_track = [f"{t.title} {t.score_range[0]:g}-{t.score_range[1]:g}" for t in tracks]
-        part = "range" if len({t.score_range for t in tracks}) == 1 else "ranges"
-        fields = {"low": f"{low:g}", "high": f"{high:g}", "per_track": ", ".join(per_track)}
-        sentences.append(kind_text(prose, kind, part, **fields))
-    return sentences
+def _range_sentence(prose: Templates, edition: Edition, kind: kinds.Kind) -> str:
+    """One sentence on the gold scale of the tracks of ``kind``, a kind with a gold ``range``: one
+    range for all its tracks (``kinds/KIND_range``), or each track's (``kinds/KIND_ranges``)."""
+    tracks = [t for t in edition.tracks if kinds.of(t) is kind]
+    low, high = tracks[0].score_range
+    per_track = [f"{t.title} {t.score_range[0]:g}-{t.score_range[1]:g}" for t in tracks]
+    part = "range" if len({t.score_range for t in tracks}) == 1 else "ranges"
+    fields = {"low": f"{low:g}", "high": f"{high:g}", "per_track": ", ".join(per_track)}
+    return kind_text(prose, kind, part, **fields)
 
 
 def _phases(prose: Templates, names: list[str]) -> str:
@@ -379,7 +376,8 @@ def evaluation_page(edition: Edition, score: LocalScore) -> str:
         if prose.has(f"kinds/{kind.name}_edge_cases")
     ]
     notes = [prose.fill("evaluation/edge_cases", edge_cases=" ".join(edges))] if edges else []
-    notes += _alignment_paragraphs(prose, edition) + _range_sentences(prose, edition)
+    notes += _alignment_paragraphs(prose, edition)
+    notes += [_range_sentence(prose, edition, kind) for kind in _kinds(edition) if kind.has_range]
     normalised = ""
     if edition.primary_rule.mean == NORMALISED:  # its formula and each primary track's range
         ranges = _primary_tracks(prose, edition, "evaluation/normalised_range")
