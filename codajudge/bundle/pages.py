@@ -299,10 +299,9 @@ def _range_sentence(prose: Templates, edition: Edition, kind: kinds.Kind) -> str
     range for all its tracks (``kinds/KIND_range``), or each track's (``kinds/KIND_ranges``)."""
     tracks = [t for t in edition.tracks if kinds.of(t) is kind]
     low, high = tracks[0].score_range
-    per_track = [f"{t.title} {t.score_range[0]:g}-{t.score_range[1]:g}" for t in tracks]
+    per_track = ", ".join(f"{t.title} {t.score_range[0]:g}-{t.score_range[1]:g}" for t in tracks)
     part = "range" if len({t.score_range for t in tracks}) == 1 else "ranges"
-    fields = {"low": f"{low:g}", "high": f"{high:g}", "per_track": ", ".join(per_track)}
-    return kind_text(prose, kind, part, **fields)
+    return kind_text(prose, kind, part, low=f"{low:g}", high=f"{high:g}", per_track=per_track)
 
 
 def _phases(prose: Templates, names: list[str]) -> str:
