@@ -46,7 +46,20 @@ def competition_yaml(
     solutions, no starting kit to point to). One task per phase: all tracks of the phase's split,
     scored by the one scoring program."""
     phases = kit_phases or edition.phases
-    doc = {
+    solutions = [
+        {
+            "index": i,
+            "name": name,  # its name on the platform (else "solution @ <timestamp>")
+            "description": "A built-in baseline of the kit, run as a code submission",
+            "tasks": list(range(len(phases))),  # every phase's task
+            "path": f"solutions/{name}",
+        }
+        for i, name in enumerate(edition.baselines)
+    ]
+    starting_kit = None if kit_phases else "starting_kit"
+    # the edition's title, key and submission_rule
+    board = {**edition.leaderboard, "primary_index": 0, "columns": leaderboard_columns(edition)}
+    return {
         "version": 2,
         "title": edition.title,
         "description": edition.description or edition.title,
@@ -73,27 +86,13 @@ def competition_yaml(
             }
             for index, phase in enumerate(phases)
         ],
-        # the optional keys, only when the edition sets them
+        # the optional keys, only when the edition sets them (solutions: the bundle's only)
         **({"contact_email": edition.contact_email} if edition.contact_email else {}),
         **({"queue": edition.queue} if edition.queue else {}),
+        **({"solutions": solutions} if solutions and not kit_phases else {}),
+        "phases": [_phase_entry(phase, index, starting_kit) for index, phase in enumerate(phases)],
+        "leaderboards": [board],
     }
-    if edition.baselines and not kit_phases:
-        doc["solutions"] = [
-            {
-                "index": i,
-                "name": name,  # its name on the platform (else "solution @ <timestamp>")
-                "description": "A built-in baseline of the kit, run as a code submission",
-                "tasks": list(range(len(phases))),  # every phase's task
-                "path": f"solutions/{name}",
-            }
-            for i, name in enumerate(edition.baselines)
-        ]
-    starting_kit = None if kit_phases else "starting_kit"
-    doc["phases"] = [_phase_entry(phase, index, starting_kit) for index, phase in enumerate(phases)]
-    # the edition's title, key and submission_rule
-    board = {**edition.leaderboard, "primary_index": 0, "columns": leaderboard_columns(edition)}
-    doc["leaderboards"] = [board]
-    return doc
 
 
 def _phase_entry(phase: Phase, index: int, starting_kit: str | None) -> dict:

@@ -24,13 +24,9 @@ from ..metrics import get as get_metric
 from ..spec import BASELINE, NORMALISED
 from ..tracks import PRIMARY_KEY
 from .compose import score_rows
-from .edition import DATE_FORMAT, Edition
+from .edition import DATE_FORMAT, Edition, Phase
 from .prose import Templates, kind_text, listed
 from .schema import md_cell
-
-#: How long before the next phase starts Codabench's conversion of a CodaLab v1.5 bundle ends one.
-ONE_DAY = dt.timedelta(days=1)
-
 
 LOCAL_PHASE = "local"
 
@@ -220,20 +216,19 @@ def _kinds(edition: Edition) -> list[kinds.Kind]:
     return [kind for kind in kinds.REGISTRY.values() if kind in present]
 
 
+def _with_aliases(prose: Templates, t, label: str) -> str:
+    """A label of track ``t`` with the aliases the track declares for it (``entailment (or e)``)."""
+    aliases = ", ".join(alias for alias, named in t.label_aliases if named == label)
+    return prose.fill("data/aliases", label=label, aliases=aliases) if aliases else label
+
+
 def _track_row(prose: Templates, t) -> str:
     """A track's row of the Data page; its values are the scale of its gold for a kind with a
-    ``range``, else its labels, each with the aliases the track declares for it (``entailment (or
-    e)``)."""
+    ``range``, else its labels, each with its aliases (``_with_aliases``)."""
     if kinds.of(t).has_range:
         values = prose.fill("data/scale", low=f"{t.score_range[0]:g}", high=f"{t.score_range[1]:g}")
     else:
-        names = []
-        for label in t.labels:
-            aliases = ", ".join(alias for alias, named in t.label_aliases if named == label)
-            names.append(
-                prose.fill("data/aliases", label=label, aliases=aliases) if aliases else label
-            )
-        values = ", ".join(names)
+        values = ", ".join(_with_aliases(prose, t, label) for label in t.labels)
     return prose.fill(
         "data/track",
         title=md_cell(t.title),
@@ -299,18 +294,14 @@ def data_page(edition: Edition) -> str:
     return page + "\n"
 
 
-def _range_sentences(prose: Templates, edition: Edition) -> list[str]:
-    """Per kind with a gold ``range``, one sentence on the gold scale of its tracks: one range for
-    all its tracks (``kinds/KIND_range``), or each track's (``kinds/KIND_ranges``)."""
-    sentences = []
-    for kind in (kind for kind in _kinds(edition) if kind.has_range):
-        tracks = [t for t in edition.tracks if kinds.of(t) is kind]
-        low, high = tracks[0].score_range
-        per_track = [f"{t.title} {t.score_range[0]:g}-{t.score_range[1]:g}" for t in tracks]
-        part = "range" if len({t.score_range for t in tracks}) == 1 else "ranges"
-        fields = {"low": f"{low:g}", "high": f"{high:g}", "per_track": ", ".join(per_track)}
-        sentences.append(kind_text(prose, kind, part, **fields))
-    return sentences
+def _range_sentence(prose: Templates, edition: Edition, kind: kinds.Kind) -> str:
+    """One sentence on the gold scale of the tracks of ``kind``, a kind with a gold ``range``: one
+    range for all its tracks (``kinds/KIND_range``), or each track's (``kinds/KIND_ranges``)."""
+    tracks = [t for t in edition.tracks if kinds.of(t) is kind]
+    low, high = tracks[0].score_range
+    per_track = ", ".join(f"{t.title} {t.score_range[0]:g}-{t.score_range[1]:g}" for t in tracks)
+    part = "range" if len({t.score_range for t in tracks}) == 1 else "ranges"
+    return kind_text(prose, kind, part, low=f"{low:g}", high=f"{high:g}", per_track=per_track)
 
 
 def _phases(prose: Templates, names: list[str]) -> str:
@@ -358,25 +349,20 @@ def _metric_fields(name: str, *tracks) -> dict[str, str]:
     return {"metric": metric.title, "lower": f"{lower:g}", "upper": f"{upper:g}"}
 
 
-def _metric_rows(prose: Templates, edition: Edition) -> list[str]:
-    """One row per metric the tracks use, in the order of first use; a metric's text is its
-    template ``metrics/NAME``, else its registration's ``description``."""
-    rows = []
-    for name in dict.fromkeys(m for t in edition.tracks for m in t.metrics):
-        metric = get_metric(name)
-        own = f"metrics/{name}"
-        description = prose.fill(own) if prose.has(own) else metric.description
-        rows.append(
-            prose.fill(
-                "evaluation/metric",
-                **_metric_fields(name, *(t for t in edition.tracks if name in t.metrics)),
-                title=md_cell(metric.title),
-                name=name,
-                direction=metric.direction,
-                description=md_cell(description),
-            )
-        )
-    return rows
+def _metric_row(prose: Templates, edition: Edition, name: str) -> str:
+    """The Evaluation page's row of metric ``name``; its text is its template ``metrics/NAME``,
+    else its registration's ``description``."""
+    metric = get_metric(name)
+    own = f"metrics/{name}"
+    description = prose.fill(own) if prose.has(own) else metric.description
+    return prose.fill(
+        "evaluation/metric",
+        **_metric_fields(name, *(t for t in edition.tracks if name in t.metrics)),
+        title=md_cell(metric.title),
+        name=name,
+        direction=metric.direction,
+        description=md_cell(description),
+    )
 
 
 def evaluation_page(edition: Edition, score: LocalScore) -> str:
@@ -389,11 +375,14 @@ def evaluation_page(edition: Edition, score: LocalScore) -> str:
         if prose.has(f"kinds/{kind.name}_edge_cases")
     ]
     notes = [prose.fill("evaluation/edge_cases", edge_cases=" ".join(edges))] if edges else []
-    notes += _alignment_paragraphs(prose, edition) + _range_sentences(prose, edition)
+    notes += _alignment_paragraphs(prose, edition)
+    notes += [_range_sentence(prose, edition, kind) for kind in _kinds(edition) if kind.has_range]
     normalised = ""
     if edition.primary_rule.mean == NORMALISED:  # its formula and each primary track's range
         ranges = _primary_tracks(prose, edition, "evaluation/normalised_range")
         normalised = _paragraphs([prose.fill("evaluation/normalised", ranges="; ".join(ranges))])
+    # one row per metric the tracks use, in the order of first use
+    metrics_used = dict.fromkeys(m for t in edition.tracks for m in t.metrics)
     # what the missing-track rule promises about incomplete runs
     by_baseline = edition.primary_rule.missing == BASELINE
     page = prose.fill(
@@ -403,7 +392,7 @@ def evaluation_page(edition: Edition, score: LocalScore) -> str:
         missing_rule=edition.primary_rule.missing_words(),
         missing_consequence=" " + prose.fill("evaluation/missing_baseline") if by_baseline else "",
         normalised=normalised,
-        metrics="\n".join(_metric_rows(prose, edition)),
+        metrics="\n".join(_metric_row(prose, edition, name) for name in metrics_used),
         notes=_paragraphs(notes),
         details=details_sentence(prose, edition, score),
     )
@@ -416,23 +405,26 @@ def timeline_page(edition: Edition, page: str = "timeline", row: str = "timeline
     phase has a start date only and stays open ``until`` the next one starts, and Codabench's
     conversion of such a bundle ``ends`` it one day before."""
     prose = Templates.of(edition.folder)
-    rows = []
-    for phase, following in zip(edition.phases, [*edition.phases[1:], None]):
-        end = phase.date_text("end") or prose.fill("timeline/open")
-        per_day, total = phase.max_submissions_per_day, phase.max_submissions
-        rows.append(
-            prose.fill(
-                row,
-                phase=md_cell(phase.name),
-                start=phase.date_text("start"),
-                end=end,
-                until=following.date_text("start") if following else end,
-                ends=(following.start - ONE_DAY).strftime(DATE_FORMAT) if following else end,
-                split=phase.split,
-                limits=prose.fill("timeline/limits", per_day=per_day, total=total),
-            )
-        )
+    pairs = zip(edition.phases, [*edition.phases[1:], None])  # each phase and the next one
+    rows = [_timeline_row(prose, row, phase, following) for phase, following in pairs]
     return prose.fill(page, phases="\n".join(rows)) + "\n"
+
+
+def _timeline_row(prose: Templates, row: str, phase: Phase, following) -> str:
+    """Template ``row`` filled for ``phase``; ``following``: the next phase (None after the last)."""
+    end = phase.date_text("end") or prose.fill("timeline/open")
+    per_day, total = phase.max_submissions_per_day, phase.max_submissions
+    return prose.fill(
+        row,
+        phase=md_cell(phase.name),
+        start=phase.date_text("start"),
+        end=end,
+        until=following.date_text("start") if following else end,
+        # Codabench's conversion of a CodaLab v1.5 bundle ends a phase a day before the next starts
+        ends=(following.start - dt.timedelta(days=1)).strftime(DATE_FORMAT) if following else end,
+        split=phase.split,
+        limits=prose.fill("timeline/limits", per_day=per_day, total=total),
+    )
 
 
 def _score_table(

@@ -9,7 +9,6 @@ from ..errors import Problem
 
 #: The first line of every page ``codajudge new`` writes; the organiser removes it with the text.
 PLACEHOLDER_MARK = "<!-- codajudge: placeholder page, replace it with the edition's own text -->"
-DEFAULT_PAGES = ("pages/overview.md", "pages/terms.md")
 #: The ``title`` (``{name}``: the edition's) and ``description`` that ``codajudge new`` writes.
 PLACEHOLDER_TEXTS = {
     "title": "{name}: a new shared task",
@@ -25,7 +24,7 @@ def page_problems(edition_name: str, folder: Path, files: list[str]) -> list[Pro
     """One problem per page file (relative to ``folder``, each a regular file inside it) that is a
     placeholder or a default page."""
     defaults = {}  # the default edition's pages by normalised text (none in a kit without editions)
-    for name in DEFAULT_PAGES if edition_name != "default" else ():
+    for name in ("pages/overview.md", "pages/terms.md") if edition_name != "default" else ():
         path = kit_root() / "editions" / "default" / name
         if path.is_file():
             defaults[_normalised(path.read_text(encoding="utf-8", errors="replace"))] = name

@@ -40,35 +40,36 @@ class ScheduledPhase(NamedTuple):
 def schedule_problems(schedule: Sequence[ScheduledPhase]) -> list[Problem]:
     """The problems of ``schedule`` (phases in order): ends before starts first, then each pair of
     consecutive phases (a missing end, an overlap)."""
-    problems = []
-    for phase in schedule:
-        if phase.start and phase.end and phase.end <= phase.start:
-            problems.append(
-                Problem(
-                    phase.where,
-                    f"phase {phase.name!r} ends before it starts",
-                    expected=f"an end after {phase.start:{DATE_FORMAT}}",
-                    found=f"{phase.end:{DATE_FORMAT}}",
-                )
-            )
-    for phase, following in zip(schedule, schedule[1:]):
-        if not phase.has_end:
-            problems.append(
-                Problem(
-                    phase.where,
-                    f"phase {phase.name!r} has no end but phase {following.name!r} follows it",
-                    hint="every phase followed by another needs an 'end'",
-                )
-            )
-        elif phase.end and following.start and following.start <= phase.end:
-            problems.append(
-                Problem(
-                    following.where,
-                    f"phase {following.name!r} starts before phase {phase.name!r} ends, or as it "
-                    "ends: Codabench refuses phases that overlap or touch",
-                    expected=f"a start after {phase.end:{DATE_FORMAT}}",
-                    found=f"{following.start:{DATE_FORMAT}}",
-                    hint=f"start {following.name!r} later or end {phase.name!r} earlier",
-                )
-            )
-    return problems
+    problems = [
+        Problem(
+            phase.where,
+            f"phase {phase.name!r} ends before it starts",
+            expected=f"an end after {phase.start:{DATE_FORMAT}}",
+            found=f"{phase.end:{DATE_FORMAT}}",
+        )
+        for phase in schedule
+        if phase.start and phase.end and phase.end <= phase.start
+    ]
+    pairs = (_pair_problem(phase, following) for phase, following in zip(schedule, schedule[1:]))
+    return problems + [problem for problem in pairs if problem]
+
+
+def _pair_problem(phase: ScheduledPhase, following: ScheduledPhase) -> Problem | None:
+    """The problem of two consecutive phases, if any: ``phase`` has no end, or ``following``
+    starts before it ends (or as it ends)."""
+    if not phase.has_end:
+        return Problem(
+            phase.where,
+            f"phase {phase.name!r} has no end but phase {following.name!r} follows it",
+            hint="every phase followed by another needs an 'end'",
+        )
+    if phase.end and following.start and following.start <= phase.end:
+        return Problem(
+            following.where,
+            f"phase {following.name!r} starts before phase {phase.name!r} ends, or as it "
+            "ends: Codabench refuses phases that overlap or touch",
+            expected=f"a start after {phase.end:{DATE_FORMAT}}",
+            found=f"{following.start:{DATE_FORMAT}}",
+            hint=f"start {following.name!r} later or end {phase.name!r} earlier",
+        )
+    return None

@@ -14,8 +14,7 @@ FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 def tree_files(root: Path) -> dict[str, Path]:
     """Every file below ``root`` by its POSIX path relative to it, sorted; caches skipped."""
     found = {path.relative_to(root).as_posix(): path for path in root.rglob("*") if path.is_file()}
-    caches = {name for name in found if any(is_cache(part) for part in name.split("/"))}
-    return {name: found[name] for name in sorted(found.keys() - caches)}
+    return {name: found[name] for name in sorted(found) if not any(map(is_cache, name.split("/")))}
 
 
 def write_zip(files: dict[str, Path | bytes], zip_path: Path) -> None:
