@@ -278,6 +278,27 @@ def test_the_builder_warns_when_the_kit_can_score_no_phase_unless_the_edition_sa
     assert kit_warnings(declared, import_data(declared, edition)) == []
 
 
+def test_a_kit_without_a_practice_phase_names_the_phase_it_holds_and_its_check_runs(tmp_path):
+    """An edition whose first phase is its evaluation (no practice phase) and whose kit scores
+    nothing: the kit holds the evaluation phase's data, its sample answers that phase, and the
+    README names that phase in every sentence and command; its format check runs as written."""
+    edition = _written(tmp_path, "noprac")
+    config = edition / "edition.yaml"
+    text = config.read_text(encoding="utf-8").replace("local: {fraction: 0.2, seed: 1}", "")
+    practice = text[text.index("  - id: practice") : text.index("  - id: evaluation")]
+    config.write_text(text.replace(practice, ""), encoding="utf-8")
+    codajudge("build", "--edition", "noprac", "--data", "noprac", "--out", "dist", cwd=tmp_path)
+    kit = tmp_path / "dist" / "noprac" / "starting_kit"
+    assert sorted(p.name for p in (kit / "input_data").iterdir()) == ["evaluation"]
+    readme = (kit / "README.md").read_text(encoding="utf-8")
+    assert "practice" not in readme
+    assert "the evaluation phase" in readme
+    check = next(line for line in readme.splitlines() if line.startswith("python3 ingestion"))
+    assert check.split()[2] == "input_data/evaluation"
+    assert check.split()[-1] == "sample_submissions/result_submission.zip"
+    run(*check.split()[1:], cwd=kit)  # exits 0
+
+
 def test_chaosnli_declares_why_its_kit_scores_no_phase():
     from codajudge.bundle.edition import load_edition
 

@@ -418,7 +418,7 @@ def write_starting_kit(
     sample its check command takes."""
     kit = root / "starting_kit"
     shutil.copytree(REPO_ROOT / "starting_kit", kit, ignore=shutil.ignore_patterns(*CACHES))
-    practice = [p for p in edition.phases if p.public_gold] or edition.phases[:1]
+    practice = kit_platform_phases(edition)
     local = local_phases(edition, data)
     # the local phase's data and the baselines' scores there, which its results page shows
     for phase in local:
@@ -485,10 +485,17 @@ def local_phases(edition: Edition, data: EditionData) -> list[Phase]:
     return [] if data.local is None else [local]
 
 
+def kit_platform_phases(edition: Edition) -> list[Phase]:
+    """The platform's phases whose data the starting kit holds: those whose gold is public, else
+    the first phase. The first of them is the one its README names and its sample result submission
+    answers (``LocalScore.phase``)."""
+    return [p for p in edition.phases if p.public_gold] or edition.phases[:1]
+
+
 def local_score(edition: Edition, data: EditionData) -> LocalScore:
     """What the starting kit can score: its local phase when the edition declares one and has the
-    training data for it, else the practice phase when its gold is public, else nothing."""
-    practice_public = any(p.public_gold for p in edition.phases)
+    training data for it, else its platform phase when that phase's gold is public, else nothing."""
+    platform = kit_platform_phases(edition)[0]
     local_items = (data.local or {}).get(LOCAL_PHASE, {})
     counts = {dataset: len(items) for dataset, items in local_items.items()}
     # track title -> how many of its local items it scores, for the tracks that score fewer than
@@ -501,7 +508,7 @@ def local_score(edition: Edition, data: EditionData) -> LocalScore:
         scored = sum(item["id"] in scored_ids for item in local_items[track.dataset])
         if scored < len(local_items[track.dataset]):
             fewer[track.title] = scored
-    return LocalScore(practice_public, counts, fewer, same_items(local_items))
+    return LocalScore(platform.public_gold, counts, fewer, same_items(local_items), platform.id)
 
 
 def same_items(items: dict[str, list[dict]]) -> list[tuple[str, ...]]:
@@ -550,13 +557,13 @@ class BuildSummary:
 
 
 def write_samples(edition: Edition, root: Path, samples: Samples, baseline: str):
-    """The starting kit's sample result submissions: ``baseline``'s predictions for the first phase
-    (``PRACTICE_SAMPLE``) and for the kit's local phase when it has one (``LOCAL_SAMPLE``, the
+    """The starting kit's sample result submissions: ``baseline``'s predictions for its platform
+    phase (``PRACTICE_SAMPLE``, ``kit_platform_phases``) and for the kit's local phase when it has one (``LOCAL_SAMPLE``, the
     sample its README's check command takes; the practice sample keeps the platform's ids), each
     kept in ``samples`` (``baseline_scores``), or run here when the edition does not run it.
     Returns the files of the sample the README's check command takes (the last written)."""
     kit = root / "starting_kit"
-    inputs = {PRACTICE_SAMPLE: root / "input_data" / edition.phases[0].id}
+    inputs = {PRACTICE_SAMPLE: root / "input_data" / kit_platform_phases(edition)[0].id}
     if (kit / "input_data" / LOCAL_PHASE).is_dir():
         inputs[LOCAL_SAMPLE] = kit / "input_data" / LOCAL_PHASE
     for name, folder in inputs.items():  # a phase's input folder is named by its id
@@ -664,7 +671,8 @@ def kit_warnings(edition: Edition, data: EditionData) -> list[str]:
     (``kit_scores_no_phase``): its participants could check no submission before uploading it."""
     if local_score(edition, data).first_phase or edition.kit_scores_no_phase:
         return []
-    return [Templates.of(edition.folder).fill("builder/kit_scores_no_phase")]
+    phase = kit_platform_phases(edition)[0].id
+    return [Templates.of(edition.folder).fill("builder/kit_scores_no_phase", phase=phase)]
 
 
 def known_leak_notes(edition: Edition, data: EditionData) -> list[str]:

@@ -43,19 +43,30 @@ class LocalScore:
     kit has no local phase), ``local_scored`` (track title -> the local items it scores, for
     the tracks that score fewer than their dataset's: only those items have the gold the track
     needs), ``shared`` (groups of datasets whose local items are the same items, from one
-    training source: their tracks' local scores say nothing of each track's own data). Read by
-    the kit's README and by the Baselines and Evaluation pages."""
+    training source: their tracks' local scores say nothing of each track's own data), ``phase``
+    (the id of the platform's phase the kit holds, ``build.kit_platform_phases``: the texts call it
+    the practice phase, ``$phase`` names it). Read by the kit's README and by the Baselines and
+    Evaluation pages."""
 
     practice_public: bool
     local_items: dict[str, int]
     local_scored: dict[str, int] = field(default_factory=dict)
     shared: list[tuple[str, ...]] = field(default_factory=list)
+    phase: str = "practice"
 
     @property
     def first_phase(self) -> str:
-        """The phase the kit's first commands score: ``local`` when the kit has local items,
-        ``practice`` when its gold is public, '' when none can be scored."""
-        return LOCAL_PHASE if self.local_items else ("practice" if self.practice_public else "")
+        """The phase the kit's first commands score: ``local`` when the kit has local items, its
+        platform phase (``phase``) when that phase's gold is public, '' when none can be scored."""
+        return LOCAL_PHASE if self.local_items else (self.phase if self.practice_public else "")
+
+    @property
+    def scored(self) -> str:
+        """Which texts say what the kit scores: ``local``, ``practice`` (its platform phase) or
+        ``nothing``."""
+        if self.local_items:
+            return LOCAL_PHASE
+        return "practice" if self.practice_public else "nothing"
 
     @property
     def practice_gold(self) -> str:
@@ -75,17 +86,16 @@ FIRST_BASELINES = ("cosine_bow", "most_frequent", "random")
 
 def _intro(prose: Templates, score: LocalScore) -> str:
     if not score.first_phase:
-        return prose.fill("kit_readme/intro_nothing")
-    practice = prose.fill(
-        "kit_readme/practice_public" if score.practice_public else "kit_readme/practice_data"
-    )
+        return prose.fill("kit_readme/intro_nothing", phase=score.phase)
+    chosen = "kit_readme/practice_public" if score.practice_public else "kit_readme/practice_data"
+    practice = prose.fill(chosen, phase=score.phase)
     held = prose.fill("kit_readme/with_local", practice=practice) if score.local_items else practice
     return prose.fill("kit_readme/intro", held=held)
 
 
 def _first_commands(prose: Templates, score: LocalScore, baselines: list[str]) -> str:
     if not score.first_phase:
-        return nothing_scored(prose, "kit_readme/first_commands_nothing") + "\n"
+        return nothing_scored(prose, "kit_readme/first_commands_nothing", score) + "\n"
     names = [name for name in FIRST_BASELINES if name in baselines] or ["random"]
     lines = [run_command(score, f"baseline:{name}") for name in names]
     scored = what_is_scored(prose, score, prose.fill("kit_readme/they_score"))
@@ -93,9 +103,9 @@ def _first_commands(prose: Templates, score: LocalScore, baselines: list[str]) -
 
 
 def what_is_scored(prose: Templates, score: LocalScore, subject: str) -> str:
-    """One paragraph on the phase the kit scores (``kit_readme/scored_PHASE``, the kit's first
-    phase: local or practice), opening with ``subject`` ("They score"): the local items per
-    dataset, the tracks that score fewer (``kit_readme/sizes_fewer``) and the datasets whose local
+    """One paragraph on the phase the kit scores (``kit_readme/scored_local`` or ``_practice``,
+    the kit's first phase: local or its platform phase), opening with ``subject`` ("They score"):
+    the local items per dataset, the tracks that score fewer (``kit_readme/sizes_fewer``) and the datasets whose local
     items are the same."""
     sizes = ", ".join(f"{d} {n}" for d, n in sorted(score.local_items.items()))
     fewer = [
@@ -105,47 +115,59 @@ def what_is_scored(prose: Templates, score: LocalScore, subject: str) -> str:
     sizes_template = "kit_readme/sizes_fewer" if fewer else "kit_readme/sizes"
     groups = "; ".join(listed(list(group)) for group in score.shared)
     return prose.fill(
-        f"kit_readme/scored_{score.first_phase}",
+        f"kit_readme/scored_{score.scored}",
         subject=subject,
+        phase=score.phase,
         sizes=prose.fill(sizes_template, sizes=sizes, fewer=listed(fewer)),
         shared=" " + prose.fill("kit_readme/shared", groups=groups) if score.shared else "",
-        practice=prose.fill(f"kit_readme/local_practice_{score.practice_gold}"),
+        practice=prose.fill(f"kit_readme/local_practice_{score.practice_gold}", phase=score.phase),
     )
 
 
 def _samples(prose: Templates, score: LocalScore, baseline: str) -> str:
     """What each sample result submission is for (``baseline``'s predictions), with a command that
-    takes it: ``kit_readme/samples_PHASE``, the kit's first phase (local, practice, or nothing)."""
+    takes it: ``kit_readme/samples_SCORED`` (``LocalScore.scored``: local, practice, or nothing)."""
     return prose.fill(
-        f"kit_readme/samples_{score.first_phase or 'nothing'}",
+        f"kit_readme/samples_{score.scored}",
         local_sample=LOCAL_SAMPLE,
         sample=PRACTICE_SAMPLE,
-        format_check=FORMAT_CHECK,
+        format_check=format_check(score),
         baseline=baseline,
+        phase=score.phase,
         practice=prose.fill(
-            "kit_readme/sample_practice", sample=PRACTICE_SAMPLE, baseline=baseline
+            "kit_readme/sample_practice",
+            sample=PRACTICE_SAMPLE,
+            baseline=baseline,
+            phase=score.phase,
         ),
-        practice_note=prose.fill(f"kit_readme/practice_note_{score.practice_gold}"),
+        practice_note=prose.fill(
+            f"kit_readme/practice_note_{score.practice_gold}", phase=score.phase
+        ),
     )
 
 
 def run_command(score: LocalScore, submission: str, output: str = "checked") -> str:
     """The command scoring ``submission`` on the kit's first phase or, where the kit can score
-    none, the ingestion program checking its format on the practice data (writing to ``output``)."""
+    none, the ingestion program checking its format on its platform phase's data (writing to
+    ``output``)."""
     if not score.first_phase:
-        return f"python3 ingestion_program/ingest.py input_data/practice {output} {submission}"
+        return f"python3 ingestion_program/ingest.py input_data/{score.phase} {output} {submission}"
     return f"python3 run_local.py . {submission} --phase {score.first_phase}"
 
 
-#: The command that checks a submission's format when no phase can be scored in the kit.
-FORMAT_CHECK = run_command(LocalScore(False, {}), PRACTICE_SAMPLE)
+def format_check(score: LocalScore) -> str:
+    """The command that checks the sample result submission's format on the kit's platform phase,
+    for a kit that can score no phase."""
+    return run_command(LocalScore(False, {}, phase=score.phase), PRACTICE_SAMPLE)
 
 
-def nothing_scored(prose: Templates, template: str) -> str:
+def nothing_scored(prose: Templates, template: str, score: LocalScore) -> str:
     """Template ``template``: the kit scores no phase (``kit_readme/nothing_scored``), and the
-    command that checks a submission's format instead (``FORMAT_CHECK``)."""
-    why = prose.fill("kit_readme/nothing_scored")
-    return prose.fill(template, nothing_scored=why, format_check=FORMAT_CHECK)
+    command that checks a submission's format instead (``format_check``)."""
+    why = prose.fill("kit_readme/nothing_scored", phase=score.phase)
+    return prose.fill(
+        template, nothing_scored=why, format_check=format_check(score), phase=score.phase
+    )
 
 
 def example_baseline(baselines: list[str]) -> str:
@@ -169,6 +191,7 @@ def render(
     positional = any(kinds.of(t).positional_by_default for t in edition.tracks)
     text = prose.fill(
         "kit_readme",
+        phase=score.phase,
         intro=_intro(prose, score),
         run_heading=prose.fill(
             "kit_readme/run_heading" if score.first_phase else "kit_readme/check_heading"
@@ -176,7 +199,7 @@ def render(
         first_commands=_first_commands(prose, score, edition.baselines),
         code_command=run_command(score, "sample_submissions/code_submission", "predictions"),
         check_command=run_command(score, "my_submission.zip"),
-        check_note="" if score.first_phase else prose.fill("kit_readme/check_note") + "\n\n",
+        check_note=_check_note(prose, score),
         evaluation_baseline=example_baseline(edition.baselines),
         **{f"{name}_page": _page(prose, pages, name) for name in ("data", "evaluation", "terms")},
         examples="\n\n".join(f"`{name}`:\n\n```\n{line}\n```" for name, line in examples.items()),
@@ -187,6 +210,13 @@ def render(
         other_names=_other_names(prose, edition, pages),
     )
     return text + "\n"
+
+
+def _check_note(prose: Templates, score: LocalScore) -> str:
+    """What the check command does, for a kit that can score no phase (else nothing)."""
+    if score.first_phase:
+        return ""
+    return prose.fill("kit_readme/check_note", phase=score.phase) + "\n\n"
 
 
 def _other_names(prose: Templates, edition: Edition, pages: list[dict]) -> str:
@@ -447,7 +477,7 @@ def _scoring_yourself(prose: Templates, edition: Edition, score: LocalScore) -> 
     """The Baselines page's section on scoring with the starting kit alone (``LocalScore``)."""
     lines = [prose.fill("baselines/scoring_yourself"), ""]
     if not score.first_phase:
-        return lines + [nothing_scored(prose, "baselines/nothing_scored"), ""]
+        return lines + [nothing_scored(prose, "baselines/nothing_scored", score), ""]
     baseline = example_baseline(edition.baselines)
     command = run_command(score, f"baseline:{baseline}")
     return lines + [
