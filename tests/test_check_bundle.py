@@ -347,6 +347,21 @@ def without_metadata_file(tree: Path):
             archive.writestr(name, data)
 
 
+def corrupt_metadata_file(tree: Path):
+    """A v1.5 program zip whose metadata file does not read back: its bytes no longer match its
+    checksum (a zip damaged in transfer)."""
+    path = tree / "scoring_program.zip"
+    with zipfile.ZipFile(path) as archive:
+        files = {n: archive.read(n) for n in archive.namelist() if not n.endswith("/")}
+    path.unlink()
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_STORED) as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    body = path.read_bytes()
+    path.unlink()
+    path.write_bytes(body.replace(files["metadata"], files["metadata"].upper(), 1))
+
+
 def legacy_phase(number: int, **changes):
     def change(doc):
         doc["phases"][number].update(changes)
@@ -395,6 +410,10 @@ LEGACY_CASES = {
     "v1.5 program as a folder": (
         legacy_phase(1, scoring_program="logo.png"),
         "scoring_program is a plain file",
+    ),
+    "v1.5 program zip whose metadata does not read back": (
+        corrupt_metadata_file,
+        "scoring program is not a readable zip",
     ),
     "v1.5 phase with an ingestion program": (
         legacy_phase(2, ingestion_program="scoring_program.zip"),

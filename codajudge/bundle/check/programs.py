@@ -73,16 +73,16 @@ def check_program(
     (problems in ``findings``)."""
     if path.is_dir():
         names = [p.relative_to(path).as_posix() for p in path.rglob("*") if p.is_file()]
-        read = lambda name: (path / name).read_bytes()
+        metadata = {n: (path / n).read_bytes() for n in metadata_names if n in names}
     else:
         try:
-            archive = zipfile.ZipFile(path)
-        except zipfile.BadZipFile:
+            with zipfile.ZipFile(path) as archive:
+                names = [n for n in archive.namelist() if not n.endswith("/")]
+                metadata = {n: archive.read(n) for n in metadata_names if n in names}
+        except (zipfile.BadZipFile, OSError):
             findings.add(where, f"{what} is not a readable zip", found=path.name)
             return
-        names = [n for n in archive.namelist() if not n.endswith("/")]
-        read = archive.read
-    found = [n for n in metadata_names if n in names]
+    found = list(metadata)
     if not found:
         near = sorted(n for n in names if n.count("/") <= 1 and n.split("/")[-1] in METADATA)
         findings.add(
@@ -99,7 +99,7 @@ def check_program(
             f"{what} has both metadata.yaml and metadata; the worker reads only metadata.yaml",
         )
     command = findings.unless_refused(
-        metadata_command, read(found[0]), f"{where}: {what}'s {found[0]}"
+        metadata_command, metadata[found[0]], f"{where}: {what}'s {found[0]}"
     )
     if command is not None:
         _check_command(command, names, where, what, findings)
