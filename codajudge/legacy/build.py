@@ -82,13 +82,12 @@ def _inline(text: str) -> str:
 
 
 def _table(rows: list[str]) -> list[str]:
-    cells = [[c.strip() for c in re.split(r"(?<!\\)\|", row.strip().strip("|"))] for row in rows]
+    """A Markdown table's rows as HTML; a cell's escaped pipe (``\\|``) is a pipe, in the head too."""
+    split = [re.split(r"(?<!\\)\|", row.strip().strip("|")) for row in rows]
+    cells = [[c.strip().replace("\\|", "|") for c in row] for row in split]
     body = [r for r in cells[1:] if not all(re.fullmatch(r":?-+:?", c) for c in r)]
     out = ["<table>", "<tr>" + "".join(f"<th>{_inline(c)}</th>" for c in cells[0]) + "</tr>"]
-    out += [
-        "<tr>" + "".join(f"<td>{_inline(c.replace(chr(92) + '|', '|'))}</td>" for c in r) + "</tr>"
-        for r in body
-    ]
+    out += ["<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in r) + "</tr>" for r in body]
     return out + ["</table>"]
 
 
