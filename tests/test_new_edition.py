@@ -278,6 +278,24 @@ def test_the_builder_warns_when_the_kit_can_score_no_phase_unless_the_edition_sa
     assert kit_warnings(declared, import_data(declared, edition)) == []
 
 
+def test_a_legacy_build_prints_the_notes_and_warnings_of_a_codabench_build(one_text_no_local):
+    """``--legacy`` builds the same bundle first: its summary says what the v2 build's says."""
+    built, printed = one_text_no_local
+    legacy = codajudge(
+        "build",
+        "--edition",
+        "single",
+        "--data",
+        "single",
+        "--legacy",
+        "--out",
+        "legacy",
+        cwd=built.parent,
+    )
+    notes = [line for line in printed.splitlines() if line.lstrip().startswith(("note", "warning"))]
+    assert notes and all(line in legacy.stdout for line in notes)
+
+
 def test_a_kit_without_a_practice_phase_names_the_phase_it_holds_and_its_check_runs(tmp_path):
     """An edition whose first phase is its evaluation (no practice phase) and whose kit scores
     nothing: the kit holds the evaluation phase's data, its sample answers that phase, and the

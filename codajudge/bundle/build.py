@@ -647,11 +647,17 @@ def build(
     edition: Edition, data_root: Path, out_dir: Path, data: EditionData | None = None
 ) -> BuildSummary:
     """Validate everything, then write ``OUT/<edition>/`` and ``OUT/<edition>.zip`` (replacing old
-    ones); ``data``: the edition's data when already read (``import_data``). The summary's notes:
-    the datasets without a training split (none declared, or an empty one), the baselines left out
-    for it, the known leaks and the starting kit's warnings."""
+    ones); ``data``: the edition's data when already read (``import_data``)."""
     data = data or import_data(edition, data_root)
     summary = publish(out_dir, edition.name, lambda tree: write_tree(edition, data, tree))
+    return with_notes(summary, data)
+
+
+def with_notes(summary: BuildSummary, data: EditionData) -> BuildSummary:
+    """``summary`` of a build of ``data`` (v2 or legacy) with its notes: the datasets without a
+    training split (none declared, or an empty one), the baselines left out for it, the known leaks
+    and the starting kit's warnings; and the repeats and baseline scores found."""
+    edition = summary.edition
     prose = Templates.of(edition.folder)
     train = data.splits["train"]
     without_train = sorted({t.dataset for t in edition.tracks if not train.get(t.dataset)})
@@ -660,7 +666,7 @@ def build(
         prose.fill("builder/not_run", name=name, reason=why)
         for name, why in data.skipped_baselines.items()
     ]
-    summary.notes += known_leak_notes(summary.edition, data) + kit_warnings(summary.edition, data)
+    summary.notes += known_leak_notes(edition, data) + kit_warnings(edition, data)
     summary.repeats = data.repeats
     summary.baseline_scores = data.baseline_scores
     return summary

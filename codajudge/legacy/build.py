@@ -54,8 +54,8 @@ from ..bundle.build import (
     BuildSummary,
     EditionData,
     import_data,
-    known_leak_notes,
     publish,
+    with_notes,
     write_tree,
     write_yaml,
 )
@@ -310,11 +310,10 @@ def build_legacy(
     data = data or import_data(edition, data_root)
 
     def write(tree: Path) -> Edition:
-        write_tree(edition, data, tree.parent / "v2")
+        built = write_tree(edition, data, tree.parent / "v2")
         write_legacy_tree(edition, tree.parent / "v2", tree)
-        return edition
+        return built
 
-    summary = publish(out_dir, f"{edition.name}-legacy", write)
-    summary.notes = known_leak_notes(edition, data)
+    summary = with_notes(publish(out_dir, f"{edition.name}-legacy", write), data)
     summary.closing = Templates.of(edition.folder).fill("builder/legacy_results_only")
     return summary
