@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import tempfile
 from contextlib import suppress
 from pathlib import Path
 from types import ModuleType
@@ -24,7 +23,7 @@ from ...spec import read_spec
 from ..build import gold_problems, score_gold
 from ..leaks import HiddenSplit, check_public_tree, read_known_leaks, text_key
 from ..phase_gold import later_hidden_pairs, rescored
-from .findings import Findings, relative_path
+from .findings import Findings, relative_path, scratch_folder
 from .v2 import phase_dates, scored_tasks
 
 
@@ -78,10 +77,7 @@ def _items(folder: Path, inputs: Path | None, where: str, dataset: str) -> list[
 
 
 def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleType) -> None:
-    with tempfile.TemporaryDirectory(
-        prefix="codajudge-content-", ignore_cleanup_errors=True
-    ) as tmp:
-        work = Path(tmp)
+    with scratch_folder("codajudge-content-") as work:
         references: dict[str, Reference] = {}
         expected = platform.score_keys(doc)
         for value, (where, folder, inputs) in _folders(doc, platform, root, work, findings).items():

@@ -5,13 +5,28 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
-from contextlib import suppress
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Callable
 
 from ...confine import resolved
 from ...errors import ConfigError, Problem, problem_text
 from ...formats.textfile import utf8_text
+
+
+@contextmanager
+def scratch_folder(prefix: str) -> Iterator[Path]:
+    """A temporary folder, removed afterwards as far as it can be: what a bundle extracts there
+    (a read-only folder, say) never turns a finished check into an error. (TemporaryDirectory's
+    ignore_cleanup_errors does the same from Python 3.10 only.)"""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 class Findings:

@@ -7,14 +7,13 @@ expand to a bounded value (``config_yaml.bounded_document``), so an alias bomb i
 
 from __future__ import annotations
 
-import tempfile
 import zipfile
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 from collections.abc import Iterator
 
 from ..config_yaml import bundle_yaml
-from .findings import Findings
+from .findings import Findings, scratch_folder
 
 
 def _unsafe(name: str) -> bool:
@@ -38,10 +37,10 @@ def opened_bundle(path: Path, findings: Findings) -> Iterator[Path | None]:
         findings.add(path.name, "not a readable zip", found=str(e)[:120])
         yield None
         return
-    with tempfile.TemporaryDirectory(prefix="codajudge-check-", ignore_cleanup_errors=True) as tmp:
+    with scratch_folder("codajudge-check-") as tmp:
         with archive:
-            extracted = _extract(archive, path.name, Path(tmp), findings)
-        yield _root(Path(tmp), path.name, findings) if extracted else None
+            extracted = _extract(archive, path.name, tmp, findings)
+        yield _root(tmp, path.name, findings) if extracted else None
 
 
 def _root(folder: Path, name: str, findings: Findings) -> Path | None:
