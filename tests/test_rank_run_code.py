@@ -168,3 +168,32 @@ def test_a_run_stopped_at_the_phase_limit_is_told_so(tmp_path, monkeypatch):
         None,
         "its code ran past the phase's time limit of 600 s",
     )
+
+
+LAYOUTS = {
+    "at the root": ["model.py"],
+    "one folder down": ["team/model.py", "team/README.md"],
+    "two folders down": ["team/submission/model.py"],
+    "in __MACOSX only": ["__MACOSX/model.py", "en_en.tsv"],
+    "in a hidden folder only": [".cache/model.py", "en_en.tsv"],
+    "none": ["en_en.tsv"],
+}
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_rank_takes_as_code_what_the_ingestion_program_runs_as_code(tmp_path, layout):
+    """One rule for both: ``holds_code`` (zip and folder) is true exactly where the ingestion
+    program finds a model.py to run in the extracted submission."""
+    from codajudge.programs.ingest import find_model_folder
+    from codajudge.programs.rank import holds_code
+
+    folder = tmp_path / "submission"
+    for name in LAYOUTS[layout]:
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text("Model = None\n")
+    runs = find_model_folder(folder) is not None
+    zipped = write_zip(
+        tmp_path / "submission.zip", dict.fromkeys(LAYOUTS[layout], "Model = None\n")
+    )
+    assert holds_code(folder) == holds_code(zipped) == runs
+    assert runs == (layout in ("at the root", "one folder down", "two folders down"))

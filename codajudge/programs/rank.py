@@ -51,13 +51,13 @@ import tempfile
 import time
 import zipfile
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from collections.abc import Iterator
 from typing import Union
 
 from ..baselines.interface import MODEL_FILE
 from ..errors import ConfigError, KitError, SubmissionError, counted
-from ..formats.archive import INGESTION_STATUS, READ_ERRORS
+from ..formats.archive import INGESTION_STATUS, READ_ERRORS, is_ignored, submission_files
 from ..metrics import get as get_metric
 from ..metrics.edition_module import load_source, loaded_modules
 from ..report import atomic_write, submission_notes
@@ -138,21 +138,22 @@ def score_one(path: Path, spec: TaskSpec, ref_dir: Path, gold: dict[str, GoldTra
 
 
 def holds_code(path: Path) -> bool:
-    """Whether a submission (zip or folder) is code to run: ``model.py`` at its root or one folder
-    down, and no ingestion status at its root (a prediction output holds the submission's files
-    too, as the platform's worker copies them there)."""
+    """Whether a submission (zip or folder) is code to run: a ``model.py`` among its files where
+    the ingestion program finds one (``ingest.find_model_folder``: at any depth, ignored entries
+    such as ``__MACOSX/`` left out), and no ingestion status at its root (a prediction output
+    holds the submission's files too, as the platform's worker copies them there)."""
     if path.is_dir():
-        names = [p.relative_to(path).as_posix() for p in path.glob("*")]
-        names += [p.relative_to(path).as_posix() for p in path.glob(f"*/{MODEL_FILE}")]
+        names = [relative.as_posix() for relative in submission_files(path)]
+        has_status = os.path.lexists(path / INGESTION_STATUS)
     else:
         try:
             with zipfile.ZipFile(path) as archive:
                 names = archive.namelist()
         except READ_ERRORS:
             return False
-    if INGESTION_STATUS in names:
-        return False
-    return any(name.split("/")[-1] == MODEL_FILE and name.count("/") <= 1 for name in names)
+        has_status = INGESTION_STATUS in names
+    files = [PurePosixPath(name) for name in names if not name.endswith("/")]
+    return not has_status and any(f.name == MODEL_FILE and not is_ignored(f) for f in files)
 
 
 def code_task(reference: Path, spec: TaskSpec) -> PhaseTask:
