@@ -178,7 +178,8 @@ def other_platform_entry_points(folder: Path, unclaimed: list[str]) -> list[str]
 
 
 def find_model_folder(folder: Path) -> Path | None:
-    """The folder holding the submission's model.py (at the root, or alone one level down)."""
+    """The folder holding the submission's model.py: the shallowest one, at any depth, which must
+    be alone at that depth (ignored entries such as ``__MACOSX/`` left out); None without one."""
     found = [f for f in archive.submission_files(folder) if f.name == MODEL_FILE]
     if not found:
         return None
