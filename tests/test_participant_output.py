@@ -142,6 +142,14 @@ def test_capped_output_keeps_head_and_tail_and_counts_the_cut():
     assert (capture.lines, capture.bytes) == (10, 40)
 
 
+def test_a_line_split_between_head_and_tail_is_kept_whole_when_nothing_is_cut():
+    """A line break begins the note on a cut; with nothing cut, no line break is added."""
+    capture = CappedOutput(head_bytes=4, tail_bytes=8)
+    capture.add(b"abcd")
+    capture.add(b"efg\n")
+    assert capture.text() == "abcdefg\n"
+
+
 def test_a_step_that_prints_without_end_is_read_capped(tmp_path):
     code = "import sys\nfor i in range(400_000):\n    print(i, 'y' * 30)\nprint('end', file=sys.stderr)"
     result = run_step([sys.executable, "-c", code], tmp_path, 60)

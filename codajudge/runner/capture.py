@@ -74,9 +74,10 @@ class CappedOutput:
         with self._lock:
             head = b"".join(self.head).decode("utf-8", errors="replace")
             tail = b"".join(line for line, _ in self.tail).decode("utf-8", errors="replace")
-            if self.tail and head and not head.endswith("\n"):
+            note = self.cut_note()
+            if note and head and not head.endswith("\n"):
                 head += "\n"  # the note on the cut begins a line
-            return head + self.cut_note() + tail
+            return head + note + tail
 
     def echo_tail(self) -> None:
         """After the writers ended: print the note on what was cut, then echo the tail's lines,
