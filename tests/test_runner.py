@@ -245,6 +245,34 @@ def test_one_slug_rule_names_phases_and_legacy_pages(tmp_path):
     assert list(pages) == ["terms", "getting-started", "page", "overview"]
 
 
+HAND_EDITED = {
+    "a task index no task has": {"phases": [{"name": "P", "tasks": [3]}], "tasks": [{"index": 0}]},
+    "a phase without tasks": {"phases": [{"name": "P"}], "tasks": [{"index": 0}]},
+    "a time limit in words": {
+        "phases": [{"name": "P", "tasks": [0], "execution_time_limit": "ten minutes"}],
+        "tasks": [{"index": 0}],
+    },
+    "a phase that is a list": {"phases": [["P"]]},
+}
+
+
+@pytest.mark.parametrize("case", sorted(HAND_EDITED))
+def test_a_hand_edited_competition_yaml_is_refused_with_the_checker_to_run(tmp_path, case):
+    """What the checker would refuse in detail stops the local runner with a located refusal that
+    says to run it, never an internal error."""
+    import yaml
+
+    from codajudge.runner.local import phase_task
+
+    (tmp_path / "competition.yaml").write_text(yaml.safe_dump(HAND_EDITED[case]), "utf-8")
+    with pytest.raises(ConfigError) as refused:
+        phase_task(tmp_path, "P")
+    assert str(refused.value).startswith(
+        f"{tmp_path / 'competition.yaml'}: phase 'P' cannot be run"
+    )
+    assert f"'codajudge check {tmp_path}' lists what is wrong in it" in str(refused.value)
+
+
 def test_a_bundle_s_yaml_that_is_not_utf8_is_refused_naming_the_line_and_byte(tmp_path):
     from codajudge.runner.local import program_command, read_competition
 

@@ -80,6 +80,20 @@ def phase_task(bundle: Path, phase: str, doc: dict | None = None) -> PhaseTask:
     """The (single) task of the named phase; names match as ``confine.slug``s (case and punctuation
     aside). ``doc``: the bundle's ``read_competition``, when the caller has read it already."""
     doc = read_competition(bundle) if doc is None else doc
+    try:
+        return _phase_task(bundle, phase, doc)
+    except (StopIteration, LookupError, AttributeError, TypeError, ValueError) as e:
+        # a hand-edited competition.yaml: the checker names each of its problems
+        raise ConfigError.single(
+            str(bundle / "competition.yaml"),
+            f"phase {phase!r} cannot be run from this competition.yaml",
+            found=f"{e.__class__.__name__}: {e}"[:120],
+            hint=f"'codajudge check {bundle}' lists what is wrong in it",
+        ) from None
+
+
+def _phase_task(bundle: Path, phase: str, doc: dict) -> PhaseTask:
+    """``phase_task`` of a read competition.yaml, which raises where the document is malformed."""
     phases = doc.get("phases") or []
     entry = next((p for p in phases if slug(p.get("name")) == slug(phase)), None)
     if entry is None:
