@@ -406,6 +406,22 @@ def test_chaosnli_rejects_counts_that_disagree_with_the_counter(tmp_path):
     assert item["annotators"] == ["a000", "a001", "a002"] and item["label"] == "neutral"
 
 
+@pytest.mark.parametrize("label", [["e"], {"e": 1}, 1, None])
+def test_chaosnli_refuses_a_majority_label_that_is_no_code_at_its_line(tmp_path, label):
+    record = {
+        "uid": "x1",
+        "example": {"premise": "p", "hypothesis": "h", "source": "s"},
+        "label_count": [1, 0, 0],
+        "majority_label": label,
+    }
+    write(tmp_path / "c" / "c.jsonl", json.dumps(record) + "\n")
+    with pytest.raises(ConfigError, match="'majority_label' is not a most-voted class") as caught:
+        load_split(
+            {"importer": "chaosnli", "path": "c", "files": {"dev": "c.jsonl"}}, tmp_path, "dev"
+        )
+    assert_located(caught.value, "c.jsonl", [1])
+
+
 def test_chaosnli_refuses_an_id_repeated_across_the_files_of_a_split(tmp_path):
     record = {
         "uid": "x1",

@@ -63,7 +63,7 @@ def _build_item(record: dict, at: PlacedProblems) -> dict:
         raise ValueProblem("'example' must hold a string premise and hypothesis")
     counts = _counts(record)
     code = record["majority_label"]  # a most-voted class
-    if code not in NAMES or counts[CODES.index(code)] != max(counts):
+    if not isinstance(code, str) or code not in NAMES or counts[CODES.index(code)] != max(counts):
         raise ValueProblem(
             "'majority_label' is not a most-voted class",
             expected=" or ".join(c for c, n in zip(CODES, counts) if n == max(counts)),
