@@ -86,9 +86,7 @@ def require_inside(value, base: Path, where: str, key: str, base_name: str) -> P
     # os.walk does not descend into linked folders; they are checked here (nothing is walked when
     # the target is outside or no folder)
     for current, dirs, files in os.walk(Path(base) / value) if problem is None else ():
-        for link in (
-            Path(current, name) for name in dirs + files if Path(current, name).is_symlink()
-        ):
+        for link in filter(Path.is_symlink, (Path(current, name) for name in dirs + files)):
             inside = link.relative_to(base).as_posix()
             problem = problem or path_problem(inside, base, where, key, base_name)
     if problem is not None:
