@@ -266,9 +266,8 @@ _Process = collections.namedtuple("_Process", "pid parent group session")
 def _processes() -> list[_Process]:
     """Every live process (zombies aside) this user can see, from /proc (Linux; none elsewhere)."""
     found = []
-    for name in os.listdir("/proc") if os.path.isdir("/proc") else []:
-        if not name.isdigit():
-            continue
+    listed = os.listdir("/proc") if os.path.isdir("/proc") else []
+    for name in filter(str.isdigit, listed):  # one folder per process id
         try:
             with open(f"/proc/{name}/stat", "rb") as f:
                 fields = f.read(4096).rsplit(b")", 1)[1].split()
