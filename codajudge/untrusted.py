@@ -170,9 +170,7 @@ def copy_regular(
 
 
 def _why(error: OSError) -> str:
-    if error.errno == errno.ELOOP:
-        return "a symbolic link"
-    return error.strerror or str(error)
+    return "a symbolic link" if error.errno == errno.ELOOP else (error.strerror or str(error))
 
 
 def copy_tree(source: Path, target: Path, display: str, limits: TreeLimits = TreeLimits()) -> None:
