@@ -50,6 +50,11 @@ def _escapes_lexically(value: str) -> bool:
     return value.startswith(("\\", "/")) or bool(windows.drive) or ".." in windows.parts
 
 
+def _not_relative(where: str, message: str, value) -> Problem:
+    """The refusal of a path or option that is absolute or climbs with '..'."""
+    return Problem(where, message, expected=RELATIVE, found=repr(value)[:80])
+
+
 def resolved(path: Path) -> Path | None:
     """``path`` with its symbolic links resolved; None when it cannot be (a loop of links)."""
     try:
@@ -61,12 +66,7 @@ def resolved(path: Path) -> Path | None:
 def path_problem(value, base: Path, where: str, key: str, base_name: str) -> Problem | None:
     """A Problem unless ``value`` is a relative path that stays inside ``base`` once symlinks are resolved."""
     if not isinstance(value, str) or not value or "\0" in value or _escapes_lexically(value):
-        return Problem(
-            where,
-            f"'{key}' must be a relative path inside {base_name}",
-            expected=RELATIVE,
-            found=repr(value)[:80],
-        )
+        return _not_relative(where, f"'{key}' must be a relative path inside {base_name}", value)
     target = resolved(Path(base) / value)
     if target is None or not target.is_relative_to(Path(base).resolve()):
         return Problem(
@@ -86,9 +86,7 @@ def require_inside(value, base: Path, where: str, key: str, base_name: str) -> P
     # os.walk does not descend into linked folders; they are checked here (nothing is walked when
     # the target is outside or no folder)
     for current, dirs, files in os.walk(Path(base) / value) if problem is None else ():
-        for link in (
-            Path(current, name) for name in dirs + files if Path(current, name).is_symlink()
-        ):
+        for link in filter(Path.is_symlink, (Path(current, name) for name in dirs + files)):
             inside = link.relative_to(base).as_posix()
             problem = problem or path_problem(inside, base, where, key, base_name)
     if problem is not None:
@@ -115,9 +113,4 @@ def lexical_escapes(source, where: str, base_name: str) -> Iterator[Problem]:
         if "\0" in value or (
             ("/" in value or "\\" in value or value == "..") and _escapes_lexically(value)
         ):
-            yield Problem(
-                where,
-                f"option '{key}' must stay inside {base_name}",
-                expected=RELATIVE,
-                found=repr(value)[:80],
-            )
+            yield _not_relative(where, f"option '{key}' must stay inside {base_name}", value)

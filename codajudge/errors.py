@@ -54,9 +54,7 @@ def problem_text(
         text += f"; expected {expected}"
     if found is not None:
         text += f", found {found}"
-    if not hint:
-        return text
-    return text + f". {hint[:1].upper()}{hint[1:]}"
+    return text + (f". {hint[:1].upper()}{hint[1:]}" if hint else "")
 
 
 @dataclass(frozen=True)

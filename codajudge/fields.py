@@ -151,10 +151,8 @@ def _check_number(walk: Walk, where: str, label: str, value, spec: Field) -> Non
     hi = spec.maximum if spec.maximum is not None else float("inf")
     if numeric and lo <= value <= hi:
         return
-    message = f"{label} must be a number"
-    if whole:
-        bounds = f"of at least {lo:,}" if spec.maximum is None else f"from {lo:,} to {hi:,}"
-        message = f"{label} must be a whole number {bounds}"
+    bounds = f"of at least {lo:,}" if spec.maximum is None else f"from {lo:,} to {hi:,}"
+    message = f"{label} must be a whole number {bounds}" if whole else f"{label} must be a number"
     walk.add(where, message, found=shown(value), hint=_number_hint(value, spec))
 
 

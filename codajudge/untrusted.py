@@ -170,9 +170,7 @@ def copy_regular(
 
 
 def _why(error: OSError) -> str:
-    if error.errno == errno.ELOOP:
-        return "a symbolic link"
-    return error.strerror or str(error)
+    return "a symbolic link" if error.errno == errno.ELOOP else (error.strerror or str(error))
 
 
 def copy_tree(source: Path, target: Path, display: str, limits: TreeLimits = TreeLimits()) -> None:
@@ -266,9 +264,8 @@ _Process = collections.namedtuple("_Process", "pid parent group session")
 def _processes() -> list[_Process]:
     """Every live process (zombies aside) this user can see, from /proc (Linux; none elsewhere)."""
     found = []
-    for name in os.listdir("/proc") if os.path.isdir("/proc") else []:
-        if not name.isdigit():
-            continue
+    listed = os.listdir("/proc") if os.path.isdir("/proc") else []
+    for name in filter(str.isdigit, listed):  # one folder per process id
         try:
             with open(f"/proc/{name}/stat", "rb") as f:
                 fields = f.read(4096).rsplit(b")", 1)[1].split()
