@@ -88,14 +88,8 @@ def _system_mounts() -> list[tuple[str, str, str]]:
             mounts.append(("--symlink", os.readlink(path), path))
         elif os.path.exists(path):
             mounts.append(("--ro-bind", path, path))
-    python = {
-        sys.prefix,
-        sys.base_prefix,
-        sys.exec_prefix,
-        sys.base_exec_prefix,
-        os.path.dirname(os.path.realpath(sys.executable)),
-    }
-    python.update(site.getsitepackages())
+    prefixes = (sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix)
+    python = {*prefixes, os.path.dirname(os.path.realpath(sys.executable)), *site.getsitepackages()}
     if site.ENABLE_USER_SITE:
         python.add(site.getusersitepackages())
     folders = sorted(os.path.realpath(p) for p in python if p and os.path.isdir(p))
