@@ -111,8 +111,7 @@ def command(bwrap: str, args: Sequence[str], root: Path | None) -> list[str]:
     ``APP_READ_ONLY`` and ``APP_WRITABLE`` folders found in the step's folder ``root`` (its ``app/...``; None: none), in an
     environment of its own."""
     out = [bwrap, *ISOLATION.split()]
-    for kind, source, target in _system_mounts():
-        out += [kind, source, target]
+    out += [part for mount in _system_mounts() for part in mount]
     for target in APP_READ_ONLY + APP_WRITABLE if root is not None else ():
         if os.path.isdir(f"{root}{target}"):
             bind = "--bind" if target in APP_WRITABLE else "--ro-bind"
