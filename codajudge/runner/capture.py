@@ -40,19 +40,18 @@ class CappedOutput:
         self.head_bytes, self.tail_bytes = head_bytes, tail_bytes
         self.on_head_full = on_head_full
         self.head: list[bytes] = []
-        self.tail: deque[tuple[bytes, Echo | None]] = deque()
+        self.tail: deque[tuple[bytes, Echo]] = deque()
         self.kept_tail = 0
         self.lines = self.bytes = 0
         self._lock = threading.Lock()
 
-    def add(self, line: bytes, echo: Echo | None = None) -> None:
+    def add(self, line: bytes, echo: Echo = lambda line: None) -> None:
         with self._lock:
             self.lines, self.bytes = self.lines + 1, self.bytes + len(line)
             # while the tail is empty, every line so far is in the head
             if not self.tail and self.bytes <= self.head_bytes:
                 self.head.append(line)
-                if echo is not None:
-                    echo(line)
+                echo(line)
                 return
             if not self.tail and self.on_head_full is not None:
                 self.on_head_full()
@@ -85,8 +84,7 @@ class CappedOutput:
         with self._lock:
             print(self.cut_note(), end="", flush=True)
             for line, echo in self.tail:
-                if echo is not None:
-                    echo(line)
+                echo(line)
 
 
 def drain(stream: BinaryIO, add: Callable[[bytes], None]) -> threading.Thread:

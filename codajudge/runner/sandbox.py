@@ -60,10 +60,6 @@ UNISOLATED_NOTE = (
 )
 
 
-#: CODAJUDGE_BWRAP's values that turn the sandbox off.
-TURNED_OFF = ("", "none", "off", "0")
-
-
 def bwrap_binary() -> str | None:
     """The bwrap CODAJUDGE_BWRAP names (default ``bwrap``) as PATH finds it, or None when it is
     not installed (whether it turns the sandbox off is ``probe``'s)."""
@@ -88,14 +84,8 @@ def _system_mounts() -> list[tuple[str, str, str]]:
             mounts.append(("--symlink", os.readlink(path), path))
         elif os.path.exists(path):
             mounts.append(("--ro-bind", path, path))
-    python = {
-        sys.prefix,
-        sys.base_prefix,
-        sys.exec_prefix,
-        sys.base_exec_prefix,
-        os.path.dirname(os.path.realpath(sys.executable)),
-    }
-    python.update(site.getsitepackages())
+    prefixes = (sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix)
+    python = {*prefixes, os.path.dirname(os.path.realpath(sys.executable)), *site.getsitepackages()}
     if site.ENABLE_USER_SITE:
         python.add(site.getusersitepackages())
     folders = sorted(os.path.realpath(p) for p in python if p and os.path.isdir(p))
@@ -117,8 +107,7 @@ def command(bwrap: str, args: Sequence[str], root: Path | None) -> list[str]:
     ``APP_READ_ONLY`` and ``APP_WRITABLE`` folders found in the step's folder ``root`` (its ``app/...``; None: none), in an
     environment of its own."""
     out = [bwrap, *ISOLATION.split()]
-    for kind, source, target in _system_mounts():
-        out += [kind, source, target]
+    out += [part for mount in _system_mounts() for part in mount]
     for target in APP_READ_ONLY + APP_WRITABLE if root is not None else ():
         if os.path.isdir(f"{root}{target}"):
             bind = "--bind" if target in APP_WRITABLE else "--ro-bind"
@@ -142,7 +131,7 @@ def command(bwrap: str, args: Sequence[str], root: Path | None) -> list[str]:
 def probe() -> str | None:
     """None if bwrap can run the kit's Python in a sandbox here, else the reason it cannot
     (turned off or not installed, as the environment says now; user namespaces refused, ...)."""
-    if os.environ.get(BWRAP_ENV, "bwrap").lower() in TURNED_OFF:
+    if os.environ.get(BWRAP_ENV, "bwrap").lower() in ("", "none", "off", "0"):
         return "turned off by CODAJUDGE_BWRAP"
     bwrap = bwrap_binary()
     return "bubblewrap (bwrap) is not installed" if bwrap is None else _probe_binary(bwrap)
