@@ -218,10 +218,9 @@ def record_to_item(record, dataset: Dataset, label_map: dict[str, str]) -> dict:
     texts = [text.get(f) for f in fields] if fields and isinstance(text, dict) else [text]
     if len(texts) != (len(fields) or 1) or not all(isinstance(t, str) for t in texts):
         raise ValueProblem(
-            f"'text' must hold the item's {len(dataset.text_fields) or 'one'} text(s)",
-            expected=" and ".join(f"text.{f} (a string)" for f in dataset.text_fields)
-            or "text (a string)",
-            found=repr(record.get("text"))[:80],
+            f"'text' must hold the item's {len(fields) or 'one'} text(s)",
+            expected=" and ".join(f"text.{f} (a string)" for f in fields) or "text (a string)",
+            found=repr(text)[:80],
         )
     annotations = record.get("annotations")
     if isinstance(annotations, str):
