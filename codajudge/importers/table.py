@@ -317,9 +317,8 @@ def _item(source: dict, row: dict, at: PlacedProblems, labels) -> dict | None:
     if item_id is None:
         at.add("empty id", hint=f"every row needs a value in {columns['id']!r}")
         return None
-    texts = [_text(row.get(c)) or "" for c in columns["texts"]]
     at = at._replace(item=item_id)
-    item: dict = {"id": item_id, "texts": texts}
+    item: dict = {"id": item_id, "texts": [_text(row.get(c)) or "" for c in columns["texts"]]}
     for field in ("lang", "genre"):
         value = _text(row.get(columns[field])) if columns.get(field) else source.get(field)
         if value is not None:
