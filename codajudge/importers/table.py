@@ -85,8 +85,23 @@ _SPACE = re.compile(r"[ \t\n\r]*")
 def _document_entries(text: str, problems) -> Iterator[tuple[int, str | None, object]]:
     """(line, key or None, value) of each entry of one JSON document: an object keyed by id (the
     key is the item's id) or a list of records; a repeated key is an entry of its own. The line is
-    that of the entry's value, found by decoding one entry after another."""
-    if _parse_document(text, problems) is None:
+    that of the entry's value, found by decoding one entry after another. A document that is not
+    valid JSON, or neither an object nor a list, has no entries (a problem added)."""
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        problems.add(f"not valid JSON ({error.msg})", line=error.lineno)
+        return
+    except (RecursionError, ValueError):  # what Python cannot read, said as for JSON lines
+        next(parsed_json_lines([text], problems), None)
+        return
+    if not isinstance(document, (dict, list)):
+        problems.add(
+            "the file is not a JSON object or list",
+            line=1,
+            expected="an object keyed by id, or a list of records",
+            found=type(document).__name__,
+        )
         return
     decoder = json.JSONDecoder()
     at = _SPACE.match(text).end()
@@ -102,27 +117,6 @@ def _document_entries(text: str, problems) -> Iterator[tuple[int, str | None, ob
         yield line, key, value
         at = _SPACE.match(text, at).end()
         at = _SPACE.match(text, at + 1).end() if text[at] == "," else at
-
-
-def _parse_document(text: str, problems) -> object | None:
-    """The document if it is valid JSON and an object or a list, else None (a problem added)."""
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as error:
-        problems.add(f"not valid JSON ({error.msg})", line=error.lineno)
-        return None
-    except (RecursionError, ValueError):  # what Python cannot read, said as for JSON lines
-        next(parsed_json_lines([text], problems), None)
-        return None
-    if not isinstance(document, (dict, list)):
-        problems.add(
-            "the file is not a JSON object or list",
-            line=1,
-            expected="an object keyed by id, or a list of records",
-            found=type(document).__name__,
-        )
-        return None
-    return document
 
 
 def _looks_like(lines: list[str]) -> str | None:
