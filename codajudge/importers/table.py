@@ -153,7 +153,6 @@ def _csv_rows(lines: list[str], delimiter: str, problems) -> tuple[list[str], li
     """CSV and TSV: the header is the first row. A line the csv module cannot read stops the file
     there, its problem raised with those found before it."""
     reader = csv.DictReader(io.StringIO("\n".join(lines)), delimiter=delimiter)
-    header: list[str] = []
     rows = []
     try:
         header = list(reader.fieldnames or [])
@@ -164,7 +163,7 @@ def _csv_rows(lines: list[str], delimiter: str, problems) -> tuple[list[str], li
             rows.append((reader.line_num, row))
     except csv.Error as error:
         problems.add(**_csv_problem(str(error), max(reader.reader.line_num, 1), len(lines)))
-        problems.raise_if_any(ConfigError)
+        raise ConfigError(problems.problems, problems.omitted)
     return header, rows
 
 
