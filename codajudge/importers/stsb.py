@@ -30,16 +30,15 @@ def load_split(source: dict, root: Path, split: str) -> list[dict]:
     for index, fields in tab_fields(path, FIELDS, problems, more=True):
         genre, _, _, _, score_text, sentence1, sentence2 = fields
         score = parse_gold_score(score_text, index + 1, problems)
-        if score is None:
-            continue
-        items.append(
-            {
-                "id": f"{split}-{index}",
-                "texts": [sentence1, sentence2],
-                "lang": "en",
-                "genre": GENRE_SPELLINGS.get(genre, genre),
-                "score": score,
-            }
-        )
+        if score is not None:  # else a problem recorded
+            items.append(
+                {
+                    "id": f"{split}-{index}",
+                    "texts": [sentence1, sentence2],
+                    "lang": "en",
+                    "genre": GENRE_SPELLINGS.get(genre, genre),
+                    "score": score,
+                }
+            )
     problems.raise_if_any(ConfigError)
     return items
