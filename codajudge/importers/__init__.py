@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
-from typing import Callable
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from ..confine import lexical_escapes, require_inside
 from ..errors import ConfigError, Problem, plural

@@ -36,8 +36,7 @@ import math
 import re
 from collections import Counter
 from pathlib import Path
-from typing import Callable
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..errors import ConfigError, PlacedProblems, ProblemCollector
 from ..fields import ITEM_FIELDS
