@@ -309,8 +309,7 @@ def _label(annotator: str, raw, dataset: Dataset, label_map: dict):
     text = label_map.get(text, text)
     multilabel = text is not None and dataset.multilabel
     parts = [p.strip() for p in text.split(",")] if multilabel else [text]
-    bad = [p for p in parts if p not in dataset.labels]
-    if bad:  # None (no text) included
+    if any(p not in dataset.labels for p in parts):  # None (no text) included
         raise ValueProblem(
             f"annotator {annotator}'s label is outside the {dataset.name} label set",
             expected=("one or more of " if dataset.multilabel else "one of ")
