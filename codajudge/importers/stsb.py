@@ -23,8 +23,7 @@ GENRE_SPELLINGS = {"main-forum": "main-forums"}
 
 def load_split(source: dict, root: Path, split: str) -> list[dict]:
     """The STS-B items of ``split`` with their gold similarity ``score``."""
-    folder = Path(root) / source["path"]
-    path = folder / (source.get("files") or {}).get(split, f"sts-{split}.csv")
+    path = Path(root) / source["path"] / (source.get("files") or {}).get(split, f"sts-{split}.csv")
     problems = ProblemCollector(str(path))
     items = []
     for index, fields in tab_fields(path, FIELDS, problems, more=True):
