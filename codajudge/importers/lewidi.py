@@ -356,14 +356,13 @@ def _add_gold(item: dict, record: dict, dataset: Dataset, source: dict, at: Plac
         if soft_gold
         else "set check_soft_label: false to skip this check (gold comes from the annotations)"
     )
-    released = None
     try:
-        if soft_gold or check:
-            released = released_soft_label(record, dataset)
+        released = released_soft_label(record, dataset) if soft_gold or check else None
     except (ValueError, TypeError, KeyError) as e:
         at.add("'soft_label' does not fit the dataset", found=str(e)[:120], hint=hint)
         if soft_gold:
             return
+        released = None
     if soft_gold and released is None:
         at.add(
             "soft_gold: release needs the item's 'soft_label'",
