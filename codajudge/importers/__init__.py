@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
-from typing import Callable
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from ..confine import lexical_escapes, require_inside
 from ..errors import ConfigError, Problem, plural
@@ -66,7 +65,6 @@ RELEASES: dict[str, tuple] = {
 #: The importers' names: each is the module of that name in this package, imported when a dataset
 #: names it, so that one broken importer cannot break the others.
 IMPORTERS = tuple(RELEASES)
-OWN_DATA = RELEASES["table"][1]
 OWN_DATA_HINT = "put the file there, or correct the dataset's 'path' (relative to --data)"
 
 
@@ -135,7 +133,7 @@ def missing_releases(datasets: dict, root: Path) -> list[Problem]:
                 f"{Path(root) / path} ({plural(len(keys), 'dataset')} {named})",
                 f"release not found in the --data folder {root}",
                 expected=f"{path}: {what}",
-                hint=f"download it from {published}" if published != OWN_DATA else OWN_DATA_HINT,
+                hint=f"download it from {published}" if importer != "table" else OWN_DATA_HINT,
             )
         )
     return problems

@@ -218,10 +218,9 @@ def record_to_item(record, dataset: Dataset, label_map: dict[str, str]) -> dict:
     texts = [text.get(f) for f in fields] if fields and isinstance(text, dict) else [text]
     if len(texts) != (len(fields) or 1) or not all(isinstance(t, str) for t in texts):
         raise ValueProblem(
-            f"'text' must hold the item's {len(dataset.text_fields) or 'one'} text(s)",
-            expected=" and ".join(f"text.{f} (a string)" for f in dataset.text_fields)
-            or "text (a string)",
-            found=repr(record.get("text"))[:80],
+            f"'text' must hold the item's {len(fields) or 'one'} text(s)",
+            expected=" and ".join(f"text.{f} (a string)" for f in fields) or "text (a string)",
+            found=repr(text)[:80],
         )
     annotations = record.get("annotations")
     if isinstance(annotations, str):
@@ -310,8 +309,7 @@ def _label(annotator: str, raw, dataset: Dataset, label_map: dict):
     text = label_map.get(text, text)
     multilabel = text is not None and dataset.multilabel
     parts = [p.strip() for p in text.split(",")] if multilabel else [text]
-    bad = [p for p in parts if p not in dataset.labels]
-    if bad:  # None (no text) included
+    if any(p not in dataset.labels for p in parts):  # None (no text) included
         raise ValueProblem(
             f"annotator {annotator}'s label is outside the {dataset.name} label set",
             expected=("one or more of " if dataset.multilabel else "one of ")
@@ -358,14 +356,13 @@ def _add_gold(item: dict, record: dict, dataset: Dataset, source: dict, at: Plac
         if soft_gold
         else "set check_soft_label: false to skip this check (gold comes from the annotations)"
     )
-    released = None
     try:
-        if soft_gold or check:
-            released = released_soft_label(record, dataset)
+        released = released_soft_label(record, dataset) if soft_gold or check else None
     except (ValueError, TypeError, KeyError) as e:
         at.add("'soft_label' does not fit the dataset", found=str(e)[:120], hint=hint)
         if soft_gold:
             return
+        released = None
     if soft_gold and released is None:
         at.add(
             "soft_gold: release needs the item's 'soft_label'",

@@ -117,6 +117,5 @@ def _build_item(record: dict, at: PlacedProblems) -> dict:
 
 def load_split(source: dict, root: Path, split: str) -> list[dict]:
     """The OCNLI items of ``split`` (majority ``label`` and the individual 3-class votes)."""
-    folder = Path(root) / source["path"]
     name = split_file(source, split, DEFAULT_FILES, WHERE)
-    return read_json_records(folder / name, FIELDS, _build_item)
+    return read_json_records(Path(root) / source["path"] / name, FIELDS, _build_item)

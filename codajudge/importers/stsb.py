@@ -23,23 +23,21 @@ GENRE_SPELLINGS = {"main-forum": "main-forums"}
 
 def load_split(source: dict, root: Path, split: str) -> list[dict]:
     """The STS-B items of ``split`` with their gold similarity ``score``."""
-    folder = Path(root) / source["path"]
-    path = folder / (source.get("files") or {}).get(split, f"sts-{split}.csv")
+    path = Path(root) / source["path"] / (source.get("files") or {}).get(split, f"sts-{split}.csv")
     problems = ProblemCollector(str(path))
     items = []
     for index, fields in tab_fields(path, FIELDS, problems, more=True):
         genre, _, _, _, score_text, sentence1, sentence2 = fields
         score = parse_gold_score(score_text, index + 1, problems)
-        if score is None:
-            continue
-        items.append(
-            {
-                "id": f"{split}-{index}",
-                "texts": [sentence1, sentence2],
-                "lang": "en",
-                "genre": GENRE_SPELLINGS.get(genre, genre),
-                "score": score,
-            }
-        )
+        if score is not None:  # else a problem recorded
+            items.append(
+                {
+                    "id": f"{split}-{index}",
+                    "texts": [sentence1, sentence2],
+                    "lang": "en",
+                    "genre": GENRE_SPELLINGS.get(genre, genre),
+                    "score": score,
+                }
+            )
     problems.raise_if_any(ConfigError)
     return items

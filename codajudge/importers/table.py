@@ -36,8 +36,7 @@ import math
 import re
 from collections import Counter
 from pathlib import Path
-from typing import Callable
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..errors import ConfigError, PlacedProblems, ProblemCollector
 from ..fields import ITEM_FIELDS
@@ -85,8 +84,23 @@ _SPACE = re.compile(r"[ \t\n\r]*")
 def _document_entries(text: str, problems) -> Iterator[tuple[int, str | None, object]]:
     """(line, key or None, value) of each entry of one JSON document: an object keyed by id (the
     key is the item's id) or a list of records; a repeated key is an entry of its own. The line is
-    that of the entry's value, found by decoding one entry after another."""
-    if _parse_document(text, problems) is None:
+    that of the entry's value, found by decoding one entry after another. A document that is not
+    valid JSON, or neither an object nor a list, has no entries (a problem added)."""
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        problems.add(f"not valid JSON ({error.msg})", line=error.lineno)
+        return
+    except (RecursionError, ValueError):  # what Python cannot read, said as for JSON lines
+        next(parsed_json_lines([text], problems), None)
+        return
+    if not isinstance(document, (dict, list)):
+        problems.add(
+            "the file is not a JSON object or list",
+            line=1,
+            expected="an object keyed by id, or a list of records",
+            found=type(document).__name__,
+        )
         return
     decoder = json.JSONDecoder()
     at = _SPACE.match(text).end()
@@ -102,27 +116,6 @@ def _document_entries(text: str, problems) -> Iterator[tuple[int, str | None, ob
         yield line, key, value
         at = _SPACE.match(text, at).end()
         at = _SPACE.match(text, at + 1).end() if text[at] == "," else at
-
-
-def _parse_document(text: str, problems) -> object | None:
-    """The document if it is valid JSON and an object or a list, else None (a problem added)."""
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as error:
-        problems.add(f"not valid JSON ({error.msg})", line=error.lineno)
-        return None
-    except (RecursionError, ValueError):  # what Python cannot read, said as for JSON lines
-        next(parsed_json_lines([text], problems), None)
-        return None
-    if not isinstance(document, (dict, list)):
-        problems.add(
-            "the file is not a JSON object or list",
-            line=1,
-            expected="an object keyed by id, or a list of records",
-            found=type(document).__name__,
-        )
-        return None
-    return document
 
 
 def _looks_like(lines: list[str]) -> str | None:
@@ -159,7 +152,6 @@ def _csv_rows(lines: list[str], delimiter: str, problems) -> tuple[list[str], li
     """CSV and TSV: the header is the first row. A line the csv module cannot read stops the file
     there, its problem raised with those found before it."""
     reader = csv.DictReader(io.StringIO("\n".join(lines)), delimiter=delimiter)
-    header: list[str] = []
     rows = []
     try:
         header = list(reader.fieldnames or [])
@@ -170,7 +162,7 @@ def _csv_rows(lines: list[str], delimiter: str, problems) -> tuple[list[str], li
             rows.append((reader.line_num, row))
     except csv.Error as error:
         problems.add(**_csv_problem(str(error), max(reader.reader.line_num, 1), len(lines)))
-        problems.raise_if_any(ConfigError)
+        raise ConfigError(problems.problems, problems.omitted)
     return header, rows
 
 
@@ -317,9 +309,8 @@ def _item(source: dict, row: dict, at: PlacedProblems, labels) -> dict | None:
     if item_id is None:
         at.add("empty id", hint=f"every row needs a value in {columns['id']!r}")
         return None
-    texts = [_text(row.get(c)) or "" for c in columns["texts"]]
     at = at._replace(item=item_id)
-    item: dict = {"id": item_id, "texts": texts}
+    item: dict = {"id": item_id, "texts": [_text(row.get(c)) or "" for c in columns["texts"]]}
     for field in ("lang", "genre"):
         value = _text(row.get(columns[field])) if columns.get(field) else source.get(field)
         if value is not None:
