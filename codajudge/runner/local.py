@@ -42,8 +42,9 @@ from . import sandbox
 from .capture import JOIN_SECONDS, CappedOutput, drain
 
 #: Where there is no sandbox, the prediction step's Python loads ``guard_site/sitecustomize.py``,
-#: which refuses Python-level reads below the path in CODAJUDGE_FORBIDDEN (the reference data).
+#: which refuses Python-level reads below the path in FORBIDDEN_ENV (the reference data).
 GUARD_SITE = Path(__file__).resolve().parent / "guard_site"
+FORBIDDEN_ENV = "CODAJUDGE_FORBIDDEN"
 #: How messages name the prediction step's output folder.
 PREDICTION_OUTPUT = "the prediction output (/app/output)"
 
@@ -276,7 +277,7 @@ def predict(
         sandbox.warn_unisolated(unisolated)
         args = program_command(program, str(step), is_scoring=False)
         env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=str(GUARD_SITE))
-        env["CODAJUDGE_FORBIDDEN"] = str(task.reference_data.resolve())
+        env[FORBIDDEN_ENV] = str(task.reference_data.resolve())
     prediction = run_step(args, program, limit, env)
     res = work / "score/app/input/res"
     copy_tree(step / "app/output", res, PREDICTION_OUTPUT)

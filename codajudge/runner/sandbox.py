@@ -60,6 +60,10 @@ UNISOLATED_NOTE = (
 )
 
 
+#: CODAJUDGE_BWRAP's values that turn the sandbox off.
+TURNED_OFF = ("", "none", "off", "0")
+
+
 def bwrap_binary() -> str | None:
     """The bwrap CODAJUDGE_BWRAP names (default ``bwrap``) as PATH finds it, or None when it is
     not installed (whether it turns the sandbox off is ``probe``'s)."""
@@ -131,7 +135,7 @@ def command(bwrap: str, args: Sequence[str], root: Path | None) -> list[str]:
 def probe() -> str | None:
     """None if bwrap can run the kit's Python in a sandbox here, else the reason it cannot
     (turned off or not installed, as the environment says now; user namespaces refused, ...)."""
-    if os.environ.get(BWRAP_ENV, "bwrap").lower() in ("", "none", "off", "0"):
+    if os.environ.get(BWRAP_ENV, "bwrap").lower() in TURNED_OFF:
         return "turned off by CODAJUDGE_BWRAP"
     bwrap = bwrap_binary()
     return "bubblewrap (bwrap) is not installed" if bwrap is None else _probe_binary(bwrap)
