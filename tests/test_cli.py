@@ -140,6 +140,14 @@ def test_the_dry_run_reports_a_missing_release_once_with_the_folder_searched(tmp
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_missing_release_named_for_several_splits_of_one_dataset_names_it_once(tmp_path):
+    from codajudge.importers import missing_releases
+
+    source = {"importer": "table", "path": "nope.csv", "splits": {"test": {"format": "csv"}}}
+    [problem] = missing_releases({"a": source}, tmp_path)
+    assert problem.file == f"{tmp_path / 'nope.csv'} (dataset 'a')"
+
+
 ENTRY_POINTS = {
     "build_bundle.py": [str(REPO / "build_bundle.py"), "--help"],
     "rank_submissions.py": [str(REPO / "rank_submissions.py"), "--help"],

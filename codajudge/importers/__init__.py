@@ -127,10 +127,10 @@ def missing_releases(datasets: dict, root: Path) -> list[Problem]:
         if any(path.startswith(other.rstrip("/") + "/") for other in missing if other != path):
             continue  # inside a missing folder already reported
         what, published = RELEASES[importer]  # the schema has refused an unknown importer
-        named = ", ".join(dict.fromkeys(keys))
+        named = list(dict.fromkeys(keys))  # a dataset naming the path for several splits once
         problems.append(
             Problem(
-                f"{Path(root) / path} ({plural(len(keys), 'dataset')} {named})",
+                f"{Path(root) / path} ({plural(len(named), 'dataset')} {', '.join(named)})",
                 f"release not found in the --data folder {root}",
                 expected=f"{path}: {what}",
                 hint=f"download it from {published}" if importer != "table" else OWN_DATA_HINT,
