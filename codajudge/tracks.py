@@ -113,8 +113,6 @@ def _id_problem(value) -> str | None:
     return "'id' must be lowercase letters, digits and underscores|e.g. id: en_en"
 
 
-ALIGNMENTS = tuple(dict.fromkeys(a for kind in kinds.REGISTRY.values() for a in kind.alignments))
-
 #: A track's keys, as an edition.yaml and a phase's task.json write them (``Track`` has a field of
 #: each); ``metrics`` names registered metrics (the registry itself: an edition's own metrics are
 #: registered when it is read). The rules across keys are ``track_from_dict``'s.
@@ -158,7 +156,7 @@ TRACK_FIELDS = {
     "annotator_alignment": choice(
         "how a perspectivist row wider than its item's annotators is scored: by_name (default) "
         "or official_2025 (see 'Metrics' above)",
-        ALIGNMENTS,
+        tuple(dict.fromkeys(a for kind in kinds.REGISTRY.values() for a in kind.alignments)),
     ),
 }
 
