@@ -33,7 +33,6 @@ TRACK_ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_]*$")
 #: ``<Dataset>_results.tsv``, rows ``hard_label<TAB>p0<TAB>p1`` in item order, no id
 #: (``formats.results_tsv``), read by the tracks whose values are a label or a distribution.
 RESULTS_LAYOUTS = ("lewidi2023",)
-RESULTS_LAYOUT_READINGS = (LABEL, DISTRIBUTION)
 #: The keys of a track that tracks.json leaves out when they are unset (None, or no aliases).
 OPTIONAL_KEYS = ("release_lines", "range", "label_aliases", "annotator_alignment", "results_layout")
 
@@ -253,7 +252,7 @@ def _check_misplaced_keys(kind, raw: dict, positional: bool, walk: Walk) -> None
         "release_lines": positional,
         "range": kind.has_range and low < high,
         "annotator_alignment": raw.get("annotator_alignment") in kind.alignments,
-        "results_layout": kind.value_type in RESULTS_LAYOUT_READINGS
+        "results_layout": kind.value_type in (LABEL, DISTRIBUTION)
         and raw.get("scale") != "multilabel",
     }
     expected = {
