@@ -28,7 +28,6 @@ PRIMARY_KEY = "primary"
 #: Decimals of every leaderboard column (competition.yaml); a hidden-gold phase shows its scores
 #: to this precision and no finer (``report.published_scores``).
 PRECISION = 4
-TRACK_ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_]*$")
 #: Other tasks' submission layouts a track may also read (``results_layout``): LeWiDi 2023's
 #: ``<Dataset>_results.tsv``, rows ``hard_label<TAB>p0<TAB>p1`` in item order, no id
 #: (``formats.results_tsv``), read by the tracks whose values are a label or a distribution.
@@ -107,7 +106,7 @@ class Track:
 
 
 def _id_problem(value) -> str | None:
-    if isinstance(value, str) and TRACK_ID_PATTERN.match(value):
+    if isinstance(value, str) and re.match(r"^[a-z0-9][a-z0-9_]*$", value):
         return None
     return "'id' must be lowercase letters, digits and underscores|e.g. id: en_en"
 
