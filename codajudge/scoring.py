@@ -216,8 +216,7 @@ def score_folder(
             results[track.id].warnings.append(foreign)
     refusals.raise_if_any()
     missing = [t.id for t in spec.tracks if t.id not in results]
-    given = {track: safe_display(name) for track, name in shown.items()}
-    warnings = found.ignored_notes(given)
+    warnings = found.ignored_notes({track: safe_display(name) for track, name in shown.items()})
     if missing:  # the tracks the run did not submit, then what stood in for the primary ones
         warnings.append("tracks not covered by this submission: " + ", ".join(missing))
     primary, stand_ins, ranked = primary_score(spec, results)

@@ -28,12 +28,10 @@ PRIMARY_KEY = "primary"
 #: Decimals of every leaderboard column (competition.yaml); a hidden-gold phase shows its scores
 #: to this precision and no finer (``report.published_scores``).
 PRECISION = 4
-TRACK_ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_]*$")
 #: Other tasks' submission layouts a track may also read (``results_layout``): LeWiDi 2023's
 #: ``<Dataset>_results.tsv``, rows ``hard_label<TAB>p0<TAB>p1`` in item order, no id
 #: (``formats.results_tsv``), read by the tracks whose values are a label or a distribution.
 RESULTS_LAYOUTS = ("lewidi2023",)
-RESULTS_LAYOUT_READINGS = (LABEL, DISTRIBUTION)
 #: The keys of a track that tracks.json leaves out when they are unset (None, or no aliases).
 OPTIONAL_KEYS = ("release_lines", "range", "label_aliases", "annotator_alignment", "results_layout")
 
@@ -108,12 +106,10 @@ class Track:
 
 
 def _id_problem(value) -> str | None:
-    if isinstance(value, str) and TRACK_ID_PATTERN.match(value):
+    if isinstance(value, str) and re.match(r"^[a-z0-9][a-z0-9_]*$", value):
         return None
     return "'id' must be lowercase letters, digits and underscores|e.g. id: en_en"
 
-
-ALIGNMENTS = tuple(dict.fromkeys(a for kind in kinds.REGISTRY.values() for a in kind.alignments))
 
 #: A track's keys, as an edition.yaml and a phase's task.json write them (``Track`` has a field of
 #: each); ``metrics`` names registered metrics (the registry itself: an edition's own metrics are
@@ -158,7 +154,7 @@ TRACK_FIELDS = {
     "annotator_alignment": choice(
         "how a perspectivist row wider than its item's annotators is scored: by_name (default) "
         "or official_2025 (see 'Metrics' above)",
-        ALIGNMENTS,
+        tuple(dict.fromkeys(a for kind in kinds.REGISTRY.values() for a in kind.alignments)),
     ),
 }
 
@@ -255,7 +251,7 @@ def _check_misplaced_keys(kind, raw: dict, positional: bool, walk: Walk) -> None
         "release_lines": positional,
         "range": kind.has_range and low < high,
         "annotator_alignment": raw.get("annotator_alignment") in kind.alignments,
-        "results_layout": kind.value_type in RESULTS_LAYOUT_READINGS
+        "results_layout": kind.value_type in (LABEL, DISTRIBUTION)
         and raw.get("scale") != "multilabel",
     }
     expected = {

@@ -89,8 +89,8 @@ def item_annotator_labels(gold: GoldTrack) -> list[tuple[int, str, Hashable]]:
     ``formats.perspectivist.annotator_entries``, which reads a submission's perspectivist rows.)
     """
     rows = [(i, name) for i, names in enumerate(gold.annotators) for name in names]
-    values = gold.gold.values  # one per annotation, in the same order
-    keys = [tuple(int(v) for v in value) if np.ndim(value) else int(value) for value in values]
+    # one value per annotation, in the same order
+    keys = [tuple(map(int, value)) if np.ndim(value) else int(value) for value in gold.gold.values]
     return [(i, name, key) for (i, name), key in zip(rows, keys)]
 
 

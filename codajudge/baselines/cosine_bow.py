@@ -62,8 +62,7 @@ class CosineBow(BaselineModel):
         # inner bin edges at the 1/n .. (n-1)/n quantiles of the training split (never empty:
         # ``training_gold`` refuses an empty split), duplicates removed (ties make fewer bins)
         self.edges = np.unique(np.quantile(cosines, np.arange(1, N_BINS) / N_BINS))
-        bins = np.searchsorted(self.edges, cosines, side="right")
-        self.fit_bins(gold, bins, len(self.edges) + 1)
+        self.fit_bins(gold, np.searchsorted(self.edges, cosines, side="right"), len(self.edges) + 1)
         return self
 
     def predict(self, items: list[dict]) -> list:

@@ -4,6 +4,7 @@ lines checked by the scorer's own value parsers (``programs.child`` loads and ca
 The interface itself is described in the package docstring (``codajudge.baselines``).
 """
 
+import contextlib
 import json
 import numbers
 
@@ -89,10 +90,8 @@ def value_text(value, value_type: ValueType) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
-        try:
+        with contextlib.suppress(OverflowError):  # an int too large for a float: not a number
             return repr(float(value)) if value_type is SCORE else str(value)
-        except OverflowError:
-            pass
     raise ValueProblem(
         "not a number" if value_type is SCORE else "not a label",
         expected="a float" if value_type is SCORE else "a label string",

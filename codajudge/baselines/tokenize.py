@@ -13,7 +13,6 @@ Rules (after NFKC normalisation and lowercasing):
 """
 
 import re
-import sys
 import unicodedata
 from itertools import groupby
 
@@ -30,8 +29,7 @@ def _combining_mark_ranges() -> str:
     ``\\w`` does not match combining marks, so without them Arabic diacritics or Devanagari vowel
     signs would cut words apart. Built once at import (about 130k code points, a few milliseconds).
     """
-    top = min(sys.maxunicode, 0x1FFFF)
-    marks = [c for c in range(0x300, top + 1) if unicodedata.category(chr(c))[0] == "M"]
+    marks = [c for c in range(0x300, 0x20000) if unicodedata.category(chr(c))[0] == "M"]
     # consecutive code points keep the same difference from their position in ``marks``
     runs = [[c for _, c in run] for _, run in groupby(enumerate(marks), lambda p: p[1] - p[0])]
     return "".join(f"{re.escape(chr(run[0]))}-{re.escape(chr(run[-1]))}" for run in runs)
