@@ -29,7 +29,10 @@ def label_key(value) -> object | None:
     number, or a JSON int or float), else the text without surrounding whitespace; None for any other
     value (a bool, a list, an object)."""
     if type(value) in (int, float):
-        number = float(value)
+        try:
+            number = float(value)
+        except OverflowError:  # an int beyond any float: no label is such a number
+            return None
         return number if math.isfinite(number) else None
     if not isinstance(value, str):
         return None

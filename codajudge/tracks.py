@@ -106,7 +106,7 @@ class Track:
 
 
 def _id_problem(value) -> str | None:
-    if isinstance(value, str) and re.match(r"^[a-z0-9][a-z0-9_]*$", value):
+    if isinstance(value, str) and re.fullmatch(r"[a-z0-9][a-z0-9_]*", value):
         return None
     return "'id' must be lowercase letters, digits and underscores|e.g. id: en_en"
 

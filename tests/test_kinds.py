@@ -280,3 +280,13 @@ def test_gold_outside_a_ranged_kinds_range_is_reported_and_labelled_kinds_have_n
     split_golds([scored], {"train": {"d": items[:1]}}, place, problems)
     split_golds([labelled], {"train": {"d": labelled_items}}, place, problems)
     assert problems == [problem]
+
+
+@pytest.mark.parametrize("track_id", ["en_en\n", "En_en", "_en", "en-en", ""])
+def test_a_track_id_is_lowercase_letters_digits_and_underscores_and_nothing_else(track_id):
+    """Its file names are made from it (a line break would end up in ``en_en\\n.tsv``)."""
+    from codajudge.errors import ConfigError
+    from codajudge.tracks import track_from_dict
+
+    with pytest.raises(ConfigError, match="'id' must be lowercase letters, digits and underscores"):
+        track_from_dict({"id": track_id, "kind": "similarity"})

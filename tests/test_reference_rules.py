@@ -244,6 +244,16 @@ GOLD_RULES = {
         changed(edition.items_of("sim"), 1, score=10**400),
         Refusal("gold", "gold 'score' must be a finite number", item="s02", found="1000000"),
     ),
+    "a label as an integer too large for a float": (
+        "cls",
+        changed(edition.items_of("cls"), label=10**400),
+        Refusal("gold", "gold label outside the track's label set", item="n01", found="1000000"),
+    ),
+    "an annotation as an integer too large for a float": (
+        "persp_cat",
+        changed(edition.items_of("persp_cat"), annotations=[10**400] * 7),
+        Refusal("gold", "annotation outside the track's label set", found="1000000"),
+    ),
     "annotations of the wrong count": (
         "persp_cat",
         changed(edition.items_of("persp_cat"), annotations=["neutral"] * 8),
