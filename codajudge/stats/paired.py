@@ -113,8 +113,8 @@ def williams_t(r12: float, r13: float, r23: float, n: int) -> float:
     Identical systems (r23 = 1, r12 = r13) give 0.0; a zero denominator with a non-zero
     difference (impossible in exact arithmetic) gives an infinite t of the difference's sign.
     """
-    det_r = 1.0 - r12 * r12 - r13 * r13 - r23 * r23 + 2.0 * r12 * r13 * r23
-    det_r = max(det_r, 0.0)  # a correlation matrix is positive semi-definite; clip rounding noise
+    # a correlation matrix is positive semi-definite: a negative determinant is rounding noise
+    det_r = max(1.0 - r12 * r12 - r13 * r13 - r23 * r23 + 2.0 * r12 * r13 * r23, 0.0)
     numerator = (r12 - r13) * math.sqrt(max((n - 1) * (1.0 + r23), 0.0))
     denominator_sq = 2.0 * ((n - 1) / (n - 3)) * det_r + ((r12 + r13) ** 2 / 4.0) * (1.0 - r23) ** 3
     if denominator_sq <= 0.0:
