@@ -285,9 +285,8 @@ def choose_test(
     if n_items is None or n_items > EXACT_MAX_ITEMS:
         return chosen, note
     titles = dict(exact=TEST_TITLES[PERMUTATION], asked=TEST_TITLES[chosen])
-    return PERMUTATION, kit_text(
-        "ranking/exact_test", items=n_items, most=EXACT_MAX_ITEMS, **titles
-    )
+    note = kit_text("ranking/exact_test", items=n_items, most=EXACT_MAX_ITEMS, **titles)
+    return PERMUTATION, note
 
 
 def shared_resamples(
