@@ -18,8 +18,7 @@ although A's primary score is higher (tests/test_ranking.py shows such a run).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
