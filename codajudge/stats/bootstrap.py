@@ -141,13 +141,10 @@ def _distinct_columns(prepared: list[np.ndarray]) -> tuple[np.ndarray, np.ndarra
     kept once, and ``where`` (systems, S): the position of each system's column j among them."""
     first = prepared[0]
     kept = list(first.T)
-    where = np.empty((len(prepared), first.shape[1]), dtype=np.intp)
-    where[0] = np.arange(first.shape[1])
+    where = np.tile(np.arange(first.shape[1], dtype=np.intp), (len(prepared), 1))
     for k, s in enumerate(prepared[1:], start=1):
         for j in range(first.shape[1]):
-            if np.array_equal(s[:, j], first[:, j]):
-                where[k, j] = j
-            else:
+            if not np.array_equal(s[:, j], first[:, j]):
                 where[k, j] = len(kept)
                 kept.append(s[:, j])
     return np.stack(kept, axis=1), where

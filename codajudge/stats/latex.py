@@ -111,7 +111,6 @@ def _latex_table(
     and is wide: by ``--latex-width``, or, when automatic, when its estimated width exceeds one
     column of an ACL page."""
     shown = [c for c in table.columns if c.in_paper]
-    columns = "".join("l" if c.left else "r" for c in shown)
     header = [_latex_head(c) for c in shown]
     # an interval ``[low, high]`` as ``low--high`` (``n/a`` as it is)
     rows = [
@@ -127,7 +126,7 @@ def _latex_table(
     table = kit_text(
         "ranking/latex_table",
         env="table*" if may_span and wide else "table",
-        columns=columns,
+        columns="".join("l" if c.left else "r" for c in shown),
         header=" & ".join(header),
         rows="".join(" & ".join(cells) + " \\\\\n" for cells in rows),
         caption=caption,
@@ -191,22 +190,20 @@ def latex_stack(text: str) -> str:
 def _latex_track(report: RankingReport, ranking: TrackRanking, style: Style) -> list[str]:
     systems = ", ".join(latex_system(report, m) for m in ranking.missing)
     missing = " " + kit_text("ranking/not_submitted", systems=systems) if ranking.missing else ""
-    stand_ins = _stand_in_note([r.system for r in ranking.rows] + ranking.missing)
     note = ""
     if ranking.note:
         note = " " + kit_text("ranking/track_note", note=latex_escape(ranking.note))
-    kind = "" if ranking.track.id in report.primary_tracks else " (not a primary track)"
     caption = kit_text(
         "ranking/latex_track_caption",
         track=latex_escape(ranking.track.title),
-        kind=kind,
+        kind="" if ranking.track.id in report.primary_tracks else " (not a primary track)",
         metric=tables.metric_label(ranking.metric, latex_escape, TIMES_100),
         direction=get_metric(ranking.metric).direction,
         intervals=latex_escape(tables.interval_text(report)),
         clusters=tables.cluster_text(report, ranking, "$\\alpha=$"),  # kit text: nothing to escape
         note=note,
         missing=missing,
-        stand_ins=stand_ins,
+        stand_ins=_stand_in_note([r.system for r in ranking.rows] + ranking.missing),
     )
     label = f"tab:ranking-{latex_label(ranking.track.id)}"
     return _latex_table(report, tables.track_table(ranking, style), caption, label, may_span=False)

@@ -7,7 +7,6 @@ name is escaped (``_md``)."""
 import re
 
 from . import tables
-from .tables import RankingReport, Style, Table
 
 #: Characters CommonMark/GFM give a meaning to inside a line (emphasis, code, links, images, table
 #: cells, strikethrough, headings, math), each made literal by a backslash, and ``& < > "`` as HTML
@@ -29,10 +28,10 @@ def md_code(text) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-STYLE = Style(_md, "**{}**", "\\" + tables.MARK)
+STYLE = tables.Style(_md, "**{}**", "\\" + tables.MARK)
 
 
-def markdown_table(table: Table) -> list[str]:
+def markdown_table(table: tables.Table) -> list[str]:
     """A GFM table: a column's head with its metric's label after a colon; names and intervals
     aligned left, the rest right."""
     header = [c.page_head(_md, ": ") for c in table.columns]
@@ -41,7 +40,7 @@ def markdown_table(table: Table) -> list[str]:
     return lines + ["| " + " | ".join(cells) + " |" for cells in table.rows]
 
 
-def render_markdown(report: RankingReport) -> str:
+def render_markdown(report: tables.RankingReport) -> str:
     out = [tables.header_text(report, "ranking/markdown_header", _md, md_code)]
     for section in tables.page_sections(report, STYLE, f"`{tables.MARK}`"):
         out += ["", f"## {section.heading}", "", section.intro]

@@ -30,7 +30,7 @@ with |R| = 1 - r12^2 - r13^2 - r23^2 + 2 r12 r13 r23, follows Student's t with n
 freedom (Williams 1959; used by SemEval-2017 STS and WMT). The kit's tests are two-sided.
 
 Degenerate cases, where the formula divides 0 by 0 (or by rounding noise), are decided explicitly
-(``_degenerate``), in this order:
+(``_williams_statistic``), in this order:
 
 - n <= 3: no test (p = 1).
 - r12 = r13: the correlations are equal (t = 0, p = 1), whatever else holds.
@@ -113,8 +113,8 @@ def williams_t(r12: float, r13: float, r23: float, n: int) -> float:
     Identical systems (r23 = 1, r12 = r13) give 0.0; a zero denominator with a non-zero
     difference (impossible in exact arithmetic) gives an infinite t of the difference's sign.
     """
-    det_r = 1.0 - r12 * r12 - r13 * r13 - r23 * r23 + 2.0 * r12 * r13 * r23
-    det_r = max(det_r, 0.0)  # a correlation matrix is positive semi-definite; clip rounding noise
+    # a correlation matrix is positive semi-definite: a negative determinant is rounding noise
+    det_r = max(1.0 - r12 * r12 - r13 * r13 - r23 * r23 + 2.0 * r12 * r13 * r23, 0.0)
     numerator = (r12 - r13) * math.sqrt(max((n - 1) * (1.0 + r23), 0.0))
     denominator_sq = 2.0 * ((n - 1) / (n - 3)) * det_r + ((r12 + r13) ** 2 / 4.0) * (1.0 - r23) ** 3
     if denominator_sq <= 0.0:
@@ -135,11 +135,11 @@ def pearson_against_zero_t(r: float, n: int) -> float:
     return r * math.sqrt((n - 2) / (1.0 - r * r))
 
 
-def _degenerate(
+def _williams_statistic(
     r12: float, r13: float, r23: float, n: int, constant_a: bool, constant_b: bool
-) -> tuple[float, int] | None:
-    """(t, degrees of freedom) of a degenerate case (the module docstring), None otherwise; t is
-    signed as r12 - r13. Needs n > 3."""
+) -> tuple[float, int]:
+    """(t, degrees of freedom) of Williams' test: a degenerate case's (the module docstring), else
+    Williams' t with n - 3; t is signed as r12 - r13. Needs n > 3."""
     if r12 == r13:
         return 0.0, n - 3
     if constant_a or constant_b:
@@ -149,7 +149,7 @@ def _degenerate(
         return 0.0, n - 3
     if r23 <= -1.0 + AFFINE_TOLERANCE:
         return pearson_against_zero_t(r12, n), n - 2
-    return None
+    return williams_t(r12, r13, r23, n), n - 3
 
 
 def williams_test(
@@ -163,8 +163,7 @@ def williams_test(
     # imported here: the builder and the programs import this module, and few of them run a test
     from scipy.stats import t as student_t
 
-    found = _degenerate(r12, r13, r23, n, constant_a, constant_b)
-    t, df = found if found is not None else (williams_t(r12, r13, r23, n), n - 3)
+    t, df = _williams_statistic(r12, r13, r23, n, constant_a, constant_b)
     p = min(max(2.0 * float(student_t.sf(abs(t), df)), p_floor(n)), 1.0)
     return TestResult(t, p, "williams")
 
@@ -286,9 +285,8 @@ def choose_test(
     if n_items is None or n_items > EXACT_MAX_ITEMS:
         return chosen, note
     titles = dict(exact=TEST_TITLES[PERMUTATION], asked=TEST_TITLES[chosen])
-    return PERMUTATION, kit_text(
-        "ranking/exact_test", items=n_items, most=EXACT_MAX_ITEMS, **titles
-    )
+    note = kit_text("ranking/exact_test", items=n_items, most=EXACT_MAX_ITEMS, **titles)
+    return PERMUTATION, note
 
 
 def shared_resamples(

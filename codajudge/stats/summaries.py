@@ -7,7 +7,6 @@ it would tell that gold.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -70,5 +69,5 @@ def group_scores(
     for value in sorted(set(values.tolist())):
         mask = values == value
         score = float(scores_from_sums(metric, stats[mask].sum(axis=0), int(mask.sum()))[0])
-        out.append((str(value), int(mask.sum()), score if math.isfinite(score) else None))
+        out.append((str(value), int(mask.sum()), score if np.isfinite(score) else None))
     return out

@@ -476,14 +476,13 @@ def render_csv(report: RankingReport) -> str:
     records = [dict(table="command", note=report.settings.command or report.signature)]
     for section in page_sections(report):
         records += section.table.records
-    records += [
-        dict(table="primary_rule", system=name, note=note) for name, note in report.rule_notes
-    ]
-    records += [dict(table="team_run", system=team, note=run) for team, run in report.runs.items()]
-    records += [
-        dict(table="submission_note", system=name, note=note)
-        for name, notes in report.notes.items()
-        for note in notes
-    ]
-    records += [dict(table="not_ranked", system=name, note=why) for name, why in report.failures]
+    notes = [(name, note) for name, notes in report.notes.items() for note in notes]
+    listed = {
+        "primary_rule": report.rule_notes,
+        "team_run": report.runs.items(),
+        "submission_note": notes,
+        "not_ranked": report.failures,
+    }
+    for table, pairs in listed.items():
+        records += [dict(table=table, system=name, note=note) for name, note in pairs]
     return csv_text(CSV_COLUMNS, ([_cell(r.get(name)) for name in CSV_COLUMNS] for r in records))
