@@ -134,15 +134,17 @@ def rank_overall(
     sign = -1.0 if primary_higher_is_better else 1.0
     means = rank_group(primary_track_ids, rankings, list(primary_scores), {})
     rows = [OverallRow(row.system, 0, row.value, primary_scores[row.system]) for row in means]
-    mean_rank_first = [] if rule == BY_PRIMARY else [lambda r: r.mean_rank]
-    _competition_ranks(rows, *mean_rank_first, lambda r: sign * r.primary)
+    if rule == BY_PRIMARY:
+        _competition_ranks(rows, lambda r: sign * r.primary)
+    else:
+        _competition_ranks(rows, lambda r: r.mean_rank, lambda r: sign * r.primary)
     return rows
 
 
-def _competition_ranks(rows: list, key: Callable, *then: Callable) -> None:
-    """Sort ``rows`` in place by ``key`` (lowest first), then each of ``then``, then system name,
-    and rank them: a row whose ``key`` equals the previous row's shares its rank."""
-    rows.sort(key=lambda row: (key(row), *[later(row) for later in then], row.system))
+def _competition_ranks(rows: list, key: Callable, then: Callable = lambda row: 0.0) -> None:
+    """Sort ``rows`` in place by ``key`` (lowest first), then ``then``, then system name, and rank
+    them: a row whose ``key`` equals the previous row's shares its rank."""
+    rows.sort(key=lambda row: (key(row), then(row), row.system))
     for position, row in enumerate(rows):
         same = position > 0 and key(rows[position - 1]) == key(row)
         row.rank = rows[position - 1].rank if same else position + 1
