@@ -313,3 +313,18 @@ def test_a_problem_the_cross_field_rules_find_twice_is_reported_once(tmp_path):
     with pytest.raises(ConfigError) as caught:
         load_edition(folder)
     assert caught.value.render().count("is declared twice") == 1, caught.value.render()
+
+
+def test_a_ranking_group_naming_a_track_twice_is_refused(tmp_path):
+    """A group's table has one column per track: a track listed twice is refused, not drawn as a
+    column no row fills."""
+    folder = tmp_path / "ed"
+    shutil.copytree(REPO / "editions" / "default", folder)
+    config = yaml.safe_load((folder / "edition.yaml").read_text(encoding="utf-8"))
+    config["ranking"] = {"groups": {"A": {"tracks": ["en_en", "es_es", "en_en"]}}}
+    (folder / "edition.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_edition(folder)
+    [problem] = caught.value.problems
+    assert problem.file.endswith("ranking: groups: A: tracks")
+    assert (problem.message, problem.found) == ("names a track more than once", "en_en")

@@ -162,3 +162,18 @@ def test_rank_writes_each_group_s_table_in_every_format(tmp_path):
         text = (out / name).read_text()
         assert "Task A" in text and "Task B" in text and "3+" in text, name
         assert "baseline most" in text
+
+
+def test_a_group_naming_a_track_twice_in_task_json_is_refused():
+    import pytest
+
+    from codajudge.errors import ConfigError
+    from codajudge.programs.rank import group_tables
+
+    rule = SimpleNamespace(missing="worst", baseline=None, baseline_scores={})
+    groups = {"A": {"tracks": ["csc", "mp", "csc"]}}
+    spec = SimpleNamespace(
+        primary_rule=rule, tracks=list(TRACKS.values()), extra={"ranking": {"groups": groups}}
+    )
+    with pytest.raises(ConfigError, match="or one twice.*found csc, mp, csc"):
+        group_tables(spec, {}, {})

@@ -271,21 +271,26 @@ def _cross_checked(
 
 
 def _ranking(raw: dict, tracks: list[Track], display: str, problems: list[Problem]) -> dict:
-    """``ranking`` (validated by the schema): every group's tracks must be the edition's."""
+    """``ranking`` (validated by the schema): every group's tracks must be the edition's, each
+    named once (a group's table has a column per track)."""
     ranking = dict(raw.get("ranking") or {})
     known = [t.id for t in tracks]
     for name, group in (ranking.get("groups") or {}).items():
+        where = f"{display}: ranking: groups: {name}: tracks"
         unknown = [t for t in group["tracks"] if t not in known]
         if unknown:
             problems.append(
                 Problem(
-                    f"{display}: ranking: groups: {name}: tracks",
+                    where,
                     "names tracks the edition does not have",
                     expected=", ".join(known),
                     found=", ".join(map(str, unknown)),
                     hint="use the ids under 'tracks'",
                 )
             )
+        twice = sorted({t for t in group["tracks"] if group["tracks"].count(t) > 1})
+        if twice:
+            problems.append(Problem(where, "names a track more than once", found=", ".join(twice)))
     return ranking
 
 

@@ -330,7 +330,7 @@ def group_tables(
     """The tables of the groups of tracks the phase's task.json declares (``ranking: {groups:
     {NAME: {tracks: [...], order: mean_rank | mean_score}}}``), each over every scored run; by the
     rule ``unranked``, a run that did not submit every track of a group is left out of its table.
-    ConfigError when a group names no track, or one the phase does not have."""
+    ConfigError when a group names no track, one the phase does not have, or one twice."""
     rule = spec.primary_rule
     stand_ins = rule.baseline_scores if rule.missing == BASELINE else {}
     # how a track a run did not submit is ranked, in words (the default: after every system)
@@ -341,12 +341,12 @@ def group_tables(
     for name, group in ((spec.extra.get("ranking") or {}).get("groups") or {}).items():
         track_ids, order = list(group.get("tracks", [])), group.get("order", GROUP_MEAN_RANK)
         unknown = [t for t in track_ids if t not in known]
-        if unknown or not track_ids:
+        if unknown or not track_ids or len(set(track_ids)) < len(track_ids):
             raise ConfigError.single(
                 f"reference task.json: ranking: groups: {name}",
-                "a group names tracks the phase does not have (or none)",
-                expected=", ".join(sorted(known)),
-                found=", ".join(map(str, unknown)) or "no tracks",
+                "a group names tracks the phase does not have (or none, or one twice)",
+                expected=f"each of {', '.join(sorted(known))} once at most",
+                found=", ".join(map(str, unknown or track_ids)) or "no tracks",
             )
         complete = [n for n, r in results.items() if all(t in r.tracks for t in track_ids)]
         kept = complete if rule.missing == UNRANKED else list(results)
