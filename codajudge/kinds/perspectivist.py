@@ -47,11 +47,10 @@ class Perspectivist(Kind):
     lists_annotators = True
 
     def example_value(self, track) -> str:
-        if track.scale != "multilabel":
-            return "ID<TAB>" + json.dumps([track.labels[0], track.labels[-1]])
-        k = len(track.labels)
-        label_major = [[1, 0]] + [[0, 0]] * (k - 2) + [[0, 1]]  # a 0/1 per annotator, 2 annotators
-        return "ID<TAB>" + json.dumps(label_major)
+        example = [track.labels[0], track.labels[-1]]  # two annotators
+        if track.scale == "multilabel":  # label-major: per label a 0/1 per annotator
+            example = [[1, 0]] + [[0, 0]] * (len(track.labels) - 2) + [[0, 1]]
+        return "ID<TAB>" + json.dumps(example)
 
     def gold_in_text(self, gold, items, index):
         """The annotators' labels in order (multilabel: each annotator's labels as released)."""
