@@ -64,8 +64,7 @@ class Perspectivist(Kind):
     def exact_hits(self, gold, values):
         """An item is exact when every annotator's value is."""
         wrong = (values.values != gold.gold.values).reshape(len(values.item), -1).any(axis=1)
-        per_item = np.bincount(values.item, weights=wrong.astype(float), minlength=values.n_items)
-        return per_item == 0
+        return per_item_sums(wrong, values)[0] == 0  # no wrong row in the item
 
     # --- baselines ---
 
