@@ -94,10 +94,9 @@ class Perspectivist(Kind):
         """Per item its annotators' labels in the item's annotator order (multilabel: each
         annotator's chosen labels), as a JSON list."""
         starts = values.offsets.tolist()  # rows grouped by item, as gold and the readers give them
-        rows = values.values
         return [
             json.dumps(
-                [annotator_label(track, row) for row in rows[starts[i] : starts[i + 1]]],
+                [annotator_label(track, row) for row in values.values[starts[i] : starts[i + 1]]],
                 ensure_ascii=False,
             )
             for i in items
