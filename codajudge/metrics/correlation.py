@@ -42,8 +42,7 @@ def pearson_stats(gold, pred) -> np.ndarray:
 
 
 def _correlation_from_sums(sums, n):
-    sums = np.asarray(sums, dtype=float)
-    sx, sy, sxx, syy, sxy = (sums[..., i] for i in range(5))
+    sx, sy, sxx, syy, sxy = np.moveaxis(np.asarray(sums, dtype=float), -1, 0)
     n = np.asarray(n, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         cxx = sxx - sx * sx / n
