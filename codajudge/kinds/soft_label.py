@@ -51,8 +51,7 @@ class SoftLabel(Kind):
         return "ID<TAB>" + json.dumps([even] * (k - 1) + [round(1 - (k - 1) * even, 4)])
 
     def gold_in_text(self, gold, items, index):
-        rows = np.asarray(gold.gold).reshape(len(gold.ids), -1)
-        return tuple(float(v) for v in rows[index])
+        return tuple(float(v) for v in np.ravel(gold.gold[index]))
 
     def exact_hits(self, gold, values):
         diff = np.abs(values - gold.gold).reshape(len(gold.ids), -1).max(axis=1)
