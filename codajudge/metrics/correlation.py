@@ -27,8 +27,7 @@ def _centred_unit(values) -> np.ndarray:
     if not v.size:
         return v
     largest = np.max(np.abs(v))
-    if largest > 0:
-        v = v / largest
+    v = v / largest if largest > 0 else v
     deviation = v - v.mean()
     spread = np.max(np.abs(deviation))
     return deviation / spread if spread > 0 else deviation
