@@ -54,8 +54,7 @@ class SoftLabel(Kind):
         return tuple(float(v) for v in np.ravel(gold.gold[index]))
 
     def exact_hits(self, gold, values):
-        diff = np.abs(values - gold.gold).reshape(len(gold.ids), -1).max(axis=1)
-        return diff < 1e-3
+        return np.abs(values - gold.gold).reshape(len(gold.ids), -1).max(axis=1) < 1e-3
 
     # --- baselines ---
 
