@@ -14,10 +14,11 @@ from .plain import official_score, same_length
 
 def _codes(gold_labels, pred_labels):
     """Both label lists as indices of one shared label order (the order labels are first met)."""
-    n_items = same_length(gold_labels, pred_labels)
+    same_length(gold_labels, pred_labels)
     index = {}
-    codes = [index.setdefault(str(label), len(index)) for label in [*gold_labels, *pred_labels]]
-    return np.array(codes[:n_items], dtype=np.int64), np.array(codes[n_items:], dtype=np.int64)
+    gold = [index.setdefault(str(label), len(index)) for label in gold_labels]
+    pred = [index.setdefault(str(label), len(index)) for label in pred_labels]
+    return np.array(gold, dtype=np.int64), np.array(pred, dtype=np.int64)
 
 
 def accuracy(gold_labels, pred_labels) -> float:
