@@ -26,11 +26,9 @@ def split_multilabel(annotation) -> list:
     """A multilabel annotation as the labels it lists, each as written, for the track's
     ``LabelSet`` to read (``codajudge.labels``: spaces around a part are its to ignore): a list as it
     is, a comma-separated string's non-empty parts, any other value alone."""
-    if isinstance(annotation, list):
-        return annotation
-    if not isinstance(annotation, str):
-        return [annotation]
-    return [part for part in annotation.split(",") if part.strip()]
+    if isinstance(annotation, str):
+        return [part for part in annotation.split(",") if part.strip()]
+    return annotation if isinstance(annotation, list) else [annotation]
 
 
 class Kind:

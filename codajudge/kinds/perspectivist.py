@@ -47,11 +47,10 @@ class Perspectivist(Kind):
     lists_annotators = True
 
     def example_value(self, track) -> str:
-        if track.scale != "multilabel":
-            return "ID<TAB>" + json.dumps([track.labels[0], track.labels[-1]])
-        k = len(track.labels)
-        label_major = [[1, 0]] + [[0, 0]] * (k - 2) + [[0, 1]]  # a 0/1 per annotator, 2 annotators
-        return "ID<TAB>" + json.dumps(label_major)
+        example = [track.labels[0], track.labels[-1]]  # two annotators
+        if track.scale == "multilabel":  # label-major: per label a 0/1 per annotator
+            example = [[1, 0]] + [[0, 0]] * (len(track.labels) - 2) + [[0, 1]]
+        return "ID<TAB>" + json.dumps(example)
 
     def gold_in_text(self, gold, items, index):
         """The annotators' labels in order (multilabel: each annotator's labels as released)."""
@@ -65,8 +64,7 @@ class Perspectivist(Kind):
     def exact_hits(self, gold, values):
         """An item is exact when every annotator's value is."""
         wrong = (values.values != gold.gold.values).reshape(len(values.item), -1).any(axis=1)
-        per_item = np.bincount(values.item, weights=wrong.astype(float), minlength=values.n_items)
-        return per_item == 0
+        return per_item_sums(wrong, values)[0] == 0  # no wrong row in the item
 
     # --- baselines ---
 
@@ -96,10 +94,9 @@ class Perspectivist(Kind):
         """Per item its annotators' labels in the item's annotator order (multilabel: each
         annotator's chosen labels), as a JSON list."""
         starts = values.offsets.tolist()  # rows grouped by item, as gold and the readers give them
-        rows = values.values
         return [
             json.dumps(
-                [annotator_label(track, row) for row in rows[starts[i] : starts[i + 1]]],
+                [annotator_label(track, row) for row in values.values[starts[i] : starts[i + 1]]],
                 ensure_ascii=False,
             )
             for i in items

@@ -45,18 +45,15 @@ class SoftLabel(Kind):
 
     def example_value(self, track) -> str:
         k = len(track.labels)
-        if track.scale == "multilabel":
-            return "ID<TAB>" + json.dumps([[0.5, 0.5]] * k)
         even = round(1.0 / k, 4)
-        return "ID<TAB>" + json.dumps([even] * (k - 1) + [round(1 - (k - 1) * even, 4)])
+        single = [even] * (k - 1) + [round(1 - (k - 1) * even, 4)]  # rounded, summing to 1
+        return "ID<TAB>" + json.dumps([[0.5, 0.5]] * k if track.scale == "multilabel" else single)
 
     def gold_in_text(self, gold, items, index):
-        rows = np.asarray(gold.gold).reshape(len(gold.ids), -1)
-        return tuple(float(v) for v in rows[index])
+        return tuple(float(v) for v in np.ravel(gold.gold[index]))
 
     def exact_hits(self, gold, values):
-        diff = np.abs(values - gold.gold).reshape(len(gold.ids), -1).max(axis=1)
-        return diff < 1e-3
+        return np.abs(values - gold.gold).reshape(len(gold.ids), -1).max(axis=1) < 1e-3
 
     # --- baselines ---
 

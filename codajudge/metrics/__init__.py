@@ -15,8 +15,7 @@ from .base import BOOTSTRAP, REGISTRY, WILCOXON, WILLIAMS, Metric, get  # noqa: 
 #: metrics called) and the loader of an edition's own metrics, imported where a module is loaded.
 NO_METRICS = ("chaosnli", "edition_module", "lewidi", "nli", "plain", "sts")
 
-for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
-    if _module not in NO_METRICS:
-        importlib.import_module(f"{__name__}.{_module}")
+for _module in sorted(m.name for m in pkgutil.iter_modules(__path__) if m.name not in NO_METRICS):
+    importlib.import_module(f"{__name__}.{_module}")
 
 from .disagreement import PerAnnotator  # noqa: E402, F401

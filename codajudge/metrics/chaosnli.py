@@ -7,7 +7,7 @@ in the track's label order), as ChaosNLI's official script and the scoring progr
 0.4645
 """
 
-from .plain import official_score, rows
+from .plain import array_score
 
 
 def jsd(gold_dists, pred_dists) -> float:
@@ -17,7 +17,7 @@ def jsd(gold_dists, pred_dists) -> float:
     >>> round(jsd([[0.5, 0.5, 0.0], [0.2, 0.3, 0.5]], [[0.5, 0.5, 0.0], [0.2, 0.3, 0.5]]), 4)
     0.0
     """
-    return official_score("jsd", *rows(gold_dists, pred_dists, "one distribution"))
+    return array_score("jsd", gold_dists, pred_dists)
 
 
 def kl(gold_dists, pred_dists) -> float:
@@ -27,4 +27,4 @@ def kl(gold_dists, pred_dists) -> float:
     >>> round(kl([[0.5, 0.5, 0.0]], [[0.25, 0.75, 0.0]]), 4)
     0.1438
     """
-    return official_score("kl", *rows(gold_dists, pred_dists, "one distribution"))
+    return array_score("kl", gold_dists, pred_dists)

@@ -26,32 +26,22 @@ def f1_stats(gold, pred):
     return stats
 
 
-def _label_counts(sums):
-    """Per label, from the summed one-hot rows of ``f1_stats`` (over any leading axes: resamples,
-    systems): the items predicted right, the items of that gold label, those predicted as it."""
+def _mean_over_labels(sums, n, f1: bool):
+    """From the summed one-hot rows of ``f1_stats`` (over any leading axes: resamples, systems),
+    the mean over labels of each label's recall (right predictions / items of that gold label), or
+    with ``f1`` its F1 (2 x right predictions / (items of that gold label + those predicted as it)),
+    over the labels whose denominator is not 0."""
     sums = np.asarray(sums, dtype=float)
     k = int(round(np.sqrt(sums.shape[-1])))
     confusion = sums.reshape(sums.shape[:-1] + (k, k))  # gold rows, predicted columns
-    correct = np.diagonal(confusion, axis1=-2, axis2=-1)
-    return correct, confusion.sum(axis=-1), confusion.sum(axis=-2)
-
-
-def _mean_over_labels(numerator, denominator):
-    """The mean of ``numerator / denominator`` over the labels whose denominator is not 0."""
+    numerator = np.diagonal(confusion, axis1=-2, axis2=-1)  # right predictions
+    denominator = confusion.sum(axis=-1)  # items of each gold label
+    if f1:
+        numerator, denominator = 2 * numerator, denominator + confusion.sum(axis=-2)
     counted = denominator > 0
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(counted, numerator / denominator, 0.0)
         return ratio.sum(axis=-1) / counted.sum(axis=-1)
-
-
-def _macro_f1_from_sums(sums, n):
-    correct, gold_count, pred_count = _label_counts(sums)
-    return _mean_over_labels(2 * correct, gold_count + pred_count)
-
-
-def _balanced_accuracy_from_sums(sums, n):
-    correct, gold_count, _ = _label_counts(sums)
-    return _mean_over_labels(correct, gold_count)
 
 
 #: What every classification metric is: higher is better, in [0, 1], shown x 100.
@@ -68,11 +58,11 @@ _CLASSIFICATION = partial(
 _FROM_CONFUSION = partial(_CLASSIFICATION, item_stats=f1_stats, stats_form=ONE_HOT)
 
 _CLASSIFICATION(name="accuracy", title="Accuracy", item_stats=accuracy_stats)
-_FROM_CONFUSION(name="macro_f1", title="Macro-F1", from_stats=_macro_f1_from_sums)
+_FROM_CONFUSION(name="macro_f1", title="Macro-F1", from_stats=partial(_mean_over_labels, f1=True))
 _FROM_CONFUSION(
     name="balanced_accuracy",
     title="Balanced accuracy",
     short_title="Bal. acc.",
-    from_stats=_balanced_accuracy_from_sums,
+    from_stats=partial(_mean_over_labels, f1=False),
 )
 _CLASSIFICATION(name="micro_f1", title="Micro-F1", item_stats=accuracy_stats)

@@ -27,8 +27,7 @@ def _centred_unit(values) -> np.ndarray:
     if not v.size:
         return v
     largest = np.max(np.abs(v))
-    if largest > 0:
-        v = v / largest
+    v = v / largest if largest > 0 else v
     deviation = v - v.mean()
     spread = np.max(np.abs(deviation))
     return deviation / spread if spread > 0 else deviation
@@ -42,8 +41,7 @@ def pearson_stats(gold, pred) -> np.ndarray:
 
 
 def _correlation_from_sums(sums, n):
-    sums = np.asarray(sums, dtype=float)
-    sx, sy, sxx, syy, sxy = (sums[..., i] for i in range(5))
+    sx, sy, sxx, syy, sxy = np.moveaxis(np.asarray(sums, dtype=float), -1, 0)
     n = np.asarray(n, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         cxx = sxx - sx * sx / n

@@ -13,7 +13,7 @@ vector over the item's annotators per label (the 2025 files' layout).
 1.0
 """
 
-from .plain import official_score, per_annotator_score, rows
+from .plain import array_score, per_annotator_score
 
 
 def manhattan(gold_soft, pred_soft) -> float:
@@ -23,7 +23,7 @@ def manhattan(gold_soft, pred_soft) -> float:
     >>> manhattan([[0.5, 0.5], [1.0, 0.0]], [[1.0, 0.0], [0.75, 0.25]])
     0.75
     """
-    return official_score("amd", *rows(gold_soft, pred_soft, "one distribution"))
+    return array_score("amd", gold_soft, pred_soft)
 
 
 def wasserstein(gold_soft, pred_soft) -> float:
@@ -36,7 +36,7 @@ def wasserstein(gold_soft, pred_soft) -> float:
     >>> wasserstein([[0.0, 1.0, 0.0], [0.5, 0.5, 0.0]], [[0.0, 0.5, 0.5], [0.5, 0.5, 0.0]])
     0.25
     """
-    return official_score("awd", *rows(gold_soft, pred_soft, "one distribution"))
+    return array_score("awd", gold_soft, pred_soft)
 
 
 def multilabel_manhattan(gold_soft, pred_soft) -> float:
@@ -48,9 +48,7 @@ def multilabel_manhattan(gold_soft, pred_soft) -> float:
     >>> multilabel_manhattan(gold, [[[1.0, 0.0], [0.0, 1.0], [1.0, 0.0]]])
     0.33333
     """
-    return official_score(
-        "mamd", *rows(gold_soft, pred_soft, "one [not chosen, chosen] per label", ndim=3)
-    )
+    return array_score("mamd", gold_soft, pred_soft, "one [not chosen, chosen] per label", ndim=3)
 
 
 def error_rate(gold_labels_per_annotator, pred_labels_per_annotator) -> float:

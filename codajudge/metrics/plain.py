@@ -44,9 +44,9 @@ def numbers(values, what: str, shape_of_one: str) -> np.ndarray:
     return array
 
 
-def rows(gold, pred, shape_of_one: str, ndim: int = 2):
-    """Gold and predicted arrays of ``ndim`` axes (items first) and one shape: soft labels (2),
-    multilabel soft labels (3), scores (1)."""
+def array_score(name: str, gold, pred, shape_of_one: str = "one distribution", ndim: int = 2):
+    """``official_score`` of the registered metric ``name`` on gold and predicted arrays of ``ndim``
+    axes (items first) and one shape: soft labels (2), multilabel soft labels (3), scores (1)."""
     same_length(gold, pred)
     gold_rows = numbers(gold, "gold", shape_of_one)
     pred_rows = numbers(pred, "predictions", shape_of_one)
@@ -55,7 +55,7 @@ def rows(gold, pred, shape_of_one: str, ndim: int = 2):
             f"gold has shape {gold_rows.shape} but the predictions {pred_rows.shape}; "
             f"expected {shape_of_one} for every item in both"
         )
-    return gold_rows, pred_rows
+    return official_score(name, gold_rows, pred_rows)
 
 
 def per_annotator_score(name: str, gold, pred, n_labels: int = 0, multilabel: bool = False):

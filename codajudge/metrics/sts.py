@@ -7,7 +7,7 @@ predictions, or all gold scores, equal) makes a correlation undefined: 0.0, as o
 1.0
 """
 
-from .plain import official_score, rows
+from .plain import array_score
 
 
 def pearson(gold_scores, pred_scores) -> float:
@@ -17,7 +17,7 @@ def pearson(gold_scores, pred_scores) -> float:
     >>> round(pearson([0.0, 2.5, 5.0, 4.0], [0.1, 0.4, 0.9, 0.9]), 4)
     0.9659
     """
-    return official_score("pearson", *rows(gold_scores, pred_scores, "one score", ndim=1))
+    return array_score("pearson", gold_scores, pred_scores, "one score", ndim=1)
 
 
 def spearman(gold_scores, pred_scores) -> float:
@@ -26,4 +26,4 @@ def spearman(gold_scores, pred_scores) -> float:
     >>> spearman([1.0, 2.0, 3.0], [1.0, 10.0, 100.0])
     1.0
     """
-    return official_score("spearman", *rows(gold_scores, pred_scores, "one score", ndim=1))
+    return array_score("spearman", gold_scores, pred_scores, "one score", ndim=1)
