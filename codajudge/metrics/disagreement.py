@@ -59,7 +59,8 @@ def awd_stats(gold, pred):
     Walked bin by bin: the running difference of the two cumulative sums, added up in bin order."""
     # one bin of every item at a time: a cumsum along each row is a short loop per item (5x slower)
     diff = np.asarray(gold, float) - np.asarray(pred, float)
-    running, total = np.zeros((2, diff.shape[0]))
+    running = np.zeros(diff.shape[0])
+    total = np.zeros(diff.shape[0])
     for j in range(diff.shape[1]):
         running += diff[:, j]
         total += np.abs(running)
