@@ -78,6 +78,8 @@ def test_constant_predictions_of_a_masked_training_gold():
     ]
     scores = SimpleNamespace(scored=np.ones(3, bool), gold=np.array([1.0, 2.0, 6.0]))
     assert _kind_with_shape(SCORE).constant_prediction(track, scores) == 3.0
+    with pytest.raises(ValueError, match="track 't': no training item has a score"):
+        _kind_with_shape(SCORE).constant_prediction(track, scores, np.zeros(3, bool))
 
 
 @pytest.mark.parametrize("kind", list(kinds.REGISTRY.values()), ids=str)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .base import SIMILARITY_RANGE, Kind, SCORE
+from .base import SIMILARITY_RANGE, Kind, SCORE, selected
 
 
 def on_gold_scale(predicted: np.ndarray, gold: np.ndarray) -> np.ndarray:
@@ -64,8 +64,8 @@ class Similarity(Kind):
         return float(low + (high - low) * similarity)
 
     def constant_prediction(self, track, gold, among=None):
-        """The mean training score."""
-        return float(np.mean(gold.gold if among is None else gold.gold[among]))
+        """The mean training score (a ValueError when no training item has one)."""
+        return float(np.mean(gold.gold[selected(track, gold, among, "a score")]))
 
     def random_prediction(self, track, n_annotators, rng):
         """A score drawn uniformly from the 0-5 scale."""
