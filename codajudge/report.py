@@ -186,10 +186,8 @@ def page_resamples(requested: int, n_items: int) -> int:
     """Resamples behind one track's intervals on the page: ``requested`` if ``requested x n_items``
     draws fit in ``PAGE_DRAWS``, else as many as fit, and 0 (no interval) if that is fewer than
     ``PAGE_MIN_RESAMPLES``. The page says which."""
-    if requested * max(n_items, 1) <= PAGE_DRAWS:
-        return requested
-    fitting = PAGE_DRAWS // n_items
-    return fitting if fitting >= PAGE_MIN_RESAMPLES else 0
+    fitting = min(requested, PAGE_DRAWS // max(n_items, 1))
+    return fitting if fitting == requested or fitting >= PAGE_MIN_RESAMPLES else 0
 
 
 #: What a page of a hidden-gold phase says instead of its intervals, plots and breakdowns.
