@@ -86,9 +86,8 @@ def nice_ticks(lo: float, hi: float) -> list[float]:
     raw = hi / 4 - lo / 4  # each divided first: hi - lo overflows near the largest float
     magnitude = 10 ** math.floor(math.log10(raw))
     step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
-    first = math.ceil(lo / step - 1e-9) * step
     ticks = []
-    value = first
+    value = math.ceil(lo / step - 1e-9) * step
     while value <= hi + 1e-9 * step:
         ticks.append(round(value, 10))
         value += step
