@@ -110,8 +110,7 @@ def score_meanings(spec) -> dict[str, str]:
     meanings = {score_key(t.id, m): _meaning([(t, m)]) for t in spec.tracks for m in t.metrics}
     # a task spec has at least one primary track (``spec.check_primary_direction``)
     primary = [(t, t.main_metric) for t in spec.primary_tracks]
-    meanings["primary"] = _meaning(primary, partial(as_counted, spec))
-    return meanings
+    return {**meanings, "primary": _meaning(primary, partial(as_counted, spec))}
 
 
 def _meaning(scored: list[tuple], counted=lambda track, value: value) -> str:
