@@ -164,12 +164,11 @@ def _y_ticks(box: Box, axis: Axis, grid: bool = True) -> list[str]:
     """The ticks and labels of a y axis along the plot's left edge: each a grid line across the
     plot, or (not ``grid``) a short mark left of it."""
     left = box.left
-    grid_or_mark = (left, left + box.width, "#eee", 5) if grid else (left - 4, left, "#666", 6)
-    start, end, colour, gap = grid_or_mark
+    start, end, colour = (left, left + box.width, "#eee") if grid else (left - 4, left, "#666")
     ys = [(box.y(t, axis), t) for t in nice_ticks(*axis)]
     return [
         _line(start, _num(y), end, _num(y), colour)
-        + _text(left - gap, _num(y + 4), _tick_label(t), "end")
+        + _text(left - (5 if grid else 6), _num(y + 4), _tick_label(t), "end")
         for y, t in ys
     ]
 
