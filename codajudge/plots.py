@@ -266,8 +266,7 @@ def interval_chart(rows: Sequence[IntervalRow], title: str, x_label: str) -> str
     axis = _padded_range(np.asarray([float(row.value) for row in rows] + ends, dtype=float))
     body = [_rect(box, "none", " stroke='#999'")] + _x_ticks(box, axis)
     body += [_interval_row(top + (k + 0.5) * row_h, box, axis, row) for k, row in enumerate(rows)]
-    body.append(_x_title(box, x_label))
-    return _svg(width, height, title, body)
+    return _svg(width, height, title, body + [_x_title(box, x_label)])
 
 
 def _x_ticks(box: Box, axis: Axis, grid: bool = True) -> list[str]:
