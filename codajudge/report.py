@@ -260,8 +260,7 @@ def _track_section(tr, spec, baselines: dict[str, dict[str, float]]) -> str:
     if not spec.hide_gold:
         section.append(_guarded(lambda: track_visuals(tr), "the plots"))
         section.append(_guarded(lambda: worst_items_table(tr), "the worst items"))
-    section.append("</section>")
-    return "\n".join(section)
+    return "\n".join(section + ["</section>"])
 
 
 #: Whether a column of an HTML table aligns left (text) or right (numbers).
