@@ -86,9 +86,8 @@ def nice_ticks(lo: float, hi: float) -> list[float]:
     raw = hi / 4 - lo / 4  # each divided first: hi - lo overflows near the largest float
     magnitude = 10 ** math.floor(math.log10(raw))
     step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
-    first = math.ceil(lo / step - 1e-9) * step
     ticks = []
-    value = first
+    value = math.ceil(lo / step - 1e-9) * step
     while value <= hi + 1e-9 * step:
         ticks.append(round(value, 10))
         value += step
@@ -165,12 +164,11 @@ def _y_ticks(box: Box, axis: Axis, grid: bool = True) -> list[str]:
     """The ticks and labels of a y axis along the plot's left edge: each a grid line across the
     plot, or (not ``grid``) a short mark left of it."""
     left = box.left
-    grid_or_mark = (left, left + box.width, "#eee", 5) if grid else (left - 4, left, "#666", 6)
-    start, end, colour, gap = grid_or_mark
+    start, end, colour = (left, left + box.width, "#eee") if grid else (left - 4, left, "#666")
     ys = [(box.y(t, axis), t) for t in nice_ticks(*axis)]
     return [
         _line(start, _num(y), end, _num(y), colour)
-        + _text(left - gap, _num(y + 4), _tick_label(t), "end")
+        + _text(left - (5 if grid else 6), _num(y + 4), _tick_label(t), "end")
         for y, t in ys
     ]
 
@@ -268,8 +266,7 @@ def interval_chart(rows: Sequence[IntervalRow], title: str, x_label: str) -> str
     axis = _padded_range(np.asarray([float(row.value) for row in rows] + ends, dtype=float))
     body = [_rect(box, "none", " stroke='#999'")] + _x_ticks(box, axis)
     body += [_interval_row(top + (k + 0.5) * row_h, box, axis, row) for k, row in enumerate(rows)]
-    body.append(_x_title(box, x_label))
-    return _svg(width, height, title, body)
+    return _svg(width, height, title, body + [_x_title(box, x_label)])
 
 
 def _x_ticks(box: Box, axis: Axis, grid: bool = True) -> list[str]:

@@ -13,7 +13,7 @@ from .report import html_page, html_table
 from .stats import tables
 from .texts import kit_text
 from .stats.ranking import TrackRanking
-from .stats.tables import RankingReport, Style, Table
+from .stats.tables import RankingReport, Style
 
 _e = html.escape
 STYLE = Style(_e, "<b>{}</b>", tables.MARK)
@@ -26,7 +26,9 @@ def render_html(report: RankingReport) -> str:
         shown += [f"<p class='warn'>{section.note}</p>"] if section.note else []
         if section.ranking and section.ranking.rows:
             shown.append(f"<div class='fig'>{_chart(section.ranking)}</div>")
-        shown.append(_table(section.table))
+        # a column of names aligns left (html_table's LEFT is True)
+        columns = [(c.page_head(_e, "<br>"), c.names) for c in section.table.columns]
+        shown.append(html_table(columns, section.table.rows))
         shown += [f"<p>{section.missing}</p>"] if section.missing else []
         # a group's heading, sentence and table stand on one line
         parts.append(("" if number and not section.ranking else "\n").join(shown))
@@ -36,12 +38,6 @@ def render_html(report: RankingReport) -> str:
         listed = "".join(f"<li>{_e(item)}</li>" for item in items)
         parts += [f"<h2>{heading}</h2>{shown}", f"<ul>{listed}</ul>"]
     return html_page(f"{report.spec.title}: official ranking", "\n".join(parts))
-
-
-def _table(table: Table) -> str:
-    """An HTML table: a column's head with its metric's label below it; names aligned left."""
-    columns = [(c.page_head(_e, "<br>"), c.names) for c in table.columns]
-    return html_table(columns, table.rows)
 
 
 def _chart(ranking: TrackRanking) -> str:

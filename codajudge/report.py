@@ -110,8 +110,7 @@ def score_meanings(spec) -> dict[str, str]:
     meanings = {score_key(t.id, m): _meaning([(t, m)]) for t in spec.tracks for m in t.metrics}
     # a task spec has at least one primary track (``spec.check_primary_direction``)
     primary = [(t, t.main_metric) for t in spec.primary_tracks]
-    meanings["primary"] = _meaning(primary, partial(as_counted, spec))
-    return meanings
+    return {**meanings, "primary": _meaning(primary, partial(as_counted, spec))}
 
 
 def _meaning(scored: list[tuple], counted=lambda track, value: value) -> str:
@@ -186,10 +185,8 @@ def page_resamples(requested: int, n_items: int) -> int:
     """Resamples behind one track's intervals on the page: ``requested`` if ``requested x n_items``
     draws fit in ``PAGE_DRAWS``, else as many as fit, and 0 (no interval) if that is fewer than
     ``PAGE_MIN_RESAMPLES``. The page says which."""
-    if requested * max(n_items, 1) <= PAGE_DRAWS:
-        return requested
-    fitting = PAGE_DRAWS // n_items
-    return fitting if fitting >= PAGE_MIN_RESAMPLES else 0
+    fitting = min(requested, PAGE_DRAWS // max(n_items, 1))
+    return fitting if fitting == requested or fitting >= PAGE_MIN_RESAMPLES else 0
 
 
 #: What a page of a hidden-gold phase says instead of its intervals, plots and breakdowns.
@@ -263,8 +260,7 @@ def _track_section(tr, spec, baselines: dict[str, dict[str, float]]) -> str:
     if not spec.hide_gold:
         section.append(_guarded(lambda: track_visuals(tr), "the plots"))
         section.append(_guarded(lambda: worst_items_table(tr), "the worst items"))
-    section.append("</section>")
-    return "\n".join(section)
+    return "\n".join(section + ["</section>"])
 
 
 #: Whether a column of an HTML table aligns left (text) or right (numbers).
