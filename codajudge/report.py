@@ -205,8 +205,9 @@ def read_baseline_scores(ref_dir: Path) -> dict[str, dict[str, float]]:
         raw = json.loads((Path(ref_dir) / BASELINE_SCORES).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
+    finite = sys.float_info.max  # an int beyond it is no float; NaN compares false
     return {
-        str(name): {k: float(v) for k, v in scores.items() if is_number(v) and math.isfinite(v)}
+        str(name): {k: float(v) for k, v in scores.items() if is_number(v) and abs(v) <= finite}
         for name, scores in (sorted(raw.items()) if isinstance(raw, dict) else ())
         if isinstance(scores, dict)
     }

@@ -443,6 +443,10 @@ def test_intervals_over_fewer_than_ten_items_carry_a_warning(tmp_path, n_items, 
             '{"random": {"sts_en": "x", "nli_zh": 0.5, "irony": NaN}, "broken": 3}',
             {"random": {"nli_zh": 0.5}},
         ),
+        (
+            '{"random": {"sts_en": 1' + "0" * 400 + ', "nli_zh": -Infinity, "irony": 2}}',
+            {"random": {"irony": 2.0}},
+        ),
     ],
 )
 def test_a_hand_edited_baseline_scores_file_never_stops_the_scoring(text, expected, tmp_path):
