@@ -128,9 +128,10 @@ def primary_rule_from_dict(raw, where: str) -> PrimaryRule:
     check_value(walk, "", "primary_score", raw, Field(OBJECT, schema=fields))
     if walk.problems:
         raise ConfigError(walk.problems)
-    missing, *baseline = str(raw.get("missing", WORST)).split()  # a baseline's NAME, if any
+    parts = str(raw.get("missing", WORST)).split()
     scores = {str(k): float(v) for k, v in dict(raw.get("baseline_scores") or {}).items()}
-    return PrimaryRule(missing, *baseline, mean=raw.get("mean", PLAIN), baseline_scores=scores)
+    mean = raw.get("mean", PLAIN)
+    return PrimaryRule(parts[0], parts[1] if len(parts) == 2 else None, mean, scores)
 
 
 #: The keys of task.json that are a field of ``TaskSpec`` as they are, each with its type.
