@@ -65,7 +65,8 @@ def gold_from_columns(track: Track, columns: dict[str, list], display: str) -> G
     defaults = gold_fields(track)
     column = {name: columns.get(name, [default] * len(ids)) for name, default in defaults.items()}
     column[READ_ANNOTATIONS] = columns.setdefault(READ_ANNOTATIONS, {})
-    gold, scored, annotators = GOLD_OF[kinds.of(track).value_type](track, column, ids, problems)
+    build = GOLD_OF[kinds.of(track).value_type]
+    gold, scored, annotators = build(track, column, ids, problems)
     problems.raise_if_any(ConfigError)
     groups = {name: _texts(columns[name]) for name in GROUP_FIELDS if name in columns}
     listed = _listed(columns.get("annotators_listed", []))
