@@ -615,6 +615,16 @@ def test_prediction_lines_accept_numpy_and_refuse_nan_with_the_item():
     assert "item 'b'" in str(info.value) and "'nan'" in str(info.value)
 
 
+@pytest.mark.parametrize("kind, labels", [("similarity", None), ("classification", ["a", "b"])])
+def test_prediction_lines_refuse_an_int_too_long_to_write_with_the_item(kind, labels):
+    """An int of more digits than Python writes as text (4,300) is refused at its item, by size."""
+    track = track_from_dict({"id": "t", "kind": kind, "dataset": "d", "labels": labels})
+    items = [{"id": "a", "texts": []}]
+    with pytest.raises(SubmissionError) as info:
+        prediction_lines(track, items, [10**5000], "t")
+    assert "item 'a'" in str(info.value) and "found int of 16,610 bits" in str(info.value)
+
+
 def test_prediction_lines_soft_and_perspectivist_forms():
     soft = track_from_dict(
         {"id": "s", "kind": "soft_label", "scale": "multilabel", "dataset": "v", "labels": VEN}

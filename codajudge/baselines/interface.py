@@ -89,14 +89,23 @@ def value_text(value, value_type: ValueType) -> str:
             )
     if isinstance(value, str):
         return value
+    # an int too large for a float, or of more digits than Python writes: not a number or label
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
-        with contextlib.suppress(OverflowError):  # an int too large for a float: not a number
+        with contextlib.suppress(OverflowError, ValueError):
             return repr(float(value)) if value_type is SCORE else str(value)
     raise ValueProblem(
         "not a number" if value_type is SCORE else "not a label",
         expected="a float" if value_type is SCORE else "a label string",
-        found=f"{type_name(value)} {str(value)[:40]!r}",
+        found=f"{type_name(value)} {_head(value)}",
     )
+
+
+def _head(value) -> str:
+    """The first 40 characters of ``value`` written, quoted; an int too long to write, its size."""
+    try:
+        return repr(str(value)[:40])
+    except ValueError:
+        return f"of {value.bit_length():,} bits"
 
 
 def _written(track: Track, item: dict, text: str, notes: list[ReadNote], pool) -> object:
