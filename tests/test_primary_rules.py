@@ -335,3 +335,24 @@ def test_ranking_states_a_normalised_primary_score(tmp_path):
     for name in ("ranking.md", "ranking.html", "ranking.tex"):
         text = (out / name).read_text().replace("\\", "")  # Markdown escapes brackets
         assert "normalised to 0-1 by its metric" in text and "(normalised)" in text
+
+
+def test_the_kits_local_phase_stands_the_baseline_in_for_a_missing_primary_track(bundles, tmp_path):
+    """LeWiDi 2025 counts a primary track a run leaves out as the most-frequent baseline's score:
+    the kit's local phase carries that baseline's scores too, so a local run without a track is
+    scored (it was refused as a bundle to rebuild)."""
+    from conftest import shared_data
+    from codajudge.programs.run_local import run_once
+    from codajudge.spec import read_spec
+
+    built = bundles.shipped("lewidi2025", shared_data("lewidi2025").parent)
+    kit = built.tree / "starting_kit"
+    rule = read_spec(kit / "reference_data" / "local").primary_rule
+    assert set(rule.baseline_scores) == {t.id for t in built.edition.tracks}
+    submission = tmp_path / "submission"
+    with zipfile.ZipFile(kit / "sample_submissions" / "local_result_submission.zip") as archive:
+        archive.extractall(submission)
+    (submission / "csc_soft.tsv").unlink()
+    scores = run_once(kit, str(submission), "local", output=tmp_path / "out")
+    assert "csc_soft_awd" not in scores and "mp_soft_amd" in scores
+    assert np.isfinite(scores["primary"])

@@ -420,10 +420,12 @@ def write_starting_kit(
     shutil.copytree(REPO_ROOT / "starting_kit", kit, ignore=shutil.ignore_patterns(*CACHES))
     practice = kit_platform_phases(edition)
     local = local_phases(edition, data)
-    # the local phase's data and the baselines' scores there, which its results page shows
+    # the local phase's data, the baselines' scores there, which its results page shows, and the
+    # missing-track rule's scores of its baseline
     for phase in local:
         write_phase_data(edition, data, phase, kit)
-        baseline_scores(replace(edition, phases=local), kit, samples)
+        kit_edition = replace(edition, phases=local)
+        write_missing_track_scores(kit_edition, kit, baseline_scores(kit_edition, kit, samples))
     # the bundle's programs, pages and logo, written already, and the practice phase's data
     shared = [*PROGRAMS, "pages", *(f"input_data/{p.id}" for p in practice)]
     shared += [f"reference_data/{p.id}" for p in practice if p.public_gold]
