@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from codajudge.bundle.build import build, import_data
+from codajudge.bundle.build import BuildSummary, build, import_data
 from codajudge.bundle.edition import load_edition
 from codajudge.legacy.build import legacy_yaml, markdown_to_html
 from conftest import shared_checker
@@ -445,6 +445,11 @@ def test_declared_repeats_are_reported_and_more_are_refused(tmp_path):
     assert "sim test: items with the texts of public items: 1 (known_repeats: 1)" in (
         data.repeats[0].render()
     )
+    own = folder / "templates" / "builder" / "repeats.md"  # the edition's own words, in its summary
+    own.parent.mkdir(parents=True)
+    own.write_text("$dataset $split: $found repeated\n", encoding="utf-8")
+    summary = BuildSummary(load_edition(folder), folder, folder, "0", {}, repeats=data.repeats)
+    assert "  repeats sim test: 1 repeated" in summary.render()
     write_jsonl(
         folder / "data" / "sim" / "train.jsonl",
         _pairs("r", 6) + [dict(it, id=f"c{k}") for k, it in enumerate(test[1:3])],

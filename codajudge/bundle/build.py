@@ -205,9 +205,9 @@ class Repeats(NamedTuple):
     declared: int
     example: tuple[str, str, str] | None = None
 
-    def render(self) -> str:
-        """The build summary's line (``builder/repeats``)."""
-        return Templates().fill("builder/repeats", **self._asdict())
+    def render(self, prose: Templates = Templates()) -> str:
+        """The build summary's line (``builder/repeats``, of ``prose``: the edition's templates)."""
+        return prose.fill("builder/repeats", **self._asdict())
 
 
 def _repeat_problem(repeats: Repeats, public: list[str]) -> Problem:
@@ -548,7 +548,8 @@ class BuildSummary:
             f"{'  [primary]' if t.primary else ''}"
             for t in self.edition.tracks
         ]
-        lines += [f"  repeats {repeats.render()}" for repeats in self.repeats]
+        prose = Templates.of(self.edition.folder)
+        lines += [f"  repeats {repeats.render(prose)}" for repeats in self.repeats]
         sizes = ", ".join(f"{k} {v / 1024:.0f} KiB" for k, v in self.sizes.items())
         lines += [f"  sizes: {sizes}"]
         lines += [f"  note: {note}" for note in self.notes]
