@@ -328,3 +328,31 @@ def test_a_ranking_group_naming_a_track_twice_is_refused(tmp_path):
     [problem] = caught.value.problems
     assert problem.file.endswith("ranking: groups: A: tracks")
     assert (problem.message, problem.found) == ("names a track more than once", "en_en")
+
+
+def test_a_page_named_like_a_built_page_or_another_page_is_refused(tmp_path):
+    """Every page lands in the bundle's pages/ by its file name alone: an edition's page named
+    timeline.md would be replaced by the generated Timeline (it was, silently), and of two pages
+    of one name the second would replace the first."""
+    from codajudge.bundle.edition import BUILT_PAGES
+
+    built = {path.name for path in (REPO / "pages").iterdir()} - {"overview.md"}
+    assert built == set(BUILT_PAGES)  # the repository root holds the default edition's pages
+    folder = tmp_path / "ed"
+    shutil.copytree(REPO / "editions" / "default", folder)
+    for name in ("own/timeline.md", "own/overview.md"):
+        (folder / name).parent.mkdir(exist_ok=True)
+        (folder / name).write_text("# Ours\n\nOur own words.\n", encoding="utf-8")
+    config = yaml.safe_load((folder / "edition.yaml").read_text(encoding="utf-8"))
+    config["pages"] += [
+        {"title": "Schedule", "file": "own/timeline.md"},
+        {"title": "More", "file": "own/overview.md"},
+    ]
+    (folder / "edition.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_edition(folder)
+    found = [(p.file.rsplit(": ", 1)[-1], p.message) for p in caught.value.problems]
+    assert found == [
+        ("pages[1]", "the page's file name 'timeline.md' is that of a page the builder writes"),
+        ("pages[2]", "the page's file name 'overview.md' is that of pages[0]"),
+    ]

@@ -132,10 +132,31 @@ def _edition_file(value, folder: Path, where: str, key: str, problems: list[Prob
     return problem is None
 
 
+#: The files the builder writes in a bundle's pages/ itself: the terms and the generated pages
+#: (``pages.generated_pages``). An edition's own page is written there under its file's name.
+BUILT_PAGES = ("terms.md", "data.md", "evaluation.md", "baselines.md", "timeline.md")
+
+
+def _page_name_problems(pages: list[dict]) -> list[Problem]:
+    """A page whose file name is that of a page the builder writes, or of an earlier page: in the
+    bundle's pages/ one would replace the other."""
+    taken = dict.fromkeys(BUILT_PAGES, "a page the builder writes")
+    problems = []
+    for i, page in enumerate(pages):
+        name = Path(page["file"]).name
+        if name in taken:
+            message = f"the page's file name {name!r} is that of {taken[name]}"
+            hint = "rename the file: the bundle keeps every page in pages/ by its file name alone"
+            problems.append(Problem(f"pages[{i}]", message, hint=hint))
+        taken.setdefault(name, f"pages[{i}]")
+    return problems
+
+
 def _check_files(raw: dict, folder: Path, display: str, problems: list[Problem]) -> list[dict]:
     """terms, logo, pages and public_files (copied into the starting kit, and leak-checked): regular
     files inside the edition folder; the terms and pages none a placeholder or a default page
-    (``placeholders.page_problems``). Returns the pages whose file is one."""
+    (``placeholders.page_problems``), each page's file name its own in the bundle
+    (``_page_name_problems``). Returns the pages whose file is one."""
     terms = _edition_file(raw["terms"], folder, display, "terms", problems)
     _edition_file(raw["logo"], folder, display, "logo", problems)
     for i, name in enumerate(raw.get("public_files") or []):
@@ -147,6 +168,7 @@ def _check_files(raw: dict, folder: Path, display: str, problems: list[Problem])
     ]
     written = ([raw["terms"]] if terms else []) + [page["file"] for page in pages]
     problems.extend(page_problems(raw["name"], folder, written))
+    problems.extend(_page_name_problems(raw.get("pages") or []))
     return pages
 
 
