@@ -127,22 +127,15 @@ def what_is_scored(prose: Templates, score: LocalScore, subject: str) -> str:
 def _samples(prose: Templates, score: LocalScore, baseline: str) -> str:
     """What each sample result submission is for (``baseline``'s predictions), with a command that
     takes it: ``kit_readme/samples_SCORED`` (``LocalScore.scored``: local, practice, or nothing)."""
+    # the fields of the practice sample, in the text, its practice sentence and its note alike
+    sample = {"sample": PRACTICE_SAMPLE, "baseline": baseline, "phase": score.phase}
     return prose.fill(
         f"kit_readme/samples_{score.scored}",
         local_sample=LOCAL_SAMPLE,
-        sample=PRACTICE_SAMPLE,
         format_check=format_check(score),
-        baseline=baseline,
-        phase=score.phase,
-        practice=prose.fill(
-            "kit_readme/sample_practice",
-            sample=PRACTICE_SAMPLE,
-            baseline=baseline,
-            phase=score.phase,
-        ),
-        practice_note=prose.fill(
-            f"kit_readme/practice_note_{score.practice_gold}", phase=score.phase
-        ),
+        practice=prose.fill("kit_readme/sample_practice", **sample),
+        practice_note=prose.fill(f"kit_readme/practice_note_{score.practice_gold}", **sample),
+        **sample,
     )
 
 
