@@ -98,10 +98,9 @@ def quantise(values) -> np.ndarray:
 
 
 def entropy_bits(stream: np.ndarray) -> float:
-    """Bits per value of a stream of two values or more (a probe's gold has ``MIN_ITEMS`` or more;
-    a by-id column is judged with two distinct ones at least): the smaller of the marginal entropy
-    and the entropy given the previous value (so long runs of one value, as in sorted data, count
-    as little information)."""
+    """Bits per value of a stream (0 for one value repeated, or none): the smaller of the marginal
+    entropy and the entropy given the previous value (so long runs of one value, as in sorted data,
+    count as little information)."""
 
     def entropy(keys) -> float:
         _, counts = np.unique(keys, return_counts=True, axis=0)
@@ -313,9 +312,7 @@ def column_share(probe: Probe, gold: np.ndarray, values: np.ndarray) -> float:
     if probe.numeric:
         perfect = len(gold) >= MIN_CORRELATED and perfectly_correlated(gold, values)
         agree, bits, threshold = len(gold) * perfect, order_bits(gold), LEAK_SHARE_MIN
-    elif len(np.unique(gold)) < 2:
-        return 0.0
-    else:
+    else:  # labels of one value (or none) carry no bits: below any floor
         agree = best_relabelling(gold, values)
         bits, threshold = agree * entropy_bits(gold), leak_threshold(probe.chance)
     share = agree / len(probe.patterns)
