@@ -271,6 +271,8 @@ def test_a_hand_edited_competition_yaml_is_refused_with_the_checker_to_run(tmp_p
         f"{tmp_path / 'competition.yaml'}: phase 'P' cannot be run"
     )
     assert f"'codajudge check {tmp_path}' lists what is wrong in it" in str(refused.value)
+    if case == "a task index no task has":
+        assert "it names task 3, which no task has" in str(refused.value)
 
 
 def test_a_bundle_s_yaml_that_is_not_utf8_is_refused_naming_the_line_and_byte(tmp_path):

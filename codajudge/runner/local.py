@@ -82,7 +82,7 @@ def phase_task(bundle: Path, phase: str, doc: dict | None = None) -> PhaseTask:
     doc = read_competition(bundle) if doc is None else doc
     try:
         return _phase_task(bundle, phase, doc)
-    except (StopIteration, LookupError, AttributeError, TypeError, ValueError) as e:
+    except (LookupError, AttributeError, TypeError, ValueError) as e:
         # a hand-edited competition.yaml: the checker names each of its problems
         raise ConfigError.single(
             str(bundle / "competition.yaml"),
@@ -103,7 +103,15 @@ def _phase_task(bundle: Path, phase: str, doc: dict) -> PhaseTask:
             expected=" | ".join(str(p.get("name")) for p in phases),
             found=repr(phase),
         )
-    task = next(t for t in doc.get("tasks") or [] if t["index"] == entry["tasks"][0])
+    index = entry["tasks"][0]
+    task = next((t for t in doc.get("tasks") or [] if t["index"] == index), None)
+    if task is None:
+        raise ConfigError.single(
+            str(bundle / "competition.yaml"),
+            f"phase {phase!r} cannot be run: it names task {index!r}, which no task has",
+            expected="the index of an entry of 'tasks'",
+            hint=f"'codajudge check {bundle}' lists what is wrong in it",
+        )
     # a folder the task does not name is None (a bundle without a prediction step)
     folders = ("scoring_program", "ingestion_program", "reference_data", "input_data")
     paths = {key: bundle / task[key] if task.get(key) else None for key in folders}
