@@ -424,8 +424,8 @@ def write_starting_kit(
     # missing-track rule's scores of its baseline
     for phase in local:
         write_phase_data(edition, data, phase, kit)
-        kit_edition = replace(edition, phases=local)
-        write_missing_track_scores(kit_edition, kit, baseline_scores(kit_edition, kit, samples))
+    kit_edition = replace(edition, phases=local)
+    write_missing_track_scores(kit_edition, kit, baseline_scores(kit_edition, kit, samples))
     # the bundle's programs, pages and logo, written already, and the practice phase's data
     shared = [*PROGRAMS, "pages", *(f"input_data/{p.id}" for p in practice)]
     shared += [f"reference_data/{p.id}" for p in practice if p.public_gold]
@@ -561,10 +561,11 @@ class BuildSummary:
 
 def write_samples(edition: Edition, root: Path, samples: Samples, baseline: str):
     """The starting kit's sample result submissions: ``baseline``'s predictions for its platform
-    phase (``PRACTICE_SAMPLE``, ``kit_platform_phases``) and for the kit's local phase when it has one (``LOCAL_SAMPLE``, the
-    sample its README's check command takes; the practice sample keeps the platform's ids), each
-    kept in ``samples`` (``baseline_scores``), or run here when the edition does not run it.
-    Returns the files of the sample the README's check command takes (the last written)."""
+    phase (``PRACTICE_SAMPLE``, ``kit_platform_phases``) and for the kit's local phase when it has
+    one (``LOCAL_SAMPLE``, the sample its README's check command takes; the practice sample keeps
+    the platform's ids), each kept in ``samples`` (``baseline_scores``), or run here when the
+    edition does not run it. Returns the files of the sample the README's check command takes (the
+    last written)."""
     kit = root / "starting_kit"
     inputs = {PRACTICE_SAMPLE: root / "input_data" / kit_platform_phases(edition)[0].id}
     if (kit / "input_data" / LOCAL_PHASE).is_dir():
@@ -678,10 +679,10 @@ def with_notes(summary: BuildSummary, data: EditionData) -> BuildSummary:
 def kit_warnings(edition: Edition, data: EditionData) -> list[str]:
     """A warning when the starting kit can score no phase and the edition does not say why
     (``kit_scores_no_phase``): its participants could check no submission before uploading it."""
-    if local_score(edition, data).first_phase or edition.kit_scores_no_phase:
+    score = local_score(edition, data)
+    if score.first_phase or edition.kit_scores_no_phase:
         return []
-    phase = kit_platform_phases(edition)[0].id
-    return [Templates.of(edition.folder).fill("builder/kit_scores_no_phase", phase=phase)]
+    return [Templates.of(edition.folder).fill("builder/kit_scores_no_phase", phase=score.phase)]
 
 
 def known_leak_notes(edition: Edition, data: EditionData) -> list[str]:

@@ -105,8 +105,8 @@ def _first_commands(prose: Templates, score: LocalScore, baselines: list[str]) -
 def what_is_scored(prose: Templates, score: LocalScore, subject: str) -> str:
     """One paragraph on the phase the kit scores (``kit_readme/scored_local`` or ``_practice``,
     the kit's first phase: local or its platform phase), opening with ``subject`` ("They score"):
-    the local items per dataset, the tracks that score fewer (``kit_readme/sizes_fewer``) and the datasets whose local
-    items are the same."""
+    the local items per dataset, the tracks that score fewer (``kit_readme/sizes_fewer``) and the
+    datasets whose local items are the same."""
     sizes = ", ".join(f"{d} {n}" for d, n in sorted(score.local_items.items()))
     fewer = [
         prose.fill("kit_readme/track_scores", track=title, count=n)
@@ -144,14 +144,20 @@ def run_command(score: LocalScore, submission: str, output: str = "checked") -> 
     none, the ingestion program checking its format on its platform phase's data (writing to
     ``output``)."""
     if not score.first_phase:
-        return f"python3 ingestion_program/ingest.py input_data/{score.phase} {output} {submission}"
+        return _ingest_command(score, submission, output)
     return f"python3 run_local.py . {submission} --phase {score.first_phase}"
+
+
+def _ingest_command(score: LocalScore, submission: str, output: str = "checked") -> str:
+    """The ingestion program checking ``submission``'s format on the kit's platform phase's data
+    (writing to ``output``)."""
+    return f"python3 ingestion_program/ingest.py input_data/{score.phase} {output} {submission}"
 
 
 def format_check(score: LocalScore) -> str:
     """The command that checks the sample result submission's format on the kit's platform phase,
     for a kit that can score no phase."""
-    return run_command(LocalScore(False, {}, phase=score.phase), PRACTICE_SAMPLE)
+    return _ingest_command(score, PRACTICE_SAMPLE)
 
 
 def nothing_scored(prose: Templates, template: str, score: LocalScore) -> str:
