@@ -8,7 +8,6 @@ release``); perspectivist gold is each annotator's own label, in the item's anno
 from __future__ import annotations
 
 import math
-import sys
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -18,7 +17,7 @@ from .errors import ConfigError, ProblemCollector
 from .formats.items import GROUP_FIELDS, annotation_count, item_columns
 from .formats.soft import soft_label
 from .formats.textfile import shorten
-from .formats.values import NUMBER_TYPES, ValueProblem
+from .formats.values import ValueProblem, is_finite_number
 from .formats.write import per_annotator_value
 from . import kinds
 from .kinds.base import ANNOTATOR_ROW, DISTRIBUTION, LABEL, SCORE, split_multilabel
@@ -77,8 +76,7 @@ def _score_gold(track: Track, column: dict, ids: list[str], problems: ProblemCol
     """(gold scores, every item scored, no annotators): an item whose ``score`` is not a finite
     number (an int or float, ``10**400`` is not) is a problem."""
     values = column["score"]
-    # an int beyond the largest float (10**400) has no float
-    finite = (type(v) in NUMBER_TYPES and abs(v) <= sys.float_info.max for v in values)
+    finite = map(is_finite_number, values)
     gold = np.array([float(v) if ok else math.nan for v, ok in zip(values, finite)], dtype=float)
     for row in np.flatnonzero(~np.isfinite(gold)).tolist():
         found = shorten(repr(values[row]))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from dataclasses import dataclass, field
 from collections.abc import Mapping, Sequence
 
@@ -29,11 +30,8 @@ def label_key(value) -> object | None:
     number, or a JSON int or float), else the text without surrounding whitespace; None for any other
     value (a bool, a list, an object)."""
     if type(value) in (int, float):
-        try:
-            number = float(value)
-        except OverflowError:  # an int beyond any float: no label is such a number
-            return None
-        return number if math.isfinite(number) else None
+        # not NaN or infinite, nor an int beyond the largest float (10**400), which has no float
+        return float(value) if abs(value) <= sys.float_info.max else None
     if not isinstance(value, str):
         return None
     text = value.strip()

@@ -30,7 +30,7 @@ import numpy as np
 from . import __version__, kinds, plots
 from .metrics import get as get_metric
 from .formats.textfile import safe_display
-from .formats.values import is_number
+from .formats.values import is_finite_number
 from .scoring import Result, as_counted, scored_subset
 from .spec import MEAN_WORDS
 from .stats import summaries
@@ -205,9 +205,8 @@ def read_baseline_scores(ref_dir: Path) -> dict[str, dict[str, float]]:
         raw = json.loads((Path(ref_dir) / BASELINE_SCORES).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    finite = sys.float_info.max  # an int beyond it is no float; NaN compares false
     return {
-        str(name): {k: float(v) for k, v in scores.items() if is_number(v) and abs(v) <= finite}
+        str(name): {k: float(v) for k, v in scores.items() if is_finite_number(v)}
         for name, scores in (sorted(raw.items()) if isinstance(raw, dict) else ())
         if isinstance(scores, dict)
     }

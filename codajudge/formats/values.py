@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
 from collections.abc import Sequence
 
 from .. import kinds
@@ -267,6 +268,12 @@ NUMBER_TYPES = frozenset((int, float))
 def is_number(x) -> bool:
     """A JSON number (``parse_json`` refuses those that are not finite)."""
     return type(x) in NUMBER_TYPES
+
+
+def is_finite_number(x) -> bool:
+    """A JSON number that is a finite float: not NaN or infinite, nor an int beyond the largest
+    float (``10**400``, which has no float)."""
+    return is_number(x) and abs(x) <= sys.float_info.max
 
 
 def _loose_label(text: str) -> str:
