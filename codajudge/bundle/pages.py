@@ -144,20 +144,15 @@ def run_command(score: LocalScore, submission: str, output: str = "checked") -> 
     none, the ingestion program checking its format on its platform phase's data (writing to
     ``output``)."""
     if not score.first_phase:
-        return _ingest_command(score, submission, output)
+        return format_check(score, submission, output)
     return f"python3 run_local.py . {submission} --phase {score.first_phase}"
 
 
-def _ingest_command(score: LocalScore, submission: str, output: str = "checked") -> str:
-    """The ingestion program checking ``submission``'s format on the kit's platform phase's data
-    (writing to ``output``)."""
+def format_check(score: LocalScore, submission: str = PRACTICE_SAMPLE, output="checked") -> str:
+    """The command that checks ``submission``'s format (by default the sample result submission's)
+    on the kit's platform phase's data with the ingestion program, writing to ``output``: what a
+    kit that can score no phase offers."""
     return f"python3 ingestion_program/ingest.py input_data/{score.phase} {output} {submission}"
-
-
-def format_check(score: LocalScore) -> str:
-    """The command that checks the sample result submission's format on the kit's platform phase,
-    for a kit that can score no phase."""
-    return _ingest_command(score, PRACTICE_SAMPLE)
 
 
 def nothing_scored(prose: Templates, template: str, score: LocalScore) -> str:
