@@ -26,7 +26,7 @@ from codajudge.formats.write import write_prediction
 from codajudge.gold import build_gold, gold_as_values
 from codajudge.programs.build import main as build_main
 from codajudge.tracks import track_from_dict
-from test_builder import _fast, copy_edition, edit_config, read_jsonl
+from test_builder import DEFAULT, _fast, copy_edition, edit_config, needs_default_data, read_jsonl
 from test_kinds import _evaluation_items, tracks_of_every_kind_and_scale
 
 NLI = ["entailment", "neutral", "contradiction"]
@@ -230,6 +230,53 @@ def test_every_kind_s_gold_written_as_a_submission_file_is_refused(track, tmp_pa
     with pytest.raises(ConfigError) as caught:
         check_public_tree([public], {track.id: HiddenSplit(gold, items)}, tmp_path)
     assert f"public/{track.id}.tsv: public file reproduces the hidden gold" in str(caught.value)
+
+
+def _irony_perspectivist_test() -> tuple:
+    """The default edition's irony test split as a perspectivist track (binary labels from 3 to 6
+    annotators an item, most agreeing), with every third item's first annotation flipped: 2 items in
+    3 exactly right, as a good system gets them (67%, over the by-id share of 60% its chance asks)."""
+    needs_default_data()
+    items = read_jsonl(DEFAULT / "data" / "irony" / "test.jsonl")
+    track = track_from_dict(
+        {"id": "pe", "kind": "perspectivist", "scale": "categorical", "dataset": "irony"}
+        | {"labels": ["0", "1"]}
+    )
+    gold = build_gold(track, items, "test")
+    rows = [list(row) for row in gold_as_values(gold)]
+    for row in rows[::3]:
+        row[0] = "1" if row[0] == "0" else "0"
+    return track, gold, items, rows
+
+
+def test_a_system_s_predictions_in_a_submission_file_are_not_taken_for_the_gold(tmp_path):
+    """A file that reads as a submission is judged as predictions: 67% of items exactly right is a
+    system's skill (the sample result submission of an edition whose first phase hides its gold);
+    the same rows in another layout, and 90% of items right, are refused."""
+    track, gold, items, rows = _irony_perspectivist_test()
+    hidden = {"pe (test)": HiddenSplit(gold, items)}
+    public = tmp_path / "public"
+    public.mkdir()
+    write_prediction(public / "pe.tsv", track, gold.ids, rows)
+    check_public_tree([public], hidden, tmp_path)
+    table = [["item", "lang", "labels"]] + [[i, "en", " ".join(r)] for i, r in zip(gold.ids, rows)]
+    found = _check(tmp_path, hidden, "table.csv", _csv(table))
+    assert "hidden gold of track 'pe (test)'" in found and "of its items, next to their ids" in found
+    right = [list(row) for row in gold_as_values(gold)]
+    write_prediction(public / "pe.tsv", track, gold.ids, rows[:4] + right[4:])
+    with pytest.raises(ConfigError) as caught:
+        check_public_tree([public], hidden, tmp_path)
+    assert "public/pe.tsv: public file reproduces the hidden gold" in str(caught.value)
+    assert "92% of items exact" in str(caught.value)
+
+
+def test_an_edition_whose_first_phase_hides_its_gold_builds(tmp_path):
+    """Its sample result submission holds the baselines' test predictions (the per-annotator
+    majority gets 67% of the irony test items exactly right)."""
+    folder = copy_edition(tmp_path / "ed", with_data=True)
+    edit_config(folder, lambda config: config.update(phases=config["phases"][1:]))
+    build(load_edition(folder), folder, tmp_path / "out")
+    assert (tmp_path / "out" / "default.zip").is_file()
 
 
 def test_the_threshold_is_half_the_items_and_more_when_chance_agrees_often():

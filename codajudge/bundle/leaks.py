@@ -9,7 +9,9 @@ every hidden split:
   id for items without texts) with their gold, for half of a track's items or more, is refused, even
   with items left out;
 - any text file is read as a submission of each hidden track (``scoring.read_track_file``, the kit's
-  own encodings); reproducing most of a track's gold refuses it;
+  own encodings); reproducing most of a track's gold (``SUBMISSION_SHARE``) refuses it, and a file
+  that reads as one is a system's predictions, which agree with the gold by skill: the readings
+  below need as large a share of its items;
 - and once by its content (``TextValues``: its tokens, numbers and lines), in which each hidden
   track's gold is looked for as it is and transformed as the track's metric allows (any affine or
   strictly monotone map of numbers, any one-to-one relabelling of labels), two ways:
@@ -429,19 +431,20 @@ def share_by_order(probe: Probe, text: TextValues, encoded: bool) -> float:
     return float(np.mean(missing == 0))
 
 
-def gold_in_text(probe: Probe, text: TextValues) -> str:
+def gold_in_text(probe: Probe, text: TextValues, least: float = LEAK_SHARE_MIN) -> str:
     """'the gold of N% of its items, how' when ``text`` holds the probe's gold, as it is or
-    transformed, beside the items' ids or in their order; '' when it does not."""
-    # each reading in turn while none finds enough (a by-id encoded share is 0 or enough)
+    transformed, beside the items' ids or in their order, for a share of the items of ``least`` at
+    least; '' when it does not."""
+    # each reading in turn while none finds enough
     share, how = exact_by_id(probe, text), "next to their ids"
-    if share < leak_threshold(probe.chance):
+    if share < max(least, leak_threshold(probe.chance)):
         share, how = share_by_order(probe, text, encoded=False), "in their order"
-    if share < LEAK_SHARE_MIN:
+    if share < least:
         share, column = encoded_by_id(probe, text)
         how = f"transformed, in {column}"
-    if share <= 0:
+    if share < least:
         share, how = share_by_order(probe, text, encoded=True), "transformed, in their order"
-    return f"the gold of {share:.0%} of its items, {how}" if share >= LEAK_SHARE_MIN else ""
+    return f"the gold of {share:.0%} of its items, {how}" if share >= least else ""
 
 
 # --- the public files ------------------------------------------------------------------------------
@@ -502,18 +505,17 @@ def _leak(display: str, message: str, found: str, hint: str = HINT) -> Problem:
     )
 
 
-def _as_submission(path: Path, display: str, gold: GoldTrack) -> str:
-    """'N% of items exact' when the file, read as a submission of the track in the kit's own
-    encodings (a per-annotator matrix of multilabel rows among them), reproduces most of its gold;
-    '' when it does not."""
+def submission_share(path: Path, display: str, gold: GoldTrack) -> float | None:
+    """Share of the track's scored items exactly right when the file reads as a submission of the
+    track (every item predicted, in the kit's own encodings: a per-annotator matrix of multilabel
+    rows among them); None when it does not."""
     if len(gold.ids) < MIN_ITEMS:
-        return ""
+        return None
     try:
         prediction = read_track_file(path, display, gold)
     except (KitError, ValueError, OSError):
-        return ""
-    share = exact_share(gold, prediction.values)
-    return f"{share:.0%} of items exact" if share >= SUBMISSION_SHARE else ""
+        return None
+    return exact_share(gold, prediction.values)
 
 
 def _same_items(split: HiddenSplit, keys: list[tuple], public: dict[tuple, dict]) -> list[tuple]:
@@ -577,8 +579,7 @@ class Scan:
     def contents(self, path: Path, display: str, in_input_data: bool) -> list[Problem]:
         """A file's problems: a public input item file's fields; else an item file's items
         (``item_file``), and against each hidden track the file read as a submission
-        (``_as_submission``) when it can be one, and by its text, read once, where that finds
-        nothing (``gold_in_text``)."""
+        (``submission_share``) when it can be one, and by its text, read once (``_found``)."""
         if path.suffix == ".jsonl" and in_input_data and not path.name.endswith(".train.jsonl"):
             return _public_fields_problems(path, display)
         items = None
@@ -591,13 +592,24 @@ class Scan:
         as_submission = items is None or all(len(item) <= 2 for item in items[1:])
         text = TextValues(path.read_bytes().decode("utf-8", errors="replace"), self.hidden_ids)
         for track_id, split in self.hidden.items():
-            found = _as_submission(path, display, split.gold) if as_submission else ""
-            if not found and self.probes[track_id] is not None:
-                found = gold_in_text(self.probes[track_id], text)
+            share = submission_share(path, display, split.gold) if as_submission else None
+            found = self._found(track_id, text, share)
             if found:
                 message = f"public file reproduces the hidden gold of track '{track_id}'"
                 problems.append(_leak(display, message, found))
         return problems
+
+    def _found(self, track_id: str, text: TextValues, share: float | None) -> str:
+        """What the file reveals of the track's gold ('' when nothing): read as a submission
+        (``share``: its items exactly right, None when it is not one), a system's predictions are
+        meant to agree with the gold, so only ``SUBMISSION_SHARE`` of the items, exact or in any
+        reading of its text, is the gold; any other file, by its text (``gold_in_text``)."""
+        if share is not None and share >= SUBMISSION_SHARE:
+            return f"{share:.0%} of items exact"
+        if self.probes[track_id] is None:
+            return ""
+        least = LEAK_SHARE_MIN if share is None else SUBMISSION_SHARE
+        return gold_in_text(self.probes[track_id], text, least)
 
     def item_file(self, items: list[dict], display: str) -> list[Problem]:
         """A public item file with gold fields (a starting kit's reference data, a training file, a
