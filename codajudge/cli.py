@@ -4,7 +4,7 @@
     codajudge check BUNDLE|EDITION         # a bundle folder or zip before uploading it; an edition.yaml
     codajudge new NAME [--out DIR]         # a new edition folder to fill in
     codajudge baselines [EDITION] [--data DIR] [--phase PHASE]   # build, run every baseline, print the table
-    codajudge schema [--out FILE]          # the edition config's JSON Schema, for editors
+    codajudge schema [--markdown]          # the edition config's JSON Schema, for editors
     codajudge run BUNDLE SUBMISSION --phase PHASE [--output DIR]   # the local runner (both steps)
     codajudge score INPUT OUTPUT           # the scoring program's contract (INPUT/ref, INPUT/res)
     codajudge ingest INPUT_DATA OUTPUT SUBMISSION   # the ingestion program's contract

@@ -21,7 +21,9 @@ from hostile import edition, reading
 from hostile.reading import TRACKS
 from hostile.rules import Refusal, assert_refused
 from codajudge.errors import SubmissionError
+from codajudge.formats.soft import soft_label
 from codajudge.metrics import PerAnnotator
+from codajudge.tracks import track_from_dict
 
 
 def read(tmp_path: Path, track_id: str, lines: list[str]):
@@ -411,3 +413,25 @@ def test_any_value_is_read_as_finite_numbers_or_refused_at_its_line(
     values = prediction.values
     array = values.values if isinstance(values, PerAnnotator) else values
     assert np.all(np.isfinite(np.asarray(array, dtype=float)))
+
+
+FOUR_LABELS = track_from_dict(
+    {"id": "four", "kind": "soft_label", "scale": "categorical", "labels": ["a", "b", "c", "d"]}
+)
+
+
+@settings(max_examples=300, derandomize=True, database=None, deadline=None)
+@given(raw=st.lists(st.floats(0.001, 1), min_size=4, max_size=4))
+def test_a_soft_label_is_divided_by_its_sum_as_numpy_adds_it(raw):
+    """A row is renormalised by numpy's sum of it (``p / p.sum()``, as the official scripts do), to
+    the last bit, whatever the Python: from 3.12 ``sum`` compensates for rounding, and
+    [0.7, 0.1, 0.1, 0.1] adds up to 1.0 there but to 0.9999999999999999 in numpy."""
+    row = [x / sum(raw) for x in raw]  # a sum within rounding of 1
+    probabilities, _ = soft_label(row, FOUR_LABELS)
+    array = np.asarray(row)
+    assert probabilities == (array / array.sum()).tolist()
+
+
+def test_a_row_python_3_12_adds_up_to_1_is_divided_by_numpy_s_sum():
+    probabilities, _ = soft_label([0.7, 0.1, 0.1, 0.1], FOUR_LABELS)
+    assert probabilities == (np.asarray([0.7, 0.1, 0.1, 0.1]) / 0.9999999999999999).tolist()

@@ -1,7 +1,9 @@
 """The rules of a soft label (a probability vector, or multilabel pairs): ``soft_label`` reads one
 value and raises the first rule it breaks; ``parse_soft`` reads one from its text."""
 
+import functools
 import math
+import operator
 
 import numpy as np
 
@@ -17,11 +19,11 @@ Row = list[float]
 
 
 def _total(row: Row) -> float:
-    """The row's sum as numpy adds up the scores' arrays: one by one below 8 values (as ``sum``),
-    pairwise from 8 on (``np.add.reduce``, which ``np.sum`` calls). A sum that overflows is
-    infinite, without a warning."""
-    if len(row) < 8:
-        return sum(row)
+    """The row's sum as numpy adds up the scores' arrays: one by one below 8 values, pairwise from
+    8 on (``np.add.reduce``, which ``np.sum`` calls). A sum that overflows is infinite, without a
+    warning."""
+    if len(row) < 8:  # not ``sum``: from Python 3.12 it compensates for rounding, as numpy does not
+        return functools.reduce(operator.add, row, 0)
     with np.errstate(over="ignore", invalid="ignore"):
         return float(np.add.reduce(row))
 

@@ -442,8 +442,9 @@ def option_table() -> dict[str, dict]:
             choices=LATEX_WIDTHS,
             default="auto",
             help="ranking.tex's wide tables (overall, groups): 'auto' spans both columns of a "
-            "two-column page when a table has more than 5 columns, '1' keeps every table in one "
-            "column, '2' sets them across both (track tables always fit one column)",
+            "two-column page when a table is wider than one column (estimated from its text), '1' "
+            "keeps every table in one column, '2' sets them across both (track tables always fit "
+            "one column)",
         ),
         "--teams": dict(
             type=Path,
