@@ -271,7 +271,6 @@ def _cross_checked(
     return Edition(
         **{
             **{key: top[key] for key in EDITION_KEYS},  # as written, or the schema's default
-            "description": top["description"] or "",
             "folder": folder,
             "phases": phases,
             "tracks": tracks,
