@@ -7,7 +7,7 @@ no title is ever cut inside a word.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from ..errors import Problem
 from ..metrics import get as get_metric
@@ -23,24 +23,19 @@ def column_title(track: Track, metric: str) -> str | None:
     return next((title for title in titles if len(title) <= MAX_COLUMN_TITLE), None)
 
 
-def column_title_problems(tracks: Sequence[Track], where: str) -> list[Problem]:
-    """One problem per track whose title leaves no room for a metric's (short) title."""
-    problems = (_title_problem(track, where) for track in tracks)
-    return [problem for problem in problems if problem]
-
-
-def _title_problem(track: Track, where: str) -> Problem | None:
-    """The problem of ``track`` when its title leaves no room for a metric's (short) title, naming
-    the first such metric; None when every column title fits."""
-    too_long = [metric for metric in track.metrics if column_title(track, metric) is None]
-    if not too_long:
-        return None
-    shortest = get_metric(too_long[0]).short_title or get_metric(too_long[0]).title
-    return Problem(
-        f"{where} '{track.id}'",
-        f"the track's title is too long for the leaderboard column of metric "
-        f"'{too_long[0]}' ('<title> {shortest}' must fit in {MAX_COLUMN_TITLE} characters)",
-        expected=f"a title of at most {MAX_COLUMN_TITLE - len(shortest) - 1} characters",
-        found=f"{track.title!r} ({len(track.title)} characters)",
-        hint="set a shorter 'title' on the track",
-    )
+def column_title_problems(tracks: Sequence[Track], where: str) -> Iterator[Problem]:
+    """One problem per track whose title leaves no room for a metric's (short) title, naming the
+    first such metric."""
+    for track in tracks:
+        too_long = [metric for metric in track.metrics if column_title(track, metric) is None]
+        if not too_long:
+            continue
+        shortest = get_metric(too_long[0]).short_title or get_metric(too_long[0]).title
+        yield Problem(
+            f"{where} '{track.id}'",
+            f"the track's title is too long for the leaderboard column of metric "
+            f"'{too_long[0]}' ('<title> {shortest}' must fit in {MAX_COLUMN_TITLE} characters)",
+            expected=f"a title of at most {MAX_COLUMN_TITLE - len(shortest) - 1} characters",
+            found=f"{track.title!r} ({len(track.title)} characters)",
+            hint="set a shorter 'title' on the track",
+        )

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, make_dataclass, replace
 from pathlib import Path
 
@@ -137,19 +138,17 @@ def _edition_file(value, folder: Path, where: str, key: str, problems: list[Prob
 BUILT_PAGES = ("terms.md", "data.md", "evaluation.md", "baselines.md", "timeline.md")
 
 
-def _page_name_problems(pages: list[dict]) -> list[Problem]:
+def _page_name_problems(pages: list[dict]) -> Iterator[Problem]:
     """A page whose file name is that of a page the builder writes, or of an earlier page: in the
     bundle's pages/ one would replace the other."""
     taken = dict.fromkeys(BUILT_PAGES, "a page the builder writes")
-    problems = []
     for i, page in enumerate(pages):
         name = Path(page["file"]).name
         if name in taken:
             message = f"the page's file name {name!r} is that of {taken[name]}"
             hint = "rename the file: the bundle keeps every page in pages/ by its file name alone"
-            problems.append(Problem(f"pages[{i}]", message, hint=hint))
+            yield Problem(f"pages[{i}]", message, hint=hint)
         taken.setdefault(name, f"pages[{i}]")
-    return problems
 
 
 def _check_files(raw: dict, folder: Path, display: str, problems: list[Problem]) -> list[dict]:
@@ -272,7 +271,6 @@ def _cross_checked(
     return Edition(
         **{
             **{key: top[key] for key in EDITION_KEYS},  # as written, or the schema's default
-            "description": top["description"] or "",
             "folder": folder,
             "phases": phases,
             "tracks": tracks,

@@ -2,6 +2,7 @@
 edition's overview or terms under another edition's name (their text, data and licence are the sample
 data's, the wrong ones for any other edition)."""
 
+from collections.abc import Iterator
 from pathlib import Path
 
 from ..assets import kit_root
@@ -20,7 +21,7 @@ def _normalised(text: str) -> str:
     return " ".join(text.split())
 
 
-def page_problems(edition_name: str, folder: Path, files: list[str]) -> list[Problem]:
+def page_problems(edition_name: str, folder: Path, files: list[str]) -> Iterator[Problem]:
     """One problem per page file (relative to ``folder``, each a regular file inside it) that is a
     placeholder or a default page."""
     defaults = {}  # the default edition's pages by normalised text (none in a kit without editions)
@@ -28,19 +29,17 @@ def page_problems(edition_name: str, folder: Path, files: list[str]) -> list[Pro
         path = kit_root() / "editions" / "default" / name
         if path.is_file():
             defaults[_normalised(path.read_text(encoding="utf-8", errors="replace"))] = name
-    problems = []
     for path in (Path(folder) / name for name in files):
         text = _normalised(path.read_text(encoding="utf-8", errors="replace"))
         if PLACEHOLDER_MARK in text:
             message = "the page is still the placeholder 'codajudge new' wrote"
             hint = "write the edition's own text and delete the placeholder line"
-            problems.append(Problem(str(path), message, hint=hint))
+            yield Problem(str(path), message, hint=hint)
         elif text in defaults:
             wrong = "its sample data, dates and licence"
             message = f"the page is the default edition's {defaults[text]} ({wrong})"
             hint = f"write edition '{edition_name}'s own page"
-            problems.append(Problem(str(path), message, hint=hint))
-    return problems
+            yield Problem(str(path), message, hint=hint)
 
 
 def text_problems(raw: dict) -> list[Problem]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 from typing import NamedTuple
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from ..errors import Problem
 
@@ -50,26 +50,25 @@ def schedule_problems(schedule: Sequence[ScheduledPhase]) -> list[Problem]:
         for phase in schedule
         if phase.start and phase.end and phase.end <= phase.start
     ]
-    pairs = (_pair_problem(phase, following) for phase, following in zip(schedule, schedule[1:]))
-    return problems + [problem for problem in pairs if problem]
+    return problems + list(_pair_problems(schedule))
 
 
-def _pair_problem(phase: ScheduledPhase, following: ScheduledPhase) -> Problem | None:
-    """The problem of two consecutive phases, if any: ``phase`` has no end, or ``following``
+def _pair_problems(schedule: Sequence[ScheduledPhase]) -> Iterator[Problem]:
+    """The problem of each two consecutive phases, if any: the first has no end, or the second
     starts before it ends (or as it ends)."""
-    if not phase.has_end:
-        return Problem(
-            phase.where,
-            f"phase {phase.name!r} has no end but phase {following.name!r} follows it",
-            hint="every phase followed by another needs an 'end'",
-        )
-    if phase.end and following.start and following.start <= phase.end:
-        return Problem(
-            following.where,
-            f"phase {following.name!r} starts before phase {phase.name!r} ends, or as it "
-            "ends: Codabench refuses phases that overlap or touch",
-            expected=f"a start after {phase.end:{DATE_FORMAT}}",
-            found=f"{following.start:{DATE_FORMAT}}",
-            hint=f"start {following.name!r} later or end {phase.name!r} earlier",
-        )
-    return None
+    for phase, following in zip(schedule, schedule[1:]):
+        if not phase.has_end:
+            yield Problem(
+                phase.where,
+                f"phase {phase.name!r} has no end but phase {following.name!r} follows it",
+                hint="every phase followed by another needs an 'end'",
+            )
+        elif phase.end and following.start and following.start <= phase.end:
+            yield Problem(
+                following.where,
+                f"phase {following.name!r} starts before phase {phase.name!r} ends, or as it "
+                "ends: Codabench refuses phases that overlap or touch",
+                expected=f"a start after {phase.end:{DATE_FORMAT}}",
+                found=f"{following.start:{DATE_FORMAT}}",
+                hint=f"start {following.name!r} later or end {phase.name!r} earlier",
+            )
