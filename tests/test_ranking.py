@@ -53,23 +53,21 @@ from conftest import shared_data
 
 def test_tie_groups_follow_the_tests_against_each_leader():
     p = {("A", "B"): 0.30, ("A", "C"): 0.01, ("A", "D"): 0.20, ("A", "E"): 0.001, ("C", "E"): 0.50}
-    ranks, against_best = tie_groups(
-        ["A", "B", "C", "D", "E"], lambda a, others: [p[(a, b)] for b in others], alpha=0.05
-    )
+    ranks, against_best = tie_groups(["A", "B", "C", "D", "E"], lambda a, b: p[(a, b)], alpha=0.05)
     # D is not significantly worse than A although C (between them) is: D ties with the best
     assert ranks == {"A": 1, "B": 1, "D": 1, "C": 4, "E": 4}
     assert against_best == {"B": 0.30, "C": 0.01, "D": 0.20, "E": 0.001}
 
 
 def test_tie_groups_without_ties_is_the_plain_order():
-    ranks, _ = tie_groups(["x", "y", "z"], lambda a, others: [0.0] * len(others), alpha=0.05)
+    ranks, _ = tie_groups(["x", "y", "z"], lambda a, b: 0.0, alpha=0.05)
     assert ranks == {"x": 1, "y": 2, "z": 3}
-    assert tie_groups(["x", "y", "z"], lambda a, others: [1.0] * len(others), alpha=0.05)[0] == {
+    assert tie_groups(["x", "y", "z"], lambda a, b: 1.0, alpha=0.05)[0] == {
         "x": 1,
         "y": 1,
         "z": 1,
     }
-    assert tie_groups([], lambda a, others: [1.0] * len(others), alpha=0.05) == ({}, {})
+    assert tie_groups([], lambda a, b: 1.0, alpha=0.05) == ({}, {})
 
 
 def test_order_respects_the_metric_direction():
@@ -125,7 +123,7 @@ def test_overall_rank_is_the_primary_score_by_default_with_ties_by_name():
 def _ranked_by_score(track_id, scores):
     """A track's ranking by its scores alone (higher is better, no statistical ties)."""
     order = order_best_first(scores, higher_is_better=True)
-    ranks, _ = tie_groups(order, lambda leader, others: [0.0] * len(others), alpha=0.05)
+    ranks, _ = tie_groups(order, lambda leader, other: 0.0, alpha=0.05)
     rows = [RankedSystem(name, scores[name], ranks[name], ranks[name] == 1) for name in order]
     return TrackRanking(
         SimpleNamespace(id=track_id, title=track_id, labels=[]), "pearson", "williams", None, rows

@@ -50,7 +50,6 @@ from __future__ import annotations
 import math
 import warnings
 from typing import NamedTuple
-from collections.abc import Sequence
 
 import numpy as np
 
@@ -311,9 +310,6 @@ class TrackTests:
     def __init__(self, test: str, metric_name: str, submitted: dict[str, object], raws):
         self.test, self.metric_name, self.metric = test, metric_name, get_metric(metric_name)
         self.submitted, self.raws = submitted, raws
-
-    def p_values(self, leader: str, others: Sequence[str]) -> list[float]:
-        return [self.pair(leader, other).p_value for other in others]
 
     def pair(self, leader: str, other: str) -> TestResult:
         """The test of ``leader`` against ``other`` (statistic oriented as leader - other)."""

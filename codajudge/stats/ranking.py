@@ -64,20 +64,20 @@ def order_best_first(scores: dict[str, float], higher_is_better: bool) -> list[s
 
 
 def tie_groups(
-    order: Sequence[str], p_values: Callable[[str, Sequence[str]], Sequence[float]], alpha: float
+    order: Sequence[str], p_value: Callable[[str, str], float], alpha: float
 ) -> tuple[dict[str, int], dict[str, float]]:
     """Competition ranks with statistical ties (see the module docstring).
 
-    ``order`` is best first; ``p_values(leader, others)`` tests the leader against each of the
-    others (all at once, so the tests can share their work). Returns name -> rank, and each other
-    system's p-value against the best (its first leader, tested once for both).
+    ``order`` is best first; ``p_value(leader, other)`` tests the leader against one other system.
+    Returns name -> rank, and each other system's p-value against the best (its first leader,
+    tested once for both).
     """
     ranks: dict[str, int] = {}
     against_best: dict[str, float] = {}
     remaining = list(order)
     while remaining:
         leader, others = remaining[0], remaining[1:]
-        tested = dict(zip(others, p_values(leader, others)))
+        tested = {other: p_value(leader, other) for other in others}
         if not ranks:
             against_best = tested
         group = [leader] + [s for s in others if tested[s] > alpha]
@@ -99,7 +99,7 @@ def rank_track(track, results: dict[str, object], settings) -> TrackRanking:
     order = order_best_first(scores, get_metric(metric_name).higher_is_better)
     raws = shared_resamples(metric_name, submitted, settings.resamples, settings.seed)
     tests = TrackTests(chosen, metric_name, submitted, raws)
-    ranks, against_best = tie_groups(order, tests.p_values, settings.alpha)
+    ranks, against_best = tie_groups(order, lambda a, b: tests.pair(a, b).p_value, settings.alpha)
     rows = []
     for name in sorted(order, key=ranks.get):  # a stable sort: the scores' order within a rank
         ci = percentile_interval(raws[name], scores[name]) if raws else None
