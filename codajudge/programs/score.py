@@ -27,7 +27,7 @@ from ..scoring import Result, score_folder  # noqa: E402
 from ..spec import TaskSpec, read_spec  # noqa: E402
 from .common import argument_parser, own_words, run_guarded  # noqa: E402
 from .opening import open_submission  # noqa: E402
-from .status import MAX_STATUS_BYTES, OK, UNREADABLE, IngestionStatus, read_small_text, read_status  # noqa: E402
+from .status import MAX_STATUS_BYTES, OK, IngestionStatus, read_small_text, read_status  # noqa: E402
 
 
 #: How many characters of the prediction step's message the scoring program repeats.
@@ -60,10 +60,9 @@ def check_prediction_step(res_dir: Path, status: IngestionStatus) -> None:
     """Refuse to score when the prediction step (ingestion or submitted code) failed; ``status``
     is ``read_status(res_dir)`` (an ``ok`` one for a plain result submission)."""
     if status.status != OK:
-        # the prediction step's own message (its lines kept), cut to STATUS_MESSAGE_CHARS
-        failure = status.message
-        if status.status != UNREADABLE:
-            failure = shorten(safe_lines(own_words(failure)), STATUS_MESSAGE_CHARS)
+        # the prediction step's own message (its lines kept), cut to STATUS_MESSAGE_CHARS; the
+        # kit's own UNREADABLE_MESSAGE passes through unchanged
+        failure = shorten(safe_lines(own_words(status.message)), STATUS_MESSAGE_CHARS)
         cut = failure.endswith("...") and len(failure) > STATUS_MESSAGE_CHARS
         raise SubmissionError.single(
             INGESTION_STATUS,
