@@ -253,13 +253,9 @@ def _give(claimed: TrackFiles, relative: PurePosixPath, track_ids: Sequence[str]
     """Record ``relative`` as the file of each of ``track_ids``, refusing a track given by two files."""
     for tid in track_ids:
         if tid in claimed:
-            raise SubmissionError.single(
-                f"{safe_display(claimed[tid])}, {safe_display(relative)}",
-                f"track '{tid}' is given by more than one file",
-                expected="exactly one file per track",
-                found="2 files",
-                hint="remove all but one of them",
-            )
+            message = f"track '{tid}' is given by more than one file"
+            rule = Rule(message, "exactly one file per track", "remove all but one of them")
+            raise rule.error(f"{safe_display(claimed[tid])}, {safe_display(relative)}", "2 files")
         claimed[tid] = relative
 
 
@@ -272,12 +268,9 @@ def locate_track_files(folder: Path, tracks: Sequence[Track]) -> tuple[TrackFile
         if not _claim(claimed, relative, tracks):
             unclaimed.append(safe_display(relative))
         elif irregular:
-            raise SubmissionError.single(
-                safe_display(relative),
-                f"the prediction file is {irregular}",
-                expected="a regular file",
-                hint="write the predictions into the file itself",
-            )
+            hint = "write the predictions into the file itself"
+            rule = Rule(f"the prediction file is {irregular}", "a regular file", hint)
+            raise rule.error(safe_display(relative))
     return claimed, unclaimed
 
 

@@ -103,15 +103,11 @@ def refuse_blank_line(display: str, numbers: Sequence[int], layout: str) -> None
     """Refuse a blank line inside a file of the ``layout`` whose rows are matched to items by their
     position: ``numbers``, the 1-based numbers of its lines that are not blank, skip one."""
     if numbers and numbers[-1] != len(numbers):
-        raise SubmissionError.single(
-            display,
-            f"blank line inside a {layout} file",
-            # the line before the first line whose number is not its rank
-            line=next(n for k, n in enumerate(numbers, start=1) if n != k) - 1,
-            expected="one row on every line",
-            found="an empty line",
-            hint=f"{layout} files are matched to items by line number",
-        )
+        # the line before the first line whose number is not its rank
+        blank = next(n for k, n in enumerate(numbers, start=1) if n != k) - 1
+        hint = f"{layout} files are matched to items by line number"
+        rule = Rule(f"blank line inside a {layout} file", "one row on every line", hint)
+        raise rule.error(display, "an empty line", blank)
 
 
 @contextmanager
@@ -122,12 +118,8 @@ def opened(path: Path, display: str, n_items: int) -> Iterator[BinaryIO]:
         size, max_bytes = Path(path).stat().st_size, max_file_bytes(n_items)
         if size > max_bytes:
             per_track = f" for a track of {n_items:,} items" if max_bytes < MAX_FILE_BYTES else ""
-            raise SubmissionError.single(
-                display,
-                "file is too large",
-                expected=f"at most {max_bytes} bytes{per_track}",
-                found=f"{size} bytes",
-            )
+            rule = Rule("file is too large", f"at most {max_bytes} bytes{per_track}")
+            raise rule.error(display, f"{size} bytes")
         with open(path, "rb") as f:
             yield f
     except OSError as e:
@@ -148,14 +140,12 @@ def read_texts(path: Path, display: str, n_items: int) -> Lines:
         f.seek(offset)
         for number, line in enumerate(iter(partial(f.readline, MAX_LINE_BYTES + 1), b""), start=1):
             if number > max_lines:
-                raise SubmissionError.single(
-                    display,
-                    "file has too many lines",
-                    hint="write one line per item",
-                    expected=f"at most {max_lines:,} lines for a track of {n_items:,} items "
-                    f"({LINES_PER_ITEM} per item plus {LINE_SLACK:,}, blank lines included)",
-                    found=f"more than {max_lines:,} lines",
+                expected = (
+                    f"at most {max_lines:,} lines for a track of {n_items:,} items "
+                    f"({LINES_PER_ITEM} per item plus {LINE_SLACK:,}, blank lines included)"
                 )
+                rule = Rule("file has too many lines", expected, "write one line per item")
+                raise rule.error(display, f"more than {max_lines:,} lines")
             text = _refuse_broken(line, number, offset, display)
             if text.strip():
                 texts.append(text)
@@ -175,13 +165,8 @@ def _text_start(head: bytes, display: str) -> int:
     lines (``_PRETTY_JSON``) is refused by its layout."""
     for boms, encoding in _OTHER_BOMS:  # named as such: their NUL bytes would read as 'binary'
         if head.startswith(boms):
-            raise SubmissionError.single(
-                display,
-                f"file is {encoding} text",
-                expected="UTF-8 text",
-                found=f"a {encoding} byte-order mark",
-                hint="save the file as UTF-8",
-            )
+            rule = Rule(f"file is {encoding} text", "UTF-8 text", "save the file as UTF-8")
+            raise rule.error(display, f"a {encoding} byte-order mark")
     offset = len(codecs.BOM_UTF8) if head.startswith(codecs.BOM_UTF8) else 0
     start = _PRETTY_JSON.match(head, offset)
     if start:
@@ -195,14 +180,9 @@ def _refuse_broken(line: bytes, number: int, offset: int, display: str) -> str:
     without its line end, after refusing it by the first rule it breaks, in this order: too long,
     a NUL byte, not UTF-8, a CR inside."""
     if len(line.removesuffix(b"\n")) > MAX_LINE_BYTES:
-        raise SubmissionError.single(
-            display,
-            "line is too long",
-            line=number,
-            expected=f"at most {MAX_LINE_BYTES} bytes per line",
-            found="a longer line",
-            hint="write one item per line",
-        )
+        expected = f"at most {MAX_LINE_BYTES} bytes per line"
+        rule = Rule("line is too long", expected, "write one item per line")
+        raise rule.error(display, "a longer line", number)
     at = line.find(b"\x00")
     if at >= 0:
         raise BINARY.error(display, f"a NUL byte at offset {offset + at}", number)
