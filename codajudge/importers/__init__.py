@@ -192,13 +192,12 @@ def cut_release(module, source: dict, root: Path, split: str, where: str, labels
             f"'split' gives the {split} split no share",
             hint=f"add {split}: SHARE to the dataset's 'split'",
         )
-    released = {k: v for k, v in source.items() if k != "split"}
 
     def in_split(item: dict) -> bool:
         return split_of(item["id"], shares) == split
 
     try:
-        items = _filtered(module, released, root, shares.get("from", "test"), labels)
+        items = _filtered(module, source, root, shares.get("from", "test"), labels)
     except PartlyRead as error:  # the items read are cut as well, for the data checks
         error.items = list(filter(in_split, error.items))
         raise
