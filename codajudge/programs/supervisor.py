@@ -84,42 +84,42 @@ def _echo(stream, line: bytes) -> None:
     print(f"{ECHO_PREFIX}{text}", file=stream, flush=True)
 
 
-def _head_full() -> None:
-    print(
-        f"note: your code printed more than the log shows; its last lines follow when it ends, "
-        f"and both are kept in {PARTICIPANT_OUTPUT} in the prediction output",
-        flush=True,
-    )
-
-
-class ParticipantOutput:
-    """The participant's output of one run of the ingestion program (empty until the child runs).
-    ``saved_in``: the folder where PARTICIPANT_OUTPUT is kept up to date while the code runs."""
+class ParticipantOutput(CappedOutput):
+    """The participant's output of one run of the ingestion program (empty until the child runs),
+    capped as every process's output is. ``saved_in``: the folder where PARTICIPANT_OUTPUT is kept
+    up to date while the code runs."""
 
     def __init__(self, saved_in: Path):
-        self.capture = CappedOutput(on_head_full=_head_full)
+        super().__init__()
         self.saved_in = saved_in
         self._saver: threading.Thread | None = None
         self._stop_saving = threading.Event()
 
+    def head_full(self) -> None:
+        print(
+            f"note: your code printed more than the log shows; its last lines follow when it "
+            f"ends, and both are kept in {PARTICIPANT_OUTPUT} in the prediction output",
+            flush=True,
+        )
+
     def drain(self, stdout: BinaryIO, stderr: BinaryIO) -> list[threading.Thread]:
-        """Read the child's two pipes into the one capture, in the order the lines come, each
+        """Read the child's two pipes into this one output, in the order the lines come, each
         echoed on this program's stream of the same name; keep the file saved meanwhile. Called
         once, when the child started."""
         readers = []
         for pipe, stream in ((stdout, sys.stdout), (stderr, sys.stderr)):
             echo = functools.partial(_echo, stream)
-            readers.append(drain(pipe, functools.partial(self.capture.add, echo=echo)))
+            readers.append(drain(pipe, functools.partial(self.add, echo=echo)))
         self._saver = threading.Thread(target=self._keep_saved, daemon=True)
         self._saver.start()
         return readers
 
     def _keep_saved(self) -> None:
-        """Save the capture every SAVE_SECONDS when it holds new lines, until ``finish``."""
+        """Save the output every SAVE_SECONDS when it holds new lines, until ``finish``."""
         saved_lines = 0
         while not self._stop_saving.wait(SAVE_SECONDS):
-            if self.capture.lines != saved_lines:
-                saved_lines = self.capture.lines
+            if self.lines != saved_lines:
+                saved_lines = self.lines
                 # OSError: the code put a folder at that name; the final save replaces it
                 with contextlib.suppress(OSError):
                     self.save()
@@ -130,12 +130,12 @@ class ParticipantOutput:
         self._stop_saving.set()
         if self._saver is not None:
             self._saver.join()
-        self.capture.echo_tail()
+        self.echo_tail()
 
     def save(self, failure: str | None = None) -> None:
         """Write PARTICIPANT_OUTPUT into ``saved_in`` when the code printed anything or failed
         after it started; ``failure``: the program's message, which ends the file."""
-        text = self.capture.text()
+        text = self.text()
         if failure is not None and self._saver is not None:  # the child was started
             text += f"\n{MESSAGE_HEADER}\n{failure}\n"
         if text:
@@ -144,7 +144,7 @@ class ParticipantOutput:
     def keep(self, failure: str | None = None) -> None:
         """``save``, then say where the file is when the code printed anything."""
         self.save(failure)
-        if self.capture.bytes > 0:
+        if self.bytes > 0:
             print(f"what your code printed is in {PARTICIPANT_OUTPUT} in the prediction output")
 
 

@@ -28,17 +28,11 @@ Echo = Callable[[bytes], None]
 class CappedOutput:
     """The head and the tail of a stream of lines (bytes; several pipes may feed one, line by
     line), and the count of the lines and bytes cut between them. Each line kept in the head is
-    echoed as it arrives (with the echo its pipe was drained with), and
-    ``on_head_full`` is called once, when the head is full; ``echo_tail`` echoes the tail."""
+    echoed as it arrives (with the echo its pipe was drained with), and ``head_full`` is called
+    once, when the head is full; ``echo_tail`` echoes the tail."""
 
-    def __init__(
-        self,
-        head_bytes: int = HEAD_BYTES,
-        tail_bytes: int = TAIL_BYTES,
-        on_head_full: Callable[[], None] | None = None,
-    ):
+    def __init__(self, head_bytes: int = HEAD_BYTES, tail_bytes: int = TAIL_BYTES):
         self.head_bytes, self.tail_bytes = head_bytes, tail_bytes
-        self.on_head_full = on_head_full
         self.head: list[bytes] = []
         self.tail: deque[tuple[bytes, Echo]] = deque()
         self.kept_tail = 0
@@ -53,12 +47,16 @@ class CappedOutput:
                 self.head.append(line)
                 echo(line)
                 return
-            if not self.tail and self.on_head_full is not None:
-                self.on_head_full()
+            if not self.tail:
+                self.head_full()
             self.tail.append((line, echo))
             self.kept_tail += len(line)
             while self.kept_tail > self.tail_bytes and len(self.tail) > 1:
                 self.kept_tail -= len(self.tail.popleft()[0])
+
+    def head_full(self) -> None:
+        """Called once, when the first line that does not fit in the head comes: nothing here (the
+        participant's output says so in the log)."""
 
     def cut_note(self) -> str:
         """``... 12,345 lines (1,234,567 bytes) cut ...`` or '' when nothing was cut."""

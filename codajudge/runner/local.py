@@ -223,12 +223,18 @@ def place_submission(submission: str, target: Path) -> None:
         raise NOTHING_AT_PATH.error(safe_display(submission))
 
 
-def copy_program(source: Path, target: Path) -> None:
-    """A program as the worker mounts it; the engine is put beside it when the bundle is the
-    repository itself (a built bundle already carries it)."""
-    shutil.copytree(source, target, ignore=shutil.ignore_patterns(*CACHES))
+def lay_out_step(step: Path, program: Path, data: Path, data_folder: str) -> Path:
+    """The ``app/...`` folders of a step in ``step``: its ``program`` copied to ``app/program`` as
+    the worker mounts it (the engine put beside it when the bundle is the repository itself; a
+    built bundle already carries it), its ``data`` to ``data_folder`` and an empty ``app/output``.
+    Returns the program's folder."""
+    target = step / "app/program"
+    shutil.copytree(program, target, ignore=shutil.ignore_patterns(*CACHES))
     if not (target / "codajudge").is_dir():
         shutil.copytree(PACKAGE, target / "codajudge", ignore=shutil.ignore_patterns(*CACHES))
+    shutil.copytree(data, step / data_folder)
+    (step / "app/output").mkdir()
+    return target
 
 
 def run_submission(
@@ -239,11 +245,8 @@ def run_submission(
     limit = time_limit or task.time_limit
     res, prediction, unisolated = predict(task, submission, work, limit)
     step = work / "score"
-    program = step / "app/program"
+    program = lay_out_step(step, task.scoring_program, task.reference_data, "app/input/ref")
     scores_out = step / "app/output"
-    scores_out.mkdir(parents=True)
-    copy_program(task.scoring_program, program)
-    shutil.copytree(task.reference_data, step / "app/input/ref")
     for fresh in (program, step / "app/input/ref"):
         sandbox.make_read_only(fresh)
     scoring = run_step(program_command(program, str(step), is_scoring=True), program, limit)
@@ -264,11 +267,8 @@ def predict(
     without isolation, why (``--run-code`` of the ranking runs code only where ``require_sandbox``
     passed first)."""
     step = work / "predict"
-    program = step / "app/program"
-    for folder in ("app/output", "app/shared"):
-        (step / folder).mkdir(parents=True)
-    copy_program(task.ingestion_program, program)
-    shutil.copytree(task.input_data, step / "app/input_data")
+    program = lay_out_step(step, task.ingestion_program, task.input_data, "app/input_data")
+    (step / "app/shared").mkdir()
     submitted = step / "app/ingested_program"
     place_submission(submission, submitted)
     # the worker copies a submission without a metadata file into the prediction output (it is
