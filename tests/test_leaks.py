@@ -261,7 +261,8 @@ def test_a_system_s_predictions_in_a_submission_file_are_not_taken_for_the_gold(
     check_public_tree([public], hidden, tmp_path)
     table = [["item", "lang", "labels"]] + [[i, "en", " ".join(r)] for i, r in zip(gold.ids, rows)]
     found = _check(tmp_path, hidden, "table.csv", _csv(table))
-    assert "hidden gold of track 'pe (test)'" in found and "of its items, next to their ids" in found
+    assert "hidden gold of track 'pe (test)'" in found
+    assert "of its items, next to their ids" in found
     right = [list(row) for row in gold_as_values(gold)]
     write_prediction(public / "pe.tsv", track, gold.ids, rows[:4] + right[4:])
     with pytest.raises(ConfigError) as caught:

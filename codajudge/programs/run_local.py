@@ -158,11 +158,13 @@ def kit_phase_task(bundle: Path, phase: str) -> PhaseTask:
     if task is not None and task.reference_data.is_dir():
         return task
     if task is None and slug(phase) not in PHASES:  # the platform's, which a kit may not hold
-        where, reason = "--phase", f"no such phase: {phase}; {_kit_phase_list(list(tasks), scored)}"
+        where = "--phase"
+        reason = f"no such phase: {phase}; {_kit_phase_list(list(tasks), scored)}"
         hint = None if scored else CHECK_HINT.format(phase="")
     else:  # a phase of the kit (or the platform's) whose gold is hidden
         cannot = "this phase's gold is hidden, so this starting kit cannot score it"
-        where, reason = f"--phase {phase}", cannot if scored else f"{cannot}, nor any other phase"
+        where = f"--phase {phase}"
+        reason = cannot if scored else f"{cannot}, nor any other phase"
         hint = CHECK_HINT.format(phase=" for that phase")
     raise UsageError.single(where, reason, expected=expected, hint=hint)
 
