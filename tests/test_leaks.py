@@ -271,6 +271,20 @@ def test_a_system_s_predictions_in_a_submission_file_are_not_taken_for_the_gold(
     assert "92% of items exact" in str(caught.value)
 
 
+def test_a_submission_s_neighbouring_lines_do_not_count_as_its_items_gold(tmp_path):
+    """Read as a submission, a file's items are right or wrong by their own line: 88% of items
+    right is under the 90% asked, though the nearest value before each id (the previous line's
+    label) is the gold of the items wrong too."""
+    labels = [it["label"] for it in NLI_ITEMS]
+    predicted = list(labels)
+    wrong = [i for i in range(1, len(labels)) if labels[i] == labels[i - 1]][::2][:36]
+    for i in wrong:
+        predicted[i] = NLI[(NLI.index(labels[i]) + 1) % 3]
+    assert len(wrong) == 36  # 264 of 300 items right: 88%
+    rows = "".join(f"{it['id']}\t{label}\n" for it, label in zip(NLI_ITEMS, predicted))
+    assert _check(tmp_path, _hidden("nli", NLI_ITEMS), "nli.tsv", rows) == ""
+
+
 def test_an_edition_whose_first_phase_hides_its_gold_builds(tmp_path):
     """Its sample result submission holds the baselines' test predictions (the per-annotator
     majority gets 67% of the irony test items exactly right)."""

@@ -431,12 +431,17 @@ def share_by_order(probe: Probe, text: TextValues, encoded: bool) -> float:
     return float(np.mean(missing == 0))
 
 
-def gold_in_text(probe: Probe, text: TextValues, least: float = LEAK_SHARE_MIN) -> str:
+def gold_in_text(
+    probe: Probe, text: TextValues, least: float = LEAK_SHARE_MIN, by_id: float | None = None
+) -> str:
     """'the gold of N% of its items, how' when ``text`` holds the probe's gold, as it is or
     transformed, beside the items' ids or in their order, for a share of the items of ``least`` at
-    least; '' when it does not."""
+    least; '' when it does not. ``by_id``: the share of items exactly right beside their ids when
+    it is known (a file read as a submission: each value on its item's line), in place of the
+    text's reading of the values nearest each id (which takes a line's neighbour as well)."""
     # each reading in turn while none finds enough
-    share, how = exact_by_id(probe, text), "next to their ids"
+    share = exact_by_id(probe, text) if by_id is None else by_id
+    how = "next to their ids"
     if share < max(least, leak_threshold(probe.chance)):
         share, how = share_by_order(probe, text, encoded=False), "in their order"
     if share < least:
@@ -602,14 +607,15 @@ class Scan:
     def _found(self, track_id: str, text: TextValues, share: float | None) -> str:
         """What the file reveals of the track's gold ('' when nothing): read as a submission
         (``share``: its items exactly right, None when it is not one), a system's predictions are
-        meant to agree with the gold, so only ``SUBMISSION_SHARE`` of the items, exact or in any
-        reading of its text, is the gold; any other file, by its text (``gold_in_text``)."""
+        meant to agree with the gold, so only ``SUBMISSION_SHARE`` of the items, exactly right or in
+        any other reading of its text, is the gold; any other file, by its text (``gold_in_text``)."""
         if share is not None and share >= SUBMISSION_SHARE:
             return f"{share:.0%} of items exact"
         if self.probes[track_id] is None:
             return ""
-        least = LEAK_SHARE_MIN if share is None else SUBMISSION_SHARE
-        return gold_in_text(self.probes[track_id], text, least)
+        if share is None:
+            return gold_in_text(self.probes[track_id], text)
+        return gold_in_text(self.probes[track_id], text, SUBMISSION_SHARE, by_id=share)
 
     def item_file(self, items: list[dict], display: str) -> list[Problem]:
         """A public item file with gold fields (a starting kit's reference data, a training file, a
