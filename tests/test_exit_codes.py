@@ -157,3 +157,15 @@ def test_a_non_utf8_folder_name_does_not_crash_the_results_page(tmp_path):
     assert json.loads((tmp_path / "out" / "scores.json").read_text())[
         f"{track.id}_pearson"
     ] == pytest.approx(1.0)
+
+
+def test_output_whose_reader_has_gone_stops_quietly():
+    """``codajudge schema | head -1``: the reader closes the pipe; the command stops as a pipe's
+    writer does (exit 130, nothing on stderr), not with an internal error."""
+    read_end, write_end = os.pipe()
+    command = [sys.executable, "-m", "codajudge", "schema"]  # 100 KB: more than a pipe holds
+    run = subprocess.Popen(command, cwd=REPO, stdout=write_end, stderr=subprocess.PIPE)
+    os.close(write_end)
+    os.close(read_end)
+    _, stderr = run.communicate(timeout=60)
+    assert (run.returncode, stderr.decode()) == (130, "")

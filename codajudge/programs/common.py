@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 import traceback
 from pathlib import Path
@@ -59,8 +60,9 @@ def run_guarded(
     """Run ``body``; turn every failure into one clear message on stderr and a non-zero exit code.
 
     A KitError is the user's (or the organiser's) to fix and is printed as is: a usage error
-    plainly, a bundle problem as the organisers' and anything else as a refused submission.
-    Anything else is a bug in the kit: a one-line message, with the traceback saved to
+    plainly, a bundle problem as the organisers' and anything else as a refused submission. An
+    output whose reader has gone (``| head``) stops the program quietly. Anything else is a bug in
+    the kit: a one-line message, with the traceback saved to
     ``details_dir`` for organisers.
     """
     try:
@@ -73,6 +75,12 @@ def run_guarded(
         message, code = f"{program}{REFUSED}{e.render()}", EXIT_DATA_ERROR
     except KeyboardInterrupt:
         message, code = f"{program}: interrupted", EXIT_INTERRUPTED
+    except (
+        BrokenPipeError
+    ):  # the output's reader has gone (``| head``): stop as a pipe's writer does
+        with contextlib.suppress(OSError):  # and flush nothing more there at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_INTERRUPTED
     except MemoryError:
         message, code = f"{program}: out of memory while processing the submission", EXIT_DATA_ERROR
     except Exception as e:  # noqa: BLE001 - the last line of defence before the participant
