@@ -62,8 +62,7 @@ def run_guarded(
     A KitError is the user's (or the organiser's) to fix and is printed as is: a usage error
     plainly, a bundle problem as the organisers' and anything else as a refused submission. An
     output whose reader has gone (``| head``) stops the program quietly. Anything else is a bug in
-    the kit: a one-line message, with the traceback saved to
-    ``details_dir`` for organisers.
+    the kit: a one-line message, with the traceback saved to ``details_dir`` for organisers.
     """
     try:
         return body()
@@ -75,10 +74,8 @@ def run_guarded(
         message, code = f"{program}{REFUSED}{e.render()}", EXIT_DATA_ERROR
     except KeyboardInterrupt:
         message, code = f"{program}: interrupted", EXIT_INTERRUPTED
-    except (
-        BrokenPipeError
-    ):  # the output's reader has gone (``| head``): stop as a pipe's writer does
-        with contextlib.suppress(OSError):  # and flush nothing more there at exit
+    except BrokenPipeError:  # the output's reader has gone (``| head``)
+        with contextlib.suppress(OSError):  # stop as a pipe's writer does, flushing nothing more
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_INTERRUPTED
     except MemoryError:
