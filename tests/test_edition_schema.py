@@ -12,6 +12,7 @@ import yaml
 
 from codajudge.bundle import schema as S
 from codajudge.bundle.schema import IMPORTER_OPTIONS, dataset_fields
+from codajudge.bundle.config_yaml import load_config_yaml
 from codajudge.bundle.edition import load_edition
 from codajudge.errors import ConfigError
 from codajudge.fields import resolve
@@ -212,15 +213,34 @@ def test_an_importer_that_is_no_string_is_refused_without_a_traceback():
     )
 
 
-def test_an_unquoted_yaml_date_is_accepted_as_that_day_at_midnight():
-    """YAML reads `start: 2027-03-01` (unquoted) as a date: the schema takes it as it is, as the
-    quoted "2027-03-01 00:00:00" (the quoted date alone is refused above: it is text, not a date)."""
-    from codajudge.bundle.schedule import config_date
+@pytest.mark.parametrize(
+    "written",
+    ["2027-03-01", "2027-03-01T00:00:00", "2027-03-01T12:00:00Z", "2027-03-01 12:00:00+05:00"],
+)
+def test_an_unquoted_date_is_refused_as_the_same_text_quoted(tmp_path, written):
+    """YAML reads `start: 2027-03-01` (unquoted) as a date, and a zone as an aware datetime (which
+    the schedule could not compare with the others): each is judged as its text quoted, so a date
+    alone, a 'T' or a zone is refused."""
+    folder = tmp_path / "ed"
+    shutil.copytree(REPO / "editions" / "default", folder)
+    text = DEFAULT.read_text(encoding="utf-8").replace('"2027-03-01 00:00:00"', written)
+    (folder / "edition.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_edition(folder)
+    assert (
+        f"phases[1] 'evaluation': 'start' is not a UTC date and time; expected "
+        f"'YYYY-MM-DD HH:MM:SS' (quoted), found {written!r}"
+    ) in "\n".join(p.render() for p in caught.value.problems)
 
-    config = default_config()
-    config["phases"][1]["start"] = yaml.safe_load("start: 2027-03-01")["start"]
-    assert problems_of(config) == ""
-    assert config_date(config["phases"][1]["start"]) == config_date("2027-03-01 00:00:00")
+
+def test_an_unquoted_date_and_time_is_that_value(tmp_path):
+    """Unquoted, 'YYYY-MM-DD HH:MM:SS' is the text it is quoted."""
+    unquoted = DEFAULT.read_text(encoding="utf-8").replace(
+        '"2027-03-01 00:00:00"', "2027-03-01 00:00:00"
+    )
+    (tmp_path / "edition.yaml").write_text(unquoted, encoding="utf-8")
+    _, raw = load_config_yaml(tmp_path)
+    assert raw["phases"][1]["start"] == "2027-03-01 00:00:00" and problems_of(raw) == ""
 
 
 def test_an_unknown_key_in_a_track_is_named_once(tmp_path):

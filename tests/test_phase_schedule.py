@@ -43,7 +43,7 @@ def edition_problems(schedule) -> list[Problem]:
         {"id": pid, **_dates(*dates)} for pid, dates in zip(("practice", "evaluation"), schedule)
     ]
     problems = []
-    _phases(raw, problems)
+    _phases(raw, problems, has_queue=False)
     return problems
 
 

@@ -178,6 +178,25 @@ def test_a_queue_that_is_not_a_vhost_uuid_is_refused(tmp_path, value):
     assert "'queue' must be the vhost of a Codabench queue (a UUID)" in str(caught.value)
 
 
+def test_a_time_limit_above_the_shared_queue_s_needs_a_queue_in_the_edition_too(tmp_path):
+    """The edition's check applies the bundle checker's rule, so what it passes the zip's check
+    passes too: without a ``queue``, a phase runs at most 600 s."""
+
+    def slow(config, queue=None):
+        config["phases"][1]["execution_time_limit"] = 900
+        if queue:
+            config["queue"] = queue
+
+    with pytest.raises(ConfigError) as caught:
+        load_edition(edited_default(tmp_path / "shared", slow))
+    assert (
+        "edition.yaml: phases (evaluation): execution_time_limit above what the shared queue "
+        "allows; expected at most 600 s, or a 'queue' of your own, found 900 s"
+    ) in str(caught.value)
+    own = load_edition(edited_default(tmp_path / "own", lambda c: slow(c, QUEUE)))
+    assert own.phases[1].execution_time_limit == 900
+
+
 # ---------------------------------------------------------------- the repository root is the source tree
 
 ENTRY_SCRIPTS = [

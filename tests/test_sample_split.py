@@ -71,6 +71,23 @@ def test_a_wrong_sample_is_refused_before_any_file_is_read(tmp_path, sample, mes
     assert message in str(e.value) and "datasets 'nli'" in str(e.value)
 
 
+@pytest.mark.parametrize(
+    "key, value, found",
+    [
+        ("split", {"train": 0.6, "dev": 0.2, "test": 0.2}, "split: {train: 0.6}"),
+        ("splits", {"train": {"path": "nli/train.jsonl"}}, "splits: {train: {'path'"),
+    ],
+)
+def test_train_none_with_a_train_in_split_or_splits_is_refused(tmp_path, key, value, found):
+    """The train items of ``split`` or ``splits`` would be dropped without a word."""
+    folder = one_dataset_edition(tmp_path, train="none", **{key: value})
+    with pytest.raises(ConfigError) as e:
+        load_edition(folder)
+    assert "datasets 'nli': 'train: none' (no training split) and a train " in str(e.value)
+    assert f"in '{key}' contradict each other, found train: none, {found}" in str(e.value)
+    assert f"or drop 'train' from '{key}'" in str(e.value)
+
+
 def test_a_sample_larger_than_its_split_is_refused(tmp_path):
     folder = one_dataset_edition(
         tmp_path, sample={"dev": {"of": "test", "items": 15, "seed": 3}}, exclude=HELD_OUT

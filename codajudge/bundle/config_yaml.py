@@ -19,16 +19,18 @@ from ..formats.textfile import utf8_text
 
 MAX_CONFIG_BYTES = 1024 * 1024
 BOOL_TAG = "tag:yaml.org,2002:bool"
+TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
 
 
 class ConfigLoader(yaml.SafeLoader):
     """A SafeLoader whose only booleans are true and false (YAML 1.2): YAML 1.1's yes, no, on and off
     stay strings, which a key expecting a boolean refuses (``errors.boolean_problem``) instead of reading
-    a word as a choice; a label or a title ``no`` stays the word."""
+    a word as a choice; a label or a title ``no`` stays the word. Nor does it read timestamps: an
+    unquoted date is the text it would be quoted, which a date key judges alike."""
 
 
 ConfigLoader.yaml_implicit_resolvers = {
-    first: [(tag, pattern) for tag, pattern in resolvers if tag != BOOL_TAG]
+    first: [(tag, pattern) for tag, pattern in resolvers if tag not in (BOOL_TAG, TIMESTAMP_TAG)]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
 ConfigLoader.add_implicit_resolver(

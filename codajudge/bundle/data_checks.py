@@ -84,11 +84,25 @@ def _other_split_problems(source: dict, where: str) -> Iterator[Problem]:
         yield Problem(where, message, expected=f"e.g. {example}", found=repr(other))
 
 
+def _train_problems(source: dict, where: str) -> Iterator[Problem]:
+    """``train: none`` (no training split) and a train share in ``split`` or a train source in
+    ``splits``, whose items the dataset would silently lose."""
+    for key, what in (("split", "a train share"), ("splits", "a train source")):
+        if source.get("train") == "none" and source.get(key, {}).get("train"):
+            yield Problem(
+                where,
+                f"'train: none' (no training split) and {what} in '{key}' contradict each other",
+                found=f"train: none, {key}: {{train: {source[key]['train']!r}}}",
+                hint=f"drop 'train: none' to keep a training split, or drop 'train' from '{key}'",
+            )
+
+
 def dataset_problems(datasets: dict[str, dict], display: str) -> Iterator[Problem]:
     """The rules spanning several options of each ``datasets`` entry (each passed the schema): the
     shares of ``split`` add up to 1, ``split`` and per-split ``splits`` are not both given, the
-    splits named by ``exclude`` and ``sample`` (``_other_split_problems``), and a table names its
-    file(s): one for all splits, or one per split."""
+    splits named by ``exclude`` and ``sample`` (``_other_split_problems``), ``train: none`` without a
+    train in ``split`` or ``splits`` (``_train_problems``), and a table names its file(s): one for
+    all splits, or one per split."""
     for dataset_id, source in sorted(datasets.items()):
         where = f"{display}: datasets '{dataset_id}'"
         if "split" in source and (shares := shares_problem(source["split"])):
@@ -99,6 +113,7 @@ def dataset_problems(datasets: dict[str, dict], display: str) -> Iterator[Proble
             )
             yield Problem(where, message, hint="keep one of them")
         yield from _other_split_problems(source, where)
+        yield from _train_problems(source, where)
         if source.get("importer") == "table" and "path" not in source and "splits" not in source:
             message = "a table dataset needs 'path' (one file) or 'splits' (a file per split)"
             yield Problem(where, message, hint="e.g. path: data/items.csv")

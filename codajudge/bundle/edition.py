@@ -23,6 +23,7 @@ from ..spec import BASELINE, PrimaryRule, TaskSpec, check_primary_direction, pri
 from ..formats.textfile import utf8_text
 from ..metrics.edition_module import load_source
 from ..tracks import Track, tracks_from_list
+from .check.v2 import time_limit_problems
 from .columns import column_title_problems
 from .config_yaml import load_config_yaml
 from .data_checks import dataset_problems
@@ -97,10 +98,12 @@ Edition = make_dataclass(
 )
 
 
-def _phases(raw: list[dict], problems: list[Problem]) -> list[Phase]:
+def _phases(raw: list[dict], problems: list[Problem], has_queue: bool) -> list[Phase]:
     """The phases ``raw`` lists (each passed the schema: a key given is not None; a key omitted
     takes its default from the phase's id, else from the schema's), with the problems of their ids
-    (unique) and of their schedule (``schedule.schedule_problems``) added to ``problems``."""
+    (unique), of their time limits (``check.v2.time_limit_problems``; ``has_queue``: the edition
+    has a queue of its own) and of their schedule (``schedule.schedule_problems``) added to
+    ``problems``."""
     phases = []
     for entry in raw:
         pid = entry["id"]
@@ -112,6 +115,8 @@ def _phases(raw: list[dict], problems: list[Problem]) -> list[Phase]:
         end = entry.get("end")
         dates = {"start": config_date(entry["start"]), "end": end and config_date(end)}
         phases.append(Phase(**{**by_id, **entry, **dates}))
+        limit = phases[-1].execution_time_limit
+        problems += time_limit_problems(f"phases ({pid})", limit, has_queue)
     ids = [p.id for p in phases]
     if len(set(ids)) != len(ids):
         problems.append(Problem("phases", "a phase id is repeated", found=", ".join(ids)))
@@ -254,7 +259,7 @@ def _cross_checked(
     names = [slug_problem(raw["name"], display, "name")]
     names += [slug_problem(d, f"{display}: datasets", "dataset id") for d in raw["datasets"]]
     found = [problem for problem in names if problem is not None]
-    phases = _phases(raw["phases"], found)
+    phases = _phases(raw["phases"], found, has_queue=bool(raw.get("queue")))
     tracks, datasets = _tracks(raw, display, found), raw["datasets"]
     found.extend(dataset_problems(datasets, display))
     if not found:  # which gold may be public, and which phases may score the same items

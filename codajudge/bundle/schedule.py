@@ -16,12 +16,8 @@ DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 
 
 def config_date(value) -> dt.datetime:
-    """A date as the edition config may write it, a quoted ``DATE_FORMAT`` or an unquoted YAML
-    timestamp (a date, nothing to coerce), as a datetime; ValueError or TypeError otherwise."""
-    if isinstance(value, dt.datetime):
-        return value
-    if isinstance(value, dt.date):
-        return dt.datetime(value.year, value.month, value.day)
+    """A date as the edition config writes it, text in ``DATE_FORMAT`` (quoted or not: the config's
+    loader reads no timestamps), as a datetime; ValueError or TypeError otherwise."""
     return dt.datetime.strptime(value, DATE_FORMAT)
 
 

@@ -6,6 +6,7 @@ from functools import partial
 from pathlib import Path
 from collections.abc import Iterator
 
+from ...errors import Problem
 from ..schedule import ScheduledPhase, schedule_problems
 from .findings import (
     Findings,
@@ -193,14 +194,7 @@ def _check_phase(
     the schedule."""
     where = f"phases[{number}]"
     check_keys(phase, PHASE_KEYS, where, "phase", findings)
-    limit = phase.get("execution_time_limit")
-    if is_int(limit) and limit > SHARED_QUEUE_TIME_LIMIT and not has_queue:
-        findings.add(
-            where,
-            "execution_time_limit above what the shared queue allows",
-            expected=f"at most {SHARED_QUEUE_TIME_LIMIT} s, or a 'queue' of your own",
-            found=f"{limit} s",
-        )
+    findings.problems += time_limit_problems(where, phase.get("execution_time_limit"), has_queue)
     if number == 0 and phase.get("auto_migrate_to_this_phase") is True:
         findings.add(where, "the first phase cannot have auto_migrate_to_this_phase")
     _check_task_refs(phase.get("tasks"), tasks, where, "phase", findings)
@@ -210,6 +204,22 @@ def _check_phase(
         findings.add(where, "a phase needs a 'start' date")
     start, end = phase_dates(phase, where, findings)
     return ScheduledPhase(where, phase.get("name"), start, end, phase.get("end") not in (None, ""))
+
+
+def time_limit_problems(where: str, limit, has_queue: bool) -> list[Problem]:
+    """The problem of a phase's ``execution_time_limit`` ``limit`` (at ``where``) above what the
+    shared queue allows in a competition without a queue of its own, if any. The edition config's
+    check applies it too."""
+    if not is_int(limit) or limit <= SHARED_QUEUE_TIME_LIMIT or has_queue:
+        return []
+    return [
+        Problem(
+            where,
+            "execution_time_limit above what the shared queue allows",
+            expected=f"at most {SHARED_QUEUE_TIME_LIMIT} s, or a 'queue' of your own",
+            found=f"{limit} s",
+        )
+    ]
 
 
 def phase_dates(phase: dict, where: str, findings: Findings) -> tuple:
