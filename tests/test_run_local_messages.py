@@ -388,3 +388,20 @@ def test_every_score_the_terminal_prints_says_its_direction_and_range(en_en_run)
     assert re.search(
         r"\n  Sarcasm persp\. Avg norm abs dist +n/a  \(lower is better, 0 to 0\.8333\)", out
     )
+
+
+def test_a_codalab_v15_bundle_is_refused_in_one_line_naming_the_given_zip(tmp_path, capsys):
+    """A v1.5 competition.yaml (numbered phases, as --legacy builds) is not run: one line naming
+    the zip as given (not its extracted copy), what to run instead, exit 2."""
+    import yaml
+    import zipfile
+
+    doc = {"title": "T", "phases": {1: {"phasenumber": 1, "label": "Evaluation"}}}
+    bundle = tmp_path / "ed-legacy.zip"
+    with zipfile.ZipFile(bundle, "w") as archive:
+        archive.writestr("competition.yaml", yaml.safe_dump(doc))
+    assert main([str(bundle), "baseline:random", "--phase", "evaluation"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"run_local.py: {bundle}: only Codabench bundles are run locally;")
+    assert "found a CodaLab v1.5 bundle" in err and "without --legacy" in err
+    assert "starting_kit.zip" in err and err.count("\n") == 1

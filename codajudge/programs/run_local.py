@@ -1,12 +1,13 @@
 """``run_local.py BUNDLE SUBMISSION --phase PHASE [--output DIR]``: Codabench's two steps, locally.
 
-BUNDLE is a bundle folder or zip, or a starting kit (itself a small bundle); SUBMISSION is a result
-zip or folder, a code submission (folder or zip with model.py) or ``baseline:NAME`` (random,
-most_frequent, cosine_bow); PHASE is one of BUNDLE's phases, as its competition.yaml names them.
-A bundle's are its edition's (e.g. practice, evaluation, post-campaign). A starting kit scores
-``local``, a validation split held out of the training data with its gold, when the edition has
-one, and ``practice`` when the practice gold is public; a phase whose gold it lacks is refused
-with the phases it scores (its README's first commands name them).
+BUNDLE is a Codabench bundle folder or zip (a CodaLab v1.5 one is refused: run its starting kit),
+or a starting kit (itself a small bundle); SUBMISSION is a result zip or folder, a code submission
+(folder or zip with model.py) or ``baseline:NAME`` (random, most_frequent, cosine_bow); PHASE is
+one of BUNDLE's phases, as its competition.yaml names them. A bundle's are its edition's (e.g.
+practice, evaluation, post-campaign). A starting kit scores ``local``, a validation split held out
+of the training data with its gold, when the edition has one, and ``practice`` when the practice
+gold is public; a phase whose gold it lacks is refused with the phases it scores (its README's
+first commands name them).
 
 Examples, inside a starting kit with a local phase:
     python3 run_local.py . baseline:cosine_bow --phase local
@@ -141,13 +142,13 @@ CHECK_HINT = (
 )
 
 
-def kit_phase_task(bundle: Path, phase: str) -> PhaseTask:
+def kit_phase_task(bundle: Path, phase: str, shown: str | None = None) -> PhaseTask:
     """``phase_task``; in a starting kit, a phase it cannot score (its gold is hidden) or does not
     know is a usage error (nothing of the submission is read), answered with the phases it can
-    score."""
-    doc = read_competition(bundle)
+    score. ``shown``: how messages name the bundle (default: its folder)."""
+    doc = read_competition(bundle, shown)
     if not (bundle / "sample_submissions").is_dir():
-        return phase_task(bundle, phase, doc)
+        return phase_task(bundle, phase, doc, shown)
     names = [p.get("name", "") for p in doc.get("phases") or []]
     tasks = {slug(name): phase_task(bundle, name, doc) for name in names}
     # every phase of a kit names its reference data, whose folder it leaves out where the gold is
@@ -184,7 +185,7 @@ def _kit_phase_list(phases: list[str], scored: list[str]) -> str:
 def run(args) -> int:
     with tempfile.TemporaryDirectory(prefix="codajudge-bundle-") as tmp:
         bundle = open_bundle(Path(args.bundle), Path(tmp))
-        task = kit_phase_task(bundle, args.phase)
+        task = kit_phase_task(bundle, args.phase, args.bundle)
         notes: list[str] = []
         output = Path(args.output) if args.output else None
         scores = run_once(bundle, args.submission, task, args.time_limit, output, notes)
