@@ -278,6 +278,27 @@ def test_the_builder_warns_when_the_kit_can_score_no_phase_unless_the_edition_sa
     assert kit_warnings(declared, import_data(declared, edition)) == []
 
 
+def test_a_declared_local_split_that_cannot_be_made_is_named_not_asked_for(tmp_path):
+    """``local`` declared, every dataset cut without a train share: the warning names the dataset
+    short of training items and why, instead of asking for the ``local`` already there."""
+    from codajudge.bundle.build import import_data, kit_warnings
+    from codajudge.bundle.edition import load_edition
+
+    edition = _written(tmp_path, "notrain")
+    config = edition / "edition.yaml"
+    text = config.read_text(encoding="utf-8").replace(
+        "train: 0.5, dev: 0.25, test: 0.25", "dev: 0.5, test: 0.5"
+    )
+    config.write_text(text, encoding="utf-8")
+    declared = load_edition(edition)
+    (warning,) = kit_warnings(declared, import_data(declared, edition))
+    assert warning.startswith(
+        "warning: 'local' is declared, but dataset 'pairs' (track Similarity) has 0 training items "
+        "and a local split needs at least 2"
+    )
+    assert "add 'local" not in warning
+
+
 def test_a_legacy_build_prints_the_notes_and_warnings_of_a_codabench_build(one_text_no_local):
     """``--legacy`` builds the same bundle first: its summary says what the v2 build's says."""
     built, printed = one_text_no_local

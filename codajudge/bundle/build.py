@@ -21,7 +21,7 @@ import yaml
 from .. import __version__, kinds
 from ..baselines import baseline_class
 from ..assets import CACHES, PACKAGE, kit_root
-from ..errors import BuildProblems, ConfigError, Problem
+from ..errors import BuildProblems, ConfigError, Problem, counted
 from ..formats.coverage import write_other_phase_ids
 from ..formats.items import public_view, reference_view, write_items
 from ..formats.write import write_prediction
@@ -677,12 +677,23 @@ def with_notes(summary: BuildSummary, data: EditionData) -> BuildSummary:
 
 
 def kit_warnings(edition: Edition, data: EditionData) -> list[str]:
-    """A warning when the starting kit can score no phase and the edition does not say why
-    (``kit_scores_no_phase``): its participants could check no submission before uploading it."""
+    """A warning when the edition declares ``local`` and a dataset of a track has too few training
+    items for it (``local_splits``), naming the first; else one when the starting kit can score no
+    phase and the edition does not say why (``kit_scores_no_phase``): its participants could check
+    no submission before uploading it."""
+    prose = Templates.of(edition.folder)
+    train = data.splits["train"]
+    short = sorted(
+        (t.dataset, t.title) for t in edition.tracks if len(train.get(t.dataset, [])) < 2
+    )
+    if edition.local is not None and short:
+        dataset, title = short[0]
+        items = counted(len(train.get(dataset, [])), "training item")
+        return [prose.fill("builder/no_local", dataset=dataset, track=title, items=items)]
     score = local_score(edition, data)
     if score.first_phase or edition.kit_scores_no_phase:
         return []
-    return [Templates.of(edition.folder).fill("builder/kit_scores_no_phase", phase=score.phase)]
+    return [prose.fill("builder/kit_scores_no_phase", phase=score.phase)]
 
 
 def known_leak_notes(edition: Edition, data: EditionData) -> list[str]:
