@@ -373,7 +373,8 @@ def write_pages(edition: Edition, data: EditionData, root: Path) -> list[dict]:
     ]
     score = local_score(edition, data)
     skipped, alike = data.skipped_baselines, data.alike_baselines
-    generated = generated_pages(edition, data.baseline_scores, score, skipped, alike)
+    untrained = untrained_datasets(edition, data)
+    generated = generated_pages(edition, data.baseline_scores, score, skipped, alike, untrained)
     # the generated marker as an HTML comment, which Markdown renders as nothing
     marker = f"<!-- {generated_marker(edition)} -->\n"
     for _, name, text in [terms] + own + generated:
@@ -381,6 +382,12 @@ def write_pages(edition: Edition, data: EditionData, root: Path) -> list[dict]:
     return [
         {"title": title, "file": f"pages/{name}"} for title, name, _ in own + generated + [terms]
     ]
+
+
+def untrained_datasets(edition: Edition, data: EditionData) -> list[str]:
+    """The datasets of the edition's tracks without training items (none declared, or an empty
+    split), sorted."""
+    return sorted({t.dataset for t in edition.tracks if not data.splits["train"].get(t.dataset)})
 
 
 def generated_marker(edition: Edition) -> str:
@@ -663,9 +670,8 @@ def with_notes(summary: BuildSummary, data: EditionData) -> BuildSummary:
     and the starting kit's warnings; and the repeats and baseline scores found."""
     edition = summary.edition
     prose = Templates.of(edition.folder)
-    train = data.splits["train"]
-    without_train = sorted({t.dataset for t in edition.tracks if not train.get(t.dataset)})
-    summary.notes = [prose.fill("builder/no_train", dataset=name) for name in without_train]
+    untrained = untrained_datasets(edition, data)
+    summary.notes = [prose.fill("builder/no_train", dataset=name) for name in untrained]
     summary.notes += [
         prose.fill("builder/not_run", name=name, reason=why)
         for name, why in data.skipped_baselines.items()
