@@ -559,6 +559,30 @@ def test_a_declared_leak_is_excused_by_the_built_bundle_s_own_check(declared_lea
     assert "starting_kit/extra/answers.tsv" in found and "reproduces the hidden gold" in found
 
 
+def test_a_declared_leak_is_excused_by_the_legacy_bundle_s_own_check(declared_leak, tmp_path):
+    """The legacy bundle carries the same record, each path as its leak check names the file (an
+    entry of the zip its folder became), so that its check excuses the same files."""
+    from codajudge.bundle.check import check_bundle, v2
+    from codajudge.legacy import check as legacy_check
+    from codajudge.legacy.build import build_legacy
+
+    folder, _, _ = declared_leak
+    built = build_legacy(load_edition(folder), folder, tmp_path / "out")
+    assert json.loads((built.tree / "known_leaks.json").read_text()) == {
+        "starting_kit.zip:extra/answers.tsv": DECLARED_WHY
+    }
+    assert check_bundle(built.zip_path, (v2, legacy_check)) == []
+
+
+def test_a_declared_path_is_named_in_the_legacy_bundle_by_the_zip_its_folder_became():
+    from codajudge.legacy.build import legacy_public_path
+
+    assert legacy_public_path("starting_kit/extra/a.tsv") == "starting_kit.zip:extra/a.tsv"
+    assert (
+        legacy_public_path("input_data/evaluation/a/b.tsv") == "input_data_evaluation.zip:a/b.tsv"
+    )
+
+
 def test_a_bundle_without_declared_leaks_has_no_record_of_them(bundles):
     """The run's shared small bundle, whose edition declares no leak."""
     summary = bundles.small()

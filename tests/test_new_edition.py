@@ -278,6 +278,46 @@ def test_the_builder_warns_when_the_kit_can_score_no_phase_unless_the_edition_sa
     assert kit_warnings(declared, import_data(declared, edition)) == []
 
 
+@pytest.fixture(scope="module")
+def no_train(tmp_path_factory):
+    """``codajudge new`` with its one dataset cut without a train share (``local`` still declared):
+    (the edition, its data read)."""
+    from codajudge.bundle.build import import_data
+    from codajudge.bundle.edition import load_edition
+
+    edition = _written(tmp_path_factory.mktemp("notrain"), "notrain")
+    config = edition / "edition.yaml"
+    text = config.read_text(encoding="utf-8").replace(
+        "train: 0.5, dev: 0.25, test: 0.25", "dev: 0.5, test: 0.5"
+    )
+    config.write_text(text, encoding="utf-8")
+    declared = load_edition(edition)
+    return declared, import_data(declared, edition)
+
+
+def test_a_declared_local_split_that_cannot_be_made_is_named_not_asked_for(no_train):
+    """``local`` declared, every dataset cut without a train share: the warning names the dataset
+    short of training items and why, instead of asking for the ``local`` already there."""
+    from codajudge.bundle.build import kit_warnings
+
+    (warning,) = kit_warnings(*no_train)
+    assert warning.startswith(
+        "warning: 'local' is declared, but dataset 'pairs' (track Similarity) has 0 training items "
+        "and a local split needs at least 2"
+    )
+    assert "add 'local" not in warning
+
+
+def test_the_data_page_says_which_datasets_have_no_training_split(no_train, tmp_path):
+    """Their ``.train.jsonl`` is empty: the Data page says so, as the Baselines page and the kit's
+    README do, rather than calling it the training split with gold."""
+    from codajudge.bundle.build import write_pages
+
+    write_pages(*no_train, tmp_path)
+    page = (tmp_path / "pages" / "data.md").read_text(encoding="utf-8")
+    assert "(the training split with gold; empty for `pairs`, which has no training split)" in page
+
+
 def test_a_legacy_build_prints_the_notes_and_warnings_of_a_codabench_build(one_text_no_local):
     """``--legacy`` builds the same bundle first: its summary says what the v2 build's says."""
     built, printed = one_text_no_local

@@ -259,18 +259,25 @@ def test_quiet_code_that_fails_gets_no_note_that_it_printed(tmp_path, capsys):
         assert saved.startswith("\n--- the ingestion program's message ---\n")
 
 
-def fake_kit(root: Path, phases: dict) -> Path:
+def fake_kit(root: Path, phases: dict, others: tuple = ()) -> Path:
     """A starting kit's competition.yaml and folders: ``phases`` maps each phase's name to whether
-    its gold is in the kit (reference_data/<phase>)."""
+    its gold is in the kit (reference_data/<phase>); each phase's input data names the edition's
+    ``others`` phases (other_phase_ids.json)."""
     import yaml
 
     (root / "sample_submissions").mkdir(parents=True)
     tasks, entries = [], []
     for index, (name, public) in enumerate(phases.items()):
         slug = name.lower()
-        tasks.append(
-            {"index": index, "scoring_program": "scoring_program", "reference_data": f"ref/{slug}"}
-        )
+        data = root / "input_data" / slug
+        data.mkdir(parents=True)
+        (data / "other_phase_ids.json").write_text(json.dumps({o: {} for o in others}), "utf-8")
+        task = {
+            "index": index,
+            "scoring_program": "scoring_program",
+            "reference_data": f"ref/{slug}",
+        }
+        tasks.append(dict(task, input_data=f"input_data/{slug}"))
         entries.append({"index": index, "name": name, "tasks": [index]})
         if public:
             (root / "ref" / slug).mkdir(parents=True)
@@ -310,6 +317,27 @@ def test_the_phases_offered_are_those_the_kit_scores(tmp_path, capsys):
         "run_local.py: --phase: no such phase: dev; this "
         "starting kit can score: local (the gold of practice is hidden); expected --phase local\n"
     )
+
+
+def test_a_platform_phase_the_edition_has_not_is_no_such_phase(tmp_path, capsys):
+    """A kit of an edition with no practice phase (its one phase, evaluation, hides its gold):
+    practice is answered as any unknown name, and the check hint names the data the kit holds; a
+    phase its input data names (post-campaign) is the edition's, its gold hidden."""
+    kit = fake_kit(tmp_path / "kit", {"Evaluation": False}, others=("post-campaign",))
+    assert main([str(kit), "baseline:random", "--phase", "practice"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(
+        "run_local.py: --phase: no such phase: practice; this starting kit can score no phase (the "
+        "gold of evaluation is hidden). To check the format"
+    )
+    assert (
+        "(Files tab on the platform; the evaluation data is input_data/evaluation in this kit)"
+        in err
+    )
+    assert "input_data/practice" not in err
+    assert main([str(kit), "baseline:random", "--phase", "post-campaign"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("run_local.py: --phase post-campaign: this phase's gold is hidden")
 
 
 def reference_lines(dataset: str) -> str:
@@ -388,3 +416,20 @@ def test_every_score_the_terminal_prints_says_its_direction_and_range(en_en_run)
     assert re.search(
         r"\n  Sarcasm persp\. Avg norm abs dist +n/a  \(lower is better, 0 to 0\.8333\)", out
     )
+
+
+def test_a_codalab_v15_bundle_is_refused_in_one_line_naming_the_given_zip(tmp_path, capsys):
+    """A v1.5 competition.yaml (numbered phases, as --legacy builds) is not run: one line naming
+    the zip as given (not its extracted copy), what to run instead, exit 2."""
+    import yaml
+    import zipfile
+
+    doc = {"title": "T", "phases": {1: {"phasenumber": 1, "label": "Evaluation"}}}
+    bundle = tmp_path / "ed-legacy.zip"
+    with zipfile.ZipFile(bundle, "w") as archive:
+        archive.writestr("competition.yaml", yaml.safe_dump(doc))
+    assert main([str(bundle), "baseline:random", "--phase", "evaluation"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"run_local.py: {bundle}: only Codabench bundles are run locally;")
+    assert "found a CodaLab v1.5 bundle" in err and "without --legacy" in err
+    assert "starting_kit.zip" in err and err.count("\n") == 1

@@ -21,7 +21,7 @@ import yaml
 from .. import __version__, kinds
 from ..baselines import baseline_class
 from ..assets import CACHES, PACKAGE, kit_root
-from ..errors import BuildProblems, ConfigError, Problem
+from ..errors import BuildProblems, ConfigError, Problem, counted
 from ..formats.coverage import write_other_phase_ids
 from ..formats.items import public_view, reference_view, write_items
 from ..formats.write import write_prediction
@@ -373,7 +373,8 @@ def write_pages(edition: Edition, data: EditionData, root: Path) -> list[dict]:
     ]
     score = local_score(edition, data)
     skipped, alike = data.skipped_baselines, data.alike_baselines
-    generated = generated_pages(edition, data.baseline_scores, score, skipped, alike)
+    untrained = untrained_datasets(edition, data)
+    generated = generated_pages(edition, data.baseline_scores, score, skipped, alike, untrained)
     # the generated marker as an HTML comment, which Markdown renders as nothing
     marker = f"<!-- {generated_marker(edition)} -->\n"
     for _, name, text in [terms] + own + generated:
@@ -381,6 +382,12 @@ def write_pages(edition: Edition, data: EditionData, root: Path) -> list[dict]:
     return [
         {"title": title, "file": f"pages/{name}"} for title, name, _ in own + generated + [terms]
     ]
+
+
+def untrained_datasets(edition: Edition, data: EditionData) -> list[str]:
+    """The datasets of the edition's tracks without training items (none declared, or an empty
+    split), sorted."""
+    return sorted({t.dataset for t in edition.tracks if not data.splits["train"].get(t.dataset)})
 
 
 def generated_marker(edition: Edition) -> str:
@@ -663,9 +670,8 @@ def with_notes(summary: BuildSummary, data: EditionData) -> BuildSummary:
     and the starting kit's warnings; and the repeats and baseline scores found."""
     edition = summary.edition
     prose = Templates.of(edition.folder)
-    train = data.splits["train"]
-    without_train = sorted({t.dataset for t in edition.tracks if not train.get(t.dataset)})
-    summary.notes = [prose.fill("builder/no_train", dataset=name) for name in without_train]
+    untrained = untrained_datasets(edition, data)
+    summary.notes = [prose.fill("builder/no_train", dataset=name) for name in untrained]
     summary.notes += [
         prose.fill("builder/not_run", name=name, reason=why)
         for name, why in data.skipped_baselines.items()
@@ -677,12 +683,23 @@ def with_notes(summary: BuildSummary, data: EditionData) -> BuildSummary:
 
 
 def kit_warnings(edition: Edition, data: EditionData) -> list[str]:
-    """A warning when the starting kit can score no phase and the edition does not say why
-    (``kit_scores_no_phase``): its participants could check no submission before uploading it."""
+    """A warning when the edition declares ``local`` and a dataset of a track has too few training
+    items for it (``local_splits``), naming the first; else one when the starting kit can score no
+    phase and the edition does not say why (``kit_scores_no_phase``): its participants could check
+    no submission before uploading it."""
+    prose = Templates.of(edition.folder)
+    train = data.splits["train"]
+    short = sorted(
+        (t.dataset, t.title) for t in edition.tracks if len(train.get(t.dataset, [])) < 2
+    )
+    if edition.local is not None and short:
+        dataset, title = short[0]
+        items = counted(len(train.get(dataset, [])), "training item")
+        return [prose.fill("builder/no_local", dataset=dataset, track=title, items=items)]
     score = local_score(edition, data)
     if score.first_phase or edition.kit_scores_no_phase:
         return []
-    return [Templates.of(edition.folder).fill("builder/kit_scores_no_phase", phase=score.phase)]
+    return [prose.fill("builder/kit_scores_no_phase", phase=score.phase)]
 
 
 def known_leak_notes(edition: Edition, data: EditionData) -> list[str]:

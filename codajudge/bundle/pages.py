@@ -15,9 +15,11 @@ ingestion program (``LocalScore``: what the kit scores, also said on the Baselin
 pages)."""
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .. import kinds
+from ..errors import plural
 from ..formats.results_tsv import layout_files
 from ..importers import gold_choices
 from ..metrics import get as get_metric
@@ -293,8 +295,13 @@ def _gold_sources(prose: Templates, edition: Edition) -> list[str]:
     return [prose.fill("data/gold", sources="\n".join(chosen))] if chosen else []
 
 
-def data_page(edition: Edition) -> str:
+def data_page(edition: Edition, untrained: Sequence[str] = ()) -> str:
+    """The Data and formats page; ``untrained``: the datasets without a training split, whose
+    ``.train.jsonl`` files are empty."""
     prose = Templates.of(edition.folder)
+    names = [f"`{name}`" for name in untrained]
+    have = plural(len(names), "has", "have")
+    train = prose.fill("data/untrained", datasets=listed(names), have=have) if names else ""
     present = _kinds(edition)
     notes = _alignment_paragraphs(prose, edition)
     # the LeWiDi 2023 layout: its files and the tracks each one gives
@@ -308,6 +315,7 @@ def data_page(edition: Edition) -> str:
     disagreement = any(kind.lists_annotators for kind in present)
     page = prose.fill(
         "data",
+        untrained=train,
         annotators=", " + prose.fill("data/annotators") if disagreement else "",
         tracks="\n".join(_track_row(prose, t) for t in edition.tracks),
         formats_heading=prose.fill(
@@ -507,13 +515,19 @@ def baselines_page(
 
 
 def generated_pages(
-    edition: Edition, baseline_scores, score: LocalScore, skipped: dict, alike: dict
+    edition: Edition,
+    baseline_scores,
+    score: LocalScore,
+    skipped: dict,
+    alike: dict,
+    untrained: Sequence[str] = (),
 ) -> list[tuple[str, str, str]]:
     """(title, file name, text) of every generated page, in the order they appear; ``score``:
-    what the starting kit can score (``LocalScore``)."""
+    what the starting kit can score (``LocalScore``); ``untrained``: the datasets without a
+    training split."""
     baselines = baselines_page(edition, baseline_scores, score, skipped, alike)
     return [
-        ("Data and formats", "data.md", data_page(edition)),
+        ("Data and formats", "data.md", data_page(edition, untrained)),
         ("Evaluation", "evaluation.md", evaluation_page(edition, score)),
         ("Baselines", "baselines.md", baselines),
         ("Timeline", "timeline.md", timeline_page(edition)),

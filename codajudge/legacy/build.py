@@ -61,6 +61,7 @@ from ..bundle.build import (
 )
 from ..bundle.compose import leaderboard_columns
 from ..bundle.edition import Edition
+from ..bundle.leaks import write_known_leaks
 from ..bundle.pages import timeline_page
 from ..bundle.prose import Templates
 from ..bundle.zipdet import tree_files, write_zip
@@ -300,6 +301,20 @@ def write_legacy_tree(edition: Edition, v2_root: Path, root: Path) -> None:
         for kind in ("reference_data", "input_data"):
             write_zip(tree_files(v2_root / kind / phase.id), root / f"{kind}_{phase.id}.zip")
     write_yaml(root / "competition.yaml", legacy_yaml(edition, pages), edition)
+    known = edition.known_leaks
+    write_known_leaks(root, {legacy_public_path(name): why for name, why in known.items()})
+
+
+def legacy_public_path(path: str) -> str:
+    """A public file's path in the v2 tree as the leak check names it in the legacy bundle: an
+    entry of the zip its folder became (``starting_kit/X`` -> ``starting_kit.zip:X``,
+    ``input_data/PHASE/X`` -> ``input_data_PHASE.zip:X``); any other path as it is."""
+    parts = path.split("/")
+    if parts[0] == "starting_kit" and len(parts) > 1:
+        return "starting_kit.zip:" + "/".join(parts[1:])
+    if parts[0] == "input_data" and len(parts) > 2:
+        return f"input_data_{parts[1]}.zip:" + "/".join(parts[2:])
+    return path
 
 
 def build_legacy(

@@ -1,12 +1,13 @@
 """``run_local.py BUNDLE SUBMISSION --phase PHASE [--output DIR]``: Codabench's two steps, locally.
 
-BUNDLE is a bundle folder or zip, or a starting kit (itself a small bundle); SUBMISSION is a result
-zip or folder, a code submission (folder or zip with model.py) or ``baseline:NAME`` (random,
-most_frequent, cosine_bow); PHASE is one of BUNDLE's phases, as its competition.yaml names them.
-A bundle's are its edition's (e.g. practice, evaluation, post-campaign). A starting kit scores
-``local``, a validation split held out of the training data with its gold, when the edition has
-one, and ``practice`` when the practice gold is public; a phase whose gold it lacks is refused
-with the phases it scores (its README's first commands name them).
+BUNDLE is a Codabench bundle folder or zip (a CodaLab v1.5 one is refused: run its starting kit),
+or a starting kit (itself a small bundle); SUBMISSION is a result zip or folder, a code submission
+(folder or zip with model.py) or ``baseline:NAME`` (random, most_frequent, cosine_bow); PHASE is
+one of BUNDLE's phases, as its competition.yaml names them. A bundle's are its edition's (e.g.
+practice, evaluation, post-campaign). A starting kit scores ``local``, a validation split held out
+of the training data with its gold, when the edition has one, and ``practice`` when the practice
+gold is public; a phase whose gold it lacks is refused with the phases it scores (its README's
+first commands name them).
 
 Examples, inside a starting kit with a local phase:
     python3 run_local.py . baseline:cosine_bow --phase local
@@ -20,12 +21,14 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from ..bundle.pages import LOCAL_PHASE
 from ..bundle.prose import listed
 from ..confine import slug
 from ..errors import ConfigError, SubmissionError, UsageError
 from ..formats.archive import PARTICIPANT_OUTPUT
+from ..formats.coverage import other_phase_ids
 from ..report import score_meanings
-from ..spec import PHASES, read_spec
+from ..spec import read_spec
 from ..runner.local import PREDICTION_OUTPUT, PhaseTask, RunResult, run_submission
 from ..runner.local import phase_task, read_competition
 from .supervisor import code_printed, last_progress, past_time_limit
@@ -132,24 +135,42 @@ def leaderboard_row(scores: dict[str, float], task: PhaseTask) -> str:
 
 
 #: What a starting kit offers for a phase whose gold it does not hold (``{phase}``: the words
-#: naming that phase, or none).
+#: naming that phase, or none; ``{held}``: where the kit holds a platform phase's data, or none).
 CHECK_HINT = (
     "to check the format and coverage of your files{phase} without scores, "
-    "download the phase's public data (Files tab on the platform; the practice data is "
-    "input_data/practice in this kit) and run: python3 ingestion_program/ingest.py "
-    "PHASE_DATA checked YOUR_SUBMISSION (a result zip or a folder with model.py)"
+    "download the phase's public data (Files tab on the platform{held}) and run: python3 "
+    "ingestion_program/ingest.py PHASE_DATA checked YOUR_SUBMISSION (a result zip or a folder "
+    "with model.py)"
 )
 
 
-def kit_phase_task(bundle: Path, phase: str) -> PhaseTask:
+def _check_hint(bundle: Path, tasks: dict[str, PhaseTask], phase: str) -> str:
+    """``CHECK_HINT`` for ``phase`` (the words naming it), naming the input data the kit holds of
+    each of its platform phases (``tasks``: the kit's, by slug)."""
+    held = [
+        f"; the {name} data is {task.input_data.relative_to(bundle).as_posix()} in this kit"
+        for name, task in tasks.items()
+        if name != LOCAL_PHASE and task.input_data is not None and task.input_data.is_dir()
+    ]
+    return CHECK_HINT.format(phase=phase, held="".join(held))
+
+
+def _edition_phases(tasks: dict[str, PhaseTask]) -> set[str]:
+    """The slugs of the kit's phases and of the edition's others its input data names (their ids
+    in ``other_phase_ids.json``: a phase on another split than the kit's)."""
+    folders = [task.input_data for task in tasks.values() if task.input_data is not None]
+    return set(tasks) | {slug(name) for folder in folders for name in other_phase_ids(folder)}
+
+
+def kit_phase_task(bundle: Path, phase: str, shown: str | None = None) -> PhaseTask:
     """``phase_task``; in a starting kit, a phase it cannot score (its gold is hidden) or does not
     know is a usage error (nothing of the submission is read), answered with the phases it can
-    score."""
-    doc = read_competition(bundle)
+    score. ``shown``: how messages name the bundle (default: its folder)."""
+    doc = read_competition(bundle, shown)
     if not (bundle / "sample_submissions").is_dir():
-        return phase_task(bundle, phase, doc)
+        return phase_task(bundle, phase, doc, shown)
     names = [p.get("name", "") for p in doc.get("phases") or []]
-    tasks = {slug(name): phase_task(bundle, name, doc) for name in names}
+    tasks = {slug(name): phase_task(bundle, name, doc, shown) for name in names}
     # every phase of a kit names its reference data, whose folder it leaves out where the gold is
     # hidden
     scored = [name for name, task in tasks.items() if task.reference_data.is_dir()]
@@ -157,15 +178,15 @@ def kit_phase_task(bundle: Path, phase: str) -> PhaseTask:
     task = tasks.get(slug(phase))
     if task is not None and task.reference_data.is_dir():
         return task
-    if task is None and slug(phase) not in PHASES:  # the platform's, which a kit may not hold
+    if task is None and slug(phase) not in _edition_phases(tasks):
         where = "--phase"
         reason = f"no such phase: {phase}; {_kit_phase_list(list(tasks), scored)}"
-        hint = None if scored else CHECK_HINT.format(phase="")
-    else:  # a phase of the kit (or the platform's) whose gold is hidden
+        hint = None if scored else _check_hint(bundle, tasks, "")
+    else:  # a phase of the kit (or of its edition) whose gold is hidden
         cannot = "this phase's gold is hidden, so this starting kit cannot score it"
         where = f"--phase {phase}"
         reason = cannot if scored else f"{cannot}, nor any other phase"
-        hint = CHECK_HINT.format(phase=" for that phase")
+        hint = _check_hint(bundle, tasks, " for that phase")
     raise UsageError.single(where, reason, expected=expected, hint=hint)
 
 
@@ -184,7 +205,7 @@ def _kit_phase_list(phases: list[str], scored: list[str]) -> str:
 def run(args) -> int:
     with tempfile.TemporaryDirectory(prefix="codajudge-bundle-") as tmp:
         bundle = open_bundle(Path(args.bundle), Path(tmp))
-        task = kit_phase_task(bundle, args.phase)
+        task = kit_phase_task(bundle, args.phase, args.bundle)
         notes: list[str] = []
         output = Path(args.output) if args.output else None
         scores = run_once(bundle, args.submission, task, args.time_limit, output, notes)

@@ -34,7 +34,7 @@ from ..bundle.check.findings import Findings
 from ..bundle.check.opening import load_competition_yaml
 from ..bundle.check.programs import METADATA, metadata_command
 from ..confine import slug
-from ..errors import ConfigError
+from ..errors import ConfigError, UsageError
 from ..formats.archive import NOTHING_AT_PATH, safe_extract
 from ..formats.textfile import safe_display
 from ..untrusted import copy_tree, wait_then_stop
@@ -60,12 +60,14 @@ class PhaseTask:
     columns: list
 
 
-def read_competition(bundle: Path) -> dict:
+def read_competition(bundle: Path, shown: str | None = None) -> dict:
     """The bundle's competition.yaml, read as the bundle checker reads it: bounded (an alias bomb
-    is refused, not expanded), a mapping at its top level."""
+    is refused, not expanded), a mapping at its top level, of Codabench's form (a CodaLab v1.5
+    one is a usage error). ``shown``: how messages name the bundle (default: its folder)."""
+    shown = shown or str(bundle)
     if not (bundle / "competition.yaml").is_file():
         raise ConfigError.single(
-            str(bundle),
+            shown,
             "not a bundle: competition.yaml is missing",
             hint="give the bundle folder or zip built by build_bundle.py, or the starting kit",
         )
@@ -73,32 +75,45 @@ def read_competition(bundle: Path) -> dict:
     doc = load_competition_yaml(bundle, findings)
     if doc is None:
         raise ConfigError(findings.problems)
+    if isinstance(doc.get("phases"), dict):  # numbered phases: the v1.5 form (v2's are a list)
+        raise UsageError.single(
+            shown,
+            "only Codabench bundles are run locally",
+            expected="a Codabench bundle (version: 2)",
+            found="a CodaLab v1.5 bundle (numbered phases, as --legacy builds)",
+            hint="build the edition without --legacy and run that bundle, or unzip this bundle's "
+            "starting_kit.zip and run its run_local.py (its README names the phases it scores)",
+        )
     return doc
 
 
-def phase_task(bundle: Path, phase: str, doc: dict | None = None) -> PhaseTask:
+def phase_task(
+    bundle: Path, phase: str, doc: dict | None = None, shown: str | None = None
+) -> PhaseTask:
     """The (single) task of the named phase; names match as ``confine.slug``s (case and punctuation
-    aside). ``doc``: the bundle's ``read_competition``, when the caller has read it already."""
-    doc = read_competition(bundle) if doc is None else doc
+    aside). ``doc``: the bundle's ``read_competition``, when the caller has read it already;
+    ``shown``: how messages name the bundle (default: its folder)."""
+    shown = shown or str(bundle)
+    doc = read_competition(bundle, shown) if doc is None else doc
     try:
-        return _phase_task(bundle, phase, doc)
+        return _phase_task(bundle, phase, doc, shown)
     except (LookupError, AttributeError, TypeError, ValueError) as e:
         # a hand-edited competition.yaml: the checker names each of its problems
         raise ConfigError.single(
-            str(bundle / "competition.yaml"),
+            f"{shown}/competition.yaml",
             f"phase {phase!r} cannot be run from this competition.yaml",
             found=f"{e.__class__.__name__}: {e}"[:120],
-            hint=f"'codajudge check {bundle}' lists what is wrong in it",
+            hint=f"'codajudge check {shown}' lists what is wrong in it",
         ) from None
 
 
-def _phase_task(bundle: Path, phase: str, doc: dict) -> PhaseTask:
+def _phase_task(bundle: Path, phase: str, doc: dict, shown: str) -> PhaseTask:
     """``phase_task`` of a read competition.yaml, which raises where the document is malformed."""
     phases = doc.get("phases") or []
     entry = next((p for p in phases if slug(p.get("name")) == slug(phase)), None)
     if entry is None:
         raise ConfigError.single(
-            str(bundle / "competition.yaml"),
+            f"{shown}/competition.yaml",
             "no such phase in this bundle",
             expected=" | ".join(str(p.get("name")) for p in phases),
             found=repr(phase),
@@ -107,10 +122,10 @@ def _phase_task(bundle: Path, phase: str, doc: dict) -> PhaseTask:
     task = next((t for t in doc.get("tasks") or [] if t["index"] == index), None)
     if task is None:
         raise ConfigError.single(
-            str(bundle / "competition.yaml"),
+            f"{shown}/competition.yaml",
             f"phase {phase!r} cannot be run: it names task {index!r}, which no task has",
             expected="the index of an entry of 'tasks'",
-            hint=f"'codajudge check {bundle}' lists what is wrong in it",
+            hint=f"'codajudge check {shown}' lists what is wrong in it",
         )
     # a folder the task does not name is None (a bundle without a prediction step)
     folders = ("scoring_program", "ingestion_program", "reference_data", "input_data")
