@@ -360,7 +360,7 @@ def test_a_bad_training_label_is_found_at_import_not_when_a_baseline_crashes(tmp
     with pytest.raises(ConfigError) as caught:
         import_data(load_edition(folder), folder)
     text = str(caught.value)
-    assert "outside the track's label set" in text and "'maybe'" in text and "'i0'" in text
+    assert "outside the label set of track 'c'" in text and "'maybe'" in text and "'i0'" in text
 
 
 def test_similarity_gold_outside_the_declared_range_is_refused(tmp_path):
