@@ -784,6 +784,37 @@ def test_a_json_list_of_records_with_json_lists_as_cells(tmp_path):
     assert items["r0"]["distribution"] == [1.0, 0.0]
 
 
+@pytest.mark.parametrize("one_column", [True, False], ids=["one column", "a column each"])
+def test_json_lists_of_labels_are_multilabel_annotations_as_the_kit_reads_them(
+    tmp_path, one_column
+):
+    """A JSON record's annotation that is a list is one annotator's labels ([] chooses none), the
+    item the kit importer reads from the same annotations; it has no majority label."""
+    given = [[["insult"], ["irony"], ["humour", "insult"]], [["humour"], [], None]]
+    records = [
+        {"id": f"m{k}", "a": "x", "b": f"y {k}", "who": ["u1", "u2", "u3"], "labs": given[k % 2]}
+        for k in range(10)
+    ]
+    layout = {"annotations": {"column": "labs"}, "annotators": {"column": "who"}}
+    if not one_column:  # a column per annotator, named after it
+        records = [dict(r, **{n: r["labs"][j] for j, n in enumerate(r["who"])}) for r in records]
+        layout = {"annotations": ["u1", "u2", "u3"]}
+    columns = {"id": "id", "texts": ["a", "b"], **layout}
+    source = {"importer": "table", "path": "data/ml.jsonl", "columns": columns}
+    labels = ["humour", "irony", "insult"]
+    tracks = [
+        {"id": kind[0], "kind": kind, "scale": "multilabel", "dataset": "pairs", "labels": labels}
+        for kind in ("soft_label", "perspectivist")
+    ]
+    folder = edition(tmp_path, dict(source, split={"dev": 0.5, "test": 0.5}), tracks=tracks)
+    lines = "".join(json.dumps(record) + "\n" for record in records)
+    (folder / "data" / "ml.jsonl").write_text(lines, encoding="utf-8")
+    items = imported(folder)  # the data checks build every track's gold: none refused
+    assert items["m0"]["annotations"] == given[0] and items["m0"]["label"] is None
+    assert items["m1"]["annotators"] == ["u1", "u2"]
+    assert items["m1"]["annotations"] == [["humour"], []]
+
+
 def test_a_json_document_locates_its_records_by_line(tmp_path):
     """A key given twice is a duplicate id on the line of its second record; a record that is no
     object is named with its line."""
