@@ -55,7 +55,14 @@ ITEM_FILE_RULES = {
     ),
     "duplicate id": (
         CSC + CSC[:1],
-        Refusal("gold", "duplicate id. First seen on line 1", line=len(CSC) + 1, item="c01"),
+        Refusal(
+            "gold",
+            "duplicate id",
+            line=len(CSC) + 1,
+            item="c01",
+            expected="each id on one line only",
+            found="'c01' again (first seen on line 1)",
+        ),
     ),
     "fewer annotators than annotations": (
         changed(CSC, annotators=["a", "b"]),

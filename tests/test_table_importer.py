@@ -387,8 +387,30 @@ def test_a_repeated_id_within_a_table_is_refused_with_its_lines(tmp_path):
     with pytest.raises(ConfigError) as caught:
         import_data(load_edition(folder), folder)
     text = str(caught.value)
-    assert "item 'p002': duplicate id. First seen on line 4" in text
+    assert (
+        "line 8, item 'p002': duplicate id; expected each id on one line only, found 'p002' again "
+        "(first seen on line 4). Keep one line per item, or give each item its own id"
+    ) in text
     assert text.count("duplicate id") == 1  # the one release, read for dev and test, said once
+
+
+def test_ids_repeated_from_different_lines_are_each_said_with_their_own_first_line(tmp_path):
+    """Several ids repeated are one problem on several lines: the first line it names is the first
+    id's, said with that id, not claimed for every id."""
+    table = rows(10)
+    table[7]["pair"], table[8]["pair"] = table[2]["pair"], table[4]["pair"]
+    folder = edition(tmp_path, table_source(split={"dev": 0.5, "test": 0.5}), table=table)
+    with pytest.raises(ConfigError) as caught:
+        import_data(load_edition(folder), folder)
+    assert (
+        str(caught.value)
+        .split("\n")[0]
+        .endswith(
+            "duplicate id, on 2 lines (lines 9, 10; items 'p002', 'p004'); expected each id on one "
+            "line only, found 'p002' again (first seen on line 4) on line 9. Keep one line per item, or "
+            "give each item its own id"
+        )
+    )
 
 
 def test_where_on_another_importer_keeps_the_items_with_that_field(tmp_path):
