@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .formats.annotators import annotator_names, per_annotator
-from .errors import ConfigError, ProblemCollector
+from .errors import ConfigError, ProblemCollector, first_few
 from .formats.items import GROUP_FIELDS, annotation_count, item_columns
 from .formats.soft import soft_label
 from .formats.textfile import shorten
@@ -91,7 +91,7 @@ def _label_gold(track: Track, column: dict, ids: list[str], problems: ProblemCol
     codes = np.array(track.label_set.codes(values), dtype=np.int64)
     for row in np.flatnonzero(codes < 0).tolist():
         if values[row] is not None:
-            _outside_label_set("gold label", values[row], track, problems, ids[row])
+            _outside_label_set("gold label", [values[row]], track, problems, ids[row])
     return codes, codes >= 0, []
 
 
@@ -195,36 +195,35 @@ def _annotation_rows(track: Track, column: dict, ids: list[str], problems: Probl
 
 def _annotation_values(track: Track, given: list, problems: ProblemCollector, item: str) -> list:
     """Each annotation's label index, or on multilabel tracks its 0/1 row over the labels (a list of
-    labels or comma-separated labels); a label outside the label set is a problem (index -1, not
-    chosen), at ``item``."""
+    labels or comma-separated labels); the labels outside the label set (index -1, not chosen) are
+    one problem at ``item``, however many of its annotations give them."""
     if track.scale != "multilabel":
-        return _codes(given, given, track, problems, item)
-    rows = []
-    for parts in map(split_multilabel, given):
-        codes = _codes(parts, [str(part).strip() for part in parts], track, problems, item)
-        rows.append([float(label in codes) for label in range(len(track.labels))])
+        rows = track.label_set.codes(given)
+        outside = [value for value, code in zip(given, rows) if code < 0]
+    else:
+        rows, outside = [], []
+        for parts in map(split_multilabel, given):
+            codes = track.label_set.codes(parts)
+            outside += [str(part).strip() for part, code in zip(parts, codes) if code < 0]
+            rows.append([float(label in codes) for label in range(len(track.labels))])
+    _outside_label_set("annotation", outside, track, problems, item)
     return rows
 
 
-def _codes(values: list, shown: list, track: Track, problems: ProblemCollector, item: str) -> list:
-    """Each value's label index by the label policy (-1: none, a problem at ``item`` naming its
-    ``shown`` text)."""
-    codes = track.label_set.codes(values)
-    for code, text in zip(codes, shown) if min(codes, default=0) < 0 else ():
-        if code < 0:
-            _outside_label_set("annotation", text, track, problems, item)
-    return codes
-
-
-def _outside_label_set(what: str, value, track: Track, problems: ProblemCollector, item: str):
-    """The problem of ``what`` (a gold label, an annotation) of ``item`` whose ``value`` is outside
-    the track's label set."""
-    problems.add(
-        f"{what} outside the track's label set",
-        item=item,
-        expected=", ".join(track.labels),
-        found=repr(value),
-    )
+def _outside_label_set(
+    what: str, values: list, track: Track, problems: ProblemCollector, item: str
+):
+    """The problem of ``what`` (a gold label, an annotation) of ``item`` whose ``values`` (each named
+    once) are outside the track's label set; none when there are none."""
+    if values:
+        problems.add(
+            f"{what} outside the label set of track '{track.id}'",
+            item=item,
+            expected=", ".join(track.labels),
+            found=first_few(list(dict.fromkeys(map(repr, values)))),
+            hint="correct the data, or add the label to the track's 'labels' (or name it in "
+            "'label_aliases')",
+        )
 
 
 def gold_as_values(gold: GoldTrack) -> list:

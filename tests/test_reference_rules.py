@@ -55,7 +55,14 @@ ITEM_FILE_RULES = {
     ),
     "duplicate id": (
         CSC + CSC[:1],
-        Refusal("gold", "duplicate id. First seen on line 1", line=len(CSC) + 1, item="c01"),
+        Refusal(
+            "gold",
+            "duplicate id",
+            line=len(CSC) + 1,
+            item="c01",
+            expected="each id on one line only",
+            found="'c01' again (first seen on line 1)",
+        ),
     ),
     "fewer annotators than annotations": (
         changed(CSC, annotators=["a", "b"]),
@@ -191,14 +198,14 @@ GOLD_RULES = {
     "a label given as a number": (
         "cls",
         changed(edition.items_of("cls"), label=1),
-        Refusal("gold", "gold label outside the track's label set", item="n01", found="1"),
+        Refusal("gold", "gold label outside the label set of track 'cls'", item="n01", found="1"),
     ),
     "a label outside the label set": (
         "cls",
         changed(edition.items_of("cls"), label="bogus"),
         Refusal(
             "gold",
-            "gold label outside the track's label set",
+            "gold label outside the label set of track 'cls'",
             item="n01",
             expected=NLI,
             found="'bogus'",
@@ -209,20 +216,23 @@ GOLD_RULES = {
         changed(edition.items_of("persp_cat"), annotations=["bogus"] * 7),
         Refusal(
             "gold",
-            "annotation outside the track's label set, on 7 items",
+            "annotation outside the label set of track 'persp_cat'",
+            item="n01",
             expected=NLI,
-            found="'bogus' on item 'n01'",
+            found="'bogus'",
         ),
     ),
     "an ordinal annotation outside the scale": (
         "persp_ord",
         changed(edition.items_of("persp_ord"), annotations=["bogus"] * 7),
-        Refusal("gold", "annotation outside", expected="1, 2, 3, 4, 5, 6", found="'bogus'"),
+        Refusal(
+            "gold", "annotation outside", item="c01", expected="1, 2, 3, 4, 5, 6", found="'bogus'"
+        ),
     ),
     "a multilabel annotation written as a list's text": (
         "persp_ml",
         changed(edition.items_of("persp_ml"), annotations=[" ['neutral']"] * 7),
-        Refusal("gold", "annotation outside", found="\"['neutral']\" on item 'v01'"),
+        Refusal("gold", "annotation outside", item="v01", found="\"['neutral']\""),
     ),
     "a score as a string": (
         "sim",
@@ -247,12 +257,12 @@ GOLD_RULES = {
     "a label as an integer too large for a float": (
         "cls",
         changed(edition.items_of("cls"), label=10**400),
-        Refusal("gold", "gold label outside the track's label set", item="n01", found="1000000"),
+        Refusal("gold", "gold label outside the label set", item="n01", found="1000000"),
     ),
     "an annotation as an integer too large for a float": (
         "persp_cat",
         changed(edition.items_of("persp_cat"), annotations=[10**400] * 7),
-        Refusal("gold", "annotation outside the track's label set", found="1000000"),
+        Refusal("gold", "annotation outside the label set", item="n01", found="1000000"),
     ),
     "annotations of the wrong count": (
         "persp_cat",
@@ -272,6 +282,28 @@ GOLD_RULES = {
 def test_gold_rule(name):
     track_id, items, refusal = GOLD_RULES[name]
     assert_refused(lambda: build_gold(TRACKS[track_id], items, "gold"), refusal)
+
+
+def test_annotations_outside_the_label_set_are_counted_by_item_each_named_once():
+    """Many annotations of one item outside the label set are one problem of that item, which names
+    each value once; the message names the track, whose label set it is."""
+    items = changed(edition.items_of("persp_cat"), annotations=["bogus"] * 6 + ["neutral"])
+    items = changed(items, 1, annotations=["x", "y", "x"] + ["neutral"] * 4)
+    with pytest.raises(ConfigError) as error:
+        build_gold(TRACKS["persp_cat"], items, "gold")
+    assert str(error.value) == (
+        "gold: annotation outside the label set of track 'persp_cat', on 2 items (items 'n01', "
+        f"'n02'); expected {NLI}, found 'bogus' on item 'n01'. Correct the data, or add the label "
+        "to the track's 'labels' (or name it in 'label_aliases')"
+    )
+    items = changed(edition.items_of("persp_ml"), annotations=[["bogus", "neutral"], ["x"]] * 3)
+    items[0]["annotations"].append(["bogus"])
+    with pytest.raises(ConfigError) as error:
+        build_gold(TRACKS["persp_ml"], items, "gold")
+    assert "gold, item 'v01': annotation outside the label set of track 'persp_ml'" in str(
+        error.value
+    )
+    assert "found 'bogus', 'x'. Correct" in str(error.value)
 
 
 @pytest.mark.parametrize(

@@ -360,7 +360,7 @@ def test_a_bad_training_label_is_found_at_import_not_when_a_baseline_crashes(tmp
     with pytest.raises(ConfigError) as caught:
         import_data(load_edition(folder), folder)
     text = str(caught.value)
-    assert "outside the track's label set" in text and "'maybe'" in text and "'i0'" in text
+    assert "outside the label set of track 'c'" in text and "'maybe'" in text and "'i0'" in text
 
 
 def test_similarity_gold_outside_the_declared_range_is_refused(tmp_path):
@@ -387,8 +387,30 @@ def test_a_repeated_id_within_a_table_is_refused_with_its_lines(tmp_path):
     with pytest.raises(ConfigError) as caught:
         import_data(load_edition(folder), folder)
     text = str(caught.value)
-    assert "item 'p002': duplicate id. First seen on line 4" in text
+    assert (
+        "line 8, item 'p002': duplicate id; expected each id on one line only, found 'p002' again "
+        "(first seen on line 4). Keep one line per item, or give each item its own id"
+    ) in text
     assert text.count("duplicate id") == 1  # the one release, read for dev and test, said once
+
+
+def test_ids_repeated_from_different_lines_are_each_said_with_their_own_first_line(tmp_path):
+    """Several ids repeated are one problem on several lines: the first line it names is the first
+    id's, said with that id, not claimed for every id."""
+    table = rows(10)
+    table[7]["pair"], table[8]["pair"] = table[2]["pair"], table[4]["pair"]
+    folder = edition(tmp_path, table_source(split={"dev": 0.5, "test": 0.5}), table=table)
+    with pytest.raises(ConfigError) as caught:
+        import_data(load_edition(folder), folder)
+    assert (
+        str(caught.value)
+        .split("\n")[0]
+        .endswith(
+            "duplicate id, on 2 lines (lines 9, 10; items 'p002', 'p004'); expected each id on one "
+            "line only, found 'p002' again (first seen on line 4) on line 9. Keep one line per item, or "
+            "give each item its own id"
+        )
+    )
 
 
 def test_where_on_another_importer_keeps_the_items_with_that_field(tmp_path):
@@ -782,6 +804,37 @@ def test_a_json_list_of_records_with_json_lists_as_cells(tmp_path):
     assert items["r1"]["annotations"] == ["1", "1"] and items["r1"]["annotators"] == ["w1", "w2"]
     assert items["r0"]["annotations"] == ["0"] and items["r0"]["annotators"] == ["w1"]
     assert items["r0"]["distribution"] == [1.0, 0.0]
+
+
+@pytest.mark.parametrize("one_column", [True, False], ids=["one column", "a column each"])
+def test_json_lists_of_labels_are_multilabel_annotations_as_the_kit_reads_them(
+    tmp_path, one_column
+):
+    """A JSON record's annotation that is a list is one annotator's labels ([] chooses none), the
+    item the kit importer reads from the same annotations; it has no majority label."""
+    given = [[["insult"], ["irony"], ["humour", "insult"]], [["humour"], [], None]]
+    records = [
+        {"id": f"m{k}", "a": "x", "b": f"y {k}", "who": ["u1", "u2", "u3"], "labs": given[k % 2]}
+        for k in range(10)
+    ]
+    layout = {"annotations": {"column": "labs"}, "annotators": {"column": "who"}}
+    if not one_column:  # a column per annotator, named after it
+        records = [dict(r, **{n: r["labs"][j] for j, n in enumerate(r["who"])}) for r in records]
+        layout = {"annotations": ["u1", "u2", "u3"]}
+    columns = {"id": "id", "texts": ["a", "b"], **layout}
+    source = {"importer": "table", "path": "data/ml.jsonl", "columns": columns}
+    labels = ["humour", "irony", "insult"]
+    tracks = [
+        {"id": kind[0], "kind": kind, "scale": "multilabel", "dataset": "pairs", "labels": labels}
+        for kind in ("soft_label", "perspectivist")
+    ]
+    folder = edition(tmp_path, dict(source, split={"dev": 0.5, "test": 0.5}), tracks=tracks)
+    lines = "".join(json.dumps(record) + "\n" for record in records)
+    (folder / "data" / "ml.jsonl").write_text(lines, encoding="utf-8")
+    items = imported(folder)  # the data checks build every track's gold: none refused
+    assert items["m0"]["annotations"] == given[0] and items["m0"]["label"] is None
+    assert items["m1"]["annotators"] == ["u1", "u2"]
+    assert items["m1"]["annotations"] == [["humour"], []]
 
 
 def test_a_json_document_locates_its_records_by_line(tmp_path):

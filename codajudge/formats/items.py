@@ -160,7 +160,7 @@ def _is_item(
         return None
     first = first_lines.setdefault(item_id, line)
     if first != line:
-        problems.add("duplicate id", line=line, item=item_id, hint=f"first seen on line {first}")
+        duplicate_id(problems, line, item_id, first)
         return value
     texts = value.get("texts", None if need_texts else [])
     if type(texts) is not list or not all(type(text) is str for text in texts):
@@ -168,6 +168,19 @@ def _is_item(
     if value.get("annotators") is not None and value.get("annotations") is not None:
         annotation_count(value["annotators"], value["annotations"], problems, line, item_id)
     return value
+
+
+def duplicate_id(problems: ProblemCollector, line: int, item: str, first: int) -> None:
+    """The problem of ``item``'s id given again on ``line``, first on line ``first``: that line is
+    said with the id in ``found``, which a problem met on several lines gives for its first only."""
+    problems.add(
+        "duplicate id",
+        line=line,
+        item=item,
+        expected="each id on one line only",
+        found=f"{item!r} again (first seen on line {first})",
+        hint="keep one line per item, or give each item its own id",
+    )
 
 
 def annotation_count(names, given, problems: ProblemCollector, line, item: str) -> int:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable
 
 from ..confine import lexical_escapes, require_inside
 from ..errors import ConfigError, Problem, plural
+from ..formats.items import duplicate_id
 from ..labels import LabelSet
 from .cut import split_of
 
@@ -83,9 +84,7 @@ def unique_items(rows: Iterable[tuple[int, dict]], build: Callable, problems) ->
         if first == lineno:
             items.append(item)
         else:
-            problems.add(
-                "duplicate id", line=lineno, item=item["id"], hint=f"first seen on line {first}"
-            )
+            duplicate_id(problems, lineno, item["id"], first)
     return items
 
 

@@ -14,7 +14,8 @@ Options (see ``bundle/schema.py`` and ``docs/edition-config.md``):
   ``label``, ``annotations: [col, ...]`` (one column per annotator; the column names are the
   annotators' unless ``annotators`` names a column holding the names, comma-separated, one per
   annotations column) or ``annotations: {column: col, sep: ","}`` (one column holding each row's
-  annotations, named by an ``annotators`` column, which may say its own ``sep`` alike),
+  annotations, named by an ``annotators`` column, which may say its own ``sep`` alike); a JSON
+  list as an annotation is a multilabel annotation's labels (``[]``: none),
   ``distribution`` (a soft label, a JSON list or object label -> probability: soft-label tracks'
   gold), ``lang``, ``genre``;
 - ``lang``, ``genre``: constants, for a file without such a column.
@@ -233,7 +234,7 @@ def majority(labels: list[str], label_set: LabelSet | None = None) -> str | None
     codes = label_set.codes(labels) if label_set is not None else [-1] * len(labels)
     votes = [(c >= 0, c if c >= 0 else label_key(text)) for text, c in zip(labels, codes)]
     vote, count = Counter(votes).most_common(1)[0]
-    if 2 * count <= len(labels):
+    if 2 * count <= len(labels) or vote == (False, None):  # no majority, or of lists (multilabel)
         return None
     named, key = vote
     return label_set.labels[key] if named else labels[votes.index(vote)]
@@ -245,13 +246,13 @@ def _column_and_sep(spec) -> tuple[str, str]:
     return (spec, ",") if isinstance(spec, str) else (spec["column"], spec.get("sep", ","))
 
 
-def _parts(row: dict, spec) -> list[str]:
-    """The list one column holds (``_column_and_sep``): a JSON record's list, or text cut at the
-    separator, each part stripped."""
+def _parts(row: dict, spec, read: Callable = lambda value: _text(value) or "") -> list:
+    """The list one column holds (``_column_and_sep``): a JSON record's list, each entry as ``read``
+    takes it (by default its text), or text cut at the separator, each part stripped."""
     column, sep = _column_and_sep(spec)
     cell = row.get(column)
     if isinstance(cell, list):
-        return [_text(value) or "" for value in cell]
+        return [read(value) for value in cell]
     text = _text(cell)
     return [] if text is None else [part.strip() for part in text.split(sep)]
 
@@ -279,10 +280,10 @@ def _annotations(columns: dict, row: dict, at: PlacedProblems) -> dict[str, list
     annotations of one column holding a list are named by an annotators column only."""
     spec = columns.get("annotations")
     if isinstance(spec, dict):  # None for an empty cell or part (not labelled)
-        cells, names = [part or None for part in _parts(row, spec)], None
+        cells, names = [None if p == "" else p for p in _parts(row, spec, _annotation)], None
     else:
         names = spec or []
-        cells = [_text(row.get(column)) for column in names]
+        cells = [_annotation(row.get(column)) for column in names]
     listed = columns.get("annotators")  # comma-separated unless it says its own ``sep``
     if listed is not None:
         names = _parts(row, listed)
@@ -299,6 +300,12 @@ def _annotations(columns: dict, row: dict, at: PlacedProblems) -> dict[str, list
     given = [k for k, cell in enumerate(cells) if cell is not None]
     named = {"annotators": [names[k] for k in given]} if names is not None else {}
     return {**named, "annotations": [cells[k] for k in given]} if given else {}
+
+
+def _annotation(value) -> str | list[str] | None:
+    """One annotation: a JSON list (a multilabel annotation; [] chooses no label) as its labels'
+    texts, any other value as ``_text`` reads it (None: not labelled)."""
+    return [_text(label) or "" for label in value] if isinstance(value, list) else _text(value)
 
 
 def _item(source: dict, row: dict, at: PlacedProblems, labels) -> dict | None:
