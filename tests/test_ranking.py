@@ -296,6 +296,19 @@ def test_latex_table_escapes_names_and_marks_ties():
     )
 
 
+def test_latex_writes_minus_signs_as_minus_and_intervals_with_an_en_dash():
+    report = _report()
+    ranking = report.rankings["en_en"]
+    ranking.rows = [
+        RankedSystem("-x", -0.6030, 1, True, None, _interval(-0.6030, -0.6801, -0.5150)),
+        RankedSystem("y", -0.6100, 1, True, 0.3, _interval(-0.6100, -0.6850, 0.0290)),
+    ]
+    text = render_latex(report)
+    assert r"1 & -x & $-$60.30 & $-$68.01--$-$51.50 & 1 \\" in text  # a name as it is
+    assert r"1 & y & $-$61.00 & $-$68.50--2.90 & 1 \\" in text
+    assert r"late & $-$100.00 &" in text and "---" not in text
+
+
 # --- hostile names in the tables (a participant chooses a system name; a reason quotes their file) -----
 
 HOSTILE = [
