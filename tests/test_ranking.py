@@ -15,6 +15,7 @@ import subprocess
 import zipfile
 from pathlib import Path
 from types import SimpleNamespace
+from unittest.mock import Mock
 
 import numpy as np
 import pytest
@@ -589,6 +590,33 @@ def test_command_with_nothing_to_rank_or_no_reference(small_phase, tmp_path, cap
     assert not (out / "ranking.md").exists()
     assert rank_main([str(subs), str(tmp_path / "missing"), "--out", str(out)]) == 1
     assert "task.json" in capsys.readouterr().err
+
+
+def test_command_checks_seed_and_out_before_scoring(small_phase, tmp_path, capsys, monkeypatch):
+    """A seed out of the schema's range is a usage error; an --out that cannot hold the ranking is
+    refused (exit 2, naming the path) before any submission is scored; a write that fails after
+    is the same clear refusal, never an internal error."""
+    ref, subs, out = small_phase
+    with pytest.raises(SystemExit) as exit_:
+        rank_main([str(subs), str(ref), "--seed", "-1"])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and "seed must be between 0 and 4294967295" in err
+    a_file, taken = tmp_path / "a_file", tmp_path / "taken"
+    a_file.write_text("x")
+    (taken / "ranking.md").mkdir(parents=True)
+    refused = {a_file: f"a file at {a_file}", taken: f"a folder at {taken / 'ranking.md'}"}
+    refused[a_file / "below"] = f"a file at {a_file}"
+    for folder, found in refused.items():
+        assert rank_main([str(subs), str(ref), "--out", str(folder)]) == 2
+        err = capsys.readouterr().err
+        assert f"{folder}: --out cannot hold the ranking" in err and f"found {found}." in err
+        assert "scoring" not in err and "internal error" not in err
+    full = OSError(28, "No space left on device", str(out / "ranking.md"))
+    monkeypatch.setattr("codajudge.programs.rank.atomic_write", Mock(side_effect=full))
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "20"]) == 2
+    err = capsys.readouterr().err
+    assert f"{out}: --out cannot hold the ranking" in err and "internal error" not in err
+    assert f"found that {out / 'ranking.md'} cannot be written (no space left on device)" in err
 
 
 def test_bootstrap_test_choice_and_reproducible_tables(small_phase, tmp_path):

@@ -20,7 +20,8 @@ that cannot be scored is reported (name and reason) and left out, and the others
 scoring program would note on a ranked one (files ignored, tracks not covered, metric warnings) is
 listed per submission (stderr, ranking.md, and ranking.csv rows ``submission_note``). The gold is
 read once; ``--jobs`` processes (default: one per core, at most 4) score the submissions. Progress
-goes to stderr. Written to ``--out`` (default: the current folder): ``ranking.md``, ``ranking.csv``,
+goes to stderr. Written to ``--out`` (default: the current folder; a folder that cannot hold
+them is refused before any scoring, exit 2): ``ranking.md``, ``ranking.csv``,
 ``ranking.tex`` and ``ranking.html``, the tables of ``codajudge.stats.tables`` (which writes the CSV)
 rendered by ``stats.markdown``, ``stats.latex`` and ``ranking_page``, each beginning with the ``codajudge rank`` command, every option spelled out, that reproduces it.
 
@@ -56,7 +57,7 @@ from collections.abc import Iterator
 from typing import Union
 
 from ..baselines.interface import MODEL_FILE
-from ..errors import ConfigError, KitError, SubmissionError, counted
+from ..errors import ConfigError, KitError, SubmissionError, UsageError, counted
 from ..formats.archive import INGESTION_STATUS, READ_ERRORS, is_ignored, submission_files
 from ..metrics import get as get_metric
 from ..metrics.edition_module import load_source, loaded_modules
@@ -431,7 +432,10 @@ def option_table() -> dict[str, dict]:
             default=DEFAULT_RESAMPLES,
             help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})",
         ),
-        "--seed": dict(type=int, help="bootstrap seed (default: the phase's seed)"),
+        "--seed": dict(
+            type=_within(int, 0, 2**32 - 1, "seed"),
+            help="bootstrap seed, 0 to 4294967295 (default: the phase's seed)",
+        ),
         "--overall": dict(
             choices=OVERALL_RULES,
             default=BY_PRIMARY,
@@ -466,10 +470,57 @@ def option_table() -> dict[str, dict]:
     }
 
 
+def check_out(out: Path) -> None:
+    """``--out`` checked before any submission is scored, without creating it: the folder, or the
+    nearest one above it that exists (where it will be created), takes a new file, and no folder
+    stands where an output file goes; UsageError naming ``--out`` otherwise."""
+    existing = next((path for path in (out, *out.parents) if os.path.lexists(path)), out)
+    try:
+        if not existing.is_dir():
+            raise out_refused(out, f"a file at {existing}")
+        in_the_way = [out / name for name in OUTPUT_FILES if (out / name).is_dir()]
+        if in_the_way:
+            raise out_refused(out, f"a folder at {in_the_way[0]}")
+        tempfile.TemporaryFile(dir=existing).close()
+    except OSError as e:
+        raise out_refused(out, f"that {existing} takes no new file ({os_reason(e)})") from None
+
+
+def os_reason(error: OSError) -> str:
+    """What the system said of a failed file operation, in lower case: ``permission denied``."""
+    return (error.strerror or str(error)).lower()
+
+
+def out_refused(out: Path, found: str) -> UsageError:
+    """The refusal of an ``--out`` folder that cannot hold the ranking."""
+    return UsageError.single(
+        str(out),
+        "--out cannot hold the ranking",
+        expected=f"a folder that can be created or written, to hold {', '.join(OUTPUT_FILES)}",
+        found=found,
+        hint="give --out another folder, or remove what is in the way",
+    )
+
+
+def write_outputs(out: Path, report: RankingReport) -> None:
+    """Every output file of ``report`` written in ``out``, created when missing; UsageError when
+    one cannot be written (the folder changed, or the disk filled, while scoring)."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for name, render in zip(OUTPUT_FILES, RENDERERS):
+            atomic_write(out / name, render(report))
+            log(f"wrote {out / name}")
+    except OSError as e:
+        raise out_refused(
+            out, f"that {e.filename or out} cannot be written ({os_reason(e)})"
+        ) from None
+
+
 def run(args: argparse.Namespace) -> int:
     spec = read_spec(args.reference)
     submissions = find_submissions(args.submissions)
     teams = read_teams(args.teams) if args.teams is not None else None
+    check_out(args.out)
     results, failures = score_submissions(submissions, spec, args)
     if not results:
         log("no submission could be scored; nothing to rank")
@@ -486,10 +537,7 @@ def run(args: argparse.Namespace) -> int:
             runs.setdefault(team_of[system], system)
         log(f"ranking {counted(len(runs), 'team')} by their best run: " + ", ".join(runs.values()))
     report = build_report(spec, results, failures, settings, runs)
-    args.out.mkdir(parents=True, exist_ok=True)
-    for name, render in zip(OUTPUT_FILES, RENDERERS):
-        atomic_write(args.out / name, render(report))
-        log(f"wrote {args.out / name}")
+    write_outputs(args.out, report)
     if failures:
         unranked = counted(len(failures), "submission")
         log(f"{unranked} not ranked: " + ", ".join(name for name, _ in failures))
