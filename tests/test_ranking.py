@@ -527,6 +527,29 @@ def test_command_ranks_what_it_can_and_reports_the_rest(small_phase, capsys):
     assert (out / "ranking.tex").read_text().startswith("% codajudge official ranking")
 
 
+def test_command_names_each_entry_that_is_neither_a_zip_nor_a_folder(small_phase, capsys):
+    ref, subs, out = small_phase
+    others = ["README.txt", "team3.tar.gz", "team4.tsv"]
+    for name in [*others, ".DS_Store"]:
+        (subs / name).write_text("x")
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "20"]) == 0
+    err = capsys.readouterr().err
+    rows = list(csv.DictReader((out / "ranking.csv").open()))
+    reasons = {r["system"]: r["note"] for r in rows if r["table"] == "not_ranked"}
+    markdown = (out / "ranking.md").read_text()
+    for name in others:
+        assert f"{name}: NOT RANKED: neither a zip nor a folder" in err
+        assert reasons[name].startswith("neither a zip nor a folder, so not read")
+        assert f"- {name}: neither a zip nor a folder" in markdown
+    assert "DS_Store" not in err and ".DS_Store" not in reasons  # hidden entries are no one's
+    only_others = subs.parent / "only_others"
+    only_others.mkdir()
+    (only_others / "team3.tar.gz").write_text("x")
+    assert rank_main([str(only_others), str(ref), "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "no submission found" in err and "found team3.tar.gz" in err
+
+
 def test_command_reports_each_ranked_submission_s_notes_as_the_scoring_program(small_phase, capsys):
     """Files the extraction ignored, the prediction step's notes and the tracks' notes reach the
     organiser: on stderr, in ranking.md and in ranking.csv, per submission, worded as score.py's.
@@ -769,7 +792,7 @@ def _scored_small_phase(small_phase):
 
     ref, subs, _ = small_phase
     spec = read_spec(ref)
-    results, failures = score_all(find_submissions(subs), spec, ref)
+    results, failures = score_all(find_submissions(subs)[0], spec, ref)
     return spec, ref, subs, results, failures
 
 
@@ -786,7 +809,7 @@ def test_gold_loaded_once_gives_the_scores_of_each_submission_alone(small_phase)
 
     spec, ref, subs, results, failures = _scored_small_phase(small_phase)
     assert sorted(results) == ["folder_run", "good", "sim_only", "weak"] and len(failures) == 3
-    for name, path in find_submissions(subs):
+    for name, path in find_submissions(subs)[0]:
         if name not in results:
             continue
         alone = score_submission_folder(spec, ref, path)  # reads the gold itself
@@ -799,7 +822,7 @@ def test_worker_processes_share_the_parent_s_gold_and_give_the_same_results(smal
     from codajudge.programs.rank import find_submissions, score_all
 
     spec, ref, subs, results, failures = _scored_small_phase(small_phase)
-    pooled, pooled_failures = score_all(find_submissions(subs), spec, ref, jobs=2)
+    pooled, pooled_failures = score_all(find_submissions(subs)[0], spec, ref, jobs=2)
     assert pooled_failures == failures and list(pooled) == list(results)
     for name, result in pooled.items():
         assert result.scores() == results[name].scores() and result.spec is spec
@@ -831,7 +854,7 @@ def test_a_reference_problem_met_in_a_worker_reaches_the_parent_with_its_problem
 
     monkeypatch.setattr(rank, "score_submission_folder", refused)  # inherited by forked workers
     with pytest.raises(ConfigError) as raised:
-        rank.score_all(rank.find_submissions(subs), rank.read_spec(ref), ref, jobs=2)
+        rank.score_all(rank.find_submissions(subs)[0], rank.read_spec(ref), ref, jobs=2)
     assert type(raised.value) is ConfigError and raised.value.render() == refusal.render()
 
 

@@ -6,7 +6,8 @@
         [--run-code]
 
 SUBMISSIONS_DIR holds one result zip per team or run (a folder of prediction files also works);
-the file name without ``.zip`` names the system. The ranking scores predictions: for a code
+the file name without ``.zip`` names the system; any other entry (hidden ones aside) is
+reported as not ranked. The ranking scores predictions: for a code
 submission (``model.py``), rank the prediction output Codabench keeps of each run (the prediction
 step's output), or give ``--run-code``, which runs each code submission, one at a time, through
 the phase's prediction step as ``run_local.py`` does (the bundle's ingestion program on the phase's
@@ -57,7 +58,7 @@ from collections.abc import Iterator
 from typing import Union
 
 from ..baselines.interface import MODEL_FILE
-from ..errors import ConfigError, KitError, SubmissionError, UsageError, counted
+from ..errors import ConfigError, KitError, SubmissionError, UsageError, counted, first_few
 from ..formats.archive import INGESTION_STATUS, READ_ERRORS, is_ignored, submission_files
 from ..metrics import get as get_metric
 from ..metrics.edition_module import load_source, loaded_modules
@@ -92,33 +93,42 @@ OUTPUT_FILES = ("ranking.md", "ranking.csv", "ranking.tex", "ranking.html")
 RENDERERS = (render_markdown, render_csv, render_latex, render_html)
 #: What scoring one submission gives: its Result, or why it is not scored, and the seconds it took.
 Outcome = tuple[Union[Result, str], float]
+#: Why an entry of the submissions folder that is neither a zip nor a folder is not ranked.
+NOT_A_SUBMISSION = (
+    "neither a zip nor a folder, so not read; to rank it, give it as a .zip (or a folder) of "
+    "prediction files"
+)
 
 
 def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def find_submissions(folder: Path) -> list[tuple[str, Path]]:
-    """(system name, path) of every zip and sub-folder, sorted by name; hidden entries skipped. A
-    name's bytes that are not UTF-8 are written as their values (``caf\\xe9``), in every table.
-    ConfigError when there is none, or no such folder."""
-    found = [
-        path
-        for path in (sorted(folder.iterdir()) if folder.is_dir() else [])
-        if not path.name.startswith(".")
-        and (path.is_dir() or (path.is_file() and path.suffix.lower() == ".zip"))
+def find_submissions(folder: Path) -> tuple[list[tuple[str, Path]], list[tuple[str, str]]]:
+    """(system name, path) of every zip and sub-folder, sorted by name, and (name, why) of every
+    other entry, which is not ranked (hidden entries are skipped). A name's bytes that are not
+    UTF-8 are written as their values (``caf\\xe9``), in every table. ConfigError when there is no
+    submission, or no such folder."""
+    entries = [
+        p for p in (sorted(folder.iterdir()) if folder.is_dir() else []) if p.name[:1] != "."
     ]
+    found = [p for p in entries if p.is_dir() or (p.is_file() and p.suffix.lower() == ".zip")]
+    others = [(undecodable_as_text(p.name), NOT_A_SUBMISSION) for p in entries if p not in found]
     if not found:
         raise ConfigError.single(
             str(folder),
             "no submission found" if folder.is_dir() else "the submissions folder does not exist",
             expected="a folder of result zips (or folders), one per team or run",
+            found=first_few([name for name, _ in others]) if others else None,
         )
     names = [undecodable_as_text(path.stem if path.is_file() else path.name) for path in found]
-    return [
+    submissions = [
         (name if names.count(name) == 1 else undecodable_as_text(path.name), path)
         for name, path in zip(names, found)
     ]
+    for name, why in others:
+        log(f"{name}: NOT RANKED: {why}")
+    return submissions, others
 
 
 def score_one(path: Path, spec: TaskSpec, ref_dir: Path, gold: dict[str, GoldTrack]) -> Outcome:
@@ -518,10 +528,11 @@ def write_outputs(out: Path, report: RankingReport) -> None:
 
 def run(args: argparse.Namespace) -> int:
     spec = read_spec(args.reference)
-    submissions = find_submissions(args.submissions)
+    submissions, not_submissions = find_submissions(args.submissions)
     teams = read_teams(args.teams) if args.teams is not None else None
     check_out(args.out)
     results, failures = score_submissions(submissions, spec, args)
+    failures = not_submissions + failures
     if not results:
         log("no submission could be scored; nothing to rank")
         return 2
