@@ -1224,6 +1224,21 @@ def test_ranking_by_team_keeps_each_team_s_best_run(small_phase, capsys):
     assert "## Runs ranked" in markdown and "--teams" in markdown.splitlines()[2]
 
 
+def test_ranking_by_team_notes_a_team_whose_rows_name_no_ranked_submission(small_phase, capsys):
+    """A row naming a run missing from the folder (or one not scored) does not make its team
+    vanish unnoticed: a team without a ranked run is noted with its rows."""
+    rows = "".join(f"{run},{team}\n" for run, team in TEAMS.items())
+    rows += "ghost_run,delta\nnot_a_zip,gamma\n"
+    assert _rank_by_teams(small_phase, None, "teams.csv", "submission,team\n" + rows) == 0
+    err = " ".join(capsys.readouterr().err.split())
+    for team, row in (("delta", "line 6: 'ghost_run'"), ("gamma", "line 7: 'not_a_zip'")):
+        assert (
+            f"teams.csv: team '{team}' is not ranked: no ranked submission is named by its rows ({row}); add its zip"
+            in err
+        )
+    assert "'alpha' is not ranked" not in err and "'beta' is not ranked" not in err
+
+
 def test_ranking_by_team_reads_codabench_s_export_of_submissions(small_phase):
     # the labels of codabench src/apps/api/views/submissions.py get_renderer_context
     header = "Submission ID,File Name,Owner,Created When,Status,Phase\n"

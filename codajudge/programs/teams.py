@@ -19,7 +19,8 @@ upload named after a rival's submission id cannot take that id), and a file name
 owners uploaded (the starting kit's ``result_submission.zip``) is ambiguous: it is ignored, with a
 note, and refused only when it is the one way to find a ranked submission (name the zips by their
 submission ids). In the organiser's CSV every name is exact, and a name given two teams is refused.
-Every ranked submission must be found.
+Every ranked submission must be found; a team none of whose rows finds a ranked submission (a
+zip missing from the folder, a mistyped name) is not ranked, with a note naming its rows.
 """
 
 from __future__ import annotations
@@ -56,13 +57,15 @@ PLACES_SHOWN = 3
 
 @dataclass
 class Teams:
-    """What a teams file says: ``exact`` names (Codabench ids, the organiser's names) -> team, and
+    """What a teams file says: ``exact`` names (Codabench ids, the organiser's names) -> team,
     ``files`` (file names given by participants, with and without ``.zip``) -> each team giving
-    the name -> the first place (``line 3``, ``item #3``) that does."""
+    the name -> the first place (``line 3``, ``item #3``) that does, and each team's ``rows``
+    (``line 3: 'run1'``)."""
 
     path: Path
     exact: dict[str, str] = field(default_factory=dict)
     files: dict[str, dict[str, str]] = field(default_factory=dict)
+    rows: dict[str, list[str]] = field(default_factory=dict)
 
 
 def _unused_file_names(teams: Teams) -> list[str]:
@@ -110,6 +113,7 @@ def read_teams(path: Path) -> Teams:
                     hint="give each submission one team",
                 )
         place = f"line {where['line']}" if "line" in where else f"item {where['item']}"
+        teams.rows.setdefault(team, []).append(f"{place}: {(exact or files or [''])[0]!r}")
         for name in files:
             teams.files.setdefault(name, {}).setdefault(team, place)
     return teams
@@ -173,8 +177,9 @@ def _json_rows(path: Path, text: str) -> Iterator[Row]:
 
 
 def teams_of(systems: Sequence[str], teams: Teams) -> tuple[dict[str, str], list[str]]:
-    """System name -> team for every ranked system, and the notes on file names left unused;
-    ConfigError listing the systems found by no name, or only by an ambiguous file name."""
+    """System name -> team for every ranked system, and the notes on file names left unused and
+    on each team none of whose rows names a ranked system (so it is not ranked); ConfigError
+    listing the systems found by no name, or only by an ambiguous file name."""
     # by exact name first, then by a file name that one team gave
     found = {}
     for name in systems:
@@ -198,4 +203,9 @@ def teams_of(systems: Sequence[str], teams: Teams) -> tuple[dict[str, str], list
             f"no team: {shown}",
             hint="add a row for each (its zip or folder name, or its Codabench id or file name)",
         )
-    return found, _unused_file_names(teams)
+    not_ranked = [
+        kit_text("ranking/teams_not_ranked", team=repr(team), rows=first_few(rows, PLACES_SHOWN))
+        for team, rows in teams.rows.items()
+        if team not in found.values()
+    ]
+    return found, _unused_file_names(teams) + not_ranked
