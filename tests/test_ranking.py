@@ -642,6 +642,21 @@ def test_command_checks_seed_and_out_before_scoring(small_phase, tmp_path, capsy
     assert f"found that {out / 'ranking.md'} cannot be written (no space left on device)" in err
 
 
+def test_command_refuses_no_resamples_for_a_bootstrap_test(small_phase, capsys):
+    """The paired bootstrap without resamples says p = 1 for every pair: --resamples 0 is refused
+    (before scoring) where a track is tested by it, and allowed where none is (no intervals)."""
+    ref, subs, out = small_phase
+    args = [str(subs), str(ref), "--out", str(out), "--resamples", "0"]
+    assert rank_main([*args, "--test", "bootstrap"]) == 2
+    err = capsys.readouterr().err
+    assert "--resamples 0: the paired bootstrap test needs resamples to draw" in err
+    assert (
+        "found 2 tracks tested by it (--test bootstrap): sim, soft." in err and "scoring" not in err
+    )
+    assert rank_main(args) == 0  # Williams' test and Wilcoxon's draw nothing
+    assert "No intervals \\(0 resamples\\)" in (out / "ranking.md").read_text()
+
+
 def test_bootstrap_test_choice_and_reproducible_tables(small_phase, tmp_path):
     ref, subs, out = small_phase
     args = [str(subs), str(ref), "--test", "bootstrap", "--resamples", "300", "--seed", "3"]

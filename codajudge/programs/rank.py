@@ -39,7 +39,8 @@ own table (``group_tables``). ``--latex-width`` sets ranking.tex's wide tables i
 columns of a two-column page (default: by their width). ``--teams FILE`` ranks teams: each team's best run by the overall order (computed over every run)
 is kept and ranked under the team's name (``programs.teams`` says which files map runs to teams).
 Intervals and bootstrap tests use ``--resamples`` resamples seeded with ``--seed`` (default: the
-phase's seed in task.json).
+phase's seed in task.json); ``--resamples 0`` (no intervals) is refused where a track's test is the
+paired bootstrap, which would have nothing to draw.
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ from ..scoring import Result, load_gold
 from ..spec import BASELINE, UNRANKED, TaskSpec, read_spec
 from ..texts import kit_text
 from ..stats.bootstrap import DEFAULT_RESAMPLES, signature_text
-from ..stats.paired import TESTS
+from ..stats.paired import BOOTSTRAP, TESTS, choose_test
 from ..stats.ranking import (
     BY_PRIMARY,
     GROUP_MEAN_RANK,
@@ -526,10 +527,25 @@ def write_outputs(out: Path, report: RankingReport) -> None:
         ) from None
 
 
+def check_resamples(spec: TaskSpec, resamples: int, test: str) -> None:
+    """UsageError when ``--resamples 0`` leaves a track whose test (``--test``, on its main metric)
+    is the paired bootstrap without a resample to draw: its p-values would all be 1."""
+    tracks = [t.id for t in spec.tracks if choose_test(t.main_metric, test)[0] == BOOTSTRAP]
+    if resamples < 1 and tracks:
+        raise UsageError.single(
+            f"--resamples {resamples}",
+            "the paired bootstrap test needs resamples to draw (without any, every p-value is 1)",
+            expected="at least 1 resample where a track is tested by the paired bootstrap",
+            found=f"{counted(len(tracks), 'track')} tested by it (--test {test}): {', '.join(tracks)}",
+            hint=f"leave --resamples out (default {DEFAULT_RESAMPLES}) or give a positive number",
+        )
+
+
 def run(args: argparse.Namespace) -> int:
     spec = read_spec(args.reference)
     submissions, not_submissions = find_submissions(args.submissions)
     teams = read_teams(args.teams) if args.teams is not None else None
+    check_resamples(spec, args.resamples, args.test)
     check_out(args.out)
     results, failures = score_submissions(submissions, spec, args)
     failures = not_submissions + failures
