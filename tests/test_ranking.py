@@ -24,7 +24,7 @@ from scipy import stats as sps
 
 from codajudge.formats.items import public_view, write_items
 from codajudge.metrics import get as get_metric
-from codajudge.errors import ConfigError, Problem
+from codajudge.errors import ConfigError, Problem, UsageError
 from codajudge.programs.rank import OUTPUT_FILES, main as rank_main
 from codajudge.programs.teams import read_teams
 from codajudge.report import submission_notes
@@ -545,7 +545,7 @@ def test_command_names_each_entry_that_is_neither_a_zip_nor_a_folder(small_phase
     only_others = subs.parent / "only_others"
     only_others.mkdir()
     (only_others / "team3.tar.gz").write_text("x")
-    assert rank_main([str(only_others), str(ref), "--out", str(out)]) == 1
+    assert rank_main([str(only_others), str(ref), "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert "no submission found" in err and "found team3.tar.gz" in err
 
@@ -1293,7 +1293,7 @@ def test_ranking_by_team_finds_submissions_by_id_before_file_names(small_phase, 
     assert "file name 'result_submission.zip' is given by 2 teams ('alpha' on line 2, " in err
     assert "file name '101' ('gamma' on line 4) is also the id of a submission of 'alpha'" in err
     (subs / "103.zip").rename(subs / "result_submission.zip")  # found only by a shared name
-    assert _rank_by_teams(small_phase, None, "export.csv", text) == 1
+    assert _rank_by_teams(small_phase, None, "export.csv", text) == 2
     err = capsys.readouterr().err
     assert "1 ranked submission can be found only by a file name that several teams gave: " in err
     assert "'result_submission' ('alpha' on line 2, 'beta' on line 3)" in err
@@ -1302,26 +1302,51 @@ def test_ranking_by_team_finds_submissions_by_id_before_file_names(small_phase, 
 
 def test_ranking_by_team_refuses_a_file_that_does_not_say(small_phase, capsys):
     partial = "submission,team\ngood,alpha\nweak,alpha\n"
-    assert _rank_by_teams(small_phase, None, "partial.csv", partial) == 1
+    assert _rank_by_teams(small_phase, None, "partial.csv", partial) == 2
     err = capsys.readouterr().err
     assert "partial.csv" in err and "2 ranked submissions have no team" in err
     assert "'folder_run'" in err and "Traceback" not in err
     twice = "submission,team\ngood,alpha\nweak,alpha\ngood.zip,beta\n"  # good.zip names good
-    assert _rank_by_teams(small_phase, None, "twice.csv", twice) == 1
+    assert _rank_by_teams(small_phase, None, "twice.csv", twice) == 2
     err = capsys.readouterr().err
     assert "twice.csv, line 4: submission 'good' is given two teams" in err
     assert "scoring" not in err  # the file is read before any submission is scored
-    assert _rank_by_teams(small_phase, None, "other.csv", "run,group\ngood,alpha\n") == 1
+    assert _rank_by_teams(small_phase, None, "other.csv", "run,group\ngood,alpha\n") == 2
     err = capsys.readouterr().err
     assert "no known columns" in err and "'run', 'group'" in err
-    assert _rank_by_teams(small_phase, None, "bad.json", '[{"id": 1, "filename": "x.zip"}]') == 1
-    assert "has no 'owner'" in capsys.readouterr().err
+    assert _rank_by_teams(small_phase, None, "bad.json", '[{"id": 1, "filename": "x.zip"}]') == 2
+    err = capsys.readouterr().err
+    assert "has no 'owner'" in err and "organisers must fix it" not in err  # not the bundle's
+
+
+def test_command_says_what_is_wrong_with_the_folders_it_is_given(small_phase, tmp_path, capsys):
+    """A zip given as the submissions folder is a file, not a missing folder; a phase's input data
+    given as the reference folder (no gold) is named as such. Neither is the bundle's problem."""
+    ref, subs, out = small_phase
+    assert rank_main([str(subs / "good.zip"), str(ref), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"{subs / 'good.zip'}: the submissions folder is a file, not a folder" in err
+    assert "Give the folder that holds the result zips" in err
+    assert "organisers must fix it" not in err
+    inputs = tmp_path / "input_data" / "evaluation"
+    inputs.mkdir(parents=True)
+    shutil.copy(ref / "task.json", inputs)
+    for dataset in ("sim", "ann"):  # the items without their gold, and the training items
+        items = [json.loads(line) for line in (ref / f"{dataset}.jsonl").open()]
+        write_items(inputs / f"{dataset}.jsonl", [public_view(item) for item in items])
+        (inputs / f"{dataset}.train.jsonl").write_text("")
+    assert rank_main([str(subs), str(inputs), "--out", str(out), "--resamples", "20"]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert f"{inputs}: this looks like a phase's input data (its items without their gold)" in err
+    assert "expected a phase's reference folder (task.json and the gold <dataset>.jsonl)" in err
+    assert "found no gold (reference data sim.jsonl: " in err
+    assert "reference_data/PHASE, not input_data/PHASE" in err and "organisers must fix" not in err
 
 
 def test_a_teams_file_that_is_not_utf8_is_refused_naming_the_line_and_byte(tmp_path):
     path = tmp_path / "teams.csv"
     path.write_bytes(b"submission,team\r\ngood,alpha\r\nweak,caf\xe9\r\n")
-    with pytest.raises(ConfigError, match=r"teams.csv, line 3: file is not UTF-8 text.*0xe9"):
+    with pytest.raises(UsageError, match=r"teams.csv, line 3: file is not UTF-8 text.*0xe9"):
         read_teams(path)
     path.write_bytes(b"\xef\xbb\xbfsubmission,team\rgood,alpha\rweak,beta\r")
     assert read_teams(path).exact == {"good": "alpha", "weak": "beta"}

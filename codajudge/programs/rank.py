@@ -40,7 +40,10 @@ columns of a two-column page (default: by their width). ``--teams FILE`` ranks t
 is kept and ranked under the team's name (``programs.teams`` says which files map runs to teams).
 Intervals and bootstrap tests use ``--resamples`` resamples seeded with ``--seed`` (default: the
 phase's seed in task.json); ``--resamples 0`` (no intervals) is refused where a track's test is the
-paired bootstrap, which would have nothing to draw.
+paired bootstrap, which would have nothing to draw. A mistake in the command (a submissions folder
+that is a file or missing, a teams file that does not say, a phase's input data given as its
+reference folder) is refused with exit 2; a reference folder that cannot be read is the bundle's
+problem (exit 1).
 """
 
 from __future__ import annotations
@@ -108,19 +111,21 @@ def log(message: str) -> None:
 def find_submissions(folder: Path) -> tuple[list[tuple[str, Path]], list[tuple[str, str]]]:
     """(system name, path) of every zip and sub-folder, sorted by name, and (name, why) of every
     other entry, which is not ranked (hidden entries are skipped). A name's bytes that are not
-    UTF-8 are written as their values (``caf\\xe9``), in every table. ConfigError when there is no
-    submission, or no such folder."""
+    UTF-8 are written as their values (``caf\\xe9``), in every table. UsageError when there is no
+    submission, or no such folder (or a file)."""
     entries = [
         p for p in (sorted(folder.iterdir()) if folder.is_dir() else []) if p.name[:1] != "."
     ]
     found = [p for p in entries if p.is_dir() or (p.is_file() and p.suffix.lower() == ".zip")]
     others = [(undecodable_as_text(p.name), NOT_A_SUBMISSION) for p in entries if p not in found]
     if not found:
-        raise ConfigError.single(
+        problem = "is a file, not a folder" if folder.exists() else "does not exist"
+        raise UsageError.single(
             str(folder),
-            "no submission found" if folder.is_dir() else "the submissions folder does not exist",
+            "no submission found" if folder.is_dir() else f"the submissions folder {problem}",
             expected="a folder of result zips (or folders), one per team or run",
             found=first_few([name for name, _ in others]) if others else None,
+            hint=None if folder.is_dir() else "give the folder that holds the result zips",
         )
     names = [undecodable_as_text(path.stem if path.is_file() else path.name) for path in found]
     submissions = [
@@ -242,7 +247,7 @@ def score_all(
     (each holding the gold); a failure is logged and recorded, and the others go on. A reference
     that cannot be read stops everything (ConfigError). Results are those of scoring each
     submission on its own, in the submissions' order, sharing the parent's gold."""
-    gold = load_gold(spec, ref_dir)
+    gold = reference_gold(spec, ref_dir)
     results: dict[str, Result] = {}
     failures: list[tuple[str, str]] = []
     paths = [path for _, path in submissions]
@@ -265,6 +270,27 @@ def score_all(
         for note in submission_notes(value):
             log(f"  note: {note}")
     return results, failures
+
+
+def reference_gold(spec: TaskSpec, ref_dir: Path) -> dict[str, GoldTrack]:
+    """The phase's gold (``load_gold``); when it cannot be read from a phase's input data given
+    instead (its datasets' training files beside them, or a folder of ``input_data``), a
+    UsageError saying so."""
+    try:
+        return load_gold(spec, ref_dir)
+    except ConfigError as e:
+        in_input_data = Path(ref_dir).resolve().parent.name == "input_data"
+        if not (in_input_data or any(Path(ref_dir).glob("*.train.jsonl"))):
+            raise
+        first = e.problems[0]
+        raise UsageError.single(
+            str(ref_dir),
+            "this looks like a phase's input data (its items without their gold), not its "
+            "reference data",
+            expected="a phase's reference folder (task.json and the gold <dataset>.jsonl)",
+            found=f"no gold ({first.file}: {first.message})",
+            hint="give the bundle's reference_data/PHASE, not input_data/PHASE",
+        ) from None
 
 
 def _pooled_outcomes(paths: list[Path], spec_ref_gold: tuple, jobs: int) -> Iterator[Outcome]:

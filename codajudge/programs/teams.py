@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Iterator, Sequence
 
-from ..errors import ConfigError, counted, first_few, plural
+from ..errors import UsageError, counted, first_few, plural
 from ..formats.textfile import utf8_text
 from ..texts import kit_text
 
@@ -43,10 +43,10 @@ CODABENCH_ID, CODABENCH_FILE, CODABENCH_OWNER = "Submission ID", "File Name", "O
 CODABENCH_JSON_FILES = ("name", "filename")
 
 
-def _not_a_teams_file(path: Path, problem: str, **details: object) -> ConfigError:
+def _not_a_teams_file(path: Path, problem: str, **details: object) -> UsageError:
     """The refusal of a file none of the accepted kinds (template ``ranking/teams_expected``)."""
     expected = kit_text("ranking/teams_expected")
-    return ConfigError.single(str(path), problem, expected=expected, **details)
+    return UsageError.single(str(path), problem, expected=expected, **details)
 
 
 #: (where, exact keys, file names, team) of one row: where is {"line": n} or {"item": "#n"}.
@@ -93,19 +93,19 @@ def _places(owners: dict[str, str]) -> str:
 
 
 def read_teams(path: Path) -> Teams:
-    """What ``path`` says (the module docstring's formats); ConfigError naming the file and line
+    """What ``path`` says (the module docstring's formats); UsageError naming the file and line
     when it is none of them or gives one exact name two teams."""
     try:
         data = path.read_bytes()
     except OSError as e:
         raise _not_a_teams_file(path, f"the teams file cannot be read ({e})") from None
-    text = utf8_text(data, str(path))
+    text = utf8_text(data, str(path), UsageError)
     rows = _json_rows(path, text) if text.lstrip().startswith(("[", "{")) else _csv_rows(path, text)
     teams = Teams(path)
     for where, exact, files, team in rows:
         for name in exact:
             if teams.exact.setdefault(name, team) != team:
-                raise ConfigError.single(
+                raise UsageError.single(
                     str(path),
                     f"submission {name!r} is given two teams",
                     **where,
@@ -147,7 +147,7 @@ def _csv_rows(path: Path, text: str) -> Iterator[Row]:
             continue
         owner = _cell(row, team)
         if not owner:
-            raise ConfigError.single(
+            raise UsageError.single(
                 str(path), "a row has no team", line=reader.line_num, found=",".join(row)
             )
         yield {"line": reader.line_num}, _names(_cell(row, exact)), _names(_cell(row, files)), owner
@@ -178,7 +178,7 @@ def _json_rows(path: Path, text: str) -> Iterator[Row]:
 
 def teams_of(systems: Sequence[str], teams: Teams) -> tuple[dict[str, str], list[str]]:
     """System name -> team for every ranked system, and the notes on file names left unused and
-    on each team none of whose rows names a ranked system (so it is not ranked); ConfigError
+    on each team none of whose rows names a ranked system (so it is not ranked); UsageError
     listing the systems found by no name, or only by an ambiguous file name."""
     # by exact name first, then by a file name that one team gave
     found = {}
@@ -187,7 +187,7 @@ def teams_of(systems: Sequence[str], teams: Teams) -> tuple[dict[str, str], list
         found[name] = teams.exact.get(name, next(iter(owners)) if len(owners) == 1 else None)
     ambiguous = [n for n in systems if found[n] is None and len(teams.files.get(n, {})) > 1]
     if ambiguous:
-        raise ConfigError.single(
+        raise UsageError.single(
             str(teams.path),
             f"{counted(len(ambiguous), 'ranked submission')} can be found only by a file name "
             f"that several teams gave: "
@@ -197,7 +197,7 @@ def teams_of(systems: Sequence[str], teams: Teams) -> tuple[dict[str, str], list
     unknown = [name for name in systems if found[name] is None]
     if unknown:
         shown = first_few([repr(n) for n in unknown])
-        raise ConfigError.single(
+        raise UsageError.single(
             str(teams.path),
             f"{counted(len(unknown), 'ranked submission')} {plural(len(unknown), 'has', 'have')} "
             f"no team: {shown}",
