@@ -15,6 +15,7 @@ import subprocess
 import zipfile
 from pathlib import Path
 from types import SimpleNamespace
+from unittest.mock import Mock
 
 import numpy as np
 import pytest
@@ -23,7 +24,7 @@ from scipy import stats as sps
 
 from codajudge.formats.items import public_view, write_items
 from codajudge.metrics import get as get_metric
-from codajudge.errors import ConfigError, Problem
+from codajudge.errors import ConfigError, Problem, UsageError
 from codajudge.programs.rank import OUTPUT_FILES, main as rank_main
 from codajudge.programs.teams import read_teams
 from codajudge.report import submission_notes
@@ -296,6 +297,19 @@ def test_latex_table_escapes_names_and_marks_ties():
     )
 
 
+def test_latex_writes_minus_signs_as_minus_and_intervals_with_an_en_dash():
+    report = _report()
+    ranking = report.rankings["en_en"]
+    ranking.rows = [
+        RankedSystem("-x", -0.6030, 1, True, None, _interval(-0.6030, -0.6801, -0.5150)),
+        RankedSystem("y", -0.6100, 1, True, 0.3, _interval(-0.6100, -0.6850, 0.0290)),
+    ]
+    text = render_latex(report)
+    assert r"1 & -x & $-$60.30 & $-$68.01--$-$51.50 & 1 \\" in text  # a name as it is
+    assert r"1 & y & $-$61.00 & $-$68.50--2.90 & 1 \\" in text
+    assert r"late & $-$100.00 &" in text and "---" not in text
+
+
 # --- hostile names in the tables (a participant chooses a system name; a reason quotes their file) -----
 
 HOSTILE = [
@@ -513,6 +527,29 @@ def test_command_ranks_what_it_can_and_reports_the_rest(small_phase, capsys):
     assert (out / "ranking.tex").read_text().startswith("% codajudge official ranking")
 
 
+def test_command_names_each_entry_that_is_neither_a_zip_nor_a_folder(small_phase, capsys):
+    ref, subs, out = small_phase
+    others = ["README.txt", "team3.tar.gz", "team4.tsv"]
+    for name in [*others, ".DS_Store"]:
+        (subs / name).write_text("x")
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "20"]) == 0
+    err = capsys.readouterr().err
+    rows = list(csv.DictReader((out / "ranking.csv").open()))
+    reasons = {r["system"]: r["note"] for r in rows if r["table"] == "not_ranked"}
+    markdown = (out / "ranking.md").read_text()
+    for name in others:
+        assert f"{name}: NOT RANKED: neither a zip nor a folder" in err
+        assert reasons[name].startswith("neither a zip nor a folder, so not read")
+        assert f"- {name}: neither a zip nor a folder" in markdown
+    assert "DS_Store" not in err and ".DS_Store" not in reasons  # hidden entries are no one's
+    only_others = subs.parent / "only_others"
+    only_others.mkdir()
+    (only_others / "team3.tar.gz").write_text("x")
+    assert rank_main([str(only_others), str(ref), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "no submission found" in err and "found team3.tar.gz" in err
+
+
 def test_command_reports_each_ranked_submission_s_notes_as_the_scoring_program(small_phase, capsys):
     """Files the extraction ignored, the prediction step's notes and the tracks' notes reach the
     organiser: on stderr, in ranking.md and in ranking.csv, per submission, worded as score.py's.
@@ -576,6 +613,48 @@ def test_command_with_nothing_to_rank_or_no_reference(small_phase, tmp_path, cap
     assert not (out / "ranking.md").exists()
     assert rank_main([str(subs), str(tmp_path / "missing"), "--out", str(out)]) == 1
     assert "task.json" in capsys.readouterr().err
+
+
+def test_command_checks_seed_and_out_before_scoring(small_phase, tmp_path, capsys, monkeypatch):
+    """A seed out of the schema's range is a usage error; an --out that cannot hold the ranking is
+    refused (exit 2, naming the path) before any submission is scored; a write that fails after
+    is the same clear refusal, never an internal error."""
+    ref, subs, out = small_phase
+    with pytest.raises(SystemExit) as exit_:
+        rank_main([str(subs), str(ref), "--seed", "-1"])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and "seed must be between 0 and 4294967295" in err
+    a_file, taken = tmp_path / "a_file", tmp_path / "taken"
+    a_file.write_text("x")
+    (taken / "ranking.md").mkdir(parents=True)
+    refused = {a_file: f"a file at {a_file}", taken: f"a folder at {taken / 'ranking.md'}"}
+    refused[a_file / "below"] = f"a file at {a_file}"
+    for folder, found in refused.items():
+        assert rank_main([str(subs), str(ref), "--out", str(folder)]) == 2
+        err = capsys.readouterr().err
+        assert f"{folder}: --out cannot hold the ranking" in err and f"found {found}." in err
+        assert "scoring" not in err and "internal error" not in err
+    full = OSError(28, "No space left on device", str(out / "ranking.md"))
+    monkeypatch.setattr("codajudge.programs.rank.atomic_write", Mock(side_effect=full))
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "20"]) == 2
+    err = capsys.readouterr().err
+    assert f"{out}: --out cannot hold the ranking" in err and "internal error" not in err
+    assert f"found that {out / 'ranking.md'} cannot be written (no space left on device)" in err
+
+
+def test_command_refuses_no_resamples_for_a_bootstrap_test(small_phase, capsys):
+    """The paired bootstrap without resamples says p = 1 for every pair: --resamples 0 is refused
+    (before scoring) where a track is tested by it, and allowed where none is (no intervals)."""
+    ref, subs, out = small_phase
+    args = [str(subs), str(ref), "--out", str(out), "--resamples", "0"]
+    assert rank_main([*args, "--test", "bootstrap"]) == 2
+    err = capsys.readouterr().err
+    assert "--resamples 0: the paired bootstrap test needs resamples to draw" in err
+    assert (
+        "found 2 tracks tested by it (--test bootstrap): sim, soft." in err and "scoring" not in err
+    )
+    assert rank_main(args) == 0  # Williams' test and Wilcoxon's draw nothing
+    assert "No intervals \\(0 resamples\\)" in (out / "ranking.md").read_text()
 
 
 def test_bootstrap_test_choice_and_reproducible_tables(small_phase, tmp_path):
@@ -728,7 +807,7 @@ def _scored_small_phase(small_phase):
 
     ref, subs, _ = small_phase
     spec = read_spec(ref)
-    results, failures = score_all(find_submissions(subs), spec, ref)
+    results, failures = score_all(find_submissions(subs)[0], spec, ref)
     return spec, ref, subs, results, failures
 
 
@@ -745,7 +824,7 @@ def test_gold_loaded_once_gives_the_scores_of_each_submission_alone(small_phase)
 
     spec, ref, subs, results, failures = _scored_small_phase(small_phase)
     assert sorted(results) == ["folder_run", "good", "sim_only", "weak"] and len(failures) == 3
-    for name, path in find_submissions(subs):
+    for name, path in find_submissions(subs)[0]:
         if name not in results:
             continue
         alone = score_submission_folder(spec, ref, path)  # reads the gold itself
@@ -758,7 +837,7 @@ def test_worker_processes_share_the_parent_s_gold_and_give_the_same_results(smal
     from codajudge.programs.rank import find_submissions, score_all
 
     spec, ref, subs, results, failures = _scored_small_phase(small_phase)
-    pooled, pooled_failures = score_all(find_submissions(subs), spec, ref, jobs=2)
+    pooled, pooled_failures = score_all(find_submissions(subs)[0], spec, ref, jobs=2)
     assert pooled_failures == failures and list(pooled) == list(results)
     for name, result in pooled.items():
         assert result.scores() == results[name].scores() and result.spec is spec
@@ -790,7 +869,7 @@ def test_a_reference_problem_met_in_a_worker_reaches_the_parent_with_its_problem
 
     monkeypatch.setattr(rank, "score_submission_folder", refused)  # inherited by forked workers
     with pytest.raises(ConfigError) as raised:
-        rank.score_all(rank.find_submissions(subs), rank.read_spec(ref), ref, jobs=2)
+        rank.score_all(rank.find_submissions(subs)[0], rank.read_spec(ref), ref, jobs=2)
     assert type(raised.value) is ConfigError and raised.value.render() == refusal.render()
 
 
@@ -1160,6 +1239,21 @@ def test_ranking_by_team_keeps_each_team_s_best_run(small_phase, capsys):
     assert "## Runs ranked" in markdown and "--teams" in markdown.splitlines()[2]
 
 
+def test_ranking_by_team_notes_a_team_whose_rows_name_no_ranked_submission(small_phase, capsys):
+    """A row naming a run missing from the folder (or one not scored) does not make its team
+    vanish unnoticed: a team without a ranked run is noted with its rows."""
+    rows = "".join(f"{run},{team}\n" for run, team in TEAMS.items())
+    rows += "ghost_run,delta\nnot_a_zip,gamma\n"
+    assert _rank_by_teams(small_phase, None, "teams.csv", "submission,team\n" + rows) == 0
+    err = " ".join(capsys.readouterr().err.split())
+    for team, row in (("delta", "line 6: 'ghost_run'"), ("gamma", "line 7: 'not_a_zip'")):
+        assert (
+            f"teams.csv: team '{team}' is not ranked: no ranked submission is named by its rows ({row}); add its zip"
+            in err
+        )
+    assert "'alpha' is not ranked" not in err and "'beta' is not ranked" not in err
+
+
 def test_ranking_by_team_reads_codabench_s_export_of_submissions(small_phase):
     # the labels of codabench src/apps/api/views/submissions.py get_renderer_context
     header = "Submission ID,File Name,Owner,Created When,Status,Phase\n"
@@ -1199,7 +1293,7 @@ def test_ranking_by_team_finds_submissions_by_id_before_file_names(small_phase, 
     assert "file name 'result_submission.zip' is given by 2 teams ('alpha' on line 2, " in err
     assert "file name '101' ('gamma' on line 4) is also the id of a submission of 'alpha'" in err
     (subs / "103.zip").rename(subs / "result_submission.zip")  # found only by a shared name
-    assert _rank_by_teams(small_phase, None, "export.csv", text) == 1
+    assert _rank_by_teams(small_phase, None, "export.csv", text) == 2
     err = capsys.readouterr().err
     assert "1 ranked submission can be found only by a file name that several teams gave: " in err
     assert "'result_submission' ('alpha' on line 2, 'beta' on line 3)" in err
@@ -1208,26 +1302,51 @@ def test_ranking_by_team_finds_submissions_by_id_before_file_names(small_phase, 
 
 def test_ranking_by_team_refuses_a_file_that_does_not_say(small_phase, capsys):
     partial = "submission,team\ngood,alpha\nweak,alpha\n"
-    assert _rank_by_teams(small_phase, None, "partial.csv", partial) == 1
+    assert _rank_by_teams(small_phase, None, "partial.csv", partial) == 2
     err = capsys.readouterr().err
     assert "partial.csv" in err and "2 ranked submissions have no team" in err
     assert "'folder_run'" in err and "Traceback" not in err
     twice = "submission,team\ngood,alpha\nweak,alpha\ngood.zip,beta\n"  # good.zip names good
-    assert _rank_by_teams(small_phase, None, "twice.csv", twice) == 1
+    assert _rank_by_teams(small_phase, None, "twice.csv", twice) == 2
     err = capsys.readouterr().err
     assert "twice.csv, line 4: submission 'good' is given two teams" in err
     assert "scoring" not in err  # the file is read before any submission is scored
-    assert _rank_by_teams(small_phase, None, "other.csv", "run,group\ngood,alpha\n") == 1
+    assert _rank_by_teams(small_phase, None, "other.csv", "run,group\ngood,alpha\n") == 2
     err = capsys.readouterr().err
     assert "no known columns" in err and "'run', 'group'" in err
-    assert _rank_by_teams(small_phase, None, "bad.json", '[{"id": 1, "filename": "x.zip"}]') == 1
-    assert "has no 'owner'" in capsys.readouterr().err
+    assert _rank_by_teams(small_phase, None, "bad.json", '[{"id": 1, "filename": "x.zip"}]') == 2
+    err = capsys.readouterr().err
+    assert "has no 'owner'" in err and "organisers must fix it" not in err  # not the bundle's
+
+
+def test_command_says_what_is_wrong_with_the_folders_it_is_given(small_phase, tmp_path, capsys):
+    """A zip given as the submissions folder is a file, not a missing folder; a phase's input data
+    given as the reference folder (no gold) is named as such. Neither is the bundle's problem."""
+    ref, subs, out = small_phase
+    assert rank_main([str(subs / "good.zip"), str(ref), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"{subs / 'good.zip'}: the submissions folder is a file, not a folder" in err
+    assert "Give the folder that holds the result zips" in err
+    assert "organisers must fix it" not in err
+    inputs = tmp_path / "input_data" / "evaluation"
+    inputs.mkdir(parents=True)
+    shutil.copy(ref / "task.json", inputs)
+    for dataset in ("sim", "ann"):  # the items without their gold, and the training items
+        items = [json.loads(line) for line in (ref / f"{dataset}.jsonl").open()]
+        write_items(inputs / f"{dataset}.jsonl", [public_view(item) for item in items])
+        (inputs / f"{dataset}.train.jsonl").write_text("")
+    assert rank_main([str(subs), str(inputs), "--out", str(out), "--resamples", "20"]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert f"{inputs}: this looks like a phase's input data (its items without their gold)" in err
+    assert "expected a phase's reference folder (task.json and the gold <dataset>.jsonl)" in err
+    assert "found no gold (reference data sim.jsonl: " in err
+    assert "reference_data/PHASE, not input_data/PHASE" in err and "organisers must fix" not in err
 
 
 def test_a_teams_file_that_is_not_utf8_is_refused_naming_the_line_and_byte(tmp_path):
     path = tmp_path / "teams.csv"
     path.write_bytes(b"submission,team\r\ngood,alpha\r\nweak,caf\xe9\r\n")
-    with pytest.raises(ConfigError, match=r"teams.csv, line 3: file is not UTF-8 text.*0xe9"):
+    with pytest.raises(UsageError, match=r"teams.csv, line 3: file is not UTF-8 text.*0xe9"):
         read_teams(path)
     path.write_bytes(b"\xef\xbb\xbfsubmission,team\rgood,alpha\rweak,beta\r")
     assert read_teams(path).exact == {"good": "alpha", "weak": "beta"}

@@ -6,7 +6,8 @@
         [--run-code]
 
 SUBMISSIONS_DIR holds one result zip per team or run (a folder of prediction files also works);
-the file name without ``.zip`` names the system. The ranking scores predictions: for a code
+the file name without ``.zip`` names the system; any other entry (hidden ones aside) is
+reported as not ranked. The ranking scores predictions: for a code
 submission (``model.py``), rank the prediction output Codabench keeps of each run (the prediction
 step's output), or give ``--run-code``, which runs each code submission, one at a time, through
 the phase's prediction step as ``run_local.py`` does (the bundle's ingestion program on the phase's
@@ -20,7 +21,8 @@ that cannot be scored is reported (name and reason) and left out, and the others
 scoring program would note on a ranked one (files ignored, tracks not covered, metric warnings) is
 listed per submission (stderr, ranking.md, and ranking.csv rows ``submission_note``). The gold is
 read once; ``--jobs`` processes (default: one per core, at most 4) score the submissions. Progress
-goes to stderr. Written to ``--out`` (default: the current folder): ``ranking.md``, ``ranking.csv``,
+goes to stderr. Written to ``--out`` (default: the current folder; a folder that cannot hold
+them is refused before any scoring, exit 2): ``ranking.md``, ``ranking.csv``,
 ``ranking.tex`` and ``ranking.html``, the tables of ``codajudge.stats.tables`` (which writes the CSV)
 rendered by ``stats.markdown``, ``stats.latex`` and ``ranking_page``, each beginning with the ``codajudge rank`` command, every option spelled out, that reproduces it.
 
@@ -37,7 +39,11 @@ own table (``group_tables``). ``--latex-width`` sets ranking.tex's wide tables i
 columns of a two-column page (default: by their width). ``--teams FILE`` ranks teams: each team's best run by the overall order (computed over every run)
 is kept and ranked under the team's name (``programs.teams`` says which files map runs to teams).
 Intervals and bootstrap tests use ``--resamples`` resamples seeded with ``--seed`` (default: the
-phase's seed in task.json).
+phase's seed in task.json); ``--resamples 0`` (no intervals) is refused where a track's test is the
+paired bootstrap, which would have nothing to draw. A mistake in the command (a submissions folder
+that is a file or missing, a teams file that does not say, a phase's input data given as its
+reference folder) is refused with exit 2; a reference folder that cannot be read is the bundle's
+problem (exit 1).
 """
 
 from __future__ import annotations
@@ -56,7 +62,7 @@ from collections.abc import Iterator
 from typing import Union
 
 from ..baselines.interface import MODEL_FILE
-from ..errors import ConfigError, KitError, SubmissionError, counted
+from ..errors import ConfigError, KitError, SubmissionError, UsageError, counted, first_few
 from ..formats.archive import INGESTION_STATUS, READ_ERRORS, is_ignored, submission_files
 from ..metrics import get as get_metric
 from ..metrics.edition_module import load_source, loaded_modules
@@ -66,7 +72,7 @@ from ..scoring import Result, load_gold
 from ..spec import BASELINE, UNRANKED, TaskSpec, read_spec
 from ..texts import kit_text
 from ..stats.bootstrap import DEFAULT_RESAMPLES, signature_text
-from ..stats.paired import TESTS
+from ..stats.paired import BOOTSTRAP, TESTS, choose_test
 from ..stats.ranking import (
     BY_PRIMARY,
     GROUP_MEAN_RANK,
@@ -91,33 +97,44 @@ OUTPUT_FILES = ("ranking.md", "ranking.csv", "ranking.tex", "ranking.html")
 RENDERERS = (render_markdown, render_csv, render_latex, render_html)
 #: What scoring one submission gives: its Result, or why it is not scored, and the seconds it took.
 Outcome = tuple[Union[Result, str], float]
+#: Why an entry of the submissions folder that is neither a zip nor a folder is not ranked.
+NOT_A_SUBMISSION = (
+    "neither a zip nor a folder, so not read; to rank it, give it as a .zip (or a folder) of "
+    "prediction files"
+)
 
 
 def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def find_submissions(folder: Path) -> list[tuple[str, Path]]:
-    """(system name, path) of every zip and sub-folder, sorted by name; hidden entries skipped. A
-    name's bytes that are not UTF-8 are written as their values (``caf\\xe9``), in every table.
-    ConfigError when there is none, or no such folder."""
-    found = [
-        path
-        for path in (sorted(folder.iterdir()) if folder.is_dir() else [])
-        if not path.name.startswith(".")
-        and (path.is_dir() or (path.is_file() and path.suffix.lower() == ".zip"))
+def find_submissions(folder: Path) -> tuple[list[tuple[str, Path]], list[tuple[str, str]]]:
+    """(system name, path) of every zip and sub-folder, sorted by name, and (name, why) of every
+    other entry, which is not ranked (hidden entries are skipped). A name's bytes that are not
+    UTF-8 are written as their values (``caf\\xe9``), in every table. UsageError when there is no
+    submission, or no such folder (or a file)."""
+    entries = [
+        p for p in (sorted(folder.iterdir()) if folder.is_dir() else []) if p.name[:1] != "."
     ]
+    found = [p for p in entries if p.is_dir() or (p.is_file() and p.suffix.lower() == ".zip")]
+    others = [(undecodable_as_text(p.name), NOT_A_SUBMISSION) for p in entries if p not in found]
     if not found:
-        raise ConfigError.single(
+        problem = "is a file, not a folder" if folder.exists() else "does not exist"
+        raise UsageError.single(
             str(folder),
-            "no submission found" if folder.is_dir() else "the submissions folder does not exist",
+            "no submission found" if folder.is_dir() else f"the submissions folder {problem}",
             expected="a folder of result zips (or folders), one per team or run",
+            found=first_few([name for name, _ in others]) if others else None,
+            hint=None if folder.is_dir() else "give the folder that holds the result zips",
         )
     names = [undecodable_as_text(path.stem if path.is_file() else path.name) for path in found]
-    return [
+    submissions = [
         (name if names.count(name) == 1 else undecodable_as_text(path.name), path)
         for name, path in zip(names, found)
     ]
+    for name, why in others:
+        log(f"{name}: NOT RANKED: {why}")
+    return submissions, others
 
 
 def score_one(path: Path, spec: TaskSpec, ref_dir: Path, gold: dict[str, GoldTrack]) -> Outcome:
@@ -230,7 +247,7 @@ def score_all(
     (each holding the gold); a failure is logged and recorded, and the others go on. A reference
     that cannot be read stops everything (ConfigError). Results are those of scoring each
     submission on its own, in the submissions' order, sharing the parent's gold."""
-    gold = load_gold(spec, ref_dir)
+    gold = reference_gold(spec, ref_dir)
     results: dict[str, Result] = {}
     failures: list[tuple[str, str]] = []
     paths = [path for _, path in submissions]
@@ -253,6 +270,27 @@ def score_all(
         for note in submission_notes(value):
             log(f"  note: {note}")
     return results, failures
+
+
+def reference_gold(spec: TaskSpec, ref_dir: Path) -> dict[str, GoldTrack]:
+    """The phase's gold (``load_gold``); when it cannot be read from a phase's input data given
+    instead (its datasets' training files beside them, or a folder of ``input_data``), a
+    UsageError saying so."""
+    try:
+        return load_gold(spec, ref_dir)
+    except ConfigError as e:
+        in_input_data = Path(ref_dir).resolve().parent.name == "input_data"
+        if not (in_input_data or any(Path(ref_dir).glob("*.train.jsonl"))):
+            raise
+        first = e.problems[0]
+        raise UsageError.single(
+            str(ref_dir),
+            "this looks like a phase's input data (its items without their gold), not its "
+            "reference data",
+            expected="a phase's reference folder (task.json and the gold <dataset>.jsonl)",
+            found=f"no gold ({first.file}: {first.message})",
+            hint="give the bundle's reference_data/PHASE, not input_data/PHASE",
+        ) from None
 
 
 def _pooled_outcomes(paths: list[Path], spec_ref_gold: tuple, jobs: int) -> Iterator[Outcome]:
@@ -431,7 +469,10 @@ def option_table() -> dict[str, dict]:
             default=DEFAULT_RESAMPLES,
             help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})",
         ),
-        "--seed": dict(type=int, help="bootstrap seed (default: the phase's seed)"),
+        "--seed": dict(
+            type=_within(int, 0, 2**32 - 1, "seed"),
+            help="bootstrap seed, 0 to 4294967295 (default: the phase's seed)",
+        ),
         "--overall": dict(
             choices=OVERALL_RULES,
             default=BY_PRIMARY,
@@ -466,11 +507,74 @@ def option_table() -> dict[str, dict]:
     }
 
 
+def check_out(out: Path) -> None:
+    """``--out`` checked before any submission is scored, without creating it: the folder, or the
+    nearest one above it that exists (where it will be created), takes a new file, and no folder
+    stands where an output file goes; UsageError naming ``--out`` otherwise."""
+    existing = next((path for path in (out, *out.parents) if os.path.lexists(path)), out)
+    try:
+        if not existing.is_dir():
+            raise out_refused(out, f"a file at {existing}")
+        in_the_way = [out / name for name in OUTPUT_FILES if (out / name).is_dir()]
+        if in_the_way:
+            raise out_refused(out, f"a folder at {in_the_way[0]}")
+        tempfile.TemporaryFile(dir=existing).close()
+    except OSError as e:
+        raise out_refused(out, f"that {existing} takes no new file ({os_reason(e)})") from None
+
+
+def os_reason(error: OSError) -> str:
+    """What the system said of a failed file operation, in lower case: ``permission denied``."""
+    return (error.strerror or str(error)).lower()
+
+
+def out_refused(out: Path, found: str) -> UsageError:
+    """The refusal of an ``--out`` folder that cannot hold the ranking."""
+    return UsageError.single(
+        str(out),
+        "--out cannot hold the ranking",
+        expected=f"a folder that can be created or written, to hold {', '.join(OUTPUT_FILES)}",
+        found=found,
+        hint="give --out another folder, or remove what is in the way",
+    )
+
+
+def write_outputs(out: Path, report: RankingReport) -> None:
+    """Every output file of ``report`` written in ``out``, created when missing; UsageError when
+    one cannot be written (the folder changed, or the disk filled, while scoring)."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for name, render in zip(OUTPUT_FILES, RENDERERS):
+            atomic_write(out / name, render(report))
+            log(f"wrote {out / name}")
+    except OSError as e:
+        raise out_refused(
+            out, f"that {e.filename or out} cannot be written ({os_reason(e)})"
+        ) from None
+
+
+def check_resamples(spec: TaskSpec, resamples: int, test: str) -> None:
+    """UsageError when ``--resamples 0`` leaves a track whose test (``--test``, on its main metric)
+    is the paired bootstrap without a resample to draw: its p-values would all be 1."""
+    tracks = [t.id for t in spec.tracks if choose_test(t.main_metric, test)[0] == BOOTSTRAP]
+    if resamples < 1 and tracks:
+        raise UsageError.single(
+            f"--resamples {resamples}",
+            "the paired bootstrap test needs resamples to draw (without any, every p-value is 1)",
+            expected="at least 1 resample where a track is tested by the paired bootstrap",
+            found=f"{counted(len(tracks), 'track')} tested by it (--test {test}): {', '.join(tracks)}",
+            hint=f"leave --resamples out (default {DEFAULT_RESAMPLES}) or give a positive number",
+        )
+
+
 def run(args: argparse.Namespace) -> int:
     spec = read_spec(args.reference)
-    submissions = find_submissions(args.submissions)
+    submissions, not_submissions = find_submissions(args.submissions)
     teams = read_teams(args.teams) if args.teams is not None else None
+    check_resamples(spec, args.resamples, args.test)
+    check_out(args.out)
     results, failures = score_submissions(submissions, spec, args)
+    failures = not_submissions + failures
     if not results:
         log("no submission could be scored; nothing to rank")
         return 2
@@ -486,10 +590,7 @@ def run(args: argparse.Namespace) -> int:
             runs.setdefault(team_of[system], system)
         log(f"ranking {counted(len(runs), 'team')} by their best run: " + ", ".join(runs.values()))
     report = build_report(spec, results, failures, settings, runs)
-    args.out.mkdir(parents=True, exist_ok=True)
-    for name, render in zip(OUTPUT_FILES, RENDERERS):
-        atomic_write(args.out / name, render(report))
-        log(f"wrote {args.out / name}")
+    write_outputs(args.out, report)
     if failures:
         unranked = counted(len(failures), "submission")
         log(f"{unranked} not ranked: " + ", ".join(name for name, _ in failures))

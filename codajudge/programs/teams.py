@@ -19,7 +19,8 @@ upload named after a rival's submission id cannot take that id), and a file name
 owners uploaded (the starting kit's ``result_submission.zip``) is ambiguous: it is ignored, with a
 note, and refused only when it is the one way to find a ranked submission (name the zips by their
 submission ids). In the organiser's CSV every name is exact, and a name given two teams is refused.
-Every ranked submission must be found.
+Every ranked submission must be found; a team none of whose rows finds a ranked submission (a
+zip missing from the folder, a mistyped name) is not ranked, with a note naming its rows.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Iterator, Sequence
 
-from ..errors import ConfigError, counted, first_few, plural
+from ..errors import UsageError, counted, first_few, plural
 from ..formats.textfile import utf8_text
 from ..texts import kit_text
 
@@ -42,10 +43,10 @@ CODABENCH_ID, CODABENCH_FILE, CODABENCH_OWNER = "Submission ID", "File Name", "O
 CODABENCH_JSON_FILES = ("name", "filename")
 
 
-def _not_a_teams_file(path: Path, problem: str, **details: object) -> ConfigError:
+def _not_a_teams_file(path: Path, problem: str, **details: object) -> UsageError:
     """The refusal of a file none of the accepted kinds (template ``ranking/teams_expected``)."""
     expected = kit_text("ranking/teams_expected")
-    return ConfigError.single(str(path), problem, expected=expected, **details)
+    return UsageError.single(str(path), problem, expected=expected, **details)
 
 
 #: (where, exact keys, file names, team) of one row: where is {"line": n} or {"item": "#n"}.
@@ -56,13 +57,15 @@ PLACES_SHOWN = 3
 
 @dataclass
 class Teams:
-    """What a teams file says: ``exact`` names (Codabench ids, the organiser's names) -> team, and
+    """What a teams file says: ``exact`` names (Codabench ids, the organiser's names) -> team,
     ``files`` (file names given by participants, with and without ``.zip``) -> each team giving
-    the name -> the first place (``line 3``, ``item #3``) that does."""
+    the name -> the first place (``line 3``, ``item #3``) that does, and each team's ``rows``
+    (``line 3: 'run1'``)."""
 
     path: Path
     exact: dict[str, str] = field(default_factory=dict)
     files: dict[str, dict[str, str]] = field(default_factory=dict)
+    rows: dict[str, list[str]] = field(default_factory=dict)
 
 
 def _unused_file_names(teams: Teams) -> list[str]:
@@ -90,19 +93,19 @@ def _places(owners: dict[str, str]) -> str:
 
 
 def read_teams(path: Path) -> Teams:
-    """What ``path`` says (the module docstring's formats); ConfigError naming the file and line
+    """What ``path`` says (the module docstring's formats); UsageError naming the file and line
     when it is none of them or gives one exact name two teams."""
     try:
         data = path.read_bytes()
     except OSError as e:
         raise _not_a_teams_file(path, f"the teams file cannot be read ({e})") from None
-    text = utf8_text(data, str(path))
+    text = utf8_text(data, str(path), UsageError)
     rows = _json_rows(path, text) if text.lstrip().startswith(("[", "{")) else _csv_rows(path, text)
     teams = Teams(path)
     for where, exact, files, team in rows:
         for name in exact:
             if teams.exact.setdefault(name, team) != team:
-                raise ConfigError.single(
+                raise UsageError.single(
                     str(path),
                     f"submission {name!r} is given two teams",
                     **where,
@@ -110,6 +113,7 @@ def read_teams(path: Path) -> Teams:
                     hint="give each submission one team",
                 )
         place = f"line {where['line']}" if "line" in where else f"item {where['item']}"
+        teams.rows.setdefault(team, []).append(f"{place}: {(exact or files or [''])[0]!r}")
         for name in files:
             teams.files.setdefault(name, {}).setdefault(team, place)
     return teams
@@ -143,7 +147,7 @@ def _csv_rows(path: Path, text: str) -> Iterator[Row]:
             continue
         owner = _cell(row, team)
         if not owner:
-            raise ConfigError.single(
+            raise UsageError.single(
                 str(path), "a row has no team", line=reader.line_num, found=",".join(row)
             )
         yield {"line": reader.line_num}, _names(_cell(row, exact)), _names(_cell(row, files)), owner
@@ -173,8 +177,9 @@ def _json_rows(path: Path, text: str) -> Iterator[Row]:
 
 
 def teams_of(systems: Sequence[str], teams: Teams) -> tuple[dict[str, str], list[str]]:
-    """System name -> team for every ranked system, and the notes on file names left unused;
-    ConfigError listing the systems found by no name, or only by an ambiguous file name."""
+    """System name -> team for every ranked system, and the notes on file names left unused and
+    on each team none of whose rows names a ranked system (so it is not ranked); UsageError
+    listing the systems found by no name, or only by an ambiguous file name."""
     # by exact name first, then by a file name that one team gave
     found = {}
     for name in systems:
@@ -182,7 +187,7 @@ def teams_of(systems: Sequence[str], teams: Teams) -> tuple[dict[str, str], list
         found[name] = teams.exact.get(name, next(iter(owners)) if len(owners) == 1 else None)
     ambiguous = [n for n in systems if found[n] is None and len(teams.files.get(n, {})) > 1]
     if ambiguous:
-        raise ConfigError.single(
+        raise UsageError.single(
             str(teams.path),
             f"{counted(len(ambiguous), 'ranked submission')} can be found only by a file name "
             f"that several teams gave: "
@@ -192,10 +197,15 @@ def teams_of(systems: Sequence[str], teams: Teams) -> tuple[dict[str, str], list
     unknown = [name for name in systems if found[name] is None]
     if unknown:
         shown = first_few([repr(n) for n in unknown])
-        raise ConfigError.single(
+        raise UsageError.single(
             str(teams.path),
             f"{counted(len(unknown), 'ranked submission')} {plural(len(unknown), 'has', 'have')} "
             f"no team: {shown}",
             hint="add a row for each (its zip or folder name, or its Codabench id or file name)",
         )
-    return found, _unused_file_names(teams)
+    not_ranked = [
+        kit_text("ranking/teams_not_ranked", team=repr(team), rows=first_few(rows, PLACES_SHOWN))
+        for team, rows in teams.rows.items()
+        if team not in found.values()
+    ]
+    return found, _unused_file_names(teams) + not_ranked

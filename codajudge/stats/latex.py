@@ -103,6 +103,16 @@ def _latex_head(column) -> str:
     return latex_stack(text) if column.wraps else text
 
 
+def latex_cell(column, text: str) -> str:
+    """A cell of the paper's table: a number's minus sign as a minus (``$-$``: a hyphen in text
+    would print as one, and ``---`` as an em dash), an interval ``[low, high]`` as ``low--high``
+    (``n/a`` as it is); a system's name as it is."""
+    if column.names:
+        return text
+    text = re.sub(r"-(?=\d)", "$-$", text)
+    return text.strip("[]").replace(", ", "--") if column.interval else text
+
+
 def _latex_table(
     report: RankingReport, table: Table, caption: str, label: str, may_span: bool = True
 ) -> list[str]:
@@ -112,13 +122,8 @@ def _latex_table(
     column of an ACL page."""
     shown = [c for c in table.columns if c.in_paper]
     header = [_latex_head(c) for c in shown]
-    # an interval ``[low, high]`` as ``low--high`` (``n/a`` as it is)
     rows = [
-        [
-            text.strip("[]").replace(", ", "--") if c.interval else text
-            for c, text in zip(table.columns, cells)
-            if c.in_paper
-        ]
+        [latex_cell(c, text) for c, text in zip(table.columns, cells) if c.in_paper]
         for cells in table.rows
     ]
     span = report.settings.latex_width  # --latex-width: auto, by the estimated width; 1 or 2
