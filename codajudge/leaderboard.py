@@ -32,6 +32,6 @@ def score_predictions(bundle, predictions, phase: str) -> dict[str, float]:
     """
     with tempfile.TemporaryDirectory(prefix="codajudge-scores-") as tmp:
         folder = open_bundle(Path(bundle), Path(tmp))
-        reference = kit_phase_task(folder, phase).reference_data
+        reference = kit_phase_task(folder, phase, str(bundle)).reference_data
         spec = read_spec(reference)
         return published_scores(score_submission_folder(spec, reference, Path(predictions)))
