@@ -40,12 +40,23 @@ KEPT_OUTPUTS = ("scores.json", "scores.txt", "detailed_results.html", "detailed_
 
 
 def open_bundle(path: Path, work: Path) -> Path:
-    """The bundle folder at ``path``, or the zip at ``path`` safely extracted into ``work``."""
+    """The bundle folder at ``path``, or the zip at ``path`` safely extracted into ``work``; a
+    usage error on the BUNDLE argument when it is neither (it is not the submission)."""
     if path.is_dir():
         return path
+    found = "nothing at this path"
     if path.is_file():
-        return open_submission(path, work)[0]
-    raise SubmissionError.single(str(path), "bundle not found", expected="a bundle folder or zip")
+        try:
+            return open_submission(path, work)[0]
+        except SubmissionError as refused:
+            found = refused.problems[0].message
+    raise UsageError.single(
+        f"BUNDLE {path}",
+        "not a bundle",
+        expected="a bundle folder or zip, or the starting kit folder",
+        found=found,
+        hint="check the path: the bundle comes first, then the submission",
+    )
 
 
 def run_once(
