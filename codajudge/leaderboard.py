@@ -25,13 +25,13 @@ def score_predictions(bundle, predictions, phase: str) -> dict[str, float]:
     In an unzipped starting kit, ``score_predictions(".", "my_predictions", "local")``. A bundle
     that is not there is said so:
 
-    >>> score_predictions("no_such_kit", "my_predictions", "local")
+    >>> score_predictions("no_such_kit", "my_predictions", "local")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    codajudge.errors.SubmissionError: no_such_kit: bundle not found; expected a bundle folder or zip
+    codajudge.errors.UsageError: BUNDLE no_such_kit: not a bundle; ... found nothing at this path. ...
     """
     with tempfile.TemporaryDirectory(prefix="codajudge-scores-") as tmp:
         folder = open_bundle(Path(bundle), Path(tmp))
-        reference = kit_phase_task(folder, phase).reference_data
+        reference = kit_phase_task(folder, phase, str(bundle)).reference_data
         spec = read_spec(reference)
         return published_scores(score_submission_folder(spec, reference, Path(predictions)))

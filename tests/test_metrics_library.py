@@ -20,7 +20,7 @@ import pytest
 
 import lewidi_official as official
 from codajudge import leaderboard
-from codajudge.errors import SubmissionError
+from codajudge.errors import SubmissionError, UsageError
 from codajudge.metrics import chaosnli, lewidi, nli, sts
 
 REPO = Path(__file__).resolve().parents[1]
@@ -103,6 +103,16 @@ def test_score_predictions_refuses_a_file_as_the_scoring_program_does(tmp_path):
     (folder / "en_en.tsv").write_text("no such id\t1.0\n", encoding="utf-8")
     with pytest.raises(SubmissionError, match="en_en.tsv"):
         leaderboard.score_predictions(REPO, folder, "practice")
+
+
+def test_score_predictions_names_the_bundle_as_given(tmp_path):
+    """Not the temporary folder a zipped bundle is opened in."""
+    from test_run_local_messages import zipped_bundle
+
+    bundle = zipped_bundle(tmp_path / "ed.zip", ["Practice"])
+    with pytest.raises(UsageError) as refused:
+        leaderboard.score_predictions(bundle, tmp_path, "final")
+    assert str(refused.value).startswith(f"--phase: no such phase in {bundle}: final;")
 
 
 # --- the README's section ----------------------------------------------------------------------

@@ -433,3 +433,25 @@ def test_a_codalab_v15_bundle_is_refused_in_one_line_naming_the_given_zip(tmp_pa
     assert err.startswith(f"run_local.py: {bundle}: only Codabench bundles are run locally;")
     assert "found a CodaLab v1.5 bundle" in err and "without --legacy" in err
     assert "starting_kit.zip" in err and err.count("\n") == 1
+
+
+def zipped_bundle(path: Path, phases: list) -> Path:
+    """A zipped bundle whose competition.yaml (Codabench's form) has ``phases``, by name."""
+    import yaml
+    import zipfile
+
+    tasks = [{"index": 0, "scoring_program": "scoring_program"}]
+    entries = [{"index": i, "name": name, "tasks": [0]} for i, name in enumerate(phases)]
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("competition.yaml", yaml.safe_dump({"tasks": tasks, "phases": entries}))
+    return path
+
+
+def test_a_phase_the_bundle_has_not_is_a_usage_error_naming_the_given_zip(tmp_path, capsys):
+    """Not the organisers' problem in a file of a temporary folder: the phases one may type."""
+    bundle = zipped_bundle(tmp_path / "ed.zip", ["Practice", "Evaluation", "Post-campaign"])
+    assert main([str(bundle), "baseline:random", "--phase", "final"]) == 2
+    assert capsys.readouterr().err == (
+        f"run_local.py: --phase: no such phase in {bundle}: final; "
+        "expected --phase practice or evaluation or post-campaign\n"
+    )

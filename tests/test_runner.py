@@ -179,11 +179,26 @@ class Model:
     assert time.monotonic() - start < 30
 
 
-def test_missing_bundle_and_unknown_phase_are_clear(bundle, capsys):
+def test_missing_bundle_and_unknown_phase_are_clear(bundle, capsys, tmp_path):
+    """A BUNDLE argument that is not a bundle (nothing there, not a zip, a submission's zip) is a
+    usage error naming it, not a refused submission nor the organisers' problem."""
+    import zipfile
+
     assert (
-        run_local.main(["/nonexistent/bundle.zip", "baseline:random", "--phase", "practice"]) != 0
+        run_local.main(["/nonexistent/bundle.zip", "baseline:random", "--phase", "practice"]) == 2
     )
-    assert "bundle not found" in capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        "run_local.py: BUNDLE /nonexistent/bundle.zip: not a bundle; expected a bundle folder or "
+        "zip, or the starting kit folder, found nothing at this path. Check the path: the bundle "
+        "comes first, then the submission\n"
+    )
+    (tmp_path / "text.zip").write_text("not a zip", encoding="utf-8")
+    with zipfile.ZipFile(tmp_path / "submission.zip", "w") as archive:
+        archive.writestr("en_en.tsv", "id\t1\n")
+    for given in ("text.zip", "submission.zip"):
+        path = tmp_path / given
+        assert run_local.main([str(path), "baseline:random", "--phase", "practice"]) == 2
+        assert capsys.readouterr().err.startswith(f"run_local.py: BUNDLE {path}: not a bundle")
     assert run_local.main([str(bundle.tree), "baseline:random", "--phase", "final"]) != 0
     err = capsys.readouterr().err
     assert "no such phase" in err and "Traceback" not in err

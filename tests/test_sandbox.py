@@ -14,11 +14,13 @@ from pathlib import Path
 
 import pytest
 
+from codajudge.errors import SubmissionError
 from codajudge.programs import run_local
 from codajudge.runner import sandbox
 from codajudge.runner.local import phase_task
 from codajudge.runner.local import run_submission
 
+REPO = Path(__file__).resolve().parents[1]
 SANDBOX_REASON = sandbox.probe()
 needs_bwrap = pytest.mark.skipif(
     SANDBOX_REASON is not None, reason=f"no working sandbox here: {SANDBOX_REASON}"
@@ -221,6 +223,48 @@ from codajudge.baselines import MostFrequent as Model
     assert "APP ['ingested_program', 'input_data', 'output', 'program', 'shared']" in err, err
     assert "WRITABLE" not in err and err.count("READONLY") == 2 and "NO-NETWORK" in err
     assert "reference_data" not in err and str(tmp_path) not in err
+
+
+#: Code that tries to write a file in its working folder, beside its model.py and under /tmp, says
+#: which it could, then predicts; with ``{strict}`` it writes in its working folder unguarded.
+WRITER = r"""
+import os, sys
+from codajudge.baselines import MostFrequent as Model
+here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "beside.txt")
+for name in ("cache.pkl", here, "/tmp/mine/cache.pkl"):
+    try:
+        os.makedirs(os.path.dirname(name) or ".", exist_ok=True)
+        open(name, "w").write("x")
+        print("WRITABLE", name, file=sys.stderr)
+    except OSError:
+        print("READONLY", name, file=sys.stderr)
+if {strict}:
+    open("cache.pkl", "w").write("x")
+"""
+
+
+@needs_bwrap
+def test_code_may_write_under_tmp_only_as_the_readmes_say(bundle, tmp_path, monkeypatch):
+    """The rule the README's participant part and the kit's README state, against the sandbox's
+    folders: a file under /tmp is written; one in the working folder or beside model.py is not,
+    and code that needs it is refused as on a read-only file system, told to write under /tmp."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8").split("\n## For participants\n")[1]
+    kit = (REPO / "codajudge" / "templates" / "kit_readme.md").read_text(encoding="utf-8")
+    for text in (readme.split("\n## ")[0], kit):
+        words = " ".join(text.split())
+        assert "under `/tmp`" in words and '"Read-only file system"' in words
+        assert all(f"`{folder}`" in words for folder in sandbox.APP_READ_ONLY)
+    monkeypatch.delenv(sandbox.BWRAP_ENV, raising=False)
+    code = WRITER.format(strict=False)
+    result = _run(bundle, _submission(tmp_path / "tries", code), tmp_path / "work")
+    err = result.prediction.stderr
+    assert result.prediction.exit_code == 0 and "WRITABLE /tmp/mine/cache.pkl" in err, err
+    assert err.count("READONLY") == 2 and err.count("WRITABLE") == 1, err
+    strict = _submission(tmp_path / "needs", WRITER.format(strict=True))
+    with pytest.raises(SubmissionError) as refused:
+        run_local.run_once(bundle, strict, "evaluation")
+    assert "Read-only file system: 'cache.pkl'" in str(refused.value)
+    assert "write any file of your own under /tmp" in str(refused.value)
 
 
 def test_without_a_sandbox_the_runner_says_so_and_the_attack_works(

@@ -40,12 +40,23 @@ KEPT_OUTPUTS = ("scores.json", "scores.txt", "detailed_results.html", "detailed_
 
 
 def open_bundle(path: Path, work: Path) -> Path:
-    """The bundle folder at ``path``, or the zip at ``path`` safely extracted into ``work``."""
+    """The bundle folder at ``path``, or the zip at ``path`` safely extracted into ``work``; a
+    usage error on the BUNDLE argument when it is neither (it is not the submission)."""
     if path.is_dir():
         return path
+    found = "nothing at this path"
     if path.is_file():
-        return open_submission(path, work)[0]
-    raise SubmissionError.single(str(path), "bundle not found", expected="a bundle folder or zip")
+        try:
+            return open_submission(path, work)[0]
+        except SubmissionError as refused:
+            found = refused.problems[0].message
+    raise UsageError.single(
+        f"BUNDLE {path}",
+        "not a bundle",
+        expected="a bundle folder or zip, or the starting kit folder",
+        found=found,
+        hint="check the path: the bundle comes first, then the submission",
+    )
 
 
 def run_once(
@@ -163,13 +174,18 @@ def _edition_phases(tasks: dict[str, PhaseTask]) -> set[str]:
 
 
 def kit_phase_task(bundle: Path, phase: str, shown: str | None = None) -> PhaseTask:
-    """``phase_task``; in a starting kit, a phase it cannot score (its gold is hidden) or does not
-    know is a usage error (nothing of the submission is read), answered with the phases it can
-    score. ``shown``: how messages name the bundle (default: its folder)."""
+    """``phase_task`` of the phase ``--phase`` names: one the bundle has not, or in a starting kit
+    one it cannot score (its gold is hidden), is a usage error (nothing of the submission is
+    read), answered with the phases it has or scores. ``shown``: how messages name the bundle
+    (default: its folder)."""
     doc = read_competition(bundle, shown)
+    names = [p.get("name", "") for p in doc.get("phases") or [] if isinstance(p, dict)]
     if not (bundle / "sample_submissions").is_dir():
+        if names and slug(phase) not in map(slug, names):
+            reason = f"no such phase in {shown or bundle}: {phase}"
+            expected = "--phase " + " or ".join(map(slug, names))
+            raise UsageError.single("--phase", reason, expected=expected)
         return phase_task(bundle, phase, doc, shown)
-    names = [p.get("name", "") for p in doc.get("phases") or []]
     tasks = {slug(name): phase_task(bundle, name, doc, shown) for name in names}
     # every phase of a kit names its reference data, whose folder it leaves out where the gold is
     # hidden

@@ -63,11 +63,12 @@ class PhaseTask:
 def read_competition(bundle: Path, shown: str | None = None) -> dict:
     """The bundle's competition.yaml, read as the bundle checker reads it: bounded (an alias bomb
     is refused, not expanded), a mapping at its top level, of Codabench's form (a CodaLab v1.5
-    one is a usage error). ``shown``: how messages name the bundle (default: its folder)."""
+    one, or a folder without one, is a usage error). ``shown``: how messages name the bundle
+    (default: its folder)."""
     shown = shown or str(bundle)
     if not (bundle / "competition.yaml").is_file():
-        raise ConfigError.single(
-            shown,
+        raise UsageError.single(
+            f"BUNDLE {shown}",
             "not a bundle: competition.yaml is missing",
             hint="give the bundle folder or zip built by build_bundle.py, or the starting kit",
         )
