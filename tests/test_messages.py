@@ -165,6 +165,20 @@ def test_two_different_problems_are_two_lines(tmp_path):
     assert lines[0].startswith("f.tsv, line 701, item 'x': unknown id: not an item of this track")
 
 
+def test_ids_given_again_are_each_listed_once_with_their_own_first_line(tmp_path):
+    """Three lines repeat two ids: each id is listed once, and the line it was first given on is
+    said for that id only, not for every id of the message."""
+    path = tmp_path / "f.tsv"
+    rows = [f"i{k}\tneutral\n" for k in (0, 1, 2, 3, 0, 1, 0)]
+    path.write_text("".join(rows), encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "f.tsv", gold_of(NLI, 4))
+    assert str(error.value) == (
+        "f.tsv: duplicate id, on 3 lines (lines 5, 6, 7; items 'i0', 'i1'); expected each id on one "
+        "line only, found 'i0' again (first seen on line 1) on line 5. Keep one line per item"
+    )
+
+
 def test_file_name_near_miss_names_the_track():
     tracks = [
         track_from_dict({"id": "en_en", "kind": "similarity", "dataset": "sts"}),

@@ -25,6 +25,7 @@ from .annotators import RowFit, per_annotator
 from .chaosnli import is_chaosnli_document, read_chaosnli
 from .coverage import OtherPhases, missing_items, unknown_id, with_phase_hint
 from .index_hints import labels_as_indices_hint
+from .items import duplicate_id
 from .layout import JSON_LINES_NOTE, Columns, comments_note, layout_of
 from .notes import ReadNote, note_warnings
 from .perspectivist import annotator_entries, annotator_values, as_annotator_array
@@ -213,6 +214,8 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
     runs = (
         f" (the ids come in runs of {batch} equal ids on consecutive lines: a batch's index "
         "written in place of each item's id?)"
+        if batch
+        else ""
     )
     first_line: dict[int, int] = {}  # item -> the line that gave it
     # the items a line without a tab starts with (then a space, comma or semicolon): that line's
@@ -228,13 +231,7 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
         elif item < 0:
             unknown_id(problems, head, keys.ids, line)
         elif item in first_line:
-            problems.add(
-                "duplicate id",
-                line=line,
-                item=head,
-                hint=f"it was already given on line {first_line[item]}; keep one line per item"
-                + (runs if batch else ""),
-            )
+            duplicate_id(problems, line, head, first_line[item], "keep one line per item" + runs)
         else:
             first_line[item] = line
     if first_line or not problems:  # no line gave an item: its lines' problems say why
