@@ -179,6 +179,27 @@ def test_ids_given_again_are_each_listed_once_with_their_own_first_line(tmp_path
     )
 
 
+def test_ids_in_quotes_are_named_as_the_tracks_ids_in_quotes(tmp_path):
+    """Ids written with their quotes (json.dumps or repr of each id) are not the track's ids: the
+    refusal says which id each is and to remove the quotes, for a whole file and for one line."""
+    path = tmp_path / "f.tsv"
+    path.write_text("".join(f'"i{k}"\tneutral\n' for k in range(3)), encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "f.tsv", gold_of(NLI, 3))
+    assert str(error.value) == (
+        "f.tsv: none of the ids in this file belong to the track; expected lines such as "
+        "'i0'<TAB>entailment, found ids such as '\"i0\"'. That is the track's id 'i0' in quotes: "
+        "write the ids without quotes"
+    )
+    path.write_text("i0\tneutral\n'i1'\tneutral\ni2\tneutral\n", encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "f.tsv", gold_of(NLI, 3))
+    assert str(error.value).splitlines()[0] == (
+        "f.tsv, line 2, item \"'i1'\": unknown id: not an item of this track. That is the track's "
+        "id 'i1' in quotes: write the ids without quotes"
+    )
+
+
 def test_file_name_near_miss_names_the_track():
     tracks = [
         track_from_dict({"id": "en_en", "kind": "similarity", "dataset": "sts"}),
