@@ -289,6 +289,43 @@ def test_a_name_holding_every_word_of_one_tracks_name_is_a_near_miss():
     )
 
 
+def test_a_name_of_a_tracks_words_mistyped_is_a_near_miss():
+    """Typos were no near miss (irony_sfot.tsv, sarcasm_persp.tsv: "2 files match no track"): a
+    name whose words are one track's in order, each mistyped (a transposition), shortened or
+    lengthened, is now one, before the names holding a track's words (nli_zh_sotf is
+    nli_zh_soft's, not nli_zh's); a name of other words, a change to a short word (pred is not
+    pe), or a guess between two tracks is none. Beyond the first few, the near misses are still
+    each named with their track."""
+    tracks = [
+        track_from_dict({"id": track_id, "kind": "similarity", "dataset": "d"})
+        for track_id in ("en_en", "es_en", "nli_zh", "nli_zh_soft", "irony_soft", "irony_pe")
+        + ("sarcasm_soft", "sarcasm_pe")
+    ]
+    meant = {
+        "irony_sfot.tsv": "irony_soft",
+        "sarcasm_persp.tsv": "sarcasm_pe",
+        "Irony_Perspectivist.tsv": "irony_pe",
+        "sarcsam_soft.tsv": "sarcasm_soft",
+        "nli_zh_sotf.tsv": "nli_zh_soft",
+        "eng-eng.tsv": "en_en",
+    }
+    for name in ("predictions.tsv", "irony_pred.tsv", "sarcasm.tsv", "en_ar.tsv", "model.py"):
+        meant[name] = None  # other words, a short word changed, two tracks, another pair
+    hints = {name: naming_hint([name], tracks) for name in meant}
+    assert hints == {
+        name: f"file {name!r} was probably meant for track '{track}': name it {track}.tsv"
+        if track
+        else "name each file after its track (see the starting kit)"
+        for name, track in meant.items()
+    }
+    notes = ignored_file_notes(list(meant), tracks)
+    assert notes[5:] == [
+        "1 more file named like a track's file was ignored: 'eng-eng.tsv' for track 'en_en'",
+        "5 files match no track and were ignored: 'predictions.tsv', 'irony_pred.tsv', "
+        "'sarcasm.tsv', 'en_ar.tsv', 'model.py'",
+    ]
+
+
 def test_no_track_file_lists_each_tracks_other_accepted_names():
     """A zip following the 2025 instructions with a team suffix (MP_test_soft_teamX.tsv): the refusal listed
     only the canonical names (mp_soft.tsv), not the 2025 names a participant would recognise."""
