@@ -94,7 +94,8 @@ class Problem:
         more = ", ..." if self.count > MAX_PLACES_SHOWN else ""
         lines = ", ".join(map(str, self.lines))
         places = [f"lines {lines}{more}" if by_lines else f"line {lines}"] if self.lines else []
-        if self.items:
+        if self.items:  # each id once: fewer than shown are all the ids there are
+            more = more if len(self.items) == MAX_PLACES_SHOWN else ""
             places.append(f"items {', '.join(repr(i) for i in self.items)}{more}")
         message = f"{self.message}, on {self.count} {unit}"
         if places:
@@ -106,12 +107,13 @@ class Problem:
         return problem_text(self.file, message, self.expected, found, self.hint)
 
     def joined(self, other: Problem) -> Problem:
-        """This problem, counted once more at ``other``'s line and item."""
+        """This problem, counted once more at ``other``'s line and item (each line and item
+        listed once)."""
         lines = tuple(self.lines) if self.line is None else (tuple(self.lines) or (self.line,))
         items = tuple(self.items) if self.item is None else (tuple(self.items) or (self.item,))
         if other.line is not None and other.line not in lines and len(lines) < MAX_PLACES_SHOWN:
             lines += (other.line,)
-        if other.item is not None and len(items) < MAX_PLACES_SHOWN:
+        if other.item is not None and other.item not in items and len(items) < MAX_PLACES_SHOWN:
             items += (other.item,)
         return replace(self, count=self.count + other.count, lines=lines, items=items)
 

@@ -603,6 +603,37 @@ def test_a_script_from_another_platform_is_told_what_this_competition_runs(
     assert "name each file after its track" not in err
 
 
+@pytest.mark.parametrize(
+    "name, fix",
+    [
+        ("Model.py", "name it exactly model.py"),
+        ("code/model.py.txt", "name it exactly model.py"),
+        ("modle.py", "name it exactly model.py"),
+        ("model.ipynb", "a notebook is not run: export it as a Python script"),
+    ],
+)
+def test_a_file_named_almost_model_py_is_named_as_meant_for_model_py(tmp_path, capfd, name, fix):
+    """A code submission whose model.py is named otherwise (case, an editor's .txt, a typo, a
+    notebook) was told to name its files after the tracks: the refusal now says which file was
+    probably meant as model.py and how to make it so."""
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    submission = tmp_path / "sub.zip"
+    with zipfile.ZipFile(submission, "w") as archive:
+        archive.writestr(name, "class Model:\n    pass\n")
+    out = tmp_path / "out"
+    result = main([str(phase["input"]), str(out), str(submission)])
+    err = assert_failed_cleanly(out, capfd.readouterr().err, result, [f"found {name}"])
+    assert (
+        result == 2
+        and (
+            f"File '{name}' was probably meant as model.py, the file a code submission is run from: "
+            f"{fix}"
+        )
+        in err
+    )
+    assert "name each file after its track" not in err
+
+
 # ---------------------------------------------------------------- value conversion (in process)
 
 

@@ -165,6 +165,41 @@ def test_two_different_problems_are_two_lines(tmp_path):
     assert lines[0].startswith("f.tsv, line 701, item 'x': unknown id: not an item of this track")
 
 
+def test_ids_given_again_are_each_listed_once_with_their_own_first_line(tmp_path):
+    """Three lines repeat two ids: each id is listed once, and the line it was first given on is
+    said for that id only, not for every id of the message."""
+    path = tmp_path / "f.tsv"
+    rows = [f"i{k}\tneutral\n" for k in (0, 1, 2, 3, 0, 1, 0)]
+    path.write_text("".join(rows), encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "f.tsv", gold_of(NLI, 4))
+    assert str(error.value) == (
+        "f.tsv: duplicate id, on 3 lines (lines 5, 6, 7; items 'i0', 'i1'); expected each id on one "
+        "line only, found 'i0' again (first seen on line 1) on line 5. Keep one line per item"
+    )
+
+
+def test_ids_in_quotes_are_named_as_the_tracks_ids_in_quotes(tmp_path):
+    """Ids written with their quotes (json.dumps or repr of each id) are not the track's ids: the
+    refusal says which id each is and to remove the quotes, for a whole file and for one line."""
+    path = tmp_path / "f.tsv"
+    path.write_text("".join(f'"i{k}"\tneutral\n' for k in range(3)), encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "f.tsv", gold_of(NLI, 3))
+    assert str(error.value) == (
+        "f.tsv: none of the ids in this file belong to the track; expected lines such as "
+        "'i0'<TAB>entailment, found ids such as '\"i0\"'. That is the track's id 'i0' in quotes: "
+        "write the ids without quotes"
+    )
+    path.write_text("i0\tneutral\n'i1'\tneutral\ni2\tneutral\n", encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "f.tsv", gold_of(NLI, 3))
+    assert str(error.value).splitlines()[0] == (
+        "f.tsv, line 2, item \"'i1'\": unknown id: not an item of this track. That is the track's "
+        "id 'i1' in quotes: write the ids without quotes"
+    )
+
+
 def test_file_name_near_miss_names_the_track():
     tracks = [
         track_from_dict({"id": "en_en", "kind": "similarity", "dataset": "sts"}),
@@ -252,6 +287,43 @@ def test_a_name_holding_every_word_of_one_tracks_name_is_a_near_miss():
             "notes.txt": guess,
         }
     )
+
+
+def test_a_name_of_a_tracks_words_mistyped_is_a_near_miss():
+    """Typos were no near miss (irony_sfot.tsv, sarcasm_persp.tsv: "2 files match no track"): a
+    name whose words are one track's in order, each mistyped (a transposition), shortened or
+    lengthened, is now one, before the names holding a track's words (nli_zh_sotf is
+    nli_zh_soft's, not nli_zh's); a name of other words, a change to a short word (pred is not
+    pe), or a guess between two tracks is none. Beyond the first few, the near misses are still
+    each named with their track."""
+    tracks = [
+        track_from_dict({"id": track_id, "kind": "similarity", "dataset": "d"})
+        for track_id in ("en_en", "es_en", "nli_zh", "nli_zh_soft", "irony_soft", "irony_pe")
+        + ("sarcasm_soft", "sarcasm_pe")
+    ]
+    meant = {
+        "irony_sfot.tsv": "irony_soft",
+        "sarcasm_persp.tsv": "sarcasm_pe",
+        "Irony_Perspectivist.tsv": "irony_pe",
+        "sarcsam_soft.tsv": "sarcasm_soft",
+        "nli_zh_sotf.tsv": "nli_zh_soft",
+        "eng-eng.tsv": "en_en",
+    }
+    for name in ("predictions.tsv", "irony_pred.tsv", "sarcasm.tsv", "en_ar.tsv", "model.py"):
+        meant[name] = None  # other words, a short word changed, two tracks, another pair
+    hints = {name: naming_hint([name], tracks) for name in meant}
+    assert hints == {
+        name: f"file {name!r} was probably meant for track '{track}': name it {track}.tsv"
+        if track
+        else "name each file after its track (see the starting kit)"
+        for name, track in meant.items()
+    }
+    notes = ignored_file_notes(list(meant), tracks)
+    assert notes[5:] == [
+        "1 more file named like a track's file was ignored: 'eng-eng.tsv' for track 'en_en'",
+        "5 files match no track and were ignored: 'predictions.tsv', 'irony_pred.tsv', "
+        "'sarcasm.tsv', 'en_ar.tsv', 'model.py'",
+    ]
 
 
 def test_no_track_file_lists_each_tracks_other_accepted_names():

@@ -12,6 +12,7 @@ from codajudge.formats.notes import (
     ANNOTATOR_POOL_FIRST,
     ANNOTATORS_LIST,
     ANNOTATORS_LIST_FIRST,
+    CHOSEN_ONLY,
     EMPTY_LEADING_BIN,
     LAYOUT_NOTES,
     LEADING_BIN_WITH_MASS,
@@ -59,6 +60,34 @@ def test_each_soft_label_read_another_way_leaves_one_note():
         ReadNote(EMPTY_LEADING_BIN),
         ReadNote(LEADING_BIN_WITH_MASS, 0.001),
     ]
+
+
+def test_a_multilabel_soft_label_of_one_p_chosen_per_label_is_noted():
+    """On a multilabel track a list of K numbers is read as P(chosen) per label, the pairs
+    [1 - p, p], with a note; a list of another length names both forms it takes."""
+    ven = track_from_dict(
+        {
+            "id": "ven_soft",
+            "kind": "soft_label",
+            "scale": "multilabel",
+            "dataset": "ven",
+            "labels": ["contradiction", "entailment", "neutral"],
+        }
+    )
+    assert soft_label([0.25, 1, 0], ven) == (
+        [[0.75, 0.25], [0.0, 1.0], [1.0, 0.0]],
+        [ReadNote(CHOSEN_ONLY)],
+    )
+    assert note_warnings([ReadNote(CHOSEN_ONLY)] * 2, VALUE_NOTES) == [
+        "2 multilabel soft labels were lists of one P(chosen) per label and were read as "
+        "[1 - P(chosen), P(chosen)] pairs"
+    ]
+    with pytest.raises(ValueProblem) as problem:
+        soft_label([0.5, 0.5], ven)
+    assert problem.value.expected == (
+        "a list of 3 [P(not chosen), P(chosen)] pairs, or of 3 P(chosen) values, one per label "
+        "(contradiction, entailment, neutral)"
+    )
 
 
 def test_a_python_literal_is_noted():

@@ -331,9 +331,9 @@ def test_ids_in_runs_of_a_batch_size_are_named_as_a_batch_index(tmp_path):
     with pytest.raises(SubmissionError) as error:
         read(NLI, items, text, tmp_path)
     assert str(error.value).split("\n")[0] == (
-        "f.tsv: duplicate id, on 9 lines (lines 2, 3, 4, 6, 7, ...; items '0', '0', '0', '1', '1', ...). It was "
-        "already given on line 1; keep one line per item (the ids come in runs of 4 equal ids on consecutive "
-        "lines: a batch's index written in place of each item's id?)"
+        "f.tsv: duplicate id, on 9 lines (lines 2, 3, 4, 6, 7, ...; items '0', '1', '2'); expected each id "
+        "on one line only, found '0' again (first seen on line 1) on line 2. Keep one line per item (the ids "
+        "come in runs of 4 equal ids on consecutive lines: a batch's index written in place of each item's id?)"
     )
 
 

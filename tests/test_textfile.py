@@ -59,6 +59,21 @@ RULES = {
         None,
         Refusal("x.tsv", "file is UTF-16 text", expected="UTF-8 text", found="UTF-16 byte-order"),
     ),
+    "UTF-16 without a byte-order mark (little-endian)": (
+        "a\t1\nb\t2\n".encode("utf-16-le"),
+        None,
+        Refusal(
+            "x.tsv",
+            "file looks like UTF-16 text",
+            expected="UTF-8 text",
+            found="a NUL byte every other byte, as in UTF-16LE without a byte-order mark",
+        ),
+    ),
+    "UTF-16 without a byte-order mark (big-endian)": (
+        "a\t1\n".encode("utf-16-be"),
+        None,
+        Refusal("x.tsv", "file looks like UTF-16 text", found="as in UTF-16BE without"),
+    ),
     "UTF-32 byte-order mark": (
         "a\t1\n".encode("utf-32"),
         None,
@@ -366,7 +381,9 @@ def test_any_bytes_give_their_lines_or_one_located_refusal(data, n_items, tmp_pa
     if line:
         assert 1 <= int(line[1]) <= data.count(b"\n") + 1
     else:
-        assert re.match(r"x\.tsv: (file is empty|file has too many lines|file is UTF-)", outcome)
+        assert re.match(
+            r"x\.tsv: file (is empty|has too many lines|is UTF-|looks like UTF-16)", outcome
+        )
 
 
 @FUZZ

@@ -13,6 +13,7 @@ import stat
 import zipfile
 import zlib
 from collections import Counter
+from difflib import SequenceMatcher
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 from typing import Callable, NamedTuple
@@ -22,6 +23,7 @@ from ..errors import SubmissionError, first_few
 from ..tracks import Track
 from ..untrusted import kind_of
 from .chaosnli import document_uids
+from .notes import words
 from .textfile import MAX_FILE_BYTES, Rule, max_file_bytes, safe_display, shorten
 
 MAX_ENTRIES = 1000
@@ -335,16 +337,43 @@ def _loose(name: str) -> str:
 
 def _meant_track(name: str, tracks: Sequence[Track]) -> Track | None:
     """The track a file no track claims was probably meant for, else None: the same name loosely
-    (``en-en.tsv``) or, failing that, a name holding every word of one track's name or pattern
-    (``VEN_test_pe_teamX.tsv`` for ``ven_*_pe.tsv``, ``STS.out.track5.en-en.txt`` for
-    ``en_en.tsv``), the words of a pattern's ``*`` parts aside; one track only, never a guess between two."""
+    (``en-en.tsv``) or, failing that, the words of one track's name or pattern mistyped
+    (``_typo_of``: ``irony_sfot.tsv``) or, failing that, a name holding every word of one track's
+    name or pattern (``VEN_test_pe_teamX.tsv`` for ``ven_*_pe.tsv``, ``STS.out.track5.en-en.txt``
+    for ``en_en.tsv``), the words of a pattern's ``*`` parts aside; one track only, never a guess
+    between two."""
     parts = _loose(PurePosixPath(name).name).split("_")
     loose = "_".join(LANGUAGE_ALIASES.get(part, part) for part in parts)
     found = [t for t in tracks if any(fnmatchcase(loose, _loose(p)) for p in t.file_names)]
+    words = loose.split("_")
     if not found:
-        words = Counter(loose.split("_"))
-        found = [t for t in tracks if any(_holds_words(words, pattern) for pattern in t.file_names)]
+        found = [t for t in tracks if any(_typo_of(words, pattern) for pattern in t.file_names)]
+    if not found:
+        held = Counter(words)
+        found = [t for t in tracks if any(_holds_words(held, pattern) for pattern in t.file_names)]
     return found[0] if len(found) == 1 else None
+
+
+#: How alike (difflib's ratio) a word of a file name must be to a word of a track's name to be
+#: read as it mistyped: two letters of four swapped (sfot for soft), one letter of seven changed
+#: or left out; never a word of three letters or fewer changed (pred is not pe).
+WORD_LIKENESS = 0.75
+
+
+def _typo_of(words: list[str], pattern: str) -> bool:
+    """Whether ``words`` (of a loose file name) are those of ``pattern`` (a track's file name or
+    pattern, ``*`` a word of any text) in order, each as written, shortened or lengthened to at
+    least two letters (``persp`` for ``pe``) or mistyped (``WORD_LIKENESS``: ``sfot`` for ``soft``)."""
+    wanted = _loose(pattern).split("_")
+    return len(words) == len(wanted) and all(map(_alike, words, wanted))
+
+
+def _alike(word: str, wanted: str) -> bool:
+    """Whether ``word`` is ``wanted`` (a pattern's word), as ``_typo_of`` reads it."""
+    short, long = sorted((word, wanted), key=len)
+    if fnmatchcase(word, wanted) or (len(short) >= 2 and long.startswith(short)):
+        return True
+    return SequenceMatcher(None, word, wanted).ratio() >= WORD_LIKENESS
 
 
 def _name_it(track: Track) -> str:
@@ -361,10 +390,19 @@ def _holds_words(words: Counter, pattern: str) -> bool:
 NEAR_MISSES_SHOWN = 5
 
 
-def _first_shown(texts: list[str], more: str) -> list[str]:
-    """The first ``NEAR_MISSES_SHOWN`` of ``texts``, then ``more`` with the number of the others."""
-    rest = len(texts) - NEAR_MISSES_SHOWN
-    return texts[:NEAR_MISSES_SHOWN] + ([more.format(rest)] if rest > 0 else [])
+def _first_shown(texts: list[str], meant: list[str], more: str) -> list[str]:
+    """The first ``NEAR_MISSES_SHOWN`` of ``texts`` (one per near miss), then, for the others, their
+    number, ``more`` (``notes.words`` of that number) and the first few of them by ``meant`` (each
+    file with its track)."""
+    rest = meant[NEAR_MISSES_SHOWN:]
+    if not rest:
+        return texts
+    return texts[:NEAR_MISSES_SHOWN] + [f"{len(rest)} {words(more, len(rest))}: {first_few(rest)}"]
+
+
+def _meant(name: str, track: Track) -> str:
+    """A near miss named shortly, with the track it was probably meant for."""
+    return f"{name!r} for track '{track.id}'"
 
 
 class FoundFiles(NamedTuple):
@@ -404,13 +442,16 @@ class FoundFiles(NamedTuple):
         if without:
             read = f"the tracks without a file read {accepted_file_names(without)}"
         near: list[str] = []
+        meant: list[str] = []
         other: list[str] = []
         for name in self.unclaimed:
             track = _meant_track(name, self.tracks)
             unused = UNUSED_FILE.format(name)
             if track is None:
                 other.append(name)
-            elif track.id not in given:
+                continue
+            meant.append(_meant(name, track))
+            if track.id not in given:
                 near.append(f"{unused}; it was probably meant for {_name_it(track)}")
             else:
                 taken = (
@@ -418,7 +459,7 @@ class FoundFiles(NamedTuple):
                     f"{given[track.id]}"
                 )
                 near.append(f"{unused}; {taken}; {read}")
-        notes = _first_shown(near, "{} more files named like a track's file were ignored")
+        notes = _first_shown(near, meant, "more file{s} named like a track's file {was} ignored")
         if len(other) == 1:
             notes.append(UNUSED_FILE.format(other[0]))
         elif other:
@@ -430,7 +471,8 @@ class FoundFiles(NamedTuple):
 def naming_hint(unclaimed: Sequence[str], tracks: Sequence[Track]) -> str:
     """How to name the files of a submission in which no file matched a track: each near miss
     (``_meant_track``) and the track it was probably meant for."""
-    meant = ((name, _meant_track(name, tracks)) for name in unclaimed)
-    hints = [f"file {name!r} was probably meant for {_name_it(t)}" for name, t in meant if t]
-    hints = _first_shown(hints, "{} more files are named like a track's file")
+    near = [(name, t) for name in unclaimed for t in [_meant_track(name, tracks)] if t]
+    hints = [f"file {name!r} was probably meant for {_name_it(t)}" for name, t in near]
+    meant = [_meant(name, t) for name, t in near]
+    hints = _first_shown(hints, meant, "more file{s} named like a track's file")
     return "; ".join(hints) or "name each file after its track (see the starting kit)"

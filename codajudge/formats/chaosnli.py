@@ -122,7 +122,7 @@ def _positions(records: dict, ids: list[str], problems: ProblemCollector):
         )
         return position, [warning]
     for uid in others:
-        unknown_id(problems, uid, ids)
+        unknown_id(problems, uid, index)
     missing_items(ids, sorted(position.values()), problems)
     return position, []
 

@@ -19,10 +19,20 @@ from .textfile import shorten
 UNKNOWN_ID = "unknown id: not an item of this track"
 
 
-def unknown_id(problems: ProblemCollector, head: str, ids: list[str], line: int = None) -> None:
-    """Add the problem of a record (at ``line``, if known) naming ``head``, no item of ``ids``."""
-    hint = f"ids look like {ids[0]!r}" if ids else None
+def unknown_id(problems: ProblemCollector, head: str, ids: Mapping[str, int], line=None) -> None:
+    """Add the problem of a record (at ``line``, if known) naming ``head``, no item of ``ids`` (id
+    -> item index)."""
+    hint = quoted_ids_hint(head, ids) or (f"ids look like {next(iter(ids))!r}" if ids else None)
     problems.add(UNKNOWN_ID, line=line, item=shorten(head), hint=hint)
+
+
+def quoted_ids_hint(head: str, ids: Mapping[str, int]) -> str | None:
+    """The hint for ``head``, an id of ``ids`` (id -> item index) in quotes (as ``json.dumps`` or
+    ``repr`` writes a string), else None."""
+    unquoted = head[1:-1] if len(head) > 1 and head[0] == head[-1] and head[0] in "\"'" else None
+    if unquoted not in ids:
+        return None
+    return f"that is the track's id {unquoted!r} in quotes: write the ids without quotes"
 
 
 #: How many ids of the items without a prediction a refusal lists.

@@ -170,7 +170,13 @@ def _is_item(
     return value
 
 
-def duplicate_id(problems: ProblemCollector, line: int, item: str, first: int) -> None:
+def duplicate_id(
+    problems: ProblemCollector,
+    line: int,
+    item: str,
+    first: int,
+    hint: str = "keep one line per item, or give each item its own id",
+) -> None:
     """The problem of ``item``'s id given again on ``line``, first on line ``first``: that line is
     said with the id in ``found``, which a problem met on several lines gives for its first only."""
     problems.add(
@@ -179,7 +185,7 @@ def duplicate_id(problems: ProblemCollector, line: int, item: str, first: int) -
         item=item,
         expected="each id on one line only",
         found=f"{item!r} again (first seen on line {first})",
-        hint="keep one line per item, or give each item its own id",
+        hint=hint,
     )
 
 

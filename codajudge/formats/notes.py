@@ -71,6 +71,10 @@ LEADING_BIN_WITH_MASS = (
     f"soft label{{s}} had an extra leading bin ({LEADING_BIN_LAYOUT}) holding a little probability, "
     "at most {mass:.2g}; it was dropped and the row{s} renormalised"
 )
+CHOSEN_ONLY = (
+    "multilabel soft label{s} {was} {a}list{s} of one P(chosen) per label and {was} read as "
+    "[1 - P(chosen), P(chosen)] pairs"
+)
 ANNOTATORS_LIST = f"row{{s}} had one entry {_LISTED}; the repeated entries were merged, by name"
 ANNOTATOR_POOL = (
     f"row{{s}} had one entry {_POOL}; the entries of each item's own annotators were kept, by name"
@@ -79,7 +83,7 @@ ANNOTATORS_LIST_FIRST = f"row{{s}} had one entry {_LISTED}; {_FIRST_ENTRIES}"
 ANNOTATOR_POOL_FIRST = f"row{{s}} had one entry {_POOL}; {_FIRST_ENTRIES}"
 
 #: The kinds of notes a value's rules leave (``values``, ``soft``), in the order of their warnings.
-VALUE_NOTES = (RENORMALISED, EMPTY_LEADING_BIN, PYTHON_LITERAL, LEADING_BIN_WITH_MASS)
+VALUE_NOTES = (RENORMALISED, EMPTY_LEADING_BIN, PYTHON_LITERAL, LEADING_BIN_WITH_MASS, CHOSEN_ONLY)
 #: The kinds of notes the fitting of perspectivist rows leaves (``annotators.RowFit``).
 LAYOUT_NOTES = (ANNOTATORS_LIST, ANNOTATOR_POOL, ANNOTATORS_LIST_FIRST, ANNOTATOR_POOL_FIRST)
 #: Every kind of note, in the order of the warnings of a file's reading.

@@ -10,7 +10,7 @@ import numpy as np
 from ..kinds.soft_label import PRACTICE_PHASE_LAYOUT, SUM_TOLERANCE
 from ..errors import counted
 from ..tracks import Track
-from .notes import EMPTY_LEADING_BIN, LEADING_BIN_WITH_MASS, RENORMALISED, ReadNote
+from .notes import CHOSEN_ONLY, EMPTY_LEADING_BIN, LEADING_BIN_WITH_MASS, RENORMALISED, ReadNote
 from .values import NUMBER_TYPES, ValueProblem, is_number, parse_value, show, show_json
 
 
@@ -127,10 +127,12 @@ def _multilabel(value, track: Track) -> tuple[list, list[ReadNote]]:
         raise ValueProblem(
             "wrong soft label length",
             found=show_json(value),
-            expected=f"a list of {k} [P(not chosen), P(chosen)] pairs ({', '.join(track.labels)})",
+            expected=f"a list of {k} [P(not chosen), P(chosen)] pairs, or of {k} P(chosen) "
+            f"values, one per label ({', '.join(track.labels)})",
         )
     if NUMBER_TYPES.issuperset(map(type, value)):
-        return [[1.0 - x, x] for x in _probabilities(value, k, "soft label", chosen=True)], []
+        chosen = _probabilities(value, k, "soft label", chosen=True)
+        return [[1.0 - x, x] for x in chosen], [ReadNote(CHOSEN_ONLY)]
     pairs = [
         _normalised(*_summing_to_one(pair, 2, f"pair for '{label}'"))
         for label, pair in zip(track.labels, value)

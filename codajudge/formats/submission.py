@@ -23,8 +23,9 @@ from ..errors import ProblemCollector, SubmissionError, counted
 from ..tracks import Track
 from .annotators import RowFit, per_annotator
 from .chaosnli import is_chaosnli_document, read_chaosnli
-from .coverage import OtherPhases, missing_items, unknown_id, with_phase_hint
+from .coverage import OtherPhases, missing_items, quoted_ids_hint, unknown_id, with_phase_hint
 from .index_hints import labels_as_indices_hint
+from .items import duplicate_id
 from .layout import JSON_LINES_NOTE, Columns, comments_note, layout_of
 from .notes import ReadNote, note_warnings
 from .perspectivist import annotator_entries, annotator_values, as_annotator_array
@@ -201,24 +202,26 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
     """The problems of the lines that give no item (no tab, an unknown or a repeated id), in line
     order, then that of the items without a line."""
     heads, position, example = columns.heads, columns.position, columns.track.example
+    index = dict(zip(keys.ids, range(len(keys.ids))))
     if len(heads) and columns.tabbed.all() and (position < 0).all():
         raise SubmissionError.single(
             problems.file,
             "none of the ids in this file belong to the track",
             expected=f"lines such as {example.replace('ID', repr(keys.ids[0]) if keys.ids else 'ID')}",
             found=f"ids such as {shorten(heads[0])!r}",
-            hint=keys.elsewhere(heads) if keys.elsewhere else None,
+            hint=(keys.elsewhere and keys.elsewhere(heads)) or quoted_ids_hint(heads[0], index),
         )
     batch = _batch_runs(position)
     runs = (
         f" (the ids come in runs of {batch} equal ids on consecutive lines: a batch's index "
         "written in place of each item's id?)"
+        if batch
+        else ""
     )
     first_line: dict[int, int] = {}  # item -> the line that gave it
     # the items a line without a tab starts with (then a space, comma or semicolon): that line's
     # problem says why they have no prediction, so they are not also listed as items without one
     named: list[int] = []
-    index = dict(zip(keys.ids, range(len(keys.ids))))
     texts = columns.texts[columns.header :]
     rows = zip(heads, columns.starts, columns.lines, position.tolist(), texts)
     for head, start, line, item, text in rows:
@@ -226,15 +229,9 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
             add_problem(problems, _no_tab(text, columns.json_lines, example), line=line)
             named.append(index.get(LEADING_FIELD.split(text.strip(), maxsplit=1)[0], -1))
         elif item < 0:
-            unknown_id(problems, head, keys.ids, line)
+            unknown_id(problems, head, index, line)
         elif item in first_line:
-            problems.add(
-                "duplicate id",
-                line=line,
-                item=head,
-                hint=f"it was already given on line {first_line[item]}; keep one line per item"
-                + (runs if batch else ""),
-            )
+            duplicate_id(problems, line, head, first_line[item], "keep one line per item" + runs)
         else:
             first_line[item] = line
     if first_line or not problems:  # no line gave an item: its lines' problems say why

@@ -161,18 +161,39 @@ def read_texts(path: Path, display: str, n_items: int) -> Lines:
 
 def _text_start(head: bytes, display: str) -> int:
     """The offset of a file's text after its UTF-8 BOM, if any, given its first bytes (``head``);
-    a file of another Unicode encoding (by its BOM) or that opens as a JSON document over many
-    lines (``_PRETTY_JSON``) is refused by its layout."""
+    a file of another Unicode encoding (by its BOM, or UTF-16 without one: ``_utf16_without_bom``)
+    or that opens as a JSON document over many lines (``_PRETTY_JSON``) is refused by its layout."""
     for boms, encoding in _OTHER_BOMS:  # named as such: their NUL bytes would read as 'binary'
         if head.startswith(boms):
             rule = Rule(f"file is {encoding} text", "UTF-8 text", "save the file as UTF-8")
             raise rule.error(display, f"a {encoding} byte-order mark")
     offset = len(codecs.BOM_UTF8) if head.startswith(codecs.BOM_UTF8) else 0
+    order = _utf16_without_bom(head[offset : offset + UTF16_SAMPLE_BYTES])
+    if order:
+        rule = Rule("file looks like UTF-16 text", "UTF-8 text", "save the file as UTF-8")
+        raise rule.error(
+            display, f"a NUL byte every other byte, as in {order} without a byte-order mark"
+        )
     start = _PRETTY_JSON.match(head, offset)
     if start:
         found = f"a line holding only {chr(head[start.start(1)])!r}"
         raise PRETTY_JSON.error(display, found, head.count(b"\n", offset, start.start(1)) + 1)
     return offset
+
+
+#: How much of a file's start is looked at for UTF-16 text without a byte-order mark.
+UTF16_SAMPLE_BYTES = 4096
+
+
+def _utf16_without_bom(sample: bytes) -> str | None:
+    """The encoding, UTF-16LE or UTF-16BE, that ``sample`` (a file's first bytes) looks written in
+    without a byte-order mark: a NUL byte in at least half of its pairs of bytes, always on the same
+    side (the high byte of a Latin character's code), never on the other; else None."""
+    even, odd = sample[0::2], sample[1::2]
+    for order, nul_side, other_side in (("UTF-16LE", odd, even), ("UTF-16BE", even, odd)):
+        if other_side and nul_side.count(0) * 2 >= len(nul_side) and 0 not in other_side:
+            return order
+    return None
 
 
 def _refuse_broken(line: bytes, number: int, offset: int, display: str) -> str:

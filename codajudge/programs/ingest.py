@@ -28,6 +28,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field, replace
+from difflib import get_close_matches
 from pathlib import Path, PurePosixPath
 
 from ..baselines.base import item_annotators
@@ -129,7 +130,7 @@ def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Pa
     found = archive.find_track_files(folder, spec.tracks, ids_of)
     if not found.files:
         habits = other_platform_entry_points(folder, found.unclaimed)
-        hint = MODEL_PY_HINT if habits else ""
+        hint = MODEL_PY_HINT if habits else misnamed_model_hint(found.unclaimed)
         found.refuse_if_none("submission", habits, MODEL_FILE, hint)
     phases, refusals = other_phase_ids(run.input_dir), FileRefusals()
     for track in (t for t in spec.tracks if t.id in found.files):
@@ -175,6 +176,20 @@ def other_platform_entry_points(folder: Path, unclaimed: list[str]) -> list[str]
     if command:
         found.insert(0, f"metadata with {shorten(safe_display(command), 80)!r}")
     return found
+
+
+def misnamed_model_hint(unclaimed: list[str]) -> str:
+    """The hint for a submission without model.py whose files (``unclaimed``, as shown) include
+    ones probably meant as model.py: named alike in any case (``Model.py``, ``model.py.txt``,
+    ``modle.py``, ``model.ipynb``: difflib's ratio at least 0.8); "" when there is none."""
+    meant = [n for n in unclaimed if get_close_matches(PurePosixPath(n).name.lower(), [MODEL_FILE])]
+    # a notebook's JSON is no Python: it is converted, not renamed
+    notebook = "a notebook is not run: export it as a Python script (jupyter nbconvert --to script)"
+    return "; ".join(
+        f"file {name!r} was probably meant as {MODEL_FILE}, the file a code submission is run "
+        f"from: {notebook if name.lower().endswith('.ipynb') else f'name it exactly {MODEL_FILE}'}"
+        for name in meant[:3]
+    )
 
 
 def find_model_folder(folder: Path) -> Path | None:

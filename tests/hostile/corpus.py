@@ -193,7 +193,7 @@ def _file_cases(tid: str) -> list[Case]:
             "duplicate_id",
             tid,
             {f: good + _lines_to_bytes(lines[1:2])},
-            pattern=at(f, n + 1, ids[1]) + r"duplicate id.*already given on line 2",
+            pattern=at(f, n + 1, ids[1]) + r"duplicate id.*first seen on line 2",
         ),
         Case(
             "duplicate_id_other_value",
