@@ -34,6 +34,12 @@ def _write_jsonl(path, rows):
     )
 
 
+def _pair(chosen: float) -> list[float]:
+    """A multilabel soft label's [P(not chosen), P(chosen)], P(chosen) at 3 decimals."""
+    p = round(float(chosen), 3)
+    return [1.0 - p, p]
+
+
 def make_phase(
     root: Path, hide_gold: bool, seed: int = 0, extra: dict = None, n_items: int = N_ITEMS
 ) -> dict:
@@ -174,8 +180,7 @@ def make_phase(
     _write_jsonl(ref / "ven.jsonl", ven)
     (res / "ven_soft.tsv").write_text(
         "".join(
-            f"{it['id']}\t{json.dumps([round(float(v), 3) for v in rng.uniform(0, 1, 3)])}\n"
-            for it in ven
+            f"{it['id']}\t{json.dumps([_pair(v) for v in rng.uniform(0, 1, 3)])}\n" for it in ven
         )
     )
     (res / "ven_persp.tsv").write_text(
