@@ -285,6 +285,35 @@ def test_a_submission_s_neighbouring_lines_do_not_count_as_its_items_gold(tmp_pa
     assert _check(tmp_path, _hidden("nli", NLI_ITEMS), "nli.tsv", rows) == ""
 
 
+def _persp_items(seed: int, n: int = 120) -> list[dict]:
+    """Items numbered from 1 (as LeWiDi 2023 numbers each split), 6 of 12 annotators each, labels
+    "1" with probability 0.15: most items' patterns are all "0"."""
+    rng = random.Random(seed)
+    items = []
+    for i in range(n):
+        names = rng.sample([f"A{k}" for k in range(12)], 6)
+        annotations = ["1" if rng.random() < 0.15 else "0" for _ in names]
+        items.append(
+            {"id": str(i + 1), "texts": [f"text {seed} {i}"], "lang": "en"}
+            | {"annotators": names, "annotations": annotations}
+        )
+    return items
+
+
+def test_another_split_under_the_same_ids_is_not_taken_for_the_gold(tmp_path):
+    """Beside each id of a training file that numbers its own items as the test does, the next
+    twelve labels hold a six-label pattern of mostly "0" by chance (92% of the test items' gold was
+    found so): the by-id reading must beat what it finds for other items' gold. The test's own
+    annotations beside its ids are still refused."""
+    track = track_from_dict(TRACKS["pe"] | {"labels": ["0", "1"]})
+    test, train = _persp_items(1), _persp_items(2)
+    hidden = {"pe (test)": HiddenSplit(build_gold(track, test, "test"), test)}
+    other = "".join(json.dumps(item) + "\n" for item in train)
+    assert _check(tmp_path, hidden, "d.train.jsonl", other) == ""
+    leak = "".join(f"{it['id']}\t{' '.join(it['annotations'])}\n" for it in test)
+    assert "next to their ids" in _check(tmp_path, hidden, "answers.tsv", leak)
+
+
 def test_an_edition_whose_first_phase_hides_its_gold_builds(tmp_path):
     """Its sample result submission holds the baselines' test predictions (the per-annotator
     majority gets 67% of the irony test items exactly right)."""

@@ -86,11 +86,12 @@ def text_key(item: dict) -> tuple[str, ...]:
     )
 
 
-def leak_threshold(chance: float) -> float:
+def leak_threshold(chance: float, guesses: int = 2) -> float:
     """Share of a track's items found beside their ids for a refusal: at least ``LEAK_SHARE_MIN``,
-    and halfway between chance agreement and all items (chance = two independent guesses, before and
-    after an id, each right with the gold's own value frequencies)."""
-    either = 1.0 - (1.0 - chance) ** 2
+    and halfway between chance agreement and all items (chance = ``guesses`` independent guesses,
+    before and after an id, each right with probability ``chance``: the gold's own value
+    frequencies; one guess when ``chance`` is measured for the whole reading)."""
+    either = 1.0 - (1.0 - chance) ** guesses
     return max(LEAK_SHARE_MIN, either + (1.0 - either) / 2)
 
 
@@ -239,6 +240,26 @@ def exact_by_id(probe: Probe, text: TextValues) -> float:
                 found += 1
                 break
     return found / len(probe.patterns)
+
+
+def chance_by_id(probe: Probe, text: TextValues) -> float:
+    """Share of the probe's items that ``exact_by_id`` finds in ``text`` for gold that is not there:
+    each id given another item's pattern (a seeded permutation). Beside ids that the file holds for
+    other items (releases number each split from 1), a short pattern of few labels lies among the
+    next values by chance."""
+    patterns = list(probe.patterns.values())
+    order = np.random.default_rng(0).permutation(len(patterns))
+    swapped = dict(zip(probe.patterns, (patterns[i] for i in order)))
+    return exact_by_id(probe._replace(patterns=swapped), text)
+
+
+def enough_by_id(probe: Probe, text: TextValues, share: float, least: float) -> bool:
+    """Whether ``share``, the items whose gold ``exact_by_id`` finds beside their ids, is a leak:
+    ``least`` at least, and past ``leak_threshold`` of chance measured both ways: by the gold's
+    value frequencies, and as the reading finds other items' gold (``chance_by_id``)."""
+    if share < max(least, leak_threshold(probe.chance)):
+        return False
+    return share >= leak_threshold(chance_by_id(probe, text), guesses=1)
 
 
 def id_columns(stream: Stream, positions: np.ndarray, lines: np.ndarray) -> dict[str, np.ndarray]:
@@ -442,7 +463,7 @@ def gold_in_text(
     # each reading in turn while none finds enough
     share = exact_by_id(probe, text) if by_id is None else by_id
     how = "next to their ids"
-    if share < max(least, leak_threshold(probe.chance)):
+    if not enough_by_id(probe, text, share, least):
         share, how = share_by_order(probe, text, encoded=False), "in their order"
     if share < least:
         share, column = encoded_by_id(probe, text)
