@@ -83,6 +83,34 @@ def test_inputs_of_the_wrong_shape_are_refused_with_what_was_expected(call, word
         call()
 
 
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (
+            lambda: chaosnli.kl([[1, 0, 0]] * 3, [[0, 0, 1]] * 2 + [[0.6, -0.1, 0.5]]),
+            "predictions, item 2: distribution has a negative probability; expected "
+            "probabilities >= 0, found -0.1",
+        ),
+        (lambda: lewidi.manhattan([[0.5, 0.5]], [[3, -2]]), "found -2"),
+        (lambda: chaosnli.jsd([[0.5, 0.5, 0]], [[0, 0, 0]]), "item 0: distribution does not sum"),
+        (lambda: lewidi.wasserstein([[0.2, 0.2, 0.2]], [[1, 0, 0]]), "gold, item 0:"),
+        (lambda: lewidi.manhattan([[0.5, 0.5]], [[0.5, 0.53]]), "within 0.02 of 1, found sum 1.03"),
+        (lambda: lewidi.manhattan([[]], [[]]), "expected one distribution for every item"),
+        (
+            lambda: lewidi.multilabel_manhattan([[[1, 0, 0]]], [[[1, 0, 0]]]),
+            "gold, item 0: wrong pair 0 length; expected a list of 2 probabilities, found 3",
+        ),
+        (
+            lambda: lewidi.multilabel_manhattan([[[1, 0], [1, 0]]], [[[1, 0], [0.5, 0.6]]]),
+            "predictions, item 0: pair 1 does not sum to 1",
+        ),
+    ],
+)
+def test_soft_labels_that_are_not_distributions_are_refused_not_scored(call, words):
+    with pytest.raises(ValueError, match=re.escape(words)):
+        call()
+
+
 def test_score_predictions_gives_the_runners_scores(tmp_path, bundles):
     """A predictions folder (the track files the local runner scored), a result zip of it, and the
     prediction output itself all score what the runner's scores.json holds (the run is test_runner's

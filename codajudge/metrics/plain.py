@@ -1,13 +1,15 @@
 """Plain Python lists (or numpy arrays) to the arrays the registered metrics take, for the
 participant-facing modules (``lewidi``, ``sts``, ``nli``, ``chaosnli``).
 
-Every function raises ``ValueError`` naming the argument, the item and what was expected and found.
+Every function raises ``ValueError`` naming the argument, the item and what was expected and found;
+soft labels by the scoring program's rule (``probabilities``), never turned into another score.
 """
 
 from collections.abc import Sequence
 
 import numpy as np
 
+from ..errors import problem_text
 from .base import get
 from .disagreement import PerAnnotator
 
@@ -50,12 +52,35 @@ def array_score(name: str, gold, pred, shape_of_one: str = "one distribution", n
     same_length(gold, pred)
     gold_rows = numbers(gold, "gold", shape_of_one)
     pred_rows = numbers(pred, "predictions", shape_of_one)
-    if gold_rows.shape != pred_rows.shape or gold_rows.ndim != ndim:
+    if gold_rows.shape != pred_rows.shape or gold_rows.ndim != ndim or 0 in gold_rows.shape:
         raise ValueError(
             f"gold has shape {gold_rows.shape} but the predictions {pred_rows.shape}; "
             f"expected {shape_of_one} for every item in both"
         )
+    if ndim > 1:
+        probabilities(gold_rows, "gold")
+        probabilities(pred_rows, "predictions")
     return official_score(name, gold_rows, pred_rows)
+
+
+def probabilities(rows: np.ndarray, what: str) -> None:
+    """Refuse, naming the item, the first of ``rows`` (items first) that breaks the scoring
+    program's rule of a soft label: a distribution (``(N, K)``) or a pair per label
+    (``(N, L, 2)``) of probabilities, none negative, summing to 1 within its tolerance."""
+    from ..formats.soft import ValueProblem, _summing_to_one  # the readers' own rule, one above
+
+    pairs = rows.ndim == 3
+    for index, item in enumerate(rows.tolist()):
+        named = (
+            [(f"pair {j}", row) for j, row in enumerate(item)]
+            if pairs
+            else [("distribution", item)]
+        )
+        try:
+            for name, row in named:
+                _summing_to_one(row, 2 if pairs else len(row), name)
+        except ValueProblem as problem:
+            raise ValueError(problem_text(f"{what}, item {index}", **vars(problem))) from None
 
 
 def per_annotator_score(name: str, gold, pred, n_labels: int = 0, multilabel: bool = False):
