@@ -111,6 +111,30 @@ def test_soft_labels_that_are_not_distributions_are_refused_not_scored(call, wor
         call()
 
 
+@pytest.mark.parametrize("n_values", [0, -3, 5.7, "six", None, float("nan"), True])
+def test_n_values_must_be_a_positive_whole_number(n_values):
+    with pytest.raises(ValueError, match=r"n_values: expected .* a positive whole number"):
+        lewidi.normalized_absolute_distance([[1, 2]], [[2, 1]], n_values=n_values)
+
+
+@pytest.mark.parametrize(
+    "gold, pred, words",
+    [
+        ([[1, 2]], [[20, 1]], "predictions, item 0: a label off the scale of n_values=6 values"),
+        ([[1, 2], [0, 6]], [[1, 2], [1, 1]], "gold, item 1: a label off the scale"),
+        ([[1, 2]], [[1.5, 2]], "predictions, item 0: expected whole numbers"),
+    ],
+)
+def test_labels_off_the_n_values_scale_are_refused(gold, pred, words):
+    with pytest.raises(ValueError, match=re.escape(words)):
+        lewidi.normalized_absolute_distance(gold, pred, n_values=6)
+
+
+def test_any_scale_of_n_values_consecutive_labels_is_taken():
+    assert lewidi.normalized_absolute_distance([[-5, 5]], [[5, -5]], n_values=11) == 10 / 11
+    assert lewidi.normalized_absolute_distance([[0, 5]], [[5, 0]], n_values=6.0) == 5 / 6
+
+
 def test_score_predictions_gives_the_runners_scores(tmp_path, bundles):
     """A predictions folder (the track files the local runner scored), a result zip of it, and the
     prediction output itself all score what the runner's scores.json holds (the run is test_runner's

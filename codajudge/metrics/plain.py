@@ -6,6 +6,7 @@ soft labels by the scoring program's rule (``probabilities``), never turned into
 """
 
 from collections.abc import Sequence
+from numbers import Real
 
 import numpy as np
 
@@ -97,10 +98,48 @@ def per_annotator_score(name: str, gold, pred, n_labels: int = 0, multilabel: bo
                 f"item {i}: gold has {len(g)} annotator labels but the prediction {len(p)}; "
                 "predict one label per annotator of the item, in the gold's order"
             )
+    if n_labels:
+        on_scale({"gold": gold_items, "predictions": pred_items}, n_labels)
     item = np.repeat(np.arange(n_items, dtype=np.int64), [len(g) for g in gold_items])
     gold_rows = PerAnnotator(np.concatenate(gold_items), item, n_items, n_labels)
     pred_rows = PerAnnotator(np.concatenate(pred_items), item, n_items, n_labels)
     return official_score(name, gold_rows, pred_rows)
+
+
+def scale_size(n_values) -> int:
+    """``n_values``, the number of values of an ordinal label scale, as an int (a positive whole
+    number), or a ValueError naming it."""
+    number = isinstance(n_values, Real) and not isinstance(n_values, bool)
+    if not (number and n_values >= 1 and n_values % 1 == 0):
+        raise ValueError(
+            "n_values: expected the number of possible label values, a positive whole number "
+            f"(6 for CSC's 1..6, 11 for Paraphrase's -5..5); found {_sample(n_values)}"
+        )
+    return int(n_values)
+
+
+def on_scale(items: dict[str, list[np.ndarray]], n_values: int) -> None:
+    """Refuse, naming the item, a label that is not a whole number, or labels (gold's and the
+    predictions' together) further apart than a scale of ``n_values`` consecutive values allows."""
+    places = [
+        (value, f"{what}, item {index}")
+        for what, rows in items.items()
+        for index, row in enumerate(rows)
+        for value in row.tolist()
+    ]
+    fraction = next((place for place in places if place[0] % 1), None)
+    if fraction:
+        raise ValueError(
+            f"{fraction[1]}: expected whole numbers, the scale's label values; "
+            f"found {fraction[0]:g}"
+        )
+    (low, low_at), (high, high_at) = min(places), max(places)
+    if high - low >= n_values:
+        raise ValueError(
+            f"{high_at}: a label off the scale of n_values={n_values} values; expected labels "
+            f"at most {n_values - 1} apart (the lowest is {low:g}, {low_at}), found {high:g}. "
+            "Give the labels on the scale, and n_values as its number of values"
+        )
 
 
 def _item_row(row, what: str, index: int, multilabel: bool) -> np.ndarray:
