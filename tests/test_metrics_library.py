@@ -135,6 +135,26 @@ def test_any_scale_of_n_values_consecutive_labels_is_taken():
     assert lewidi.normalized_absolute_distance([[0, 5]], [[5, 0]], n_values=6.0) == 5 / 6
 
 
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (
+            lambda: lewidi.multilabel_error_rate([[[1, 0]]], [[[2, 0]]]),
+            "predictions, item 0: expected a 0/1 vector over the annotators per label (1: chosen",
+        ),
+        (lambda: lewidi.multilabel_error_rate([[[1, 0]]], [[[0.5, 0]]]), "found [[0.5, 0]]"),
+        (
+            lambda: lewidi.error_rate([[1, 0], []], [[1, 1], []]),
+            "gold, item 1: expected a label per annotator, for at least one annotator; found []",
+        ),
+        (lambda: lewidi.multilabel_error_rate([[[], []]], [[[], []]]), "gold, item 0: expected"),
+    ],
+)
+def test_perspectivist_items_without_annotators_or_with_other_choices_are_refused(call, words):
+    with pytest.raises(ValueError, match=re.escape(words)):
+        call()
+
+
 def test_score_predictions_gives_the_runners_scores(tmp_path, bundles):
     """A predictions folder (the track files the local runner scored), a result zip of it, and the
     prediction output itself all score what the runner's scores.json holds (the run is test_runner's

@@ -5,8 +5,8 @@ rounds). Lower is better for all six.
 Soft labels (Task A): one probability distribution per item, in the track's label order; a
 multilabel item (VariErrNLI) is one ``[P(not chosen), P(chosen)]`` pair per label.
 Perspectivist labels (Task B): one list per item of each annotator's label, in the item's annotator
-order; items may have different numbers of annotators. A multilabel item is label-major, one 0/1
-vector over the item's annotators per label (the 2025 files' layout).
+order; items may have different numbers of annotators, at least one. A multilabel item is
+label-major, one 0/1 vector over the item's annotators per label (the 2025 files' layout).
 
 >>> from codajudge.metrics import lewidi
 >>> lewidi.manhattan([[0.5, 0.5]], [[1.0, 0.0]])

@@ -143,12 +143,15 @@ def on_scale(items: dict[str, list[np.ndarray]], n_values: int) -> None:
 
 
 def _item_row(row, what: str, index: int, multilabel: bool) -> np.ndarray:
-    """One item's annotator labels ``(A,)``, or its label-major 0/1 vectors as ``(A, L)``."""
-    shape = "a 0/1 vector over the annotators per label" if multilabel else "a list of labels"
+    """One item's annotator labels ``(A,)``, or its label-major 0/1 vectors as ``(A, L)``; an
+    item without annotators is refused (it would count as no error)."""
+    shape = "a 0/1 vector over the annotators per label" if multilabel else "a label per annotator"
     values = numbers(row, f"{what}, item {index}", shape)
-    if values.ndim != (2 if multilabel else 1):
+    not_chosen_or_chosen = np.isin(values, (0, 1)).all() or not multilabel
+    if values.ndim != (2 if multilabel else 1) or not values.size or not not_chosen_or_chosen:
         raise ValueError(
-            f"{what}, item {index}: expected {shape}, one per annotator; found {_sample(row)}"
+            f"{what}, item {index}: expected {shape}{' (1: chosen, 0: not)' * multilabel}, "
+            f"for at least one annotator; found {_sample(row)}"
         )
     return values.T if multilabel else values
 
