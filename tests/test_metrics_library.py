@@ -155,6 +155,27 @@ def test_perspectivist_items_without_annotators_or_with_other_choices_are_refuse
         call()
 
 
+@pytest.mark.parametrize(
+    "gold, pred, words",
+    [
+        (["e", None], ["e", "n"], "gold, item 1: expected a name (a string) like the first"),
+        ([0, 1, float("nan")], [0, 1, 2], "gold, item 2: expected a finite number"),
+        ([["e"], ["n"]], [["e"], ["n"]], "gold, item 0: expected a finite number"),
+        (["e", "n"], ["e", ["n", "c"]], "predictions, item 1: expected a name"),
+        ([0, 1, 2], ["0", "1", "2"], "predictions, item 0: expected a finite number"),
+    ],
+)
+def test_classification_labels_that_are_not_labels_are_refused(gold, pred, words):
+    for metric in (nli.accuracy, nli.macro_f1, nli.balanced_accuracy):
+        with pytest.raises(ValueError, match=re.escape(words)):
+            metric(gold, pred)
+
+
+def test_classification_numbers_compare_by_value():
+    assert nli.accuracy([0, 1, 2], [0.0, 1.0, np.int64(2)]) == 1.0
+    assert nli.macro_f1(np.array([0, 1]), [0.0, 1.0]) == 1.0
+
+
 def test_score_predictions_gives_the_runners_scores(tmp_path, bundles):
     """A predictions folder (the track files the local runner scored), a result zip of it, and the
     prediction output itself all score what the runner's scores.json holds (the run is test_runner's
