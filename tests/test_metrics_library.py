@@ -60,7 +60,7 @@ def test_numpy_arrays_and_ragged_lists_score_as_plain_lists():
     "call, words",
     [
         (lambda: lewidi.error_rate([[1, 0], [0, 1, 1]], [[1, 0], [0, 1]]), "item 1: gold has 3"),
-        (lambda: lewidi.manhattan([[0.5, 0.5]], [[0.5, 0.5], [1, 0]]), "gold has 1 items but"),
+        (lambda: lewidi.manhattan([[0.5, 0.5]], [[0.5, 0.5], [1, 0]]), "gold has 1 item but"),
         (lambda: lewidi.manhattan([[0.5, 0.5]], [[0.2, 0.3, 0.5]]), "expected one distribution"),
         (lambda: lewidi.manhattan([[0.5, 0.5]], [["a", "b"]]), "predictions: expected numbers"),
         (lambda: lewidi.wasserstein([], []), "no items"),
@@ -71,7 +71,10 @@ def test_numpy_arrays_and_ragged_lists_score_as_plain_lists():
         ),
         (lambda: sts.pearson([[1.0, 2.0]], [[1.0, 2.0]]), "expected one score for every item"),
         (lambda: lewidi.manhattan([[0.5, 0.5], [1.0]], [[0.5, 0.5], [1, 0]]), "all of one length"),
-        (lambda: sts.pearson([1.0, float("nan")], [1.0, 2.0]), "gold: expected finite numbers"),
+        (
+            lambda: sts.pearson([1.0, float("nan")], [1.0, 2.0]),
+            "gold, item 1: expected finite numbers; found nan",
+        ),
         (
             lambda: lewidi.multilabel_error_rate([[[1, 0], [0, 1], [0, 0]]], [[1, 0, 0, 1]]),
             "predictions, item 0: expected a 0/1 vector over the annotators per label",
@@ -174,6 +177,35 @@ def test_classification_labels_that_are_not_labels_are_refused(gold, pred, words
 def test_classification_numbers_compare_by_value():
     assert nli.accuracy([0, 1, 2], [0.0, 1.0, np.int64(2)]) == 1.0
     assert nli.macro_f1(np.array([0, 1]), [0.0, 1.0]) == 1.0
+
+
+@pytest.mark.parametrize("given", [3, None, (x for x in [1.0, 2.0]), "enc", {"a": 1.0}])
+def test_arguments_that_are_not_sequences_are_refused_with_what_was_expected(given):
+    expected = "gold: expected a list (or tuple, or numpy array) of one value per item; found "
+    for metric in (sts.pearson, nli.accuracy, lewidi.manhattan, lewidi.error_rate):
+        with pytest.raises(ValueError, match=re.escape(expected)):
+            metric(given, [1.0, 2.0])
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda: sts.pearson([1.0, None, 3.0], [1, 2, 3]), "gold, item 1: expected finite numbers"),
+        (lambda: lewidi.manhattan([[1, 0]], [[float("nan"), 1]]), "predictions, item 0: expected"),
+        (lambda: lewidi.error_rate([[1, None]], [[1, 0]]), "gold, item 0, annotator 1: expected"),
+        (
+            lambda: lewidi.manhattan([[1.0, 0.0], [1.0, 0.0]], [[1.0, 0.0], [1.0, 0.0]][0]),
+            "predictions has shape (2,); expected one distribution for every item (2 axes",
+        ),
+        (
+            lambda: lewidi.multilabel_error_rate([[[1, 0], [0, 1]]], [[[1, 0], [0, 1], [1, 1]]]),
+            "item 0: gold has 2 annotators x 2 labels but the prediction 2 annotators x 3 labels",
+        ),
+    ],
+)
+def test_messages_name_the_item_and_what_differs(call, words):
+    with pytest.raises(ValueError, match=re.escape(words)):
+        call()
 
 
 def test_score_predictions_gives_the_runners_scores(tmp_path, bundles):

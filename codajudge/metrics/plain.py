@@ -5,12 +5,12 @@ Every function raises ``ValueError`` naming the argument, the item and what was 
 soft labels by the scoring program's rule (``probabilities``), never turned into another score.
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from numbers import Real
 
 import numpy as np
 
-from ..errors import problem_text
+from ..errors import counted, problem_text
 from .base import get
 from .disagreement import PerAnnotator
 
@@ -22,10 +22,19 @@ def official_score(name: str, gold, pred) -> float:
 
 
 def same_length(gold: Sequence, pred: Sequence) -> int:
-    """The number of items, after checking that gold and predictions have as many and some."""
+    """The number of items, after checking that gold and predictions are sequences (lists,
+    tuples, numpy arrays) of as many items, and some."""
+    for what, values in (("gold", gold), ("predictions", pred)):
+        indexed = hasattr(values, "__len__") and hasattr(values, "__getitem__")
+        text_or_keyed = isinstance(values, (str, bytes, Mapping))
+        if not indexed or text_or_keyed or getattr(values, "ndim", 1) == 0:
+            raise ValueError(
+                f"{what}: expected a list (or tuple, or numpy array) of one value per item; "
+                f"found {_sample(values)}"
+            )
     if len(gold) != len(pred):
         raise ValueError(
-            f"gold has {len(gold)} items but the predictions have {len(pred)}; "
+            f"gold has {counted(len(gold), 'item')} but the predictions have {len(pred)}; "
             "give one prediction per gold item, in the same order"
         )
     if not len(gold):
@@ -33,8 +42,9 @@ def same_length(gold: Sequence, pred: Sequence) -> int:
     return len(gold)
 
 
-def numbers(values, what: str, shape_of_one: str) -> np.ndarray:
-    """``values`` as a float array of equal-length rows, or a ValueError naming ``what``."""
+def numbers(values, what: str, shape_of_one: str, unit: str = "item") -> np.ndarray:
+    """``values`` as a float array of equal-length rows, or a ValueError naming ``what`` (and the
+    ``unit``, an item, of its first axis holding a value that is not a finite number)."""
     try:
         array = np.asarray(values, dtype=float)
     except (TypeError, ValueError):
@@ -43,7 +53,9 @@ def numbers(values, what: str, shape_of_one: str) -> np.ndarray:
             f"found {_sample(values)}"
         ) from None
     if not np.isfinite(array).all():
-        raise ValueError(f"{what}: expected finite numbers; found NaN or infinity")
+        first = int(np.argwhere(~np.isfinite(array))[0][0])
+        found = _sample(list(values)[first])
+        raise ValueError(f"{what}, {unit} {first}: expected finite numbers; found {found}")
     return array
 
 
@@ -53,10 +65,16 @@ def array_score(name: str, gold, pred, shape_of_one: str = "one distribution", n
     same_length(gold, pred)
     gold_rows = numbers(gold, "gold", shape_of_one)
     pred_rows = numbers(pred, "predictions", shape_of_one)
-    if gold_rows.shape != pred_rows.shape or gold_rows.ndim != ndim or 0 in gold_rows.shape:
+    for what, rows in (("gold", gold_rows), ("predictions", pred_rows)):
+        if rows.ndim != ndim or 0 in rows.shape:
+            raise ValueError(
+                f"{what} has shape {rows.shape}; expected {shape_of_one} for every item "
+                f"({counted(ndim, 'axis', 'axes')}, items first)"
+            )
+    if gold_rows.shape != pred_rows.shape:
         raise ValueError(
             f"gold has shape {gold_rows.shape} but the predictions {pred_rows.shape}; "
-            f"expected {shape_of_one} for every item in both"
+            f"expected {shape_of_one} for every item, of one length in both"
         )
     if ndim > 1:
         probabilities(gold_rows, "gold")
@@ -95,8 +113,9 @@ def per_annotator_score(name: str, gold, pred, n_labels: int = 0, multilabel: bo
     for i, (g, p) in enumerate(zip(gold_items, pred_items)):
         if g.shape != p.shape:
             raise ValueError(
-                f"item {i}: gold has {len(g)} annotator labels but the prediction {len(p)}; "
-                "predict one label per annotator of the item, in the gold's order"
+                f"item {i}: gold has {_labels(g)} but the prediction {_labels(p)}; "
+                "predict one label per annotator of the item (per label, if multilabel), in the "
+                "gold's order"
             )
     if n_labels:
         on_scale({"gold": gold_items, "predictions": pred_items}, n_labels)
@@ -146,7 +165,7 @@ def _item_row(row, what: str, index: int, multilabel: bool) -> np.ndarray:
     """One item's annotator labels ``(A,)``, or its label-major 0/1 vectors as ``(A, L)``; an
     item without annotators is refused (it would count as no error)."""
     shape = "a 0/1 vector over the annotators per label" if multilabel else "a label per annotator"
-    values = numbers(row, f"{what}, item {index}", shape)
+    values = numbers(row, f"{what}, item {index}", shape, "label" if multilabel else "annotator")
     not_chosen_or_chosen = np.isin(values, (0, 1)).all() or not multilabel
     if values.ndim != (2 if multilabel else 1) or not values.size or not not_chosen_or_chosen:
         raise ValueError(
@@ -154,6 +173,13 @@ def _item_row(row, what: str, index: int, multilabel: bool) -> np.ndarray:
             f"for at least one annotator; found {_sample(row)}"
         )
     return values.T if multilabel else values
+
+
+def _labels(item: np.ndarray) -> str:
+    """How many labels an item's row holds: ``3 annotator labels``, ``2 annotators x 3 labels``."""
+    if item.ndim == 1:
+        return counted(len(item), "annotator label")
+    return f"{counted(item.shape[0], 'annotator')} x {counted(item.shape[1], 'label')}"
 
 
 def _sample(values) -> str:
