@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import doctest
 import inspect
+import json
 import re
 import shutil
 import subprocess
@@ -228,6 +229,22 @@ def test_score_predictions_refuses_a_file_as_the_scoring_program_does(tmp_path):
     (folder / "en_en.tsv").write_text("no such id\t1.0\n", encoding="utf-8")
     with pytest.raises(SubmissionError, match="en_en.tsv"):
         leaderboard.score_predictions(REPO, folder, "practice")
+
+
+def test_score_predictions_warns_each_note_of_the_scoring_program(tmp_path):
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    items = (REPO / "input_data" / "practice" / "sts_en.jsonl").read_text(encoding="utf-8")
+    ids = [json.loads(line)["id"] for line in items.splitlines()]
+    (folder / "en_en.tsv").write_text("".join(f"{i}\t3.0\n" for i in ids), encoding="utf-8")
+    (folder / "notes.txt").write_text("mine", encoding="utf-8")
+    with pytest.warns(UserWarning) as warned:
+        scores = leaderboard.score_predictions(REPO, folder, "practice")
+    notes = "\n".join(str(warning.message) for warning in warned)
+    assert "file 'notes.txt' matches no track and was ignored" in notes
+    assert "primary tracks not submitted: es_es" in notes
+    assert "en_en.tsv: Pearson r: correlation is undefined" in notes
+    assert scores["en_en_pearson"] == 0.0 and "primary" in scores
 
 
 def test_score_predictions_names_the_bundle_as_given(tmp_path):
