@@ -115,6 +115,11 @@ def test_soft_labels_that_are_not_distributions_are_refused_not_scored(call, wor
         call()
 
 
+def test_soft_labels_within_the_tolerance_score_as_given():
+    assert lewidi.manhattan([[0.5, 0.5]] * 2, [[0.5, 0.5], [0.5, 0.515]]) == 0.0075
+    assert lewidi.multilabel_manhattan([[[0.5, 0.5]]], [[[0.49, 0.52]]]) == 0.03
+
+
 @pytest.mark.parametrize("n_values", [0, -3, 5.7, "six", None, float("nan"), True])
 def test_n_values_must_be_a_positive_whole_number(n_values):
     with pytest.raises(ValueError, match=r"n_values: expected .* a positive whole number"):
