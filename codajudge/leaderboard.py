@@ -3,11 +3,12 @@ scoring program does: the leaderboard's numbers, without running the two steps.
 """
 
 import tempfile
+import warnings
 from pathlib import Path
 
 from .programs.run_local import kit_phase_task, open_bundle
 from .programs.score import score_submission_folder
-from .report import published_scores
+from .report import published_scores, submission_notes
 from .spec import read_spec
 
 
@@ -20,7 +21,9 @@ def score_predictions(bundle, predictions, phase: str) -> dict[str, float]:
     whose gold it holds: ``local``, and ``practice`` where that gold is public). ``predictions``:
     a folder of prediction files (as you would zip them) or a result zip. A phase whose gold is
     hidden, or a refused file, raises ``codajudge.errors.KitError`` with the message the scoring
-    program would print.
+    program would print. Each note the scoring program prints first (a file it ignored, a primary
+    track not submitted, a constant prediction, rows renormalised) is issued as a ``UserWarning``
+    (``warnings.warn``) with its text; the scores are those of the leaderboard all the same.
 
     In an unzipped starting kit, ``score_predictions(".", "my_predictions", "local")``. A bundle
     that is not there is said so:
@@ -33,5 +36,7 @@ def score_predictions(bundle, predictions, phase: str) -> dict[str, float]:
     with tempfile.TemporaryDirectory(prefix="codajudge-scores-") as tmp:
         folder = open_bundle(Path(bundle), Path(tmp))
         reference = kit_phase_task(folder, phase, str(bundle)).reference_data
-        spec = read_spec(reference)
-        return published_scores(score_submission_folder(spec, reference, Path(predictions)))
+        result = score_submission_folder(read_spec(reference), reference, Path(predictions))
+    for note in submission_notes(result):
+        warnings.warn(note, stacklevel=2)
+    return published_scores(result)

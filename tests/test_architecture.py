@@ -47,6 +47,8 @@ LAYERS = {
 KNOWN_EXCEPTIONS = {
     # the builder runs each baseline by the code of the ingestion program's child, in its process
     ("codajudge.bundle.baselines_run", "codajudge.programs.child"),
+    # the participants' library refuses soft labels by the scoring program's rule (formats.soft)
+    ("codajudge.metrics.plain", "codajudge.formats.soft"),
 }
 
 

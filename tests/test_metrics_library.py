@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import doctest
 import inspect
+import json
 import re
 import shutil
 import subprocess
@@ -60,7 +61,7 @@ def test_numpy_arrays_and_ragged_lists_score_as_plain_lists():
     "call, words",
     [
         (lambda: lewidi.error_rate([[1, 0], [0, 1, 1]], [[1, 0], [0, 1]]), "item 1: gold has 3"),
-        (lambda: lewidi.manhattan([[0.5, 0.5]], [[0.5, 0.5], [1, 0]]), "gold has 1 items but"),
+        (lambda: lewidi.manhattan([[0.5, 0.5]], [[0.5, 0.5], [1, 0]]), "gold has 1 item but"),
         (lambda: lewidi.manhattan([[0.5, 0.5]], [[0.2, 0.3, 0.5]]), "expected one distribution"),
         (lambda: lewidi.manhattan([[0.5, 0.5]], [["a", "b"]]), "predictions: expected numbers"),
         (lambda: lewidi.wasserstein([], []), "no items"),
@@ -71,7 +72,10 @@ def test_numpy_arrays_and_ragged_lists_score_as_plain_lists():
         ),
         (lambda: sts.pearson([[1.0, 2.0]], [[1.0, 2.0]]), "expected one score for every item"),
         (lambda: lewidi.manhattan([[0.5, 0.5], [1.0]], [[0.5, 0.5], [1, 0]]), "all of one length"),
-        (lambda: sts.pearson([1.0, float("nan")], [1.0, 2.0]), "gold: expected finite numbers"),
+        (
+            lambda: sts.pearson([1.0, float("nan")], [1.0, 2.0]),
+            "gold, item 1: expected finite numbers; found nan",
+        ),
         (
             lambda: lewidi.multilabel_error_rate([[[1, 0], [0, 1], [0, 0]]], [[1, 0, 0, 1]]),
             "predictions, item 0: expected a 0/1 vector over the annotators per label",
@@ -79,6 +83,133 @@ def test_numpy_arrays_and_ragged_lists_score_as_plain_lists():
     ],
 )
 def test_inputs_of_the_wrong_shape_are_refused_with_what_was_expected(call, words):
+    with pytest.raises(ValueError, match=re.escape(words)):
+        call()
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (
+            lambda: chaosnli.kl([[1, 0, 0]] * 3, [[0, 0, 1]] * 2 + [[0.6, -0.1, 0.5]]),
+            "predictions, item 2: distribution has a negative probability; expected "
+            "probabilities >= 0, found -0.1",
+        ),
+        (lambda: lewidi.manhattan([[0.5, 0.5]], [[3, -2]]), "found -2"),
+        (lambda: chaosnli.jsd([[0.5, 0.5, 0]], [[0, 0, 0]]), "item 0: distribution does not sum"),
+        (lambda: lewidi.wasserstein([[0.2, 0.2, 0.2]], [[1, 0, 0]]), "gold, item 0:"),
+        (lambda: lewidi.manhattan([[0.5, 0.5]], [[0.5, 0.53]]), "within 0.02 of 1, found sum 1.03"),
+        (lambda: lewidi.manhattan([[]], [[]]), "expected one distribution for every item"),
+        (
+            lambda: lewidi.multilabel_manhattan([[[1, 0, 0]]], [[[1, 0, 0]]]),
+            "gold, item 0: wrong pair 0 length; expected a list of 2 probabilities, found 3",
+        ),
+        (
+            lambda: lewidi.multilabel_manhattan([[[1, 0], [1, 0]]], [[[1, 0], [0.5, 0.6]]]),
+            "predictions, item 0: pair 1 does not sum to 1",
+        ),
+    ],
+)
+def test_soft_labels_that_are_not_distributions_are_refused_not_scored(call, words):
+    with pytest.raises(ValueError, match=re.escape(words)):
+        call()
+
+
+def test_soft_labels_within_the_tolerance_score_as_given():
+    assert lewidi.manhattan([[0.5, 0.5]] * 2, [[0.5, 0.5], [0.5, 0.515]]) == 0.0075
+    assert lewidi.multilabel_manhattan([[[0.5, 0.5]]], [[[0.49, 0.52]]]) == 0.03
+
+
+@pytest.mark.parametrize("n_values", [0, -3, 5.7, "six", None, float("nan"), True])
+def test_n_values_must_be_a_positive_whole_number(n_values):
+    with pytest.raises(ValueError, match=r"n_values: expected .* a positive whole number"):
+        lewidi.normalized_absolute_distance([[1, 2]], [[2, 1]], n_values=n_values)
+
+
+@pytest.mark.parametrize(
+    "gold, pred, words",
+    [
+        ([[1, 2]], [[20, 1]], "predictions, item 0: a label off the scale of n_values=6 values"),
+        ([[1, 2], [0, 6]], [[1, 2], [1, 1]], "gold, item 1: a label off the scale"),
+        ([[1, 2]], [[1.5, 2]], "predictions, item 0: expected whole numbers"),
+    ],
+)
+def test_labels_off_the_n_values_scale_are_refused(gold, pred, words):
+    with pytest.raises(ValueError, match=re.escape(words)):
+        lewidi.normalized_absolute_distance(gold, pred, n_values=6)
+
+
+def test_any_scale_of_n_values_consecutive_labels_is_taken():
+    assert lewidi.normalized_absolute_distance([[-5, 5]], [[5, -5]], n_values=11) == 10 / 11
+    assert lewidi.normalized_absolute_distance([[0, 5]], [[5, 0]], n_values=6.0) == 5 / 6
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (
+            lambda: lewidi.multilabel_error_rate([[[1, 0]]], [[[2, 0]]]),
+            "predictions, item 0: expected a 0/1 vector over the annotators per label (1: chosen",
+        ),
+        (lambda: lewidi.multilabel_error_rate([[[1, 0]]], [[[0.5, 0]]]), "found [[0.5, 0]]"),
+        (
+            lambda: lewidi.error_rate([[1, 0], []], [[1, 1], []]),
+            "gold, item 1: expected a label per annotator, for at least one annotator; found []",
+        ),
+        (lambda: lewidi.multilabel_error_rate([[[], []]], [[[], []]]), "gold, item 0: expected"),
+    ],
+)
+def test_perspectivist_items_without_annotators_or_with_other_choices_are_refused(call, words):
+    with pytest.raises(ValueError, match=re.escape(words)):
+        call()
+
+
+@pytest.mark.parametrize(
+    "gold, pred, words",
+    [
+        (["e", None], ["e", "n"], "gold, item 1: expected a name (a string) like the first"),
+        ([0, 1, float("nan")], [0, 1, 2], "gold, item 2: expected a finite number"),
+        ([["e"], ["n"]], [["e"], ["n"]], "gold, item 0: expected a finite number"),
+        (["e", "n"], ["e", ["n", "c"]], "predictions, item 1: expected a name"),
+        ([0, 1, 2], ["0", "1", "2"], "predictions, item 0: expected a finite number"),
+    ],
+)
+def test_classification_labels_that_are_not_labels_are_refused(gold, pred, words):
+    for metric in (nli.accuracy, nli.macro_f1, nli.balanced_accuracy):
+        with pytest.raises(ValueError, match=re.escape(words)):
+            metric(gold, pred)
+
+
+def test_classification_numbers_compare_by_value():
+    assert nli.accuracy([0, 1, 2], [0.0, 1.0, np.int64(2)]) == 1.0
+    assert nli.macro_f1(np.array([0, 1]), [0.0, 1.0]) == 1.0
+
+
+@pytest.mark.parametrize("given", [3, None, (x for x in [1.0, 2.0]), "enc", {"a": 1.0}])
+def test_arguments_that_are_not_sequences_are_refused_with_what_was_expected(given):
+    expected = "gold: expected a list (or tuple, or numpy array) of one value per item; found "
+    for metric in (sts.pearson, nli.accuracy, lewidi.manhattan, lewidi.error_rate):
+        with pytest.raises(ValueError, match=re.escape(expected)):
+            metric(given, [1.0, 2.0])
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda: sts.pearson([1.0, None, 3.0], [1, 2, 3]), "gold, item 1: expected finite numbers"),
+        (lambda: lewidi.manhattan([[1, 0]], [[float("nan"), 1]]), "predictions, item 0: expected"),
+        (lambda: lewidi.error_rate([[1, None]], [[1, 0]]), "gold, item 0, annotator 1: expected"),
+        (
+            lambda: lewidi.manhattan([[1.0, 0.0], [1.0, 0.0]], [[1.0, 0.0], [1.0, 0.0]][0]),
+            "predictions has shape (2,); expected one distribution for every item (2 axes",
+        ),
+        (
+            lambda: lewidi.multilabel_error_rate([[[1, 0], [0, 1]]], [[[1, 0], [0, 1], [1, 1]]]),
+            "item 0: gold has 2 annotators x 2 labels but the prediction 2 annotators x 3 labels",
+        ),
+    ],
+)
+def test_messages_name_the_item_and_what_differs(call, words):
     with pytest.raises(ValueError, match=re.escape(words)):
         call()
 
@@ -103,6 +234,22 @@ def test_score_predictions_refuses_a_file_as_the_scoring_program_does(tmp_path):
     (folder / "en_en.tsv").write_text("no such id\t1.0\n", encoding="utf-8")
     with pytest.raises(SubmissionError, match="en_en.tsv"):
         leaderboard.score_predictions(REPO, folder, "practice")
+
+
+def test_score_predictions_warns_each_note_of_the_scoring_program(tmp_path):
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    items = (REPO / "input_data" / "practice" / "sts_en.jsonl").read_text(encoding="utf-8")
+    ids = [json.loads(line)["id"] for line in items.splitlines()]
+    (folder / "en_en.tsv").write_text("".join(f"{i}\t3.0\n" for i in ids), encoding="utf-8")
+    (folder / "notes.txt").write_text("mine", encoding="utf-8")
+    with pytest.warns(UserWarning) as warned:
+        scores = leaderboard.score_predictions(REPO, folder, "practice")
+    notes = "\n".join(str(warning.message) for warning in warned)
+    assert "file 'notes.txt' matches no track and was ignored" in notes
+    assert "primary tracks not submitted: es_es" in notes
+    assert "en_en.tsv: Pearson r: correlation is undefined" in notes
+    assert scores["en_en_pearson"] == 0.0 and "primary" in scores
 
 
 def test_score_predictions_names_the_bundle_as_given(tmp_path):

@@ -5,15 +5,15 @@ rounds). Lower is better for all six.
 Soft labels (Task A): one probability distribution per item, in the track's label order; a
 multilabel item (VariErrNLI) is one ``[P(not chosen), P(chosen)]`` pair per label.
 Perspectivist labels (Task B): one list per item of each annotator's label, in the item's annotator
-order; items may have different numbers of annotators. A multilabel item is label-major, one 0/1
-vector over the item's annotators per label (the 2025 files' layout).
+order; items may have different numbers of annotators, at least one. A multilabel item is
+label-major, one 0/1 vector over the item's annotators per label (the 2025 files' layout).
 
 >>> from codajudge.metrics import lewidi
 >>> lewidi.manhattan([[0.5, 0.5]], [[1.0, 0.0]])
 1.0
 """
 
-from .plain import array_score, per_annotator_score
+from .plain import array_score, per_annotator_score, scale_size
 
 
 def manhattan(gold_soft, pred_soft) -> float:
@@ -65,13 +65,15 @@ def normalized_absolute_distance(gold_labels_per_annotator, pred_labels_per_anno
     """Average normalised absolute distance (ANAD, CSC and Paraphrase): per item the mean over its
     annotators of ``|gold - predicted|`` divided by ``n_values``, the number of possible label
     values (6 for CSC's 1..6, 11 for Paraphrase's -5..5), averaged over items. Lower is better;
-    range [0, (n_values - 1) / n_values].
+    range [0, (n_values - 1) / n_values]. ``n_values`` is a positive whole number; the labels are
+    whole numbers on its scale (any ``n_values`` consecutive values: no two more than
+    ``n_values - 1`` apart).
 
     >>> normalized_absolute_distance([[1, 6], [3, 3, 4, 4]], [[2, 6], [3, 3, 4, 4]], n_values=6)
     0.041666666666666664
     """
     return per_annotator_score(
-        "anad", gold_labels_per_annotator, pred_labels_per_annotator, int(n_values)
+        "anad", gold_labels_per_annotator, pred_labels_per_annotator, scale_size(n_values)
     )
 
 

@@ -2,23 +2,48 @@
 (names such as "entailment", or numbers), as the scoring program computes them. Higher is better;
 range [0, 1] (the leaderboard shows them x 100). Leave out the items without a gold label.
 
+Labels are all names (strings) or all finite numbers, as the first gold label is; numbers compare by
+value (``0``, ``0.0`` and ``numpy.int64(0)`` are one label). Anything else (None, NaN, a list, a
+number among names) raises ``ValueError`` naming the item.
+
 >>> from codajudge.metrics import nli
 >>> nli.accuracy(["entailment", "neutral"], ["entailment", "contradiction"])
 0.5
 """
 
+import math
+from numbers import Real
+
 import numpy as np
 
-from .plain import official_score, same_length
+from .plain import _sample, official_score, same_length
 
 
 def _codes(gold_labels, pred_labels):
     """Both label lists as indices of one shared label order (the order labels are first met)."""
     same_length(gold_labels, pred_labels)
+    names = isinstance(next(iter(gold_labels)), str)
     index = {}
-    gold = [index.setdefault(str(label), len(index)) for label in gold_labels]
-    pred = [index.setdefault(str(label), len(index)) for label in pred_labels]
-    return np.array(gold, dtype=np.int64), np.array(pred, dtype=np.int64)
+    return [
+        np.array(
+            [index.setdefault(_key(x, what, i, names), len(index)) for i, x in enumerate(labels)],
+            dtype=np.int64,
+        )
+        for what, labels in (("gold", gold_labels), ("predictions", pred_labels))
+    ]
+
+
+def _key(label, what: str, index: int, names: bool):
+    """A label as compared: a name as it is, a number by its value; else a ValueError."""
+    if names and isinstance(label, str):
+        return label
+    if not names and isinstance(label, Real) and math.isfinite(label):
+        return float(label)
+    sort = "a name (a string)" if names else "a finite number"
+    raise ValueError(
+        f"{what}, item {index}: expected {sort} like the first gold label (labels are all names "
+        f"or all numbers); found {_sample(label)}"
+    )
 
 
 def accuracy(gold_labels, pred_labels) -> float:

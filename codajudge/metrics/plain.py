@@ -1,13 +1,16 @@
 """Plain Python lists (or numpy arrays) to the arrays the registered metrics take, for the
 participant-facing modules (``lewidi``, ``sts``, ``nli``, ``chaosnli``).
 
-Every function raises ``ValueError`` naming the argument, the item and what was expected and found.
+Every function raises ``ValueError`` naming the argument, the item and what was expected and found;
+soft labels by the scoring program's rule (``probabilities``), never turned into another score.
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from numbers import Real
 
 import numpy as np
 
+from ..errors import counted, problem_text
 from .base import get
 from .disagreement import PerAnnotator
 
@@ -19,10 +22,19 @@ def official_score(name: str, gold, pred) -> float:
 
 
 def same_length(gold: Sequence, pred: Sequence) -> int:
-    """The number of items, after checking that gold and predictions have as many and some."""
+    """The number of items, after checking that gold and predictions are sequences (lists,
+    tuples, numpy arrays) of as many items, and some."""
+    for what, values in (("gold", gold), ("predictions", pred)):
+        indexed = hasattr(values, "__len__") and hasattr(values, "__getitem__")
+        text_or_keyed = isinstance(values, (str, bytes, Mapping))
+        if not indexed or text_or_keyed or getattr(values, "ndim", 1) == 0:
+            raise ValueError(
+                f"{what}: expected a list (or tuple, or numpy array) of one value per item; "
+                f"found {_sample(values)}"
+            )
     if len(gold) != len(pred):
         raise ValueError(
-            f"gold has {len(gold)} items but the predictions have {len(pred)}; "
+            f"gold has {counted(len(gold), 'item')} but the predictions have {len(pred)}; "
             "give one prediction per gold item, in the same order"
         )
     if not len(gold):
@@ -30,8 +42,9 @@ def same_length(gold: Sequence, pred: Sequence) -> int:
     return len(gold)
 
 
-def numbers(values, what: str, shape_of_one: str) -> np.ndarray:
-    """``values`` as a float array of equal-length rows, or a ValueError naming ``what``."""
+def numbers(values, what: str, shape_of_one: str, unit: str = "item") -> np.ndarray:
+    """``values`` as a float array of equal-length rows, or a ValueError naming ``what`` (and the
+    ``unit``, an item, of its first axis holding a value that is not a finite number)."""
     try:
         array = np.asarray(values, dtype=float)
     except (TypeError, ValueError):
@@ -40,7 +53,9 @@ def numbers(values, what: str, shape_of_one: str) -> np.ndarray:
             f"found {_sample(values)}"
         ) from None
     if not np.isfinite(array).all():
-        raise ValueError(f"{what}: expected finite numbers; found NaN or infinity")
+        first = int(np.argwhere(~np.isfinite(array))[0][0])
+        found = _sample(list(values)[first])
+        raise ValueError(f"{what}, {unit} {first}: expected finite numbers; found {found}")
     return array
 
 
@@ -50,12 +65,46 @@ def array_score(name: str, gold, pred, shape_of_one: str = "one distribution", n
     same_length(gold, pred)
     gold_rows = numbers(gold, "gold", shape_of_one)
     pred_rows = numbers(pred, "predictions", shape_of_one)
-    if gold_rows.shape != pred_rows.shape or gold_rows.ndim != ndim:
+    for what, rows in (("gold", gold_rows), ("predictions", pred_rows)):
+        if rows.ndim != ndim or 0 in rows.shape:
+            raise ValueError(
+                f"{what} has shape {rows.shape}; expected {shape_of_one} for every item "
+                f"({counted(ndim, 'axis', 'axes')}, items first)"
+            )
+    if gold_rows.shape != pred_rows.shape:
         raise ValueError(
             f"gold has shape {gold_rows.shape} but the predictions {pred_rows.shape}; "
-            f"expected {shape_of_one} for every item in both"
+            f"expected {shape_of_one} for every item, of one length in both"
         )
+    if ndim > 1:
+        probabilities(gold_rows, "gold")
+        probabilities(pred_rows, "predictions")
     return official_score(name, gold_rows, pred_rows)
+
+
+def probabilities(rows: np.ndarray, what: str) -> None:
+    """Refuse, naming the item, the first of ``rows`` (items first) that breaks the scoring
+    program's rule of a soft label: a distribution (``(N, K)``) or a pair per label
+    (``(N, L, 2)``) of probabilities, none negative, summing to 1 within its tolerance."""
+    from ..formats.soft import SUM_TOLERANCE, ValueProblem, _summing_to_one  # the readers' rule
+
+    pairs = rows.ndim == 3
+    # only the items near or past the rule's edges are read one by one (all: 10 us a row)
+    vectors = rows.reshape(len(rows), -1, rows.shape[-1])
+    off = (vectors < 0).any(axis=-1) | (np.abs(vectors.sum(axis=-1) - 1) > SUM_TOLERANCE / 2)
+    every = pairs and rows.shape[-1] != 2
+    suspects = np.arange(len(rows)) if every else np.flatnonzero(off.any(axis=-1))
+    for index, item in zip(suspects.tolist(), rows[suspects].tolist()):
+        named = (
+            [(f"pair {j}", row) for j, row in enumerate(item)]
+            if pairs
+            else [("distribution", item)]
+        )
+        try:
+            for name, row in named:
+                _summing_to_one(row, 2 if pairs else len(row), name)
+        except ValueProblem as problem:
+            raise ValueError(problem_text(f"{what}, item {index}", **vars(problem))) from None
 
 
 def per_annotator_score(name: str, gold, pred, n_labels: int = 0, multilabel: bool = False):
@@ -69,24 +118,73 @@ def per_annotator_score(name: str, gold, pred, n_labels: int = 0, multilabel: bo
     for i, (g, p) in enumerate(zip(gold_items, pred_items)):
         if g.shape != p.shape:
             raise ValueError(
-                f"item {i}: gold has {len(g)} annotator labels but the prediction {len(p)}; "
-                "predict one label per annotator of the item, in the gold's order"
+                f"item {i}: gold has {_labels(g)} but the prediction {_labels(p)}; "
+                "predict one label per annotator of the item (per label, if multilabel), in the "
+                "gold's order"
             )
+    if n_labels:
+        on_scale({"gold": gold_items, "predictions": pred_items}, n_labels)
     item = np.repeat(np.arange(n_items, dtype=np.int64), [len(g) for g in gold_items])
     gold_rows = PerAnnotator(np.concatenate(gold_items), item, n_items, n_labels)
     pred_rows = PerAnnotator(np.concatenate(pred_items), item, n_items, n_labels)
     return official_score(name, gold_rows, pred_rows)
 
 
-def _item_row(row, what: str, index: int, multilabel: bool) -> np.ndarray:
-    """One item's annotator labels ``(A,)``, or its label-major 0/1 vectors as ``(A, L)``."""
-    shape = "a 0/1 vector over the annotators per label" if multilabel else "a list of labels"
-    values = numbers(row, f"{what}, item {index}", shape)
-    if values.ndim != (2 if multilabel else 1):
+def scale_size(n_values) -> int:
+    """``n_values``, the number of values of an ordinal label scale, as an int (a positive whole
+    number), or a ValueError naming it."""
+    number = isinstance(n_values, Real) and not isinstance(n_values, bool)
+    if not (number and n_values >= 1 and n_values % 1 == 0):
         raise ValueError(
-            f"{what}, item {index}: expected {shape}, one per annotator; found {_sample(row)}"
+            "n_values: expected the number of possible label values, a positive whole number "
+            f"(6 for CSC's 1..6, 11 for Paraphrase's -5..5); found {_sample(n_values)}"
+        )
+    return int(n_values)
+
+
+def on_scale(items: dict[str, list[np.ndarray]], n_values: int) -> None:
+    """Refuse, naming the item, a label that is not a whole number, or labels (gold's and the
+    predictions' together) further apart than a scale of ``n_values`` consecutive values allows."""
+    places = [
+        (value, f"{what}, item {index}")
+        for what, rows in items.items()
+        for index, row in enumerate(rows)
+        for value in row.tolist()
+    ]
+    fraction = next((place for place in places if place[0] % 1), None)
+    if fraction:
+        raise ValueError(
+            f"{fraction[1]}: expected whole numbers, the scale's label values; "
+            f"found {fraction[0]:g}"
+        )
+    (low, low_at), (high, high_at) = min(places), max(places)
+    if high - low >= n_values:
+        raise ValueError(
+            f"{high_at}: a label off the scale of n_values={n_values} values; expected labels "
+            f"at most {n_values - 1} apart (the lowest is {low:g}, {low_at}), found {high:g}. "
+            "Give the labels on the scale, and n_values as its number of values"
+        )
+
+
+def _item_row(row, what: str, index: int, multilabel: bool) -> np.ndarray:
+    """One item's annotator labels ``(A,)``, or its label-major 0/1 vectors as ``(A, L)``; an
+    item without annotators is refused (it would count as no error)."""
+    shape = "a 0/1 vector over the annotators per label" if multilabel else "a label per annotator"
+    values = numbers(row, f"{what}, item {index}", shape, "label" if multilabel else "annotator")
+    not_chosen_or_chosen = np.isin(values, (0, 1)).all() or not multilabel
+    if values.ndim != (2 if multilabel else 1) or not values.size or not not_chosen_or_chosen:
+        raise ValueError(
+            f"{what}, item {index}: expected {shape}{' (1: chosen, 0: not)' * multilabel}, "
+            f"for at least one annotator; found {_sample(row)}"
         )
     return values.T if multilabel else values
+
+
+def _labels(item: np.ndarray) -> str:
+    """How many labels an item's row holds: ``3 annotator labels``, ``2 annotators x 3 labels``."""
+    if item.ndim == 1:
+        return counted(len(item), "annotator label")
+    return f"{counted(item.shape[0], 'annotator')} x {counted(item.shape[1], 'label')}"
 
 
 def _sample(values) -> str:
