@@ -28,7 +28,7 @@ KIT = Templates()
 
 
 def format_text(kind: kinds.Kind) -> str:
-    return kind_text(KIT, kind, "format")
+    return kind_text(KIT, kind, "format", scale="SCALE")
 
 
 def edge_case_text(kind: kinds.Kind) -> str:
@@ -78,6 +78,9 @@ def test_every_kind_has_its_page_templates(kind):
         sentence = kind_text(KIT, kind, "range", low="LOW", high="HIGH")
         assert "LOW" in sentence and "HIGH" in sentence
         assert "PER_TRACK" in kind_text(KIT, kind, "ranges", per_track="PER_TRACK")
+        assert "SCALE" in format_text(kind) and kind_text(KIT, kind, "any_scale")
+        scale = kind_text(KIT, kind, "gold_scale", scales="0-5", metrics="M", depend="depends")
+        assert "0-5" in scale and "M depends" in scale
     for rule in kind.alignments:
         assert kind_text(KIT, kind, f"alignment_{rule}").startswith("**Annotator alignment")
     for method in DECLARED_BY_EVERY_KIND:
@@ -174,7 +177,9 @@ def test_a_soft_label_item_without_annotations_is_written_as_a_valid_perfect_pre
 TOY_TEMPLATES = {
     "toy_format": "- **toy**: a label of the track, toy-style.",
     "toy_edge_cases": "Toy items are scored only on Tuesdays.",
-    "ranged_toy_format": "- **ranged toy**: a number.",
+    "ranged_toy_format": "- **ranged toy**: a number ($scale).",
+    "ranged_toy_any_scale": "any toy scale",
+    "ranged_toy_gold_scale": "toy scale $scales for $metrics",
     "ranged_toy_range": "Toy gold runs from $low to $high.",
     "ranged_toy_ranges": "Toy gold runs per track: $per_track.",
 }
@@ -224,7 +229,7 @@ def toy_edition(monkeypatch, tmp_path):
 def test_a_registered_kind_reaches_the_data_page(toy_edition):
     text = pages.data_page(toy_edition)
     assert "- **toy**: a label of the track, toy-style." in text
-    assert "- **ranged toy**: a number." in text
+    assert "- **ranged toy**: a number (any toy scale)." in text
     toy = toy_edition.tracks[0]
     assert f"`ID<TAB>toy:{toy.labels[-1]}`" in text and "| toy |" in text
     assert "for disagreement tracks the item's `annotators`" in text

@@ -95,6 +95,10 @@ def test_an_edition_with_its_own_metrics_module_builds_scores_and_ranks(tmp_path
     evaluation = (bundle / "pages" / "evaluation.md").read_text()
     assert "| Mean absolute error (`own_mae`) | lower is better | 0 to 5 |" in evaluation
     assert "| sim Mean absolute error |" in (bundle / "pages" / "baselines.md").read_text()
+    # a metric that depends on the predictions' scale: they are asked on the gold's, not any scale
+    scale = "a number (on the gold's scale, 0-5, which Mean absolute error depends on)"
+    assert f"**similarity**: {scale}." in (bundle / "pages" / "data.md").read_text()
+    assert f"similarity, {scale};" in (bundle / "starting_kit" / "README.md").read_text()
 
     # the scoring program (run_local of the starting kit) and `codajudge rank` with spawned workers,
     # in fresh processes: each registers the metric from the phase's task.json
@@ -134,6 +138,17 @@ def test_an_edition_with_its_own_metrics_module_builds_scores_and_ranks(tmp_path
     run("-c", spawned, submissions, ref, "--out", out, "--resamples", "20", "--jobs", "2")
     spawned_ranking = (out / "ranking.md").read_text().replace(str(out), str(tmp_path / "rank"))
     assert spawned_ranking == ranking
+
+
+def test_similarity_predictions_take_any_scale_only_where_every_metric_ignores_it(tmp_path):
+    from codajudge.bundle.edition import load_edition
+    from codajudge.bundle.pages import data_page
+
+    assert [m.name for m in REGISTRY.values() if m.scale_free] == ["pearson", "spearman"]
+    folder = edition_naming(tmp_path / "edition", "spearman")
+    assert "a number (any scale: the scores do not depend on it)" in data_page(load_edition(folder))
+    folder = edition_naming(tmp_path / "own", "scaled", mae_module("scaled"))
+    assert "0-5, which Mean absolute error depends on)" in data_page(load_edition(folder))
 
 
 def test_a_new_kit_metric_is_one_module_in_a_copy_of_the_package(tmp_path):

@@ -9,6 +9,7 @@ import yaml
 
 from small_edition import make_edition
 from codajudge.bundle.build import build, import_data
+from codajudge.bundle.data_checks import dataset_problems
 from codajudge.bundle.edition import load_edition
 from codajudge.bundle.sample import sampled_items
 from codajudge.errors import ConfigError
@@ -86,6 +87,29 @@ def test_train_none_with_a_train_in_split_or_splits_is_refused(tmp_path, key, va
     assert "datasets 'nli': 'train: none' (no training split) and a train " in str(e.value)
     assert f"in '{key}' contradict each other, found train: none, {found}" in str(e.value)
     assert f"or drop 'train' from '{key}'" in str(e.value)
+
+
+@pytest.mark.parametrize(
+    "source, found",
+    [
+        ({"importer": "ocnli", "files": {"train": "t.json", "test": "d.json"}}, "files.train"),
+        ({"importer": "stsb", "files": {"dev": "d.csv"}, "from_": "train"}, "files.dev"),
+        ({"importer": "semeval_sts", "fallback": {"train": {"path": "b"}}}, "fallback.train"),
+    ],
+)
+def test_a_per_split_source_that_split_never_reads_is_refused(source, found):
+    """``split`` cuts only its ``from`` split: another split's file would be dropped without a word."""
+    cut = source.pop("from_", "test")
+    source |= {"path": "r", "split": {"dev": 0.3, "test": 0.7, "from": cut}}
+    problems = [p.render() for p in dataset_problems({"nli": source}, "edition.yaml")]
+    assert len(problems) == 1 and "edition.yaml: datasets 'nli'" in problems[0]
+    assert f"names a {found.split('.')[1]} source that 'split' never reads" in problems[0]
+    assert f"cuts only the {cut} source" in problems[0] and f"found {found}: " in problems[0]
+    assert "share in 'split'" in problems[0] and "'sample' + 'exclude'" in problems[0]
+    read = {k: v for k, v in source.items() if k not in ("files", "fallback")} | {
+        "files": {cut: "x"}
+    }
+    assert not list(dataset_problems({"nli": read}, "edition.yaml"))  # the file 'split' cuts
 
 
 def test_a_sample_larger_than_its_split_is_refused(tmp_path):

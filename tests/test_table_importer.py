@@ -424,6 +424,39 @@ def test_where_on_another_importer_keeps_the_items_with_that_field(tmp_path):
     assert "'where' names a field no item has: 'genere'" in str(caught.value)
 
 
+def test_a_where_keeping_no_item_of_a_split_is_refused_listing_the_fields_values(tmp_path):
+    """A misspelt value (STS-B's dev spells main-forums) is said, not an empty split; train may
+    have no items."""
+    from codajudge.importers import load_split
+
+    (tmp_path / "d").mkdir()
+    for split, genres in (("train", "ab"), ("dev", "bcb")):
+        rows = [{"id": f"{g}{i}", "texts": ["x", "y"], "genre": g} for i, g in enumerate(genres)]
+        (tmp_path / "d" / f"{split}.jsonl").write_text("\n".join(map(json.dumps, rows)))
+    source = {"importer": "kit", "path": "d", "where": {"genre": ["a", "z"]}}
+    assert [it["id"] for it in load_split(source, tmp_path, "train")] == ["a0"]
+    with pytest.raises(ConfigError) as caught:
+        load_split(source, tmp_path, "dev")
+    assert str(caught.value).startswith(
+        "datasets (importer kit): 'where' kept none of the 3 items of the dev split; expected "
+        "genre among b, c, found genre: ['a', 'z']. Correct 'where' to values the field has"
+    )
+    assert load_split(dict(source, where={"genre": "z"}), tmp_path, "train") == []
+
+
+def test_a_where_keeping_no_row_of_a_table_is_refused_listing_the_columns_values(tmp_path):
+    where = {"lang": "en", "source": "forums"}
+    folder = edition(tmp_path, table_source(where=where, split={"dev": 0.5, "test": 0.5}))
+    with pytest.raises(ConfigError) as caught:
+        import_data(load_edition(folder), folder)
+    assert (
+        "datasets 'pairs' (path data/mine.csv): 'where' kept none of the 60 items of "
+        "data/mine.csv; expected lang among en; source among captions, forum, news, found lang: "
+        "'en', source: 'forums'"
+    ) in str(caught.value)
+    assert "has no items" not in str(caught.value)
+
+
 def test_a_where_column_the_table_lacks_is_refused(tmp_path):
     folder = edition(
         tmp_path, table_source(where={"genre_col": "news"}, split={"dev": 0.5, "test": 0.5})

@@ -2,8 +2,9 @@
 
 A ``datasets`` entry's rules that span several of its options, checked when the config is loaded
 (before any file is read): the shares of ``split`` add up to 1, ``split`` and per-split ``splits``
-are not both given, a split does not exclude itself, a ``sample`` is of another split that is no
-sample itself, and a ``table`` dataset names its file(s) (``dataset_problems``).
+are not both given, ``split`` reads every per-split file given, a split does not exclude itself, a
+``sample`` is of another split that is no sample itself, and a ``table`` dataset names its file(s)
+(``dataset_problems``).
 
 Then every split an edition ships is checked like gold, the public training split included: labels
 in the track's set, gold of a kind with a ``range`` (similarity) inside the track's (``split_golds``,
@@ -97,12 +98,32 @@ def _train_problems(source: dict, where: str) -> Iterator[Problem]:
             )
 
 
+def _unread_sources(source: dict, where: str) -> Iterator[Problem]:
+    """With ``split``, a file (``files``) or source (``fallback``) of another release split than
+    the one ``split`` cuts (``from``, default test): never read, its items lost without a word."""
+    cut = source.get("split", {}).get("from", "test")
+    for key in ("files", "fallback") if "split" in source else ():
+        for split in sorted(set(source.get(key) or {}) - {cut}):
+            yield Problem(
+                where,
+                f"'{key}' names a {split} source that 'split' never reads: 'split' cuts only the "
+                f"{cut} source (its 'from')",
+                expected=f"with 'split', a '{key}' entry for {cut} only",
+                found=f"{key}.{split}: {source[key][split]!r}",
+                hint=f"give {split} a share in 'split' and drop '{key}.{split}' to cut {split} "
+                f"from the {cut} source; or drop 'split' to read each split's own source (with "
+                f"'sample' + 'exclude' to hold a part of one out, e.g. sample: {{dev: {{of: test, "
+                "items: 300, seed: 1}}, exclude: {test: dev})",
+            )
+
+
 def dataset_problems(datasets: dict[str, dict], display: str) -> Iterator[Problem]:
     """The rules spanning several options of each ``datasets`` entry (each passed the schema): the
     shares of ``split`` add up to 1, ``split`` and per-split ``splits`` are not both given, the
     splits named by ``exclude`` and ``sample`` (``_other_split_problems``), ``train: none`` without a
-    train in ``split`` or ``splits`` (``_train_problems``), and a table names its file(s): one for
-    all splits, or one per split."""
+    train in ``split`` or ``splits`` (``_train_problems``), no per-split source that ``split``
+    leaves unread (``_unread_sources``), and a table names its file(s): one for all splits, or one
+    per split."""
     for dataset_id, source in sorted(datasets.items()):
         where = f"{display}: datasets '{dataset_id}'"
         if "split" in source and (shares := shares_problem(source["split"])):
@@ -114,6 +135,7 @@ def dataset_problems(datasets: dict[str, dict], display: str) -> Iterator[Proble
             yield Problem(where, message, hint="keep one of them")
         yield from _other_split_problems(source, where)
         yield from _train_problems(source, where)
+        yield from _unread_sources(source, where)
         if source.get("importer") == "table" and "path" not in source and "splits" not in source:
             message = "a table dataset needs 'path' (one file) or 'splits' (a file per split)"
             yield Problem(where, message, hint="e.g. path: data/items.csv")

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .. import kinds
+from ..kinds import similarity
 from ..errors import plural
 from ..formats.results_tsv import layout_files
 from ..importers import gold_choices
@@ -204,6 +205,7 @@ def render(
         samples=_samples(prose, score, sample_baseline),
         positional=prose.fill("kit_readme/positional") + "\n" if positional else "",
         other_names=_other_names(prose, edition, pages),
+        similarity_scale=prediction_scale(prose, edition, similarity.KIND),
     )
     return text + "\n"
 
@@ -311,7 +313,10 @@ def data_page(edition: Edition, untrained: Sequence[str] = ()) -> str:
     if any(kind.has_labels for kind in present):  # the label policy
         notes.append(prose.fill("data/labels"))
     notes += _gold_sources(prose, edition)
-    formats = "\n".join(kind_text(prose, kind, "format") for kind in present)
+    formats = "\n".join(
+        kind_text(prose, kind, "format", scale=prediction_scale(prose, edition, kind))
+        for kind in present
+    )
     disagreement = any(kind.lists_annotators for kind in present)
     page = prose.fill(
         "data",
@@ -324,6 +329,30 @@ def data_page(edition: Edition, untrained: Sequence[str] = ()) -> str:
         formats=formats + _paragraphs(notes),
     )
     return page + "\n"
+
+
+def prediction_scale(prose: Templates, edition: Edition, kind: kinds.Kind) -> str:
+    """The scale the predictions of ``kind`` are on, for a kind with a gold range ('' for another):
+    any (``kinds/KIND_any_scale``) when no metric of its tracks depends on it (``Metric.scale_free``),
+    else the tracks' gold scale and the metrics that depend on it (``kinds/KIND_gold_scale``)."""
+    if not kind.has_range:
+        return ""
+    tracks = [t for t in edition.tracks if kinds.of(t) is kind]
+    bound = [get_metric(m) for t in tracks for m in t.metrics if not get_metric(m).scale_free]
+    if not bound:
+        return kind_text(prose, kind, "any_scale")
+    scales = [f"{t.title} {t.score_range[0]:g}-{t.score_range[1]:g}" for t in tracks]
+    if len({t.score_range for t in tracks}) == 1:
+        scales = [scales[0].removeprefix(tracks[0].title + " ")]
+    titles = list(dict.fromkeys(metric.title for metric in bound))
+    return kind_text(
+        prose,
+        kind,
+        "gold_scale",
+        scales=", ".join(scales),
+        metrics=listed(titles),
+        depend=plural(len(titles), "depends", "depend"),
+    )
 
 
 def _range_sentence(prose: Templates, edition: Edition, kind: kinds.Kind) -> str:

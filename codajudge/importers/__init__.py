@@ -18,7 +18,7 @@ from pathlib import Path
 from collections.abc import Callable, Iterable
 
 from ..confine import lexical_escapes, require_inside
-from ..errors import ConfigError, Problem, plural
+from ..errors import ConfigError, Problem, counted, first_few, plural
 from ..formats.items import duplicate_id
 from ..labels import LabelSet
 from .cut import split_of
@@ -170,6 +170,23 @@ def load_split(
         raise
 
 
+class NoneKept(SplitAbsent):
+    """``where`` kept none of a split's items: a scored split is refused, train has no items."""
+
+
+def none_kept(where: dict, values: list[dict], of: str, display: str) -> NoneKept:
+    """The problem of a ``where`` that kept none of the items read from ``of`` (the split or file),
+    listing the values each of its fields has there (``values``: per item, field -> its text)."""
+    shown = {key: sorted({v[key] for v in values if v[key] is not None}) for key in where}
+    return NoneKept.single(
+        display,
+        f"'where' kept none of the {counted(len(values), 'item')} of {of}",
+        expected="; ".join(f"{k} among {first_few(v, 10) or 'no value'}" for k, v in shown.items()),
+        found=", ".join(f"{key}: {wanted!r}" for key, wanted in where.items()),
+        hint="correct 'where' to values the field has, spelled as listed",
+    )
+
+
 def _filtered(module, source: dict, root: Path, split: str, labels) -> list[dict]:
     """The importer's items of ``split``, with the dataset's ``where`` applied: by the table importer
     to its rows (so that it may name any column of the file), which also takes the majority label in
@@ -178,7 +195,8 @@ def _filtered(module, source: dict, root: Path, split: str, labels) -> list[dict
         return module.load_split(source, root, split, labels)
     items = module.load_split(source, root, split)
     if source.get("where"):
-        items = keep_where(items, source["where"], f"datasets (importer {source.get('importer')})")
+        display = f"datasets (importer {source.get('importer')})"
+        items = keep_where(items, source["where"], display, f"the {split} split")
     return items
 
 
@@ -203,9 +221,10 @@ def cut_release(module, source: dict, root: Path, split: str, where: str, labels
     return list(filter(in_split, items))
 
 
-def keep_where(items: list[dict], where: dict, display: str) -> list[dict]:
+def keep_where(items: list[dict], where: dict, display: str, of: str = "the split") -> list[dict]:
     """The items whose field matches ``where`` (a value or a list of values per field); a field no
-    item has is refused rather than keeping nothing without a word."""
+    item has, or a ``where`` keeping none of the items of ``of``, is refused rather than keeping
+    nothing without a word (``none_kept``)."""
     for key in where:
         if items and not any(key in it for it in items):
             raise ConfigError.single(
@@ -213,10 +232,19 @@ def keep_where(items: list[dict], where: dict, display: str) -> list[dict]:
                 f"'where' names a field no item has: {key!r}",
                 expected="one of " + ", ".join(sorted({k for it in items for k in it})),
             )
-    return [it for it in items if all(value_matches(it.get(k), v) for k, v in where.items())]
+    kept = [it for it in items if all(value_matches(it.get(k), v) for k, v in where.items())]
+    if items and not kept:
+        values = [{key: value_text(it.get(key)) for key in where} for it in items]
+        raise none_kept(where, values, of, display)
+    return kept
+
+
+def value_text(value) -> str | None:
+    """A field's value as ``where`` compares it: its text, None for no value."""
+    return None if value is None else str(value)
 
 
 def value_matches(value, wanted) -> bool:
     """Whether ``value`` (None: no value) is ``wanted``, a value or a list of values of ``where``."""
     allowed = wanted if isinstance(wanted, list) else [wanted]
-    return value is not None and str(value) in allowed
+    return value_text(value) in allowed

@@ -45,7 +45,7 @@ from ..formats.items import parsed_json_lines
 from ..formats.textfile import shorten
 from ..formats.values import ValueProblem, add_problem, json_or_none
 from ..labels import LabelSet, label_key
-from . import PartlyRead, SplitAbsent, unique_items, value_matches
+from . import PartlyRead, SplitAbsent, none_kept, unique_items, value_matches
 from .semeval_sts import read_release_lines
 
 WHERE = "datasets (importer table)"
@@ -357,10 +357,9 @@ def _soft_label(row: dict, column: str) -> dict:
     )
 
 
-def _kept(row: dict, item: dict, where: dict) -> bool:
-    """``where`` on one row: a column of the file, else a field of the kit's item."""
-    values = {key: row[key] if key in row else item.get(key) for key in where}
-    return all(value_matches(_text(values[key]), wanted) for key, wanted in where.items())
+def _where_values(row: dict, item: dict, where: dict) -> dict[str, str | None]:
+    """The values ``where`` compares on one row: a column of the file, else a field of the item."""
+    return {key: _text(row[key] if key in row else item.get(key)) for key in where}
 
 
 def load_split(source: dict, root: Path, split: str, labels: LabelSet | None) -> list[dict]:
@@ -376,14 +375,20 @@ def load_split(source: dict, root: Path, split: str, labels: LabelSet | None) ->
     path = Path(root) / source["path"]
     problems = ProblemCollector(str(path))
     where = source.get("where") or {}
+    compared: list[dict] = []  # the values ``where`` compares, of every row made an item
 
     def kept_item(row: dict, at: PlacedProblems) -> dict | None:
         item = _item(source, row, at, labels)
-        return item if item is not None and _kept(row, item, where) else None
+        if item is None:
+            return None
+        compared.append(_where_values(row, item, where))
+        return item if all(value_matches(compared[-1][k], v) for k, v in where.items()) else None
 
     items = unique_items(_read_rows(source, path, problems), kept_item, problems)
     if problems:
         raise PartlyRead(problems.problems, problems.omitted, items)
+    if compared and not items:
+        raise none_kept(where, compared, source["path"], WHERE)
     return items
 
 

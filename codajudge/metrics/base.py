@@ -85,6 +85,8 @@ class Metric:
     ``applies_to`` lists the (kind, scale) pairs whose tracks may name the metric (scale None for a
     kind without scales; a kind's defaults are its own, ``Kind.default_metrics``); it also says which
     inputs the registry's property tests draw.
+    ``scale_free`` says the score is the same for predictions on any scale (a correlation): the
+    pages then let similarity predictions take any scale, else they ask for the gold's.
     """
 
     name: str
@@ -103,6 +105,7 @@ class Metric:
     on_gold: Callable | None = None
     on_gold_tolerance: float = 1e-9
     applies_to: tuple[tuple[str, str | None], ...] = ()
+    scale_free: bool = False
 
     def __post_init__(self):
         chosen = (self.direction, self.stats_form, self.significance)

@@ -78,7 +78,8 @@ def spearman_stats(gold, pred):
     return pearson_stats(average_ranks(gold), average_ranks(pred))
 
 
-#: What both correlations are: higher is better, in [-1, 1], from summed moments, shown x 100.
+#: What both correlations are: higher is better, in [-1, 1], from summed moments, shown x 100,
+#: the same for predictions on any scale.
 _CORRELATION = partial(
     registered,
     direction=HIGHER,
@@ -89,6 +90,7 @@ _CORRELATION = partial(
     percent=True,
     applies_to=(("similarity", None),),
     undefined_note=_CONSTANT_NOTE,
+    scale_free=True,
 )
 
 _CORRELATION(
