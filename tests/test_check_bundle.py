@@ -105,7 +105,8 @@ def write_bytes(relative: str, data: bytes):
 
 def remove(relative: str):
     def mutate(tree: Path):
-        (tree / relative).unlink()
+        path = tree / relative
+        shutil.rmtree(path) if path.is_dir() else path.unlink()
 
     return mutate
 
@@ -231,6 +232,15 @@ V2_CASES = {
     "command runs a missing script": (
         remove("scoring_program/score.py"),
         "scoring program's command runs a script the program does not have",
+    ),
+    "scoring program without its engine": (
+        remove("scoring_program/codajudge"),
+        "scoring program's score.py imports the codajudge engine, but the program has no "
+        "codajudge folder beside it",
+    ),
+    "ingestion program without its engine": (
+        remove("ingestion_program/codajudge"),
+        "ingestion program's ingest.py imports the codajudge engine",
     ),
     "shell syntax without a shell": (
         write_file(
