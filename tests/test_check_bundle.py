@@ -325,6 +325,14 @@ V2_CASES = {
         remove("reference_data/evaluation/task.json"),
         "has no task.json, which the scoring program reads",
     ),
+    "input data without a dataset's items": (
+        remove("input_data/evaluation/sim.jsonl"),
+        "input_data/evaluation/sim.jsonl: the input data file is missing; expected the public items",
+    ),
+    "input data without a dataset's training file": (
+        remove("input_data/practice/sim.train.jsonl"),
+        "input_data/practice/sim.train.jsonl: the input data file is missing; expected the training",
+    ),
     "input data line not JSON": (
         write_file("input_data/evaluation/sim.jsonl", '{"id": "sim-0"}\n{not json\n'),
         "input_data/evaluation/sim.jsonl, line 2: public input item is not a JSON object of public fields",

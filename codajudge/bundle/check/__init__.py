@@ -60,9 +60,9 @@ def check_bundle(path: Path, platforms: Sequence[ModuleType] = (v2,)) -> list[st
             )
         elif platform is not None:
             platform.check(doc, root, findings)
-            from .content import check_content, check_reference_files
+            from .content import check_content, check_data_files
 
-            check_reference_files(root, findings)
+            check_data_files(root, findings)
             if not findings.problems:  # the content checks need a sound layout
                 check_content(doc, root, findings, platform)
     return findings.lines()

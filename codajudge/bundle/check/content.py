@@ -170,25 +170,38 @@ def _public_gold_digests(root: Path, work: Path) -> dict[str, str]:
     }
 
 
-def check_reference_files(root: Path, findings: Findings) -> None:
-    """Every reference file a phase's ``task.json`` names (each track's ``DATASET.jsonl``) is there,
-    whatever else is wrong: a missing one is a located problem beside ``competition.yaml``'s."""
-    for spec_path in sorted((root / "reference_data").glob("*/task.json")):
-        folder = spec_path.parent
-        where = f"reference_data/{folder.name}"
-        try:
-            spec = read_spec(folder)
-        except KitError as e:
-            findings.problems += [Problem(where, problem.render()) for problem in e.problems]
-            continue
-        for dataset in sorted({track.dataset for track in spec.tracks}):
-            if not (folder / f"{dataset}.jsonl").is_file():
-                findings.add(
-                    f"{where}/{dataset}.jsonl",
-                    "the reference data file is missing",
-                    expected=f"the gold of dataset '{dataset}', which {where}/task.json names",
-                    hint="rebuild the bundle with codajudge build, or restore the file",
-                )
+#: The files a phase's data folder holds for each dataset its task.json names, and what each is.
+DATA_FILES = {
+    "reference_data": {"{}.jsonl": "the gold"},
+    "input_data": {"{}.jsonl": "the public items", "{}.train.jsonl": "the training items"},
+}
+
+
+def check_data_files(root: Path, findings: Findings) -> None:
+    """Every file of a phase's reference and input data that its ``task.json`` names (each track's
+    ``DATASET.jsonl``, and the input data's ``DATASET.train.jsonl``, empty for a dataset without
+    training items) is there, whatever else is wrong: a missing one is a located problem beside
+    ``competition.yaml``'s."""
+    for part, files in DATA_FILES.items():
+        for spec_path in sorted((root / part).glob("*/task.json")):
+            folder = spec_path.parent
+            where = f"{part}/{folder.name}"
+            try:
+                spec = read_spec(folder)
+            except KitError as e:
+                findings.problems += [Problem(where, problem.render()) for problem in e.problems]
+                continue
+            for dataset in sorted({track.dataset for track in spec.tracks}):
+                for pattern, what in files.items():
+                    name = pattern.format(dataset)
+                    if not (folder / name).is_file():
+                        findings.add(
+                            f"{where}/{name}",
+                            f"the {part.replace('_', ' ')} file is missing",
+                            expected=f"{what} of dataset '{dataset}', which {where}/task.json "
+                            "names",
+                            hint="rebuild the bundle with codajudge build, or restore the file",
+                        )
 
 
 class ScoredPhase(NamedTuple):
