@@ -333,6 +333,19 @@ V2_CASES = {
         remove("input_data/practice/sim.train.jsonl"),
         "input_data/practice/sim.train.jsonl: the input data file is missing; expected the training",
     ),
+    "task scoring another phase's reference data": (
+        edit_yaml(lambda d: d["tasks"][1].update(reference_data="reference_data/practice")),
+        "phase 'Evaluation': its task's reference data and input data were built for different "
+        "phases (their task.json's 'phase'), found reference_data/practice of phase 'practice'",
+    ),
+    "task reading another phase's input data": (
+        edit_yaml(lambda d: d["tasks"][1].update(input_data="input_data/practice")),
+        "input_data/practice of phase 'practice' (point the task's",
+    ),
+    "phase running another phase's task": (
+        phase(1, tasks=[0]),
+        "phase 'Evaluation': scores the same data as phase 'Practice'",
+    ),
     "input data line not JSON": (
         write_file("input_data/evaluation/sim.jsonl", '{"id": "sim-0"}\n{not json\n'),
         "input_data/evaluation/sim.jsonl, line 2: public input item is not a JSON object of public fields",

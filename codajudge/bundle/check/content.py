@@ -80,6 +80,7 @@ def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleTyp
     with scratch_folder("codajudge-content-") as work:
         references: dict[str, Reference] = {}
         expected = platform.score_keys(doc)
+        _check_wiring(doc, platform, root, work, findings)
         for value, (where, folder, inputs) in _folders(doc, platform, root, work, findings).items():
             try:
                 result = score_gold(folder)
@@ -118,6 +119,41 @@ def _folders(
             continue
         folders[value] = (str(value), folder, _folder(root, inputs, work))
     return folders
+
+
+def _check_wiring(
+    doc: dict, platform: ModuleType, root: Path, work: Path, findings: Findings
+) -> None:
+    """Each scored phase's reference and input data are the data built for one kit phase (their
+    task.json's ``phase``), and no two phases score the same kit phase's data."""
+    folders: dict[str, Path | None] = {}
+    scored_by: dict[str, str] = {}
+    for name, *values in platform.references(doc):
+        ids = {}
+        for value in filter(None, values):
+            folder = folders.setdefault(value, _folder(root, value, work))
+            with suppress(KitError):  # a task.json that does not read: its own finding says so
+                ids[value] = read_spec(folder).phase if folder is not None else None
+        found = ", ".join(f"{value} of phase {ids[value]!r}" for value in ids)
+        kit_phases = set(ids.values()) - {None}
+        if len(kit_phases) > 1:
+            findings.add(
+                f"phase {name!r}",
+                "its task's reference data and input data were built for different phases "
+                "(their task.json's 'phase')",
+                found=found,
+                hint="point the task's reference_data and input_data at the same phase's "
+                "folders, or rebuild the bundle with codajudge build",
+            )
+        elif kit_phases and scored_by.setdefault(min(kit_phases), name) != name:
+            findings.add(
+                f"phase {name!r}",
+                f"scores the same data as phase {scored_by[min(kit_phases)]!r}",
+                expected="each phase its own task and data",
+                found=found,
+                hint="check the phase's 'tasks' and the task's reference_data and input_data, or "
+                "rebuild the bundle with codajudge build",
+            )
 
 
 def _check_leaks(
