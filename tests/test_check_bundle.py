@@ -346,6 +346,11 @@ V2_CASES = {
         phase(1, tasks=[0]),
         "phase 'Evaluation': scores the same data as phase 'Practice'",
     ),
+    "time limit edited away from task.json's": (
+        phase(1, execution_time_limit=300),
+        "phase 'Evaluation': execution_time_limit differs from the one the programs keep to "
+        "(task.json); expected 120 s, as reference_data/evaluation/task.json says, found 300 s",
+    ),
     "input data line not JSON": (
         write_file("input_data/evaluation/sim.jsonl", '{"id": "sim-0"}\n{not json\n'),
         "input_data/evaluation/sim.jsonl, line 2: public input item is not a JSON object of public fields",

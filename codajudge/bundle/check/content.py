@@ -105,7 +105,7 @@ def _folders(
     """reference_data path -> (its display, its folder, the folder of the same task's input data,
     None without one) of every scored phase's reference data that has a task.json."""
     folders = {}
-    for phase, value, inputs in platform.references(doc):
+    for phase, value, inputs, _ in platform.references(doc):
         if value in folders:
             continue
         folder = _folder(root, value, work)
@@ -125,17 +125,19 @@ def _check_wiring(
     doc: dict, platform: ModuleType, root: Path, work: Path, findings: Findings
 ) -> None:
     """Each scored phase's reference and input data are the data built for one kit phase (their
-    task.json's ``phase``), and no two phases score the same kit phase's data."""
+    task.json's ``phase``), no two phases score the same kit phase's data, and the phase's
+    execution_time_limit is the one its task.json gives the programs."""
     folders: dict[str, Path | None] = {}
     scored_by: dict[str, str] = {}
-    for name, *values in platform.references(doc):
-        ids = {}
+    for name, *values, limit in platform.references(doc):
+        specs = {}
         for value in filter(None, values):
             folder = folders.setdefault(value, _folder(root, value, work))
             with suppress(KitError):  # a task.json that does not read: its own finding says so
-                ids[value] = read_spec(folder).phase if folder is not None else None
-        found = ", ".join(f"{value} of phase {ids[value]!r}" for value in ids)
-        kit_phases = set(ids.values()) - {None}
+                specs[value] = read_spec(folder) if folder is not None else None
+        specs = {value: spec for value, spec in specs.items() if spec is not None}
+        found = ", ".join(f"{value} of phase {spec.phase!r}" for value, spec in specs.items())
+        kit_phases = {spec.phase for spec in specs.values()}
         if len(kit_phases) > 1:
             findings.add(
                 f"phase {name!r}",
@@ -154,6 +156,23 @@ def _check_wiring(
                 hint="check the phase's 'tasks' and the task's reference_data and input_data, or "
                 "rebuild the bundle with codajudge build",
             )
+        _check_time_limit(name, limit, specs, findings)
+
+
+def _check_time_limit(name: str, limit, specs: dict, findings: Findings) -> None:
+    """The phase's execution_time_limit (``limit``, None when the yaml has none) is the one of each
+    task.json (``specs``, by folder), which the ingestion program keeps to."""
+    for value, spec in specs.items():
+        kit_limit = spec.extra.get("execution_time_limit")
+        if limit is not None and kit_limit is not None and kit_limit != limit:
+            findings.add(
+                f"phase {name!r}",
+                "execution_time_limit differs from the one the programs keep to (task.json)",
+                expected=f"{kit_limit} s, as {value}/task.json says",
+                found=f"{limit!r} s in competition.yaml",
+                hint="change execution_time_limit in the edition and rebuild, or edit both",
+            )
+            return
 
 
 def _check_leaks(
