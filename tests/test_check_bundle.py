@@ -184,6 +184,10 @@ V2_CASES = {
     ),
     "not a date": (phase(0, start="next monday"), "not a date; expected 'YYYY-MM-DD HH:MM:SS'"),
     "date with a time zone": (phase(0, start="2027-01-01T00:00:00+02:00"), "date with a time zone"),
+    "month-first date": (
+        phase(0, start="1-11-2027"),
+        "phases[0].start: not a date; expected 'YYYY-MM-DD HH:MM:SS' (UTC), found '1-11-2027'",
+    ),
     "no end before the next phase": (
         phase(0, end=None),
         "has no end but phase 'Evaluation' follows it",
