@@ -105,7 +105,8 @@ def write_bytes(relative: str, data: bytes):
 
 def remove(relative: str):
     def mutate(tree: Path):
-        (tree / relative).unlink()
+        path = tree / relative
+        shutil.rmtree(path) if path.is_dir() else path.unlink()
 
     return mutate
 
@@ -183,6 +184,10 @@ V2_CASES = {
     ),
     "not a date": (phase(0, start="next monday"), "not a date; expected 'YYYY-MM-DD HH:MM:SS'"),
     "date with a time zone": (phase(0, start="2027-01-01T00:00:00+02:00"), "date with a time zone"),
+    "month-first date": (
+        phase(0, start="1-11-2027"),
+        "phases[0].start: not a date; expected 'YYYY-MM-DD HH:MM:SS' (UTC), found '1-11-2027'",
+    ),
     "no end before the next phase": (
         phase(0, end=None),
         "has no end but phase 'Evaluation' follows it",
@@ -231,6 +236,15 @@ V2_CASES = {
     "command runs a missing script": (
         remove("scoring_program/score.py"),
         "scoring program's command runs a script the program does not have",
+    ),
+    "scoring program without its engine": (
+        remove("scoring_program/codajudge"),
+        "scoring program's score.py imports the codajudge engine, but the program has no "
+        "codajudge folder beside it",
+    ),
+    "ingestion program without its engine": (
+        remove("ingestion_program/codajudge"),
+        "ingestion program's ingest.py imports the codajudge engine",
     ),
     "shell syntax without a shell": (
         write_file(
@@ -314,6 +328,32 @@ V2_CASES = {
     "reference data without task.json": (
         remove("reference_data/evaluation/task.json"),
         "has no task.json, which the scoring program reads",
+    ),
+    "input data without a dataset's items": (
+        remove("input_data/evaluation/sim.jsonl"),
+        "input_data/evaluation/sim.jsonl: the input data file is missing; expected the public items",
+    ),
+    "input data without a dataset's training file": (
+        remove("input_data/practice/sim.train.jsonl"),
+        "input_data/practice/sim.train.jsonl: the input data file is missing; expected the training",
+    ),
+    "task scoring another phase's reference data": (
+        edit_yaml(lambda d: d["tasks"][1].update(reference_data="reference_data/practice")),
+        "phase 'Evaluation': its task's reference data and input data were built for different "
+        "phases (their task.json's 'phase'), found reference_data/practice of phase 'practice'",
+    ),
+    "task reading another phase's input data": (
+        edit_yaml(lambda d: d["tasks"][1].update(input_data="input_data/practice")),
+        "input_data/practice of phase 'practice' (point the task's",
+    ),
+    "phase running another phase's task": (
+        phase(1, tasks=[0]),
+        "phase 'Evaluation': scores the same data as phase 'Practice'",
+    ),
+    "time limit edited away from task.json's": (
+        phase(1, execution_time_limit=300),
+        "phase 'Evaluation': execution_time_limit differs from the one the programs keep to "
+        "(task.json); expected 120 s, as reference_data/evaluation/task.json says, found 300 s",
     ),
     "input data line not JSON": (
         write_file("input_data/evaluation/sim.jsonl", '{"id": "sim-0"}\n{not json\n'),

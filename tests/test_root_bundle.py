@@ -62,7 +62,15 @@ def test_root_passes_the_checker_with_a_sample_submissions_scores(bundles):
     assert "0 error(s), 0 runtime problem(s), 0 warning(s)" in done.stdout
 
 
-def test_root_passes_the_kits_own_checker():
+def test_root_passes_the_kits_own_checker_but_for_its_programs_without_engine():
+    """The root is a sound bundle layout; the checker names the one thing that makes it no
+    uploadable bundle: its programs carry no engine."""
     from codajudge.bundle.check import check_bundle
 
-    assert check_bundle(REPO) == []
+    problems = check_bundle(REPO)
+    assert [line.split(":")[1] for line in problems] == [
+        " scoring program's score.py imports the codajudge engine, but the program has no "
+        "codajudge folder beside it",
+        " ingestion program's ingest.py imports the codajudge engine, but the program has no "
+        "codajudge folder beside it",
+    ]

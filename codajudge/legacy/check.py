@@ -141,10 +141,15 @@ def score_keys(doc: dict) -> list[str]:
     return [str(k) for k, v in columns.items() if not v.get("computed")]
 
 
-def references(doc: dict) -> list[tuple[str, str, str | None]]:
+def references(doc: dict) -> list[tuple[str, str, str | None, object]]:
     phases = sorted((doc.get("phases") or {}).values(), key=lambda p: p["phasenumber"])
     return [
-        (str(p.get("label")), p["reference_data"], p.get("input_data"))
+        (
+            str(p.get("label")),
+            p["reference_data"],
+            p.get("input_data"),
+            p.get("execution_time_limit"),
+        )
         for p in phases
         if p.get("reference_data")
     ]

@@ -23,7 +23,8 @@ missing one reads "1"), with:
 - ``score_keys(doc)``: the keys the scoring program must write (the leaderboard's columns it does
   not compute);
 - ``references(doc)``: (phase name, reference_data path, the input_data path of the same task or
-  phase, None without one) of every scored phase, in phase order;
+  phase, None without one, the phase's execution_time_limit as the platform reads it, None
+  without one) of every scored phase, in phase order;
 - ``published_paths(doc)``: what participants can see or their code can read (pages, kits, public
   and input data);
 - ``HAS_PHASE_ENDS``: whether phases have end dates, so that phase_gold's rule on rescored items
@@ -60,9 +61,9 @@ def check_bundle(path: Path, platforms: Sequence[ModuleType] = (v2,)) -> list[st
             )
         elif platform is not None:
             platform.check(doc, root, findings)
-            from .content import check_content, check_reference_files
+            from .content import check_content, check_data_files
 
-            check_reference_files(root, findings)
+            check_data_files(root, findings)
             if not findings.problems:  # the content checks need a sound layout
                 check_content(doc, root, findings, platform)
     return findings.lines()

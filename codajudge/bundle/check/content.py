@@ -80,6 +80,7 @@ def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleTyp
     with scratch_folder("codajudge-content-") as work:
         references: dict[str, Reference] = {}
         expected = platform.score_keys(doc)
+        _check_wiring(doc, platform, root, work, findings)
         for value, (where, folder, inputs) in _folders(doc, platform, root, work, findings).items():
             try:
                 result = score_gold(folder)
@@ -104,7 +105,7 @@ def _folders(
     """reference_data path -> (its display, its folder, the folder of the same task's input data,
     None without one) of every scored phase's reference data that has a task.json."""
     folders = {}
-    for phase, value, inputs in platform.references(doc):
+    for phase, value, inputs, _ in platform.references(doc):
         if value in folders:
             continue
         folder = _folder(root, value, work)
@@ -118,6 +119,60 @@ def _folders(
             continue
         folders[value] = (str(value), folder, _folder(root, inputs, work))
     return folders
+
+
+def _check_wiring(
+    doc: dict, platform: ModuleType, root: Path, work: Path, findings: Findings
+) -> None:
+    """Each scored phase's reference and input data are the data built for one kit phase (their
+    task.json's ``phase``), no two phases score the same kit phase's data, and the phase's
+    execution_time_limit is the one its task.json gives the programs."""
+    folders: dict[str, Path | None] = {}
+    scored_by: dict[str, str] = {}
+    for name, *values, limit in platform.references(doc):
+        specs = {}
+        for value in filter(None, values):
+            folder = folders.setdefault(value, _folder(root, value, work))
+            with suppress(KitError):  # a task.json that does not read: its own finding says so
+                specs[value] = read_spec(folder) if folder is not None else None
+        specs = {value: spec for value, spec in specs.items() if spec is not None}
+        found = ", ".join(f"{value} of phase {spec.phase!r}" for value, spec in specs.items())
+        kit_phases = {spec.phase for spec in specs.values()}
+        if len(kit_phases) > 1:
+            findings.add(
+                f"phase {name!r}",
+                "its task's reference data and input data were built for different phases "
+                "(their task.json's 'phase')",
+                found=found,
+                hint="point the task's reference_data and input_data at the same phase's "
+                "folders, or rebuild the bundle with codajudge build",
+            )
+        elif kit_phases and scored_by.setdefault(min(kit_phases), name) != name:
+            findings.add(
+                f"phase {name!r}",
+                f"scores the same data as phase {scored_by[min(kit_phases)]!r}",
+                expected="each phase its own task and data",
+                found=found,
+                hint="check the phase's 'tasks' and the task's reference_data and input_data, or "
+                "rebuild the bundle with codajudge build",
+            )
+        _check_time_limit(name, limit, specs, findings)
+
+
+def _check_time_limit(name: str, limit, specs: dict, findings: Findings) -> None:
+    """The phase's execution_time_limit (``limit``, None when the yaml has none) is the one of each
+    task.json (``specs``, by folder), which the ingestion program keeps to."""
+    for value, spec in specs.items():
+        kit_limit = spec.extra.get("execution_time_limit")
+        if limit is not None and kit_limit is not None and kit_limit != limit:
+            findings.add(
+                f"phase {name!r}",
+                "execution_time_limit differs from the one the programs keep to (task.json)",
+                expected=f"{kit_limit} s, as {value}/task.json says",
+                found=f"{limit!r} s in competition.yaml",
+                hint="change execution_time_limit in the edition and rebuild, or edit both",
+            )
+            return
 
 
 def _check_leaks(
@@ -170,25 +225,38 @@ def _public_gold_digests(root: Path, work: Path) -> dict[str, str]:
     }
 
 
-def check_reference_files(root: Path, findings: Findings) -> None:
-    """Every reference file a phase's ``task.json`` names (each track's ``DATASET.jsonl``) is there,
-    whatever else is wrong: a missing one is a located problem beside ``competition.yaml``'s."""
-    for spec_path in sorted((root / "reference_data").glob("*/task.json")):
-        folder = spec_path.parent
-        where = f"reference_data/{folder.name}"
-        try:
-            spec = read_spec(folder)
-        except KitError as e:
-            findings.problems += [Problem(where, problem.render()) for problem in e.problems]
-            continue
-        for dataset in sorted({track.dataset for track in spec.tracks}):
-            if not (folder / f"{dataset}.jsonl").is_file():
-                findings.add(
-                    f"{where}/{dataset}.jsonl",
-                    "the reference data file is missing",
-                    expected=f"the gold of dataset '{dataset}', which {where}/task.json names",
-                    hint="rebuild the bundle with codajudge build, or restore the file",
-                )
+#: The files a phase's data folder holds for each dataset its task.json names, and what each is.
+DATA_FILES = {
+    "reference_data": {"{}.jsonl": "the gold"},
+    "input_data": {"{}.jsonl": "the public items", "{}.train.jsonl": "the training items"},
+}
+
+
+def check_data_files(root: Path, findings: Findings) -> None:
+    """Every file of a phase's reference and input data that its ``task.json`` names (each track's
+    ``DATASET.jsonl``, and the input data's ``DATASET.train.jsonl``, empty for a dataset without
+    training items) is there, whatever else is wrong: a missing one is a located problem beside
+    ``competition.yaml``'s."""
+    for part, files in DATA_FILES.items():
+        for spec_path in sorted((root / part).glob("*/task.json")):
+            folder = spec_path.parent
+            where = f"{part}/{folder.name}"
+            try:
+                spec = read_spec(folder)
+            except KitError as e:
+                findings.problems += [Problem(where, problem.render()) for problem in e.problems]
+                continue
+            for dataset in sorted({track.dataset for track in spec.tracks}):
+                for pattern, what in files.items():
+                    name = pattern.format(dataset)
+                    if not (folder / name).is_file():
+                        findings.add(
+                            f"{where}/{name}",
+                            f"the {part.replace('_', ' ')} file is missing",
+                            expected=f"{what} of dataset '{dataset}', which {where}/task.json "
+                            "names",
+                            hint="rebuild the bundle with codajudge build, or restore the file",
+                        )
 
 
 class ScoredPhase(NamedTuple):

@@ -148,7 +148,7 @@ def parse_date(value, where: str, findings: Findings) -> dt.datetime | None:
     for fmt in _FORMATS:
         with suppress(ValueError):
             return dt.datetime.strptime(text, fmt).replace(tzinfo=dt.timezone.utc)
-    zoned = re.search(r"(Z|[+-]\d\d:?\d\d)$", text)
+    zoned = re.search(r"\d\d:\d\d(:\d\d(\.\d+)?)?\s*(Z|[+-]\d\d:?\d\d)$", text)  # after a time
     message = "date with a time zone: Codabench ignores the offset" if zoned else "not a date"
     findings.add(where, message, expected="'YYYY-MM-DD HH:MM:SS' (UTC)", found=repr(text))
     return None

@@ -19,6 +19,8 @@ PROGRAMS = ("scoring_program", "ingestion_program")
 METADATA = ("metadata.yaml", "metadata")
 SCRIPT = re.compile(r"\.(py|sh|R|r|jl|pl)$")
 SHELL_SYNTAX = re.compile(r"(&&|\|\||[|;<>`]|\$\()")
+#: A script importing the kit's engine, which a built program carries beside it.
+IMPORTS_ENGINE = re.compile(rb"^\s*(from|import)\s+codajudge\b", re.MULTILINE)
 
 
 def metadata_command(data: bytes, display: str) -> str:
@@ -71,17 +73,11 @@ def check_program(
 ) -> None:
     """The program's metadata file, the one the worker reads at its root, and its command
     (problems in ``findings``)."""
-    if path.is_dir():
-        names = [p.relative_to(path).as_posix() for p in path.rglob("*") if p.is_file()]
-        metadata = {n: (path / n).read_bytes() for n in metadata_names if n in names}
-    else:
-        try:
-            with zipfile.ZipFile(path) as archive:
-                names = [n for n in archive.namelist() if not n.endswith("/")]
-                metadata = {n: archive.read(n) for n in metadata_names if n in names}
-        except (zipfile.BadZipFile, OSError):
-            findings.add(where, f"{what} is not a readable zip", found=path.name)
-            return
+    try:
+        names, metadata, scripts = _program_files(path, metadata_names)
+    except (zipfile.BadZipFile, OSError):
+        findings.add(where, f"{what} is not a readable zip", found=path.name)
+        return
     found = list(metadata)
     if not found:
         near = sorted(n for n in names if n.count("/") <= 1 and n.split("/")[-1] in METADATA)
@@ -101,21 +97,46 @@ def check_program(
     command = findings.unless_refused(
         metadata_command, metadata[found[0]], f"{where}: {what}'s {found[0]}"
     )
-    if command is not None:
-        _check_command(command, names, where, what, findings)
+    script = None if command is None else _check_command(command, names, where, what, findings)
+    if IMPORTS_ENGINE.search(scripts.get(script, b"")) and "codajudge/__init__.py" not in names:
+        findings.add(
+            where,
+            f"{what}'s {script} imports the codajudge engine, but the program has no codajudge "
+            "folder beside it: every submission would fail",
+            expected=f"{path.name}/codajudge/",
+            hint="rebuild the bundle with codajudge build",
+        )
+
+
+def _program_files(path: Path, metadata_names: tuple[str, ...]) -> tuple:
+    """(every file's name, the metadata files' bytes by name, the top-level scripts' bytes by
+    name) of a program folder or zip."""
+    if path.is_dir():
+        names = [p.relative_to(path).as_posix() for p in path.rglob("*") if p.is_file()]
+        return _read_program(names, lambda name: (path / name).read_bytes(), metadata_names)
+    with zipfile.ZipFile(path) as archive:
+        names = [n for n in archive.namelist() if not n.endswith("/")]
+        return _read_program(names, archive.read, metadata_names)
+
+
+def _read_program(names: list[str], read, metadata_names: tuple[str, ...]) -> tuple:
+    metadata = {n: read(n) for n in metadata_names if n in names}
+    return names, metadata, {n: read(n) for n in names if "/" not in n and SCRIPT.search(n)}
 
 
 def _check_command(
     command: str, names: list[str], where: str, what: str, findings: Findings
-) -> None:
+) -> str | None:
+    """The problems of a program's command; returns the script it runs (its name in the program),
+    None when it names none."""
     effective = re.sub(r"\$(ingestion_)?program", "/app/program", command)
     try:
         tokens = shlex.split(effective)
     except ValueError as e:
         findings.add(where, f"{what}'s command cannot be split into arguments", found=str(e))
-        return
+        return None
     if len(tokens) >= 2 and tokens[0].split("/")[-1] in ("bash", "sh") and "-c" in tokens[1:3]:
-        return
+        return None
     if SHELL_SYNTAX.search(effective):
         findings.add(
             where,
@@ -142,4 +163,5 @@ def _check_command(
                     f"{what}'s command runs a script the program does not have",
                     found=repr(token),
                 )
-            return
+            return relative
+    return None

@@ -77,6 +77,8 @@ VERSIONS = ("2",)
 VERSION_TEXT = "2"
 #: Phases have end dates, so that phase_gold's rule on rescored items applies.
 HAS_PHASE_ENDS = True
+#: A phase's execution time limit when its yaml gives none (seconds).
+DEFAULT_TIME_LIMIT = 600
 #: The platform's default cap on a phase's execution time on the shared queue (seconds).
 SHARED_QUEUE_TIME_LIMIT = 600
 
@@ -244,9 +246,14 @@ def score_keys(doc: dict) -> list[str]:
     return [str(c["key"]) for c in columns if c.get("key") and not c.get("computation")]
 
 
-def references(doc: dict) -> list[tuple[str, str, str | None]]:
+def references(doc: dict) -> list[tuple[str, str, str | None, object]]:
     return [
-        (str(phase.get("name")), task["reference_data"], task.get("input_data"))
+        (
+            str(phase.get("name")),
+            task["reference_data"],
+            task.get("input_data"),
+            phase.get("execution_time_limit", DEFAULT_TIME_LIMIT),
+        )
         for phase, task in scored_tasks(doc)
     ]
 
