@@ -347,3 +347,19 @@ def test_what_the_code_puts_at_the_program_s_own_names_is_replaced(tmp_path, cap
     assert status_of(out)["status"] == "ok" and (out / "sts.tsv").is_file()
     assert "forged" not in (out / "nli.tsv").read_text()
     assert "Traceback" not in capfd.readouterr().err
+
+
+@pytest.mark.parametrize("make", ["file", "folder"])
+def test_a_metadata_entry_the_code_writes_is_removed_for_the_worker_s_own(tmp_path, capfd, make):
+    """Codabench's worker fails a prediction step whose output already holds ``metadata``."""
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    out = tmp_path / "out"
+    write = "open(path, 'w').write('exitCode: 0\\n')" if make == "file" else "os.makedirs(path)"
+    code = f"OUTPUT = {str(out)!r}\n" + ACTING_MODEL.replace(
+        "import os, sys, time\n",
+        f"import os, sys, time\ndef act(track):\n    path = os.path.join(OUTPUT, 'metadata')\n"
+        f"    if not os.path.lexists(path):\n        {write}\n",
+    )
+    assert main([str(phase["input"]), str(out), str(write_submission(tmp_path / "sub", code))]) == 0
+    assert status_of(out)["status"] == "ok" and not os.path.lexists(out / "metadata")
+    assert "removed 'metadata' from the prediction output" in capfd.readouterr().out

@@ -55,6 +55,8 @@ PLATFORM_SUBMISSION = "/app/ingested_program"
 SCORING_MARGIN = 60.0  # seconds of the phase's execution_time_limit kept for the scoring step
 #: A prediction file left by the child larger than the scorer reads is refused when copied.
 PREDICTION_LIMITS = TreeLimits(file_bytes=MAX_FILE_BYTES)
+#: What the platform's worker writes into the prediction output after this step.
+WORKER_METADATA = "metadata"
 
 
 # ---------------------------------------------------------------- time limits
@@ -92,10 +94,16 @@ def clear_output(output_dir: Path, names: list[str]) -> None:
     ``metadata`` file into this folder, shows its html as the detailed results while the step
     runs, and uploads and zips the folder afterwards (a zip stores a link's target); only the
     scoring program writes that page. It runs before the code runs, again after (code can write
-    here, and its processes are stopped by then), and on a failure."""
-    for name in names:
+    here, and its processes are stopped by then), and on a failure. A ``metadata`` entry of any
+    kind is removed too: the worker writes its own there, and fails a step that left one."""
+    for name in [*names, WORKER_METADATA]:
         kind = remove_entry(output_dir / name)
-        if kind not in (None, "a regular file"):
+        if kind is not None and name == WORKER_METADATA:
+            print(
+                f"note: removed {name!r} from the prediction output: it was {kind}, and the "
+                "platform's worker writes that name after this step (it fails a step that left one)"
+            )
+        elif kind not in (None, "a regular file"):
             print(
                 f"note: removed {name!r} from the prediction output: it was {kind}, and the "
                 "ingestion program writes that name"
