@@ -257,6 +257,16 @@ def test_ingestion_status_failed_is_reported(task):
     assert "model.py raised" in done.stderr
 
 
+def test_a_missing_reference_file_is_the_bundle_s_without_python_s_error(task):
+    root, golds = task
+    write_gold_submission(root, golds)
+    (root / "input" / "ref" / "pairs.jsonl").unlink()
+    done, scores = run_score(root)
+    assert done.returncode == 1 and scores is None
+    assert "reference data pairs.jsonl: the file is missing from the phase's data" in done.stderr
+    assert "bundle must be rebuilt" in done.stderr and "Errno" not in done.stderr
+
+
 def test_error_leaves_no_scores_json_even_after_an_earlier_success(task):
     root, golds = task
     write_gold_submission(root, golds)

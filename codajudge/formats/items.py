@@ -141,6 +141,12 @@ def _read_checked(
                 start += len(chunk)
     except UnicodeDecodeError:
         utf8_text(Path(path).read_bytes(), display)  # raises, naming the byte's line in the file
+    except FileNotFoundError:
+        raise ConfigError.single(
+            display,
+            "the file is missing from the phase's data",
+            hint="the bundle must be rebuilt (python3 build_bundle.py) or fixed, and uploaded again",
+        )
     except OSError as e:
         raise ConfigError.single(
             display, f"cannot read the item file ({e.__class__.__name__}: {e})"
