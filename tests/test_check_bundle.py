@@ -184,6 +184,14 @@ V2_CASES = {
     ),
     "not a date": (phase(0, start="next monday"), "not a date; expected 'YYYY-MM-DD HH:MM:SS'"),
     "date with a time zone": (phase(0, start="2027-01-01T00:00:00+02:00"), "date with a time zone"),
+    "queue that is not a UUID": (
+        edit_yaml(lambda d: d.update(queue="my-gpu-queue")),
+        "queue: not the vhost of a Codabench queue (a UUID)",
+    ),
+    "contact email that is no address": (
+        edit_yaml(lambda d: d.update(contact_email="not-an-email")),
+        "contact_email: not an e-mail address",
+    ),
     "month-first date": (
         phase(0, start="1-11-2027"),
         "phases[0].start: not a date; expected 'YYYY-MM-DD HH:MM:SS' (UTC), found '1-11-2027'",

@@ -31,8 +31,9 @@ def sample(spec: S.Field):
     """A value that conforms to ``spec``."""
     if spec.choices:
         return next(iter(spec.choices))
-    if spec.check is not None:  # the queue
-        return "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+    if spec.check is not None:  # the queue, the contact address
+        candidates = ("0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", "me@example.org")
+        return next((value for value in candidates if spec.check(value) is None), candidates[0])
     simple = {S.STR: "x", S.BOOL: True, S.DATE: "2027-01-01 00:00:00", S.STR_OR_LIST: "x"}
     if spec.type in simple:
         return simple[spec.type]

@@ -178,6 +178,22 @@ def test_a_queue_that_is_not_a_vhost_uuid_is_refused(tmp_path, value):
     assert "'queue' must be the vhost of a Codabench queue (a UUID)" in str(caught.value)
 
 
+@pytest.mark.parametrize("value", ["not-an-email", "organisers at example.org", "me@example"])
+def test_a_contact_email_that_is_no_address_is_refused_by_the_edition_and_the_bundle_check(
+    tmp_path, value
+):
+    """Codabench's Competition.contact_email is an EmailField: the upload fails on another form."""
+    with pytest.raises(ConfigError) as caught:
+        load_edition(edited_default(tmp_path, lambda c: c.update(contact_email=value)))
+    assert "'contact_email' must be an e-mail address" in str(caught.value)
+    assert (
+        load_edition(
+            edited_default(tmp_path / "ok", lambda c: c.update(contact_email="me@example.org"))
+        ).contact_email
+        == "me@example.org"
+    )
+
+
 def test_a_time_limit_above_the_shared_queue_s_needs_a_queue_in_the_edition_too(tmp_path):
     """The edition's check applies the bundle checker's rule, so what it passes the zip's check
     passes too: without a ``queue``, a phase runs at most 600 s."""

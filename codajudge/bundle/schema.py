@@ -19,7 +19,6 @@ config that has passed this schema.
 from __future__ import annotations
 
 import dataclasses
-import uuid
 
 from ..errors import Problem
 from .. import kinds
@@ -30,6 +29,7 @@ from ..importers import IMPORTERS, SPLITS
 from ..importers.lewidi import DATASETS as LEWIDI_DATASETS
 from ..importers.table import FORMS as TABLE_FORMS, one_column_or
 from ..metrics import REGISTRY as METRICS
+from .check.findings import is_email, is_uuid
 from ..spec import PHASES, PRIMARY_SCORE_FIELDS
 from ..stats.bootstrap import DEFAULT_SEED
 from ..stats.ranking import GROUP_MEAN_RANK, GROUP_ORDERS
@@ -111,14 +111,17 @@ def _count(doc: str, minimum: int = 0, maximum: int = 2**31 - 1, default=None) -
 
 
 def _uuid_check(value) -> str | None:
-    try:
-        uuid.UUID(value.strip() if isinstance(value, str) else "")
-    except ValueError:
+    if not is_uuid(value):
         return (
             "'queue' must be the vhost of a Codabench queue (a UUID)|e.g. "
             "'0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d' (Codabench: Resources > Queue Management, "
             "the queue's details)"
         )
+
+
+def _email_check(value) -> str | None:
+    if not is_email(value):
+        return "'contact_email' must be an e-mail address (Codabench refuses others)|e.g. me@x.org"
 
 
 PHASE_FIELDS = {
@@ -423,7 +426,7 @@ TOP_LEVEL_FIELDS = {
     "local": _object(
         "the starting kit's local validation split, held out of train (--phase local)", LOCAL_FIELDS
     ),
-    "contact_email": Field(STR, "the organisers' address"),
+    "contact_email": Field(STR, "the organisers' address", check=_email_check),
     "kit_scores_no_phase": Field(STR, "why the starting kit can score no phase (README: Build)"),
     "queue": Field(STR, "a Codabench queue's vhost (UUID)", check=_uuid_check),
 }

@@ -7,6 +7,7 @@ import os
 import re
 import shutil
 import tempfile
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -182,3 +183,21 @@ def check_image(root: Path, value, where: str, findings: Findings) -> None:
         findings.add(
             where, "the logo is not an image", expected="PNG, JPEG or GIF", found=repr(value)
         )
+
+
+#: An address Django's EmailValidator (Codabench's EmailField) takes, read loosely: a local part,
+#: '@', and a domain with a dot, or localhost; an address this refuses, Codabench refuses too.
+EMAIL = re.compile(r"[^@\s]+@(?:(?:[^@\s.]+\.)+[^@\s.]+|localhost)")
+
+
+def is_email(value) -> bool:
+    return isinstance(value, str) and EMAIL.fullmatch(value.strip()) is not None
+
+
+def is_uuid(value) -> bool:
+    """Whether ``value`` is a UUID as text (a Codabench queue's vhost)."""
+    try:
+        uuid.UUID(value.strip() if isinstance(value, str) else "")
+    except ValueError:
+        return False
+    return True

@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from ...errors import Problem
 from ..schedule import ScheduledPhase, schedule_problems
 from .findings import (
+    is_email,
+    is_uuid,
     Findings,
     check_bool,
     check_choice,
@@ -91,6 +93,22 @@ def check(doc: dict, root: Path, findings: Findings) -> None:
     tasks = _check_tasks(doc.get("tasks"), root, findings)
     _check_solutions(doc.get("solutions"), tasks, root, findings)
     _check_phases(doc.get("phases"), tasks, root, findings, has_queue=bool(doc.get("queue")))
+    _check_platform_fields(doc, findings)
+
+
+def _check_platform_fields(doc: dict, findings: Findings) -> None:
+    """``queue``, looked up by Codabench's unpacker as a queue's vhost (a UUIDField), and
+    ``contact_email`` (an EmailField): a value of another form makes the upload fail."""
+    queue, email = doc.get("queue"), doc.get("contact_email")
+    if queue not in (None, "") and not is_uuid(queue):
+        message = "not the vhost of a Codabench queue (a UUID): the upload would fail"
+        expected = "e.g. '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d' (Resources > Queue Management)"
+        findings.add("queue", message, expected=expected, found=repr(queue)[:60])
+    if email not in (None, "") and not is_email(email):
+        message = "not an e-mail address: the upload would fail"
+        findings.add(
+            "contact_email", message, expected="e.g. organisers@example.org", found=repr(email)[:60]
+        )
 
 
 def _check_pages(doc: dict, root: Path, findings: Findings) -> None:
