@@ -266,10 +266,18 @@ V2_CASES = {
         "nli_accuracy, nli_macro_f1, nli_soft_amd, sar_soft_awd, sar_pe_anad, var_soft_mamd, "
         "var_pe_mer, bogus, found",
     ),
+    "leaderboard key the scorer never writes, named": (
+        add_column(title="Bogus", key="bogus", index=99, sorting="desc"),
+        "no scorer key for column 'bogus'; checked on",
+    ),
     "scorer key no column shows": (
         edit_yaml(lambda d: d["leaderboards"][0]["columns"].pop()),
         "var_soft_mamd, found primary, sim_pearson, sim_spearman, nli_accuracy, nli_macro_f1, "
         "nli_soft_amd, sar_soft_awd, sar_pe_anad, var_soft_mamd, var_pe_mer",
+    ),
+    "scorer key no column shows, named": (
+        edit_yaml(lambda d: d["leaderboards"][0]["columns"].pop()),
+        "no column for scorer key 'var_pe_mer'; checked on",
     ),
     "duplicate column keys": (
         add_column(title="Again", key="primary", index=98),

@@ -314,7 +314,7 @@ def gold_problems(result, columns: list[str], where: str, in_order: bool = True)
         "the scorer's keys differ from the leaderboard columns",
         expected=", ".join(columns),
         found=", ".join(written),
-        hint=f"checked on {where}",
+        hint=f"{_key_differences(columns, written)}; checked on {where}",
     )
     problems = [] if same else [differ]
     for track_id, metric, value, gold, n_labels in _scores_on_gold(result):
@@ -329,6 +329,16 @@ def gold_problems(result, columns: list[str], where: str, in_order: bool = True)
                 )
             )
     return problems
+
+
+def _key_differences(columns: list[str], written: list[str]) -> str:
+    """What tells the leaderboard's ``columns`` and the scorer's ``written`` keys apart: the keys
+    each lacks, else their order."""
+    without_key = [key for key in columns if key not in written]
+    without_column = [key for key in written if key not in columns]
+    differences = [f"no scorer key for column {key!r}" for key in without_key]
+    differences += [f"no column for scorer key {key!r}" for key in without_column]
+    return "; ".join(differences) or "the same keys in another order"
 
 
 def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
