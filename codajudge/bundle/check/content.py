@@ -9,11 +9,12 @@ texts for them."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 from contextlib import suppress
 from pathlib import Path
 from types import ModuleType
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 from ...errors import KitError, Problem
 from ...formats.archive import safe_extract
@@ -80,8 +81,10 @@ def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleTyp
     with scratch_folder("codajudge-content-") as work:
         references: dict[str, Reference] = {}
         expected = platform.score_keys(doc)
-        _check_wiring(doc, platform, root, work, findings)
-        for value, (where, folder, inputs) in _folders(doc, platform, root, work, findings).items():
+        # each folder of the bundle, or zip extracted, once for the wiring and the gold's checks
+        opened = functools.cache(functools.partial(_folder, root, work=work))
+        _check_wiring(doc, platform, opened, findings)
+        for value, (where, folder, inputs) in _folders(doc, platform, opened, findings).items():
             try:
                 result = score_gold(folder)
             except KitError as e:
@@ -100,15 +103,16 @@ def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleTyp
 
 
 def _folders(
-    doc: dict, platform: ModuleType, root: Path, work: Path, findings: Findings
+    doc: dict, platform: ModuleType, opened: Callable, findings: Findings
 ) -> dict[str, tuple[str, Path, Path | None]]:
     """reference_data path -> (its display, its folder, the folder of the same task's input data,
-    None without one) of every scored phase's reference data that has a task.json."""
+    None without one) of every scored phase's reference data that has a task.json (``opened``: a
+    path of the bundle -> its folder, ``_folder``)."""
     folders = {}
     for phase, value, inputs, _ in platform.references(doc):
         if value in folders:
             continue
-        folder = _folder(root, value, work)
+        folder = opened(value)
         if folder is None or not (folder / "task.json").is_file():
             findings.add(
                 str(value),
@@ -117,22 +121,20 @@ def _folders(
                 hint="build the bundle with codajudge build",
             )
             continue
-        folders[value] = (str(value), folder, _folder(root, inputs, work))
+        folders[value] = (str(value), folder, opened(inputs))
     return folders
 
 
-def _check_wiring(
-    doc: dict, platform: ModuleType, root: Path, work: Path, findings: Findings
-) -> None:
+def _check_wiring(doc: dict, platform: ModuleType, opened: Callable, findings: Findings) -> None:
     """Each scored phase's reference and input data are the data built for one kit phase (their
     task.json's ``phase``), no two phases score the same kit phase's data, and the phase's
-    execution_time_limit is the one its task.json gives the programs."""
-    folders: dict[str, Path | None] = {}
+    execution_time_limit is the one its task.json gives the programs (``opened``: a path of the
+    bundle -> its folder, ``_folder``)."""
     scored_by: dict[str, str] = {}
     for name, *values, limit in platform.references(doc):
         specs = {}
         for value in filter(None, values):
-            folder = folders.setdefault(value, _folder(root, value, work))
+            folder = opened(value)
             with suppress(KitError):  # a task.json that does not read: its own finding says so
                 specs[value] = read_spec(folder) if folder is not None else None
         specs = {value: spec for value, spec in specs.items() if spec is not None}
