@@ -171,11 +171,14 @@ def _item_row(row, what: str, index: int, multilabel: bool) -> np.ndarray:
     item without annotators is refused (it would count as no error)."""
     shape = "a 0/1 vector over the annotators per label" if multilabel else "a label per annotator"
     values = numbers(row, f"{what}, item {index}", shape, "label" if multilabel else "annotator")
-    not_chosen_or_chosen = np.isin(values, (0, 1)).all() or not multilabel
-    if values.ndim != (2 if multilabel else 1) or not values.size or not not_chosen_or_chosen:
+    readable = values.ndim == (2 if multilabel else 1) and values.size > 0
+    if multilabel:
+        shape += " (1: chosen, 0: not)"
+        readable = readable and np.isin(values, (0, 1)).all()
+    if not readable:
         raise ValueError(
-            f"{what}, item {index}: expected {shape}{' (1: chosen, 0: not)' * multilabel}, "
-            f"for at least one annotator; found {_sample(row)}"
+            f"{what}, item {index}: expected {shape}, for at least one annotator; "
+            f"found {_sample(row)}"
         )
     return values.T if multilabel else values
 
