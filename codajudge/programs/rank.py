@@ -548,9 +548,8 @@ def write_outputs(out: Path, report: RankingReport) -> None:
             atomic_write(out / name, render(report))
             log(f"wrote {out / name}")
     except OSError as e:
-        raise out_refused(
-            out, f"that {e.filename or out} cannot be written ({os_reason(e)})"
-        ) from None
+        found = f"that {e.filename or out} cannot be written ({os_reason(e)})"
+        raise out_refused(out, found) from None
 
 
 def check_resamples(spec: TaskSpec, resamples: int, test: str) -> None:
@@ -589,8 +588,7 @@ def run(args: argparse.Namespace) -> int:
         for system in overall_order(spec, results, settings):  # best first
             runs.setdefault(team_of[system], system)
         log(f"ranking {counted(len(runs), 'team')} by their best run: " + ", ".join(runs.values()))
-    report = build_report(spec, results, failures, settings, runs)
-    write_outputs(args.out, report)
+    write_outputs(args.out, build_report(spec, results, failures, settings, runs))
     if failures:
         unranked = counted(len(failures), "submission")
         log(f"{unranked} not ranked: " + ", ".join(name for name, _ in failures))
