@@ -80,8 +80,7 @@ def _unused_file_names(teams: Teams) -> list[str]:
             continue
         seen.add(rows)
         template = "ranking/teams_name_is_an_id" if shadowed else "ranking/teams_name_shared"
-        teams_giving = counted(len(owners), "team")
-        fields = dict(name=repr(name), places=_places(owners), teams=teams_giving)
+        fields = dict(name=repr(name), places=_places(owners), teams=counted(len(owners), "team"))
         notes.append(kit_text(template, owner=repr(teams.exact.get(name)), **fields))
     return notes
 
@@ -196,11 +195,10 @@ def teams_of(systems: Sequence[str], teams: Teams) -> tuple[dict[str, str], list
         )
     unknown = [name for name in systems if found[name] is None]
     if unknown:
-        shown = first_few([repr(n) for n in unknown])
         raise UsageError.single(
             str(teams.path),
             f"{counted(len(unknown), 'ranked submission')} {plural(len(unknown), 'has', 'have')} "
-            f"no team: {shown}",
+            f"no team: {first_few([repr(n) for n in unknown])}",
             hint="add a row for each (its zip or folder name, or its Codabench id or file name)",
         )
     not_ranked = [
