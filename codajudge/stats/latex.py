@@ -193,11 +193,7 @@ def latex_stack(text: str) -> str:
 
 
 def _latex_track(report: RankingReport, ranking: TrackRanking, style: Style) -> list[str]:
-    systems = ", ".join(latex_system(report, m) for m in ranking.missing)
-    missing = " " + kit_text("ranking/not_submitted", systems=systems) if ranking.missing else ""
-    note = ""
-    if ranking.note:
-        note = " " + kit_text("ranking/track_note", note=latex_escape(ranking.note))
+    note, missing = tables.track_remarks(ranking, latex_escape, style.name)
     caption = kit_text(
         "ranking/latex_track_caption",
         track=latex_escape(ranking.track.title),
@@ -206,8 +202,8 @@ def _latex_track(report: RankingReport, ranking: TrackRanking, style: Style) -> 
         direction=get_metric(ranking.metric).direction,
         intervals=latex_escape(tables.interval_text(report)),
         clusters=tables.cluster_text(report, ranking, "$\\alpha=$"),  # kit text: nothing to escape
-        note=note,
-        missing=missing,
+        note=f" {note}" if note else "",
+        missing=f" {missing}" if missing else "",
         stand_ins=_stand_in_note([r.system for r in ranking.rows] + ranking.missing),
     )
     label = f"tab:ranking-{latex_label(ranking.track.id)}"

@@ -426,12 +426,18 @@ def page_sections(report: RankingReport, style: Style = Style(), mark: str = MAR
         )
         tag = t if t in report.primary_tracks else f"{t}, not primary"
         heading = f"{escape(ranking.track.title)} ({escape(tag)})"
-        note = kit_text("ranking/track_note", note=escape(ranking.note)) if ranking.note else ""
-        systems = escape(", ".join(ranking.missing))
-        missing = kit_text("ranking/not_submitted", systems=systems) if ranking.missing else ""
+        note, missing = track_remarks(ranking, escape, escape)
         table = track_table(ranking, style)
         sections.append(Section(heading, escape(intro), table, note, missing, ranking))
     return sections
+
+
+def track_remarks(ranking: TrackRanking, escape: Callable, name: Callable) -> tuple[str, str]:
+    """A track's note (through ``escape``) and the sentence naming the systems that did not
+    submit it (each name through ``name``), each "" when there is none."""
+    note = kit_text("ranking/track_note", note=escape(ranking.note)) if ranking.note else ""
+    systems = ", ".join(map(name, ranking.missing))
+    return note, kit_text("ranking/not_submitted", systems=systems) if ranking.missing else ""
 
 
 CSV_COLUMNS = (
