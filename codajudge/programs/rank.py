@@ -282,13 +282,12 @@ def reference_gold(spec: TaskSpec, ref_dir: Path) -> dict[str, GoldTrack]:
         in_input_data = Path(ref_dir).resolve().parent.name == "input_data"
         if not (in_input_data or any(Path(ref_dir).glob("*.train.jsonl"))):
             raise
-        first = e.problems[0]
         raise UsageError.single(
             str(ref_dir),
             "this looks like a phase's input data (its items without their gold), not its "
             "reference data",
             expected="a phase's reference folder (task.json and the gold <dataset>.jsonl)",
-            found=f"no gold ({first.file}: {first.message})",
+            found=f"no gold ({e.problems[0].file}: {e.problems[0].message})",
             hint="give the bundle's reference_data/PHASE, not input_data/PHASE",
         ) from None
 
