@@ -6,6 +6,7 @@ soft labels by the scoring program's rule (``probabilities``), never turned into
 """
 
 from collections.abc import Mapping, Sequence
+from itertools import chain
 from numbers import Real
 
 import numpy as np
@@ -42,9 +43,12 @@ def same_length(gold: Sequence, pred: Sequence) -> int:
     return len(gold)
 
 
-def numbers(values, what: str, shape_of_one: str, unit: str = "item") -> np.ndarray:
+def numbers(values, what: str, shape_of_one: str, unit: str = "item", labels: bool = False):
     """``values`` as a float array of equal-length rows, or a ValueError naming ``what`` (and the
-    ``unit``, an item, of its first axis holding a value that is not a finite number)."""
+    ``unit``, an item, of its first axis holding a value that is not a finite number: NaN, None,
+    a boolean, or a string, which numpy reads as a number, unless they are ``labels``: the 2025
+    files write annotators' labels as strings, "-4"). A single value is returned as it is read, for
+    the caller's check of the shape to refuse."""
     try:
         array = np.asarray(values, dtype=float)
     except (TypeError, ValueError):
@@ -52,11 +56,24 @@ def numbers(values, what: str, shape_of_one: str, unit: str = "item") -> np.ndar
             f"{what}: expected numbers, {shape_of_one} for every item, all of one length; "
             f"found {_sample(values)}"
         ) from None
-    if not np.isfinite(array).all():
-        first = int(np.argwhere(~np.isfinite(array))[0][0])
+    refused = (bool, np.bool_) if labels else (bool, np.bool_, str, bytes)
+    if array.ndim and (not np.isfinite(array).all() or _holds(values, refused, array.ndim)):
+        given = np.asarray(values, dtype=object).flat
+        typed = np.array([isinstance(v, refused) for v in given], dtype=bool)
+        first = int(np.argwhere(~np.isfinite(array) | typed.reshape(array.shape))[0][0])
         found = _sample(list(values)[first])
         raise ValueError(f"{what}, {unit} {first}: expected finite numbers; found {found}")
     return array
+
+
+def _holds(values, types: tuple, ndim: int) -> bool:
+    """Whether ``values``, of ``ndim`` axes, holds an instance of ``types``: told from the set of
+    their types, walked at C speed (a numeric numpy array holds none)."""
+    if isinstance(values, np.ndarray) and values.dtype.kind in "iuf":
+        return False
+    for _ in range(ndim - 1):
+        values = chain.from_iterable(values)
+    return any(issubclass(kind, types) for kind in set(map(type, values)))
 
 
 def array_score(name: str, gold, pred, shape_of_one: str = "one distribution", ndim: int = 2):
@@ -170,7 +187,8 @@ def _item_row(row, what: str, index: int, multilabel: bool) -> np.ndarray:
     """One item's annotator labels ``(A,)``, or its label-major 0/1 vectors as ``(A, L)``; an
     item without annotators is refused (it would count as no error)."""
     shape = "a 0/1 vector over the annotators per label" if multilabel else "a label per annotator"
-    values = numbers(row, f"{what}, item {index}", shape, "label" if multilabel else "annotator")
+    unit = "label" if multilabel else "annotator"
+    values = numbers(row, f"{what}, item {index}", shape, unit, labels=True)
     readable = values.ndim == (2 if multilabel else 1) and values.size > 0
     if multilabel:
         shape += " (1: chosen, 0: not)"
