@@ -112,13 +112,9 @@ def probabilities(rows: np.ndarray, what: str) -> None:
     every = pairs and rows.shape[-1] != 2
     suspects = np.arange(len(rows)) if every else np.flatnonzero(off.any(axis=-1))
     for index, item in zip(suspects.tolist(), rows[suspects].tolist()):
-        named = (
-            [(f"pair {j}", row) for j, row in enumerate(item)]
-            if pairs
-            else [("distribution", item)]
-        )
         try:
-            for name, row in named:
+            for j, row in enumerate(item if pairs else [item]):
+                name = f"pair {j}" if pairs else "distribution"
                 _summing_to_one(row, 2 if pairs else len(row), name)
         except ValueProblem as problem:
             raise ValueError(problem_text(f"{what}, item {index}", **vars(problem))) from None
