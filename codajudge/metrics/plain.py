@@ -164,12 +164,11 @@ def on_scale(items: dict[str, list[np.ndarray]], n_values: int) -> None:
         for index, row in enumerate(rows)
         for value in row.tolist()
     ]
-    fraction = next((place for place in places if place[0] % 1), None)
-    if fraction:
-        raise ValueError(
-            f"{fraction[1]}: expected whole numbers, the scale's label values; "
-            f"found {fraction[0]:g}"
-        )
+    for value, where in places:
+        if value % 1:
+            raise ValueError(
+                f"{where}: expected whole numbers, the scale's label values; found {value:g}"
+            )
     (low, low_at), (high, high_at) = min(places), max(places)
     if high - low >= n_values:
         raise ValueError(
