@@ -109,8 +109,8 @@ def probabilities(rows: np.ndarray, what: str) -> None:
     # only the items near or past the rule's edges are read one by one (all: 10 us a row)
     vectors = rows.reshape(len(rows), -1, rows.shape[-1])
     off = (vectors < 0).any(axis=-1) | (np.abs(vectors.sum(axis=-1) - 1) > SUM_TOLERANCE / 2)
-    every = pairs and rows.shape[-1] != 2
-    suspects = np.arange(len(rows)) if every else np.flatnonzero(off.any(axis=-1))
+    # and every item where the pairs are of another length (the first is refused for it)
+    suspects = np.flatnonzero(off.any(axis=-1) | (pairs and rows.shape[-1] != 2))
     for index, item in zip(suspects.tolist(), rows[suspects].tolist()):
         try:
             for j, row in enumerate(item if pairs else [item]):
