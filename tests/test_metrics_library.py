@@ -180,6 +180,34 @@ def test_classification_labels_that_are_not_labels_are_refused(gold, pred, words
             metric(gold, pred)
 
 
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (
+            lambda: sts.pearson(["1", "2", "3.5"], [1, 2, 3]),
+            "gold, item 0: expected finite numbers",
+        ),
+        (lambda: sts.pearson([1, 2, 3], [1.0, True, 3.0]), "predictions, item 1: expected finite"),
+        (lambda: sts.pearson(np.array([True, False]), [1, 2]), "found np.True_"),
+        (lambda: lewidi.manhattan([[0.5, 0.5]], [[True, False]]), "found [True, False]"),
+        (lambda: lewidi.manhattan([["0.5", "0.5"]], [[1, 0]]), "gold, item 0: expected finite"),
+        (lambda: lewidi.error_rate([[1, True]], [[1, 0]]), "gold, item 0, annotator 1: expected"),
+        (lambda: lewidi.multilabel_error_rate([[[1, 0]]], [[[True, 0]]]), "predictions, item 0,"),
+        (lambda: lewidi.error_rate(["1"], [[1]]), "gold, item 0: expected a label per annotator"),
+        (lambda: lewidi.error_rate([None], [[1]]), "gold, item 0: expected a label per annotator"),
+        (lambda: nli.accuracy([1, 0], [True, 0]), "predictions, item 0: expected a finite number"),
+    ],
+)
+def test_strings_and_booleans_are_not_read_as_numbers(call, words):
+    with pytest.raises(ValueError, match=re.escape(words)):
+        call()
+
+
+def test_annotators_labels_may_be_strings_as_the_2025_files_write_them():
+    assert lewidi.error_rate([["1", "0"]], [[1, 1]]) == 0.5
+    assert lewidi.normalized_absolute_distance([["-4", "5"]], [["-4", "4"]], 11) == 1 / 22
+
+
 def test_classification_numbers_compare_by_value():
     assert nli.accuracy([0, 1, 2], [0.0, 1.0, np.int64(2)]) == 1.0
     assert nli.macro_f1(np.array([0, 1]), [0.0, 1.0]) == 1.0

@@ -3,8 +3,8 @@
 range [0, 1] (the leaderboard shows them x 100). Leave out the items without a gold label.
 
 Labels are all names (strings) or all finite numbers, as the first gold label is; numbers compare by
-value (``0``, ``0.0`` and ``numpy.int64(0)`` are one label). Anything else (None, NaN, a list, a
-number among names) raises ``ValueError`` naming the item.
+value (``0``, ``0.0`` and ``numpy.int64(0)`` are one label). Anything else (None, NaN, a boolean, a
+list, a number among names) raises ``ValueError`` naming the item.
 
 >>> from codajudge.metrics import nli
 >>> nli.accuracy(["entailment", "neutral"], ["entailment", "contradiction"])
@@ -37,7 +37,8 @@ def _key(label, what: str, index: int, names: bool):
     """A label as compared: a name as it is, a number by its value; else a ValueError."""
     if names and isinstance(label, str):
         return label
-    if not names and isinstance(label, Real) and math.isfinite(label):
+    number = isinstance(label, Real) and not isinstance(label, bool)
+    if not names and number and math.isfinite(label):
         return float(label)
     sort = "a name (a string)" if names else "a finite number"
     raise ValueError(

@@ -6,6 +6,7 @@ soft labels by the scoring program's rule (``probabilities``), never turned into
 """
 
 from collections.abc import Mapping, Sequence
+from itertools import chain
 from numbers import Real
 
 import numpy as np
@@ -42,9 +43,12 @@ def same_length(gold: Sequence, pred: Sequence) -> int:
     return len(gold)
 
 
-def numbers(values, what: str, shape_of_one: str, unit: str = "item") -> np.ndarray:
+def numbers(values, what: str, shape_of_one: str, unit: str = "item", labels: bool = False):
     """``values`` as a float array of equal-length rows, or a ValueError naming ``what`` (and the
-    ``unit``, an item, of its first axis holding a value that is not a finite number)."""
+    ``unit``, an item, of its first axis holding a value that is not a finite number: NaN, None,
+    a boolean, or a string, which numpy reads as a number, unless they are ``labels``: the 2025
+    files write annotators' labels as strings, "-4"). A single value is returned as it is read, for
+    the caller's check of the shape to refuse."""
     try:
         array = np.asarray(values, dtype=float)
     except (TypeError, ValueError):
@@ -52,11 +56,24 @@ def numbers(values, what: str, shape_of_one: str, unit: str = "item") -> np.ndar
             f"{what}: expected numbers, {shape_of_one} for every item, all of one length; "
             f"found {_sample(values)}"
         ) from None
-    if not np.isfinite(array).all():
-        first = int(np.argwhere(~np.isfinite(array))[0][0])
+    refused = (bool, np.bool_) if labels else (bool, np.bool_, str, bytes)
+    if array.ndim and (not np.isfinite(array).all() or _holds(values, refused, array.ndim)):
+        given = np.asarray(values, dtype=object).flat
+        typed = np.array([isinstance(v, refused) for v in given], dtype=bool)
+        first = int(np.argwhere(~np.isfinite(array) | typed.reshape(array.shape))[0][0])
         found = _sample(list(values)[first])
         raise ValueError(f"{what}, {unit} {first}: expected finite numbers; found {found}")
     return array
+
+
+def _holds(values, types: tuple, ndim: int) -> bool:
+    """Whether ``values``, of ``ndim`` axes, holds an instance of ``types``: told from the set of
+    their types, walked at C speed (a numeric numpy array holds none)."""
+    if isinstance(values, np.ndarray) and values.dtype.kind in "iuf":
+        return False
+    for _ in range(ndim - 1):
+        values = chain.from_iterable(values)
+    return any(issubclass(kind, types) for kind in set(map(type, values)))
 
 
 def array_score(name: str, gold, pred, shape_of_one: str = "one distribution", ndim: int = 2):
@@ -92,16 +109,12 @@ def probabilities(rows: np.ndarray, what: str) -> None:
     # only the items near or past the rule's edges are read one by one (all: 10 us a row)
     vectors = rows.reshape(len(rows), -1, rows.shape[-1])
     off = (vectors < 0).any(axis=-1) | (np.abs(vectors.sum(axis=-1) - 1) > SUM_TOLERANCE / 2)
-    every = pairs and rows.shape[-1] != 2
-    suspects = np.arange(len(rows)) if every else np.flatnonzero(off.any(axis=-1))
+    # and every item where the pairs are of another length (the first is refused for it)
+    suspects = np.flatnonzero(off.any(axis=-1) | (pairs and rows.shape[-1] != 2))
     for index, item in zip(suspects.tolist(), rows[suspects].tolist()):
-        named = (
-            [(f"pair {j}", row) for j, row in enumerate(item)]
-            if pairs
-            else [("distribution", item)]
-        )
         try:
-            for name, row in named:
+            for j, row in enumerate(item if pairs else [item]):
+                name = f"pair {j}" if pairs else "distribution"
                 _summing_to_one(row, 2 if pairs else len(row), name)
         except ValueProblem as problem:
             raise ValueError(problem_text(f"{what}, item {index}", **vars(problem))) from None
@@ -151,12 +164,11 @@ def on_scale(items: dict[str, list[np.ndarray]], n_values: int) -> None:
         for index, row in enumerate(rows)
         for value in row.tolist()
     ]
-    fraction = next((place for place in places if place[0] % 1), None)
-    if fraction:
-        raise ValueError(
-            f"{fraction[1]}: expected whole numbers, the scale's label values; "
-            f"found {fraction[0]:g}"
-        )
+    for value, where in places:
+        if value % 1:
+            raise ValueError(
+                f"{where}: expected whole numbers, the scale's label values; found {value:g}"
+            )
     (low, low_at), (high, high_at) = min(places), max(places)
     if high - low >= n_values:
         raise ValueError(
@@ -170,7 +182,8 @@ def _item_row(row, what: str, index: int, multilabel: bool) -> np.ndarray:
     """One item's annotator labels ``(A,)``, or its label-major 0/1 vectors as ``(A, L)``; an
     item without annotators is refused (it would count as no error)."""
     shape = "a 0/1 vector over the annotators per label" if multilabel else "a label per annotator"
-    values = numbers(row, f"{what}, item {index}", shape, "label" if multilabel else "annotator")
+    unit = "label" if multilabel else "annotator"
+    values = numbers(row, f"{what}, item {index}", shape, unit, labels=True)
     readable = values.ndim == (2 if multilabel else 1) and values.size > 0
     if multilabel:
         shape += " (1: chosen, 0: not)"
