@@ -131,7 +131,7 @@ def _check_wiring(doc: dict, platform: ModuleType, opened: Callable, findings: F
     execution_time_limit is the one its task.json gives the programs (``opened``: a path of the
     bundle -> its folder, ``_folder``)."""
     scored_by: dict[str, str] = {}
-    for name, *values, limit in platform.references(doc):
+    for name, *values, phase in platform.references(doc):
         specs = {}
         for value in filter(None, values):
             folder = opened(value)
@@ -158,6 +158,7 @@ def _check_wiring(doc: dict, platform: ModuleType, opened: Callable, findings: F
                 hint="check the phase's 'tasks' and the task's reference_data and input_data, or "
                 "rebuild the bundle with codajudge build",
             )
+        limit = phase.get("execution_time_limit", platform.DEFAULT_TIME_LIMIT)
         _check_time_limit(name, limit, specs, findings)
 
 
