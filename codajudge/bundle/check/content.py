@@ -241,8 +241,7 @@ def check_data_files(root: Path, findings: Findings) -> None:
     training items) is there, whatever else is wrong: a missing one is a located problem beside
     ``competition.yaml``'s."""
     for part, files in DATA_FILES.items():
-        for spec_path in sorted((root / part).glob("*/task.json")):
-            folder = spec_path.parent
+        for folder in sorted(spec_file.parent for spec_file in (root / part).glob("*/task.json")):
             where = f"{part}/{folder.name}"
             try:
                 spec = read_spec(folder)
