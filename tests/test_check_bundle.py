@@ -720,3 +720,22 @@ def test_a_bundle_zip_escaping_its_folder_or_beyond_its_bounds_is_not_extracted(
     assert problem.startswith("bundle.zip: zip too large for a bundle; expected at most 20000")
     assert problem.endswith("found 2 members declaring 111 bytes")
     assert not (tmp_path / "up.txt").exists()
+
+
+@pytest.mark.parametrize("legacy", [False, True], ids=["folder", "zip"])
+def test_a_script_beyond_the_scanned_bound_is_a_finding_not_read(
+    legacy, small, tmp_path, monkeypatch
+):
+    """The script a program's command runs, larger than ``MAX_SCANNED_BYTES`` (in a folder or a
+    zip), is reported, not read: the folder's missing engine, which reading it would find, is not
+    reported."""
+    from codajudge.bundle.check import programs
+
+    monkeypatch.setattr(programs, "MAX_SCANNED_BYTES", 100)
+    bundle = linked_copy(small[legacy].tree, tmp_path / "bundle")
+    if not legacy:
+        remove("scoring_program/codajudge")(bundle)
+    problems = check_bundle(bundle, (v2, legacy_check))
+    expected = "scoring program's score.py is too large to check; expected a script of at most 100"
+    assert any(expected in line for line in problems), problems
+    assert not any("score.py imports the codajudge engine" in line for line in problems), problems

@@ -26,6 +26,8 @@ VERSIONS = ("1", "1.5")
 VERSION_TEXT = "none for a CodaLab v1.5 bundle"
 #: A v1.5 phase has a start date only: it ends when the next one starts.
 HAS_PHASE_ENDS = False
+#: A v1.5 phase's execution time limit when its yaml gives none: not assumed, so not compared.
+DEFAULT_TIME_LIMIT = None
 
 
 def check(doc: dict, root: Path, findings: Findings) -> None:
@@ -141,15 +143,10 @@ def score_keys(doc: dict) -> list[str]:
     return [str(k) for k, v in columns.items() if not v.get("computed")]
 
 
-def references(doc: dict) -> list[tuple[str, str, str | None, object]]:
+def references(doc: dict) -> list[tuple[str, str, str | None, dict]]:
     phases = sorted((doc.get("phases") or {}).values(), key=lambda p: p["phasenumber"])
     return [
-        (
-            str(p.get("label")),
-            p["reference_data"],
-            p.get("input_data"),
-            p.get("execution_time_limit"),
-        )
+        (str(p.get("label")), p["reference_data"], p.get("input_data"), p)
         for p in phases
         if p.get("reference_data")
     ]

@@ -23,8 +23,9 @@ missing one reads "1"), with:
 - ``score_keys(doc)``: the keys the scoring program must write (the leaderboard's columns it does
   not compute);
 - ``references(doc)``: (phase name, reference_data path, the input_data path of the same task or
-  phase, None without one, the phase's execution_time_limit as the platform reads it, None
-  without one) of every scored phase, in phase order;
+  phase, None without one, the phase's mapping) of every scored phase, in phase order;
+- ``DEFAULT_TIME_LIMIT``: a phase's execution_time_limit when its yaml gives none (None: not
+  known, and then not compared with its task.json's);
 - ``published_paths(doc)``: what participants can see or their code can read (pages, kits, public
   and input data);
 - ``HAS_PHASE_ENDS``: whether phases have end dates, so that phase_gold's rule on rescored items

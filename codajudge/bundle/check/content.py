@@ -131,7 +131,7 @@ def _check_wiring(doc: dict, platform: ModuleType, opened: Callable, findings: F
     execution_time_limit is the one its task.json gives the programs (``opened``: a path of the
     bundle -> its folder, ``_folder``)."""
     scored_by: dict[str, str] = {}
-    for name, *values, limit in platform.references(doc):
+    for name, *values, phase in platform.references(doc):
         specs = {}
         for value in filter(None, values):
             folder = opened(value)
@@ -158,6 +158,7 @@ def _check_wiring(doc: dict, platform: ModuleType, opened: Callable, findings: F
                 hint="check the phase's 'tasks' and the task's reference_data and input_data, or "
                 "rebuild the bundle with codajudge build",
             )
+        limit = phase.get("execution_time_limit", platform.DEFAULT_TIME_LIMIT)
         _check_time_limit(name, limit, specs, findings)
 
 
@@ -240,8 +241,7 @@ def check_data_files(root: Path, findings: Findings) -> None:
     training items) is there, whatever else is wrong: a missing one is a located problem beside
     ``competition.yaml``'s."""
     for part, files in DATA_FILES.items():
-        for spec_path in sorted((root / part).glob("*/task.json")):
-            folder = spec_path.parent
+        for folder in sorted(spec_file.parent for spec_file in (root / part).glob("*/task.json")):
             where = f"{part}/{folder.name}"
             try:
                 spec = read_spec(folder)

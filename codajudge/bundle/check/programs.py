@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ...errors import ConfigError
 from ..config_yaml import bundle_yaml
+from ..leaks import MAX_SCANNED_BYTES
 from .findings import Findings, relative_path
 
 #: The program folders (or zips) of a bundle, each run by the compute worker with its metadata's command.
@@ -98,7 +99,13 @@ def check_program(
         metadata_command, metadata[found[0]], f"{where}: {what}'s {found[0]}"
     )
     script = None if command is None else _check_command(command, names, where, what, findings)
-    if IMPORTS_ENGINE.search(scripts.get(script, b"")) and "codajudge/__init__.py" not in names:
+    if script in scripts and scripts[script] is None:
+        findings.add(
+            where,
+            f"{what}'s {script} is too large to check",
+            expected=f"a script of at most {MAX_SCANNED_BYTES} bytes",
+        )
+    elif IMPORTS_ENGINE.search(scripts.get(script, b"")) and "codajudge/__init__.py" not in names:
         findings.add(
             where,
             f"{what}'s {script} imports the codajudge engine, but the program has no codajudge "
@@ -110,18 +117,26 @@ def check_program(
 
 def _program_files(path: Path, metadata_names: tuple[str, ...]) -> tuple:
     """(every file's name, the metadata files' bytes by name, the top-level scripts' bytes by
-    name) of a program folder or zip."""
+    name, None for one larger than ``MAX_SCANNED_BYTES``, left unread) of a program folder or zip."""
     if path.is_dir():
         names = [p.relative_to(path).as_posix() for p in path.rglob("*") if p.is_file()]
-        return _read_program(names, lambda name: (path / name).read_bytes(), metadata_names)
+        sizes = {name: (path / name).stat().st_size for name in names}
+        return _read_program(names, lambda name: (path / name).read_bytes(), sizes, metadata_names)
     with zipfile.ZipFile(path) as archive:
         names = [n for n in archive.namelist() if not n.endswith("/")]
-        return _read_program(names, archive.read, metadata_names)
+        # zipfile reads at most an entry's declared size, the last entry's of a name given twice
+        sizes = {info.filename: info.file_size for info in archive.infolist()}
+        return _read_program(names, archive.read, sizes, metadata_names)
 
 
-def _read_program(names: list[str], read, metadata_names: tuple[str, ...]) -> tuple:
+def _read_program(names: list[str], read, sizes: dict, metadata_names: tuple[str, ...]) -> tuple:
     metadata = {n: read(n) for n in metadata_names if n in names}
-    return names, metadata, {n: read(n) for n in names if "/" not in n and SCRIPT.search(n)}
+    scripts = {
+        n: read(n) if sizes[n] <= MAX_SCANNED_BYTES else None
+        for n in names
+        if "/" not in n and SCRIPT.search(n)
+    }
+    return names, metadata, scripts
 
 
 def _check_command(

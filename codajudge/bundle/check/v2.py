@@ -264,14 +264,9 @@ def score_keys(doc: dict) -> list[str]:
     return [str(c["key"]) for c in columns if c.get("key") and not c.get("computation")]
 
 
-def references(doc: dict) -> list[tuple[str, str, str | None, object]]:
+def references(doc: dict) -> list[tuple[str, str, str | None, dict]]:
     return [
-        (
-            str(phase.get("name")),
-            task["reference_data"],
-            task.get("input_data"),
-            phase.get("execution_time_limit", DEFAULT_TIME_LIMIT),
-        )
+        (str(phase.get("name")), task["reference_data"], task.get("input_data"), phase)
         for phase, task in scored_tasks(doc)
     ]
 
