@@ -98,16 +98,15 @@ def clear_output(output_dir: Path, names: list[str]) -> None:
     kind is removed too: the worker writes its own there, and fails a step that left one."""
     for name in [*names, WORKER_METADATA]:
         kind = remove_entry(output_dir / name)
-        if kind is not None and name == WORKER_METADATA:
-            print(
-                f"note: removed {name!r} from the prediction output: it was {kind}, and the "
+        is_worker_file = name == WORKER_METADATA
+        if kind is None or (kind == "a regular file" and not is_worker_file):
+            continue
+        writer = "ingestion program writes that name"
+        if is_worker_file:
+            writer = (
                 "platform's worker writes that name after this step (it fails a step that left one)"
             )
-        elif kind not in (None, "a regular file"):
-            print(
-                f"note: removed {name!r} from the prediction output: it was {kind}, and the "
-                "ingestion program writes that name"
-            )
+        print(f"note: removed {name!r} from the prediction output: it was {kind}, and the {writer}")
     is_page = lambda name: name.lower().endswith((".html", ".htm"))  # noqa: E731
     for relative, kind in prune_tree(output_dir, is_page, "the prediction output"):
         why = f"it was {kind}, and only regular files are kept"
