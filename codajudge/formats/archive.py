@@ -390,19 +390,14 @@ def _holds_words(words: Counter, pattern: str) -> bool:
 NEAR_MISSES_SHOWN = 5
 
 
-def _first_shown(texts: list[str], meant: list[str], more: str) -> list[str]:
-    """The first ``NEAR_MISSES_SHOWN`` of ``texts`` (one per near miss), then, for the others, their
-    number, ``more`` (``notes.words`` of that number) and the first few of them by ``meant`` (each
-    file with its track)."""
-    rest = meant[NEAR_MISSES_SHOWN:]
+def _first_shown(texts: list[str], near: list[tuple[str, Track]], more: str) -> list[str]:
+    """The first ``NEAR_MISSES_SHOWN`` of ``texts`` (one per near miss of ``near``: each file with
+    the track it was probably meant for), then, for the others, their number, ``more``
+    (``notes.words`` of that number) and the first few of them, each named shortly with its track."""
+    rest = [f"{name!r} for track '{track.id}'" for name, track in near[NEAR_MISSES_SHOWN:]]
     if not rest:
         return texts
     return texts[:NEAR_MISSES_SHOWN] + [f"{len(rest)} {words(more, len(rest))}: {first_few(rest)}"]
-
-
-def _meant(name: str, track: Track) -> str:
-    """A near miss named shortly, with the track it was probably meant for."""
-    return f"{name!r} for track '{track.id}'"
 
 
 class FoundFiles(NamedTuple):
@@ -441,8 +436,8 @@ class FoundFiles(NamedTuple):
         read = "every track has its file"
         if without:
             read = f"the tracks without a file read {accepted_file_names(without)}"
-        near: list[str] = []
-        meant: list[str] = []
+        texts: list[str] = []  # one per near miss
+        near: list[tuple[str, Track]] = []
         other: list[str] = []
         for name in self.unclaimed:
             track = _meant_track(name, self.tracks)
@@ -450,16 +445,16 @@ class FoundFiles(NamedTuple):
             if track is None:
                 other.append(name)
                 continue
-            meant.append(_meant(name, track))
+            near.append((name, track))
             if track.id not in given:
-                near.append(f"{unused}; it was probably meant for {_name_it(track)}")
+                texts.append(f"{unused}; it was probably meant for {_name_it(track)}")
             else:
                 taken = (
                     f"its name is like that of track '{track.id}', which is read from "
                     f"{given[track.id]}"
                 )
-                near.append(f"{unused}; {taken}; {read}")
-        notes = _first_shown(near, meant, "more file{s} named like a track's file {was} ignored")
+                texts.append(f"{unused}; {taken}; {read}")
+        notes = _first_shown(texts, near, "more file{s} named like a track's file {was} ignored")
         if len(other) == 1:
             notes.append(UNUSED_FILE.format(other[0]))
         elif other:
@@ -473,6 +468,5 @@ def naming_hint(unclaimed: Sequence[str], tracks: Sequence[Track]) -> str:
     (``_meant_track``) and the track it was probably meant for."""
     near = [(name, t) for name in unclaimed for t in [_meant_track(name, tracks)] if t]
     hints = [f"file {name!r} was probably meant for {_name_it(t)}" for name, t in near]
-    meant = [_meant(name, t) for name, t in near]
-    hints = _first_shown(hints, meant, "more file{s} named like a track's file")
+    hints = _first_shown(hints, near, "more file{s} named like a track's file")
     return "; ".join(hints) or "name each file after its track (see the starting kit)"
