@@ -349,8 +349,7 @@ def _meant_track(name: str, tracks: Sequence[Track]) -> Track | None:
     if not found:
         found = [t for t in tracks if any(_typo_of(words, pattern) for pattern in t.file_names)]
     if not found:
-        held = Counter(words)
-        found = [t for t in tracks if any(_holds_words(held, pattern) for pattern in t.file_names)]
+        found = [t for t in tracks if any(_holds_words(words, pattern) for pattern in t.file_names)]
     return found[0] if len(found) == 1 else None
 
 
@@ -380,10 +379,10 @@ def _name_it(track: Track) -> str:
     return f"track '{track.id}': name it {track.file_names[0]}"
 
 
-def _holds_words(words: Counter, pattern: str) -> bool:
+def _holds_words(words: list[str], pattern: str) -> bool:
     """Whether ``words`` (of a loose name) hold every word of ``pattern`` without a ``*``, each as often."""
     wanted = Counter(word for word in _loose(pattern).split("_") if word and "*" not in word)
-    return bool(wanted) and not wanted - words
+    return bool(wanted) and not wanted - Counter(words)
 
 
 #: How many files named like a track's file (``_meant_track``) a note or a hint names one by one.
