@@ -417,13 +417,10 @@ class FoundFiles(NamedTuple):
         if self.files:
             return
         expected = f"files named {accepted_file_names(self.tracks, by_track=True)}"
-        raise SubmissionError.single(
-            display,
-            "no prediction file for any track was found",
-            expected=f"{code_file} (a code submission) or {expected}" if code_file else expected,
-            found=", ".join((shown or self.unclaimed)[:10]) or "no files",
-            hint=hint or naming_hint(self.unclaimed, self.tracks),
-        )
+        expected = f"{code_file} (a code submission) or {expected}" if code_file else expected
+        hint = hint or naming_hint(self.unclaimed, self.tracks)
+        rule = Rule("no prediction file for any track was found", expected, hint)
+        raise rule.error(display, ", ".join((shown or self.unclaimed)[:10]) or "no files")
 
     def ignored_notes(self, given: Mapping[str, str]) -> list[str]:
         """The notes of the files not read, then those of the files no track claims: one per near

@@ -31,7 +31,7 @@ from .notes import ReadNote, note_warnings
 from .perspectivist import annotator_entries, annotator_values, as_annotator_array
 from .results_tsv import NOTE as RESULTS_NOTE, reads_results_layout, results_rows
 from .soft import parse_soft
-from .textfile import read_texts, refuse_blank_line, safe_display, shorten
+from .textfile import Rule, read_texts, refuse_blank_line, safe_display, shorten
 from .values import (
     ValueProblem,
     add_problem,
@@ -204,13 +204,10 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
     heads, position, example = columns.heads, columns.position, columns.track.example
     index = dict(zip(keys.ids, range(len(keys.ids))))
     if len(heads) and columns.tabbed.all() and (position < 0).all():
-        raise SubmissionError.single(
-            problems.file,
-            "none of the ids in this file belong to the track",
-            expected=f"lines such as {example.replace('ID', repr(keys.ids[0]) if keys.ids else 'ID')}",
-            found=f"ids such as {shorten(heads[0])!r}",
-            hint=(keys.elsewhere and keys.elsewhere(heads)) or quoted_ids_hint(heads[0], index),
-        )
+        expected = f"lines such as {example.replace('ID', repr(keys.ids[0]) if keys.ids else 'ID')}"
+        hint = (keys.elsewhere and keys.elsewhere(heads)) or quoted_ids_hint(heads[0], index)
+        rule = Rule("none of the ids in this file belong to the track", expected, hint)
+        raise rule.error(problems.file, f"ids such as {shorten(heads[0])!r}")
     runs = _batch_runs(position)
     first_line: dict[int, int] = {}  # item -> the line that gave it
     # the items a line without a tab starts with (then a space, comma or semicolon): that line's
