@@ -121,9 +121,10 @@ def primary_score(
             value, stand_ins[t.id] = stand_in(spec, t)
         values.append(as_counted(spec, t, value))
     ranked = not stand_ins or spec.primary_rule.missing != UNRANKED
-    if not ranked:  # the worst score there is, so that the leaderboard sorts the run last
-        worst = [(t, get_metric(t.main_metric).worst(len(t.labels))) for t in spec.primary_tracks]
-        values = [as_counted(spec, t, value) for t, value in worst]
+    # the worst score there is (``stand_in`` under unranked: each track's worst value), so that the
+    # leaderboard sorts the run last
+    if not ranked:
+        values = [as_counted(spec, t, stand_in(spec, t)[0]) for t in spec.primary_tracks]
     return float(np.mean(values)), stand_ins, ranked
 
 

@@ -21,7 +21,8 @@ from hostile import edition, reading
 from hostile.reading import TRACKS
 from hostile.rules import Refusal, assert_refused
 from codajudge.errors import SubmissionError
-from codajudge.formats.soft import soft_label
+from codajudge.formats.soft import _probabilities, _summing_to_one, soft_label
+from codajudge.formats.values import ValueProblem
 from codajudge.metrics import PerAnnotator
 from codajudge.tracks import track_from_dict
 
@@ -435,3 +436,18 @@ def test_a_soft_label_is_divided_by_its_sum_as_numpy_adds_it(raw):
 def test_a_row_python_3_12_adds_up_to_1_is_divided_by_numpy_s_sum():
     probabilities, _ = soft_label([0.7, 0.1, 0.1, 0.1], FOUR_LABELS)
     assert probabilities == (np.asarray([0.7, 0.1, 0.1, 0.1]) / 0.9999999999999999).tolist()
+
+
+def test_an_empty_row_is_refused_as_not_summing_to_1():
+    """No reader passes an empty row (a track has at least two labels, the metrics refuse an empty
+    axis), but the rule itself refuses one as any row off its sum, never by ``max()`` of nothing;
+    an empty list of P(chosen) values has none above 1."""
+    with pytest.raises(ValueProblem) as refused:
+        _summing_to_one([], 0, "soft label")
+    assert vars(refused.value) == {
+        "message": "soft label does not sum to 1",
+        "expected": "a sum within 0.02 of 1",
+        "found": "sum 0",
+        "hint": "divide each value by the row's sum",
+    }
+    assert _probabilities([], 0, "soft label", chosen=True) == []

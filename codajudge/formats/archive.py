@@ -349,8 +349,7 @@ def _meant_track(name: str, tracks: Sequence[Track]) -> Track | None:
     if not found:
         found = [t for t in tracks if any(_typo_of(words, pattern) for pattern in t.file_names)]
     if not found:
-        held = Counter(words)
-        found = [t for t in tracks if any(_holds_words(held, pattern) for pattern in t.file_names)]
+        found = [t for t in tracks if any(_holds_words(words, pattern) for pattern in t.file_names)]
     return found[0] if len(found) == 1 else None
 
 
@@ -380,29 +379,24 @@ def _name_it(track: Track) -> str:
     return f"track '{track.id}': name it {track.file_names[0]}"
 
 
-def _holds_words(words: Counter, pattern: str) -> bool:
+def _holds_words(words: list[str], pattern: str) -> bool:
     """Whether ``words`` (of a loose name) hold every word of ``pattern`` without a ``*``, each as often."""
     wanted = Counter(word for word in _loose(pattern).split("_") if word and "*" not in word)
-    return bool(wanted) and not wanted - words
+    return bool(wanted) and not wanted - Counter(words)
 
 
 #: How many files named like a track's file (``_meant_track``) a note or a hint names one by one.
 NEAR_MISSES_SHOWN = 5
 
 
-def _first_shown(texts: list[str], meant: list[str], more: str) -> list[str]:
-    """The first ``NEAR_MISSES_SHOWN`` of ``texts`` (one per near miss), then, for the others, their
-    number, ``more`` (``notes.words`` of that number) and the first few of them by ``meant`` (each
-    file with its track)."""
-    rest = meant[NEAR_MISSES_SHOWN:]
+def _first_shown(texts: list[str], near: list[tuple[str, Track]], more: str) -> list[str]:
+    """The first ``NEAR_MISSES_SHOWN`` of ``texts`` (one per near miss of ``near``: each file with
+    the track it was probably meant for), then, for the others, their number, ``more``
+    (``notes.words`` of that number) and the first few of them, each named shortly with its track."""
+    rest = [f"{name!r} for track '{track.id}'" for name, track in near[NEAR_MISSES_SHOWN:]]
     if not rest:
         return texts
     return texts[:NEAR_MISSES_SHOWN] + [f"{len(rest)} {words(more, len(rest))}: {first_few(rest)}"]
-
-
-def _meant(name: str, track: Track) -> str:
-    """A near miss named shortly, with the track it was probably meant for."""
-    return f"{name!r} for track '{track.id}'"
 
 
 class FoundFiles(NamedTuple):
@@ -423,13 +417,10 @@ class FoundFiles(NamedTuple):
         if self.files:
             return
         expected = f"files named {accepted_file_names(self.tracks, by_track=True)}"
-        raise SubmissionError.single(
-            display,
-            "no prediction file for any track was found",
-            expected=f"{code_file} (a code submission) or {expected}" if code_file else expected,
-            found=", ".join((shown or self.unclaimed)[:10]) or "no files",
-            hint=hint or naming_hint(self.unclaimed, self.tracks),
-        )
+        expected = f"{code_file} (a code submission) or {expected}" if code_file else expected
+        hint = hint or naming_hint(self.unclaimed, self.tracks)
+        rule = Rule("no prediction file for any track was found", expected, hint)
+        raise rule.error(display, ", ".join((shown or self.unclaimed)[:10]) or "no files")
 
     def ignored_notes(self, given: Mapping[str, str]) -> list[str]:
         """The notes of the files not read, then those of the files no track claims: one per near
@@ -441,8 +432,8 @@ class FoundFiles(NamedTuple):
         read = "every track has its file"
         if without:
             read = f"the tracks without a file read {accepted_file_names(without)}"
-        near: list[str] = []
-        meant: list[str] = []
+        texts: list[str] = []  # one per near miss
+        near: list[tuple[str, Track]] = []
         other: list[str] = []
         for name in self.unclaimed:
             track = _meant_track(name, self.tracks)
@@ -450,16 +441,16 @@ class FoundFiles(NamedTuple):
             if track is None:
                 other.append(name)
                 continue
-            meant.append(_meant(name, track))
+            near.append((name, track))
             if track.id not in given:
-                near.append(f"{unused}; it was probably meant for {_name_it(track)}")
+                texts.append(f"{unused}; it was probably meant for {_name_it(track)}")
             else:
                 taken = (
                     f"its name is like that of track '{track.id}', which is read from "
                     f"{given[track.id]}"
                 )
-                near.append(f"{unused}; {taken}; {read}")
-        notes = _first_shown(near, meant, "more file{s} named like a track's file {was} ignored")
+                texts.append(f"{unused}; {taken}; {read}")
+        notes = _first_shown(texts, near, "more file{s} named like a track's file {was} ignored")
         if len(other) == 1:
             notes.append(UNUSED_FILE.format(other[0]))
         elif other:
@@ -473,6 +464,5 @@ def naming_hint(unclaimed: Sequence[str], tracks: Sequence[Track]) -> str:
     (``_meant_track``) and the track it was probably meant for."""
     near = [(name, t) for name in unclaimed for t in [_meant_track(name, tracks)] if t]
     hints = [f"file {name!r} was probably meant for {_name_it(t)}" for name, t in near]
-    meant = [_meant(name, t) for name, t in near]
-    hints = _first_shown(hints, meant, "more file{s} named like a track's file")
+    hints = _first_shown(hints, near, "more file{s} named like a track's file")
     return "; ".join(hints) or "name each file after its track (see the starting kit)"

@@ -30,7 +30,7 @@ from ..untrusted import read_head
 from .coverage import missing_items, unknown_id
 from .notes import VALUE_NOTES, note_warnings
 from .soft import soft_label
-from .textfile import opened, shorten, utf8_text
+from .textfile import Rule, opened, shorten, utf8_text
 from .values import (
     ValueProblem,
     add_problem,
@@ -132,13 +132,10 @@ def _track_order(track: Track, display: str) -> np.ndarray:
     fits = kinds.of(track).value_type is LABEL or track.scale == "categorical"
     if fits and sorted(track.labels) == sorted(LABEL_ORDER):
         return np.array(track.label_set.codes(LABEL_ORDER))
-    raise SubmissionError.single(
-        display,
-        "ChaosNLI's layout does not apply to this track",
-        expected=f"a file of track '{track.id}' as the starting kit writes it (ID<TAB>VALUE lines)",
-        found="a ChaosNLI prediction document",
-        hint="ChaosNLI's layout is for NLI tracks labelled entailment, neutral, contradiction",
-    )
+    expected = f"a file of track '{track.id}' as the starting kit writes it (ID<TAB>VALUE lines)"
+    hint = "ChaosNLI's layout is for NLI tracks labelled entailment, neutral, contradiction"
+    rule = Rule("ChaosNLI's layout does not apply to this track", expected, hint)
+    raise rule.error(display, "a ChaosNLI prediction document")
 
 
 def _document(path: Path, display: str, n_items: int):

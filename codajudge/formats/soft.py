@@ -51,7 +51,7 @@ def _probabilities(value, length: int, what: str, chosen: bool = False) -> Row:
             expected="probabilities >= 0",
             found=f"{min(row):g}",
         )
-    if chosen and max(row) > 1 + 1e-9:
+    if chosen and max(row, default=0) > 1 + 1e-9:
         raise ValueProblem(
             "a P(chosen) value is above 1", expected="values in [0, 1]", found=f"{max(row):g}"
         )
@@ -64,14 +64,12 @@ def _summing_to_one(value, length: int, what: str) -> tuple[Row, float]:
     row = _probabilities(value, length, what)
     total = _total(row)
     if not abs(total - 1) <= SUM_TOLERANCE:  # an infinite sum is refused too
-        # finite values whose sum overflows are named as such (not "inf")
-        overflow = (
-            f"values too large to add up (the sum overflows; the largest value is {max(row):g})"
-        )
+        # finite values whose sum overflows are named as such (not "inf"); an empty row sums to 0
+        overflow = "values too large to add up (the sum overflows; the largest value is {:g})"
         raise ValueProblem(
             f"{what} does not sum to 1",
             expected=f"a sum within {SUM_TOLERANCE} of 1",
-            found=f"sum {total:.6g}" if math.isfinite(total) else overflow,
+            found=f"sum {total:.6g}" if math.isfinite(total) else overflow.format(max(row)),
             hint="divide each value by the row's sum",
         )
     return row, total

@@ -31,7 +31,7 @@ from .notes import ReadNote, note_warnings
 from .perspectivist import annotator_entries, annotator_values, as_annotator_array
 from .results_tsv import NOTE as RESULTS_NOTE, reads_results_layout, results_rows
 from .soft import parse_soft
-from .textfile import read_texts, refuse_blank_line, safe_display, shorten
+from .textfile import Rule, read_texts, refuse_blank_line, safe_display, shorten
 from .values import (
     ValueProblem,
     add_problem,
@@ -204,20 +204,11 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
     heads, position, example = columns.heads, columns.position, columns.track.example
     index = dict(zip(keys.ids, range(len(keys.ids))))
     if len(heads) and columns.tabbed.all() and (position < 0).all():
-        raise SubmissionError.single(
-            problems.file,
-            "none of the ids in this file belong to the track",
-            expected=f"lines such as {example.replace('ID', repr(keys.ids[0]) if keys.ids else 'ID')}",
-            found=f"ids such as {shorten(heads[0])!r}",
-            hint=(keys.elsewhere and keys.elsewhere(heads)) or quoted_ids_hint(heads[0], index),
-        )
-    batch = _batch_runs(position)
-    runs = (
-        f" (the ids come in runs of {batch} equal ids on consecutive lines: a batch's index "
-        "written in place of each item's id?)"
-        if batch
-        else ""
-    )
+        expected = f"lines such as {example.replace('ID', repr(keys.ids[0]) if keys.ids else 'ID')}"
+        hint = (keys.elsewhere and keys.elsewhere(heads)) or quoted_ids_hint(heads[0], index)
+        rule = Rule("none of the ids in this file belong to the track", expected, hint)
+        raise rule.error(problems.file, f"ids such as {shorten(heads[0])!r}")
+    runs = _batch_runs(position)
     first_line: dict[int, int] = {}  # item -> the line that gave it
     # the items a line without a tab starts with (then a space, comma or semicolon): that line's
     # problem says why they have no prediction, so they are not also listed as items without one
@@ -242,14 +233,20 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
 LEADING_FIELD = re.compile(r"[\s,;]+")
 
 
-def _batch_runs(position: np.ndarray) -> int:
-    """k when a file's ids come in runs of k (> 1) equal ids on consecutive lines, each run but the last
-    exactly k long and no id in two runs (a batch counter written as the id), else 0."""
+def _batch_runs(position: np.ndarray) -> str:
+    """The note for a duplicate id's hint when a file's ids come in runs of k (> 1) equal ids on
+    consecutive lines, each run but the last exactly k long and no id in two runs (a batch counter
+    written as the id), else ""."""
     ends = np.flatnonzero(np.diff(position) != 0) + 1
     runs = np.diff(np.concatenate(([0], ends, [len(position)])))
     if len(runs) < 2 or runs[0] < 2 or (runs[:-1] != runs[0]).any() or runs[-1] > runs[0]:
-        return 0
-    return int(runs[0]) if len(np.unique(position[np.concatenate(([0], ends))])) == len(runs) else 0
+        return ""
+    if len(np.unique(position[np.concatenate(([0], ends))])) != len(runs):
+        return ""
+    return (
+        f" (the ids come in runs of {runs[0]} equal ids on consecutive lines: a batch's index "
+        "written in place of each item's id?)"
+    )
 
 
 def _no_tab(text: str, json_lines: bool, example: str) -> ValueProblem:

@@ -168,12 +168,10 @@ def _text_start(head: bytes, display: str) -> int:
             rule = Rule(f"file is {encoding} text", "UTF-8 text", "save the file as UTF-8")
             raise rule.error(display, f"a {encoding} byte-order mark")
     offset = len(codecs.BOM_UTF8) if head.startswith(codecs.BOM_UTF8) else 0
-    order = _utf16_without_bom(head[offset : offset + UTF16_SAMPLE_BYTES])
-    if order:
+    nul_bytes = _utf16_without_bom(head[offset : offset + UTF16_SAMPLE_BYTES])
+    if nul_bytes:
         rule = Rule("file looks like UTF-16 text", "UTF-8 text", "save the file as UTF-8")
-        raise rule.error(
-            display, f"a NUL byte every other byte, as in {order} without a byte-order mark"
-        )
+        raise rule.error(display, nul_bytes)
     start = _PRETTY_JSON.match(head, offset)
     if start:
         found = f"a line holding only {chr(head[start.start(1)])!r}"
@@ -186,13 +184,14 @@ UTF16_SAMPLE_BYTES = 4096
 
 
 def _utf16_without_bom(sample: bytes) -> str | None:
-    """The encoding, UTF-16LE or UTF-16BE, that ``sample`` (a file's first bytes) looks written in
-    without a byte-order mark: a NUL byte in at least half of its pairs of bytes, always on the same
-    side (the high byte of a Latin character's code), never on the other; else None."""
+    """What the refusal found when ``sample`` (a file's first bytes) looks written in UTF-16LE or
+    UTF-16BE without a byte-order mark, naming which: a NUL byte in at least half of its pairs of
+    bytes, always on the same side (the high byte of a Latin character's code), never on the other;
+    else None."""
     even, odd = sample[0::2], sample[1::2]
     for order, nul_side, other_side in (("UTF-16LE", odd, even), ("UTF-16BE", even, odd)):
         if other_side and nul_side.count(0) * 2 >= len(nul_side) and 0 not in other_side:
-            return order
+            return f"a NUL byte every other byte, as in {order} without a byte-order mark"
     return None
 
 
