@@ -723,7 +723,8 @@ def check_public_tree(
                 found += scan.file(path, relative.as_posix(), "input_data" in relative.parts)
     known = known or {}
     excused = [p for p in found if any(concerns_file(p, name) for name in known)]
-    problems = [p for p in found if p not in excused]
+    excused_set = set(excused)  # a set: a list test per problem would be quadratic
+    problems = [p for p in found if p not in excused_set]
     unknown = sorted(set(known) - scanned) if known_must_exist else []
     problems += [
         Problem(
