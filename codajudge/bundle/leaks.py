@@ -452,9 +452,7 @@ def share_by_order(probe: Probe, text: TextValues, encoded: bool) -> float:
     return float(np.mean(missing == 0))
 
 
-def gold_in_text(
-    probe: Probe, text: TextValues, least: float = LEAK_SHARE_MIN, by_id: float | None = None
-) -> str:
+def gold_in_text(probe: Probe, text: TextValues, least: float, by_id: float | None) -> str:
     """'the gold of N% of its items, how' when ``text`` holds the probe's gold, as it is or
     transformed, beside the items' ids or in their order, for a share of the items of ``least`` at
     least; '' when it does not. ``by_id``: the share of items exactly right beside their ids when
@@ -634,9 +632,8 @@ class Scan:
             return f"{share:.0%} of items exact"
         if self.probes[track_id] is None:
             return ""
-        if share is None:
-            return gold_in_text(self.probes[track_id], text)
-        return gold_in_text(self.probes[track_id], text, SUBMISSION_SHARE, by_id=share)
+        least = LEAK_SHARE_MIN if share is None else SUBMISSION_SHARE
+        return gold_in_text(self.probes[track_id], text, least, by_id=share)
 
     def item_file(self, items: list[dict], display: str) -> list[Problem]:
         """A public item file with gold fields (a starting kit's reference data, a training file, a
