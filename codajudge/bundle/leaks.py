@@ -257,9 +257,9 @@ def enough_by_id(probe: Probe, text: TextValues, share: float, least: float) -> 
     """Whether ``share``, the items whose gold ``exact_by_id`` finds beside their ids, is a leak:
     ``least`` at least, and past ``leak_threshold`` of chance measured both ways: by the gold's
     value frequencies, and as the reading finds other items' gold (``chance_by_id``)."""
-    if share < max(least, leak_threshold(probe.chance)):
-        return False
-    return share >= leak_threshold(chance_by_id(probe, text), guesses=1)
+    floor = max(least, leak_threshold(probe.chance))
+    # chance_by_id reads the text again: only for a share past the cheaper floor
+    return share >= floor and share >= leak_threshold(chance_by_id(probe, text), guesses=1)
 
 
 def id_columns(stream: Stream, positions: np.ndarray, lines: np.ndarray) -> dict[str, np.ndarray]:
