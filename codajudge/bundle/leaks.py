@@ -257,9 +257,9 @@ def enough_by_id(probe: Probe, text: TextValues, share: float, least: float) -> 
     """Whether ``share``, the items whose gold ``exact_by_id`` finds beside their ids, is a leak:
     ``least`` at least, and past ``leak_threshold`` of chance measured both ways: by the gold's
     value frequencies, and as the reading finds other items' gold (``chance_by_id``)."""
-    if share < max(least, leak_threshold(probe.chance)):
-        return False
-    return share >= leak_threshold(chance_by_id(probe, text), guesses=1)
+    floor = max(least, leak_threshold(probe.chance))
+    # chance_by_id reads the text again: only for a share past the cheaper floor
+    return share >= floor and share >= leak_threshold(chance_by_id(probe, text), guesses=1)
 
 
 def id_columns(stream: Stream, positions: np.ndarray, lines: np.ndarray) -> dict[str, np.ndarray]:
@@ -452,9 +452,7 @@ def share_by_order(probe: Probe, text: TextValues, encoded: bool) -> float:
     return float(np.mean(missing == 0))
 
 
-def gold_in_text(
-    probe: Probe, text: TextValues, least: float = LEAK_SHARE_MIN, by_id: float | None = None
-) -> str:
+def gold_in_text(probe: Probe, text: TextValues, least: float, by_id: float | None) -> str:
     """'the gold of N% of its items, how' when ``text`` holds the probe's gold, as it is or
     transformed, beside the items' ids or in their order, for a share of the items of ``least`` at
     least; '' when it does not. ``by_id``: the share of items exactly right beside their ids when
@@ -634,9 +632,8 @@ class Scan:
             return f"{share:.0%} of items exact"
         if self.probes[track_id] is None:
             return ""
-        if share is None:
-            return gold_in_text(self.probes[track_id], text)
-        return gold_in_text(self.probes[track_id], text, SUBMISSION_SHARE, by_id=share)
+        least = LEAK_SHARE_MIN if share is None else SUBMISSION_SHARE
+        return gold_in_text(self.probes[track_id], text, least, by_id=share)
 
     def item_file(self, items: list[dict], display: str) -> list[Problem]:
         """A public item file with gold fields (a starting kit's reference data, a training file, a
@@ -723,7 +720,8 @@ def check_public_tree(
                 found += scan.file(path, relative.as_posix(), "input_data" in relative.parts)
     known = known or {}
     excused = [p for p in found if any(concerns_file(p, name) for name in known)]
-    problems = [p for p in found if p not in excused]
+    excused_set = set(excused)  # a set: a list test per problem would be quadratic
+    problems = [p for p in found if p not in excused_set]
     unknown = sorted(set(known) - scanned) if known_must_exist else []
     problems += [
         Problem(

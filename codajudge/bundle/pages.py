@@ -341,17 +341,13 @@ def prediction_scale(prose: Templates, edition: Edition, kind: kinds.Kind) -> st
     bound = [get_metric(m) for t in tracks for m in t.metrics if not get_metric(m).scale_free]
     if not bound:
         return kind_text(prose, kind, "any_scale")
-    scales = [f"{t.title} {t.score_range[0]:g}-{t.score_range[1]:g}" for t in tracks]
+    scales = ", ".join(f"{t.title} {t.score_range[0]:g}-{t.score_range[1]:g}" for t in tracks)
     if len({t.score_range for t in tracks}) == 1:
-        scales = [scales[0].removeprefix(tracks[0].title + " ")]
+        scales = "{:g}-{:g}".format(*tracks[0].score_range)
     titles = list(dict.fromkeys(metric.title for metric in bound))
+    depend = plural(len(titles), "depends", "depend")
     return kind_text(
-        prose,
-        kind,
-        "gold_scale",
-        scales=", ".join(scales),
-        metrics=listed(titles),
-        depend=plural(len(titles), "depends", "depend"),
+        prose, kind, "gold_scale", scales=scales, metrics=listed(titles), depend=depend
     )
 
 

@@ -33,25 +33,18 @@ class ScheduledPhase(NamedTuple):
     has_end: bool
 
 
-def schedule_problems(schedule: Sequence[ScheduledPhase]) -> list[Problem]:
+def schedule_problems(schedule: Sequence[ScheduledPhase]) -> Iterator[Problem]:
     """The problems of ``schedule`` (phases in order): ends before starts first, then each pair of
-    consecutive phases (a missing end, an overlap)."""
-    problems = [
-        Problem(
-            phase.where,
-            f"phase {phase.name!r} ends before it starts",
-            expected=f"an end after {phase.start:{DATE_FORMAT}}",
-            found=f"{phase.end:{DATE_FORMAT}}",
-        )
-        for phase in schedule
-        if phase.start and phase.end and phase.end <= phase.start
-    ]
-    return problems + list(_pair_problems(schedule))
-
-
-def _pair_problems(schedule: Sequence[ScheduledPhase]) -> Iterator[Problem]:
-    """The problem of each two consecutive phases, if any: the first has no end, or the second
-    starts before it ends (or as it ends)."""
+    consecutive phases: the first has no end, or the second starts before it ends (or as it
+    ends)."""
+    for phase in schedule:
+        if phase.start and phase.end and phase.end <= phase.start:
+            yield Problem(
+                phase.where,
+                f"phase {phase.name!r} ends before it starts",
+                expected=f"an end after {phase.start:{DATE_FORMAT}}",
+                found=f"{phase.end:{DATE_FORMAT}}",
+            )
     for phase, following in zip(schedule, schedule[1:]):
         if not phase.has_end:
             yield Problem(

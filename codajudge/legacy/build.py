@@ -309,12 +309,8 @@ def legacy_public_path(path: str) -> str:
     """A public file's path in the v2 tree as the leak check names it in the legacy bundle: an
     entry of the zip its folder became (``starting_kit/X`` -> ``starting_kit.zip:X``,
     ``input_data/PHASE/X`` -> ``input_data_PHASE.zip:X``); any other path as it is."""
-    parts = path.split("/")
-    if parts[0] == "starting_kit" and len(parts) > 1:
-        return "starting_kit.zip:" + "/".join(parts[1:])
-    if parts[0] == "input_data" and len(parts) > 2:
-        return f"input_data_{parts[1]}.zip:" + "/".join(parts[2:])
-    return path
+    path = re.sub(r"^starting_kit/", "starting_kit.zip:", path)
+    return re.sub(r"^input_data/([^/]*)/", r"input_data_\1.zip:", path)
 
 
 def build_legacy(
