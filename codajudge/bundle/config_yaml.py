@@ -99,8 +99,7 @@ def bundle_yaml(data: bytes, display: str, found_chars: int) -> tuple[object, li
     read as Codabench reads it within ``bounded_document``'s bounds, and the (key, line) pairs of
     its keys given twice in one mapping; ConfigError when it is not UTF-8 or not valid YAML (the
     parser's complaint on one line, cut to ``found_chars`` characters)."""
-    text = utf8_text(data, display)
-    loader = DuplicateKeysLoader(text)
+    loader = DuplicateKeysLoader(utf8_text(data, display))
     loader.duplicates = []
     try:
         return bounded_document(loader), loader.duplicates
