@@ -302,8 +302,7 @@ def _ranking(raw: dict, tracks: list[Track], display: str, problems: list[Proble
     known = [t.id for t in tracks]
     for name, group in (ranking.get("groups") or {}).items():
         where = f"{display}: ranking: groups: {name}: tracks"
-        unknown = [t for t in group["tracks"] if t not in known]
-        if unknown:
+        if unknown := [t for t in group["tracks"] if t not in known]:
             problems.append(
                 Problem(
                     where,
@@ -313,8 +312,7 @@ def _ranking(raw: dict, tracks: list[Track], display: str, problems: list[Proble
                     hint="use the ids under 'tracks'",
                 )
             )
-        twice = sorted({t for t in group["tracks"] if group["tracks"].count(t) > 1})
-        if twice:
+        if twice := sorted({t for t in group["tracks"] if group["tracks"].count(t) > 1}):
             problems.append(Problem(where, "names a track more than once", found=", ".join(twice)))
     return ranking
 
