@@ -166,7 +166,6 @@ def yaml_problem(error, text: str, display: str) -> Problem:
     mark = getattr(error, "problem_mark", None)
     opened_at = getattr(error, "context_mark", None)
     line = mark.line + 1 if mark is not None else None
-    opened = opened_at.line + 1 if opened_at is not None else line
     words = " ".join(str(getattr(error, part, "") or "") for part in ("context", "problem"))
     what, fix = next((pair for key, pair in YAML_FIXES.items() if key in words), YAML_OTHER)
     lines = text.splitlines()
@@ -176,5 +175,5 @@ def yaml_problem(error, text: str, display: str) -> Problem:
         f"not valid YAML: {what}" if what else "not valid YAML",
         line=line,
         found=repr(shown[:80]) if shown else None,
-        hint=fix.format(opened=opened),
+        hint=fix.format(opened=opened_at.line + 1 if opened_at is not None else line),
     )
