@@ -334,10 +334,8 @@ def gold_problems(result, columns: list[str], where: str, in_order: bool = True)
 def _key_differences(columns: list[str], written: list[str]) -> str:
     """What tells the leaderboard's ``columns`` and the scorer's ``written`` keys apart: the keys
     each lacks, else their order."""
-    without_key = [key for key in columns if key not in written]
-    without_column = [key for key in written if key not in columns]
-    differences = [f"no scorer key for column {key!r}" for key in without_key]
-    differences += [f"no column for scorer key {key!r}" for key in without_column]
+    differences = [f"no scorer key for column {key!r}" for key in columns if key not in written]
+    differences += [f"no column for scorer key {key!r}" for key in written if key not in columns]
     return "; ".join(differences) or "the same keys in another order"
 
 
@@ -699,11 +697,9 @@ def kit_warnings(edition: Edition, data: EditionData) -> list[str]:
     no submission before uploading it."""
     prose = Templates.of(edition.folder)
     train = data.splits["train"]
-    short = sorted(
-        (t.dataset, t.title) for t in edition.tracks if len(train.get(t.dataset, [])) < 2
-    )
+    short = [(t.dataset, t.title) for t in edition.tracks if len(train.get(t.dataset, [])) < 2]
     if edition.local is not None and short:
-        dataset, title = short[0]
+        dataset, title = min(short)
         items = counted(len(train.get(dataset, [])), "training item")
         return [prose.fill("builder/no_local", dataset=dataset, track=title, items=items)]
     score = local_score(edition, data)

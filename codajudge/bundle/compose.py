@@ -19,8 +19,7 @@ def score_rows(tracks: Sequence[Track]) -> list[tuple[str, Track | None, str]]:
     """(score key, its track, its metric's name) of every score, in leaderboard order: the primary
     score first (no track; the first primary track's main metric), then every track's metrics in
     declaration order. The leaderboard's columns and the pages' score tables are these rows."""
-    primary_metric = next(t for t in tracks if t.primary).main_metric
-    rows: list[tuple[str, Track | None, str]] = [(PRIMARY_KEY, None, primary_metric)]
+    rows = [(PRIMARY_KEY, None, next(t for t in tracks if t.primary).main_metric)]
     return rows + [(key, t, metric) for t in tracks for key, metric in zip(t.keys, t.metrics)]
 
 

@@ -99,8 +99,7 @@ def bundle_yaml(data: bytes, display: str, found_chars: int) -> tuple[object, li
     read as Codabench reads it within ``bounded_document``'s bounds, and the (key, line) pairs of
     its keys given twice in one mapping; ConfigError when it is not UTF-8 or not valid YAML (the
     parser's complaint on one line, cut to ``found_chars`` characters)."""
-    text = utf8_text(data, display)
-    loader = DuplicateKeysLoader(text)
+    loader = DuplicateKeysLoader(utf8_text(data, display))
     loader.duplicates = []
     try:
         return bounded_document(loader), loader.duplicates
@@ -167,7 +166,6 @@ def yaml_problem(error, text: str, display: str) -> Problem:
     mark = getattr(error, "problem_mark", None)
     opened_at = getattr(error, "context_mark", None)
     line = mark.line + 1 if mark is not None else None
-    opened = opened_at.line + 1 if opened_at is not None else line
     words = " ".join(str(getattr(error, part, "") or "") for part in ("context", "problem"))
     what, fix = next((pair for key, pair in YAML_FIXES.items() if key in words), YAML_OTHER)
     lines = text.splitlines()
@@ -177,5 +175,5 @@ def yaml_problem(error, text: str, display: str) -> Problem:
         f"not valid YAML: {what}" if what else "not valid YAML",
         line=line,
         found=repr(shown[:80]) if shown else None,
-        hint=fix.format(opened=opened),
+        hint=fix.format(opened=opened_at.line + 1 if opened_at is not None else line),
     )

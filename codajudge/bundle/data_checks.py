@@ -33,8 +33,7 @@ def range_problems(track: Track, gold: GoldTrack, where: str) -> Iterator[Proble
     if not kinds.of(track).has_range:
         return
     lo, hi = track.score_range
-    outside = np.flatnonzero((gold.gold < lo) | (gold.gold > hi)).tolist()
-    if outside:
+    if outside := np.flatnonzero((gold.gold < lo) | (gold.gold > hi)).tolist():
         yield Problem(
             where,
             f"{track.kind} gold outside the track's range on {counted(len(outside), 'item')}",

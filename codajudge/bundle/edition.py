@@ -100,10 +100,10 @@ Edition = make_dataclass(
 
 def _phases(raw: list[dict], problems: list[Problem], has_queue: bool) -> list[Phase]:
     """The phases ``raw`` lists (each passed the schema: a key given is not None; a key omitted
-    takes its default from the phase's id, else from the schema's), with the problems of their ids
-    (unique), of their time limits (``check.v2.time_limit_problems``; ``has_queue``: the edition
-    has a queue of its own) and of their schedule (``schedule.schedule_problems``) added to
-    ``problems``."""
+    takes its default from the phase's id, else from the schema's; an end omitted: none), with the
+    problems of their ids (unique), of their time limits (``check.v2.time_limit_problems``;
+    ``has_queue``: the edition has a queue of its own) and of their schedule
+    (``schedule.schedule_problems``) added to ``problems``."""
     phases = []
     for entry in raw:
         pid = entry["id"]
@@ -112,9 +112,8 @@ def _phases(raw: list[dict], problems: list[Problem], has_queue: bool) -> list[P
             "split": "dev" if pid == "practice" else "test",
             "public_gold": pid == "practice",
         }
-        end = entry.get("end")
-        dates = {"start": config_date(entry["start"]), "end": end and config_date(end)}
-        phases.append(Phase(**{**by_id, **entry, **dates}))
+        dates = {key: config_date(entry[key]) for key in ("start", "end") if key in entry}
+        phases.append(Phase(**{"end": None, **by_id, **entry, **dates}))
         limit = phases[-1].execution_time_limit
         problems += time_limit_problems(f"phases ({pid})", limit, has_queue)
     ids = [p.id for p in phases]
@@ -302,8 +301,7 @@ def _ranking(raw: dict, tracks: list[Track], display: str, problems: list[Proble
     known = [t.id for t in tracks]
     for name, group in (ranking.get("groups") or {}).items():
         where = f"{display}: ranking: groups: {name}: tracks"
-        unknown = [t for t in group["tracks"] if t not in known]
-        if unknown:
+        if unknown := [t for t in group["tracks"] if t not in known]:
             problems.append(
                 Problem(
                     where,
@@ -313,8 +311,7 @@ def _ranking(raw: dict, tracks: list[Track], display: str, problems: list[Proble
                     hint="use the ids under 'tracks'",
                 )
             )
-        twice = sorted({t for t in group["tracks"] if group["tracks"].count(t) > 1})
-        if twice:
+        if twice := sorted({t for t in group["tracks"] if group["tracks"].count(t) > 1}):
             problems.append(Problem(where, "names a track more than once", found=", ".join(twice)))
     return ranking
 
