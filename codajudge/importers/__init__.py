@@ -170,15 +170,12 @@ def load_split(
         raise
 
 
-class NoneKept(SplitAbsent):
-    """``where`` kept none of a split's items: a scored split is refused, train has no items."""
-
-
-def none_kept(where: dict, values: list[dict], of: str, display: str) -> NoneKept:
+def none_kept(where: dict, values: list[dict], of: str, display: str) -> SplitAbsent:
     """The problem of a ``where`` that kept none of the items read from ``of`` (the split or file),
-    listing the values each of its fields has there (``values``: per item, field -> its text)."""
+    listing the values each of its fields has there (``values``: per item, field -> its text); a
+    SplitAbsent, so that a scored split is refused and train has no items (``load_split``)."""
     shown = {key: sorted({v[key] for v in values if v[key] is not None}) for key in where}
-    return NoneKept.single(
+    return SplitAbsent.single(
         display,
         f"'where' kept none of the {counted(len(values), 'item')} of {of}",
         expected="; ".join(f"{k} among {first_few(v, 10) or 'no value'}" for k, v in shown.items()),
