@@ -229,9 +229,9 @@ def keep_where(items: list[dict], where: dict, display: str, of: str = "the spli
                 f"'where' names a field no item has: {key!r}",
                 expected="one of " + ", ".join(sorted({k for it in items for k in it})),
             )
-    kept = [it for it in items if all(value_matches(it.get(k), v) for k, v in where.items())]
+    values = [{key: value_text(it.get(key)) for key in where} for it in items]
+    kept = [it for it, texts in zip(items, values) if where_keeps(texts, where)]
     if items and not kept:
-        values = [{key: value_text(it.get(key)) for key in where} for it in items]
         raise none_kept(where, values, of, display)
     return kept
 
@@ -241,7 +241,7 @@ def value_text(value) -> str | None:
     return None if value is None else str(value)
 
 
-def value_matches(value, wanted) -> bool:
-    """Whether ``value`` (None: no value) is ``wanted``, a value or a list of values of ``where``."""
-    allowed = wanted if isinstance(wanted, list) else [wanted]
-    return value_text(value) in allowed
+def where_keeps(texts: dict[str, str | None], where: dict) -> bool:
+    """Whether each field's text in ``texts`` (``value_text``; None: no value) is what ``where``
+    wants of it: a value, or one of a list of values."""
+    return all(texts[k] in (v if isinstance(v, list) else [v]) for k, v in where.items())
