@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 from collections.abc import Sequence
 
-from .errors import Problem, boolean_problem, counted, plural
+from .errors import ConfigError, Problem, boolean_problem, counted, plural
 
 QUOTE_HINT = (
     "quote it: YAML reads unquoted yes/no/true/false/on/off as booleans and digits as numbers"
@@ -79,6 +79,11 @@ class Walk:
     def refuse(self, message: str, **details) -> None:
         """A problem at the walk's own place: a rule across its keys."""
         self.add("", message, **details)
+
+    def raise_if_any(self) -> None:
+        """The problems found so far as one ConfigError, when there are any."""
+        if self.problems:
+            raise ConfigError(self.problems)
 
 
 def _found(value) -> str:

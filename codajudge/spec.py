@@ -126,8 +126,7 @@ def primary_rule_from_dict(raw, where: str) -> PrimaryRule:
     walk = Walk(where)
     fields = {**PRIMARY_SCORE_FIELDS, "baseline_scores": Field(ANY)}
     check_value(walk, "", "primary_score", raw, Field(OBJECT, schema=fields))
-    if walk.problems:
-        raise ConfigError(walk.problems)
+    walk.raise_if_any()
     parts = str(raw.get("missing", WORST)).split()
     scores = {str(k): float(v) for k, v in dict(raw.get("baseline_scores") or {}).items()}
     mean = raw.get("mean", PLAIN)

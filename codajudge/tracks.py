@@ -169,8 +169,7 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
     tid = raw.get("id")
     walk = Walk(f"{where} '{tid}'")
     check_object(walk, "", raw, TRACK_FIELDS)
-    if walk.problems:
-        raise ConfigError(walk.problems)
+    walk.raise_if_any()
     kind = kinds.REGISTRY[raw["kind"]]
     scale, labels = raw.get("scale"), tuple(raw.get("labels", ()))
     positional = raw.get("positional", kind.positional_by_default)
@@ -205,8 +204,7 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
                 found=str(len(key)),
                 hint="use a shorter track id",
             )
-    if walk.problems:
-        raise ConfigError(walk.problems)
+    walk.raise_if_any()
     return track
 
 
@@ -328,8 +326,7 @@ def tracks_from_list(raw: Sequence[dict], where: str = "tracks") -> list[Track]:
                     "(a document holding both, such as ChaosNLI's prediction file)",
                 )
             names[name.lower()] = t.id
-    if walk.problems:
-        raise ConfigError(walk.problems)
+    walk.raise_if_any()
     return tracks
 
 

@@ -170,15 +170,12 @@ def load_split(
         raise
 
 
-class NoneKept(SplitAbsent):
-    """``where`` kept none of a split's items: a scored split is refused, train has no items."""
-
-
-def none_kept(where: dict, values: list[dict], of: str, display: str) -> NoneKept:
+def none_kept(where: dict, values: list[dict], of: str, display: str) -> SplitAbsent:
     """The problem of a ``where`` that kept none of the items read from ``of`` (the split or file),
-    listing the values each of its fields has there (``values``: per item, field -> its text)."""
+    listing the values each of its fields has there (``values``: per item, field -> its text); a
+    SplitAbsent, so that a scored split is refused and train has no items (``load_split``)."""
     shown = {key: sorted({v[key] for v in values if v[key] is not None}) for key in where}
-    return NoneKept.single(
+    return SplitAbsent.single(
         display,
         f"'where' kept none of the {counted(len(values), 'item')} of {of}",
         expected="; ".join(f"{k} among {first_few(v, 10) or 'no value'}" for k, v in shown.items()),
@@ -232,9 +229,9 @@ def keep_where(items: list[dict], where: dict, display: str, of: str = "the spli
                 f"'where' names a field no item has: {key!r}",
                 expected="one of " + ", ".join(sorted({k for it in items for k in it})),
             )
-    kept = [it for it in items if all(value_matches(it.get(k), v) for k, v in where.items())]
+    values = [{key: value_text(it.get(key)) for key in where} for it in items]
+    kept = [it for it, texts in zip(items, values) if where_keeps(texts, where)]
     if items and not kept:
-        values = [{key: value_text(it.get(key)) for key in where} for it in items]
         raise none_kept(where, values, of, display)
     return kept
 
@@ -244,7 +241,7 @@ def value_text(value) -> str | None:
     return None if value is None else str(value)
 
 
-def value_matches(value, wanted) -> bool:
-    """Whether ``value`` (None: no value) is ``wanted``, a value or a list of values of ``where``."""
-    allowed = wanted if isinstance(wanted, list) else [wanted]
-    return value_text(value) in allowed
+def where_keeps(texts: dict[str, str | None], where: dict) -> bool:
+    """Whether each field's text in ``texts`` (``value_text``; None: no value) is what ``where``
+    wants of it: a value, or one of a list of values."""
+    return all(texts[k] in (v if isinstance(v, list) else [v]) for k, v in where.items())

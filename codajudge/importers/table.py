@@ -45,7 +45,7 @@ from ..formats.items import parsed_json_lines
 from ..formats.textfile import shorten
 from ..formats.values import ValueProblem, add_problem, json_or_none
 from ..labels import LabelSet, label_key
-from . import PartlyRead, SplitAbsent, none_kept, unique_items, value_matches
+from . import PartlyRead, SplitAbsent, none_kept, unique_items, where_keeps
 from .semeval_sts import read_release_lines
 
 WHERE = "datasets (importer table)"
@@ -357,11 +357,6 @@ def _soft_label(row: dict, column: str) -> dict:
     )
 
 
-def _where_values(row: dict, item: dict, where: dict) -> dict[str, str | None]:
-    """The values ``where`` compares on one row: a column of the file, else a field of the item."""
-    return {key: _text(row[key] if key in row else item.get(key)) for key in where}
-
-
 def load_split(source: dict, root: Path, split: str, labels: LabelSet | None) -> list[dict]:
     """The items of ``split``'s file (the whole file when the dataset cuts it with ``split``),
     ``where`` applied; duplicate ids and bad cells are problems; ``labels``: the label set of the
@@ -381,8 +376,9 @@ def load_split(source: dict, root: Path, split: str, labels: LabelSet | None) ->
         item = _item(source, row, at, labels)
         if item is None:
             return None
-        compared.append(_where_values(row, item, where))
-        return item if all(value_matches(compared[-1][k], v) for k, v in where.items()) else None
+        # ``where`` on one row: a column of the file, else a field of the item
+        compared.append({key: _text(row[key] if key in row else item.get(key)) for key in where})
+        return item if where_keeps(compared[-1], where) else None
 
     items = unique_items(_read_rows(source, path, problems), kept_item, problems)
     if problems:
