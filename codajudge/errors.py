@@ -11,10 +11,11 @@ from collections.abc import Sequence
 #: Stop collecting problems in one file after this many; the rest are summarised as a count.
 MAX_PROBLEMS_PER_FILE = 20
 
-#: Exit codes of the command-line edges: a data problem (the submission or the data is wrong) and a
-#: usage or configuration problem (the command or the bundle is wrong), as sacrebleu separates them.
-EXIT_DATA_ERROR = 2
-EXIT_USAGE_ERROR = 1
+#: Exit codes of the command-line edges: the user's problem (the submission or the command line is
+#: wrong: 2, argparse's code for a usage error) and the organisers' (the bundle, its config or its
+#: reference data is wrong: 1).
+EXIT_USER_ERROR = 2
+EXIT_BUNDLE_ERROR = 1
 #: The exit code of a program stopped by Ctrl-C (the shell's 128 + SIGINT).
 EXIT_INTERRUPTED = 130
 
@@ -147,7 +148,7 @@ class SubmissionError(KitError):
 class UsageError(KitError):
     """The command line names what is not there (a mistyped folder, a missing argument): the
     user's to fix, neither a refused submission nor the organisers' problem. Its exit code is
-    EXIT_DATA_ERROR, the code of argparse's own usage errors."""
+    EXIT_USER_ERROR, the code of argparse's own usage errors."""
 
 
 class ConfigError(KitError):

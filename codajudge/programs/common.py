@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import (
-    EXIT_DATA_ERROR,
+    EXIT_BUNDLE_ERROR,
     EXIT_INTERRUPTED,
-    EXIT_USAGE_ERROR,
+    EXIT_USER_ERROR,
     ConfigError,
     KitError,
     UsageError,
@@ -67,11 +67,11 @@ def run_guarded(
     try:
         return body()
     except UsageError as e:
-        message, code = f"{program}: {e.render()}", EXIT_DATA_ERROR
+        message, code = f"{program}: {e.render()}", EXIT_USER_ERROR
     except ConfigError as e:  # a bundle problem: the organisers'
-        message, code = f"{program}{BUNDLE_PROBLEM}{e.render()}", EXIT_USAGE_ERROR
+        message, code = f"{program}{BUNDLE_PROBLEM}{e.render()}", EXIT_BUNDLE_ERROR
     except KitError as e:  # anything else is a refused submission
-        message, code = f"{program}{REFUSED}{e.render()}", EXIT_DATA_ERROR
+        message, code = f"{program}{REFUSED}{e.render()}", EXIT_USER_ERROR
     except KeyboardInterrupt:
         message, code = f"{program}: interrupted", EXIT_INTERRUPTED
     except BrokenPipeError:  # the output's reader has gone (``| head``)
@@ -79,7 +79,7 @@ def run_guarded(
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_INTERRUPTED
     except MemoryError:
-        message, code = f"{program}: out of memory while processing the submission", EXIT_DATA_ERROR
+        message, code = f"{program}: out of memory while processing the submission", EXIT_USER_ERROR
     except Exception as e:  # noqa: BLE001 - the last line of defence before the participant
         message = (
             f"{program}: internal error ({e.__class__.__name__}: {e}). This is a bug in the "
