@@ -89,16 +89,21 @@ class Problem:
         """The problem in one line; one met several times names its count and first places."""
         if self.count == 1:
             return problem_text(self.place, self.message, self.expected, self.found, self.hint)
-        # several items on one line (a one-line JSON array of records) are counted as items
-        by_lines = len(self.lines) > 1 or (self.lines and not self.items)
-        unit = "lines" if by_lines else "items"
+        # each line and id is listed once: the count is of lines when each time had its own line,
+        # of items when each had its own item (several on one line: a JSON array of records)
+        shown = min(self.count, MAX_PLACES_SHOWN)
+        by_lines = len(self.lines) == shown
+        unit = "lines" if by_lines else "items" if len(self.items) == shown else ""
         more = ", ..." if self.count > MAX_PLACES_SHOWN else ""
-        lines = ", ".join(map(str, self.lines))
-        places = [f"lines {lines}{more}" if by_lines else f"line {lines}"] if self.lines else []
-        if self.items:  # each id once: fewer than shown are all the ids there are
-            more = more if len(self.items) == MAX_PLACES_SHOWN else ""
-            places.append(f"items {', '.join(repr(i) for i in self.items)}{more}")
-        message = f"{self.message}, on {self.count} {unit}"
+        cut = lambda places: more if len(places) == MAX_PLACES_SHOWN else ""  # noqa: E731
+        places = []
+        if self.lines:  # fewer than shown are all the lines there are; the same for ids
+            lines = ", ".join(map(str, self.lines))
+            places.append(f"{plural(len(self.lines), 'line')} {lines}{cut(self.lines)}")
+        if self.items:
+            places.append(f"items {', '.join(repr(i) for i in self.items)}{cut(self.items)}")
+        counted_as = f"on {self.count} {unit}" if unit else f"{self.count} times"
+        message = f"{self.message}, {counted_as}"
         if places:
             message += f" ({'; '.join(places)})"
         found = self.found

@@ -552,3 +552,26 @@ def test_every_kit_error_survives_a_process_pool_as_it_is():
         assert {key: vars(back)[key] for key in fields} == fields
         inner = [e.render() for e in getattr(error, "errors", [])]
         assert [e.render() for e in getattr(back, "errors", [])] == inner
+
+
+def _met_at(places) -> str:
+    """One problem met at each (line, item) of ``places``, as a collector joins it, rendered."""
+    from codajudge.errors import Problem
+
+    first, *rest = [Problem("f.tsv", "bad value", line=n, item=i) for n, i in places]
+    for other in rest:
+        first = first.joined(other)
+    return first.render()
+
+
+def test_a_count_names_lines_or_items_only_when_each_time_had_its_own():
+    """Seven times on three lines are neither seven lines nor seven items; ten items over two lines
+    are ten items; a list of every line there is ends without ', ...'."""
+    seven = [(1, "a"), (1, "a"), (2, "b"), (2, "b"), (3, "c"), (3, "c"), (3, "c")]
+    assert _met_at(seven) == "f.tsv: bad value, 7 times (lines 1, 2, 3; items 'a', 'b', 'c')"
+    ten = [(1 + k // 5, f"i{k}") for k in range(10)]
+    assert _met_at(ten) == (
+        "f.tsv: bad value, on 10 items (lines 1, 2; items 'i0', 'i1', 'i2', 'i3', 'i4', ...)"
+    )
+    eight = [(k, f"i{k}") for k in range(1, 9)]
+    assert _met_at(eight).startswith("f.tsv: bad value, on 8 lines (lines 1, 2, 3, 4, 5, ...;")
