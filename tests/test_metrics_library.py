@@ -188,7 +188,7 @@ def test_classification_labels_that_are_not_labels_are_refused(gold, pred, words
             "gold, item 0: expected finite numbers",
         ),
         (lambda: sts.pearson([1, 2, 3], [1.0, True, 3.0]), "predictions, item 1: expected finite"),
-        (lambda: sts.pearson(np.array([True, False]), [1, 2]), "found np.True_"),
+        (lambda: sts.pearson(np.array([True, False]), [1, 2]), f"found {np.True_!r}"),
         (lambda: lewidi.manhattan([[0.5, 0.5]], [[True, False]]), "found [True, False]"),
         (lambda: lewidi.manhattan([["0.5", "0.5"]], [[1, 0]]), "gold, item 0: expected finite"),
         (lambda: lewidi.error_rate([[1, True]], [[1, 0]]), "gold, item 0, annotator 1: expected"),
