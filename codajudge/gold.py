@@ -115,6 +115,10 @@ def _distribution_gold(track: Track, column: dict, ids: list[str], problems: Pro
     if rows.ndim == 2:  # multilabel: a [P(not chosen), P(chosen)] pair per label
         gold = np.stack([1.0 - gold, gold], axis=2)
         gold[counts == 0] = 0.0  # none for an item without annotations
+    # the shares read by a submitted soft label's rule (divided by their float sum), so that the
+    # shares submitted are the gold to the bit
+    for row in np.flatnonzero(counts).tolist():
+        gold[row] = soft_label(gold[row].tolist(), track)[0]
     for row, value in enumerate(column["distribution"]):
         if value is None:
             continue

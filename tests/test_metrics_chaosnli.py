@@ -58,6 +58,15 @@ def test_a_perfect_prediction_scores_exactly_zero_also_with_zero_classes():
     assert jsd(gold, gold) == 0.0 and kl(gold, gold) == 0.0
 
 
+def test_kl_of_nearly_equal_rows_is_never_below_0():
+    """Rows one rounding apart (each divided by its sum once more): KL's sum of rel_entr rounds to
+    about -1e-16 on some items."""
+    counts = np.random.default_rng(1).integers(0, 100, (2000, 3))
+    gold = counts / counts.sum(axis=1, keepdims=True)
+    pred = gold / gold.sum(axis=1, keepdims=True)
+    assert KL.item_stats(gold, pred).min() == 0.0 and kl(gold, pred) >= 0.0
+
+
 def test_a_nan_jensen_shannon_distance_counts_as_zero_as_the_script_counts_it():
     """scipy's divergence of these two rows rounds below 0, so its square root is NaN."""
     human, model = [0.01, 0.41, 0.58], [0.01, 0.41, 0.5800000000000001]

@@ -115,9 +115,14 @@ def test_soft_labels_that_are_not_distributions_are_refused_not_scored(call, wor
         call()
 
 
-def test_soft_labels_within_the_tolerance_score_as_given():
-    assert lewidi.manhattan([[0.5, 0.5]] * 2, [[0.5, 0.5], [0.5, 0.515]]) == 0.0075
-    assert lewidi.multilabel_manhattan([[[0.5, 0.5]]], [[[0.49, 0.52]]]) == 0.03
+def test_soft_labels_within_the_tolerance_are_renormalised_as_the_scoring_program_reads_them():
+    """Each row or pair divided by its sum (the readers' rule), so that the library's score is the
+    scoring program's: [0.505, 0.505] is [0.5, 0.5]."""
+    pred = [[0.505, 0.505], [0.5, 0.515]]
+    assert lewidi.manhattan([[0.5, 0.5]] * 2, pred) == 0.00739
+    assert lewidi.manhattan(pred, [[0.5, 0.5], [0.5 / 1.015, 0.515 / 1.015]]) == 0.0
+    assert lewidi.multilabel_manhattan([[[0.5, 0.5]]], [[[0.49, 0.52]]]) == 0.0297
+    assert lewidi.wasserstein([[0.0, 1.0, 0.0]], [[0.0, 0.505, 0.505]]) == 0.5
 
 
 @pytest.mark.parametrize("n_values", [0, -3, 5.7, "six", None, float("nan"), True])

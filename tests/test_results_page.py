@@ -343,6 +343,29 @@ def test_a_perspectivist_item_error_is_the_mean_of_its_annotators_errors():
     assert kinds.of(track).item_texts(track, gold, [0, 1]) == ['["1", "4"]', '["2", "2", "3"]']
 
 
+@pytest.mark.parametrize("scale", ["categorical", "multilabel"])
+def test_a_perspectivist_item_error_is_the_value_the_score_averages_rounded_as_it(scale):
+    """ER and MER round each item's share (MER: each label's) to 5 decimals before the mean: the
+    CSV and the worst items show those values (1 of 3 annotators wrong: 0.33333, not 1/3)."""
+    track = track_from_dict(
+        {"id": "p", "kind": "perspectivist", "scale": scale, "dataset": "d", "labels": list("abc")}
+    )
+    item = np.array([0, 0, 0, 1, 1, 1, 1, 1, 1])
+    gold, pred = np.array([0, 1, 2, 0, 0, 1, 1, 2, 2]), np.array([0, 1, 1, 0, 0, 1, 1, 2, 0])
+    if scale == "multilabel":  # a 0/1 choice of each label per annotator
+        gold, pred = np.eye(3, dtype=np.int64)[gold], np.eye(3, dtype=np.int64)[pred]
+    gold = PerAnnotator(gold, item, 2, 3, np.array([0, 3, 9]))
+    pred = PerAnnotator(pred, item, 2, 3)
+    errors = kinds.of(track).item_errors(track, gold, pred)
+    metric = get_metric(track.main_metric)
+    assert errors.tolist() == metric.item_stats(gold, pred)[:, 0].tolist()
+    assert errors.mean() == metric.score(gold, pred).value
+    # MER: per label 0, 0.33333, 0.33333 (annotator 3 chose c, not b), then their mean
+    assert errors.tolist() == (
+        [0.22222, 0.33334 / 3] if scale == "multilabel" else [0.33333, 0.16667]
+    )
+
+
 def test_a_soft_label_item_error_is_its_main_metric_on_the_item_alone():
     """The soft-label kind reads an item's error off its main metric's per-item statistic, which is
     the metric on that item alone only for a mean over items: every metric it may score is one."""

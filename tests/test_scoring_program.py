@@ -314,3 +314,43 @@ def test_missing_items_and_bad_values_are_reported_together(task):
     assert scores is None
     assert f"1 of the track's {len(ids)} items has no prediction" in done.stderr
     assert f"sim.tsv, line 1, item '{ids[0]}': not a number" in done.stderr
+
+
+def test_the_gold_s_shares_submitted_score_exactly_0(tmp_path):
+    """ChaosNLI's 100 annotations per item: the shares c / 100 of some items do not add up to 1 in
+    floats, and a submitted row is divided by its sum; the gold's shares are read by that rule too,
+    so that a submission of the shares is the gold to the bit (it scored jsd 1e-10, kl -4e-18)."""
+    track = tracks_from_list(
+        [
+            {
+                "id": "chaos",
+                "kind": "soft_label",
+                "scale": "categorical",
+                "dataset": "chaos",
+                "labels": NLI,
+                "metrics": ["jsd", "kl"],
+            }
+        ]
+    )
+    counts = [(6, 85, 9), (7, 82, 11), (6, 83, 11), (7, 58, 35), (50, 50, 0)]
+    items = [
+        {
+            "id": f"c{i}",
+            "texts": ["x", "y"],
+            "annotators": [f"a{k}" for k in range(100)],
+            "annotations": sum(([lab] * n for lab, n in zip(NLI, c)), []),
+        }
+        for i, c in enumerate(counts)
+    ]
+    ref = tmp_path / "input" / "ref"
+    ref.mkdir(parents=True)
+    (tmp_path / "input" / "res").mkdir()
+    spec = TaskSpec(edition="t", title="Test", phase="evaluation", tracks=track, hide_gold=False)
+    write_spec(ref, spec)  # public gold: scores.json at full precision
+    write_items(ref / "chaos.jsonl", items)
+    rows = [json.dumps([n / 100 for n in c]) for c in counts]
+    lines = "".join(f"c{i}\t{row}\n" for i, row in enumerate(rows))
+    (tmp_path / "input" / "res" / "chaos.tsv").write_text(lines)
+    done, scores = run_score(tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert scores["chaos_jsd"] == 0.0 and scores["chaos_kl"] == 0.0

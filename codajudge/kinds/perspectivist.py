@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..metrics import get as get_metric
 from ..metrics.disagreement import per_item_sums
-from ..stats.summaries import per_row_errors
 from .base import (
     SCALES,
     Kind,
@@ -86,9 +86,10 @@ class Perspectivist(Kind):
         return "mean over the item's annotators of " + self.row_error_units[track.scale]
 
     def item_errors(self, track, gold, predicted) -> np.ndarray:
-        totals, counts = per_item_sums(per_row_errors(gold, predicted, track.scale), gold)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return totals / counts  # NaN for an item without annotations
+        """The track's main metric on each item alone: its per-item statistic, the value the score
+        averages (rounded to 5 decimals where the metric rounds it); NaN without annotations."""
+        errors = get_metric(track.main_metric).item_stats(gold, predicted)[:, 0]
+        return np.where(np.bincount(gold.item, minlength=gold.n_items) > 0, errors, np.nan)
 
     def item_texts(self, track, values, items: Sequence[int]) -> list[str]:
         """Per item its annotators' labels in the item's annotator order (multilabel: each

@@ -7,14 +7,16 @@ Gold and predictions are arrays ``(N, K)`` of probabilities in the track's label
 
 - ``normalize_dist``: every probability below 1e-15 is raised to 1e-15 and the row divided by its
   sum, as the script does to the model's distribution, and here to the human's too, so that a
-  perfect prediction scores exactly 0. That moves an item's value by less than 1e-12, except for an
+  perfect prediction scores exactly 0 (the scoring program reads the gold's shares by the rule
+  it reads a submitted soft label by: the shares submitted are the gold to the bit). That moves an item's value by less than 1e-12, except for an
   item predicted exactly that has a class nobody chose: 0 here, about 2.6e-8 by the script (the
   square root of the floor's own divergence); published values have 4 decimals.
 - JSD: scipy's ``distance.jensenshannon`` (natural log): the Jensen-Shannon *distance*, the square
   root of the divergence, in [0, sqrt(ln 2)]. Where rounding makes the divergence of two nearly
   equal rows negative, scipy's square root is NaN and the script counts the item as 0: so here.
 - KL: ``scipy.stats.entropy(human, model)``, the divergence KL(human || model), in
-  [0, -ln 1e-15] (about 34.54) since no model probability is below 1e-15.
+  [0, -ln 1e-15] (about 34.54) since no model probability is below 1e-15; an item's value that
+  rounding makes negative (about -1e-16, nearly equal rows) counts as 0.
 """
 
 import math
@@ -63,9 +65,10 @@ def jsd_stats(gold, pred):
 
 
 def kl_stats(gold, pred):
-    """Per item: KL(human || model) = sum_k h_k ln(h_k / m_k) of the normalised rows (nats)."""
+    """Per item: KL(human || model) = sum_k h_k ln(h_k / m_k) of the normalised rows (nats), 0
+    where rounding makes it negative (nearly equal rows: about -1e-16; never below in theory)."""
     h, m = _normalised_twice(gold, pred)
-    return np.sum(rel_entr(h, m), axis=1)[:, None]
+    return np.maximum(np.sum(rel_entr(h, m), axis=1), 0.0)[:, None]
 
 
 #: What both ChaosNLI metrics are: lower is better, from 0, the mean of per-item values.

@@ -94,16 +94,17 @@ def array_score(name: str, gold, pred, shape_of_one: str = "one distribution", n
             f"expected {shape_of_one} for every item, of one length in both"
         )
     if ndim > 1:
-        probabilities(gold_rows, "gold")
-        probabilities(pred_rows, "predictions")
+        gold_rows = probabilities(gold_rows, "gold")
+        pred_rows = probabilities(pred_rows, "predictions")
     return official_score(name, gold_rows, pred_rows)
 
 
-def probabilities(rows: np.ndarray, what: str) -> None:
-    """Refuse, naming the item, the first of ``rows`` (items first) that breaks the scoring
-    program's rule of a soft label: a distribution (``(N, K)``) or a pair per label
-    (``(N, L, 2)``) of probabilities, none negative, summing to 1 within its tolerance."""
-    from ..formats.soft import SUM_TOLERANCE, ValueProblem, _summing_to_one  # the readers' rule
+def probabilities(rows: np.ndarray, what: str) -> np.ndarray:
+    """``rows`` (items first) as the scoring program reads a soft label: each distribution
+    (``(N, K)``) or pair per label (``(N, L, 2)``) divided by its sum; the first that breaks the
+    rule (probabilities, none negative, summing to 1 within its tolerance) is refused, naming the
+    item."""
+    from ..formats.soft import SUM_TOLERANCE, ValueProblem, _normalised, _summing_to_one, _total
 
     pairs = rows.ndim == 3
     # only the items near or past the rule's edges are read one by one (all: 10 us a row)
@@ -118,6 +119,11 @@ def probabilities(rows: np.ndarray, what: str) -> None:
                 _summing_to_one(row, 2 if pairs else len(row), name)
         except ValueProblem as problem:
             raise ValueError(problem_text(f"{what}, item {index}", **vars(problem))) from None
+    normalised = [
+        _normalised(vector, _total(vector))[0]
+        for vector in vectors.reshape(-1, rows.shape[-1]).tolist()
+    ]
+    return np.array(normalised).reshape(rows.shape)
 
 
 def per_annotator_score(name: str, gold, pred, n_labels: int = 0, multilabel: bool = False):
