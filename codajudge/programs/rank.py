@@ -371,7 +371,9 @@ def group_tables(
     rule = spec.primary_rule
     stand_ins = rule.baseline_scores if rule.missing == BASELINE else {}
     # how a track a run did not submit is ranked, in words (the default: after every system)
-    baseline_words = {"stand_in_rank": f"is that of baseline {rule.baseline}'s score there"}
+    baseline_words = {
+        "stand_in_rank": f"is that of the cluster baseline {rule.baseline}'s score falls in there"
+    }
     words = baseline_words if stand_ins else {}
     known = {t.id for t in spec.tracks}
     tables = []

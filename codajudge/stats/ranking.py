@@ -171,13 +171,14 @@ class GroupRow:
 
 def stand_in_rank(ranking: TrackRanking, value: float | None) -> int:
     """The rank of a run that did not submit the track: with a stand-in score ``value`` (a
-    baseline's), one more than the systems whose score is strictly better (no test: the stand-in
-    has no per-item values); without one, after every system that did."""
-    if value is None:
-        return len(ranking.rows) + 1
-    higher = get_metric(ranking.metric).higher_is_better
-    better = [r for r in ranking.rows if (r.value > value if higher else r.value < value)]
-    return len(better) + 1
+    baseline's), the rank of the cluster that score falls in: the best rank of the systems scoring
+    no better (a run with that very score shares it; no test: the stand-in has no per-item values);
+    below every system, or without a stand-in, after every system that submitted it."""
+    sign = 1.0 if get_metric(ranking.metric).higher_is_better else -1.0
+    not_better = [
+        r.rank for r in ranking.rows if value is not None and sign * (value - r.value) >= 0
+    ]
+    return min(not_better, default=len(ranking.rows) + 1)
 
 
 def rank_group(
