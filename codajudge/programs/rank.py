@@ -86,7 +86,14 @@ from ..stats.ranking import (
 from ..ranking_page import render_html
 from ..stats.latex import LATEX_WIDTHS, render_latex
 from ..stats.markdown import render_markdown
-from ..stats.tables import GroupTable, RankingReport, Settings, render_csv, undecodable_as_text
+from ..stats.tables import (
+    AFTER_EVERY_SYSTEM,
+    GroupTable,
+    RankingReport,
+    Settings,
+    render_csv,
+    undecodable_as_text,
+)
 from ..runner.local import PhaseTask, phase_task, predict, require_sandbox
 from .common import argument_parser, run_parsed
 from .score import score_submission_folder
@@ -358,7 +365,24 @@ def overall_rows(
 ) -> list[OverallRow]:
     """The overall table's rows by ``rule``, over the runs that have a primary score."""
     track_ids = [t.id for t in spec.primary_tracks]
-    return rank_overall(track_ids, rankings, *primary_scores(spec, results), rule)
+    scores, higher_is_better = primary_scores(spec, results)
+    return rank_overall(track_ids, rankings, scores, higher_is_better, rule, stand_in_scores(spec))
+
+
+def stand_in_scores(spec: TaskSpec) -> dict[str, float]:
+    """Track id -> the score a run that did not submit it ranks at, by the phase's missing-track
+    rule: the baseline's (``baseline NAME``); none otherwise (it ranks after every system)."""
+    rule = spec.primary_rule
+    return rule.baseline_scores if rule.missing == BASELINE else {}
+
+
+def stand_in_words(spec: TaskSpec) -> str:
+    """Where a track a run did not submit ranks by the phase's missing-track rule, in words that
+    follow "whose rank" (the group tables, the overall mean rank)."""
+    rule = spec.primary_rule
+    if rule.missing == BASELINE:
+        return f"is that of the cluster baseline {rule.baseline}'s score falls in there"
+    return AFTER_EVERY_SYSTEM
 
 
 def group_tables(
@@ -369,12 +393,6 @@ def group_tables(
     rule ``unranked``, a run that did not submit every track of a group is left out of its table.
     ConfigError when a group names no track, one the phase does not have, or one twice."""
     rule = spec.primary_rule
-    stand_ins = rule.baseline_scores if rule.missing == BASELINE else {}
-    # how a track a run did not submit is ranked, in words (the default: after every system)
-    baseline_words = {
-        "stand_in_rank": f"is that of the cluster baseline {rule.baseline}'s score falls in there"
-    }
-    words = baseline_words if stand_ins else {}
     known = {t.id for t in spec.tracks}
     tables = []
     for name, group in ((spec.extra.get("ranking") or {}).get("groups") or {}).items():
@@ -389,9 +407,9 @@ def group_tables(
             )
         complete = [n for n, r in results.items() if all(t in r.tracks for t in track_ids)]
         kept = complete if rule.missing == UNRANKED else list(results)
-        rows = rank_group(track_ids, rankings, kept, stand_ins, order)
+        rows = rank_group(track_ids, rankings, kept, stand_in_scores(spec), order)
         left_out = [n for n in results if n not in kept]
-        tables.append(GroupTable(name, order, track_ids, rows, left_out, **words))
+        tables.append(GroupTable(name, order, track_ids, rows, left_out, stand_in_words(spec)))
     return tables
 
 
@@ -420,6 +438,7 @@ def build_report(
         runs=runs,
         rule_notes=primary_rule_notes(spec, results),
         groups=group_tables(spec, results, rankings),
+        stand_in_rank=stand_in_words(spec),
     )
 
 
