@@ -17,9 +17,11 @@ ranks its predictions; it runs none, exit 1, where the sandbox cannot run (insta
 (``task.json`` and the gold ``<dataset>.jsonl``), e.g. ``reference_data/evaluation`` of a bundle
 (of an unzipped bundle with ``--run-code``, which finds the phase's programs there).
 Each zip is opened with the scoring program's safe extraction and scored by the same engine; one
-that cannot be scored is reported (name and reason) and left out, and the others go on; what the
-scoring program would note on a ranked one (files ignored, tracks not covered, metric warnings) is
-listed per submission (stderr, ranking.md, and ranking.csv rows ``submission_note``). The gold is
+that cannot be scored is reported (name and reason) and left out, and the others go on; a status
+file (``ingestion_status.json``, which a participant's zip may carry) is heeded only where it says
+the prediction step failed: a prediction output's tracks are its ``<track_id>.tsv`` at the root, and
+the file's notes and names are not shown; what the scoring program would note on a ranked
+one (files ignored, tracks not covered, metric warnings) is listed per submission (stderr, ranking.md, and ranking.csv rows ``submission_note``). The gold is
 read once; ``--jobs`` processes (default: one per core, at most 4) score the submissions. Progress
 goes to stderr. Written to ``--out`` (default: the current folder; a folder that cannot hold
 them is refused before any scoring, exit 2): ``ranking.md``, ``ranking.csv``,
@@ -149,7 +151,7 @@ def score_one(path: Path, spec: TaskSpec, ref_dir: Path, gold: dict[str, GoldTra
     ConfigError (the reference data is wrong) propagates."""
     started = time.monotonic()
     try:
-        outcome: Result | str = score_submission_folder(spec, ref_dir, path, gold)
+        outcome: Result | str = score_submission_folder(spec, ref_dir, path, gold, False)
     except ConfigError:
         raise  # the reference data is wrong: no submission can be ranked
     except KitError as e:
