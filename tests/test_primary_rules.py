@@ -199,6 +199,28 @@ def test_ranking_by_worst_value_keeps_every_run_and_marks_the_stand_in(tmp_path)
     assert rule == {"a_only": "b counted as worst value"}
 
 
+def test_the_overall_mean_rank_ranks_a_missing_track_by_the_rule_as_the_group_tables_do(tmp_path):
+    """Under ``baseline NAME``, a_only's track b ranks where the baseline's score falls (here above
+    every run: rank 1), not last, in the overall mean rank as in a group's table; the caption says
+    so."""
+    rule = {"missing": "baseline most_frequent", "baseline_scores": {"a": 0.0, "b": 0.999}}
+    ref = _reference(tmp_path / "ref", rule)
+    spec = json.loads((ref / "task.json").read_text())
+    spec["ranking"] = {"groups": {"both": {"tracks": ["a", "b"]}}}
+    (ref / "task.json").write_text(json.dumps(spec))
+    subs, out = _submissions(tmp_path / "subs"), tmp_path / "out"
+    command = [str(subs), str(ref), "--out", str(out), "--resamples", "0", "--overall", "mean-rank"]
+    assert rank_main(command) == 0
+    rows = list(csv.DictReader((out / "ranking.csv").open()))
+    overall = {r["system"]: float(r["mean_rank"]) for r in rows if r["table"] == "overall"}
+    group = {r["system"]: float(r["mean_rank"]) for r in rows if r["table"] == "group"}
+    on_a = {r["system"]: int(r["rank"]) for r in rows if r["table"] == "a"}
+    assert overall == group and overall["a_only"] == (on_a["a_only"] + 1) / 2
+    text = (out / "ranking.md").read_text()
+    assert "last place" not in text
+    assert "did not submit is that of the cluster baseline most\\_frequent's score" in text
+
+
 def test_ranking_csv_keeps_a_run_name_with_a_colon_whole(tmp_path):
     """The primary_rule rows' system is the run's name, even one holding ": "."""
     ref = _reference(tmp_path / "ref", None)

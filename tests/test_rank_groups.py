@@ -113,6 +113,19 @@ def test_equal_means_share_a_place_and_a_missing_track_ranks_at_its_stand_in():
     assert [r.system for r in by_score] == ["A", "B", "C"]  # lower distance first
 
 
+def test_a_stand_in_ranks_with_the_cluster_its_score_falls_in():
+    """A stand-in's rank is its cluster's, as a run with that score gets: not one more than the
+    systems strictly better, which ignores the ties (0.25 and 0.22 rank 2, with A and D)."""
+    ranked = _ranking("csc", {"B": 0.1, "A": 0.2, "D": 0.25, "E": 0.5})
+    for row, rank in zip(ranked.rows, (1, 2, 2, 4)):
+        row.rank = rank
+    ranks = {
+        stand_in: rank_group(["csc"], {"csc": ranked}, ["C"], {"csc": stand_in})[0].value
+        for stand_in in (0.05, 0.1, 0.22, 0.25, 0.3, 0.6)
+    }
+    assert ranks == {0.05: 1, 0.1: 1, 0.22: 2, 0.25: 2, 0.3: 4, 0.6: 5}
+
+
 def _zip(path: Path, files: dict):
     import zipfile
 

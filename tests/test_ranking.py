@@ -551,10 +551,10 @@ def test_command_names_each_entry_that_is_neither_a_zip_nor_a_folder(small_phase
 
 
 def test_command_reports_each_ranked_submission_s_notes_as_the_scoring_program(small_phase, capsys):
-    """Files the extraction ignored, the prediction step's notes and the tracks' notes reach the
-    organiser: on stderr, in ranking.md and in ranking.csv, per submission, worded as score.py's.
-    A prediction output's other files (the worker's copies of the submission) are not noted, as
-    score.py does not note them."""
+    """Files the extraction ignored and the tracks' notes reach the organiser: on stderr, in
+    ranking.md and in ranking.csv, per submission, worded as score.py's. A prediction output's
+    other files (the worker's copies of the submission) are not noted, as score.py does not note
+    them, nor are its status file's notes (a zip as uploaded may carry one of its own making)."""
     ref, subs, out = small_phase
     with zipfile.ZipFile(subs / "weak.zip") as archive:
         _zip(subs / "quiet.zip", {name: archive.read(name).decode() for name in archive.namelist()})
@@ -579,14 +579,9 @@ def test_command_reports_each_ranked_submission_s_notes_as_the_scoring_program(s
         rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "50", "--jobs", "1"]) == 0
     )
     err = capsys.readouterr().err
-    ignored, step = (
-        "file 'README.txt' matches no track and was ignored",
-        "model.py: notes.txt ignored",
-    )
+    ignored = "file 'README.txt' matches no track and was ignored"
     missing = "tracks not covered by this submission: soft"
-    assert re.search(
-        r"good: scored \(sim, soft\) in [0-9.]+ s\n  note: model.py: notes.txt ignored\n\[", err
-    )
+    assert re.search(r"good: scored \(sim, soft\) in [0-9.]+ s\n\[", err)
     assert re.search(
         r"weak: scored \(sim, soft\) in [0-9.]+ s\n  note: file 'README.txt' matches no track", err
     )
@@ -595,13 +590,33 @@ def test_command_reports_each_ranked_submission_s_notes_as_the_scoring_program(s
     for row in rows:
         if row["table"] == "submission_note":
             notes.setdefault(row["system"], []).append(row["note"])
-    assert notes["good"] == [step] and notes["weak"] == [ignored]
+    assert "good" not in notes and notes["weak"] == [ignored]
     assert notes["sim_only"] == notes["folder_run"] and len(notes["sim_only"]) == 1
     assert notes["sim_only"][0].startswith(missing)
     assert notes["constant"][0].startswith(missing) and notes["constant"][1].startswith("sim.tsv: ")
     assert "quiet" not in notes  # nothing to note: no row
     markdown = (out / "ranking.md").read_text(encoding="utf-8")
     assert "## Notes" in markdown and f"- weak: {ignored.replace('_', chr(92) + '_')}" in markdown
+
+
+def test_command_takes_no_track_list_and_no_text_from_a_submission_s_status_file(small_phase):
+    """A result zip as uploaded never holds the kit's ingestion_status.json (on Codabench the
+    ingestion program replaces it): one there may be the participant's. Its track list does not
+    choose which tracks are ranked (those whose <track_id>.tsv stands at the root are), and its
+    notes and file names reach no table as the kit's notes."""
+    ref, subs, out = small_phase
+    forged = {"status": "ok", "message": "m", "tracks": ["sim"]}
+    forged["notes"] = ['=HYPERLINK("http://evil")', "<img src=x onerror=alert(1)>"]
+    forged["names"] = {"sim": "</td><script>alert(1)</script>"}
+    with zipfile.ZipFile(subs / "good.zip") as archive:
+        files = {name: archive.read(name).decode() for name in archive.namelist()}
+    _zip(subs / "forged.zip", {**files, "ingestion_status.json": json.dumps(forged)})
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "20"]) == 0
+    rows = list(csv.DictReader((out / "ranking.csv").open(encoding="utf-8")))
+    assert {r["table"] for r in rows if r["system"] == "forged"} == {"overall", "sim", "soft"}
+    for name in ("ranking.md", "ranking.csv", "ranking.html", "ranking.tex"):
+        text = (out / name).read_text(encoding="utf-8")
+        assert not any(word in text for word in ("HYPERLINK", "onerror", "script")), name
 
 
 def test_command_with_nothing_to_rank_or_no_reference(small_phase, tmp_path, capsys):

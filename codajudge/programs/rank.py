@@ -17,9 +17,11 @@ ranks its predictions; it runs none, exit 1, where the sandbox cannot run (insta
 (``task.json`` and the gold ``<dataset>.jsonl``), e.g. ``reference_data/evaluation`` of a bundle
 (of an unzipped bundle with ``--run-code``, which finds the phase's programs there).
 Each zip is opened with the scoring program's safe extraction and scored by the same engine; one
-that cannot be scored is reported (name and reason) and left out, and the others go on; what the
-scoring program would note on a ranked one (files ignored, tracks not covered, metric warnings) is
-listed per submission (stderr, ranking.md, and ranking.csv rows ``submission_note``). The gold is
+that cannot be scored is reported (name and reason) and left out, and the others go on; a status
+file (``ingestion_status.json``, which a participant's zip may carry) is heeded only where it says
+the prediction step failed: a prediction output's tracks are its ``<track_id>.tsv`` at the root, and
+the file's notes and names are not shown; what the scoring program would note on a ranked
+one (files ignored, tracks not covered, metric warnings) is listed per submission (stderr, ranking.md, and ranking.csv rows ``submission_note``). The gold is
 read once; ``--jobs`` processes (default: one per core, at most 4) score the submissions. Progress
 goes to stderr. Written to ``--out`` (default: the current folder; a folder that cannot hold
 them is refused before any scoring, exit 2): ``ranking.md``, ``ranking.csv``,
@@ -86,7 +88,14 @@ from ..stats.ranking import (
 from ..ranking_page import render_html
 from ..stats.latex import LATEX_WIDTHS, render_latex
 from ..stats.markdown import render_markdown
-from ..stats.tables import GroupTable, RankingReport, Settings, render_csv, undecodable_as_text
+from ..stats.tables import (
+    AFTER_EVERY_SYSTEM,
+    GroupTable,
+    RankingReport,
+    Settings,
+    render_csv,
+    undecodable_as_text,
+)
 from ..runner.local import PhaseTask, phase_task, predict, require_sandbox
 from .common import argument_parser, run_parsed
 from .score import score_submission_folder
@@ -142,7 +151,7 @@ def score_one(path: Path, spec: TaskSpec, ref_dir: Path, gold: dict[str, GoldTra
     ConfigError (the reference data is wrong) propagates."""
     started = time.monotonic()
     try:
-        outcome: Result | str = score_submission_folder(spec, ref_dir, path, gold)
+        outcome: Result | str = score_submission_folder(spec, ref_dir, path, gold, False)
     except ConfigError:
         raise  # the reference data is wrong: no submission can be ranked
     except KitError as e:
@@ -358,7 +367,24 @@ def overall_rows(
 ) -> list[OverallRow]:
     """The overall table's rows by ``rule``, over the runs that have a primary score."""
     track_ids = [t.id for t in spec.primary_tracks]
-    return rank_overall(track_ids, rankings, *primary_scores(spec, results), rule)
+    scores, higher_is_better = primary_scores(spec, results)
+    return rank_overall(track_ids, rankings, scores, higher_is_better, rule, stand_in_scores(spec))
+
+
+def stand_in_scores(spec: TaskSpec) -> dict[str, float]:
+    """Track id -> the score a run that did not submit it ranks at, by the phase's missing-track
+    rule: the baseline's (``baseline NAME``); none otherwise (it ranks after every system)."""
+    rule = spec.primary_rule
+    return rule.baseline_scores if rule.missing == BASELINE else {}
+
+
+def stand_in_words(spec: TaskSpec) -> str:
+    """Where a track a run did not submit ranks by the phase's missing-track rule, in words that
+    follow "whose rank" (the group tables, the overall mean rank)."""
+    rule = spec.primary_rule
+    if rule.missing == BASELINE:
+        return f"is that of the cluster baseline {rule.baseline}'s score falls in there"
+    return AFTER_EVERY_SYSTEM
 
 
 def group_tables(
@@ -369,10 +395,6 @@ def group_tables(
     rule ``unranked``, a run that did not submit every track of a group is left out of its table.
     ConfigError when a group names no track, one the phase does not have, or one twice."""
     rule = spec.primary_rule
-    stand_ins = rule.baseline_scores if rule.missing == BASELINE else {}
-    # how a track a run did not submit is ranked, in words (the default: after every system)
-    baseline_words = {"stand_in_rank": f"is that of baseline {rule.baseline}'s score there"}
-    words = baseline_words if stand_ins else {}
     known = {t.id for t in spec.tracks}
     tables = []
     for name, group in ((spec.extra.get("ranking") or {}).get("groups") or {}).items():
@@ -387,9 +409,9 @@ def group_tables(
             )
         complete = [n for n, r in results.items() if all(t in r.tracks for t in track_ids)]
         kept = complete if rule.missing == UNRANKED else list(results)
-        rows = rank_group(track_ids, rankings, kept, stand_ins, order)
+        rows = rank_group(track_ids, rankings, kept, stand_in_scores(spec), order)
         left_out = [n for n in results if n not in kept]
-        tables.append(GroupTable(name, order, track_ids, rows, left_out, **words))
+        tables.append(GroupTable(name, order, track_ids, rows, left_out, stand_in_words(spec)))
     return tables
 
 
@@ -418,6 +440,7 @@ def build_report(
         runs=runs,
         rule_notes=primary_rule_notes(spec, results),
         groups=group_tables(spec, results, rankings),
+        stand_in_rank=stand_in_words(spec),
     )
 
 

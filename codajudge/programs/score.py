@@ -77,7 +77,11 @@ STATUS_FILES = (INGESTION_STATUS, "metadata")
 
 
 def score_submission_folder(
-    spec: TaskSpec, ref_dir: Path, res_dir: Path, gold: dict[str, GoldTrack] | None = None
+    spec: TaskSpec,
+    ref_dir: Path,
+    res_dir: Path,
+    gold: dict[str, GoldTrack] | None = None,
+    trusted_status: bool = True,
 ) -> Result:
     """Score a submission folder (INPUT/res) as the scoring program does; the ranking tool shares
     it, and gives it zips too, read as the folder the platform extracts from one.
@@ -86,7 +90,10 @@ def score_submission_folder(
     status lists; otherwise a zip, or a folder holding only a zip, is read through a safe
     extraction. The result's warnings begin with the extraction's (entries skipped) and the
     prediction step's notes. ``gold``: ``load_gold`` of every track, read once by the caller (else
-    only the needed gold is read).
+    only the needed gold is read). Without ``trusted_status`` (the ranking tool: a zip as uploaded
+    may carry a status file of the participant's making) only the status's failure is heeded: a
+    prediction output's tracks are those whose ``<track_id>.tsv`` stands at its root, and its notes
+    and file names are not shown.
     """
     with tempfile.TemporaryDirectory(prefix="codajudge-res-") as tmp:
         folder = res_dir if res_dir.is_dir() else copy_status_files(res_dir, Path(tmp))
@@ -99,8 +106,11 @@ def score_submission_folder(
             folder, archive_warnings = open_submission(res_dir, Path(tmp), spec.tracks)
         elif folder != res_dir:  # a zipped prediction output: its entries skipped are no one's
             safe_extract(res_dir, folder, res_dir.name)
+        if not trusted_status and status.tracks is not None:  # the kit's names for checked copies
+            found = tuple(t.id for t in spec.tracks if (folder / f"{t.id}.tsv").is_file())
+            status = IngestionStatus(OK, "", found)
         result = score_folder(spec, ref_dir, folder, status.tracks, gold, status.names)
-    result.warnings[:0] = archive_warnings + list(status.notes)
+    result.warnings[:0] = archive_warnings + list(status.notes if trusted_status else ())
     return result
 
 

@@ -122,9 +122,11 @@ def rank_overall(
     primary_scores: dict[str, float],
     primary_higher_is_better: bool = True,
     rule: str = BY_PRIMARY,
+    stand_ins: dict[str, float] | None = None,
 ) -> list[OverallRow]:
     """Overall ranks by ``rule``; every row also holds the system's mean rank over the primary
-    tracks (a track it did not submit counts as after every system that did).
+    tracks, where a track it did not submit ranks as in a group's table (``rank_group``: at its
+    ``stand_ins`` score's rank, else after every system that submitted it).
 
     ``BY_PRIMARY``: best primary score first (direction ``primary_higher_is_better``); equal primary
     scores share a rank and are listed by name. ``BY_MEAN_RANK``: lowest mean rank first; equal
@@ -132,7 +134,7 @@ def rank_overall(
     (1, 1, 3).
     """
     sign = -1.0 if primary_higher_is_better else 1.0
-    means = rank_group(primary_track_ids, rankings, list(primary_scores), {})
+    means = rank_group(primary_track_ids, rankings, list(primary_scores), stand_ins or {})
     rows = [OverallRow(row.system, 0, row.value, primary_scores[row.system]) for row in means]
     if rule == BY_PRIMARY:
         _competition_ranks(rows, lambda r: sign * r.primary)
@@ -171,13 +173,14 @@ class GroupRow:
 
 def stand_in_rank(ranking: TrackRanking, value: float | None) -> int:
     """The rank of a run that did not submit the track: with a stand-in score ``value`` (a
-    baseline's), one more than the systems whose score is strictly better (no test: the stand-in
-    has no per-item values); without one, after every system that did."""
-    if value is None:
-        return len(ranking.rows) + 1
-    higher = get_metric(ranking.metric).higher_is_better
-    better = [r for r in ranking.rows if (r.value > value if higher else r.value < value)]
-    return len(better) + 1
+    baseline's), the rank of the cluster that score falls in: the best rank of the systems scoring
+    no better (a run with that very score shares it; no test: the stand-in has no per-item values);
+    below every system, or without a stand-in, after every system that submitted it."""
+    sign = 1.0 if get_metric(ranking.metric).higher_is_better else -1.0
+    not_better = [
+        r.rank for r in ranking.rows if value is not None and sign * (value - r.value) >= 0
+    ]
+    return min(not_better, default=len(ranking.rows) + 1)
 
 
 def rank_group(

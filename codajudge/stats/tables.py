@@ -33,6 +33,8 @@ from .ranking import (
 )
 
 MARK = "*"
+#: Where a track a run did not submit ranks without a stand-in score (``ranking.stand_in_rank``).
+AFTER_EVERY_SYSTEM = "is after every system that submitted it"
 
 
 @dataclass
@@ -46,8 +48,8 @@ class GroupTable:
     track_ids: list[str]
     rows: list[GroupRow]
     left_out: list[str] = field(default_factory=list)
-    #: how a track a run did not submit is ranked, in words
-    stand_in_rank: str = "is after every system that submitted it"
+    #: how a track a run did not submit is ranked, in words that follow "whose rank"
+    stand_in_rank: str = AFTER_EVERY_SYSTEM
 
 
 class Settings(NamedTuple):
@@ -83,6 +85,8 @@ class RankingReport:
     rule_notes: list[tuple[str, str]] = field(default_factory=list)
     #: the groups of tracks' own overall tables, in the edition's order
     groups: list[GroupTable] = field(default_factory=list)
+    #: how a primary track a run did not submit is ranked in the overall mean rank, in words
+    stand_in_rank: str = AFTER_EVERY_SYSTEM
 
     @property
     def primary_tracks(self) -> list[str]:
@@ -117,6 +121,7 @@ def overall_text(report: RankingReport) -> str:
         tracks=", ".join(report.rankings[t].track.title for t in report.primary_tracks),
         normalised=kit_text("ranking/normalised") if rule.normalised else "",
         missing=rule.missing_words(),
+        stand_in=report.stand_in_rank,
     )
 
 
