@@ -112,7 +112,7 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
         values, notes = _values(track, keys, rows, problems)
         problems.raise_if_any()
     except SubmissionError as error:
-        raise with_phase_hint(error, path, keys.elsewhere) from None
+        raise with_phase_hint(error, path, keys.elsewhere, keys.ids) from None
     return Prediction(values, warnings + note_warnings(notes), layout)
 
 
