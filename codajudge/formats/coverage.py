@@ -169,17 +169,20 @@ def with_phase_hint(
     return SubmissionError([replace(first, hint=joined), *error.problems[1:]], error.omitted)
 
 
-#: File names of other benchmarks' test-set submissions whose ids coincide with a release's dev ids
-#: (CLUE's OCNLI test file has ids 0..2999, as dev has): such a file is scored, at chance, against
-#: the wrong items, so its name alone is warned about.
-TEST_SUBMISSION_NAMES = {"ocnli_50k_predict.json": "CLUE's OCNLI test set (its leaderboard's file)"}
+#: File names of other benchmarks' test-set submissions, each with the test set's item ids (CLUE's
+#: OCNLI test file has ids 0..2999, as OCNLI's dev set has): on a phase whose ids are all among
+#: them, such a file is scored, at chance, against the wrong items, so its name is warned about.
+TEST_SUBMISSIONS = {
+    "ocnli_50k_predict.json": ("CLUE's OCNLI test set (its leaderboard's file)", range(3000))
+}
 
 
-def test_submission_warning(file_name: str) -> str | None:
-    """The warning for a file named as another benchmark's test-set submission, else None."""
+def test_submission_warning(file_name: str, ids: Iterable[str]) -> str | None:
+    """The warning for a file named as another benchmark's test-set submission on a phase whose
+    item ``ids`` are all that test set's ids, else None."""
     name = PurePosixPath(file_name).name
-    benchmark = TEST_SUBMISSION_NAMES.get(name.lower())
-    if benchmark is None:
+    benchmark, test_ids = TEST_SUBMISSIONS.get(name.lower(), (None, ()))
+    if benchmark is None or not set(ids) <= set(map(str, test_ids)):
         return None
     return (
         f"{name} is the name of the submission file for {benchmark}, whose item ids coincide "
