@@ -895,6 +895,19 @@ def test_a_label_abbreviated_on_a_track_without_aliases_is_refused_naming_it_in_
     )
 
 
+def test_a_third_column_is_named_as_one_column_too_many(tmp_path):
+    """ID<TAB>LABEL<TAB>CONFIDENCE: the value read is 'entailment\t0.9', outside the label set
+    because of the extra column, which the refusal names."""
+    text = "".join(f"{item['id']}\t{item['label']}\t0.9\n" for item in NLI_ITEMS)
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, text, tmp_path)
+    assert str(error.value).endswith(
+        "found 'entailment\\t0.9' on line 1. The line has 3 tab-separated columns: write only the "
+        "id and the value, ID<TAB>VALUE (df[[id_column, value_column]].to_csv(path, sep='\\t', "
+        "index=False))"
+    )
+
+
 # --- SemEval's own rules: comment lines ------------------------------------------------------------
 
 COMMENTS_NOTE = "{} comment lines starting with '#' were skipped (SemEval's scorer, correlation.pl, skips them too)"
