@@ -7,7 +7,7 @@ baselines' scores (``BASELINE_SCORES``, written by the builder) and the command 
 the plot its kind declares (predicted vs gold scatter, confusion matrix, mean soft labels, error per
 annotator), per-language / per-genre scores and the items of largest error; ``DETAILED_CSV`` holds
 every item's gold, prediction and error. A phase that hides its gold shows the leaderboard's scores
-only, at the leaderboard's precision (``published_scores``), and gets no CSV (``HIDDEN_GOLD_NOTE``;
+only, at the leaderboard's precision (``published_scores``), and gets no CSV (``hidden_gold_note``;
 the policy is in docs/participant-checks.md). Scores themselves come from ``scoring``; intervals and
 aggregates from ``stats``."""
 
@@ -29,6 +29,7 @@ import numpy as np
 
 from . import __version__, kinds, plots
 from .metrics import get as get_metric
+from .errors import plural
 from .formats.textfile import safe_display
 from .formats.values import is_finite_number
 from .scoring import Result, as_counted, scored_subset
@@ -193,8 +194,18 @@ def page_resamples(requested: int, n_items: int) -> int:
 HIDDEN_GOLD_NOTE = (
     "The gold of this phase is hidden, so this page shows the leaderboard's scores only: no "
     "intervals, plots or breakdowns by annotator, language or genre. Comparing two submissions "
-    "on those would tell the gold of single items. The practice phase's page shows them all."
+    "on those would tell the gold of single items."
 )
+
+
+def hidden_gold_note(spec) -> str:
+    """``HIDDEN_GOLD_NOTE``, then the edition's public-gold phases, whose pages show it all (the
+    builder lists them in task.json's ``public_gold_phases``), when it has any."""
+    public = spec.extra.get("public_gold_phases", ())
+    if not public:
+        return HIDDEN_GOLD_NOTE
+    pages = plural(len(public), "phase's page shows", "phases' pages show")
+    return f"{HIDDEN_GOLD_NOTE} The {' and '.join(public)} {pages} them all."
 
 
 def read_baseline_scores(ref_dir: Path) -> dict[str, dict[str, float]]:
@@ -231,7 +242,7 @@ def detailed_html(result: Result, baselines: dict[str, dict[str, float]]) -> str
     parts = [
         f"<h1>{_e(spec.title)}</h1>",
         f"<p>Phase: <b>{_e(spec.phase)}</b>. {_e(primary_sentence(result))}</p>",
-        f"<p class='sig'>{_e(HIDDEN_GOLD_NOTE) if hidden else csv_note}</p>",
+        f"<p class='sig'>{_e(hidden_gold_note(spec)) if hidden else csv_note}</p>",
     ]
     notes = "".join(f"<li class='warn'>{_e(w)}</li>" for w in submission_notes(result))
     # first, beside the scores they explain (files ignored, tracks missing, lines skipped)

@@ -212,7 +212,7 @@ def score_folder(
         if prediction is None:
             continue
         results[track.id] = score_track(gold[track.id], prediction, safe_display(name))
-        foreign = test_submission_warning(name)
+        foreign = test_submission_warning(name, gold[track.id].ids)
         if foreign:
             results[track.id].warnings.append(foreign)
     refusals.raise_if_any()

@@ -1328,6 +1328,21 @@ def test_ocnli_clues_test_submission_name_is_warned_about(built, tmp_path):
     assert not any("CLUE's OCNLI" in w for w in result.tracks["nli"].warnings)
 
 
+@edition_group("ocnli")
+def test_ocnli_clues_test_submission_name_is_not_warned_about_where_the_ids_are_not_clues(
+    built, tmp_path
+):
+    """The practice phase's items are training items, whose ids are not CLUE's test ids 0..2999: a
+    file of them named ocnli_50k_predict.json was scored against its own items."""
+    ref = built("ocnli").tree / "reference_data" / "practice"
+    spec = read_spec(ref)
+    ids = load_gold(spec, ref)["nli"].ids
+    lines = "".join(json.dumps({"id": int(i), "label": "neutral"}) + "\n" for i in ids)
+    (tmp_path / "ocnli_50k_predict.json").write_text(lines, encoding="utf-8")
+    result = score_folder(spec, ref, tmp_path)
+    assert not any("CLUE's OCNLI" in w for w in result.tracks["nli"].warnings)
+
+
 # --- LeWiDi 2023 ------------------------------------------------------------------------------------
 
 LEWIDI2023 = ("ArMIS", "ConvAbuse", "HS-Brexit", "MD-Agreement")

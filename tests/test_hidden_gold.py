@@ -207,3 +207,13 @@ def test_a_hidden_score_that_rounds_to_zero_is_written_without_its_sign():
     assert math.copysign(1.0, published["primary"]) == 1.0
     assert report.scores_txt_text(published) == "primary: 0.0\nsim_pearson: -0.0001\n"
     assert report.score_log_lines(result) == ["primary: 0.0000", "sim_pearson: -0.0001"]
+
+
+def test_every_phase_of_a_built_bundle_lists_the_public_gold_phases(bundles):
+    """task.json's ``public_gold_phases``, which a hidden-gold page names as the pages that show
+    it all: the phases, the starting kit's local one included, whose task.json says hide_gold false."""
+    tree = bundles.small().tree
+    specs = [json.loads(p.read_text()) for p in sorted(tree.glob("**/reference_data/*/task.json"))]
+    public = {spec["phase"] for spec in specs if not spec["hide_gold"]}
+    assert public and any(spec["hide_gold"] for spec in specs)
+    assert all(sorted(spec["public_gold_phases"]) == sorted(public) for spec in specs)

@@ -86,3 +86,17 @@ def test_a_positional_file_as_long_as_another_phases_items_is_named(tmp_path):
         "for this phase's items (input_data sim.jsonl of this phase); or write ID<TAB>SCORE lines, "
         "which are matched by id"
     )
+
+
+def test_an_index_column_of_another_phases_ids_before_this_phases_ids_gets_no_phase_hint(tmp_path):
+    """df.to_csv(sep='\\t') with its index 0..N-1: the index, not the file, matches another phase's
+    ids 0..M (OCNLI's evaluation phase); the file's ids are this phase's."""
+    track = track_from_dict(TRACKS["similarity"])
+    phases = {"evaluation": {"sim": frozenset(id_hash(str(i)) for i in range(10))}}
+    keys = ItemKeys(OWN_IDS, elsewhere=OtherPhases(track, phases))
+    lines = "".join(f"{i}\t{item}\t3.5\n" for i, item in enumerate(OWN_IDS))
+    (tmp_path / "sim.tsv").write_text("\tid\tscore\n" + lines, encoding="utf-8")
+    with pytest.raises(SubmissionError) as refused:
+        read_prediction(tmp_path / "sim.tsv", "sim.tsv", track, keys)
+    assert "index=False" in refused.value.render()
+    assert "phase" not in refused.value.render()

@@ -869,6 +869,45 @@ def test_a_class_index_where_labels_are_names_names_the_label_as_an_example(valu
     )
 
 
+def test_labels_in_the_annotations_chinese_words_are_refused_naming_the_labels(tmp_path):
+    """OCNLI's annotators chose among 蕴含, 中立, 矛盾: a file of them is refused with the labels."""
+    words = ["蕴含", "中立", "矛盾"]
+    text = "".join(f"{item['id']}\t{words[k % 3]}\n" for k, item in enumerate(NLI_ITEMS))
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, text, tmp_path)
+    assert str(error.value).endswith(
+        "found '蕴含' on line 1. Write the track's labels, not the annotation's words: entailment "
+        "for 蕴含, neutral for 中立, contradiction for 矛盾"
+    )
+
+
+@pytest.mark.parametrize(("value", "meant"), [("e", "entailment"), ("contra", "contradiction")])
+def test_a_label_abbreviated_on_a_track_without_aliases_is_refused_naming_it_in_full(
+    value, meant, tmp_path
+):
+    """OCNLI, unlike ChaosNLI, declares no letter aliases: e/n/c are refused naming the label."""
+    text = "".join(f"{item['id']}\t{value}\n" for item in NLI_ITEMS)
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, text, tmp_path)
+    assert str(error.value).endswith(
+        f"found '{value}' on line 1. Write labels in full (this track's abbreviations: none): "
+        f"'{meant}' for '{value}'"
+    )
+
+
+def test_a_third_column_is_named_as_one_column_too_many(tmp_path):
+    """ID<TAB>LABEL<TAB>CONFIDENCE: the value read is 'entailment\t0.9', outside the label set
+    because of the extra column, which the refusal names."""
+    text = "".join(f"{item['id']}\t{item['label']}\t0.9\n" for item in NLI_ITEMS)
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, text, tmp_path)
+    assert str(error.value).endswith(
+        "found 'entailment\\t0.9' on line 1. The line has 3 tab-separated columns: write only the "
+        "id and the value, ID<TAB>VALUE (df[[id_column, value_column]].to_csv(path, sep='\\t', "
+        "index=False))"
+    )
+
+
 # --- SemEval's own rules: comment lines ------------------------------------------------------------
 
 COMMENTS_NOTE = "{} comment lines starting with '#' were skipped (SemEval's scorer, correlation.pl, skips them too)"

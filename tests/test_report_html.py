@@ -284,6 +284,22 @@ def test_evaluation_page_reveals_no_item_gold(evaluation, practice):
     )
 
 
+@pytest.mark.parametrize(
+    ("public", "named"),
+    [
+        ([], ""),
+        (["local"], " The local phase's page shows them all."),
+        (["practice", "local"], " The practice and local phases' pages show them all."),
+    ],
+)
+def test_a_hidden_gold_page_names_only_the_editions_public_gold_phases(tmp_path, public, named):
+    """A hidden-gold practice phase (STS 2017's) is no page that shows it all: the page names the
+    phases task.json lists as public-gold, and none when there are none."""
+    make_phase(tmp_path, hide_gold=True, n_items=12, extra={"public_gold_phases": public})
+    page = run_scoring(tmp_path)
+    assert html_escape(report.HIDDEN_GOLD_NOTE + named) + "</p>" in page
+
+
 def test_a_hidden_gold_page_comes_back_whole_when_the_gold_is_public(tmp_path):
     make_phase(tmp_path, hide_gold=True, n_items=12)
     page = run_scoring(tmp_path)

@@ -268,6 +268,8 @@ def write_phase_data(edition: Edition, data: EditionData, phase: Phase, root: Pa
     # the local phase's training items leave its own out
     splits = every_split if phase.split == LOCAL_PHASE else data.splits
     spec = edition.spec(phase)
+    # a hidden-gold phase's results page names the phases whose pages show what it leaves out
+    spec.extra["public_gold_phases"] = [p.id for p in phases if p.public_gold]
     ref, inp = root / "reference_data" / phase.id, root / "input_data" / phase.id
     for folder in (ref, inp):
         folder.mkdir(parents=True)

@@ -102,6 +102,8 @@ HEAD_BYTES = 64 * 1024
 #: A line's id: a JSON line's "id" (or ChaosNLI's "uid"), else its first field.
 _JSON_ID = re.compile(r'^\s*\{.*?"u?id"\s*:\s*"?([^",}]*)')
 _FIRST_FIELD = re.compile(r"^\s*([^\t,;\s]+)")
+#: What separates a line's fields, in any layout a file may have (a JSON line's "id": 7 too).
+_FIELDS = re.compile(r"[\t,;:{}]+")
 #: What a file of another phase's items should be instead, given the track's dataset.
 FIX = "submit predictions for this phase's items (input_data {}.jsonl of this phase)"
 
@@ -139,20 +141,27 @@ class OtherPhases:
                 )
         return None
 
-    def of_file(self, path: Path) -> str | None:
+    def of_file(self, path: Path, own_ids: Iterable[str]) -> str | None:
         """The hint for a file refused before its ids were read (too many lines, say), from the
-        ids of its first lines."""
+        ids of its first lines; none when any field of those lines is an id of this phase's
+        (``own_ids``): the file has this phase's items, in another column (after an index, say)."""
         data = read_head(path, HEAD_BYTES)
         lines = (data or b"").decode("utf-8", "replace").splitlines()[: IDS_LOOKED_UP + 1]
+        fields = {field.strip(" \"'") for line in lines for field in _FIELDS.split(line)}
+        if not fields.isdisjoint(own_ids):
+            return None
         found = (_JSON_ID.match(line) or _FIRST_FIELD.match(line) for line in lines)
         heads = [m.group(1) for m in found if m]
         return self(heads)
 
 
-def with_phase_hint(error: SubmissionError, path: Path, elsewhere) -> SubmissionError:
+def with_phase_hint(
+    error: SubmissionError, path: Path, elsewhere, own_ids: Iterable[str]
+) -> SubmissionError:
     """``error`` (a file's refusal) with the hint naming the other phase the file's ids are of
-    first in its first problem's hint, when they are and it does not say so already."""
-    hint = elsewhere.of_file(path) if elsewhere is not None and error.problems else None
+    first in its first problem's hint, when they are, none is this phase's (``own_ids``), and it
+    does not say so already."""
+    hint = elsewhere.of_file(path, own_ids) if elsewhere is not None and error.problems else None
     if hint is None or any(hint in (p.hint or "") for p in error.problems):
         return error
     first = error.problems[0]
@@ -160,17 +169,20 @@ def with_phase_hint(error: SubmissionError, path: Path, elsewhere) -> Submission
     return SubmissionError([replace(first, hint=joined), *error.problems[1:]], error.omitted)
 
 
-#: File names of other benchmarks' test-set submissions whose ids coincide with a release's dev ids
-#: (CLUE's OCNLI test file has ids 0..2999, as dev has): such a file is scored, at chance, against
-#: the wrong items, so its name alone is warned about.
-TEST_SUBMISSION_NAMES = {"ocnli_50k_predict.json": "CLUE's OCNLI test set (its leaderboard's file)"}
+#: File names of other benchmarks' test-set submissions, each with the test set's item ids (CLUE's
+#: OCNLI test file has ids 0..2999, as OCNLI's dev set has): on a phase whose ids are all among
+#: them, such a file is scored, at chance, against the wrong items, so its name is warned about.
+TEST_SUBMISSIONS = {
+    "ocnli_50k_predict.json": ("CLUE's OCNLI test set (its leaderboard's file)", range(3000))
+}
 
 
-def test_submission_warning(file_name: str) -> str | None:
-    """The warning for a file named as another benchmark's test-set submission, else None."""
+def test_submission_warning(file_name: str, ids: Iterable[str]) -> str | None:
+    """The warning for a file named as another benchmark's test-set submission on a phase whose
+    item ``ids`` are all that test set's ids, else None."""
     name = PurePosixPath(file_name).name
-    benchmark = TEST_SUBMISSION_NAMES.get(name.lower())
-    if benchmark is None:
+    benchmark, test_ids = TEST_SUBMISSIONS.get(name.lower(), (None, ()))
+    if benchmark is None or not set(ids) <= set(map(str, test_ids)):
         return None
     return (
         f"{name} is the name of the submission file for {benchmark}, whose item ids coincide "

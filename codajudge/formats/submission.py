@@ -56,6 +56,11 @@ CSV_HINT = (
     "(df.to_csv(path, sep='\\t', index=False))"
 )
 SPACES_HINT = "the id and the value look separated by spaces: write one tab between them"
+#: A value with a tab in it: the line has more columns than the id and the value.
+EXTRA_COLUMNS_HINT = (
+    "the line has {} tab-separated columns: write only the id and the value, ID<TAB>VALUE "
+    "(df[[id_column, value_column]].to_csv(path, sep='\\t', index=False))"
+)
 
 
 @dataclass(frozen=True)
@@ -112,7 +117,7 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
         values, notes = _values(track, keys, rows, problems)
         problems.raise_if_any()
     except SubmissionError as error:
-        raise with_phase_hint(error, path, keys.elsewhere) from None
+        raise with_phase_hint(error, path, keys.elsewhere, keys.ids) from None
     return Prediction(values, warnings + note_warnings(notes), layout)
 
 
@@ -340,5 +345,10 @@ def _annotator_rows(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemC
 
 
 def _add(problem: ValueProblem, problems: ProblemCollector, rows: Rows, keys: ItemKeys, j: int):
-    """Row j's problem, at its line and item."""
+    """Row j's problem, at its line and item; a value with a tab in it is named first as a line of
+    too many columns (an ID<TAB>VALUE<TAB>SCORE line, say)."""
+    columns = rows.text(j).count("\t") + 2
+    if columns > 2:
+        extra = EXTRA_COLUMNS_HINT.format(columns)
+        problem.hint = f"{extra}; {problem.hint}" if problem.hint else extra
     add_problem(problems, problem, line=rows.line[j], item=keys.ids[rows.item[j]])

@@ -280,16 +280,19 @@ def _loose_label(text: str) -> str:
     return re.sub(r"[\s_-]+", "", str(text)).casefold()
 
 
+#: Words a release's own annotation names labels by, each with the label it stands for (OCNLI's
+#: annotators chose among these Chinese words): a refusal names the label to write instead.
+ANNOTATION_WORDS = {"蕴含": "entailment", "中立": "neutral", "矛盾": "contradiction"}
+
+
 def outside_label_set(value, track: Track, shown: str, hint: str = None) -> ValueProblem:
-    """The problem of a label outside the set, naming the label it probably meant (``Neutral``), or, where
-    no label is a number, the label a whole number would be as a class index; else ``hint``."""
-    loose = _loose_label(value)  # once: the value is the participant's, of any length
-    names = list(track.labels) + list(track.label_set.aliases)
-    near = [name for name in names if _loose_label(name) == loose]
+    """The problem of a label outside the set, naming the label it probably meant (``_meant``), or,
+    where no label is a number, the label a whole number would be as a class index; else ``hint``."""
     index = str(value).strip()
     as_index = DECIMAL.fullmatch(index) and float(index) in range(len(track.labels))
-    if near:
-        hint = f"labels are matched exactly: write {near[0]!r} (case and spaces count)"
+    meant = _meant(index, track)
+    if meant:
+        hint = meant
     elif as_index and not track.label_set.numbers:
         hint = (
             f"labels are names, not class indices: write the name itself (if {index} is an index from 0 in the "
@@ -298,6 +301,30 @@ def outside_label_set(value, track: Track, shown: str, hint: str = None) -> Valu
         )
     expected = "one of " + ", ".join(track.labels)
     return ValueProblem("label outside the track's label set", expected, shown, hint)
+
+
+def _meant(text: str, track: Track) -> str | None:
+    """The hint naming the label (or alias) ``text`` probably means: the same but for case, spaces,
+    '_' and '-' (``Neutral``); one the annotation names by ``text`` (``ANNOTATION_WORDS``); or the
+    one label whose start it is (``e``, on a track without such aliases); else None."""
+    loose = _loose_label(text)  # once: the value is the participant's, of any length
+    names = list(track.labels) + list(track.label_set.aliases)
+    near = [name for name in names if _loose_label(name) == loose]
+    starting = [label for label in track.labels if _loose_label(label).startswith(loose)]
+    if near:
+        return f"labels are matched exactly: write {near[0]!r} (case and spaces count)"
+    if ANNOTATION_WORDS.get(text) in track.labels:
+        words = (
+            f"{label} for {word}" for word, label in ANNOTATION_WORDS.items() if label in names
+        )
+        return f"write the track's labels, not the annotation's words: {', '.join(words)}"
+    if loose.isalpha() and len(starting) == 1:
+        aliases = ", ".join(track.label_set.aliases) or "none"
+        return (
+            f"write labels in full (this track's abbreviations: {aliases}): {starting[0]!r} "
+            f"for {text!r}"
+        )
+    return None
 
 
 def parse_label(text: str, track: Track, notes: list[ReadNote]) -> int:
