@@ -225,8 +225,9 @@ def safe_extract(
     return warnings
 
 
-def _walk(folder: Path) -> Iterator[tuple[PurePosixPath, str]]:
-    """Every non-directory entry of a folder (relative, ignored ones skipped) and what it is if not a regular file."""
+def walk_entries(folder: Path) -> Iterator[tuple[PurePosixPath, str]]:
+    """Every non-directory entry of a folder (relative, ignored ones skipped) and what it is if
+    not a regular file ('' for a regular file)."""
     for root, dirs, files in os.walk(folder):  # links to folders are listed in dirs, never followed
         dirs.sort()
         for name in sorted(files):
@@ -240,7 +241,7 @@ def _walk(folder: Path) -> Iterator[tuple[PurePosixPath, str]]:
 
 def submission_files(folder: Path) -> list[PurePosixPath]:
     """Every regular file of a submission folder, relative, skipping ignored entries and links."""
-    return [relative for relative, irregular in _walk(Path(folder)) if not irregular]
+    return [relative for relative, irregular in walk_entries(Path(folder)) if not irregular]
 
 
 def _claim(claimed: TrackFiles, relative: PurePosixPath, tracks: Sequence[Track]) -> bool:
@@ -266,7 +267,7 @@ def locate_track_files(folder: Path, tracks: Sequence[Track]) -> tuple[TrackFile
     of files no track claims. A track file that is not a regular file is refused (never opened)."""
     claimed: TrackFiles = {}
     unclaimed: list[str] = []
-    for relative, irregular in _walk(Path(folder)):
+    for relative, irregular in walk_entries(Path(folder)):
         if not _claim(claimed, relative, tracks):
             unclaimed.append(safe_display(relative))
         elif irregular:
