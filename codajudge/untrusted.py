@@ -17,6 +17,7 @@ import contextlib
 import errno
 import os
 import stat
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -276,17 +277,18 @@ def _processes() -> list[_Process]:
     return found
 
 
-def stop_tree(root: int) -> None:
-    """Kill ``root``, every process descended from it and the sessions and process groups they
-    lead or belong to (a child that runs participant code in a session of its own included),
-    while ``root`` still lives, so that the line of descent can still be followed."""
+def stop_tree(root: int, spared: frozenset[int] = frozenset()) -> None:
+    """Kill ``root``, every process descended from it (but ``spared`` children of ``root`` and
+    theirs) and the sessions and process groups they lead or belong to (a child that runs
+    participant code in a session of its own included), while ``root`` still lives, so that the
+    line of descent can still be followed."""
     children: dict = {}
     for process in _processes():
         children.setdefault(process.parent, []).append(process)
     groups, pending = {root}, [root]
     while pending:
         for process in children.get(pending.pop(), []):
-            if process.pid not in groups:
+            if process.pid not in groups and process.pid not in spared:
                 groups.update((process.pid, process.group, process.session))
                 pending.append(process.pid)
     for leader in sorted(groups - {os.getpid(), os.getpgrp(), os.getsid(0)}):
@@ -296,8 +298,8 @@ def stop_tree(root: int) -> None:
 def stop_session(leader: int) -> None:
     """Kill every process of the session (and process group) that ``leader`` started with
     ``setsid``, and wait until they are gone, so that nothing writes while its files are read.
-    A process that left the session with its own ``setsid`` is out of reach here; the sandbox
-    (or the platform's container) ends it with the step."""
+    A process that left the session with its own ``setsid`` is out of reach here: ``adopting``
+    reaches it (on Linux), and the sandbox (or the platform's container) ends it with the step."""
     if not hasattr(os, "killpg"):  # no process groups (Windows): nothing more to stop
         return
     import signal  # here, not above: the scoring program reads files through this module only
@@ -335,3 +337,45 @@ def wait_then_stop(process, time_limit: float | None) -> bool:
         process.kill()
     process.wait()
     return timed_out
+
+
+def _children() -> frozenset[int]:
+    """The live child processes of this one."""
+    return frozenset(p.pid for p in _processes() if p.parent == os.getpid())
+
+
+def _adopt_orphans(adopt: bool) -> bool:
+    """Make this process Linux's child subreaper (or stop it): a descendant whose parent ends is
+    then re-parented to it, not to init, whatever session or group it moved to. False where that
+    is unavailable (not Linux)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes  # here, not above: the scoring program reads files through this module only
+
+    set_child_subreaper = 36  # PR_SET_CHILD_SUBREAPER of <linux/prctl.h>
+    try:
+        return ctypes.CDLL(None).prctl(set_child_subreaper, int(adopt), 0, 0, 0) == 0
+    except (OSError, AttributeError):  # no C library to load, or no prctl in it
+        return False
+
+
+@contextlib.contextmanager
+def adopting():
+    """While inside, this process adopts the orphans among its descendants (``_adopt_orphans``);
+    on leaving, it kills every process descended from it but its children from before and theirs
+    (a double fork into a session of its own included: ``stop_tree``) and reaps those it adopted,
+    so that nothing started inside outlives it. Where adoption is unavailable, a process that left
+    its parent and session is out of reach (only a sandbox or container ends it)."""
+    before = _children()
+    adopted = _adopt_orphans(True)
+    try:
+        yield
+    finally:
+        for _ in range(3):  # a process forked while one round kills is adopted: the next finds it
+            left = _children() - before
+            stop_tree(os.getpid(), spared=before)
+            for pid in left:  # adopted and killed: reaped, not left as zombies
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(pid, os.WNOHANG)
+        if adopted:
+            _adopt_orphans(False)

@@ -7,6 +7,7 @@ with gold) and ``ref`` (task.json, gold), covering every track kind and scale.
 
 import io
 import json
+import os
 import random
 import re
 import subprocess
@@ -632,6 +633,27 @@ def test_a_file_named_almost_model_py_is_named_as_meant_for_model_py(tmp_path, c
         in err
     )
     assert "name each file after its track" not in err
+
+
+@pytest.mark.parametrize(
+    "make, kind",
+    [
+        (lambda path: path.symlink_to(path.parents[2] / "elsewhere.py"), "a symbolic link"),
+        (lambda path: os.mkfifo(path), "a named pipe (FIFO)"),
+    ],
+)
+def test_a_model_py_that_is_no_regular_file_is_named_as_such(tmp_path, capfd, make, kind):
+    """A submission folder whose model.py is a link (never followed) or a FIFO was told that no
+    prediction file was found and that 'model.py' was probably meant as model.py."""
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    (tmp_path / "elsewhere.py").write_text(GOOD_MODEL, encoding="utf-8")
+    (tmp_path / "sub" / "code").mkdir(parents=True)
+    make(tmp_path / "sub" / "code" / "model.py")
+    out = tmp_path / "out"
+    result = main([str(phase["input"]), str(out), str(tmp_path / "sub")])
+    needle = f"code/model.py: model.py is {kind}; expected a regular file. Put the file model.py"
+    err = assert_failed_cleanly(out, capfd.readouterr().err, result, [needle])
+    assert result == 2 and "probably meant" not in err
 
 
 # ---------------------------------------------------------------- value conversion (in process)

@@ -113,6 +113,41 @@ def test_a_forked_grandchild_is_stopped_before_the_output_is_read(tmp_path):
     assert status_of(out)["status"] == "ok" and (out / "sts.tsv").is_file()
 
 
+ESCAPING_MODEL = ACTING_MODEL.replace(
+    "import os, sys, time\n",
+    "import os, sys, time\n"
+    "def act(track):  # the trial's attack: a double fork into a session of its own\n"
+    "    if os.fork():\n"
+    "        return\n"
+    "    os.setsid()\n"
+    "    if os.fork():\n"
+    "        os._exit(0)\n"
+    "    open(PID_FILE, 'w').write(str(os.getpid()))\n"
+    "    status = os.path.join(OUTPUT, 'ingestion_status.json')\n"
+    "    for _ in range(2000):  # until the program's final check said ok\n"
+    "        if os.path.exists(status) and b'ok' in open(status, 'rb').read():\n"
+    "            open(os.path.join(OUTPUT, 'detailed_results.html'), 'w').write('won')\n"
+    "            open(os.path.join(OUTPUT, 'sts.tsv'), 'w').write('not checked')\n"
+    "            break\n"
+    "        time.sleep(0.01)\n"
+    "    os._exit(0)\n",
+)
+
+
+def test_a_process_escaped_to_a_session_of_its_own_is_stopped_before_the_final_check(tmp_path):
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    out, pid_file = tmp_path / "out", tmp_path / "escaped.pid"
+    code = f"OUTPUT = {str(out)!r}\nPID_FILE = {str(pid_file)!r}\n" + ESCAPING_MODEL
+    done = _run_ingest([phase["input"], out, write_submission(tmp_path / "sub", code)])
+    assert done.returncode == 0, done.stderr
+    checked = (out / "sts.tsv").read_bytes()
+    time.sleep(1.0)
+    assert pid_file.is_file() and not _alive(int(pid_file.read_text()))
+    assert not (out / "detailed_results.html").exists()
+    assert (out / "sts.tsv").read_bytes() == checked != b"not checked"
+    assert status_of(out)["status"] == "ok"
+
+
 # ---------------------------------------------------------------- item 4: FIFOs and links
 
 

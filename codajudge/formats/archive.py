@@ -90,17 +90,23 @@ def is_ignored(relative: PurePosixPath) -> bool:
 
 
 def _entry(name: str) -> str:
-    """An entry name fit for a message: unprintable characters escaped, long names cut."""
-    return repr(shorten(safe_display(name), 80))
+    """An entry name fit for a message, in quotes: each unprintable character escaped alone, the
+    bytes of a name that are not UTF-8 (lone surrogates) as their values (``caf\\xe9``, as the
+    ranking tables show them), long names cut."""
+    from ..stats.tables import undecodable_as_text  # here, not above: only a refusal needs it
+
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in undecodable_as_text(name))
+    return f"'{shorten(shown, 80)}'"
 
 
 def _entry_path(info: zipfile.ZipInfo, display: str) -> PurePosixPath:
     """The entry's relative path, after refusing names that are not UTF-8, escape or are links."""
     name = info.filename
-    try:  # zipfile decodes a name not flagged UTF-8 as cp437
+    try:  # zipfile decodes a name not flagged UTF-8 as cp437, which gives back its bytes
         name = name if info.flag_bits & 0x800 else name.encode("cp437").decode("utf-8")
     except UnicodeError:
-        raise NAME_NOT_UTF8.error(display, _entry(name))
+        raw = name.encode("cp437").decode("utf-8", "surrogateescape")
+        raise NAME_NOT_UTF8.error(display, _entry(raw))
     relative = PurePosixPath(name.replace("\\", "/"))
     escapes = relative.is_absolute() or ".." in relative.parts or name[1:2] == ":"
     link = stat.S_ISLNK(info.external_attr >> 16)
@@ -197,8 +203,9 @@ def safe_extract(
     display = safe_display(display)
     try:
         zf = zipfile.ZipFile(archive)
-    except UnicodeDecodeError:  # zipfile decodes a name flagged UTF-8 as it opens the zip
-        raise NAME_NOT_UTF8.error(display, "a name marked UTF-8 with invalid bytes")
+    except UnicodeDecodeError as e:  # zipfile decodes a name flagged UTF-8 as it opens the zip
+        name = bytes(e.object).decode("utf-8", "surrogateescape")
+        raise NAME_NOT_UTF8.error(display, f"{_entry(name)}, marked UTF-8")
     except READ_ERRORS as e:  # anything that is not a readable zip is the submission's problem
         raise NOT_A_ZIP.error(display, str(e)[:200] or e.__class__.__name__)
     with zf:
@@ -225,8 +232,9 @@ def safe_extract(
     return warnings
 
 
-def _walk(folder: Path) -> Iterator[tuple[PurePosixPath, str]]:
-    """Every non-directory entry of a folder (relative, ignored ones skipped) and what it is if not a regular file."""
+def walk_entries(folder: Path) -> Iterator[tuple[PurePosixPath, str]]:
+    """Every non-directory entry of a folder (relative, ignored ones skipped) and what it is if
+    not a regular file ('' for a regular file)."""
     for root, dirs, files in os.walk(folder):  # links to folders are listed in dirs, never followed
         dirs.sort()
         for name in sorted(files):
@@ -240,7 +248,7 @@ def _walk(folder: Path) -> Iterator[tuple[PurePosixPath, str]]:
 
 def submission_files(folder: Path) -> list[PurePosixPath]:
     """Every regular file of a submission folder, relative, skipping ignored entries and links."""
-    return [relative for relative, irregular in _walk(Path(folder)) if not irregular]
+    return [relative for relative, irregular in walk_entries(Path(folder)) if not irregular]
 
 
 def _claim(claimed: TrackFiles, relative: PurePosixPath, tracks: Sequence[Track]) -> bool:
@@ -266,7 +274,7 @@ def locate_track_files(folder: Path, tracks: Sequence[Track]) -> tuple[TrackFile
     of files no track claims. A track file that is not a regular file is refused (never opened)."""
     claimed: TrackFiles = {}
     unclaimed: list[str] = []
-    for relative, irregular in _walk(Path(folder)):
+    for relative, irregular in walk_entries(Path(folder)):
         if not _claim(claimed, relative, tracks):
             unclaimed.append(safe_display(relative))
         elif irregular:

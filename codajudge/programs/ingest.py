@@ -201,8 +201,9 @@ def misnamed_model_hint(unclaimed: list[str]) -> str:
 
 def find_model_folder(folder: Path) -> Path | None:
     """The folder holding the submission's model.py: the shallowest one, at any depth, which must
-    be alone at that depth (ignored entries such as ``__MACOSX/`` left out); None without one."""
-    found = [f for f in archive.submission_files(folder) if f.name == MODEL_FILE]
+    be alone at that depth and a regular file (ignored entries such as ``__MACOSX/`` left out);
+    None without one."""
+    found = {f: kind for f, kind in archive.walk_entries(folder) if f.name == MODEL_FILE}
     if not found:
         return None
     shallowest = min(len(f.parts) for f in found)
@@ -213,6 +214,13 @@ def find_model_folder(folder: Path) -> Path | None:
             f"more than one {MODEL_FILE}",
             expected=f"one {MODEL_FILE}",
             found=", ".join(map(str, top[:5])),
+        )
+    if found[top[0]]:  # a link (never followed), a FIFO, ...
+        raise SubmissionError.single(
+            safe_display(str(top[0])),
+            f"{MODEL_FILE} is {found[top[0]]}",
+            expected="a regular file",
+            hint=f"put the file {MODEL_FILE} itself in the submission folder",
         )
     return folder / top[0].parent
 

@@ -35,7 +35,7 @@ from ..formats.archive import PARTICIPANT_OUTPUT
 from ..formats.textfile import safe_display, shorten
 from ..report import atomic_write
 from ..runner.capture import JOIN_SECONDS, CappedOutput, drain
-from ..untrusted import read_head, wait_then_stop
+from ..untrusted import adopting, read_head, wait_then_stop
 from .child import BASELINE_PREFIX, INTERNAL_ERROR, PROGRESS, REPORT, ChildPaths
 from .status import read_json_object
 
@@ -184,24 +184,26 @@ def run_child(
     # set iteration order in participant code is reproducible
     env = {"PYTHONHASHSEED": "0", **os.environ, "PYTHONUNBUFFERED": "1"}
     kit_read, kit_write = os.pipe()
-    try:
-        process = subprocess.Popen(
-            [*command, str(kit_write)],
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            pass_fds=(kit_write,),
-            start_new_session=True,
-        )
-    finally:
-        os.close(kit_write)
     readers, kit_lines = [], KitLines()
     try:
-        readers += output.drain(process.stdout, process.stderr)
-        readers.append(drain(os.fdopen(kit_read, "rb"), kit_lines.add))
-        # the child's forks may live on after it exited: the session is its own to reach them
-        timed_out = wait_then_stop(process, time_limit)
+        # the child's forks may live on after it exited, in its session or one of their own:
+        # none outlives this block, before the pipes are read to their end and the files checked
+        with adopting():
+            try:
+                process = subprocess.Popen(
+                    [*command, str(kit_write)],
+                    env=env,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    pass_fds=(kit_write,),
+                    start_new_session=True,
+                )
+            finally:
+                os.close(kit_write)
+            readers += output.drain(process.stdout, process.stderr)
+            readers.append(drain(os.fdopen(kit_read, "rb"), kit_lines.add))
+            timed_out = wait_then_stop(process, time_limit)
     finally:
         for reader in readers:
             reader.join(JOIN_SECONDS)

@@ -737,7 +737,8 @@ def _accepted_cases() -> list[Case]:
 def _archive_cases() -> list[Case]:
     sim = ed.valid_file("sim")
     z = "submission.zip"
-    escape = lambda name: at(z) + r"entry path escapes the archive.*" + re.escape(repr(name))  # noqa: E731
+    # an entry name is shown in quotes as it is: a Windows zip's backslashes are not doubled
+    escape = lambda name: at(z) + r"entry path escapes the archive.*" + re.escape(f"'{name}'")  # noqa: E731
     many = make_zip([(f"f{k:04d}.txt", b"x") for k in range(1001)])
     bomb = make_zip([("sim.tsv", b"0" * (11 * 1024 * 1024))])
     inner = make_zip([("sim.tsv", sim)])
@@ -880,13 +881,16 @@ def _archive_cases() -> list[Case]:
             "zip_name_bad_utf8_flagged",
             "archive",
             {z: patch(odd, 0, name=b"sim_\xff\xfe.tsv", flag_bits=0x800)},
-            pattern=at(z) + r"an entry name is not valid UTF-8",
+            # the name's bytes that are not UTF-8 as their values, as in the ranking tables
+            pattern=at(z)
+            + r"an entry name is not valid UTF-8; .*found 'sim_\\xff\\xfe\.tsv', marked UTF-8\. R",
         ),
         Case(
             "zip_name_bad_utf8_cp437",
             "archive",
-            {z: patch(odd, 0, name=b"sim_\x82\x82.tsv")},
-            pattern=at(z) + r"an entry name is not valid UTF-8",
+            {z: patch(odd, 0, name=b"sim_\x82\x01.tsv")},
+            pattern=at(z)
+            + r"an entry name is not valid UTF-8; .*found 'sim_\\x82\\x01\.tsv'\. Rename",
         ),
         Case(
             "zip_duplicate_entry",
