@@ -1393,3 +1393,13 @@ def test_lewidi2023_a_results_file_of_another_row_count_is_refused(built, tmp_pa
         assert message.count("ConvAbuse_results.tsv") == 1, message  # one file, both tracks
         assert "expected 840 rows" in message and f"found {rows} non-blank rows" in message
         assert (phase in message) if phase else "is the number of items of" not in message, message
+
+
+@pytest.mark.parametrize("name", EDITIONS)
+def test_each_phase_description_says_of_its_gold_what_the_phase_does(name):
+    """The default's practice phase read 'gold hidden on the platform' while its gold is public
+    (``gold: dev (public)``, in the starting kit)."""
+    for phase in load_edition(REPO / "editions" / name).phases:
+        says_hidden = "hidden" in phase.description
+        says_public = "public" in phase.description or "starting kit" in phase.description
+        assert says_hidden <= phase.hide_gold and says_public <= (not phase.hide_gold), phase.id
