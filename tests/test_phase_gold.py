@@ -307,3 +307,22 @@ def test_the_bundle_checker_refuses_a_hidden_phase_scoring_a_later_hidden_phase_
         "phase 'Practice' scores items that the later phase 'Evaluation' scores, both with gold "
         "hidden (reference_data/evaluation holds 56 of its items)"
     ) in problems[0]
+
+
+def test_the_bundle_checker_compares_a_hidden_phase_s_texts_across_datasets(bundles, tmp_path):
+    """Two datasets may read one release (STS 2017's tracks all practised on STS Benchmark dev):
+    the practice's var items with the texts of the evaluation's sim items are rescored items."""
+    tree = Path(shutil.copytree(bundles.small().tree, tmp_path / "small"))
+    practice, evaluation = tree / "input_data" / "practice", tree / "input_data" / "evaluation"
+    var = [json.loads(line) for line in (practice / "var.jsonl").read_text().splitlines()]
+    sim = [json.loads(line) for line in (evaluation / "sim.jsonl").read_text().splitlines()]
+    var[:2] = [dict(item, texts=other["texts"]) for item, other in zip(var[:2], sim)]
+    write_jsonl(practice / "var.jsonl", var)
+    task = tree / "reference_data" / "practice" / "task.json"
+    task.write_text(json.dumps(dict(json.loads(task.read_text()), hide_gold=True)))
+    # what a hidden practice's bundle has not: its gold in the kit and in a perfect sample
+    shutil.rmtree(tree / "starting_kit" / "reference_data" / "practice")
+    (tree / "starting_kit" / "sample_submissions" / "result_submission.zip").unlink()
+    problems = check_bundle(tree)
+    assert [line.split(":")[0] for line in problems] == ["reference_data/practice"], problems
+    assert "(reference_data/evaluation holds 2 of its items)" in problems[0]
