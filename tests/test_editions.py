@@ -610,13 +610,15 @@ def test_practice_gold_is_not_in_the_starting_kit_when_it_would_reveal_test_gold
 @edition_group("sts2017")
 def test_sts2017_practice_leaves_out_the_en_en_test_pairs(built):
     """Issue 34, item 2: 125 STS Benchmark dev pairs are track 5's test pairs; the hidden-gold
-    practice phase, before the evaluation, scores none of them (and all 1,500 on other tracks)."""
+    practice phase, before the evaluation, scores none of them, on any track (every track
+    practises on STS Benchmark dev)."""
     inputs = built("sts2017").tree / "input_data"
     _, test_pairs = _ids_and_texts(inputs / "evaluation" / "sts_en_en.jsonl")
-    practice_ids, practice_pairs = _ids_and_texts(inputs / "practice" / "sts_en_en.jsonl")
-    assert len(practice_ids) == 1500 - 125 and not practice_pairs & test_pairs
-    other_ids, _ = _ids_and_texts(inputs / "practice" / "sts_es_es.jsonl")
-    assert len(other_ids) == 1500
+    practice = [p for p in (inputs / "practice").glob("sts_*.jsonl") if ".train." not in p.name]
+    assert len(practice) == 7
+    for path in practice:
+        practice_ids, practice_pairs = _ids_and_texts(path)
+        assert len(practice_ids) == 1500 - 125 and not practice_pairs & test_pairs, path.name
 
 
 @edition_group("lewidi2025")
@@ -1406,3 +1408,13 @@ def test_lewidi2023_a_results_file_of_another_row_count_is_refused(built, tmp_pa
         assert message.count("ConvAbuse_results.tsv") == 1, message  # one file, both tracks
         assert "expected 840 rows" in message and f"found {rows} non-blank rows" in message
         assert (phase in message) if phase else "is the number of items of" not in message, message
+
+
+@pytest.mark.parametrize("name", EDITIONS)
+def test_each_phase_description_says_of_its_gold_what_the_phase_does(name):
+    """The default's practice phase read 'gold hidden on the platform' while its gold is public
+    (``gold: dev (public)``, in the starting kit)."""
+    for phase in load_edition(REPO / "editions" / name).phases:
+        says_hidden = "hidden" in phase.description
+        says_public = "public" in phase.description or "starting kit" in phase.description
+        assert says_hidden <= phase.hide_gold and says_public <= (not phase.hide_gold), phase.id

@@ -194,7 +194,8 @@ def test_a_participant_runs_the_cosine_baseline_on_the_practice_phase(organiser,
 
 
 def test_a_copy_of_the_default_edition_under_another_name_is_refused_naming_its_pages(tmp_path):
-    """The default's overview and terms describe its sample data and licence (CC0)."""
+    """The default's overview and terms describe its sample data and licence (CC0); a page still
+    mostly theirs is refused, however its title was edited (a new first line once passed)."""
     shutil.copytree(
         REPO / "editions" / "default", tmp_path / "copied", ignore=shutil.ignore_patterns("data")
     )
@@ -202,12 +203,19 @@ def test_a_copy_of_the_default_edition_under_another_name_is_refused_naming_its_
     config = yaml.safe_load(path.read_text(encoding="utf-8"))
     config["name"] = "copied"
     path.write_text(yaml.safe_dump(config), encoding="utf-8")
+    terms = tmp_path / "copied" / "pages" / "terms.md"
+    lines = terms.read_text(encoding="utf-8").split("\n")
+    terms.write_text("\n".join(["# Terms of Copied 2027"] + lines[1:]), encoding="utf-8")
     done = codajudge("check", str(path), cwd=tmp_path, ok=False)
     assert (
-        "copied/pages/overview.md: the page is the default edition's pages/overview.md"
-        in done.stderr
-    )
-    assert "copied/pages/terms.md: the page is the default edition's pages/terms.md" in done.stderr
+        "copied/pages/overview.md: the page is still mostly the default edition's "
+        "pages/overview.md (its sample data, dates and licence); expected at most half of its "
+        "non-blank lines the default page's, found 13 of its 13 non-blank lines"
+    ) in done.stderr
+    assert (
+        "copied/pages/terms.md: the page is still mostly the default edition's pages/terms.md"
+    ) in done.stderr
+    assert "found 6 of its 7 non-blank lines" in done.stderr and done.returncode == 1
 
 
 def test_codajudge_new_refuses_an_existing_folder_and_a_name_that_is_not_plain(tmp_path):

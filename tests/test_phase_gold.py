@@ -204,7 +204,41 @@ def test_the_same_items_read_from_two_files_are_refused_by_their_texts(tmp_path)
         import_data(edition, folder)
     text = str(caught.value)
     assert "datasets 'sim': phase 'practice' scores items that the later phase 'evaluation'" in text
-    assert "found 3 such items, e.g. dev item 'copy-sim-test-000'" in text
+    assert "found 3 such dev items ('copy-sim-test-000', 'copy-sim-test-001', " in text
+    assert "dev item 'copy-sim-test-000' has the texts of test item 'sim-test-000'" in text
+
+
+def _read(folder: Path, dataset: str, split: str) -> list[dict]:
+    path = folder / "data" / dataset / f"{split}.jsonl"
+    return [json.loads(line) for line in path.read_text().split("\n") if line]
+
+
+def test_another_dataset_s_test_texts_in_a_hidden_practice_are_refused_and_exclude_leaves_them_out(
+    tmp_path,
+):
+    """STS 2017: every track practised on STS Benchmark dev, which holds the en-en track's test
+    pairs; only the en-en dataset excluded them. The rule spans datasets, and so does ``exclude``."""
+    folder = _small(tmp_path, _all_hidden)
+    var_dev = _read(folder, "var", "dev")
+    copied = [
+        dict(item, texts=test["texts"])
+        for item, test in zip(var_dev, _read(folder, "sim", "test")[:2])
+    ]
+    write_jsonl(folder / "data" / "var" / "dev.jsonl", copied + var_dev[2:])
+    with pytest.raises(ConfigError) as caught:
+        import_data(load_edition(folder), folder)
+    text = str(caught.value)
+    assert (
+        "datasets 'var': phase 'practice' scores items that the later phase 'evaluation' scores, "
+        "both with gold hidden (its dev split holds items with the texts of the test split of "
+        "dataset 'sim')"
+    ) in text
+    assert f"found 2 such dev items ({var_dev[0]['id']!r}, {var_dev[1]['id']!r})" in text
+    assert "has the texts of test item 'sim-test-000' of 'sim'" in text
+    assert "exclude: {dev: test} on dataset 'var'" in text
+    edit_config(folder, lambda c: c["datasets"]["var"].update(exclude={"dev": "test"}))
+    data = import_data(load_edition(folder), folder)
+    assert [item["id"] for item in data.splits["dev"]["var"]] == [it["id"] for it in var_dev[2:]]
 
 
 def test_a_post_campaign_phase_may_score_the_evaluation_items_again(tmp_path):
@@ -273,3 +307,22 @@ def test_the_bundle_checker_refuses_a_hidden_phase_scoring_a_later_hidden_phase_
         "phase 'Practice' scores items that the later phase 'Evaluation' scores, both with gold "
         "hidden (reference_data/evaluation holds 56 of its items)"
     ) in problems[0]
+
+
+def test_the_bundle_checker_compares_a_hidden_phase_s_texts_across_datasets(bundles, tmp_path):
+    """Two datasets may read one release (STS 2017's tracks all practised on STS Benchmark dev):
+    the practice's var items with the texts of the evaluation's sim items are rescored items."""
+    tree = Path(shutil.copytree(bundles.small().tree, tmp_path / "small"))
+    practice, evaluation = tree / "input_data" / "practice", tree / "input_data" / "evaluation"
+    var = [json.loads(line) for line in (practice / "var.jsonl").read_text().splitlines()]
+    sim = [json.loads(line) for line in (evaluation / "sim.jsonl").read_text().splitlines()]
+    var[:2] = [dict(item, texts=other["texts"]) for item, other in zip(var[:2], sim)]
+    write_jsonl(practice / "var.jsonl", var)
+    task = tree / "reference_data" / "practice" / "task.json"
+    task.write_text(json.dumps(dict(json.loads(task.read_text()), hide_gold=True)))
+    # what a hidden practice's bundle has not: its gold in the kit and in a perfect sample
+    shutil.rmtree(tree / "starting_kit" / "reference_data" / "practice")
+    (tree / "starting_kit" / "sample_submissions" / "result_submission.zip").unlink()
+    problems = check_bundle(tree)
+    assert [line.split(":")[0] for line in problems] == ["reference_data/practice"], problems
+    assert "(reference_data/evaluation holds 2 of its items)" in problems[0]

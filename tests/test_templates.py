@@ -160,3 +160,26 @@ def test_a_metrics_text_is_its_template_and_an_editions_template_replaces_it(tmp
     (own / "pearson.md").write_text("Pearson's r of predictions and gold.\n", encoding="utf-8")
     after = pages.evaluation_page(dataclasses.replace(edition, folder=tmp_path), NO_LOCAL)
     assert after == before.replace(kit_text, "Pearson's r of predictions and gold.")
+
+
+def test_a_template_override_that_replaces_no_kit_template_is_refused_naming_the_closest(tmp_path):
+    """A misnamed override (``metrics.md`` for ``metric.md``) once left the kit's text in use
+    without a word; a registered metric's or kind's own text stays allowed."""
+    shutil.copytree(
+        REPO / "editions" / "default", tmp_path / "ed", ignore=shutil.ignore_patterns("data")
+    )
+    own = tmp_path / "ed" / "templates"
+    (own / "evaluation").mkdir(parents=True)
+    (own / "evaluation" / "metrics.md").write_text("| $title |\n", encoding="utf-8")
+    (own / "kinds").mkdir()
+    (own / "kinds" / "classification_range.md").write_text("0-5\n", encoding="utf-8")
+    (own / "metrics").mkdir()
+    (own / "metrics" / "accuracy.md").write_text("The share right.\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as raised:
+        load_edition(tmp_path / "ed")
+    assert [p.file for p in raised.value.problems] == [str(own / "evaluation" / "metrics.md")]
+    assert (
+        "the file replaces no template of the kit: the kit's own text would be used; expected "
+        "templates/NAME.md, NAME a template of codajudge/templates (docs/templates.md). Did you "
+        "mean 'evaluation/metric.md'?"
+    ) in str(raised.value)

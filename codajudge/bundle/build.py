@@ -123,11 +123,20 @@ def import_data(
     needed = ["train"] + sorted({p.split for p in edition.phases})
     problems: list[Problem] = list(found or []) + missing_releases(edition.datasets, data_root)
     splits: dict[str, dict[str, list[dict]]] = {s: {} for s in needed}
+    held: dict[str, set[tuple]] = {}  # split -> the texts it holds in any dataset, as read
     for dataset, source in sorted(edition.datasets.items()):
         if missing_releases({dataset: source}, data_root):
             continue  # reported above
         for split, items in _dataset_splits(edition, dataset, data_root, needed, problems).items():
-            splits[split][dataset] = items
+            held.setdefault(split, set()).update(map(text_key, items))
+            if split in needed and not (split == "train" and source.get("train") == "none"):
+                splits[split][dataset] = items
+    for dataset, source in edition.datasets.items():  # the texts another split holds, left out
+        for split, other in (source.get("exclude") or {}).items():
+            if dataset in splits.get(split, {}):
+                texts = held.get(other, set())
+                kept = [item for item in splits[split][dataset] if text_key(item) not in texts]
+                splits[split][dataset] = kept
     place = functools.partial(data_place, edition, data_root)  # (dataset, split) -> where
     # a scored split (every one after train) needs items; a dataset may have no training items
     empty = [(dataset, s) for s in needed[1:] for dataset, items in splits[s].items() if not items]
@@ -164,8 +173,8 @@ def located(problem: Problem, dataset: str, source, config: str) -> Problem:
 def _dataset_splits(
     edition: Edition, dataset: str, data_root: Path, needed: list[str], problems: list[Problem]
 ) -> dict[str, list[dict]]:
-    """split -> items of ``dataset``: each split read (with its tracks' label set), then its
-    ``exclude`` applied (the items whose texts the excluded split holds, as read, left out). A
+    """split -> items of ``dataset``: each split read (with its tracks' label set) and each split its
+    ``exclude`` names, before any ``exclude`` is applied (``import_data`` does, across datasets). A
     split's problems, naming the dataset (``located``), are added to ``problems`` and do not stop
     the others from being read; the rows a table could read are kept (``PartlyRead``), a split that
     could not be read at all is left out."""
@@ -186,12 +195,7 @@ def _dataset_splits(
                 read[split] = e.items
             new = [located(p, dataset, source, edition.config) for p in e.problems]
             problems.extend(p for p in new if p not in problems)
-    kept = {split: read[split] for split in wanted if split in read}
-    for split, other in excluded_by.items():
-        if split in kept:
-            texts = {text_key(item) for item in read.get(other, [])}
-            kept[split] = [item for item in kept[split] if text_key(item) not in texts]
-    return kept
+    return read
 
 
 class Repeats(NamedTuple):

@@ -29,6 +29,7 @@ from .config_yaml import load_config_yaml
 from .data_checks import dataset_problems
 from .phase_gold import config_problems
 from .placeholders import page_problems, text_problems
+from .prose import override_problems
 from .sample import declared_local
 from .schedule import DATE_FORMAT, ScheduledPhase, config_date, schedule_problems
 from ..fields import with_defaults
@@ -159,7 +160,8 @@ def _check_files(raw: dict, folder: Path, display: str, problems: list[Problem])
     """terms, logo, pages and public_files (copied into the starting kit, and leak-checked): regular
     files inside the edition folder; the terms and pages none a placeholder or a default page
     (``placeholders.page_problems``), each page's file name its own in the bundle
-    (``_page_name_problems``). Returns the pages whose file is one."""
+    (``_page_name_problems``), each file under ``templates/`` a kit template's
+    (``prose.override_problems``). Returns the pages whose file is one."""
     terms = _edition_file(raw["terms"], folder, display, "terms", problems)
     _edition_file(raw["logo"], folder, display, "logo", problems)
     for i, name in enumerate(raw.get("public_files") or []):
@@ -171,6 +173,7 @@ def _check_files(raw: dict, folder: Path, display: str, problems: list[Problem])
     ]
     written = ([raw["terms"]] if terms else []) + [page["file"] for page in pages]
     problems.extend(page_problems(raw["name"], folder, written))
+    problems.extend(override_problems(folder))
     problems.extend(_page_name_problems(raw.get("pages") or []))
     return pages
 

@@ -10,18 +10,18 @@ competition. Three rules, checked on the config (``config_problems``: split name
    public-gold phase's split may not be a ``sample`` of a hidden split (``known_repeats`` counts a
    release's own repeats, never the items a sample copies).
 3. Before the evaluation ends, no hidden-gold phase scores items that a later hidden-gold phase
-   scores: its scores, one submission after another, would reveal the later phase's gold. A
+   scores, in any dataset: its scores, one submission after another, would reveal the later phase's gold. A
    post-campaign phase (one that starts after the evaluation ends, ``post_campaign``) is exempt:
    by then the evaluation's gold has done its work.
 
-A dataset's ``exclude: {SPLIT: OTHER}`` leaves out of SPLIT the items whose texts OTHER holds, which
-makes two splits disjoint (``sample`` + ``exclude`` hold a part out of a split).
+A dataset's ``exclude: {SPLIT: OTHER}`` leaves out of SPLIT the items whose texts OTHER holds in any
+dataset, which makes two splits disjoint (``sample`` + ``exclude`` hold a part out of a split).
 """
 
 import itertools
 from collections.abc import Iterator, Sequence
 
-from ..errors import Problem
+from ..errors import Problem, first_few
 from .leaks import text_key
 from .prose import listed
 
@@ -159,15 +159,43 @@ def _rescored(earlier, later, dataset: str, why: str, example: str = "") -> Prob
 
 
 def item_problems(phases: Sequence, splits: dict[str, dict[str, list[dict]]]) -> Iterator[Problem]:
-    """Rule 3 on the items read (``splits``: split -> dataset -> items), by texts: what the config
-    cannot tell (one release file read as two splits, a release repeating items across splits)."""
+    """Rule 3 on the items read (``splits``: split -> dataset -> items), by texts, across every
+    dataset of the edition: what the config cannot tell (one release file read as two splits, a
+    release repeating items across splits, two datasets reading one file)."""
     for earlier, later in later_hidden_pairs(phases):
         if earlier.split == later.split:
             continue  # config_problems has refused it
+        # texts -> (dataset, id) of the later phase's first item holding them; no texts left out
+        later_items: dict[tuple, tuple[str, str]] = {}
+        for dataset, items in sorted(splits[later.split].items()):
+            for item in items:
+                if any(text_key(item)):
+                    later_items.setdefault(text_key(item), (dataset, str(item["id"])))
         for dataset, items in sorted(splits[earlier.split].items()):
-            later_keys = map(text_key, splits[later.split].get(dataset, []))
-            later_texts = {key for key in later_keys if any(key)}  # items without texts left out
-            if shared := [item for item in items if text_key(item) in later_texts]:
-                found = f"{len(shared)} such items, e.g. {earlier.split} item {shared[0]['id']!r}"
-                why = f"its {earlier.split} and {later.split} splits hold items with the same texts"
-                yield _rescored(earlier, later, dataset, why, found)
+            shared: dict[str, list[tuple[str, str]]] = {}  # later dataset -> (earlier id, later id)
+            for item in items:
+                if match := later_items.get(text_key(item)):
+                    shared.setdefault(match[0], []).append((str(item["id"]), match[1]))
+            for other, pairs in sorted(shared.items()):
+                yield _rescored_items(earlier, later, dataset, other, pairs)
+
+
+def _rescored_items(earlier, later, dataset: str, other: str, pairs: list) -> Problem:
+    """Rule 3's problem for the items of ``dataset``'s split that phase ``earlier`` scores with the
+    texts of items of ``other``'s split that phase ``later`` scores (``pairs``: their ids)."""
+    first, second = earlier.split, later.split
+    ids = first_few([repr(scored) for scored, _ in pairs])
+    found = f"{len(pairs)} such {first} items ({ids}): {first} item {pairs[0][0]!r} has the texts "
+    found += f"of {second} item {pairs[0][1]!r}"
+    if other == dataset:
+        why = f"its {first} and {second} splits hold items with the same texts"
+        return _rescored(earlier, later, dataset, why, found)
+    hint = (
+        f"leave them out: exclude: {{{first}: {second}}} on dataset '{dataset}' (exclude leaves out "
+        f"the items whose texts the {second} split of any dataset holds), or exclude: {{{second}: "
+        f"{first}}} on dataset '{other}'"
+    )
+    why = f"its {first} split holds items with the texts of the {second} split of dataset '{other}'"
+    return rescored(
+        f"datasets '{dataset}'", earlier.id, later.id, why, f"{found} of '{other}'", hint
+    )

@@ -21,25 +21,39 @@ def _normalised(text: str) -> str:
     return " ".join(text.split())
 
 
+def _lines(text: str) -> list[str]:
+    """The non-blank lines of ``text``, white space folded."""
+    return [line for line in map(_normalised, text.split("\n")) if line]
+
+
 def page_problems(edition_name: str, folder: Path, files: list[str]) -> Iterator[Problem]:
     """One problem per page file (relative to ``folder``, each a regular file inside it) that is a
-    placeholder or a default page."""
-    defaults = {}  # the default edition's pages by normalised text (none in a kit without editions)
+    placeholder, or still mostly a default page: more than half of its non-blank lines are lines of
+    the default edition's overview or terms (an edited title does not make the page the edition's)."""
+    defaults = {}  # the default edition's page -> its lines (none in a kit without editions)
     for name in ("pages/overview.md", "pages/terms.md") if edition_name != "default" else ():
         path = kit_root() / "editions" / "default" / name
         if path.is_file():
-            defaults[_normalised(path.read_text(encoding="utf-8", errors="replace"))] = name
+            defaults[name] = set(_lines(path.read_text(encoding="utf-8", errors="replace")))
     for path in (Path(folder) / name for name in files):
-        text = _normalised(path.read_text(encoding="utf-8", errors="replace"))
-        if PLACEHOLDER_MARK in text:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if PLACEHOLDER_MARK in _normalised(text):
             message = "the page is still the placeholder 'codajudge new' wrote"
             hint = "write the edition's own text and delete the placeholder line"
             yield Problem(str(path), message, hint=hint)
-        elif text in defaults:
-            wrong = "its sample data, dates and licence"
-            message = f"the page is the default edition's {defaults[text]} ({wrong})"
-            hint = f"write edition '{edition_name}'s own page"
-            yield Problem(str(path), message, hint=hint)
+            continue
+        lines = _lines(text)
+        for name, default_lines in defaults.items():
+            if 2 * (same := sum(line in default_lines for line in lines)) > len(lines):
+                yield Problem(
+                    str(path),
+                    f"the page is still mostly the default edition's {name} (its sample data, "
+                    "dates and licence)",
+                    expected="at most half of its non-blank lines the default page's",
+                    found=f"{same} of its {len(lines)} non-blank lines",
+                    hint=f"write edition '{edition_name}'s own page",
+                )
+                break
 
 
 def text_problems(raw: dict) -> list[Problem]:

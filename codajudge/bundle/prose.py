@@ -8,10 +8,15 @@ fields each template receives: docs/edition-config.md, "Page templates")."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
+from ..errors import Problem
+from ..fields import did_you_mean
+from ..kinds import REGISTRY as KINDS
 from ..kinds import Kind
-from ..texts import Templates, utf8_text
+from ..metrics.base import REGISTRY as METRICS
+from ..texts import EDITION_TEMPLATES, KIT_TEMPLATES, Templates, utf8_text
 
 
 def listed(names: list[str]) -> str:
@@ -30,3 +35,24 @@ def own_page_text(folder: Path, source: str) -> str:
     unless UTF-8; its line ends kept as written."""
     path = folder / source
     return utf8_text(path.read_bytes(), str(path))
+
+
+def override_problems(folder: Path) -> Iterator[Problem]:
+    """One problem per file under the edition's ``templates/`` that replaces no kit template (a
+    misspelt name would leave the kit's text in use without a word), naming the closest one. A
+    registered metric's ``metrics/NAME.md`` and a registered kind's ``kinds/KIND_PART.md`` are read
+    when there is one, the kit's or not (docs/templates.md)."""
+    own = Path(folder) / EDITION_TEMPLATES
+    kit = [path.relative_to(KIT_TEMPLATES).as_posix() for path in KIT_TEMPLATES.rglob("*.md")]
+    known = set(kit) | {f"metrics/{metric}.md" for metric in METRICS}
+    for path in sorted(own.rglob("*")) if own.is_dir() else ():
+        name = path.relative_to(own).as_posix()
+        kind_part = name.endswith(".md") and name.startswith(tuple(f"kinds/{k}_" for k in KINDS))
+        if path.is_file() and name not in known and not kind_part:
+            yield Problem(
+                str(path),
+                "the file replaces no template of the kit: the kit's own text would be used",
+                expected=f"{EDITION_TEMPLATES}/NAME.md, NAME a template of codajudge/templates "
+                "(docs/templates.md)",
+                hint=did_you_mean(name, sorted(kit)) or "remove the file or correct its name",
+            )

@@ -264,8 +264,9 @@ def check_data_files(root: Path, findings: Findings) -> None:
 class ScoredPhase(NamedTuple):
     """One phase of the bundle with reference data, as ``phase_gold.later_hidden_pairs``
     reads it: ``id`` its kit id (task.json's ``phase``), ``where`` its reference data's path,
-    ``keys`` (dataset, key) of each item it scores (of a hidden-gold phase only: the public phases'
-    items are not the rule's concern), by texts (``text_key``), else by id."""
+    ``keys`` the key of each item it scores (of a hidden-gold phase only: the public phases'
+    items are not the rule's concern): its texts (``text_key``) in any dataset, else its dataset
+    and id."""
 
     id: str
     name: str
@@ -276,9 +277,10 @@ class ScoredPhase(NamedTuple):
     keys: set[tuple]
 
 
-def _item_key(item: dict) -> tuple:
+def _item_key(dataset: str, item: dict) -> tuple:
+    """An item's texts, whatever its dataset (two datasets may read one release), else its id."""
     key = text_key(item)
-    return key if any(key) else ("id", str(item["id"]))
+    return key if any(key) else ("id", dataset, str(item["id"]))
 
 
 def check_rescored(doc: dict, references: dict[str, Reference], findings: Findings) -> None:
@@ -289,7 +291,7 @@ def check_rescored(doc: dict, references: dict[str, Reference], findings: Findin
         reference = references[task["reference_data"]]
         spec = reference.result.spec
         hidden = reference.items.items() if spec.hide_gold else ()
-        keys = {(dataset, _item_key(item)) for dataset, items in hidden for item in items}
+        keys = {_item_key(dataset, item) for dataset, items in hidden for item in items}
         start, end = phase_dates(phase, reference.where, Findings())
         name = str(phase.get("name"))
         phases.append(
