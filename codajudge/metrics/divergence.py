@@ -8,9 +8,10 @@ Gold and predictions are arrays ``(N, K)`` of probabilities in the track's label
 - ``normalize_dist``: every probability below 1e-15 is raised to 1e-15 and the row divided by its
   sum, as the script does to the model's distribution, and here to the human's too, so that a
   perfect prediction scores exactly 0 (the scoring program reads the gold's shares by the rule
-  it reads a submitted soft label by: the shares submitted are the gold to the bit). That moves an item's value by less than 1e-12, except for an
-  item predicted exactly that has a class nobody chose: 0 here, about 2.6e-8 by the script (the
-  square root of the floor's own divergence); published values have 4 decimals.
+  it reads a submitted soft label by: the shares submitted are the gold to the bit). That moves
+  an item's value by less than 1e-12, except for an item predicted exactly that has a class
+  nobody chose: 0 here, about 2.6e-8 by the script (the square root of the floor's own
+  divergence); published values have 4 decimals.
 - JSD: scipy's ``distance.jensenshannon`` (natural log): the Jensen-Shannon *distance*, the square
   root of the divergence, in [0, sqrt(ln 2)]. Where rounding makes the divergence of two nearly
   equal rows negative, scipy's square root is NaN and the script counts the item as 0: so here.
