@@ -13,6 +13,7 @@ import pytest
 
 from codajudge.errors import ConfigError, SubmissionError
 from codajudge.formats.archive import find_track_files
+from codajudge.formats.coverage import OtherPhases, id_hash
 from codajudge.formats.submission import ItemKeys, read_prediction
 from codajudge.tracks import track_from_dict, tracks_from_list
 
@@ -110,6 +111,31 @@ def test_a_document_of_more_items_than_the_phase_scores_is_read_on_its_items(tmp
     lacking = write(tmp_path / "snli_lacking.json", {"m": records(IDS[1:] + extra)})
     message = refusal(lacking)
     assert "unknown id" in message and "3057845023.jpg#1r1e" in message
+
+
+def test_a_whole_part_is_read_within_the_bounds_of_every_phases_items(tmp_path):
+    """ChaosNLI publishes a part whole (its practice and evaluation items): a phase of 4 items
+    reads a document of 44 (more entries than 4 items' predictions can hold) when the other phase
+    has the 40 others, and finds it by its uids; the evaluation phase is named only for a document
+    of its uids alone, never for the whole part."""
+    others = [f"{i}.jpg#0r1n" for i in range(40)]
+    phases = {"evaluation": {"snli": [id_hash(uid) for uid in others]}}
+    keys = ItemKeys(IDS, elsewhere=OtherPhases(SOFT, phases))
+    path = write(tmp_path / "snli.json", {"random_baseline": records(IDS + others)})
+    assert "holds more entries" in refusal(path)  # without the other phase's items
+    assert read_prediction(path, "snli.json", SOFT, keys).values.shape == (4, 3)
+    path.rename(tmp_path / "predictions.json")
+    found = find_track_files(tmp_path, TRACKS, IDS_OF, phases)
+    assert found.files["snli_soft"] == PurePosixPath("predictions.json")
+    wrong = records(IDS + others)
+    wrong[IDS[0]]["predicted_label"] = "x"
+    path = write(tmp_path / "snli.json", {"m": wrong})
+    with pytest.raises(SubmissionError) as e:
+        read_prediction(path, "snli.json", LABELS, keys)
+    assert "not an NLI label" in str(e.value) and "evaluation" not in str(e.value)
+    path = write(tmp_path / "snli.json", {"m": records(others)})
+    with pytest.raises(SubmissionError, match="uids of the evaluation phase|ids of the evaluation"):
+        read_prediction(path, "snli.json", SOFT, keys)
 
 
 @pytest.mark.parametrize(

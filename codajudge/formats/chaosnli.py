@@ -27,7 +27,7 @@ from ..errors import ProblemCollector, SubmissionError, counted, plural
 from ..kinds.base import DISTRIBUTION, LABEL
 from ..tracks import Track
 from ..untrusted import read_head
-from .coverage import missing_items, unknown_id
+from .coverage import missing_items, part_items, unknown_id
 from .notes import VALUE_NOTES, note_warnings
 from .soft import soft_label
 from .textfile import Rule, opened, shorten, utf8_text
@@ -78,15 +78,18 @@ def document_uids(path: Path, n_items: int) -> set | None:
         return None
 
 
-def read_chaosnli(path: Path, display: str, track: Track, ids: list[str]):
+def read_chaosnli(path: Path, display: str, track: Track, ids: list[str], elsewhere=None):
     """(values aligned with ``ids``, warnings) for ``track``: probabilities ``(N, K)`` in the track's
     label order for a soft-label track (``soft.soft_label``'s rules, a record's logits turned into
     probabilities), label indices ``(N,)`` for a classification track (``predicted_label``, by the
-    track's ``LabelSet``: a letter its aliases declare, or a name)."""
+    track's ``LabelSet``: a letter its aliases declare, or a name). The document is read within the
+    bounds of the dataset's whole part: ``ids`` and the other phases' items (``elsewhere``, a
+    ``coverage.OtherPhases``, which also names the phase of a document of only its uids)."""
     order = _track_order(track, display)  # refuses a track the layout does not fit, before reading
-    model, records = _document(path, display, len(ids))
+    phases = elsewhere.phases if elsewhere is not None else {}
+    model, records = _document(path, display, part_items(len(ids), phases, track.dataset))
     problems, notes = ProblemCollector(display), []
-    position, skipped = _positions(records, ids, problems)
+    position, skipped = _positions(records, ids, problems, elsewhere)
     soft = kinds.of(track).value_type is DISTRIBUTION
     k = len(track.labels)
     values = np.zeros((len(ids), k)) if soft else np.full(len(ids), -1, dtype=np.int64)
@@ -104,12 +107,13 @@ def read_chaosnli(path: Path, display: str, track: Track, ids: list[str]):
     return values, [NOTE.format(shorten(model))] + skipped + note_warnings(notes, VALUE_NOTES)
 
 
-def _positions(records: dict, ids: list[str], problems: ProblemCollector):
+def _positions(records: dict, ids: list[str], problems: ProblemCollector, elsewhere=None):
     """(uid -> item index of the records whose uid is an item of the track, warnings). A document
     holding a record for every item of the track may hold more (a whole ChaosNLI part, where a phase
     scores a part of it): those records are left out, with a warning naming how many and one of
-    them. Otherwise a record naming no item is refused, and the items without a record are named
-    (as ``submission`` names them)."""
+    them. A document of no item but of another phase's (``elsewhere``) is refused naming that phase.
+    Otherwise a record naming no item is refused, and the items without a record are named (as
+    ``submission`` names them)."""
     index = {item_id: i for i, item_id in enumerate(ids)}
     position = {uid: index[uid] for uid in records if uid in index}
     others = [uid for uid in records if uid not in index]
@@ -121,6 +125,12 @@ def _positions(records: dict, ids: list[str], problems: ProblemCollector):
             f"{counted(len(ids), 'item')}, each of which has a record"
         )
         return position, [warning]
+    phase = elsewhere(others) if elsewhere is not None and not position else None
+    if phase:
+        rule = Rule(
+            "none of the document's uids belong to the track", f"uids such as {ids[0]!r}", phase
+        )
+        raise rule.error(problems.file, f"uids such as {shorten(others[0])!r}")
     for uid in others:
         unknown_id(problems, uid, index)
     missing_items(ids, sorted(position.values()), problems)
@@ -140,12 +150,15 @@ def _track_order(track: Track, display: str) -> np.ndarray:
 
 def _document(path: Path, display: str, n_items: int):
     """(model name, uid -> record) of the file parsed as one JSON object of exactly one model,
-    within the byte bound of ``textfile.read_texts`` for a track of ``n_items`` and, before it is
-    parsed, ``ENTRIES_PER_ITEM`` entries per item."""
+    within the byte bound of ``textfile.read_texts`` for ``n_items`` (a dataset's whole part) and,
+    before it is parsed, ``ENTRIES_PER_ITEM`` entries per item."""
     with opened(path, display, n_items) as f:
         text = utf8_text(f.read(), display, SubmissionError)
     most = ENTRIES_PER_ITEM * n_items + ENTRY_SLACK
-    holder = f"document holds more entries than the predictions for the track's {n_items:,} items"
+    holder = (
+        "document holds more entries than the predictions for the "
+        f"{n_items:,} items of the track's dataset (those of every phase)"
+    )
     try:
         refuse_many_entries(text, most, holder, f"write one record per item: {RECORD}")
         document = parse_json(text, expected=EXAMPLE)

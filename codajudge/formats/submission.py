@@ -99,10 +99,10 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
     explained, and a refused file of another phase's ids is named as that phase's."""
     display = safe_display(display)
     problems = ProblemCollector(display)
+    if is_chaosnli_document(path):  # one document for two tracks, its uids in any order
+        values, warnings = read_chaosnli(path, display, track, keys.ids, keys.elsewhere)
+        return Prediction(values, warnings, "chaosnli")
     try:
-        if is_chaosnli_document(path):  # one document for two tracks: formats/chaosnli.py
-            values, warnings = read_chaosnli(path, display, track, keys.ids)
-            return Prediction(values, warnings, "chaosnli")
         lines = read_texts(path, display, len(keys.ids))
         if reads_results_layout(track, lines):  # another task's layout the track declares
             rows = Rows(*results_rows(track, lines, len(keys.ids), problems, keys.elsewhere))
