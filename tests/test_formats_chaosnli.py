@@ -204,6 +204,28 @@ def test_a_document_that_is_not_utf8_is_refused_naming_the_byte_after_its_bom(tm
     )
 
 
+@pytest.mark.parametrize(
+    "shape, found, fix",
+    [
+        (lambda doc: doc, "found uid -> record, without the model's name", '{"my_model": records}'),
+        (lambda doc: {"m": list(doc.values())}, "found a list of records", 'r["uid"]: r for r'),
+        (lambda doc: list(doc.values()), "found one record a line (JSON lines)", "one document"),
+    ],
+    ids=["no_model", "list", "json_lines"],
+)
+def test_chaosnli_records_in_another_shape_are_told_its_layout(tmp_path, shape, found, fix):
+    """ChaosNLI's records without the model's name, as a list, or one a line: the layout and how
+    to wrap them, not a JSON line's fix."""
+    value = shape(records())
+    lines = value if isinstance(value, list) else [value]
+    path = tmp_path / "snli.json"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    message = refusal(path, LABELS)
+    assert "ChaosNLI records not in ChaosNLI's layout" in message
+    assert 'expected one document {"my_model": {uid: {' in message
+    assert found in message and fix in message and "to_json" not in message
+
+
 def test_a_json_lines_file_is_not_taken_for_a_chaosnli_document(tmp_path):
     """CLUE's JSON lines open with an object whose values are not objects: the usual reader."""
     path = tmp_path / "snli_nli.json"

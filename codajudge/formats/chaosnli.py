@@ -68,6 +68,30 @@ def is_chaosnli_document(path: Path) -> bool:
     return bool(_OPENING.match(head.removeprefix(codecs.BOM_UTF8)))
 
 
+#: The keys that make a JSON object one of ChaosNLI's records, whatever holds it.
+RECORD_KEYS = ("uid", PROBABILITIES_KEY, LOGITS_KEY, LABEL_KEY)
+KEYED = 'json.dump({"my_model": {r["uid"]: r for r in records}}, f)'
+
+
+def misshapen_records(value) -> ValueProblem | None:
+    """The problem of a JSON line holding ChaosNLI's records (``RECORD_KEYS``) in a shape other
+    than its layout: a record of its own (JSON lines), uid -> record without the model's name, or a
+    model's list of records; else None."""
+    first = next(iter(value.values()), None) if isinstance(value, dict) else None
+    shapes = (
+        (value, "one record a line (JSON lines)", "write one document: " + KEYED),
+        (first, "uid -> record, without the model's name", 'json.dump({"my_model": records}, f)'),
+        (first[0] if isinstance(first, list) and first else None, "a list of records", KEYED),
+    )
+    for record, found, fix in shapes:
+        if isinstance(record, dict) and any(key in record for key in RECORD_KEYS):
+            hint = "key each record by its uid under the model's name: " + fix
+            return ValueProblem(
+                "ChaosNLI records not in ChaosNLI's layout", "one document " + EXAMPLE, found, hint
+            )
+    return None
+
+
 def document_uids(path: Path, n_items: int) -> set | None:
     """The uids of a ChaosNLI document's one model, or None for any file that is not one, or is
     larger than one for a track of ``n_items`` items (the reader then names its problem when a
