@@ -132,7 +132,7 @@ def test_a_whole_part_is_read_within_the_bounds_of_every_phases_items(tmp_path):
     path = write(tmp_path / "snli.json", {"m": wrong})
     with pytest.raises(SubmissionError) as e:
         read_prediction(path, "snli.json", LABELS, keys)
-    assert "not an NLI label" in str(e.value) and "evaluation" not in str(e.value)
+    assert "outside the track's label set" in str(e.value) and "evaluation" not in str(e.value)
     path = write(tmp_path / "snli.json", {"m": records(others)})
     with pytest.raises(SubmissionError, match="uids of the evaluation phase|ids of the evaluation"):
         read_prediction(path, "snli.json", SOFT, keys)
@@ -171,12 +171,16 @@ def test_a_broken_document_is_refused_with_the_kits_messages(tmp_path, change, e
     assert "Traceback" not in message
 
 
-def test_a_label_that_is_not_e_n_or_c_is_refused(tmp_path):
+def test_a_label_that_is_not_e_n_or_c_is_refused_as_in_a_file_of_lines(tmp_path):
     doc = {"m": records()}
-    doc["m"][IDS[3]]["predicted_label"] = "yes"
+    doc["m"][IDS[3]]["predicted_label"] = "E"
     del doc["m"][IDS[0]]["predicted_label"]
     message = refusal(write(tmp_path / "snli.json", doc), LABELS)
-    assert "item '97211e': 'predicted_label' is not an NLI label" in message
+    lines = "".join(f"{uid}\t{'E' if uid == IDS[3] else 'e'}\n" for uid in IDS)
+    (tmp_path / "snli.tsv").write_text(lines, encoding="utf-8")
+    same = refusal(tmp_path / "snli.tsv", LABELS).split(", line 4, ")[1]
+    assert "found 'E'. Labels are matched exactly: write 'e'" in same
+    assert same in message
     assert "item '2407214681.jpg#0r1n': the prediction has no label e, n or c" in message
 
 

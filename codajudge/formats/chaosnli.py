@@ -34,6 +34,7 @@ from .textfile import Rule, opened, shorten, utf8_text
 from .values import (
     ValueProblem,
     add_problem,
+    outside_label_set,
     refuse_many_entries,
     is_number,
     parse_json,
@@ -244,14 +245,16 @@ def _probabilities(record: dict):
 
 
 def _label_code(label, track: Track) -> int:
-    """``label``'s index among the track's labels, by its ``LabelSet``."""
+    """``label``'s index among the track's labels, by its ``LabelSet``; a label outside it is
+    refused as a file of lines refuses it (``values.outside_label_set``)."""
     code = track.label_set.code(label)
-    if code < 0:
+    if code < 0 and label is None:
         names = ", ".join(list(track.label_set.aliases) + list(track.labels))
         expected = f"{LABEL_KEY!r}: one of {names}"
-        if label is None:
-            raise ValueProblem(
-                "the prediction has no label e, n or c", expected, "no 'predicted_label'"
-            )
-        raise ValueProblem("'predicted_label' is not an NLI label", expected, show_json(label))
+        raise ValueProblem(
+            "the prediction has no label e, n or c", expected, "no 'predicted_label'"
+        )
+    if code < 0:
+        shown = show(label) if isinstance(label, str) else show_json(label)
+        raise outside_label_set(label, track, shown)
     return code
