@@ -313,4 +313,4 @@ def test_missing_items_and_bad_values_are_reported_together(task):
     done, scores = run_score(root)
     assert scores is None
     assert f"1 of the track's {len(ids)} items has no prediction" in done.stderr
-    assert f"sim.tsv, line 1, item '{ids[0]}': not a number" in done.stderr
+    assert f"sim.tsv, line 1, item '{ids[0]}': not a finite number" in done.stderr
