@@ -143,7 +143,10 @@ def test_a_whole_part_is_read_within_the_bounds_of_every_phases_items(tmp_path):
     [
         (lambda d: d.update({"m2": d["m"]}), "must hold one model; expected {model_name"),
         (lambda d: d["m"].update({"zzz": d["m"].pop(IDS[0])}), "item 'zzz': unknown id"),
-        (lambda d: d["m"][IDS[1]].update(uid="other"), "the record's 'uid' is not its key"),
+        (
+            lambda d: d["m"][IDS[1]].update(uid="other"),
+            "not its key; expected '4705552913.jpg#2r1c', found 'other'",
+        ),
         (
             lambda d: d["m"][IDS[1]].update(predicted_probabilities=[0.5, 0.6, 0.1]),
             "soft label does not sum to 1; expected a sum within 0.02 of 1, found sum 1.2",

@@ -214,7 +214,7 @@ def _record(record, uid: str) -> dict:
         )
     if "uid" in record and record["uid"] != uid:
         raise ValueProblem(
-            "the record's 'uid' is not its key", expected=repr(uid), found=show_json(record["uid"])
+            "the record's 'uid' is not its key", expected=repr(uid), found=_shown(record["uid"])
         )
     return record
 
@@ -255,6 +255,11 @@ def _label_code(label, track: Track) -> int:
             "the prediction has no label e, n or c", expected, "no 'predicted_label'"
         )
     if code < 0:
-        shown = show(label) if isinstance(label, str) else show_json(label)
-        raise outside_label_set(label, track, shown)
+        raise outside_label_set(label, track, _shown(label))
     return code
+
+
+def _shown(value) -> str:
+    """A record's value for a message: a string as a file of lines shows it (quoted once), any
+    other value as JSON."""
+    return show(value) if isinstance(value, str) else show_json(value)
