@@ -195,16 +195,16 @@ def score_folder(
         gold = gold or load_gold(spec, ref_dir)
         return next(g.ids for g in gold.values() if g.track.dataset == dataset)
 
+    refusals, phases = FileRefusals(), other_phase_ids(ref_dir)
     if ingested is not None:
         found = ingested_track_files(res_dir, spec, ingested)
     else:
-        found = archive.find_track_files(res_dir, spec.tracks, ids_of)
+        found = archive.find_track_files(res_dir, spec.tracks, ids_of, phases)
     found.refuse_if_none("submission")
     files = found.files
     gold = gold or load_gold(spec, ref_dir, files)
     shown = {track: (names or {}).get(track, str(relative)) for track, relative in files.items()}
     results: dict[str, TrackResult] = {}
-    refusals, phases = FileRefusals(), other_phase_ids(ref_dir)
     for track in (t for t in spec.tracks if t.id in files):
         name = shown[track.id]
         path = Path(res_dir) / files[track.id]

@@ -13,6 +13,7 @@ import pytest
 
 from codajudge.errors import ConfigError, SubmissionError
 from codajudge.formats.archive import find_track_files
+from codajudge.formats.coverage import OtherPhases, id_hash
 from codajudge.formats.submission import ItemKeys, read_prediction
 from codajudge.tracks import track_from_dict, tracks_from_list
 
@@ -112,12 +113,40 @@ def test_a_document_of_more_items_than_the_phase_scores_is_read_on_its_items(tmp
     assert "unknown id" in message and "3057845023.jpg#1r1e" in message
 
 
+def test_a_whole_part_is_read_within_the_bounds_of_every_phases_items(tmp_path):
+    """ChaosNLI publishes a part whole (its practice and evaluation items): a phase of 4 items
+    reads a document of 44 (more entries than 4 items' predictions can hold) when the other phase
+    has the 40 others, and finds it by its uids; the evaluation phase is named only for a document
+    of its uids alone, never for the whole part."""
+    others = [f"{i}.jpg#0r1n" for i in range(40)]
+    phases = {"evaluation": {"snli": [id_hash(uid) for uid in others]}}
+    keys = ItemKeys(IDS, elsewhere=OtherPhases(SOFT, phases))
+    path = write(tmp_path / "snli.json", {"random_baseline": records(IDS + others)})
+    assert "holds more entries" in refusal(path)  # without the other phase's items
+    assert read_prediction(path, "snli.json", SOFT, keys).values.shape == (4, 3)
+    path.rename(tmp_path / "predictions.json")
+    found = find_track_files(tmp_path, TRACKS, IDS_OF, phases)
+    assert found.files["snli_soft"] == PurePosixPath("predictions.json")
+    wrong = records(IDS + others)
+    wrong[IDS[0]]["predicted_label"] = "x"
+    path = write(tmp_path / "snli.json", {"m": wrong})
+    with pytest.raises(SubmissionError) as e:
+        read_prediction(path, "snli.json", LABELS, keys)
+    assert "outside the track's label set" in str(e.value) and "evaluation" not in str(e.value)
+    path = write(tmp_path / "snli.json", {"m": records(others)})
+    with pytest.raises(SubmissionError, match="uids of the evaluation phase|ids of the evaluation"):
+        read_prediction(path, "snli.json", SOFT, keys)
+
+
 @pytest.mark.parametrize(
     "change, expected",
     [
         (lambda d: d.update({"m2": d["m"]}), "must hold one model; expected {model_name"),
         (lambda d: d["m"].update({"zzz": d["m"].pop(IDS[0])}), "item 'zzz': unknown id"),
-        (lambda d: d["m"][IDS[1]].update(uid="other"), "the record's 'uid' is not its key"),
+        (
+            lambda d: d["m"][IDS[1]].update(uid="other"),
+            "not its key; expected '4705552913.jpg#2r1c', found 'other'",
+        ),
         (
             lambda d: d["m"][IDS[1]].update(predicted_probabilities=[0.5, 0.6, 0.1]),
             "soft label does not sum to 1; expected a sum within 0.02 of 1, found sum 1.2",
@@ -145,12 +174,16 @@ def test_a_broken_document_is_refused_with_the_kits_messages(tmp_path, change, e
     assert "Traceback" not in message
 
 
-def test_a_label_that_is_not_e_n_or_c_is_refused(tmp_path):
+def test_a_label_that_is_not_e_n_or_c_is_refused_as_in_a_file_of_lines(tmp_path):
     doc = {"m": records()}
-    doc["m"][IDS[3]]["predicted_label"] = "yes"
+    doc["m"][IDS[3]]["predicted_label"] = "E"
     del doc["m"][IDS[0]]["predicted_label"]
     message = refusal(write(tmp_path / "snli.json", doc), LABELS)
-    assert "item '97211e': 'predicted_label' is not an NLI label" in message
+    lines = "".join(f"{uid}\t{'E' if uid == IDS[3] else 'e'}\n" for uid in IDS)
+    (tmp_path / "snli.tsv").write_text(lines, encoding="utf-8")
+    same = refusal(tmp_path / "snli.tsv", LABELS).split(", line 4, ")[1]
+    assert "found 'E'. Labels are matched exactly: write 'e'" in same
+    assert same in message
     assert "item '2407214681.jpg#0r1n': the prediction has no label e, n or c" in message
 
 
@@ -176,6 +209,28 @@ def test_a_document_that_is_not_utf8_is_refused_naming_the_byte_after_its_bom(tm
     assert (
         f"line 3: file is not UTF-8 text; expected UTF-8, found byte 0xe9 at offset {at}" in message
     )
+
+
+@pytest.mark.parametrize(
+    "shape, found, fix",
+    [
+        (lambda doc: doc, "found uid -> record, without the model's name", '{"my_model": records}'),
+        (lambda doc: {"m": list(doc.values())}, "found a list of records", 'r["uid"]: r for r'),
+        (lambda doc: list(doc.values()), "found one record a line (JSON lines)", "one document"),
+    ],
+    ids=["no_model", "list", "json_lines"],
+)
+def test_chaosnli_records_in_another_shape_are_told_its_layout(tmp_path, shape, found, fix):
+    """ChaosNLI's records without the model's name, as a list, or one a line: the layout and how
+    to wrap them, not a JSON line's fix."""
+    value = shape(records())
+    lines = value if isinstance(value, list) else [value]
+    path = tmp_path / "snli.json"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    message = refusal(path, LABELS)
+    assert "ChaosNLI records not in ChaosNLI's layout" in message
+    assert 'expected one document {"my_model": {uid: {' in message
+    assert found in message and fix in message and "to_json" not in message
 
 
 def test_a_json_lines_file_is_not_taken_for_a_chaosnli_document(tmp_path):

@@ -222,6 +222,31 @@ def test_a_results_row_that_is_not_label_and_probabilities_is_located(brexit_dev
         read_track_file(path, path.name, soft)
 
 
+@pytest.mark.parametrize(
+    "row, problem",
+    [
+        ("0\tnp.float64(0.5)\tnp.float64(0.5)", "not a number; .* This is numpy's printing"),
+        ("0\t0,5\t0,5", "not a number; .* Use a dot as the decimal separator"),
+        ("0\tnan\t0.5", "not a finite number; .* found 'nan'"),
+    ],
+    ids=["numpy", "decimal_comma", "nan"],
+)
+def test_a_results_rows_bad_probability_is_named_as_a_file_of_lines_names_it(
+    brexit_dev, tmp_path, row, problem
+):
+    """A row of the layout's 3 fields is refused for its probability's own problem, as the TSV
+    readers name it, not as a row of another shape."""
+    soft, hard = brexit_dev
+    path = tmp_path / "HS-Brexit_results.tsv"
+    rows = ["0\t1.0\t0.0"] * len(soft.ids)
+    rows[6] = row
+    path.write_text("\n".join(rows) + "\n")
+    for gold in (soft, hard):
+        with pytest.raises(SubmissionError, match=f"line 7: {problem}") as refused:
+            read_track_file(path, path.name, gold)
+        assert "one probability per label" not in str(refused.value)
+
+
 def test_a_results_row_nested_deeper_than_json_reads_is_located_not_a_traceback(
     brexit_dev, tmp_path
 ):

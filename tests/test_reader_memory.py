@@ -270,8 +270,8 @@ def test_a_document_of_more_entries_than_its_items_hold_is_refused_unparsed(tmp_
     with pytest.raises(SubmissionError) as error:
         chaosnli.read_chaosnli(path, "snli.json", track_from_dict(SOFT), ["u0", "u1"])
     assert str(error.value) == (
-        "snli.json: the document holds more entries than the predictions for the track's 2 items "
-        "can; expected at most 128 list entries and object members, found 2,003 (commas and opening brackets outside strings). Write one record per "
+        "snli.json: the document holds more entries than the predictions for the 2 items of the "
+        "track's dataset (those of every phase) can; expected at most 128 list entries and object members, found 2,003 (commas and opening brackets outside strings). Write one record per "
         'item: {uid: {"predicted_probabilities": [pE, pN, pC], "predicted_label": "e"}}'
     )
     assert chaosnli.document_uids(path, 2) is None

@@ -172,10 +172,12 @@ def test_a_first_word_is_no_header_when_the_file_has_a_line_per_item(first, tmp_
     text = f"{first}\n" + "".join(f"{p}\n" for p in STS_SCORES[1:])
     with pytest.raises(SubmissionError) as error:
         read(STS, STS_ITEMS, text, tmp_path)
-    assert str(error.value) == (
-        f"f.tsv, line 1, item '0': not a number; expected a decimal number such as 3.2, "
-        f"found {first!r}"
-    )
+    problem = {
+        "nan": "not a finite number; expected finite numbers, found 'nan'. Predict a finite number "
+        "for every item (the model's output holds NaN or infinity)",
+        "score": "not a number; expected a decimal number such as 3.2, found 'score'",
+    }[first]
+    assert str(error.value) == f"f.tsv, line 1, item '0': {problem}"
 
 
 def test_a_glue_header_over_row_numbers_is_refused_as_row_numbers(tmp_path):

@@ -313,7 +313,7 @@ def test_missing_items_and_bad_values_are_reported_together(task):
     done, scores = run_score(root)
     assert scores is None
     assert f"1 of the track's {len(ids)} items has no prediction" in done.stderr
-    assert f"sim.tsv, line 1, item '{ids[0]}': not a number" in done.stderr
+    assert f"sim.tsv, line 1, item '{ids[0]}': not a finite number" in done.stderr
 
 
 def test_the_gold_s_shares_submitted_score_exactly_0(tmp_path):

@@ -106,7 +106,7 @@ def _refusal_cases():
         "sim: NaN",
         "sim",
         ["s01\tnan"] + sim[1:],
-        Refusal("sim.tsv", "not a number", line=1, item="s01", found="'nan'"),
+        Refusal("sim.tsv", "not a finite number", line=1, item="s01", found="'nan'"),
     )
     yield (
         "sim: infinity",

@@ -23,6 +23,7 @@ from ..errors import SubmissionError, first_few
 from ..tracks import Track
 from ..untrusted import kind_of
 from .chaosnli import document_uids
+from .coverage import part_items
 from .notes import words
 from .textfile import MAX_FILE_BYTES, Rule, max_file_bytes, safe_display, shorten
 
@@ -295,11 +296,12 @@ def _document_tracks(tracks: Sequence[Track]) -> dict[str, list[Track]]:
 
 
 def find_track_files(
-    folder: Path, tracks: Sequence[Track], ids_of: Callable[[str], Sequence[str]]
+    folder: Path, tracks: Sequence[Track], ids_of: Callable[[str], Sequence[str]], phases=None
 ) -> FoundFiles:
     """``locate_track_files``, then, for the tracks that take a JSON document (``_document_tracks``),
     each file no name claims that is a ChaosNLI document (``formats.chaosnli``) whose ids are most of
-    all a dataset's (``ids_of(dataset)``, called only then); returns what it found. A track already
+    all a dataset's (``ids_of(dataset)``, called only then), read within the bounds of the
+    dataset's whole part (``coverage.part_items`` of ``phases``); returns what it found. A track already
     given by another file is refused (``_give``). A ``.json`` file larger than a document of the
     largest such dataset is not read, with a note; without such tracks no file is read."""
     claimed, unclaimed = locate_track_files(folder, tracks)
@@ -307,7 +309,7 @@ def find_track_files(
     notes: list[str] = []
     if not (unclaimed and wanted):
         return FoundFiles(tracks, claimed, unclaimed, notes)
-    n_items = max(len(ids_of(dataset)) for dataset in wanted)
+    n_items = max(part_items(len(ids_of(dataset)), phases or {}, dataset) for dataset in wanted)
     limit = max_file_bytes(n_items)
     left: list[str] = []
     for name in unclaimed:

@@ -27,13 +27,14 @@ from ..errors import ProblemCollector, SubmissionError, counted, plural
 from ..kinds.base import DISTRIBUTION, LABEL
 from ..tracks import Track
 from ..untrusted import read_head
-from .coverage import missing_items, unknown_id
+from .coverage import missing_items, part_items, unknown_id
 from .notes import VALUE_NOTES, note_warnings
 from .soft import soft_label
 from .textfile import Rule, opened, shorten, utf8_text
 from .values import (
     ValueProblem,
     add_problem,
+    outside_label_set,
     refuse_many_entries,
     is_number,
     parse_json,
@@ -68,6 +69,30 @@ def is_chaosnli_document(path: Path) -> bool:
     return bool(_OPENING.match(head.removeprefix(codecs.BOM_UTF8)))
 
 
+#: The keys that make a JSON object one of ChaosNLI's records, whatever holds it.
+RECORD_KEYS = ("uid", PROBABILITIES_KEY, LOGITS_KEY, LABEL_KEY)
+KEYED = 'json.dump({"my_model": {r["uid"]: r for r in records}}, f)'
+
+
+def misshapen_records(value) -> ValueProblem | None:
+    """The problem of a JSON line holding ChaosNLI's records (``RECORD_KEYS``) in a shape other
+    than its layout: a record of its own (JSON lines), uid -> record without the model's name, or a
+    model's list of records; else None."""
+    first = next(iter(value.values()), None) if isinstance(value, dict) else None
+    shapes = (
+        (value, "one record a line (JSON lines)", "write one document: " + KEYED),
+        (first, "uid -> record, without the model's name", 'json.dump({"my_model": records}, f)'),
+        (first[0] if isinstance(first, list) and first else None, "a list of records", KEYED),
+    )
+    for record, found, fix in shapes:
+        if isinstance(record, dict) and any(key in record for key in RECORD_KEYS):
+            hint = "key each record by its uid under the model's name: " + fix
+            return ValueProblem(
+                "ChaosNLI records not in ChaosNLI's layout", "one document " + EXAMPLE, found, hint
+            )
+    return None
+
+
 def document_uids(path: Path, n_items: int) -> set | None:
     """The uids of a ChaosNLI document's one model, or None for any file that is not one, or is
     larger than one for a track of ``n_items`` items (the reader then names its problem when a
@@ -78,15 +103,18 @@ def document_uids(path: Path, n_items: int) -> set | None:
         return None
 
 
-def read_chaosnli(path: Path, display: str, track: Track, ids: list[str]):
+def read_chaosnli(path: Path, display: str, track: Track, ids: list[str], elsewhere=None):
     """(values aligned with ``ids``, warnings) for ``track``: probabilities ``(N, K)`` in the track's
     label order for a soft-label track (``soft.soft_label``'s rules, a record's logits turned into
     probabilities), label indices ``(N,)`` for a classification track (``predicted_label``, by the
-    track's ``LabelSet``: a letter its aliases declare, or a name)."""
+    track's ``LabelSet``: a letter its aliases declare, or a name). The document is read within the
+    bounds of the dataset's whole part: ``ids`` and the other phases' items (``elsewhere``, a
+    ``coverage.OtherPhases``, which also names the phase of a document of only its uids)."""
     order = _track_order(track, display)  # refuses a track the layout does not fit, before reading
-    model, records = _document(path, display, len(ids))
+    phases = elsewhere.phases if elsewhere is not None else {}
+    model, records = _document(path, display, part_items(len(ids), phases, track.dataset))
     problems, notes = ProblemCollector(display), []
-    position, skipped = _positions(records, ids, problems)
+    position, skipped = _positions(records, ids, problems, elsewhere)
     soft = kinds.of(track).value_type is DISTRIBUTION
     k = len(track.labels)
     values = np.zeros((len(ids), k)) if soft else np.full(len(ids), -1, dtype=np.int64)
@@ -104,12 +132,13 @@ def read_chaosnli(path: Path, display: str, track: Track, ids: list[str]):
     return values, [NOTE.format(shorten(model))] + skipped + note_warnings(notes, VALUE_NOTES)
 
 
-def _positions(records: dict, ids: list[str], problems: ProblemCollector):
+def _positions(records: dict, ids: list[str], problems: ProblemCollector, elsewhere=None):
     """(uid -> item index of the records whose uid is an item of the track, warnings). A document
     holding a record for every item of the track may hold more (a whole ChaosNLI part, where a phase
     scores a part of it): those records are left out, with a warning naming how many and one of
-    them. Otherwise a record naming no item is refused, and the items without a record are named
-    (as ``submission`` names them)."""
+    them. A document of no item but of another phase's (``elsewhere``) is refused naming that phase.
+    Otherwise a record naming no item is refused, and the items without a record are named (as
+    ``submission`` names them)."""
     index = {item_id: i for i, item_id in enumerate(ids)}
     position = {uid: index[uid] for uid in records if uid in index}
     others = [uid for uid in records if uid not in index]
@@ -121,6 +150,12 @@ def _positions(records: dict, ids: list[str], problems: ProblemCollector):
             f"{counted(len(ids), 'item')}, each of which has a record"
         )
         return position, [warning]
+    phase = elsewhere(others) if elsewhere is not None and not position else None
+    if phase:
+        rule = Rule(
+            "none of the document's uids belong to the track", f"uids such as {ids[0]!r}", phase
+        )
+        raise rule.error(problems.file, f"uids such as {shorten(others[0])!r}")
     for uid in others:
         unknown_id(problems, uid, index)
     missing_items(ids, sorted(position.values()), problems)
@@ -140,12 +175,15 @@ def _track_order(track: Track, display: str) -> np.ndarray:
 
 def _document(path: Path, display: str, n_items: int):
     """(model name, uid -> record) of the file parsed as one JSON object of exactly one model,
-    within the byte bound of ``textfile.read_texts`` for a track of ``n_items`` and, before it is
-    parsed, ``ENTRIES_PER_ITEM`` entries per item."""
+    within the byte bound of ``textfile.read_texts`` for ``n_items`` (a dataset's whole part) and,
+    before it is parsed, ``ENTRIES_PER_ITEM`` entries per item."""
     with opened(path, display, n_items) as f:
         text = utf8_text(f.read(), display, SubmissionError)
     most = ENTRIES_PER_ITEM * n_items + ENTRY_SLACK
-    holder = f"document holds more entries than the predictions for the track's {n_items:,} items"
+    holder = (
+        "document holds more entries than the predictions for the "
+        f"{n_items:,} items of the track's dataset (those of every phase)"
+    )
     try:
         refuse_many_entries(text, most, holder, f"write one record per item: {RECORD}")
         document = parse_json(text, expected=EXAMPLE)
@@ -176,7 +214,7 @@ def _record(record, uid: str) -> dict:
         )
     if "uid" in record and record["uid"] != uid:
         raise ValueProblem(
-            "the record's 'uid' is not its key", expected=repr(uid), found=show_json(record["uid"])
+            "the record's 'uid' is not its key", expected=repr(uid), found=_shown(record["uid"])
         )
     return record
 
@@ -207,14 +245,21 @@ def _probabilities(record: dict):
 
 
 def _label_code(label, track: Track) -> int:
-    """``label``'s index among the track's labels, by its ``LabelSet``."""
+    """``label``'s index among the track's labels, by its ``LabelSet``; a label outside it is
+    refused as a file of lines refuses it (``values.outside_label_set``)."""
     code = track.label_set.code(label)
-    if code < 0:
+    if code < 0 and label is None:
         names = ", ".join(list(track.label_set.aliases) + list(track.labels))
         expected = f"{LABEL_KEY!r}: one of {names}"
-        if label is None:
-            raise ValueProblem(
-                "the prediction has no label e, n or c", expected, "no 'predicted_label'"
-            )
-        raise ValueProblem("'predicted_label' is not an NLI label", expected, show_json(label))
+        raise ValueProblem(
+            "the prediction has no label e, n or c", expected, "no 'predicted_label'"
+        )
+    if code < 0:
+        raise outside_label_set(label, track, _shown(label))
     return code
+
+
+def _shown(value) -> str:
+    """A record's value for a message: a string as a file of lines shows it (quoted once), any
+    other value as JSON."""
+    return show(value) if isinstance(value, str) else show_json(value)

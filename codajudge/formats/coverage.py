@@ -97,6 +97,14 @@ def other_phase_ids(ref_dir: Path) -> dict[str, dict[str, list[str]]]:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+def part_items(
+    n_items: int, phases: Mapping[str, Mapping[str, Sequence[str]]], dataset: str
+) -> int:
+    """The items of ``dataset``'s whole part: a phase's ``n_items`` and the other phases' items
+    (``other_phase_ids``), each counted once."""
+    return n_items + len(set().union(*(ids.get(dataset, ()) for ids in phases.values())))
+
+
 #: The most of a file read to find its first ids when it was refused before they were read.
 HEAD_BYTES = 64 * 1024
 #: A line's id: a JSON line's "id" (or ChaosNLI's "uid"), else its first field.

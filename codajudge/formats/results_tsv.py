@@ -14,6 +14,7 @@ from ..errors import ProblemCollector, SubmissionError, counted
 from ..tracks import Track
 from .coverage import OtherPhases
 from .textfile import Lines, refuse_blank_line, shorten
+from .values import ValueProblem, add_problem, parse_number
 
 LAYOUT = "lewidi2023"
 NOTE = (
@@ -58,23 +59,22 @@ def results_rows(
     refuse_blank_line(problems.file, numbers, "LeWiDi 2023 results")
     k = len(track.labels)
     reads_label = kinds.of(track).value_type is LABEL
+    expected = f"{k + 1} fields: label<TAB>" + "<TAB>".join(f"p{j}" for j in range(k))
+    expected += ", each p a decimal number such as 0.5"
     values = []
     for line, text in zip(numbers, texts):
         fields = [f.strip() for f in text.split("\t")]
-        if len(fields) != k + 1 or not all(map(_is_json_number, fields[1:])):
-            problems.add(
-                "a row must be the hard label and one probability per label, tab-separated",
-                line=line,
-                expected=f"{k + 1} fields: label<TAB>" + "<TAB>".join(f"p{j}" for j in range(k)),
-                found=shorten(repr(text)),
-            )
-        values.append(fields[0] if reads_label else "[" + ", ".join(fields[1:]) + "]")
+        probabilities = []
+        try:
+            if len(fields) != k + 1:
+                raise ValueProblem(
+                    "a row must be the hard label and one probability per label, tab-separated",
+                    found=shorten(repr(text)),
+                )
+            probabilities = [parse_number(field) for field in fields[1:]]  # names a field's problem
+        except ValueProblem as problem:
+            problem.expected = expected  # the row's layout, of which the field is a part
+            add_problem(problems, problem, line=line)
+        values.append(fields[0] if reads_label else json.dumps(probabilities))
     problems.raise_if_any()
     return range(len(texts)), numbers, values
-
-
-def _is_json_number(text: str) -> bool:
-    try:
-        return type(json.loads(text)) in (int, float)
-    except (ValueError, RecursionError):  # a field nested deeper than the reader goes is no number
-        return False

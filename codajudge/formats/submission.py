@@ -22,7 +22,7 @@ from ..kinds.perspectivist import OFFICIAL_2025
 from ..errors import ProblemCollector, SubmissionError, counted
 from ..tracks import Track
 from .annotators import RowFit, per_annotator
-from .chaosnli import is_chaosnli_document, read_chaosnli
+from .chaosnli import is_chaosnli_document, misshapen_records, read_chaosnli
 from .coverage import OtherPhases, missing_items, quoted_ids_hint, unknown_id, with_phase_hint
 from .index_hints import labels_as_indices_hint
 from .items import duplicate_id
@@ -104,10 +104,10 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
     explained, and a refused file of another phase's ids is named as that phase's."""
     display = safe_display(display)
     problems = ProblemCollector(display)
+    if is_chaosnli_document(path):  # one document for two tracks, its uids in any order
+        values, warnings = read_chaosnli(path, display, track, keys.ids, keys.elsewhere)
+        return Prediction(values, warnings, "chaosnli")
     try:
-        if is_chaosnli_document(path):  # one document for two tracks: formats/chaosnli.py
-            values, warnings = read_chaosnli(path, display, track, keys.ids)
-            return Prediction(values, warnings, "chaosnli")
         lines = read_texts(path, display, len(keys.ids))
         if reads_results_layout(track, lines):  # another task's layout the track declares
             rows = Rows(*results_rows(track, lines, len(keys.ids), problems, keys.elsewhere))
@@ -268,6 +268,8 @@ def _no_tab(text: str, json_lines: bool, example: str) -> ValueProblem:
         line = parse_json(text)
     except ValueProblem as p:
         line, found = None, f"{found}: {p.message}"
+    if problem := misshapen_records(line):  # ChaosNLI's records: its layout is the fix
+        return problem
     if isinstance(line, dict):
         found = f"keys {shorten(', '.join(map(str, line)))}"
         if len(line) == 2 and "id" in line:

@@ -22,6 +22,8 @@ from .textfile import shorten
 ENTRY_SLACK = 16
 #: A number written with a decimal comma (``2,68``): not a number, named as such by ``parse_number``.
 COMMA_DECIMAL = re.compile(r"[+-]?\d+,\d+")
+#: NaN and infinity as Python, numpy and pandas print them: numbers, but not finite ones.
+NON_FINITE = re.compile(r"[+-]?(?:nan|inf(?:inity)?)", re.IGNORECASE)
 #: A JSON string, or a Python one in single quotes (``python_literal``), its escapes removed: what
 #: is inside opens no entry. One left unclosed runs to the end of the text (no parser reads past it).
 QUOTED = re.compile(r'"[^"]*(?:"|\Z)|\'[^\']*(?:\'|\Z)')
@@ -64,12 +66,17 @@ def parse_numbers(texts: Sequence[str]) -> list[float] | None:
 
 
 def parse_number(text: str, track: Track = None, notes: list[ReadNote] = None) -> float:
-    """One number by the rule of ``parse_numbers``, or its problem: not a number, or not finite
-    (as a JSON number: ``_json_float``); ``track`` and ``notes``, unused, make the signature of a
-    value type's reader."""
+    """One number by the rule of ``parse_numbers``, or its problem: not a number (named when it has
+    a decimal comma or is numpy's printing), or not finite (NaN, infinity, a JSON number that
+    overflows: ``_json_float``); ``track`` and ``notes``, unused, make the signature of a value
+    type's reader."""
     stripped = text.strip()
+    if NON_FINITE.fullmatch(stripped):
+        hint = "predict a finite number for every item (the model's output holds NaN or infinity)"
+        raise ValueProblem("not a finite number", "finite numbers", show(text), hint)
     if not DECIMAL.fullmatch(stripped):
-        hint = "use a dot as the decimal separator" if COMMA_DECIMAL.fullmatch(stripped) else None
+        comma = COMMA_DECIMAL.fullmatch(stripped)
+        hint = "use a dot as the decimal separator" if comma else _not_json_hint(stripped)
         raise ValueProblem(
             "not a number", expected="a decimal number such as 3.2", found=show(text), hint=hint
         )

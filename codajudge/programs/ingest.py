@@ -134,12 +134,12 @@ def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Pa
         return read_items(run.input_dir / f"{dataset}.jsonl", f"input data {dataset}.jsonl")
 
     ids_of = lambda dataset: [item["id"] for item in items_of(dataset)]  # noqa: E731
-    found = archive.find_track_files(folder, spec.tracks, ids_of)
+    phases, refusals = other_phase_ids(run.input_dir), FileRefusals()
+    found = archive.find_track_files(folder, spec.tracks, ids_of, phases)
     if not found.files:
         habits = other_platform_entry_points(folder, found.unclaimed)
         hint = MODEL_PY_HINT if habits else misnamed_model_hint(found.unclaimed)
         found.refuse_if_none("submission", habits, MODEL_FILE, hint)
-    phases, refusals = other_phase_ids(run.input_dir), FileRefusals()
     for track in (t for t in spec.tracks if t.id in found.files):
         relative = found.files[track.id]
         path = folder / relative

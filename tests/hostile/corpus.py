@@ -301,12 +301,8 @@ _JSON_COMMON = [
 
 
 def _sim_values() -> list[tuple[str, str]]:
+    non_finite = ["nan", "NaN", "inf", "-inf", "Infinity"]
     bad = [
-        "nan",
-        "NaN",
-        "inf",
-        "-inf",
-        "Infinity",
         "0x1p3",
         "\uff11",
         "\uff13.\uff15",
@@ -324,7 +320,8 @@ def _sim_values() -> list[tuple[str, str]]:
         "\u00bd",
         "1e",
     ]
-    cases = [(v, "not a number.*found " + re.escape(repr(v))) for v in bad]
+    cases = [(v, "not a finite number.*found " + re.escape(repr(v))) for v in non_finite]
+    cases += [(v, "not a number.*found " + re.escape(repr(v))) for v in bad]
     cases += [
         ("1e999", r"number out of range.*found '1e999'"),
         ("-1e999", r"number out of range"),
