@@ -265,7 +265,9 @@ def test_the_builder_ships_the_baseline_s_scores_in_the_reference_task_json_only
     for number, phase in enumerate(edition.phases):
         for side in ("reference_data", "input_data"):
             (root / side / phase.id).mkdir(parents=True)
-            write_spec(root / side / phase.id, edition.spec(phase))
+            spec = edition.spec(phase)
+            spec.extra["public_gold_phases"] = ["practice"]  # a key the builder wrote: kept
+            write_spec(root / side / phase.id, spec)
         scores[phase.id] = {
             "most_frequent": {
                 f"{t.id}_{m}": number + 0.01 * k
@@ -283,6 +285,7 @@ def test_the_builder_ships_the_baseline_s_scores_in_the_reference_task_json_only
             == scores[phase.id]["most_frequent"][f"{first.id}_{first.main_metric}"]
         )
         assert not read_spec(root / "input_data" / phase.id).primary_rule.baseline_scores
+        assert read_spec(root / "reference_data" / phase.id).extra["public_gold_phases"]
 
 
 def _lewidi_spec(mean):

@@ -128,5 +128,7 @@ def write_missing_track_scores(edition: Edition, root: Path, scores: BaselineSco
                 "split)",
             )
         by_track = {t.id: ran[score_key(t.id, t.main_metric)] for t in edition.tracks}
-        spec = replace(edition.spec(phase), primary_rule=replace(rule, baseline_scores=by_track))
-        write_spec(Path(root) / "reference_data" / phase.id, spec)
+        ref = Path(root) / "reference_data" / phase.id
+        # the spec as written (``write_phase_data``), its other keys kept
+        spec = replace(read_spec(ref), primary_rule=replace(rule, baseline_scores=by_track))
+        write_spec(ref, spec)
