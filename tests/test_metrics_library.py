@@ -137,6 +137,9 @@ def test_n_values_must_be_a_positive_whole_number(n_values):
         ([[1, 2]], [[20, 1]], "predictions, item 0: a label off the scale of n_values=6 values"),
         ([[1, 2], [0, 6]], [[1, 2], [1, 1]], "gold, item 1: a label off the scale"),
         ([[1, 2]], [[1.5, 2]], "predictions, item 0: expected whole numbers"),
+        # of equal labels off the scale, the first is named
+        ([[1, 1], [9, 1], [1, 1], [9, 1]], [[1, 1]] * 4, "gold, item 1: a label off the scale"),
+        ([[9, 1]], [[9, 1]], "gold, item 0: a label off the scale"),
     ],
 )
 def test_labels_off_the_n_values_scale_are_refused(gold, pred, words):

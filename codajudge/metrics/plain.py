@@ -175,7 +175,9 @@ def on_scale(items: dict[str, list[np.ndarray]], n_values: int) -> None:
             raise ValueError(
                 f"{where}: expected whole numbers, the scale's label values; found {value:g}"
             )
-    (low, low_at), (high, high_at) = min(places), max(places)
+    # by value alone: of equal values the first place is named ("item 2" before "item 10")
+    value_of = lambda place: place[0]  # noqa: E731
+    (low, low_at), (high, high_at) = min(places, key=value_of), max(places, key=value_of)
     if high - low >= n_values:
         raise ValueError(
             f"{high_at}: a label off the scale of n_values={n_values} values; expected labels "
