@@ -77,6 +77,25 @@ def test_code_submissions_run_in_the_sandbox_and_are_ranked_with_the_others(tmp_
         assert "crash" in table.read()
 
 
+@needs_bwrap
+def test_the_notes_of_a_prediction_output_the_ranker_made_are_shown(tmp_path, capsys):
+    """Under --run-code the ingestion status is the kit's own (the ranker ran the step): its notes
+    are listed, whether the outputs are scored in this process or in a pool of workers."""
+    submissions = tmp_path / "final"
+    for name in ("coder-a", "coder-b"):
+        (submissions / name).mkdir(parents=True)
+        (submissions / name / "model.py").write_text(
+            "from codajudge.baselines import baseline_class\nModel = baseline_class('random')\n"
+        )
+        (submissions / name / "en_en.tsv").write_text("id\tscore\n")
+    for jobs in ("1", "2"):
+        assert rank(submissions, tmp_path / jobs, "--run-code", "--jobs", jobs) == 0
+        err = " ".join(capsys.readouterr().err.split())
+        note = "so it was run as a code submission and its prediction file 'en_en.tsv' was ignored"
+        assert err.count(note) == 2, err
+        assert note in (tmp_path / jobs / "ranking.csv").read_text(encoding="utf-8")
+
+
 def test_without_bwrap_nothing_runs_and_the_message_says_how_to_install_it(
     tmp_path, capsys, monkeypatch
 ):
@@ -155,12 +174,15 @@ def test_the_sandbox_starts_python_through_a_linked_environment_at_its_real_plac
 
 def test_a_run_stopped_at_the_phase_limit_is_told_so(tmp_path, monkeypatch):
     """The ingestion program stops code before the phase's limit and says so; a step killed at the
-    phase's limit itself leaves no ingestion status, and the run is reported with that limit."""
+    phase's limit itself is reported with that limit, and a status file its code may have left
+    (not the kit's, which the killed step never wrote) is not scored."""
     from codajudge.programs import rank
     from codajudge.runner.local import StepResult
 
     output = tmp_path / "res"
     output.mkdir()
+    forged = {"status": "ok", "message": "forged", "tracks": ["en_en"]}
+    (output / "ingestion_status.json").write_text(json.dumps(forged))
     stopped = StepResult(-9, "", "", True, 600.2, 600)
     monkeypatch.setattr(rank, "predict", lambda task, path, work, limit: (output, stopped, None))
     task = SimpleNamespace(time_limit=600)

@@ -20,7 +20,8 @@ Each zip is opened with the scoring program's safe extraction and scored by the 
 that cannot be scored is reported (name and reason) and left out, and the others go on; a status
 file (``ingestion_status.json``, which a participant's zip may carry) is heeded only where it says
 the prediction step failed: a prediction output's tracks are its ``<track_id>.tsv`` at the root, and
-the file's notes and names are not shown; what the scoring program would note on a ranked
+the file's notes and names are not shown (``--run-code``'s own outputs' status is heeded whole);
+what the scoring program would note on a ranked
 one (files ignored, tracks not covered, metric warnings) is listed per submission (stderr, ranking.md, and ranking.csv rows ``submission_note``). The gold is
 read once; ``--jobs`` processes (default: one per core, at most 4) score the submissions. Progress
 goes to stderr. Written to ``--out`` (default: the current folder; a folder that cannot hold
@@ -146,12 +147,15 @@ def find_submissions(folder: Path) -> tuple[list[tuple[str, Path]], list[tuple[s
     return submissions, others
 
 
-def score_one(path: Path, spec: TaskSpec, ref_dir: Path, gold: dict[str, GoldTrack]) -> Outcome:
+def score_one(path: Path, spec: TaskSpec, ref_dir: Path, gold: dict, made_here=()) -> Outcome:
     """(its Result, or why it is not scored, and the seconds it took) for one submission; a
-    ConfigError (the reference data is wrong) propagates."""
+    ConfigError (the reference data is wrong) propagates. Its ingestion status (tracks, notes) is
+    trusted only where the path is ``made_here``: a prediction output ``--run-code`` made."""
     started = time.monotonic()
     try:
-        outcome: Result | str = score_submission_folder(spec, ref_dir, path, gold, False)
+        outcome: Result | str = score_submission_folder(
+            spec, ref_dir, path, gold, path in made_here
+        )
     except ConfigError:
         raise  # the reference data is wrong: no submission can be ranked
     except KitError as e:
@@ -239,31 +243,32 @@ def run_code(task: PhaseTask, submission: Path, work: Path) -> tuple[Path | None
         output, step, _ = predict(task, str(submission), work, task.time_limit)
     except SubmissionError as e:  # a zip that cannot be extracted
         return None, " / ".join(e.render().splitlines())
+    if step.timed_out:  # the step was killed: a status file there is not the kit's
+        return None, f"its code ran past the phase's time limit of {step.time_limit:g} s"
     status = read_status(output)
     if status is not None:
         said = status.message.splitlines()[0] if status.message else "no message"
         return output, f"prediction step {status.status} in {step.seconds:.1f} s: {said}"
-    if step.timed_out:
-        return None, f"its code ran past the phase's time limit of {step.time_limit:g} s"
     exit_code = step.exit_code
     return None, f"the prediction step ended (exit code {exit_code}) without an ingestion status"
 
 
 def score_all(
-    submissions: list[tuple[str, Path]], spec: TaskSpec, ref_dir: Path, jobs: int = 1
+    submissions: list[tuple[str, Path]], spec: TaskSpec, ref_dir: Path, jobs: int = 1, made_here=()
 ) -> tuple[dict[str, Result], list[tuple[str, str]]]:
     """Score every submission against the phase's gold, read once, in ``jobs`` worker processes
     (each holding the gold); a failure is logged and recorded, and the others go on. A reference
     that cannot be read stops everything (ConfigError). Results are those of scoring each
-    submission on its own, in the submissions' order, sharing the parent's gold."""
+    submission on its own, in the submissions' order, sharing the parent's gold. ``made_here``:
+    the prediction outputs ``--run-code`` made, whose ingestion status is the kit's own."""
     gold = reference_gold(spec, ref_dir)
     results: dict[str, Result] = {}
     failures: list[tuple[str, str]] = []
     paths = [path for _, path in submissions]
     if jobs <= 1 or len(paths) < 2:
-        outcomes = (score_one(path, spec, ref_dir, gold) for path in paths)
+        outcomes = (score_one(path, spec, ref_dir, gold, made_here) for path in paths)
     else:
-        outcomes = _pooled_outcomes(paths, (spec, ref_dir, gold), jobs)
+        outcomes = _pooled_outcomes(paths, (spec, ref_dir, gold, made_here), jobs)
     for number, ((name, _), (value, seconds)) in enumerate(zip(submissions, outcomes), start=1):
         prefix = f"[{number}/{len(submissions)}] {name}"
         if isinstance(value, str):
@@ -301,12 +306,12 @@ def reference_gold(spec: TaskSpec, ref_dir: Path) -> dict[str, GoldTrack]:
         ) from None
 
 
-def _pooled_outcomes(paths: list[Path], spec_ref_gold: tuple, jobs: int) -> Iterator[Outcome]:
-    """``score_one`` of each path with ``spec_ref_gold``, in order, in a pool of ``jobs``
-    processes."""
+def _pooled_outcomes(paths: list[Path], score_args: tuple, jobs: int) -> Iterator[Outcome]:
+    """``score_one`` of each path with ``score_args`` (spec, reference, gold, the paths made
+    here), in order, in a pool of ``jobs`` processes."""
     # pickled here and unpickled in the worker after the edition's own metrics are registered
     # there: a worker started by spawn or forkserver has not run their module
-    initargs = (loaded_modules(), pickle.dumps(spec_ref_gold))
+    initargs = (loaded_modules(), pickle.dumps(score_args))
     workers = min(jobs, len(paths))
     with ProcessPoolExecutor(workers, initializer=_start_worker, initargs=initargs) as pool:
         yield from pool.map(_score_in_worker, paths)
@@ -318,13 +323,13 @@ _WORKER: dict[str, object] = {}
 def _start_worker(edition_metrics: list[tuple[str, str]], payload: bytes) -> None:
     for source, file_name in edition_metrics:
         load_source(source, file_name)
-    _WORKER["spec_ref_gold"] = pickle.loads(payload)
+    _WORKER["score_args"] = pickle.loads(payload)
 
 
 def _score_in_worker(path: Path) -> Outcome:
     """``score_one`` in a worker, its Result returned without the gold (the parent holds it); a
     ConfigError (the reference data is wrong) is raised in the parent by ``pool.map``."""
-    value, seconds = score_one(path, *_WORKER["spec_ref_gold"])
+    value, seconds = score_one(path, *_WORKER["score_args"])
     if isinstance(value, Result):
         value.spec = None
         for track_result in value.tracks.values():
@@ -629,7 +634,8 @@ def score_submissions(
                 submissions, args.reference, spec, Path(tmp)
             )
         log(f"scoring {counted(len(submissions), 'submission')} against {args.reference}")
-        results, failures = score_all(submissions, spec, args.reference, args.jobs)
+        made_here = [path for _, path in submissions if Path(tmp) in path.parents]
+        results, failures = score_all(submissions, spec, args.reference, args.jobs, made_here)
     return results, not_run + failures
 
 
