@@ -219,3 +219,22 @@ def test_rank_takes_as_code_what_the_ingestion_program_runs_as_code(tmp_path, la
     )
     assert holds_code(folder) == holds_code(zipped) == runs
     assert runs == (layout in ("at the root", "one folder down", "two folders down"))
+
+
+def test_a_linked_model_py_is_code_whose_link_the_ingestion_program_names(tmp_path, capsys):
+    """A folder whose model.py is a symbolic link is code, as the ingestion program finds it (and
+    refuses it, naming the link), not a result submission refused for holding no track file."""
+    from codajudge.errors import SubmissionError
+    from codajudge.programs.ingest import find_model_folder
+    from codajudge.programs.rank import holds_code
+
+    submissions = tmp_path / "final"
+    (submissions / "linked").mkdir(parents=True)
+    (tmp_path / "model.py").write_text("Model = None\n")
+    (submissions / "linked" / "model.py").symlink_to(tmp_path / "model.py")
+    assert holds_code(submissions / "linked")
+    with pytest.raises(SubmissionError, match="model.py is a symbolic link"):
+        find_model_folder(submissions / "linked")
+    assert rank(submissions, tmp_path / "out") == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "linked: NOT SCORED: a code submission (it holds model.py)" in err

@@ -66,7 +66,7 @@ from typing import Union
 
 from ..baselines.interface import MODEL_FILE
 from ..errors import ConfigError, KitError, SubmissionError, UsageError, counted, first_few
-from ..formats.archive import INGESTION_STATUS, READ_ERRORS, is_ignored, submission_files
+from ..formats.archive import INGESTION_STATUS, READ_ERRORS, is_ignored, walk_entries
 from ..metrics import get as get_metric
 from ..metrics.edition_module import load_source, loaded_modules
 from ..report import atomic_write, submission_notes
@@ -170,10 +170,11 @@ def score_one(path: Path, spec: TaskSpec, ref_dir: Path, gold: dict, made_here=(
 def holds_code(path: Path) -> bool:
     """Whether a submission (zip or folder) is code to run: a ``model.py`` among its files where
     the ingestion program finds one (``ingest.find_model_folder``: at any depth, ignored entries
-    such as ``__MACOSX/`` left out), and no ingestion status at its root (a prediction output
-    holds the submission's files too, as the platform's worker copies them there)."""
+    such as ``__MACOSX/`` left out; a link or other special file so named counts too, which that
+    program refuses, naming it), and no ingestion status at its root (a prediction output holds the
+    submission's files too, as the platform's worker copies them there)."""
     if path.is_dir():
-        names = [relative.as_posix() for relative in submission_files(path)]
+        names = [relative.as_posix() for relative, _ in walk_entries(path)]
         has_status = os.path.lexists(path / INGESTION_STATUS)
     else:
         try:
