@@ -97,6 +97,7 @@ def test_overall_mean_rank_option_counts_missing_tracks_last():
         ("a", 2, 1.5),
         ("c", 3, 3.0),
     ]
+    assert [r.stand_in_ranks for r in rows] == [{}, {}, {"t2": 3}]  # the rank its mean counts
     tied = rank_overall(["t1"], rankings, primary, rule=BY_MEAN_RANK)
     assert [(r.system, r.rank) for r in tied] == [
         ("b", 1),
@@ -207,7 +208,7 @@ def _report():
         OverallRow("team_a&b", 1, 1.0, 0.81234),
         OverallRow("x|y", 1, 1.0, 0.80001),
         OverallRow("z", 3, 3.0, 0.5),
-        OverallRow("late", 4, 4.0, -1.0),
+        OverallRow("late", 4, 4.0, -1.0, {"en_en": 4}),
     ]
     return RankingReport(
         TaskSpec("sts2017", "STS <2017>", "evaluation", [ranking.track]),
@@ -244,6 +245,26 @@ def test_markdown_table_marks_the_best_group_and_lists_failures():
     mean_rank = render_markdown(dataclasses.replace(report, settings=settings))
     assert "| 1 | team\\_a&amp;b | 81.23 | 1.00 | **81.23**\\* (1) |" in mean_rank
     assert "a third system can change the order of two others" in mean_rank
+
+
+def test_the_overall_mean_rank_shows_the_rank_counted_for_a_track_not_submitted():
+    """By the mean rank, a primary track a run did not submit shows the rank counted for it,
+    marked as the group tables mark a stand-in's, in every output, the caption saying so; by
+    the primary score (no mean rank shown) it stays "-"."""
+    from codajudge.ranking_page import render_html
+
+    report = _report()
+    assert "| 4 | late | -100.00 | - |" in render_markdown(report)
+    settings = report.settings._replace(overall=BY_MEAN_RANK)
+    report = dataclasses.replace(report, settings=settings)
+    said = "a primary track a system did not submit shows, marked +, the rank counted for it"
+    markdown, page, paper = render_markdown(report), render_html(report), render_latex(report)
+    assert "| 4 | late | -100.00 | 4.00 | - (4+) |" in markdown and said in markdown
+    assert "<td>4.00</td><td>- (4+)</td>" in page and said in page
+    assert r"late & $-$100.00 & 4.00 & - (4+) \\" in paper and said in paper
+    rows = list(csv.DictReader(io.StringIO(render_csv(report))))
+    overall = {r["system"]: r["note"] for r in rows if r["table"] == "overall"}
+    assert overall == {"team_a&b": "", "x|y": "", "z": "", "late": "en_en=4+"}
 
 
 def test_csv_has_one_row_per_system_and_track_and_the_failures():

@@ -55,6 +55,8 @@ class OverallRow:
     rank: int
     mean_rank: float
     primary: float
+    #: primary track id -> the rank its mean rank counts for a track it did not submit
+    stand_in_ranks: dict[str, int] = field(default_factory=dict)
 
 
 def order_best_first(scores: dict[str, float], higher_is_better: bool) -> list[str]:
@@ -136,6 +138,8 @@ def rank_overall(
     sign = -1.0 if primary_higher_is_better else 1.0
     means = rank_group(primary_track_ids, rankings, list(primary_scores), stand_ins or {})
     rows = [OverallRow(row.system, 0, row.value, primary_scores[row.system]) for row in means]
+    for row, mean in zip(rows, means):
+        row.stand_in_ranks = {t: mean.track_ranks[t] for t in mean.stand_ins}
     if rule == BY_PRIMARY:
         _competition_ranks(rows, lambda r: sign * r.primary)
     else:

@@ -122,10 +122,12 @@ def overall_text(report: RankingReport) -> str:
         normalised=kit_text("ranking/normalised") if rule.normalised else "",
         missing=rule.missing_words(),
         stand_in=report.stand_in_rank,
+        mark=STAND_IN_RANK,
     )
 
 
-#: Marks a track rank that a stand-in gave a run that did not submit the track (group tables).
+#: Marks a track rank that a stand-in gave a run that did not submit the track (group tables, the
+#: overall table under the mean rank).
 STAND_IN_RANK = "+"
 
 
@@ -293,24 +295,28 @@ class Style(NamedTuple):
 
 def overall_table(report: RankingReport, style: Style) -> Table:
     """Rank, system, primary score, the mean rank (overall rule ``mean_rank``) and each track's
-    score, in the overall order, written in ``style``."""
-    mean = report.settings.overall == BY_MEAN_RANK
+    score, in the overall order, written in ``style``; by the mean rank, a primary track a run did
+    not submit shows the rank counted for it (``STAND_IN_RANK`` after it; in the CSV, in
+    ``note``)."""
+    settings, order = report.settings, report.track_order()
+    mean = settings.overall == BY_MEAN_RANK
     in_paper = paper_tracks(report)
     primary = primary_column(report)
     columns = [RANK, SYSTEM, primary] + ([Column("Mean rank")] if mean else [])
-    for t in report.track_order():
+    for t in order:
         ranking = report.rankings[t]
         title, metric = ranking.track.title, ranking.metric
         columns.append(Column(title, metric=metric, in_paper=t in in_paper, wraps=True))
-    rows = []
+    rows, records = [], []
     for row in report.overall:
         cells = [str(row.rank), style.name(row.system), shown(row.primary, primary.percent)]
         cells += [f"{row.mean_rank:.2f}"] if mean else []
-        cells += [_score_cell(report.rankings[t], row.system, style) for t in report.track_order()]
+        counted = {t: f"{rank}{STAND_IN_RANK}" for t, rank in row.stand_in_ranks.items() if mean}
+        cells += [_score_cell(report.rankings[t], row.system, style, counted) for t in order]
         rows.append(cells)
-    # a row's fields (system, rank, mean_rank, primary) are CSV columns
-    metric = report.settings.overall
-    records = [dict(vars(row), table="overall", metric=metric) for row in report.overall]
+        # a row's fields (system, rank, mean_rank, primary) are CSV columns
+        note = "; ".join(f"{t}={rank}" for t, rank in counted.items()) or None
+        records.append(dict(vars(row), table="overall", metric=settings.overall, note=note))
     return Table(columns, rows, records)
 
 
@@ -324,12 +330,13 @@ def primary_column(report: RankingReport) -> Column:
     return Column("Primary score", percent=percent, wraps=True)
 
 
-def _score_cell(ranking: TrackRanking, system: str, style: Style) -> str:
+def _score_cell(ranking: TrackRanking, system: str, style: Style, counted: dict) -> str:
     """A system's score on a track in the overall table: bold when the best, marked when tied
-    with the best, with its rank on the track ("-" when it did not submit the track)."""
+    with the best, with its rank on the track; "-" when it did not submit the track, with the
+    rank ``counted`` for it (track id -> rank) where there is one."""
     row = next((r for r in ranking.rows if r.system == system), None)
     if row is None:
-        return "-"
+        return f"- ({counted[ranking.track.id]})" if ranking.track.id in counted else "-"
     text = shown(row.value, get_metric(ranking.metric).percent)
     text = style.bold.format(text) if row.value == ranking.rows[0].value else text
     text += style.mark if row.tied_with_best else ""
