@@ -19,6 +19,9 @@ from .tracks import Track, tracks_from_list
 
 SPEC_FILE = "task.json"
 PHASES = ("practice", "evaluation", "post-campaign")
+#: task.json's key (true) for a phase no ingestion program of the kit runs before scoring (a CodaLab
+#: v1.5 bundle's): its submissions are results as uploaded, with no prediction step to report on.
+SCORING_ONLY = "scoring_only"
 
 #: The missing-track rules of the primary score (``primary_score: {missing: ...}``).
 WORST, BASELINE, UNRANKED = "worst", "baseline", "unranked"

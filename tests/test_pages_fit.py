@@ -33,6 +33,19 @@ def test_the_data_page_of_an_sts_only_edition_describes_similarity_only():
         assert other not in text
 
 
+def test_the_kit_readme_describes_the_editions_kinds_only_as_the_data_page_does():
+    """The kit README lists the same kinds' formats as the Data page, from the same templates."""
+    listed = [dict(title=name, file=f"pages/{name}.md") for name in ("data", "evaluation", "terms")]
+    for edition in (sts_only([1, 5]), load_edition(REPO / "editions" / "default")):
+        readme = pages.render(edition, NO_LOCAL, {}, listed, "cosine_bow")
+        formats = pages.kind_formats(Templates.of(edition.folder), edition)
+        assert formats in readme and formats in pages.data_page(edition)
+    assert Templates().fill("data/labels") in readme  # the default edition's labelled tracks
+    sts_readme = pages.render(sts_only([1, 5]), NO_LOCAL, {}, listed, "cosine_bow")
+    for other in ("classification", "soft label", "perspectivist", "**Labels.**"):
+        assert other not in sts_readme
+
+
 def test_the_evaluation_page_says_the_tracks_scale_and_only_its_kinds_edge_cases():
     text = pages.evaluation_page(sts_only([1, 5]), NO_LOCAL)
     assert "from 1 (unrelated) to 5 (equivalent)" in text

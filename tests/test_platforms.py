@@ -12,6 +12,7 @@ title, the v1 worker's ``metadata`` file name), not read back from the builder.
 from __future__ import annotations
 
 import io
+import json
 import shutil
 import subprocess
 import sys
@@ -427,6 +428,27 @@ def test_the_v15_emulation_finds_the_gold_beside_an_ingestion_program(legacy_tre
     problems = check_bundle(tree, (v2, legacy_check))
     assert len(problems) == 1 and problems[0].startswith("phases[2]: a CodaLab v1.5 phase with an")
     assert "found ingestion_program: ingestion_program.zip" in problems[0]
+
+
+@pytest.mark.parametrize("status", ["ok", "failed"])
+def test_a_legacy_phase_ignores_a_status_file_in_the_upload(legacy_tree, tmp_path, status):
+    """No ingestion program runs before v1.5's scoring, so an ingestion_status.json in a result
+    submission is the participant's: every track is scored, its notes and failure are not heeded
+    and a note says it was ignored."""
+    from codajudge.programs.score import IGNORED_STATUS, score_submission_folder
+
+    ref, res = tmp_path / "ref", tmp_path / "res"
+    zipfile.ZipFile(legacy_tree / "reference_data_practice.zip").extractall(ref)
+    with zipfile.ZipFile(legacy_tree / "starting_kit.zip") as kit:
+        sample = kit.read("sample_submissions/result_submission.zip")
+    zipfile.ZipFile(io.BytesIO(sample)).extractall(res)
+    spec = read_spec(ref)
+    first = spec.tracks[0].id
+    forged = dict(status=status, message="x", tracks=[first], notes=["you won"], names={first: "f"})
+    (res / "ingestion_status.json").write_text(json.dumps(forged), encoding="utf-8")
+    result = score_submission_folder(spec, ref, res)
+    assert list(result.tracks) == [track.id for track in spec.tracks]
+    assert result.warnings == [IGNORED_STATUS]
 
 
 def test_legacy_kit_says_codalab_takes_result_submissions_only(legacy_tree):

@@ -19,7 +19,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .. import kinds
-from ..kinds import similarity
 from ..errors import plural
 from ..formats.results_tsv import layout_files
 from ..importers import gold_choices
@@ -184,8 +183,6 @@ def render(
     README checks (the local phase's when the kit has one); ``pages``, the bundle's pages (title and file);
     ``sample_baseline``, the baseline whose predictions the samples are."""
     prose = Templates.of(edition.folder)
-    # a track taking one value per line in input order, as SemEval's
-    positional = any(kinds.of(t).positional_by_default for t in edition.tracks)
     text = prose.fill(
         "kit_readme",
         phase=score.phase,
@@ -203,9 +200,8 @@ def render(
         # the sample result submission the README's check command takes
         checked_sample=LOCAL_SAMPLE if score.local_items else PRACTICE_SAMPLE,
         samples=_samples(prose, score, sample_baseline),
-        positional=prose.fill("kit_readme/positional") + "\n" if positional else "",
         other_names=_other_names(prose, edition, pages),
-        similarity_scale=prediction_scale(prose, edition, similarity.KIND),
+        formats=kind_formats(prose, edition) + _paragraphs(label_policy(prose, edition)),
     )
     return text + "\n"
 
@@ -226,7 +222,7 @@ def _other_names(prose: Templates, edition: Edition, pages: list[dict]) -> str:
     # the first page, which explains them (a page entry: its title and file)
     where = " " + prose.fill("kit_readme/other_names_where", **pages[0])
     listed_names = ", ".join(f"`{n}`" for n in names)
-    return " " + prose.fill("kit_readme/other_names", names=listed_names, where=where)
+    return "\n\n" + prose.fill("kit_readme/other_names", names=listed_names, where=where)
 
 
 def score_titles(tracks, primary: str) -> list[tuple[str, str]]:
@@ -265,6 +261,20 @@ def _track_row(prose: Templates, t) -> str:
         values=md_cell(values),
         example=md_cell(t.example.replace("\t", " ")),
     )
+
+
+def kind_formats(prose: Templates, edition: Edition) -> str:
+    """What a prediction is for each kind of the edition's tracks (``kinds/KIND_format``), one list
+    item each: the Data page's and the starting kit README's."""
+    return "\n".join(
+        kind_text(prose, kind, "format", scale=prediction_scale(prose, edition, kind))
+        for kind in _kinds(edition)
+    )
+
+
+def label_policy(prose: Templates, edition: Edition) -> list[str]:
+    """The label policy (``data/labels``) where a kind of the edition's tracks has labels."""
+    return [prose.fill("data/labels")] if any(kind.has_labels for kind in _kinds(edition)) else []
 
 
 def _paragraphs(texts: list[str]) -> str:
@@ -310,13 +320,7 @@ def data_page(edition: Edition, untrained: Sequence[str] = ()) -> str:
     if files := layout_files(edition.tracks):
         given = [f"`{name}`: " + ", ".join(f"`{i}`" for i in ids) for name, ids in files.items()]
         notes.append(prose.fill("data/results_layout", files="; ".join(given)))
-    if any(kind.has_labels for kind in present):  # the label policy
-        notes.append(prose.fill("data/labels"))
-    notes += _gold_sources(prose, edition)
-    formats = "\n".join(
-        kind_text(prose, kind, "format", scale=prediction_scale(prose, edition, kind))
-        for kind in present
-    )
+    notes += label_policy(prose, edition) + _gold_sources(prose, edition)
     disagreement = any(kind.lists_annotators for kind in present)
     page = prose.fill(
         "data",
@@ -326,7 +330,7 @@ def data_page(edition: Edition, untrained: Sequence[str] = ()) -> str:
         formats_heading=prose.fill(
             "data/formats_heading" if len(present) > 1 else "data/format_heading"
         ),
-        formats=formats + _paragraphs(notes),
+        formats=kind_formats(prose, edition) + _paragraphs(notes),
     )
     return page + "\n"
 

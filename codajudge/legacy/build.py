@@ -46,6 +46,7 @@ from __future__ import annotations
 import html
 import re
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import yaml
@@ -66,6 +67,7 @@ from ..bundle.pages import timeline_page
 from ..bundle.prose import Templates
 from ..bundle.zipdet import tree_files, write_zip
 from ..confine import slug
+from ..spec import SCORING_ONLY, read_spec, write_spec
 
 #: Pages CodaLab v1.5 required, in the order they are listed.
 REQUIRED_PAGES = ("overview", "evaluation", "terms", "data")
@@ -298,11 +300,20 @@ def write_legacy_tree(edition: Edition, v2_root: Path, root: Path) -> None:
     readme.write_text(legacy_kit_readme(readme.read_text("utf-8"), submitting), "utf-8")
     write_zip(tree_files(v2_root / "starting_kit"), root / "starting_kit.zip")
     for phase in edition.phases:
+        mark_scoring_only(v2_root / "reference_data" / phase.id)
         for kind in ("reference_data", "input_data"):
             write_zip(tree_files(v2_root / kind / phase.id), root / f"{kind}_{phase.id}.zip")
     write_yaml(root / "competition.yaml", legacy_yaml(edition, pages), edition)
     known = edition.known_leaks
     write_known_leaks(root, {legacy_public_path(name): why for name, why in known.items()})
+
+
+def mark_scoring_only(ref: Path) -> None:
+    """Mark the phase's reference ``task.json`` ``scoring_only``: no ingestion program runs before
+    the scoring program, which then reads any ingestion status in a submission as the participant's
+    (``programs.score.prediction_status``)."""
+    spec = read_spec(ref)
+    write_spec(ref, replace(spec, extra={**spec.extra, SCORING_ONLY: True}))
 
 
 def legacy_public_path(path: str) -> str:

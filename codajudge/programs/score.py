@@ -24,7 +24,7 @@ from ..formats.textfile import safe_lines, shorten  # noqa: E402
 from ..gold import GoldTrack  # noqa: E402
 from .. import report  # noqa: E402
 from ..scoring import Result, score_folder  # noqa: E402
-from ..spec import TaskSpec, read_spec  # noqa: E402
+from ..spec import SCORING_ONLY, TaskSpec, read_spec  # noqa: E402
 from .common import argument_parser, own_words, run_guarded  # noqa: E402
 from .opening import open_submission  # noqa: E402
 from .status import MAX_STATUS_BYTES, OK, IngestionStatus, read_small_text, read_status  # noqa: E402
@@ -74,6 +74,22 @@ def check_prediction_step(res_dir: Path, status: IngestionStatus) -> None:
 
 #: The prediction step's status files, read from the root of a zip (its extraction leaves them out).
 STATUS_FILES = (INGESTION_STATUS, "metadata")
+IGNORED_STATUS = (
+    f"{INGESTION_STATUS} in the submission was ignored: this phase takes result submissions "
+    "only, so no ingestion program ran to write one; leave it out of the zip"
+)
+
+
+def prediction_status(spec: TaskSpec, folder: Path) -> tuple[IngestionStatus, list[str]]:
+    """The prediction step's status in ``folder`` (a failed step refused) and the notes on it. A
+    ``SCORING_ONLY`` phase has no prediction step: a status file there is the participant's, so it
+    is ignored, with a note, and the upload is read as a plain result submission."""
+    status = read_status(folder)
+    if spec.extra.get(SCORING_ONLY) is True:
+        return IngestionStatus(OK, ""), [IGNORED_STATUS] if status else []
+    status = status or IngestionStatus(OK, "")  # none: a plain result submission
+    check_prediction_step(folder, status)
+    return status, []
 
 
 def score_submission_folder(
@@ -87,7 +103,8 @@ def score_submission_folder(
     it, and gives it zips too, read as the folder the platform extracts from one.
 
     A failed prediction step is refused. A prediction output scores only the tracks its ingestion
-    status lists; otherwise a zip, or a folder holding only a zip, is read through a safe
+    status lists (no status is read in a phase without the kit's ingestion program:
+    ``prediction_status``); otherwise a zip, or a folder holding only a zip, is read through a safe
     extraction. The result's warnings begin with the extraction's (entries skipped) and the
     prediction step's notes. ``gold``: ``load_gold`` of every track, read once by the caller (else
     only the needed gold is read). Without ``trusted_status`` (the ranking tool, but for the outputs
@@ -97,8 +114,7 @@ def score_submission_folder(
     """
     with tempfile.TemporaryDirectory(prefix="codajudge-res-") as tmp:
         folder = res_dir if res_dir.is_dir() else copy_status_files(res_dir, Path(tmp))
-        status = read_status(folder) or IngestionStatus(OK, "")  # none: a plain result submission
-        check_prediction_step(folder, status)
+        status, ignored = prediction_status(spec, folder)
         archive_warnings = []
         # a successful prediction step's tracks are scored, and only they; a plain result
         # submission has none (no status, or one listing no tracks)
@@ -110,7 +126,7 @@ def score_submission_folder(
             found = tuple(t.id for t in spec.tracks if (folder / f"{t.id}.tsv").is_file())
             status = IngestionStatus(OK, "", found)
         result = score_folder(spec, ref_dir, folder, status.tracks, gold, status.names)
-    result.warnings[:0] = archive_warnings + list(status.notes if trusted_status else ())
+    result.warnings[:0] = archive_warnings + ignored + list(status.notes if trusted_status else ())
     return result
 
 
