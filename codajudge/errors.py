@@ -4,6 +4,7 @@ what was found, and how to fix it. Only the command-line edges turn them into ex
 from __future__ import annotations
 
 import copyreg
+from bisect import bisect
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 from collections.abc import Sequence
@@ -113,15 +114,22 @@ class Problem:
         return problem_text(self.file, message, self.expected, found, self.hint)
 
     def joined(self, other: Problem) -> Problem:
-        """This problem, counted once more at ``other``'s line and item (each line and item
-        listed once)."""
+        """This problem, counted once more at ``other``'s line and item: its lines listed are the
+        file's first ones in line order, each item beside its line's, and its first place (with
+        its details) is the earliest line's; each line and item is listed once."""
         lines = tuple(self.lines) if self.line is None else (tuple(self.lines) or (self.line,))
         items = tuple(self.items) if self.item is None else (tuple(self.items) or (self.item,))
-        if other.line is not None and other.line not in lines and len(lines) < MAX_PLACES_SHOWN:
-            lines += (other.line,)
-        if other.item is not None and other.item not in items and len(items) < MAX_PLACES_SHOWN:
-            items += (other.item,)
-        return replace(self, count=self.count + other.count, lines=lines, items=items)
+        # a reader may check its records in item order: the places are put in line order here
+        at = len(items) if other.line is None else bisect(lines, other.line)
+        if at and len(items) != len(lines):  # not an item a line: only the earliest line's moves
+            at = len(items)
+        if other.line is not None and other.line not in lines:
+            lines = tuple(sorted((*lines, other.line)))[:MAX_PLACES_SHOWN]
+        if other.item is not None and other.item not in items:
+            items = (*items[:at], other.item, *items[at:])[:MAX_PLACES_SHOWN]
+        earlier = None not in (self.line, other.line) and other.line < self.line
+        first = other if earlier else self
+        return replace(first, count=self.count + other.count, lines=lines, items=items)
 
 
 class KitError(Exception):

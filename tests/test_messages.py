@@ -179,6 +179,25 @@ def test_ids_given_again_are_each_listed_once_with_their_own_first_line(tmp_path
     )
 
 
+def test_a_problem_of_lines_in_any_item_order_lists_the_first_lines_in_line_order(tmp_path):
+    """Values are checked in item order: a file whose ids are not in the track's order still has its
+    problem's lines listed from the first line of the file, each item beside its line's, and the
+    value found named on the first line."""
+    path = tmp_path / "f.tsv"
+    order = [6, 2, 7, 0, 5, 1, 4, 3]
+    path.write_text("".join(f"i{k}\tmaybe{k}\n" for k in order), encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "f.tsv", gold_of(NLI, 8))
+    assert str(error.value).startswith(
+        "f.tsv: label outside the track's label set, on 8 lines (lines 1, 2, 3, 4, 5, ...; items "
+        "'i6', 'i2', 'i7', 'i0', 'i5', ...); expected one of entailment, neutral, contradiction, "
+        "found 'maybe6' on line 1"
+    )
+    assert _met_at([(9, "a"), (3, "b"), (3, "c"), (1, "d")]) == (
+        "f.tsv: bad value, on 4 items (lines 1, 3, 9; items 'd', 'b', 'c', 'a')"
+    )
+
+
 def test_ids_in_quotes_are_named_as_the_tracks_ids_in_quotes(tmp_path):
     """Ids written with their quotes (json.dumps or repr of each id) are not the track's ids: the
     refusal says which id each is and to remove the quotes, for a whole file and for one line."""

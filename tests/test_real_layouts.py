@@ -1033,6 +1033,25 @@ def test_a_pandas_index_column_is_one_problem_naming_the_cause(tmp_path):
     )
 
 
+@pytest.mark.parametrize("offset", [0, 97])
+def test_a_pandas_index_column_without_a_header_is_named_on_the_unknown_ids(offset, tmp_path):
+    """to_csv(sep='\\t', header=False) keeps the index: ``0<TAB>42473<TAB>entailment``. Its row
+    numbers were named unknown ids ("ids look like '42473'"), or the ids of another phase, and
+    nothing said the track's ids were in the second column. No row number is an id of the track
+    (offset 0: the whole file's ids are refused), or some are (offset 97)."""
+    ids = [str(100 + k) for k in range(6)]
+    items = [{"id": i, "texts": ["a", "b"], "label": "neutral"} for i in ids]
+    text = "".join(f"{k + offset}\t{i}\tneutral\n" for k, i in enumerate(reversed(ids)))
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, items, text, tmp_path)
+    first = str(error.value).splitlines()[0]
+    assert first.startswith("f.tsv: unknown id" if offset else "f.tsv: none of the ids")
+    assert first.endswith(
+        "The second column holds the track's ids ('105' on line 1): the first column is a "
+        "DataFrame's index; write the file with index=False (df.to_csv(path, sep='\\t', index=False))"
+    )
+
+
 # --- the values of many items on one line ----------------------------------------------------------
 
 

@@ -19,11 +19,13 @@ from .textfile import shorten
 UNKNOWN_ID = "unknown id: not an item of this track"
 
 
-def unknown_id(problems: ProblemCollector, head: str, ids: Mapping[str, int], line=None) -> None:
+def unknown_id(
+    problems: ProblemCollector, head: str, ids: Mapping[str, int], line=None, hint=None
+) -> None:
     """Add the problem of a record (at ``line``, if known) naming ``head``, no item of ``ids`` (id
-    -> item index)."""
-    hint = quoted_ids_hint(head, ids) or (f"ids look like {next(iter(ids))!r}" if ids else None)
-    problems.add(UNKNOWN_ID, line=line, item=shorten(head), hint=hint)
+    -> item index), with ``hint`` (the file's cause, if known) or one of its own."""
+    own = quoted_ids_hint(head, ids) or (f"ids look like {next(iter(ids))!r}" if ids else None)
+    problems.add(UNKNOWN_ID, line=line, item=shorten(head), hint=hint or own)
 
 
 def quoted_ids_hint(head: str, ids: Mapping[str, int]) -> str | None:

@@ -10,13 +10,14 @@ import re
 from functools import cached_property
 from itertools import compress, count, repeat
 from typing import Callable, NamedTuple
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
 from .. import kinds
 from ..errors import SubmissionError, counted, plural
 from ..tracks import Track
+from .coverage import IDS_LOOKED_UP
 from .textfile import Lines, Rule, shorten
 from .values import COMMA_DECIMAL, is_decimal, json_or_none, parse_numbers
 
@@ -154,6 +155,18 @@ class Columns:
                 + f"lines such as {self.track.example}",
                 hint=kinds.of(self.track).one_line_fix,
             )
+
+    def index_column_hint(self, index: Mapping[str, int]) -> str | None:
+        """The hint for a file whose first lines after its header (up to ``IDS_LOOKED_UP``) each
+        hold three or more tab-separated columns, the second an id of ``index`` (id -> item
+        index): the first is a DataFrame's index (to_csv with header=False keeps it), else None."""
+        rows = [text.split("\t", 2) for text in self.body[:IDS_LOOKED_UP]]
+        if not rows or not all(len(row) == 3 and row[1].strip() in index for row in rows):
+            return None
+        return (
+            f"the second column holds the track's ids ({rows[0][1].strip()!r} on line "
+            f"{self.lines[0]}): the first column is a DataFrame's index; {INDEX_COLUMN.hint}"
+        )
 
     @cached_property
     def position(self) -> np.ndarray:

@@ -208,9 +208,11 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
     order, then that of the items without a line."""
     heads, position, example = columns.heads, columns.position, columns.track.example
     index = dict(zip(keys.ids, range(len(keys.ids))))
+    index_hint = columns.index_column_hint(index)
     if len(heads) and columns.tabbed.all() and (position < 0).all():
         expected = f"lines such as {example.replace('ID', repr(keys.ids[0]) if keys.ids else 'ID')}"
-        hint = (keys.elsewhere and keys.elsewhere(heads)) or quoted_ids_hint(heads[0], index)
+        elsewhere = keys.elsewhere and keys.elsewhere(heads)
+        hint = index_hint or elsewhere or quoted_ids_hint(heads[0], index)
         rule = Rule("none of the ids in this file belong to the track", expected, hint)
         raise rule.error(problems.file, f"ids such as {shorten(heads[0])!r}")
     runs = _batch_runs(position)
@@ -225,7 +227,7 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
             add_problem(problems, _no_tab(text, columns.json_lines, example), line=line)
             named.append(index.get(LEADING_FIELD.split(text.strip(), maxsplit=1)[0], -1))
         elif item < 0:
-            unknown_id(problems, head, index, line)
+            unknown_id(problems, head, index, line, index_hint)
         elif item in first_line:
             duplicate_id(problems, line, head, first_line[item], "keep one line per item" + runs)
         else:
