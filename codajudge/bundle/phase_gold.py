@@ -10,9 +10,9 @@ competition. Three rules, checked on the config (``config_problems``: split name
    public-gold phase's split may not be a ``sample`` of a hidden split (``known_repeats`` counts a
    release's own repeats, never the items a sample copies).
 3. Before the evaluation ends, no hidden-gold phase scores items that a later hidden-gold phase
-   scores, in any dataset: its scores, one submission after another, would reveal the later phase's gold. A
-   post-campaign phase (one that starts after the evaluation ends, ``post_campaign``) is exempt:
-   by then the evaluation's gold has done its work.
+   scores, in any dataset: its scores, one submission after another, would reveal the later
+   phase's gold. A post-campaign phase (one that starts after the evaluation ends,
+   ``post_campaign``) is exempt: by then the evaluation's gold has done its work.
 
 A dataset's ``exclude: {SPLIT: OTHER}`` leaves out of SPLIT the items whose texts OTHER holds in any
 dataset, which makes two splits disjoint (``sample`` + ``exclude`` hold a part out of a split).

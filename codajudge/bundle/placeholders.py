@@ -44,7 +44,8 @@ def page_problems(edition_name: str, folder: Path, files: list[str]) -> Iterator
             continue
         lines = _lines(text)
         for name, default_lines in defaults.items():
-            if 2 * (same := sum(line in default_lines for line in lines)) > len(lines):
+            same = sum(line in default_lines for line in lines)
+            if 2 * same > len(lines):
                 yield Problem(
                     str(path),
                     f"the page is still mostly the default edition's {name} (its sample data, "

@@ -20,11 +20,11 @@ Each zip is opened with the scoring program's safe extraction and scored by the 
 that cannot be scored is reported (name and reason) and left out, and the others go on; a status
 file (``ingestion_status.json``, which a participant's zip may carry) is heeded only where it says
 the prediction step failed: a prediction output's tracks are its ``<track_id>.tsv`` at the root, and
-the file's notes and names are not shown (``--run-code``'s own outputs' status is heeded whole);
-what the scoring program would note on a ranked
-one (files ignored, tracks not covered, metric warnings) is listed per submission (stderr, ranking.md, and ranking.csv rows ``submission_note``). The gold is
-read once; ``--jobs`` processes (default: one per core, at most 4) score the submissions. Progress
-goes to stderr. Written to ``--out`` (default: the current folder; a folder that cannot hold
+the file's notes and names are not shown (``--run-code``'s own outputs' status is heeded
+whole); what the scoring program would note on a ranked one (files ignored, tracks not covered,
+metric warnings) is listed per submission (stderr, ranking.md, and ranking.csv rows
+``submission_note``). The gold is read once; ``--jobs`` processes (default: one per core, at
+most 4) score the submissions. Progress goes to stderr. Written to ``--out`` (default: the current folder; a folder that cannot hold
 them is refused before any scoring, exit 2): ``ranking.md``, ``ranking.csv``,
 ``ranking.tex`` and ``ranking.html``, the tables of ``codajudge.stats.tables`` (which writes the CSV)
 rendered by ``stats.markdown``, ``stats.latex`` and ``ranking_page``, each beginning with the ``codajudge rank`` command, every option spelled out, that reproduces it.
