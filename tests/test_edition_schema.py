@@ -351,6 +351,21 @@ def test_a_ranking_group_naming_a_track_twice_is_refused(tmp_path):
     assert (problem.message, problem.found) == ("names a track more than once", "en_en")
 
 
+def test_a_ranking_group_is_checked_against_the_declared_tracks_when_one_fails(tmp_path):
+    """A track that fails to load (here a metric that does not apply to its kind) is still one of
+    the edition's: a group naming it is not told it names tracks the edition does not have."""
+    folder = tmp_path / "ed"
+    shutil.copytree(REPO / "editions" / "default", folder)
+    config = yaml.safe_load((folder / "edition.yaml").read_text(encoding="utf-8"))
+    config["tracks"][1]["metrics"] = ["accuracy"]
+    config["ranking"] = {"groups": {"A": {"tracks": ["en_en", "es_es"]}}}
+    (folder / "edition.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_edition(folder)
+    [problem] = caught.value.problems
+    assert "'accuracy' does not apply" in problem.message, problem
+
+
 def test_a_page_named_like_a_built_page_or_another_page_is_refused(tmp_path):
     """Every page lands in the bundle's pages/ by its file name alone: an edition's page named
     timeline.md would be replaced by the generated Timeline (it was, silently), and of two pages
