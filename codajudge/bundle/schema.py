@@ -130,7 +130,7 @@ PHASE_FIELDS = {
     "start": Field(
         DATE, "start, UTC, 'YYYY-MM-DD HH:MM:SS'", required=True, example='"2027-03-01 00:00:00"'
     ),
-    "end": Field(DATE, "end, UTC (required unless it is the last phase)"),
+    "end": Field(DATE, "end, UTC (required unless it is the last phase; one past is noted)"),
     "split": choice(
         "the split scored (default: dev for practice, else test)", ("dev", "test"), "split"
     ),

@@ -19,6 +19,7 @@ from .. import __version__
 from ..assets import is_source_checkout
 from ..bundle.edition import load_edition
 from ..bundle.prose import Templates
+from ..bundle.schedule import past_phase_notes
 from ..bundle.zipdet import tree_files
 from ..errors import ConfigError, Problem
 from ..untrusted import remove_entry
@@ -126,7 +127,7 @@ def dry_run(edition, data_root: Path, data, then: str = "drop --dry-run to build
     to do next, in the closing line."""
     with tempfile.TemporaryDirectory(prefix="codajudge-dry-run-") as tmp:
         write_tree(edition, data, Path(tmp) / edition.name)
-    for note in known_leak_notes(edition, data):
+    for note in past_phase_notes(edition.phases) + known_leak_notes(edition, data):
         print(f"note: {note}")
     for warning in kit_warnings(edition, data):
         print(warning)
