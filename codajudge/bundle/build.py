@@ -44,7 +44,7 @@ from .baselines_run import (
 )
 from .check.programs import PROGRAMS
 from .compose import competition_yaml, score_rows
-from .data_checks import Golds, split_golds
+from .data_checks import Golds, split_golds, unused_label_notes
 from .edition import Edition, Phase
 from .leaks import HiddenSplit, check_public_tree, concerns_file, text_key, write_known_leaks
 from .phase_gold import hidden_splits, item_problems
@@ -692,7 +692,7 @@ def with_notes(summary: BuildSummary, data: EditionData) -> BuildSummary:
         for name, why in data.skipped_baselines.items()
     ]
     summary.notes += past_phase_notes(edition.phases) + known_leak_notes(edition, data)
-    summary.notes += kit_warnings(edition, data)
+    summary.notes += unused_label_notes(edition.tracks, data.golds) + kit_warnings(edition, data)
     summary.repeats = data.repeats
     summary.baseline_scores = data.baseline_scores
     return summary
