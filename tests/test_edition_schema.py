@@ -234,6 +234,23 @@ def test_an_unquoted_date_is_refused_as_the_same_text_quoted(tmp_path, written):
     ) in "\n".join(p.render() for p in caught.value.problems)
 
 
+@pytest.mark.parametrize(
+    "written",
+    ["2027-02-30 23:59:59", "2027-02-29 12:00:00", "2027-04-31 00:00:00", "2027-02-27 24:00:00"],
+)
+def test_a_date_of_the_right_format_that_does_not_exist_is_told_so_by_its_own_key(written):
+    """February 30th (or 29th in 2027, April 31st, hour 24) has the format right: the message says
+    the day or time does not exist, not that the format is wrong, and its example names the key."""
+    config = default_config()
+    config["phases"][0]["end"] = written
+    assert (
+        f"phases[0] 'practice': 'end' names a day or time that does not exist; expected a day of "
+        f"the calendar (February has 28 days, 29 in a leap year; April, June, September and "
+        f"November 30) and a time from 00:00:00 to 23:59:59, found {written!r}. E.g. end: "
+        '"2027-03-01 00:00:00"'
+    ) in problems_of(config)
+
+
 def test_an_unquoted_date_and_time_is_that_value(tmp_path):
     """Unquoted, 'YYYY-MM-DD HH:MM:SS' is the text it is quoted."""
     unquoted = DEFAULT.read_text(encoding="utf-8").replace(

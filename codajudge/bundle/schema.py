@@ -19,6 +19,7 @@ config that has passed this schema.
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from ..errors import Problem
 from .. import kinds
@@ -38,23 +39,25 @@ from .check.leaderboard import SUBMISSION_RULES
 from .schedule import config_date
 
 
+#: The text of a date in the config (``schedule.DATE_FORMAT``), whatever its day and time.
+DATE_PATTERN = r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$"
+
+
 def _check_date(walk: Walk, where: str, label: str, value, spec: Field) -> None:
-    """A date ``schedule.config_date`` reads."""
+    """A date ``schedule.config_date`` reads: of its format, and a day and time that exist."""
     try:
         config_date(value)
     except (TypeError, ValueError):
-        walk.add(
-            where,
-            f"{label} is not a UTC date and time",
-            expected="'YYYY-MM-DD HH:MM:SS' (quoted)",
-            found=shown(value),
-            hint='e.g. start: "2027-03-01 00:00:00"',
-        )
+        message, expected = "is not a UTC date and time", "'YYYY-MM-DD HH:MM:SS' (quoted)"
+        if isinstance(value, str) and re.match(DATE_PATTERN, value):  # of the format: a day off
+            message = "names a day or time that does not exist"
+            expected = "a day of the calendar (February has 28 days, 29 in a leap year; April, "
+            expected += "June, September and November 30) and a time from 00:00:00 to 23:59:59"
+        hint = f'e.g. {label.strip(chr(39))}: "2027-03-01 00:00:00"'
+        walk.add(where, f"{label} {message}", expected=expected, found=shown(value), hint=hint)
 
 
-DATE = Type(
-    "date", _check_date, {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$"}
-)
+DATE = Type("date", _check_date, {"type": "string", "pattern": DATE_PATTERN})
 
 
 def validate_config(raw: dict, display: str) -> list[Problem]:
