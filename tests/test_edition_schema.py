@@ -251,6 +251,24 @@ def test_a_date_of_the_right_format_that_does_not_exist_is_told_so_by_its_own_ke
     ) in problems_of(config)
 
 
+def test_an_unknown_metric_is_matched_against_the_metrics_of_the_track_s_kind_and_scale():
+    """'mad' on a categorical soft-label track is its 'amd', not the multilabel 'mamd'; the list
+    shown is the metrics that apply to the track, in the schema and in a task.json's track."""
+    from codajudge.tracks import track_from_dict
+
+    config = default_config()
+    track = config["tracks"][5]
+    assert (track["kind"], track["scale"]) == ("soft_label", "categorical")
+    track["metrics"] = ["mad"]
+    told = (
+        "unknown metric; expected amd | cross_entropy | jsd | kl, found 'mad'. Did you mean 'amd'?"
+    )
+    assert f"tracks[5] 'nli_zh_soft': {told}" in problems_of(config)
+    with pytest.raises(ConfigError) as caught:
+        track_from_dict(track)
+    assert told in caught.value.render()
+
+
 def test_an_unquoted_date_and_time_is_that_value(tmp_path):
     """Unquoted, 'YYYY-MM-DD HH:MM:SS' is the text it is quoted."""
     unquoted = DEFAULT.read_text(encoding="utf-8").replace(

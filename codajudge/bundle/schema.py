@@ -34,7 +34,7 @@ from .check.findings import is_email, is_uuid
 from ..spec import PHASES, PRIMARY_SCORE_FIELDS
 from ..stats.bootstrap import DEFAULT_SEED
 from ..stats.ranking import GROUP_MEAN_RANK, GROUP_ORDERS
-from ..tracks import TRACK_FIELDS
+from ..tracks import TRACK_FIELDS, track_fields
 from .check.leaderboard import SUBMISSION_RULES
 from .schedule import config_date
 
@@ -388,7 +388,7 @@ TOP_LEVEL_FIELDS = {
     "datasets": Field(
         MAP, "dataset id -> its source (importer and options)", required=True, items=DATASET
     ),
-    "tracks": _objects("the scored tracks", TRACK_FIELDS, required=True),
+    "tracks": _objects("the scored tracks", track_fields, required=True),
     "pages": _objects("the edition's own pages", PAGE_FIELDS),
     "terms": Field(
         STR, "the terms page, a Markdown file", required=True, example="terms: pages/terms.md"
@@ -459,7 +459,7 @@ def _json_shape(spec: Field) -> dict:
     if spec.type == OBJECT:
         if spec.schema is dataset_fields:
             return {"$ref": "#/$defs/dataset"}
-        return json_object(spec.schema)
+        return json_object(resolve(spec.schema, {}))
     if spec.type == MAP and spec.keys:
         properties = dict.fromkeys(spec.keys, _json_field(spec.items))
         return {"type": "object", "properties": properties, "additionalProperties": False}
