@@ -44,8 +44,9 @@ class Field:
     entries or a map's values), ``keys`` (allowed keys of a map), ``schema`` (the fields of an
     object, or a function choosing them from the object's value:
     ``bundle.schema.dataset_fields``), ``check`` (a function returning a problem message or None),
-    ``what`` (how messages name a bad choice), ``example`` (the hint of a missing or misshapen
-    value) and ``doc``."""
+    ``what`` (how messages name a bad choice), ``suggest`` (the choices a bad one is matched
+    against and shown, when fewer fit its place: a track's metrics, by its kind), ``example`` (the
+    hint of a missing or misshapen value) and ``doc``."""
 
     type: Type
     doc: str = ""
@@ -60,6 +61,7 @@ class Field:
     schema: object = None
     check: Callable[[object], str | None] | None = None
     what: str = ""
+    suggest: Sequence = ()
     example: str = ""
 
 
@@ -139,12 +141,13 @@ def _check_str(walk: Walk, where: str, label: str, value, spec: Field) -> None:
     elif spec.required and not value.strip():
         walk.add(where, f"{label} must not be empty", expected="a non-empty string", found="''")
     elif spec.choices and value not in spec.choices:
+        shown_choices = spec.suggest or spec.choices
         walk.add(
             where,
             f"unknown {spec.what}" if spec.what else f"{label} has an unknown value",
-            expected=" | ".join(spec.choices),
+            expected=" | ".join(shown_choices),
             found=shown(value),
-            hint=did_you_mean(value, spec.choices),
+            hint=did_you_mean(value, shown_choices),
         )
 
 

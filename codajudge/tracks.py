@@ -10,7 +10,7 @@ across keys (a kind's scale, labels, aliases, alignment and layouts).
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from functools import cached_property
 from collections.abc import Sequence
 
@@ -159,6 +159,18 @@ TRACK_FIELDS = {
 }
 
 
+def track_fields(raw: dict) -> dict[str, Field]:
+    """``TRACK_FIELDS`` for the track ``raw``: an unknown metric is matched against, and shown, the
+    metrics that apply to its kind and scale (when they are known), not every metric."""
+    kind, scale = raw.get("kind"), raw.get("scale")
+    kind = kinds.REGISTRY.get(kind) if isinstance(kind, str) else None
+    scale = scale if kind and kind.has_scale and isinstance(scale, str) else None
+    metric = replace(
+        TRACK_FIELDS["metrics"].items, suggest=kind.applicable_metrics(scale) if kind else ()
+    )
+    return {**TRACK_FIELDS, "metrics": replace(TRACK_FIELDS["metrics"], items=metric)}
+
+
 def track_from_dict(raw: dict, where: str = "tracks") -> Track:
     """Build and validate a Track from a config mapping (a key set to None counts as absent): its
     keys against ``TRACK_FIELDS``, then the rules across them; errors name the key, expected and
@@ -168,7 +180,7 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
     raw = {key: value for key, value in raw.items() if value is not None}
     tid = raw.get("id")
     walk = Walk(f"{where} '{tid}'")
-    check_object(walk, "", raw, TRACK_FIELDS)
+    check_object(walk, "", raw, track_fields(raw))
     walk.raise_if_any()
     kind = kinds.REGISTRY[raw["kind"]]
     scale, labels = raw.get("scale"), tuple(raw.get("labels", ()))

@@ -234,6 +234,41 @@ def test_an_unquoted_date_is_refused_as_the_same_text_quoted(tmp_path, written):
     ) in "\n".join(p.render() for p in caught.value.problems)
 
 
+@pytest.mark.parametrize(
+    "written",
+    ["2027-02-30 23:59:59", "2027-02-29 12:00:00", "2027-04-31 00:00:00", "2027-02-27 24:00:00"],
+)
+def test_a_date_of_the_right_format_that_does_not_exist_is_told_so_by_its_own_key(written):
+    """February 30th (or 29th in 2027, April 31st, hour 24) has the format right: the message says
+    the day or time does not exist, not that the format is wrong, and its example names the key."""
+    config = default_config()
+    config["phases"][0]["end"] = written
+    assert (
+        f"phases[0] 'practice': 'end' names a day or time that does not exist; expected a day of "
+        f"the calendar (February has 28 days, 29 in a leap year; April, June, September and "
+        f"November 30) and a time from 00:00:00 to 23:59:59, found {written!r}. E.g. end: "
+        '"2027-03-01 00:00:00"'
+    ) in problems_of(config)
+
+
+def test_an_unknown_metric_is_matched_against_the_metrics_of_the_track_s_kind_and_scale():
+    """'mad' on a categorical soft-label track is its 'amd', not the multilabel 'mamd'; the list
+    shown is the metrics that apply to the track, in the schema and in a task.json's track."""
+    from codajudge.tracks import track_from_dict
+
+    config = default_config()
+    track = config["tracks"][5]
+    assert (track["kind"], track["scale"]) == ("soft_label", "categorical")
+    track["metrics"] = ["mad"]
+    told = (
+        "unknown metric; expected amd | cross_entropy | jsd | kl, found 'mad'. Did you mean 'amd'?"
+    )
+    assert f"tracks[5] 'nli_zh_soft': {told}" in problems_of(config)
+    with pytest.raises(ConfigError) as caught:
+        track_from_dict(track)
+    assert told in caught.value.render()
+
+
 def test_an_unquoted_date_and_time_is_that_value(tmp_path):
     """Unquoted, 'YYYY-MM-DD HH:MM:SS' is the text it is quoted."""
     unquoted = DEFAULT.read_text(encoding="utf-8").replace(
@@ -349,6 +384,21 @@ def test_a_ranking_group_naming_a_track_twice_is_refused(tmp_path):
     [problem] = caught.value.problems
     assert problem.file.endswith("ranking: groups: A: tracks")
     assert (problem.message, problem.found) == ("names a track more than once", "en_en")
+
+
+def test_a_ranking_group_is_checked_against_the_declared_tracks_when_one_fails(tmp_path):
+    """A track that fails to load (here a metric that does not apply to its kind) is still one of
+    the edition's: a group naming it is not told it names tracks the edition does not have."""
+    folder = tmp_path / "ed"
+    shutil.copytree(REPO / "editions" / "default", folder)
+    config = yaml.safe_load((folder / "edition.yaml").read_text(encoding="utf-8"))
+    config["tracks"][1]["metrics"] = ["accuracy"]
+    config["ranking"] = {"groups": {"A": {"tracks": ["en_en", "es_es"]}}}
+    (folder / "edition.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_edition(folder)
+    [problem] = caught.value.problems
+    assert "'accuracy' does not apply" in problem.message, problem
 
 
 def test_a_page_named_like_a_built_page_or_another_page_is_refused(tmp_path):

@@ -287,6 +287,34 @@ def test_gold_outside_a_ranged_kinds_range_is_reported_and_labelled_kinds_have_n
     assert problems == [problem]
 
 
+@pytest.mark.parametrize(
+    "track", [t for t in tracks_of_every_kind_and_scale() if t.labels], ids=lambda t: t.id
+)
+def test_a_label_no_gold_item_has_is_noted_naming_it_and_its_track(track):
+    """Every labelled kind and scale: an item per label (its majority label, its annotators'
+    choices) uses them all; a label added to the track's, which no item has, is noted."""
+    from codajudge.bundle.data_checks import split_golds, unused_label_notes
+
+    multilabel = track.scale == "multilabel"
+    items = [
+        {"id": f"i{k}", "texts": ["a", "b"], "label": label, "annotators": ["A", "B"]}
+        | {"annotations": [[label] if multilabel else label] * 2}
+        for k, label in enumerate(track.labels)
+    ]
+    extra = dataclasses.replace(track, labels=(*track.labels, "unrelated"))
+    notes = {}
+    for checked in (track, extra):
+        problems = []
+        golds = split_golds([checked], {"dev": {track.dataset: items}}, lambda d, s: d, problems)
+        assert problems == []
+        notes[checked.labels] = unused_label_notes([checked], golds)
+    assert notes[track.labels] == []
+    assert notes[extra.labels] == [
+        f"track '{track.id}': label 'unrelated' is no gold item's, in any split, yet participants "
+        "are asked for it; correct its spelling or remove it from the track's 'labels'"
+    ]
+
+
 @pytest.mark.parametrize("track_id", ["en_en\n", "En_en", "_en", "en-en", ""])
 def test_a_track_id_is_lowercase_letters_digits_and_underscores_and_nothing_else(track_id):
     """Its file names are made from it (a line break would end up in ``en_en\\n.tsv``)."""

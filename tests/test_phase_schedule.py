@@ -3,6 +3,7 @@ a built ``competition.yaml`` give the same verdict, with the same message, on th
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from codajudge.bundle.check import v2
 from codajudge.bundle.check.findings import Findings
 from codajudge.bundle.edition import _phases
+from codajudge.bundle.schedule import past_phase_notes
 from codajudge.errors import Problem
 
 NAMES = ("Practice", "Evaluation")
@@ -79,3 +81,46 @@ def test_an_overlap_names_both_phases_the_dates_and_the_fix():
     (line,) = competition_yaml_messages(SCHEDULES["touch"])
     assert line.startswith("phases[1]: phase 'Evaluation' starts before phase 'Practice'")
     assert "(start 'Evaluation' later or end 'Practice' earlier)" in line
+
+
+def test_a_phase_that_ended_before_today_is_noted_and_no_other():
+    """An edition copied from last year keeps its dates: each phase over by ``now`` is noted
+    (today fixed here), a phase still running or without an end is not."""
+    phases = _phases(
+        [
+            {"id": "practice", "start": "2020-01-01 00:00:00", "end": "2020-02-01 00:00:00"},
+            {"id": "evaluation", "start": "2020-02-02 00:00:00", "end": "2020-03-01 12:00:00"},
+            {"id": "post-campaign", "start": "2020-03-02 00:00:00"},
+        ],
+        [],
+        has_queue=False,
+    )
+    assert past_phase_notes(phases, now=dt.datetime(2020, 3, 1, 12)) == [
+        "phase 'practice' ended on 2020-02-01 00:00:00 (UTC), before today; reusing an edition? "
+        "set new dates under 'phases'"
+    ]
+
+
+@pytest.mark.parametrize("command", ["check", "dry run", "build"])
+def test_check_and_build_note_past_dates_and_exit_as_before(command, tmp_path, capsys):
+    """The note reaches the organiser in ``check`` (with and without --data), the dry run and
+    the build summary; the exit code stays 0 (the dates are 2020's, past whatever today is)."""
+    import yaml
+    from small_edition import make_edition
+
+    from codajudge import cli
+
+    edition = make_edition(tmp_path / "edition")
+    config = yaml.safe_load((edition / "edition.yaml").read_text(encoding="utf-8"))
+    for phase in config["phases"]:
+        phase.update({key: "2020" + phase[key][4:] for key in ("start", "end") if key in phase})
+    (edition / "edition.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    args = {
+        "check": [["check", str(edition)], ["check", str(edition), "--data", str(edition)]],
+        "dry run": [["build", "--edition", str(edition), "--dry-run"]],
+        "build": [["build", "--edition", str(edition), "--out", str(tmp_path / "out")]],
+    }[command]
+    for arg in args:
+        assert cli.main(arg) == 0
+        out = capsys.readouterr().out
+        assert "phase 'evaluation' ended on 2020-02-14 23:59:59 (UTC), before today" in out, out

@@ -44,7 +44,7 @@ from .baselines_run import (
 )
 from .check.programs import PROGRAMS
 from .compose import competition_yaml, score_rows
-from .data_checks import Golds, split_golds
+from .data_checks import Golds, split_golds, unused_label_notes
 from .edition import Edition, Phase
 from .leaks import HiddenSplit, check_public_tree, concerns_file, text_key, write_known_leaks
 from .phase_gold import hidden_splits, item_problems
@@ -58,6 +58,7 @@ from .pages import (
 )
 from .prose import Templates, own_page_text
 from .sample import sampled_items, smallest_keys
+from .schedule import past_phase_notes
 from .zipdet import tree_files, write_zip
 
 REPO_ROOT = kit_root()
@@ -690,7 +691,8 @@ def with_notes(summary: BuildSummary, data: EditionData) -> BuildSummary:
         prose.fill("builder/not_run", name=name, reason=why)
         for name, why in data.skipped_baselines.items()
     ]
-    summary.notes += known_leak_notes(edition, data) + kit_warnings(edition, data)
+    summary.notes += past_phase_notes(edition.phases) + known_leak_notes(edition, data)
+    summary.notes += unused_label_notes(edition.tracks, data.golds) + kit_warnings(edition, data)
     summary.repeats = data.repeats
     summary.baseline_scores = data.baseline_scores
     return summary

@@ -12,6 +12,7 @@ which returns the gold it builds for the rest of the build). An id twice within 
 by the importer reading it. Ids may repeat across splits (OCNLI numbers each file from 0; ocnli
 scores its dev file as test too); an item shared between a public and a hidden-gold split is
 refused by ``build.check_repeats``.
+A track's label that no split's gold gives any item is noted (``unused_label_notes``).
 """
 
 from collections.abc import Callable, Iterator
@@ -64,6 +65,30 @@ def split_golds(
                     continue
                 problems.extend(range_problems(track, golds[(split, track.id)], where))
     return golds
+
+
+def unused_label_notes(tracks: list[Track], golds: Golds) -> list[str]:
+    """A note per label of a track that the track's gold gives no item in any split (no majority
+    label, annotation or share of it): a misspelt or extra label is still one participants are
+    asked for (a soft label's values, the Data page)."""
+    notes = []
+    for track in [track for track in tracks if track.labels]:
+        used = np.zeros(len(track.labels), dtype=bool)
+        for gold in [gold for (_, track_id), gold in golds.items() if track_id == track.id]:
+            # label indices (-1: no majority); 0/1 choices or shares per label; multilabel
+            # [P(not chosen), P(chosen)] pairs. A PerAnnotator keeps its rows in ``values``.
+            values = np.asarray(getattr(gold.gold, "values", gold.gold))
+            if values.ndim == 1:
+                used[values[values >= 0].astype(int)] = True
+            else:
+                used |= ((values[..., 1] if values.ndim == 3 else values) > 0).any(axis=0)
+        notes += [
+            f"track '{track.id}': label {label!r} is no gold item's, in any split, yet participants "
+            "are asked for it; correct its spelling or remove it from the track's 'labels'"
+            for label, seen in zip(track.labels, used)
+            if not seen
+        ]
+    return notes
 
 
 def _other_split_problems(source: dict, where: str) -> Iterator[Problem]:

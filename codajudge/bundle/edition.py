@@ -269,7 +269,7 @@ def _cross_checked(
     pages = _check_files(raw, folder, display, found)
     found.extend(text_problems(raw))
     rule = _primary_rule(top, display, found)
-    ranking = _ranking(raw, tracks, display, found)
+    ranking = _ranking(raw, display, found)
     for problem in found:
         if not problem.file.startswith(display) and "/" not in problem.file:
             problem = replace(problem, file=f"{display}: {problem.file}")  # a cross-field rule's
@@ -297,11 +297,12 @@ def _cross_checked(
     )
 
 
-def _ranking(raw: dict, tracks: list[Track], display: str, problems: list[Problem]) -> dict:
+def _ranking(raw: dict, display: str, problems: list[Problem]) -> dict:
     """``ranking`` (validated by the schema): every group's tracks must be the edition's, each
     named once (a group's table has a column per track)."""
     ranking = dict(raw.get("ranking") or {})
-    known = [t.id for t in tracks]
+    # the ids as declared: a track that failed to load is still the edition's, not an unknown one
+    known = [t["id"] for t in raw["tracks"]]
     for name, group in (ranking.get("groups") or {}).items():
         where = f"{display}: ranking: groups: {name}: tracks"
         if unknown := [t for t in group["tracks"] if t not in known]:

@@ -61,3 +61,16 @@ def schedule_problems(schedule: Sequence[ScheduledPhase]) -> Iterator[Problem]:
                 found=f"{following.start:{DATE_FORMAT}}",
                 hint=f"start {following.name!r} later or end {phase.name!r} earlier",
             )
+
+
+def past_phase_notes(phases, now: dt.datetime | None = None) -> list[str]:
+    """A note per phase of ``phases`` (``edition.Phase``) that ended before ``now`` (default: the
+    current UTC time): an edition copied from an earlier one keeps its dates, and Codabench takes
+    a phase already over without a word."""
+    now = now or dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+    return [
+        f"phase {phase.id!r} ended on {phase.end:{DATE_FORMAT}} (UTC), before today; reusing an "
+        "edition? set new dates under 'phases'"
+        for phase in phases
+        if phase.end and phase.end < now
+    ]

@@ -19,6 +19,7 @@ config that has passed this schema.
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from ..errors import Problem
 from .. import kinds
@@ -33,28 +34,30 @@ from .check.findings import is_email, is_uuid
 from ..spec import PHASES, PRIMARY_SCORE_FIELDS
 from ..stats.bootstrap import DEFAULT_SEED
 from ..stats.ranking import GROUP_MEAN_RANK, GROUP_ORDERS
-from ..tracks import TRACK_FIELDS
+from ..tracks import TRACK_FIELDS, track_fields
 from .check.leaderboard import SUBMISSION_RULES
 from .schedule import config_date
 
 
+#: The text of a date in the config (``schedule.DATE_FORMAT``), whatever its day and time.
+DATE_PATTERN = r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$"
+
+
 def _check_date(walk: Walk, where: str, label: str, value, spec: Field) -> None:
-    """A date ``schedule.config_date`` reads."""
+    """A date ``schedule.config_date`` reads: of its format, and a day and time that exist."""
     try:
         config_date(value)
     except (TypeError, ValueError):
-        walk.add(
-            where,
-            f"{label} is not a UTC date and time",
-            expected="'YYYY-MM-DD HH:MM:SS' (quoted)",
-            found=shown(value),
-            hint='e.g. start: "2027-03-01 00:00:00"',
-        )
+        message, expected = "is not a UTC date and time", "'YYYY-MM-DD HH:MM:SS' (quoted)"
+        if isinstance(value, str) and re.match(DATE_PATTERN, value):  # of the format: a day off
+            message = "names a day or time that does not exist"
+            expected = "a day of the calendar (February has 28 days, 29 in a leap year; April, "
+            expected += "June, September and November 30) and a time from 00:00:00 to 23:59:59"
+        hint = f'e.g. {label.strip(chr(39))}: "2027-03-01 00:00:00"'
+        walk.add(where, f"{label} {message}", expected=expected, found=shown(value), hint=hint)
 
 
-DATE = Type(
-    "date", _check_date, {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$"}
-)
+DATE = Type("date", _check_date, {"type": "string", "pattern": DATE_PATTERN})
 
 
 def validate_config(raw: dict, display: str) -> list[Problem]:
@@ -130,7 +133,7 @@ PHASE_FIELDS = {
     "start": Field(
         DATE, "start, UTC, 'YYYY-MM-DD HH:MM:SS'", required=True, example='"2027-03-01 00:00:00"'
     ),
-    "end": Field(DATE, "end, UTC (required unless it is the last phase)"),
+    "end": Field(DATE, "end, UTC (required unless it is the last phase; one past is noted)"),
     "split": choice(
         "the split scored (default: dev for practice, else test)", ("dev", "test"), "split"
     ),
@@ -385,7 +388,7 @@ TOP_LEVEL_FIELDS = {
     "datasets": Field(
         MAP, "dataset id -> its source (importer and options)", required=True, items=DATASET
     ),
-    "tracks": _objects("the scored tracks", TRACK_FIELDS, required=True),
+    "tracks": _objects("the scored tracks", track_fields, required=True),
     "pages": _objects("the edition's own pages", PAGE_FIELDS),
     "terms": Field(
         STR, "the terms page, a Markdown file", required=True, example="terms: pages/terms.md"
@@ -456,7 +459,7 @@ def _json_shape(spec: Field) -> dict:
     if spec.type == OBJECT:
         if spec.schema is dataset_fields:
             return {"$ref": "#/$defs/dataset"}
-        return json_object(spec.schema)
+        return json_object(resolve(spec.schema, {}))
     if spec.type == MAP and spec.keys:
         properties = dict.fromkeys(spec.keys, _json_field(spec.items))
         return {"type": "object", "properties": properties, "additionalProperties": False}

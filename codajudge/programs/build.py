@@ -18,7 +18,9 @@ from ..bundle.build import REPO_ROOT, build, import_data, kit_warnings, known_le
 from .. import __version__
 from ..assets import is_source_checkout
 from ..bundle.edition import load_edition
+from ..bundle.data_checks import unused_label_notes
 from ..bundle.prose import Templates
+from ..bundle.schedule import past_phase_notes
 from ..bundle.zipdet import tree_files
 from ..errors import ConfigError, Problem
 from ..untrusted import remove_entry
@@ -126,7 +128,8 @@ def dry_run(edition, data_root: Path, data, then: str = "drop --dry-run to build
     to do next, in the closing line."""
     with tempfile.TemporaryDirectory(prefix="codajudge-dry-run-") as tmp:
         write_tree(edition, data, Path(tmp) / edition.name)
-    for note in known_leak_notes(edition, data):
+    notes = past_phase_notes(edition.phases) + unused_label_notes(edition.tracks, data.golds)
+    for note in notes + known_leak_notes(edition, data):
         print(f"note: {note}")
     for warning in kit_warnings(edition, data):
         print(warning)
