@@ -216,17 +216,11 @@ def _id_tab_value(text: str) -> str:
 def layout_of(columns: Columns) -> str:
     """How a file of a positional track is read, "id" or "positional", decided once for the whole file.
 
-    Ids only when every first-column value is a known id, each once (a header line aside): numeric ids
-    ("0".."249") would otherwise take integer scores and a confidence column for ids. Else positional
-    when every line holds one or two fields and most first fields are numbers (so a bad value is
-    reported at its line). A file read both ways (no header, every id, each a 0-5 score) is refused."""
-    heads, ids = columns.heads, columns.ids
-    as_ids = (
-        bool(heads)
-        and heads[0] in ids  # cheap first: a positional file's lines are not looked up
-        and bool(columns.tabbed.all() and (columns.position >= 0).all())
-        and np.bincount(columns.position).max() == 1
-    )
+    Ids when the first column holds item ids (``_holds_ids``): numeric ids ("0".."249") would
+    otherwise take integer scores and a confidence column for ids. Else positional when every line
+    holds one or two fields and most first fields are numbers (so a bad value is reported at its
+    line). A file read both ways (no header, every id once, each a 0-5 score) is refused."""
+    heads, ids, as_ids = columns.heads, columns.ids, _holds_ids(columns)
     bare = as_ids and not columns.header and len(heads) == len(ids)  # each item's id, no header
     scores = parse_numbers(heads) if bare else None
     if as_ids and (scores is None or not all(0 <= score <= 5 for score in scores)):
@@ -244,6 +238,21 @@ def layout_of(columns: Columns) -> str:
         hint="write the ID<TAB>SCORE lines with a header line 'id<TAB>score' to mean ids, or give the "
         "scores with decimals (3.0) to mean positional",
     )
+
+
+def _holds_ids(columns: Columns) -> bool:
+    """Whether a file's first column holds item ids: every line has a tab, some of its first heads
+    are known ids, and its header line names an id column (``HEADER_NAMES``), or each line gives
+    another known id, or its distinct known ids are at least half its lines and more than a column
+    of whole 0-5 scores holds (so that a repeated, missing or unknown id gets the id reader's message)."""
+    heads = columns.heads
+    # cheap first: a positional file's lines are not looked up
+    if not (heads and columns.tabbed.all()) or set(heads[:IDS_LOOKED_UP]).isdisjoint(columns.ids):
+        return False
+    distinct = len(np.unique(columns.position[columns.position >= 0]))
+    named = columns.header and columns.texts[0].split("\t")[0].strip().lower() in HEADER_NAMES
+    many = distinct > 6 and 2 * distinct >= len(heads)  # whole 0-5 scores take at most 6 values
+    return bool(named or many or distinct == len(heads))
 
 
 def _reads_positionally(columns: Columns) -> bool:
