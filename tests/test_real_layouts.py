@@ -966,6 +966,20 @@ def test_a_blank_line_among_comment_lines_is_still_refused_at_its_place(tmp_path
     )
 
 
+@pytest.mark.parametrize("blank", ["\n", ""], ids=["a line too many", "a line short"])
+def test_a_blank_line_inside_a_positional_file_is_named_whatever_the_line_count(blank, tmp_path):
+    """A blank line in place of a score (line 4 emptied) was refused as "wrong number of lines ...
+    found 7 non-blank lines", which named no line; a blank line added was named at its line."""
+    scores = [f"{p}\n" for p in STS_SCORES]
+    scores[3] = blank + (scores[3] if blank else "\n")
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, "".join(scores), tmp_path, "en_en.tsv")
+    assert str(error.value) == (
+        "en_en.tsv, line 4: blank line inside a positional file; expected one row on every "
+        "line, found an empty line. Positional files are matched to items by line number"
+    )
+
+
 def test_no_line_is_a_comment_when_an_item_id_starts_with_a_hash(tmp_path):
     items = [dict(item, id=f"#{item['id']}") for item in STS_ITEMS]
     text = "".join(f"#{k}\t{p}\n" for k, p in enumerate(STS_SCORES))
