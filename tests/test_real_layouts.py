@@ -251,6 +251,16 @@ def test_a_positional_file_of_the_releases_lines_is_scored_on_its_first_lines(tm
     ]
 
 
+def test_a_header_line_before_the_releases_lines_is_skipped(tmp_path):
+    """``score`` then track 6's 500 lines was refused as "expected 250 lines ... or the release's 500
+    lines, found 501": the header counted as a line unless the lines after it were one per item."""
+    text = "score\n" + "".join(f"{p}\n" for p in STS_SCORES + [9.0] * 8)
+    prediction = read(RELEASE, STS_ITEMS, text, tmp_path)
+    assert prediction.format == "positional" and prediction.values.tolist() == STS_SCORES
+    assert prediction.warnings[0] == "the first line was read as a header and skipped"
+    assert prediction.warnings[1].startswith("the file has the release's 16 lines: the first 8")
+
+
 @pytest.mark.parametrize(
     "track, expected",
     [

@@ -62,7 +62,7 @@ def records_array(numbers: Sequence[int], texts: list[str]) -> Lines:
 class Positional(NamedTuple):
     """A file read positionally (SemEval): ``header`` is 1 when its first line is a header
     (``score``, ``prediction<TAB>confidence``: one or two names, none a number such as "nan") and
-    the lines after it are one per item, else 0; then, for each line after it, its first
+    the lines after it are one per item or the release's (``Track.release_lines``), else 0; then, for each line after it, its first
     whitespace-separated field (``firsts``, its score) and those fields as numbers when every one is
     one (``scores``, ``values.parse_numbers``; else None); ``split``: the fields (a score, then
     optionally a confidence) of each line holding more than one, by its index among those lines (a
@@ -179,7 +179,8 @@ class Columns:
         """The file as a positional reading sees it, decided once."""
         names = self.texts[0].split()
         named = all(COLUMN_NAME.fullmatch(n) and n.lower() not in FLOAT_WORDS for n in names)
-        header = int(len(self.texts) == len(self.ids) + 1 and 1 <= len(names) <= 2 and named)
+        one_per_line = len(self.texts) - 1 in (len(self.ids), self.track.release_lines)
+        header = int(one_per_line and 1 <= len(names) <= 2 and named)
         lines = self.texts[header:]
         # the few lines of two fields are split before the stripped first fields of every line
         # exist: the lists made then would make the garbage collector pass over that long list
