@@ -251,6 +251,16 @@ def test_a_positional_file_of_the_releases_lines_is_scored_on_its_first_lines(tm
     ]
 
 
+def test_a_header_line_before_the_releases_lines_is_skipped(tmp_path):
+    """``score`` then track 6's 500 lines was refused as "expected 250 lines ... or the release's 500
+    lines, found 501": the header counted as a line unless the lines after it were one per item."""
+    text = "score\n" + "".join(f"{p}\n" for p in STS_SCORES + [9.0] * 8)
+    prediction = read(RELEASE, STS_ITEMS, text, tmp_path)
+    assert prediction.format == "positional" and prediction.values.tolist() == STS_SCORES
+    assert prediction.warnings[0] == "the first line was read as a header and skipped"
+    assert prediction.warnings[1].startswith("the file has the release's 16 lines: the first 8")
+
+
 @pytest.mark.parametrize(
     "track, expected",
     [
@@ -962,6 +972,20 @@ def test_a_blank_line_among_comment_lines_is_still_refused_at_its_place(tmp_path
         read(STS, STS_ITEMS, text, tmp_path, "en_en.tsv")
     assert str(error.value) == (
         "en_en.tsv, line 6: blank line inside a positional file; expected one row on every "
+        "line, found an empty line. Positional files are matched to items by line number"
+    )
+
+
+@pytest.mark.parametrize("blank", ["\n", ""], ids=["a line too many", "a line short"])
+def test_a_blank_line_inside_a_positional_file_is_named_whatever_the_line_count(blank, tmp_path):
+    """A blank line in place of a score (line 4 emptied) was refused as "wrong number of lines ...
+    found 7 non-blank lines", which named no line; a blank line added was named at its line."""
+    scores = [f"{p}\n" for p in STS_SCORES]
+    scores[3] = blank + (scores[3] if blank else "\n")
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, "".join(scores), tmp_path, "en_en.tsv")
+    assert str(error.value) == (
+        "en_en.tsv, line 4: blank line inside a positional file; expected one row on every "
         "line, found an empty line. Positional files are matched to items by line number"
     )
 

@@ -2,7 +2,8 @@
 
 A positional file (one score per line in input order, an optional confidence column) must not be
 taken for ID<TAB>SCORE lines because its integer scores look like ids: the layout is decided once
-per file. Gold is the sts2017 release's en-en track (skipped when ../shared is absent).
+per file. Gold is the sts2017 release's en-en track (skipped when ../shared is absent), or a
+synthetic track of the same ids.
 """
 
 from pathlib import Path
@@ -19,14 +20,12 @@ from codajudge.tracks import Track
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO.parent / "shared" / "data"
-pytestmark = pytest.mark.skipif(
-    not (DATA / "sts2017").is_dir(),
-    reason="../shared/data/sts2017 not found: the release lives beside the repository",
-)
 
 
 @pytest.fixture(scope="module")
 def gold():
+    if not (DATA / "sts2017").is_dir():
+        pytest.skip("../shared/data/sts2017 not found: the release lives beside the repository")
     edition = load_edition(REPO / "editions" / "sts2017")
     track = next(t for t in edition.tracks if t.id == "en_en")
     items = load_split(edition.datasets["sts_en_en"], DATA, "test")
@@ -120,3 +119,62 @@ def test_comment_lines_are_skipped_as_the_official_scorer_skips_them(gold, tmp_p
     assert prediction.warnings == [
         "1 comment line starting with '#' was skipped (SemEval's scorer, correlation.pl, skips them too)"
     ]
+
+
+def numbered(n: int = 250, **track) -> object:
+    """The gold of a synthetic similarity track of ``n`` items whose ids are "0".."n-1", as sts2017's."""
+    scores = np.random.default_rng(0).uniform(0, 5, n).round(2).tolist()
+    items = [{"id": str(k), "texts": ["a", "b"], "score": s} for k, s in enumerate(scores)]
+    track = Track(id="t", kind="similarity", dataset="d", positional=True, **track)
+    return build_gold(track, items, "gold")
+
+
+@pytest.mark.parametrize("header", ["", "id\tscore\n"])
+def test_an_id_column_with_one_id_repeated_is_read_by_id(header, tmp_path):
+    """Id 7 written as 5: not "each once", so the file was read positionally, the ids scored as the
+    predictions and the scores as confidences (Pearson r -0.11, accepted), even under an id header."""
+    gold = numbered()
+    ids = [5 if k == 7 else k for k in range(250)]
+    text = header + "".join(f"{k}\t{s:.2f}\n" for k, s in zip(ids, gold.gold))
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(write(tmp_path, text), "f", gold)
+    line = 8 + bool(header)
+    assert str(error.value) == (
+        f"f, line {line}, item '5': duplicate id; expected each id on one line only, found '5' again "
+        f"(first seen on line {line - 2}). Keep one line per item\n"
+        "f: 1 of the track's 250 items has no prediction (the file has 249 of them): '7'. Predict "
+        "every item listed in the track's input file"
+    )
+    scores = np.rint(
+        gold.gold
+    )  # whole 0-5 scores and a confidence: few distinct values, positional
+    text = "".join(f"{s:.0f}\t{k}\n" for k, s in enumerate(scores))
+    assert read_track_file(write(tmp_path, text), "f", gold).values.tolist() == scores.tolist()
+
+
+@pytest.mark.parametrize(
+    "text, release, problem",
+    [
+        (
+            "{}250\t1.0\n251\t1.0\n",
+            None,
+            "f: unknown id: not an item of this track, on 2 lines (lines {}, {}; items '250', '251')",
+        ),
+        ("{}abc\t1.0\n", None, "f, line {}, item 'abc': unknown id: not an item of this track"),
+        ("{}5\t1.0\n", None, "f, line {}, item '5': duplicate id;"),
+        ("{}" + "".join(f"{k}\t1.0\n" for k in range(250, 500)), 500, "f: unknown id:"),
+    ],
+    ids=["unknown ids", "a word", "a repeated id", "the release's 500 ids"],
+)
+@pytest.mark.parametrize("header", ["", "id\tscore\n"], ids=["", "header"])
+def test_extra_lines_after_every_id_get_the_id_readers_messages(
+    text, release, problem, header, tmp_path
+):
+    """Ids 0..249 then unknown ids, a word or a repeated id: the file was read positionally and
+    refused as one line too many (or as "whole numbers, each once ... not scores")."""
+    gold = numbered(release_lines=release)
+    lines = header + "".join(f"{k}\t{s:.2f}\n" for k, s in enumerate(gold.gold))
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(write(tmp_path, text.format(lines)), "f", gold)
+    first = 251 + bool(header)
+    assert str(error.value).startswith(problem.format(first, first + 1))

@@ -62,7 +62,7 @@ def records_array(numbers: Sequence[int], texts: list[str]) -> Lines:
 class Positional(NamedTuple):
     """A file read positionally (SemEval): ``header`` is 1 when its first line is a header
     (``score``, ``prediction<TAB>confidence``: one or two names, none a number such as "nan") and
-    the lines after it are one per item, else 0; then, for each line after it, its first
+    the lines after it are one per item or the release's (``Track.release_lines``), else 0; then, for each line after it, its first
     whitespace-separated field (``firsts``, its score) and those fields as numbers when every one is
     one (``scores``, ``values.parse_numbers``; else None); ``split``: the fields (a score, then
     optionally a confidence) of each line holding more than one, by its index among those lines (a
@@ -179,7 +179,8 @@ class Columns:
         """The file as a positional reading sees it, decided once."""
         names = self.texts[0].split()
         named = all(COLUMN_NAME.fullmatch(n) and n.lower() not in FLOAT_WORDS for n in names)
-        header = int(len(self.texts) == len(self.ids) + 1 and 1 <= len(names) <= 2 and named)
+        one_per_line = len(self.texts) - 1 in (len(self.ids), self.track.release_lines)
+        header = int(one_per_line and 1 <= len(names) <= 2 and named)
         lines = self.texts[header:]
         # the few lines of two fields are split before the stripped first fields of every line
         # exist: the lists made then would make the garbage collector pass over that long list
@@ -216,17 +217,11 @@ def _id_tab_value(text: str) -> str:
 def layout_of(columns: Columns) -> str:
     """How a file of a positional track is read, "id" or "positional", decided once for the whole file.
 
-    Ids only when every first-column value is a known id, each once (a header line aside): numeric ids
-    ("0".."249") would otherwise take integer scores and a confidence column for ids. Else positional
-    when every line holds one or two fields and most first fields are numbers (so a bad value is
-    reported at its line). A file read both ways (no header, every id, each a 0-5 score) is refused."""
-    heads, ids = columns.heads, columns.ids
-    as_ids = (
-        bool(heads)
-        and heads[0] in ids  # cheap first: a positional file's lines are not looked up
-        and bool(columns.tabbed.all() and (columns.position >= 0).all())
-        and np.bincount(columns.position).max() == 1
-    )
+    Ids when the first column holds item ids (``_holds_ids``): numeric ids ("0".."249") would
+    otherwise take integer scores and a confidence column for ids. Else positional when every line
+    holds one or two fields and most first fields are numbers (so a bad value is reported at its
+    line). A file read both ways (no header, every id once, each a 0-5 score) is refused."""
+    heads, ids, as_ids = columns.heads, columns.ids, _holds_ids(columns)
     bare = as_ids and not columns.header and len(heads) == len(ids)  # each item's id, no header
     scores = parse_numbers(heads) if bare else None
     if as_ids and (scores is None or not all(0 <= score <= 5 for score in scores)):
@@ -244,6 +239,21 @@ def layout_of(columns: Columns) -> str:
         hint="write the ID<TAB>SCORE lines with a header line 'id<TAB>score' to mean ids, or give the "
         "scores with decimals (3.0) to mean positional",
     )
+
+
+def _holds_ids(columns: Columns) -> bool:
+    """Whether a file's first column holds item ids: every line has a tab, some of its first heads
+    are known ids, and its header line names an id column (``HEADER_NAMES``), or each line gives
+    another known id, or its distinct known ids are at least half its lines and more than a column
+    of whole 0-5 scores holds (so that a repeated, missing or unknown id gets the id reader's message)."""
+    heads = columns.heads
+    # cheap first: a positional file's lines are not looked up
+    if not (heads and columns.tabbed.all()) or set(heads[:IDS_LOOKED_UP]).isdisjoint(columns.ids):
+        return False
+    distinct = len(np.unique(columns.position[columns.position >= 0]))
+    named = columns.header and columns.texts[0].split("\t")[0].strip().lower() in HEADER_NAMES
+    many = distinct > 6 and 2 * distinct >= len(heads)  # whole 0-5 scores take at most 6 values
+    return bool(named or many or distinct == len(heads))
 
 
 def _reads_positionally(columns: Columns) -> bool:

@@ -156,6 +156,11 @@ def _positional_rows(columns: Columns, keys: ItemKeys, problems: ProblemCollecto
     every, n = columns.numbers, len(keys.ids)
     numbers = every[header:]  # the header's line stays in the blank-line check
     release = columns.track.release_lines if (columns.track.release_lines or 0) > n else None
+    lines = every
+    if columns.comments:  # a comment line before the last line is a line too
+        lines = sorted([*every, *(k for k in columns.comments if k < every[-1])])
+    # first: a blank line is the cause of a line count one short, and is named at its line
+    refuse_blank_line(problems.file, lines, "positional")
     if len(fields) not in (n, release):
         expected = f"{n} lines (one score per pair, in input order)"
         if release:
@@ -171,10 +176,6 @@ def _positional_rows(columns: Columns, keys: ItemKeys, problems: ProblemCollecto
                 filter(None, (other_phase, "or write ID<TAB>SCORE lines, which are matched by id"))
             ),
         )
-    lines = every
-    if columns.comments:  # a comment line before the last line is a line too
-        lines = sorted([*every, *(k for k in columns.comments if k < every[-1])])
-    refuse_blank_line(problems.file, lines, "positional")
     # the release's lines: read on the first n, as the official scorer reads them
     for j, line in split.items():
         if j < n and len(line) == 2 and not is_decimal(line[1]):
