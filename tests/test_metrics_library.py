@@ -90,6 +90,21 @@ def test_inputs_of_the_wrong_shape_are_refused_with_what_was_expected(call, word
 @pytest.mark.parametrize(
     "call, words",
     [
+        (lambda: sts.pearson([1, 2, 3], [1, 2, 10**400]), "predictions, item 2: expected finite"),
+        (lambda: sts.spearman(np.array([10**400, 1], dtype=object), [1, 2]), "gold, item 0:"),
+        (lambda: lewidi.manhattan([[1, 0], [10**400, 0]], [[1, 0]] * 2), "gold, item 1: expected"),
+        (lambda: lewidi.error_rate([[1, 10**400]], [[1, 0]]), "gold, item 0, annotator 1:"),
+        (lambda: lewidi.multilabel_error_rate([[[1, 0]]], [[[1, 10**400]]]), "predictions, item 0"),
+    ],
+)
+def test_whole_numbers_too_large_for_a_float_are_refused_naming_the_item(call, words):
+    with pytest.raises(ValueError, match=re.escape(words) + r".*; found .*10000"):
+        call()
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
         (
             lambda: chaosnli.kl([[1, 0, 0]] * 3, [[0, 0, 1]] * 2 + [[0.6, -0.1, 0.5]]),
             "predictions, item 2: distribution has a negative probability; expected "
@@ -125,7 +140,7 @@ def test_soft_labels_within_the_tolerance_are_renormalised_as_the_scoring_progra
     assert lewidi.wasserstein([[0.0, 1.0, 0.0]], [[0.0, 0.505, 0.505]]) == 0.5
 
 
-@pytest.mark.parametrize("n_values", [0, -3, 5.7, "six", None, float("nan"), True])
+@pytest.mark.parametrize("n_values", [0, -3, 5.7, "six", None, float("nan"), True, 10**400])
 def test_n_values_must_be_a_positive_whole_number(n_values):
     with pytest.raises(ValueError, match=r"n_values: expected .* a positive whole number"):
         lewidi.normalized_absolute_distance([[1, 2]], [[2, 1]], n_values=n_values)

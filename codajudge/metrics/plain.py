@@ -5,9 +5,11 @@ Every function raises ``ValueError`` naming the argument, the item and what was 
 soft labels by the scoring program's rule (``probabilities``), never turned into another score.
 """
 
+import math
+import sys
 from collections.abc import Mapping, Sequence
 from itertools import chain
-from numbers import Real
+from numbers import Rational, Real
 
 import numpy as np
 
@@ -56,6 +58,9 @@ def numbers(values, what: str, shape_of_one: str, unit: str = "item", labels: bo
             f"{what}: expected numbers, {shape_of_one} for every item, all of one length; "
             f"found {_sample(values)}"
         ) from None
+    except OverflowError:  # a number past a float's range (10**400): refused below, as 1e999 is
+        given = np.asarray(values, dtype=object)
+        array = np.frompyfunc(_inf_if_past_range, 1, 1)(given).astype(float)
     refused = (bool, np.bool_) if labels else (bool, np.bool_, str, bytes)
     if array.ndim and (not np.isfinite(array).all() or _holds(values, refused, array.ndim)):
         given = np.asarray(values, dtype=object).flat
@@ -64,6 +69,11 @@ def numbers(values, what: str, shape_of_one: str, unit: str = "item", labels: bo
         found = _sample(list(values)[first])
         raise ValueError(f"{what}, {unit} {first}: expected finite numbers; found {found}")
     return array
+
+
+def _inf_if_past_range(value):
+    """``value``, or infinity for a number past a float's range (10**400), which numpy cannot read."""
+    return math.inf if isinstance(value, Rational) and abs(value) > sys.float_info.max else value
 
 
 def _holds(values, types: tuple, ndim: int) -> bool:
@@ -153,7 +163,7 @@ def scale_size(n_values) -> int:
     """``n_values``, the number of values of an ordinal label scale, as an int (a positive whole
     number), or a ValueError naming it."""
     number = isinstance(n_values, Real) and not isinstance(n_values, bool)
-    if not (number and n_values >= 1 and n_values % 1 == 0):
+    if not (number and 1 <= n_values < 2**53 and n_values % 1 == 0):
         raise ValueError(
             "n_values: expected the number of possible label values, a positive whole number "
             f"(6 for CSC's 1..6, 11 for Paraphrase's -5..5); found {_sample(n_values)}"
