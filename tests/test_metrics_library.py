@@ -226,6 +226,19 @@ def test_strings_and_booleans_are_not_read_as_numbers(call, words):
         call()
 
 
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda: lewidi.error_rate([[1, 0]], [[1.0, 0.5]]), "predictions, item 0: expected whole"),
+        (lambda: lewidi.error_rate([[1], ["0.25"]], [[1], [0]]), "gold, item 1: expected whole"),
+        (lambda: lewidi.error_rate(np.array([[0.7, 0.3]]), [[1, 0]]), "; found 0.7"),
+    ],
+)
+def test_annotators_labels_that_are_not_whole_numbers_are_refused_not_counted_wrong(call, words):
+    with pytest.raises(ValueError, match=re.escape(words)):
+        call()
+
+
 def test_annotators_labels_may_be_strings_as_the_2025_files_write_them():
     assert lewidi.error_rate([["1", "0"]], [[1, 1]]) == 0.5
     assert lewidi.normalized_absolute_distance([["-4", "5"]], [["-4", "4"]], 11) == 1 / 22

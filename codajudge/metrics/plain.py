@@ -140,7 +140,8 @@ def per_annotator_score(name: str, gold, pred, n_labels: int = 0, multilabel: bo
     """``official_score`` of the registered metric ``name`` on per-item lists of annotator labels
     (ragged: items may have different numbers of annotators), as ``PerAnnotator`` rows;
     multilabel items are label-major 0/1 vectors (one vector over the item's annotators per
-    label), as the LeWiDi 2025 files give them. ``n_labels``: the number of label values."""
+    label), as the LeWiDi 2025 files give them. Labels are whole numbers (``on_scale``);
+    ``n_labels``: the number of label values (0: any)."""
     n_items = same_length(gold, pred)
     gold_items = [_item_row(row, "gold", i, multilabel) for i, row in enumerate(gold)]
     pred_items = [_item_row(row, "predictions", i, multilabel) for i, row in enumerate(pred)]
@@ -151,7 +152,7 @@ def per_annotator_score(name: str, gold, pred, n_labels: int = 0, multilabel: bo
                 "predict one label per annotator of the item (per label, if multilabel), in the "
                 "gold's order"
             )
-    if n_labels:
+    if not multilabel:  # its 0/1 vectors are checked as read
         on_scale({"gold": gold_items, "predictions": pred_items}, n_labels)
     item = np.repeat(np.arange(n_items, dtype=np.int64), [len(g) for g in gold_items])
     gold_rows = PerAnnotator(np.concatenate(gold_items), item, n_items, n_labels)
@@ -172,8 +173,9 @@ def scale_size(n_values) -> int:
 
 
 def on_scale(items: dict[str, list[np.ndarray]], n_values: int) -> None:
-    """Refuse, naming the item, a label that is not a whole number, or labels (gold's and the
-    predictions' together) further apart than a scale of ``n_values`` consecutive values allows."""
+    """Refuse, naming the item, a label that is not a whole number (a probability given for a
+    label), or labels (gold's and the predictions' together) further apart than a scale of
+    ``n_values`` consecutive values allows (0: any scale)."""
     places = [
         (value, f"{what}, item {index}")
         for what, rows in items.items()
@@ -183,12 +185,13 @@ def on_scale(items: dict[str, list[np.ndarray]], n_values: int) -> None:
     for value, where in places:
         if value % 1:
             raise ValueError(
-                f"{where}: expected whole numbers, the scale's label values; found {value:g}"
+                f"{where}: expected whole numbers, the annotators' label values (not "
+                f"probabilities); found {value:g}"
             )
     # by value alone: of equal values the first place is named ("item 2" before "item 10")
     value_of = lambda place: place[0]  # noqa: E731
     (low, low_at), (high, high_at) = min(places, key=value_of), max(places, key=value_of)
-    if high - low >= n_values:
+    if n_values and high - low >= n_values:
         raise ValueError(
             f"{high_at}: a label off the scale of n_values={n_values} values; expected labels "
             f"at most {n_values - 1} apart (the lowest is {low:g}, {low_at}), found {high:g}. "
