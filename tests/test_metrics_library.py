@@ -192,14 +192,19 @@ def test_perspectivist_items_without_annotators_or_with_other_choices_are_refuse
     [
         (["e", None], ["e", "n"], "gold, item 1: expected a name (a string) like the first"),
         ([0, 1, float("nan")], [0, 1, 2], "gold, item 2: expected a finite number"),
-        ([["e"], ["n"]], [["e"], ["n"]], "gold, item 0: expected a finite number"),
+        ([["e"], ["n"]], [["e"], ["n"]], "gold, item 0: expected a label: a name"),
         (["e", "n"], ["e", ["n", "c"]], "predictions, item 1: expected a name"),
         ([0, 1, 2], ["0", "1", "2"], "predictions, item 0: expected a finite number"),
+        ([b"a", b"b"], [b"a", b"a"], "gold, item 0: expected a label: a name (a string) or a num"),
+        (np.array([True, False]), [True, True], "item 0: expected a label: a name (a string) or"),
+        ([float("nan"), 1], [1, 1], "gold, item 0: expected a finite number;"),
+        (["a", b"b"], ["a", "b"], "gold, item 1: expected a name (a string) like the first gold"),
     ],
 )
 def test_classification_labels_that_are_not_labels_are_refused(gold, pred, words):
+    """Naming the type found; the first gold label, which the others are like, by what it is not."""
     for metric in (nli.accuracy, nli.macro_f1, nli.balanced_accuracy):
-        with pytest.raises(ValueError, match=re.escape(words)):
+        with pytest.raises(ValueError, match=re.escape(words) + r".*found .* \(\w+\)$"):
             metric(gold, pred)
 
 
@@ -247,6 +252,7 @@ def test_annotators_labels_may_be_strings_as_the_2025_files_write_them():
 def test_classification_numbers_compare_by_value():
     assert nli.accuracy([0, 1, 2], [0.0, 1.0, np.int64(2)]) == 1.0
     assert nli.macro_f1(np.array([0, 1]), [0.0, 1.0]) == 1.0
+    assert nli.accuracy([1, 10**400], [1.0, 10**399]) == 0.5  # compared, not read as floats
 
 
 @pytest.mark.parametrize("given", [3, None, (x for x in [1.0, 2.0]), "enc", {"a": 1.0}])
