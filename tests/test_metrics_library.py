@@ -329,7 +329,22 @@ def test_score_predictions_names_the_bundle_as_given(tmp_path):
     bundle = zipped_bundle(tmp_path / "ed.zip", ["Practice"])
     with pytest.raises(UsageError) as refused:
         leaderboard.score_predictions(bundle, tmp_path, "final")
-    assert str(refused.value).startswith(f"--phase: no such phase in {bundle}: final;")
+    assert str(refused.value).startswith(f"phase: no such phase in {bundle}: final;")
+
+
+def test_score_predictions_names_its_phase_argument_not_the_command_lines_option(tmp_path):
+    """From Python there is no --phase: the argument is named as the function's, in a bundle and
+    in a starting kit (whose gold of a phase may be hidden)."""
+    from test_run_local_messages import fake_kit, zipped_bundle
+
+    bundle = zipped_bundle(tmp_path / "ed.zip", ["Practice", "Final"])
+    with pytest.raises(UsageError, match="; expected phase practice or final$"):
+        leaderboard.score_predictions(bundle, tmp_path, "locall")
+    kit = fake_kit(tmp_path / "kit", {"Local": True, "Practice": False})
+    for phase, words in (("locall", "phase: no such phase: locall;"), ("practice", "phase prac")):
+        with pytest.raises(UsageError) as refused:
+            leaderboard.score_predictions(kit, tmp_path, phase)
+        assert str(refused.value).startswith(words) and "--phase" not in str(refused.value)
 
 
 # --- the README's section ----------------------------------------------------------------------
