@@ -35,7 +35,7 @@ def score_predictions(bundle, predictions, phase: str) -> dict[str, float]:
     """
     with tempfile.TemporaryDirectory(prefix="codajudge-scores-") as tmp:
         folder = open_bundle(Path(bundle), Path(tmp))
-        reference = kit_phase_task(folder, phase, str(bundle)).reference_data
+        reference = kit_phase_task(folder, phase, str(bundle), option="phase").reference_data
         result = score_submission_folder(read_spec(reference), reference, Path(predictions))
     for note in submission_notes(result):
         warnings.warn(note, stacklevel=2)

@@ -3,6 +3,7 @@ bundle, 3 for the kit. Participant code cannot shift the blame: a ``predict()`` 
 while it is read, a forged ``report.json`` in the ingestion work folder, a garbled progress file;
 and a folder name that is not UTF-8 does not crash the results page."""
 
+import errno
 import json
 import os
 import subprocess
@@ -169,3 +170,30 @@ def test_output_whose_reader_has_gone_stops_quietly():
     os.close(read_end)
     _, stderr = run.communicate(timeout=60)
     assert (run.returncode, stderr.decode()) == (130, "")
+
+
+def _no_space_left(*args, **kwargs):
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+@pytest.mark.parametrize("output", ["a_file", "a_file/below", "full_disk"])
+def test_an_output_folder_that_cannot_be_written_is_the_bundle_s(tmp_path, capfd, output):
+    """Both programs: exit 1 and the folder named, never an internal error (exit 3) or a
+    traceback, whether it cannot be made (a file stands at its path, or above it) or written
+    into (a full disk, or a read-only folder, past the check before the code runs)."""
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    (tmp_path / "a_file").write_text("", encoding="utf-8")
+    (tmp_path / "res").mkdir()
+    assert main(["--baseline", "most_frequent", str(phase["input"]), str(tmp_path / "res")]) == 0
+    capfd.readouterr()
+    with pytest.MonkeyPatch.context() as patch:
+        if output == "full_disk":  # the writes fail, not the check of the folder
+            patch.setattr(os, "replace", _no_space_left)
+        code = main(["--baseline", "most_frequent", str(phase["input"]), str(tmp_path / output)])
+        scored = run_scoring_program(tmp_path, tmp_path / "res", tmp_path / output)
+    err = capfd.readouterr().err
+    why = {"a_file": "File exists", "a_file/below": "Not a directory"}.get(output, "No space")
+    expected = f"{tmp_path / output}: cannot write to the output folder, found {why}"
+    for exit_code, message in ((code, err), (scored.returncode, scored.stderr)):
+        assert exit_code == 1 and "organisers must fix it):\n" + expected in message, message
+        assert "internal error" not in message and "Traceback" not in message

@@ -169,10 +169,11 @@ def write_submission(folder: Path, code: str) -> Path:
     return folder
 
 
-def run_scoring_program(phase_root: Path, res: Path) -> subprocess.CompletedProcess:
-    """The real scoring program's main on INPUT = {ref, res}, in this process: its exit code and
-    what it printed (its script in a process of its own: test_scoring_program and the hostile
-    corpus). An exception it lets out fails the test here, as a traceback would have."""
+def run_scoring_program(phase_root: Path, res: Path, output=None) -> subprocess.CompletedProcess:
+    """The real scoring program's main on INPUT = {ref, res}, in this process, writing to
+    ``output`` (default: ``phase_root/scores``): its exit code and what it printed (its script in
+    a process of its own: test_scoring_program and the hostile corpus). An exception it lets out
+    fails the test here, as a traceback would have."""
     from codajudge.programs.score import main as score_main
 
     input_dir = phase_root / "scoring_input"
@@ -181,7 +182,7 @@ def run_scoring_program(phase_root: Path, res: Path) -> subprocess.CompletedProc
     (input_dir / "res").symlink_to(res, target_is_directory=True)
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err):
-        code = score_main([str(input_dir), str(phase_root / "scores")])
+        code = score_main([str(input_dir), str(output or phase_root / "scores")])
     return subprocess.CompletedProcess([], code, out.getvalue(), err.getvalue())
 
 

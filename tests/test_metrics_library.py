@@ -90,6 +90,21 @@ def test_inputs_of_the_wrong_shape_are_refused_with_what_was_expected(call, word
 @pytest.mark.parametrize(
     "call, words",
     [
+        (lambda: sts.pearson([1, 2, 3], [1, 2, 10**400]), "predictions, item 2: expected finite"),
+        (lambda: sts.spearman(np.array([10**400, 1], dtype=object), [1, 2]), "gold, item 0:"),
+        (lambda: lewidi.manhattan([[1, 0], [10**400, 0]], [[1, 0]] * 2), "gold, item 1: expected"),
+        (lambda: lewidi.error_rate([[1, 10**400]], [[1, 0]]), "gold, item 0, annotator 1:"),
+        (lambda: lewidi.multilabel_error_rate([[[1, 0]]], [[[1, 10**400]]]), "predictions, item 0"),
+    ],
+)
+def test_whole_numbers_too_large_for_a_float_are_refused_naming_the_item(call, words):
+    with pytest.raises(ValueError, match=re.escape(words) + r".*; found .*10000"):
+        call()
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
         (
             lambda: chaosnli.kl([[1, 0, 0]] * 3, [[0, 0, 1]] * 2 + [[0.6, -0.1, 0.5]]),
             "predictions, item 2: distribution has a negative probability; expected "
@@ -125,7 +140,7 @@ def test_soft_labels_within_the_tolerance_are_renormalised_as_the_scoring_progra
     assert lewidi.wasserstein([[0.0, 1.0, 0.0]], [[0.0, 0.505, 0.505]]) == 0.5
 
 
-@pytest.mark.parametrize("n_values", [0, -3, 5.7, "six", None, float("nan"), True])
+@pytest.mark.parametrize("n_values", [0, -3, 5.7, "six", None, float("nan"), True, 10**400])
 def test_n_values_must_be_a_positive_whole_number(n_values):
     with pytest.raises(ValueError, match=r"n_values: expected .* a positive whole number"):
         lewidi.normalized_absolute_distance([[1, 2]], [[2, 1]], n_values=n_values)
@@ -177,14 +192,19 @@ def test_perspectivist_items_without_annotators_or_with_other_choices_are_refuse
     [
         (["e", None], ["e", "n"], "gold, item 1: expected a name (a string) like the first"),
         ([0, 1, float("nan")], [0, 1, 2], "gold, item 2: expected a finite number"),
-        ([["e"], ["n"]], [["e"], ["n"]], "gold, item 0: expected a finite number"),
+        ([["e"], ["n"]], [["e"], ["n"]], "gold, item 0: expected a label: a name"),
         (["e", "n"], ["e", ["n", "c"]], "predictions, item 1: expected a name"),
         ([0, 1, 2], ["0", "1", "2"], "predictions, item 0: expected a finite number"),
+        ([b"a", b"b"], [b"a", b"a"], "gold, item 0: expected a label: a name (a string) or a num"),
+        (np.array([True, False]), [True, True], "item 0: expected a label: a name (a string) or"),
+        ([float("nan"), 1], [1, 1], "gold, item 0: expected a finite number;"),
+        (["a", b"b"], ["a", "b"], "gold, item 1: expected a name (a string) like the first gold"),
     ],
 )
 def test_classification_labels_that_are_not_labels_are_refused(gold, pred, words):
+    """Naming the type found; the first gold label, which the others are like, by what it is not."""
     for metric in (nli.accuracy, nli.macro_f1, nli.balanced_accuracy):
-        with pytest.raises(ValueError, match=re.escape(words)):
+        with pytest.raises(ValueError, match=re.escape(words) + r".*found .* \(\w+\)$"):
             metric(gold, pred)
 
 
@@ -211,6 +231,19 @@ def test_strings_and_booleans_are_not_read_as_numbers(call, words):
         call()
 
 
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda: lewidi.error_rate([[1, 0]], [[1.0, 0.5]]), "predictions, item 0: expected whole"),
+        (lambda: lewidi.error_rate([[1], ["0.25"]], [[1], [0]]), "gold, item 1: expected whole"),
+        (lambda: lewidi.error_rate(np.array([[0.7, 0.3]]), [[1, 0]]), "; found 0.7"),
+    ],
+)
+def test_annotators_labels_that_are_not_whole_numbers_are_refused_not_counted_wrong(call, words):
+    with pytest.raises(ValueError, match=re.escape(words)):
+        call()
+
+
 def test_annotators_labels_may_be_strings_as_the_2025_files_write_them():
     assert lewidi.error_rate([["1", "0"]], [[1, 1]]) == 0.5
     assert lewidi.normalized_absolute_distance([["-4", "5"]], [["-4", "4"]], 11) == 1 / 22
@@ -219,6 +252,7 @@ def test_annotators_labels_may_be_strings_as_the_2025_files_write_them():
 def test_classification_numbers_compare_by_value():
     assert nli.accuracy([0, 1, 2], [0.0, 1.0, np.int64(2)]) == 1.0
     assert nli.macro_f1(np.array([0, 1]), [0.0, 1.0]) == 1.0
+    assert nli.accuracy([1, 10**400], [1.0, 10**399]) == 0.5  # compared, not read as floats
 
 
 @pytest.mark.parametrize("given", [3, None, (x for x in [1.0, 2.0]), "enc", {"a": 1.0}])
@@ -295,7 +329,22 @@ def test_score_predictions_names_the_bundle_as_given(tmp_path):
     bundle = zipped_bundle(tmp_path / "ed.zip", ["Practice"])
     with pytest.raises(UsageError) as refused:
         leaderboard.score_predictions(bundle, tmp_path, "final")
-    assert str(refused.value).startswith(f"--phase: no such phase in {bundle}: final;")
+    assert str(refused.value).startswith(f"phase: no such phase in {bundle}: final;")
+
+
+def test_score_predictions_names_its_phase_argument_not_the_command_lines_option(tmp_path):
+    """From Python there is no --phase: the argument is named as the function's, in a bundle and
+    in a starting kit (whose gold of a phase may be hidden)."""
+    from test_run_local_messages import fake_kit, zipped_bundle
+
+    bundle = zipped_bundle(tmp_path / "ed.zip", ["Practice", "Final"])
+    with pytest.raises(UsageError, match="; expected phase practice or final$"):
+        leaderboard.score_predictions(bundle, tmp_path, "locall")
+    kit = fake_kit(tmp_path / "kit", {"Local": True, "Practice": False})
+    for phase, words in (("locall", "phase: no such phase: locall;"), ("practice", "phase prac")):
+        with pytest.raises(UsageError) as refused:
+            leaderboard.score_predictions(kit, tmp_path, phase)
+        assert str(refused.value).startswith(words) and "--phase" not in str(refused.value)
 
 
 # --- the README's section ----------------------------------------------------------------------

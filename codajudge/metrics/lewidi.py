@@ -7,7 +7,7 @@ multilabel item (VariErrNLI) is one ``[P(not chosen), P(chosen)]`` pair per labe
 Perspectivist labels (Task B): one list per item of each annotator's label, in the item's annotator
 order; items may have different numbers of annotators, at least one. A multilabel item is
 label-major, one 0/1 vector over the item's annotators per label (the 2025 files' layout).
-Labels are numbers, or strings of them as the 2025 files write them ("-4"); scores and
+Labels are whole numbers, or strings of them as the 2025 files write them ("-4"); scores and
 probabilities are numbers (not strings or booleans).
 
 >>> from codajudge.metrics import lewidi
@@ -55,7 +55,8 @@ def multilabel_manhattan(gold_soft, pred_soft) -> float:
 
 def error_rate(gold_labels_per_annotator, pred_labels_per_annotator) -> float:
     """Error rate (ER, MP): per item the share of its annotators whose label is predicted wrongly
-    (rounded to 5 decimals), averaged over items. Lower is better; range [0, 1].
+    (rounded to 5 decimals), averaged over items. Lower is better; range [0, 1]. The labels are
+    whole numbers (a probability is refused, not counted as a wrong label).
 
     >>> error_rate([[1, 0], [0, 0, 1]], [[1, 1], [0, 0, 1]])
     0.25

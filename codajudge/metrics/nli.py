@@ -3,8 +3,8 @@
 range [0, 1] (the leaderboard shows them x 100). Leave out the items without a gold label.
 
 Labels are all names (strings) or all finite numbers, as the first gold label is; numbers compare by
-value (``0``, ``0.0`` and ``numpy.int64(0)`` are one label). Anything else (None, NaN, a boolean, a
-list, a number among names) raises ``ValueError`` naming the item.
+value (``0``, ``0.0`` and ``numpy.int64(0)`` are one label). Anything else (None, NaN, a boolean,
+bytes, a list, a number among names) raises ``ValueError`` naming the item and the type found.
 
 >>> from codajudge.metrics import nli
 >>> nli.accuracy(["entailment", "neutral"], ["entailment", "contradiction"])
@@ -38,13 +38,15 @@ def _key(label, what: str, index: int, names: bool):
     if names and isinstance(label, str):
         return label
     number = isinstance(label, Real) and not isinstance(label, bool)
-    if not names and number and math.isfinite(label):
-        return float(label)
-    sort = "a name (a string)" if names else "a finite number"
-    raise ValueError(
-        f"{what}, item {index}: expected {sort} like the first gold label (labels are all names "
-        f"or all numbers); found {_sample(label)}"
-    )
+    if not names and number and -math.inf < label < math.inf:  # not NaN
+        return label  # equal numbers are one key: 0, 0.0, numpy.int64(0)
+    if what == "gold" and index == 0:  # the first gold label, the one the others are like
+        expected = "a finite number" if number else "a label: a name (a string) or a number"
+    else:
+        sort = "a name (a string)" if names else "a finite number"
+        expected = f"{sort} like the first gold label (labels are all names or all numbers)"
+    found = f"{_sample(label)} ({type(label).__name__})"
+    raise ValueError(f"{what}, item {index}: expected {expected}; found {found}")
 
 
 def accuracy(gold_labels, pred_labels) -> float:

@@ -5,9 +5,11 @@ Every function raises ``ValueError`` naming the argument, the item and what was 
 soft labels by the scoring program's rule (``probabilities``), never turned into another score.
 """
 
+import math
+import sys
 from collections.abc import Mapping, Sequence
 from itertools import chain
-from numbers import Real
+from numbers import Rational, Real
 
 import numpy as np
 
@@ -56,6 +58,9 @@ def numbers(values, what: str, shape_of_one: str, unit: str = "item", labels: bo
             f"{what}: expected numbers, {shape_of_one} for every item, all of one length; "
             f"found {_sample(values)}"
         ) from None
+    except OverflowError:  # a number past a float's range (10**400): refused below, as 1e999 is
+        given = np.asarray(values, dtype=object)
+        array = np.frompyfunc(_inf_if_past_range, 1, 1)(given).astype(float)
     refused = (bool, np.bool_) if labels else (bool, np.bool_, str, bytes)
     if array.ndim and (not np.isfinite(array).all() or _holds(values, refused, array.ndim)):
         given = np.asarray(values, dtype=object).flat
@@ -64,6 +69,11 @@ def numbers(values, what: str, shape_of_one: str, unit: str = "item", labels: bo
         found = _sample(list(values)[first])
         raise ValueError(f"{what}, {unit} {first}: expected finite numbers; found {found}")
     return array
+
+
+def _inf_if_past_range(value):
+    """``value``, or infinity for a number past a float's range (10**400), which numpy cannot read."""
+    return math.inf if isinstance(value, Rational) and abs(value) > sys.float_info.max else value
 
 
 def _holds(values, types: tuple, ndim: int) -> bool:
@@ -130,7 +140,8 @@ def per_annotator_score(name: str, gold, pred, n_labels: int = 0, multilabel: bo
     """``official_score`` of the registered metric ``name`` on per-item lists of annotator labels
     (ragged: items may have different numbers of annotators), as ``PerAnnotator`` rows;
     multilabel items are label-major 0/1 vectors (one vector over the item's annotators per
-    label), as the LeWiDi 2025 files give them. ``n_labels``: the number of label values."""
+    label), as the LeWiDi 2025 files give them. Labels are whole numbers (``on_scale``);
+    ``n_labels``: the number of label values (0: any)."""
     n_items = same_length(gold, pred)
     gold_items = [_item_row(row, "gold", i, multilabel) for i, row in enumerate(gold)]
     pred_items = [_item_row(row, "predictions", i, multilabel) for i, row in enumerate(pred)]
@@ -141,7 +152,7 @@ def per_annotator_score(name: str, gold, pred, n_labels: int = 0, multilabel: bo
                 "predict one label per annotator of the item (per label, if multilabel), in the "
                 "gold's order"
             )
-    if n_labels:
+    if not multilabel:  # its 0/1 vectors are checked as read
         on_scale({"gold": gold_items, "predictions": pred_items}, n_labels)
     item = np.repeat(np.arange(n_items, dtype=np.int64), [len(g) for g in gold_items])
     gold_rows = PerAnnotator(np.concatenate(gold_items), item, n_items, n_labels)
@@ -153,7 +164,7 @@ def scale_size(n_values) -> int:
     """``n_values``, the number of values of an ordinal label scale, as an int (a positive whole
     number), or a ValueError naming it."""
     number = isinstance(n_values, Real) and not isinstance(n_values, bool)
-    if not (number and n_values >= 1 and n_values % 1 == 0):
+    if not (number and 1 <= n_values < 2**53 and n_values % 1 == 0):
         raise ValueError(
             "n_values: expected the number of possible label values, a positive whole number "
             f"(6 for CSC's 1..6, 11 for Paraphrase's -5..5); found {_sample(n_values)}"
@@ -162,8 +173,9 @@ def scale_size(n_values) -> int:
 
 
 def on_scale(items: dict[str, list[np.ndarray]], n_values: int) -> None:
-    """Refuse, naming the item, a label that is not a whole number, or labels (gold's and the
-    predictions' together) further apart than a scale of ``n_values`` consecutive values allows."""
+    """Refuse, naming the item, a label that is not a whole number (a probability given for a
+    label), or labels (gold's and the predictions' together) further apart than a scale of
+    ``n_values`` consecutive values allows (0: any scale)."""
     places = [
         (value, f"{what}, item {index}")
         for what, rows in items.items()
@@ -173,12 +185,13 @@ def on_scale(items: dict[str, list[np.ndarray]], n_values: int) -> None:
     for value, where in places:
         if value % 1:
             raise ValueError(
-                f"{where}: expected whole numbers, the scale's label values; found {value:g}"
+                f"{where}: expected whole numbers, the annotators' label values (not "
+                f"probabilities); found {value:g}"
             )
     # by value alone: of equal values the first place is named ("item 2" before "item 10")
     value_of = lambda place: place[0]  # noqa: E731
     (low, low_at), (high, high_at) = min(places, key=value_of), max(places, key=value_of)
-    if high - low >= n_values:
+    if n_values and high - low >= n_values:
         raise ValueError(
             f"{high_at}: a label off the scale of n_values={n_values} values; expected labels "
             f"at most {n_values - 1} apart (the lowest is {low:g}, {low_at}), found {high:g}. "

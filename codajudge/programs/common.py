@@ -6,7 +6,9 @@ import argparse
 import contextlib
 import os
 import sys
+import tempfile
 import traceback
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Callable
 
@@ -42,6 +44,25 @@ def own_words(message: str) -> str:
         if marker in message:
             return message.rsplit(marker, 1)[1].strip()
     return message.strip()
+
+
+@contextlib.contextmanager
+def writing_into(output_dir: Path) -> Iterator[None]:
+    """Make ``output_dir`` (with its parents) and check that a file can be written there, then run
+    the block writing into it. An OSError meanwhile is a ConfigError naming the folder: the
+    platform's or the bundle's problem (a read-only folder, a file at its path, a full disk),
+    never the submission's, nor a bug of the kit."""
+    try:
+        output_dir.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=output_dir).close()
+        yield
+    except OSError as e:
+        raise ConfigError.single(
+            str(output_dir),
+            "cannot write to the output folder",
+            found=e.strerror or e.__class__.__name__,
+            hint="give a folder this program can write to",
+        ) from None
 
 
 def run_parsed(parser: argparse.ArgumentParser, argv: list[str] | None, run: Callable) -> int:

@@ -21,6 +21,7 @@ is kept up to date while the code runs, so that a step killed from outside leave
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import re
 import shutil
@@ -45,7 +46,7 @@ from ..spec import TaskSpec, read_spec
 from ..untrusted import TreeLimits, copy_regular, prune_tree, read_head, remove_entry
 from .child import BASELINE_PREFIX, ChildPaths, load_dataset, nothing_predicted
 from .supervisor import ParticipantOutput, run_child
-from .common import argument_parser, run_guarded
+from .common import argument_parser, run_guarded, writing_into
 from .opening import open_submission
 from .status import FAILED, OK, IngestionStatus, write_status
 
@@ -252,7 +253,8 @@ def ingest(run: Ingestion, submission: Path | None, baseline: str | None) -> int
     output_dir = run.output_dir
     own_names = [INGESTION_STATUS, archive.PARTICIPANT_OUTPUT]
     own_names += [f"{t.id}.tsv" for t in spec.tracks]
-    clear_output(output_dir, own_names)
+    with writing_into(output_dir):  # checked before the code runs
+        clear_output(output_dir, own_names)
     with tempfile.TemporaryDirectory(prefix="codajudge-ingest-") as tmp:
         paths = ChildPaths(run.input_dir, Path(tmp) / "predictions", Path(tmp))
         paths.out_dir.mkdir()
@@ -261,18 +263,19 @@ def ingest(run: Ingestion, submission: Path | None, baseline: str | None) -> int
             what = f"baseline {baseline}"
         else:
             tracks, what = _predict_submission(run, spec, submission, paths)
-        # the code has run and its processes are stopped; on the platform it could write here
-        clear_output(output_dir, own_names)
-        for track in tracks:  # only the tracks' files: anything else the code left stays behind
-            name = f"{track}.tsv"
-            copy_regular(
-                paths.out_dir / name, output_dir / name, "code submission", PREDICTION_LIMITS
-            )
-            run.written.append(name)
-        run.output.keep()
-    message = f"{what}: predictions written for track(s) {', '.join(tracks)}"
-    status = IngestionStatus(OK, message, tuple(tracks), tuple(run.notes), run.names)
-    write_status(output_dir, status)
+        message = f"{what}: predictions written for track(s) {', '.join(tracks)}"
+        status = IngestionStatus(OK, message, tuple(tracks), tuple(run.notes), run.names)
+        with writing_into(output_dir):
+            # the code has run and its processes are stopped; on the platform it could write here
+            clear_output(output_dir, own_names)
+            for track in tracks:  # only the tracks' files: anything else the code left stays
+                name = f"{track}.tsv"
+                copy_regular(
+                    paths.out_dir / name, output_dir / name, "code submission", PREDICTION_LIMITS
+                )
+                run.written.append(name)
+            run.output.keep()
+            write_status(output_dir, status)
     print(f"{message} in {time.monotonic() - started:.1f} s")
     return 0
 
@@ -397,7 +400,8 @@ def main(argv: list[str] | None = None, prog: str = "ingest.py") -> int:
     platform's script says "ingestion program" in the messages its logs and status file show."""
     args = parse_arguments(argv, prog)
     output_dir = Path(args.output)
-    output_dir.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(OSError):  # for a failure's status; ingest() says why it cannot
+        output_dir.mkdir(parents=True, exist_ok=True)
     output = ParticipantOutput(saved_in=output_dir)
     run = Ingestion(Path(args.input_data), output_dir, output, args.seed, args.time_limit)
 

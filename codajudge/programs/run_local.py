@@ -173,34 +173,36 @@ def _edition_phases(tasks: dict[str, PhaseTask]) -> set[str]:
     return set(tasks) | {slug(name) for folder in folders for name in other_phase_ids(folder)}
 
 
-def kit_phase_task(bundle: Path, phase: str, shown: str | None = None) -> PhaseTask:
-    """``phase_task`` of the phase ``--phase`` names: one the bundle has not, or in a starting kit
+def kit_phase_task(
+    bundle: Path, phase: str, shown: str | None = None, option: str = "--phase"
+) -> PhaseTask:
+    """``phase_task`` of the phase ``option`` names: one the bundle has not, or in a starting kit
     one it cannot score (its gold is hidden), is a usage error (nothing of the submission is
     read), answered with the phases it has or scores. ``shown``: how messages name the bundle
-    (default: its folder)."""
+    (default: its folder); ``option``: how they name the phase's argument."""
     doc = read_competition(bundle, shown)
     names = [p.get("name", "") for p in doc.get("phases") or [] if isinstance(p, dict)]
     if not (bundle / "sample_submissions").is_dir():
         if names and slug(phase) not in map(slug, names):
             reason = f"no such phase in {shown or bundle}: {phase}"
-            expected = "--phase " + " or ".join(map(slug, names))
-            raise UsageError.single("--phase", reason, expected=expected)
+            expected = f"{option} " + " or ".join(map(slug, names))
+            raise UsageError.single(option, reason, expected=expected)
         return phase_task(bundle, phase, doc, shown)
     tasks = {slug(name): phase_task(bundle, name, doc, shown) for name in names}
     # every phase of a kit names its reference data, whose folder it leaves out where the gold is
     # hidden
     scored = [name for name, task in tasks.items() if task.reference_data.is_dir()]
-    expected = "--phase " + " or ".join(scored) if scored else None
+    expected = f"{option} " + " or ".join(scored) if scored else None
     task = tasks.get(slug(phase))
     if task is not None and task.reference_data.is_dir():
         return task
     if task is None and slug(phase) not in _edition_phases(tasks):
-        where = "--phase"
+        where = option
         reason = f"no such phase: {phase}; {_kit_phase_list(list(tasks), scored)}"
         hint = None if scored else _check_hint(bundle, tasks, "")
     else:  # a phase of the kit (or of its edition) whose gold is hidden
         cannot = "this phase's gold is hidden, so this starting kit cannot score it"
-        where = f"--phase {phase}"
+        where = f"{option} {phase}"
         reason = cannot if scored else f"{cannot}, nor any other phase"
         hint = _check_hint(bundle, tasks, " for that phase")
     raise UsageError.single(where, reason, expected=expected, hint=hint)

@@ -18,14 +18,14 @@ from pathlib import Path
 # program on a two-core worker (0.1 s of CPU for a 50,000-item track).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from ..errors import ConfigError, SubmissionError  # noqa: E402
+from ..errors import SubmissionError  # noqa: E402
 from ..formats.archive import INGESTION_STATUS, READ_ERRORS, safe_extract  # noqa: E402
 from ..formats.textfile import safe_lines, shorten  # noqa: E402
 from ..gold import GoldTrack  # noqa: E402
 from .. import report  # noqa: E402
 from ..scoring import Result, score_folder  # noqa: E402
 from ..spec import SCORING_ONLY, TaskSpec, read_spec  # noqa: E402
-from .common import argument_parser, own_words, run_guarded  # noqa: E402
+from .common import argument_parser, own_words, run_guarded, writing_into  # noqa: E402
 from .opening import open_submission  # noqa: E402
 from .status import MAX_STATUS_BYTES, OK, IngestionStatus, read_small_text, read_status  # noqa: E402
 
@@ -143,16 +143,9 @@ def copy_status_files(archive: Path, folder: Path) -> Path:
 def score_submission(input_dir: Path, output_dir: Path) -> int:
     """The scoring program's run: INPUT/res scored against INPUT/ref, the scores and pages written
     to OUTPUT (whose scores of an earlier run are removed first)."""
-    try:  # only a complete run leaves scores: an earlier run's are removed
-        output_dir.mkdir(parents=True, exist_ok=True)
+    with writing_into(output_dir):  # only a complete run leaves scores: an earlier run's go
         for stale in (report.SCORES_JSON, report.SCORES_TXT, report.DETAILED_CSV):
             (output_dir / stale).unlink(missing_ok=True)
-    except OSError as e:
-        raise ConfigError.single(
-            str(output_dir),
-            "cannot write to the output folder",
-            found=e.strerror or e.__class__.__name__,
-        )
     ref_dir, res_dir = input_dir / "ref", input_dir / "res"
     spec = read_spec(ref_dir)
     if not res_dir.is_dir():
@@ -165,7 +158,8 @@ def score_submission(input_dir: Path, output_dir: Path) -> int:
     for note in report.submission_notes(result):  # first in the log the platform shows
         print(f"note: {note}", flush=True)
     page = report.detailed_html(result, baselines=report.read_baseline_scores(ref_dir))
-    report.write_outputs(output_dir, result, page)
+    with writing_into(output_dir):
+        report.write_outputs(output_dir, result, page)
     for line in report.score_log_lines(result):
         print(line)
     return 0
