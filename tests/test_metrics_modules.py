@@ -266,6 +266,12 @@ def test_the_property_check_names_each_broken_property():
     [
         ("narrow_mae", ("upper=5.0", "upper=0.01"), "on track 'sim': a prediction scores"),
         ("failing_mae", ("clipped = ", "clipped = 1 / 0 + "), "raises ZeroDivisionError"),
+        # NaN on a negative prediction, which a similarity track accepts: not its best value, 0.0
+        (
+            "sqrt_mae",
+            ("np.clip(np.asarray(pred, dtype=float), 0.0, 5.0)", "np.sqrt(pred) ** 2"),
+            "metric 'sqrt_mae' gives no score on track 'sim'",
+        ),
     ],
 )
 def test_the_builder_refuses_an_own_metric_that_misbehaves_on_the_gold(

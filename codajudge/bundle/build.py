@@ -366,7 +366,9 @@ def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
         if metric.name not in own:
             continue
         try:
-            found = property_problems(metric, gold, n_labels)
+            found = property_problems(metric, gold, n_labels, track_id)
+        except ConfigError:
+            raise
         except Exception as error:  # the organiser's code: its failure is theirs to fix
             found = [f"raises {type(error).__name__}: {error}"]
         where = f"{edition.metrics_module['file']}: metric {metric.name!r} on track {track_id!r}"
