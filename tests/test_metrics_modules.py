@@ -171,7 +171,7 @@ def test_a_new_kit_metric_is_one_module_in_a_copy_of_the_package(tmp_path):
 @pytest.mark.parametrize(
     "source, message",
     [
-        ("import numpy as np\n\nx = 1 +\n", "line 3: invalid syntax"),
+        ("import numpy as np\n\nx = 1 +\n", "line 3: invalid syntax. Correct the Python there"),
         ("import numpy\n", "registers no metric"),
         ("raise ValueError('no such scale')\n", "line 1: ValueError: no such scale"),
         (mae_module("x1").replace('applies_to=(("similarity", None),),', ""), "applies to no kind"),
@@ -265,7 +265,12 @@ def test_the_property_check_names_each_broken_property():
     "name, change, message",
     [
         ("narrow_mae", ("upper=5.0", "upper=0.01"), "on track 'sim': a prediction scores"),
-        ("failing_mae", ("clipped = ", "clipped = 1 / 0 + "), "raises ZeroDivisionError"),
+        (
+            "failing_mae",
+            ("clipped = ", "clipped = 1 / 0 + "),
+            "metrics.py: line 10: scoring the gold of phase 'practice' raises ZeroDivisionError",
+        ),
+        ("flat_mae", ("[:, None]", ""), "item_stats gives no table of per-item statistics"),
         # NaN on a negative prediction, which a similarity track accepts: not its best value, 0.0
         (
             "sqrt_mae",

@@ -131,6 +131,12 @@ class Metric:
         """True when the score is a mean of one per-item value (a loss, once oriented)."""
         return self.stats_form == MEAN
 
+    @property
+    def module_file(self) -> str:
+        """The file of the module defining ``item_stats`` (an edition's own: the name it ran as)."""
+        module = sys.modules.get(getattr(self.item_stats, "__module__", ""))
+        return getattr(module, "__file__", None) or "its metrics module"
+
     def bounds(self, n_labels: int = 0) -> tuple[float, float]:
         upper = self.upper(n_labels) if callable(self.upper) else self.upper
         return float(self.lower), float(upper)
@@ -153,15 +159,22 @@ class Metric:
         """
         with np.errstate(all="ignore"):  # a value that is not finite is refused below
             stats = self.item_stats(gold, pred)
+            if np.ndim(stats) != 2:
+                raise ConfigError.single(
+                    self.module_file,
+                    f"metric {self.name!r}: item_stats gives no table of per-item statistics",
+                    expected="an array of one row per item, one column per statistic",
+                    found=f"shape {np.shape(stats)}",
+                    hint="a mean's single column is values[:, None], as in the README's example",
+                )
             stats = stats if keep is None else stats[keep]
             value = float(self.from_stats(item_order_sum(stats), stats.shape[0]))
         if np.isfinite(value):
             return MetricValue(value, None, stats)
         if self.undefined_note:
             return MetricValue(0.0, self.undefined_note, stats)
-        module = sys.modules.get(getattr(self.item_stats, "__module__", ""))
         raise ConfigError.single(
-            getattr(module, "__file__", None) or "its metrics module",
+            self.module_file,
             f"metric {self.name!r} gives no score on track {track!r}",
             expected="a finite score on every valid prediction",
             found=str(value),

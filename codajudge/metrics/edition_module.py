@@ -50,7 +50,7 @@ def load_source(source: str, file_name: str) -> tuple[str, ...]:
     try:
         exec(compile(source, file_name, "exec"), module.__dict__)
     except Exception as error:  # the organiser's code: any failure is the module's problem
-        raise ConfigError.single(file_name, _failure(error, file_name)) from None
+        raise code_failure(error, file_name) from None
     names = tuple(name for name in REGISTRY if name not in before)
     if not names:
         raise ConfigError.single(
@@ -79,13 +79,26 @@ def loaded_modules() -> list[tuple[str, str]]:
     return [(source, file_name) for source, (file_name, _) in LOADED.items()]
 
 
-def _failure(error: Exception, file_name: str) -> str:
-    """What went wrong running the module, at its line (the last one of the module's own frames)."""
+def code_failure(error: Exception, file_name: str, doing: str = "") -> ConfigError:
+    """The ConfigError of the module ``file_name`` raising ``error`` (while ``doing`` something,
+    in messages): at its line (the innermost of the module's own frames) and how to fix it; a
+    ConfigError as it is."""
+    if isinstance(error, ConfigError):
+        return error
     if isinstance(error, SyntaxError):
-        return f"line {error.lineno}: {error.msg}"
+        return ConfigError.single(
+            file_name,
+            f"line {error.lineno}: {error.msg}",
+            hint=f"correct the Python there (python -m py_compile {file_name} checks the file)",
+        )
     lines = [f.lineno for f in traceback.extract_tb(error.__traceback__) if f.filename == file_name]
     at = f"line {lines[-1]}: " if lines else ""
-    return f"{at}{type(error).__name__}: {error}"
+    return ConfigError.single(
+        file_name,
+        f"{at}{doing}{' raises ' if doing else ''}{type(error).__name__}: {error}",
+        hint="fix the module's code there: a metric's functions take the numpy arrays of gold and "
+        "predictions the README's 'An edition's own metric' describes, and must not fail on them",
+    )
 
 
 def property_problems(metric: Metric, gold, n_labels: int, track: str = "") -> list[str]:
