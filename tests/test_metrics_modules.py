@@ -271,6 +271,13 @@ def test_the_property_check_names_each_broken_property():
             "metrics.py: line 10: scoring the gold of phase 'practice' raises ZeroDivisionError",
         ),
         ("flat_mae", ("[:, None]", ""), "item_stats gives no table of per-item statistics"),
+        (
+            "higher_mae",
+            ("direction=LOWER", "direction='higher'"),
+            "phase 'practice': gold scored against itself is not perfect on track 'sim'; expected "
+            "higher_mae = 5, found 0. The gold scores the worst end of the range: is higher_mae's "
+            "direction LOWER? (",
+        ),
         # NaN on a negative prediction, which a similarity track accepts: not its best value, 0.0
         (
             "sqrt_mae",
@@ -290,6 +297,7 @@ def test_the_builder_refuses_an_own_metric_that_misbehaves_on_the_gold(
         build(load_edition(folder), folder, tmp_path / "dist")
     text = refused.value.render()
     assert "metrics.py" in text and message in text, text
+    assert "reference_data" not in text  # a folder the build has not written yet
 
 
 def test_the_new_editions_config_names_the_key_in_a_comment(tmp_path):

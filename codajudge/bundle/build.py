@@ -326,12 +326,18 @@ def gold_problems(result, columns: list[str], where: str, in_order: bool = True)
     for track_id, metric, value, gold, n_labels in _scores_on_gold(result):
         best = metric.gold_value(gold, n_labels)
         if abs(value - best) > max(1e-9, metric.on_gold_tolerance):
+            other = "LOWER" if metric.higher_is_better else "HIGHER"
+            flipped = (  # the worst end: the direction is probably the other one
+                f"the gold scores the worst end of the range: is {metric.name}'s direction {other}? "
+                f"({metric.module_file} registers {metric.direction.upper()})"
+            )
             problems.append(
                 Problem(
                     where,
                     f"gold scored against itself is not perfect on track '{track_id}'",
                     expected=f"{metric.name} = {best:g}",
                     found=f"{value:.6g}",
+                    hint=flipped if abs(value - metric.worst(n_labels)) <= 1e-9 else None,
                 )
             )
     return problems
@@ -356,7 +362,7 @@ def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
             raise
         raise code_failure(error, module_file, f"scoring the gold of phase {phase.id!r}") from None
     columns = [key for key, _, _ in score_rows(edition.tracks)]
-    problems = gold_problems(result, columns, f"reference_data/{phase.id}")
+    problems = gold_problems(result, columns, f"phase {phase.id!r}")
     # the edition's own metrics (``metrics_module``) on each track's gold that names them: the
     # registry's basic properties
     own = metrics_of(edition.metrics_module.get("source"))
