@@ -100,7 +100,7 @@ def scored_subset(gold: GoldTrack, pred_values) -> tuple[object, object, np.ndar
 
 def score_track(gold: GoldTrack, prediction: Prediction, file: str) -> TrackResult:
     scored = scored_subset(gold, prediction.values)
-    by_metric = {name: get_metric(name).score(*scored) for name in gold.track.metrics}
+    by_metric = {m: get_metric(m).score(*scored, track=gold.track.id) for m in gold.track.metrics}
     warnings = list(prediction.warnings)
     warnings += [f"{get_metric(m).title}: {v.warning}" for m, v in by_metric.items() if v.warning]
     scores = {name: value.value for name, value in by_metric.items()}

@@ -83,10 +83,13 @@ class Templates(NamedTuple):
         try:
             return string.Template(text).substitute(fields)
         except KeyError as unknown:
+            listed = ", ".join(f"${f}" for f in fields)
             raise ConfigError.single(
                 str(path),
-                f"the template names an unknown field ${unknown.args[0]}",
-                expected="fields among " + (", ".join(f"${f}" for f in fields) or "none"),
+                "the template names a field it does not receive",
+                expected=f"fields among {listed}" if fields else "no field: it takes none",
+                found=f"${unknown.args[0]}",
+                hint="write $$ for a literal dollar sign",
             ) from None
         except ValueError as bad:
             raise ConfigError.single(

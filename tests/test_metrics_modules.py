@@ -171,7 +171,7 @@ def test_a_new_kit_metric_is_one_module_in_a_copy_of_the_package(tmp_path):
 @pytest.mark.parametrize(
     "source, message",
     [
-        ("import numpy as np\n\nx = 1 +\n", "line 3: invalid syntax"),
+        ("import numpy as np\n\nx = 1 +\n", "line 3: invalid syntax. Correct the Python there"),
         ("import numpy\n", "registers no metric"),
         ("raise ValueError('no such scale')\n", "line 1: ValueError: no such scale"),
         (mae_module("x1").replace('applies_to=(("similarity", None),),', ""), "applies to no kind"),
@@ -265,7 +265,25 @@ def test_the_property_check_names_each_broken_property():
     "name, change, message",
     [
         ("narrow_mae", ("upper=5.0", "upper=0.01"), "on track 'sim': a prediction scores"),
-        ("failing_mae", ("clipped = ", "clipped = 1 / 0 + "), "raises ZeroDivisionError"),
+        (
+            "failing_mae",
+            ("clipped = ", "clipped = 1 / 0 + "),
+            "metrics.py: line 10: scoring the gold of phase 'practice' raises ZeroDivisionError",
+        ),
+        ("flat_mae", ("[:, None]", ""), "item_stats gives no table of per-item statistics"),
+        (
+            "higher_mae",
+            ("direction=LOWER", "direction='higher'"),
+            "phase 'practice': gold scored against itself is not perfect on track 'sim'; expected "
+            "higher_mae = 5, found 0. The gold scores the worst end of the range: is higher_mae's "
+            "direction LOWER? (",
+        ),
+        # NaN on a negative prediction, which a similarity track accepts: not its best value, 0.0
+        (
+            "sqrt_mae",
+            ("np.clip(np.asarray(pred, dtype=float), 0.0, 5.0)", "np.sqrt(pred) ** 2"),
+            "metric 'sqrt_mae' gives no score on track 'sim'",
+        ),
     ],
 )
 def test_the_builder_refuses_an_own_metric_that_misbehaves_on_the_gold(
@@ -279,6 +297,7 @@ def test_the_builder_refuses_an_own_metric_that_misbehaves_on_the_gold(
         build(load_edition(folder), folder, tmp_path / "dist")
     text = refused.value.render()
     assert "metrics.py" in text and message in text, text
+    assert "reference_data" not in text  # a folder the build has not written yet
 
 
 def test_the_new_editions_config_names_the_key_in_a_comment(tmp_path):

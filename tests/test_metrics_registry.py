@@ -232,8 +232,26 @@ def test_scores_stay_within_bounds_and_are_never_nan(name, data):
     result = metric.score(*case.arrays())
     assert math.isfinite(result.value)
     assert low - 1e-12 <= result.value <= high + 1e-12
-    if result.warning is not None:
-        assert result.value == 0.0
+    if result.warning is not None:  # only a metric declaring its undefined value may be undefined
+        assert result.value == 0.0 and result.warning == metric.undefined_note
+
+
+def test_a_metric_undefined_on_a_valid_prediction_without_a_declared_value_is_the_bundles_error():
+    from codajudge.errors import ConfigError
+    from codajudge.metrics.base import Metric
+
+    def root_errors(gold, pred):
+        return np.abs(np.sqrt(pred) - np.sqrt(gold))[:, None]
+
+    fields = dict(title="Root error", lower=0.0, upper=5.0, item_stats=root_errors)
+    gold, negative = np.array([1.0, 4.0]), np.array([-1.0, 4.0])
+    with pytest.raises(ConfigError) as refused:
+        Metric(name="root", direction=LOWER, **fields).score(gold, negative, track="sim")
+    text = refused.value.render()
+    assert __file__ in text and "metric 'root' gives no score on track 'sim'" in text, text
+    assert "found nan" in text and "every valid prediction" in text
+    declared = Metric(name="root", direction=HIGHER, undefined_note="undefined: 0.0", **fields)
+    assert declared.score(gold, negative)[:2] == (0.0, "undefined: 0.0")
 
 
 @pytest.mark.parametrize("name", METRIC_NAMES)

@@ -121,7 +121,9 @@ def test_every_template_is_listed_in_the_document_with_its_fields():
     for name in template_names():
         text = (texts.KIT_TEMPLATES / f"{name}.md").read_text(encoding="utf-8")
         listed = re.findall(r"`\$(\w+)`", rows[name])
-        assert listed == fields_of(text), name
+        # in the order the kit's file names them; fields it receives but does not use come after
+        assert listed[: len(fields_of(text))] == fields_of(text), name
+        assert len(set(listed)) == len(listed), name
 
 
 def test_every_template_is_used_by_the_code():
@@ -183,3 +185,35 @@ def test_a_template_override_that_replaces_no_kit_template_is_refused_naming_the
         "templates/NAME.md, NAME a template of codajudge/templates (docs/templates.md). Did you "
         "mean 'evaluation/metric.md'?"
     ) in str(raised.value)
+
+
+def test_the_evaluation_and_data_pages_fill_each_template_with_its_documented_fields(monkeypatch):
+    """A template receives exactly the fields docs/templates.md lists for it (an edition's own copy
+    may use any of them), so the fields an unknown-field refusal names are the documented ones."""
+    document = (REPO / "docs" / "templates.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| `([^`]+)` \| ([^|]*) \|", document, re.MULTILINE))
+    received = {}
+    fill = texts.Templates.fill
+
+    def recording(self, name, /, **fields):
+        received.setdefault(name, set()).update(fields)
+        return fill(self, name, **fields)
+
+    monkeypatch.setattr(texts.Templates, "fill", recording)
+    pages.evaluation_page(default_edition(), NO_LOCAL)
+    pages.data_page(default_edition())
+    wrong = {n: f for n, f in received.items() if f != set(re.findall(r"`\$(\w+)`", rows[n]))}
+    assert "evaluation/metric" in received and not wrong, wrong
+
+
+def test_a_field_a_template_does_not_receive_is_named_with_those_it_does_or_that_it_takes_none(
+    tmp_path,
+):
+    (tmp_path / "mae.md").write_text("My MAE: $nme\n", encoding="utf-8")
+    prose = texts.Templates((tmp_path,))
+    with pytest.raises(ConfigError) as none:
+        prose.fill("mae")
+    assert "expected no field: it takes none, found $nme. Write $$ for a literal" in str(none.value)
+    with pytest.raises(ConfigError) as some:
+        prose.fill("mae", name="mae", title="MAE")
+    assert "expected fields among $name, $title, found $nme" in str(some.value)

@@ -28,7 +28,7 @@ from ..formats.write import write_prediction
 from ..gold import gold_as_values
 from ..importers import PartlyRead, load_split, missing_releases, split_source
 from ..metrics import get as get_metric
-from ..metrics.edition_module import metrics_of, property_problems
+from ..metrics.edition_module import code_failure, metrics_of, property_problems
 from ..scoring import load_gold, score_folder, scored_subset
 from ..spec import read_spec, write_spec
 from ..tracks import dataset_label_set
@@ -327,12 +327,18 @@ def gold_problems(result, columns: list[str], where: str, in_order: bool = True)
     for track_id, metric, value, gold, n_labels in _scores_on_gold(result):
         best = metric.gold_value(gold, n_labels)
         if abs(value - best) > max(1e-9, metric.on_gold_tolerance):
+            other = "LOWER" if metric.higher_is_better else "HIGHER"
+            flipped = (  # the worst end: the direction is probably the other one
+                f"the gold scores the worst end of the range: is {metric.name}'s direction {other}? "
+                f"({metric.module_file} registers {metric.direction.upper()})"
+            )
             problems.append(
                 Problem(
                     where,
                     f"gold scored against itself is not perfect on track '{track_id}'",
                     expected=f"{metric.name} = {best:g}",
                     found=f"{value:.6g}",
+                    hint=flipped if abs(value - metric.worst(n_labels)) <= 1e-9 else None,
                 )
             )
     return problems
@@ -349,17 +355,15 @@ def _key_differences(columns: list[str], written: list[str]) -> str:
 def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
     """Score the gold as a submission: the scorer's keys must be the leaderboard's, every score perfect,
     the edition's own metrics well behaved on it (``metrics.edition_module.property_problems``)."""
+    module_file = str(edition.folder / edition.metrics_module.get("file", ""))
     try:
         result = score_gold(root / "reference_data" / phase.id)
     except Exception as error:  # an edition's own metric failing on its gold is the edition's
         if isinstance(error, ConfigError) or not edition.metrics_module:
             raise
-        raise ConfigError.single(
-            edition.metrics_module["file"],
-            f"scoring the gold of phase {phase.id!r} raises {type(error).__name__}: {error}",
-        ) from None
+        raise code_failure(error, module_file, f"scoring the gold of phase {phase.id!r}") from None
     columns = [key for key, _, _ in score_rows(edition.tracks)]
-    problems = gold_problems(result, columns, f"reference_data/{phase.id}")
+    problems = gold_problems(result, columns, f"phase {phase.id!r}")
     # the edition's own metrics (``metrics_module``) on each track's gold that names them: the
     # registry's basic properties
     own = metrics_of(edition.metrics_module.get("source"))
@@ -367,9 +371,10 @@ def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
         if metric.name not in own:
             continue
         try:
-            found = property_problems(metric, gold, n_labels)
+            found = property_problems(metric, gold, n_labels, track_id)
         except Exception as error:  # the organiser's code: its failure is theirs to fix
-            found = [f"raises {type(error).__name__}: {error}"]
+            doing = f"metric {metric.name!r} on track {track_id!r}"
+            raise code_failure(error, module_file, doing) from None
         where = f"{edition.metrics_module['file']}: metric {metric.name!r} on track {track_id!r}"
         problems.extend(Problem(where, message) for message in found)
     if problems:

@@ -9,10 +9,13 @@ metric through one code path: resample items, sum their rows, call ``from_stats`
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Callable, NamedTuple
 
 import numpy as np
+
+from ..errors import ConfigError
 
 HIGHER = "higher"
 LOWER = "lower"
@@ -79,6 +82,9 @@ class Metric:
     array, for a metric whose best value on a gold is not its range's end (cross-entropy: the
     gold's entropy); ``on_gold_tolerance`` is how far the builder's gold self-check lets the score
     stray from that value.
+    ``undefined_note`` declares that the metric can be undefined on a valid prediction (NaN: a
+    correlation of a constant series) and is then reported as 0.0 with this note; a metric without
+    one must be finite on every valid prediction.
     ``description`` is the Evaluation page's text on the metric where no template
     ``templates/metrics/NAME.md`` gives it (the kit's metrics have one; a new metric module may
     bring its text either way).
@@ -125,6 +131,12 @@ class Metric:
         """True when the score is a mean of one per-item value (a loss, once oriented)."""
         return self.stats_form == MEAN
 
+    @property
+    def module_file(self) -> str:
+        """The file of the module defining ``item_stats`` (an edition's own: the name it ran as)."""
+        module = sys.modules.get(getattr(self.item_stats, "__module__", ""))
+        return getattr(module, "__file__", None) or "its metrics module"
+
     def bounds(self, n_labels: int = 0) -> tuple[float, float]:
         upper = self.upper(n_labels) if callable(self.upper) else self.upper
         return float(self.lower), float(upper)
@@ -139,19 +151,36 @@ class Metric:
         best = self.bounds(n_labels)[1 if self.higher_is_better else 0]
         return best if self.on_gold is None else float(self.on_gold(gold))
 
-    def score(self, gold, pred, keep=None) -> MetricValue:
-        """The score of a whole track; an undefined value (NaN) becomes 0.0 with a warning.
+    def score(self, gold, pred, keep=None, track: str = "") -> MetricValue:
+        """The score of a whole track (``track`` names it in messages); an undefined value (NaN) is
+        0.0 with the metric's ``undefined_note``, or a ConfigError for a metric without one.
 
         ``keep`` (a boolean mask over items) drops items without gold after per-item statistics.
         """
-        stats = self.item_stats(gold, pred)
-        if keep is not None:
-            stats = stats[keep]
-        value = float(self.from_stats(item_order_sum(stats), stats.shape[0]))
-        if not np.isfinite(value):
-            note = self.undefined_note or f"{self.name} is undefined here; reported as 0.0"
-            return MetricValue(0.0, note, stats)
-        return MetricValue(value, None, stats)
+        with np.errstate(all="ignore"):  # a value that is not finite is refused below
+            stats = self.item_stats(gold, pred)
+            if np.ndim(stats) != 2:
+                raise ConfigError.single(
+                    self.module_file,
+                    f"metric {self.name!r}: item_stats gives no table of per-item statistics",
+                    expected="an array of one row per item, one column per statistic",
+                    found=f"shape {np.shape(stats)}",
+                    hint="a mean's single column is values[:, None], as in the README's example",
+                )
+            stats = stats if keep is None else stats[keep]
+            value = float(self.from_stats(item_order_sum(stats), stats.shape[0]))
+        if np.isfinite(value):
+            return MetricValue(value, None, stats)
+        if self.undefined_note:
+            return MetricValue(0.0, self.undefined_note, stats)
+        raise ConfigError.single(
+            self.module_file,
+            f"metric {self.name!r} gives no score on track {track!r}",
+            expected="a finite score on every valid prediction",
+            found=str(value),
+            hint="make the metric defined on every prediction the track accepts (clip or guard "
+            "the values it takes, as the README's MAE example clips to the scale)",
+        )
 
 
 class MetricValue(NamedTuple):

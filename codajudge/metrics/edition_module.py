@@ -50,7 +50,7 @@ def load_source(source: str, file_name: str) -> tuple[str, ...]:
     try:
         exec(compile(source, file_name, "exec"), module.__dict__)
     except Exception as error:  # the organiser's code: any failure is the module's problem
-        raise ConfigError.single(file_name, _failure(error, file_name)) from None
+        raise code_failure(error, file_name) from None
     names = tuple(name for name in REGISTRY if name not in before)
     if not names:
         raise ConfigError.single(
@@ -79,25 +79,41 @@ def loaded_modules() -> list[tuple[str, str]]:
     return [(source, file_name) for source, (file_name, _) in LOADED.items()]
 
 
-def _failure(error: Exception, file_name: str) -> str:
-    """What went wrong running the module, at its line (the last one of the module's own frames)."""
+def code_failure(error: Exception, file_name: str, doing: str = "") -> ConfigError:
+    """The ConfigError of the module ``file_name`` raising ``error`` (while ``doing`` something,
+    in messages): at its line (the innermost of the module's own frames) and how to fix it; a
+    ConfigError as it is."""
+    if isinstance(error, ConfigError):
+        return error
     if isinstance(error, SyntaxError):
-        return f"line {error.lineno}: {error.msg}"
+        return ConfigError.single(
+            file_name,
+            f"line {error.lineno}: {error.msg}",
+            hint=f"correct the Python there (python -m py_compile {file_name} checks the file)",
+        )
     lines = [f.lineno for f in traceback.extract_tb(error.__traceback__) if f.filename == file_name]
     at = f"line {lines[-1]}: " if lines else ""
-    return f"{at}{type(error).__name__}: {error}"
+    return ConfigError.single(
+        file_name,
+        f"{at}{doing}{' raises ' if doing else ''}{type(error).__name__}: {error}",
+        hint="fix the module's code there: a metric's functions take the numpy arrays of gold and "
+        "predictions the README's 'An edition's own metric' describes, and must not fail on them",
+    )
 
 
-def property_problems(metric: Metric, gold, n_labels: int) -> list[str]:
+def property_problems(metric: Metric, gold, n_labels: int, track: str = "") -> list[str]:
     """What breaks the registry's basic properties on ``gold`` (a track's scored gold, as the metric
     takes it), against a prediction other than the gold where the gold is an array (each item
     predicted as its neighbour's gold): one statistics row per item in the declared form, a finite
     score within the declared range, unchanged when the items are reversed, and ``from_stats``
-    vectorised over stacked sums; first, a finite range."""
+    vectorised over stacked sums; first, a finite range. A similarity prediction off the gold's
+    scale (negative) must score too: a metric undefined on it raises ConfigError (``Metric.score``)."""
     low, high = metric.bounds(n_labels)
     if not (np.isfinite([low, high]).all() and low < high):
         return [f"its range [{low:g}, {high:g}] is not a finite interval"]
     pred = np.roll(gold, 1, axis=0) if isinstance(gold, np.ndarray) else gold
+    if isinstance(gold, np.ndarray) and gold.ndim == 1 and gold.dtype.kind == "f":
+        metric.score(gold, -1.0 - pred, track=track)
     stats = np.asarray(metric.item_stats(gold, pred), dtype=float)
     n_items = len(gold) if isinstance(gold, np.ndarray) else gold.n_items
     if stats.ndim != 2 or stats.shape[0] != n_items:
@@ -110,7 +126,7 @@ def property_problems(metric: Metric, gold, n_labels: int) -> list[str]:
         np.isin(stats, (0.0, 1.0)).all() and (stats.sum(axis=1) == 1.0).all()
     ):
         problems.append("stats_form ONE_HOT needs a single 1 among 0s per row of item_stats")
-    value = metric.score(gold, pred).value
+    value = metric.score(gold, pred, track=track).value
     if not low - 1e-9 <= value <= high + 1e-9:
         problems.append(f"a prediction scores {value:g}, outside its range [{low:g}, {high:g}]")
     if isinstance(gold, np.ndarray):
