@@ -164,6 +164,14 @@ ALIAS_BOMB = "a0: &a0 lol\n" + "".join(
 )
 
 
+def drop_last_line(file: str):
+    def mutate(tree: Path):
+        lines = (tree / file).read_text(encoding="utf-8").splitlines(keepends=True)
+        own(tree / file).write_text("".join(lines[:-1]), encoding="utf-8")
+
+    return mutate
+
+
 def append_text(text: str, file: str):
     def mutate(tree: Path):
         with open(own(tree / file), "a", encoding="utf-8") as f:
@@ -370,6 +378,16 @@ V2_CASES = {
         phase(1, execution_time_limit=300),
         "phase 'Evaluation': execution_time_limit differs from the one the programs keep to "
         "(task.json); expected 120 s, as reference_data/evaluation/task.json says, found 300 s",
+    ),
+    "gold cut short of the input items": (
+        drop_last_line("reference_data/evaluation/sim.jsonl"),
+        "reference_data/evaluation/sim.jsonl: the gold's item ids are not those of the input data: "
+        "every submission would fail; expected the 14 ids of input_data/evaluation/sim.jsonl, "
+        "found 13 ids in reference_data/evaluation/sim.jsonl; 1 only in input_data/evaluation/sim.jsonl, e.g. sim-test-013",
+    ),
+    "gold of another phase's items": (
+        edit_yaml(lambda d: d["tasks"][0].update(reference_data="reference_data/evaluation")),
+        "reference_data/evaluation/sim.jsonl: the gold's item ids are not those of the input data",
     ),
     "input data line not JSON": (
         write_file("input_data/evaluation/sim.jsonl", '{"id": "sim-0"}\n{not json\n'),

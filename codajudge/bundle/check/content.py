@@ -1,5 +1,6 @@
 """What only the kit can check: each phase's reference data scored as a perfect submission (its keys
-must be the leaderboard's, every metric at its best), no public file carrying hidden gold, and the
+must be the leaderboard's, every metric at its best), each dataset's gold with the item ids of the
+same task's input data, no public file carrying hidden gold, and the
 phases against ``phase_gold``'s third rule: before the evaluation ends, no hidden-gold phase scores
 items that a later hidden-gold phase scores (Codabench v2 bundles; a post-campaign phase, one
 starting after the evaluation ends, is exempt). Items are the same when their texts are
@@ -66,15 +67,39 @@ class Reference(NamedTuple):
     items: dict[str, list[dict]]
 
 
-def _items(folder: Path, inputs: Path | None, where: str, dataset: str) -> list[dict]:
-    """The reference items of ``dataset``, with the texts of the input items of the same ids."""
+def _items(folder: Path, inputs: Path | None, where: str, dataset: str) -> tuple[list, list | None]:
+    """The reference items of ``dataset``, with the texts of the input items of the same ids, and
+    the input items (None when the input data has no readable file of the dataset)."""
     name = f"{dataset}.jsonl"
     items = read_items(folder / name, f"{where}/{name}", texts=False)
-    texts = {}
+    input_items = None
     if inputs is not None and (inputs / name).is_file():
-        with suppress(KitError, KeyError):  # input items without texts: none are taken
-            texts = {it["id"]: it["texts"] for it in read_items(inputs / name, texts=False)}
-    return [dict(it, texts=texts[it["id"]]) if it["id"] in texts else it for it in items]
+        with suppress(KitError):  # an input file that does not read: its own finding says so
+            input_items = read_items(inputs / name, texts=False)
+    texts = {it["id"]: it["texts"] for it in input_items or [] if "texts" in it}
+    return [
+        dict(it, texts=texts[it["id"]]) if it["id"] in texts else it for it in items
+    ], input_items
+
+
+def _id_problems(gold: str, items: list[dict], inputs: str, input_items: list[dict]) -> list:
+    """The problem of reference items (of file ``gold``) whose ids are not those of the input
+    items (of file ``inputs``), which every submission predicts: the scorer would refuse each."""
+    gold_ids, input_ids = {str(it["id"]) for it in items}, {str(it["id"]) for it in input_items}
+    if gold_ids == input_ids:
+        return []
+    only_gold, only_inputs = sorted(gold_ids - input_ids), sorted(input_ids - gold_ids)
+    found = f"{len(gold_ids)} ids in {gold}"
+    found += "".join(
+        f"; {len(ids)} only in {file}, e.g. {', '.join(ids[:3])}"
+        for ids, file in ((only_gold, gold), (only_inputs, inputs))
+        if ids
+    )
+    message = "the gold's item ids are not those of the input data: every submission would fail"
+    hint = "point the task's reference_data and input_data at the same phase's folders, or rebuild"
+    hint += " the bundle with codajudge build"
+    expected = f"the {len(input_ids)} ids of {inputs}"
+    return [Problem(gold, message, expected=expected, found=found, hint=hint)]
 
 
 def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleType) -> None:
@@ -84,7 +109,9 @@ def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleTyp
         # each folder of the bundle, or zip extracted, once for the wiring and the gold's checks
         opened = functools.cache(functools.partial(_folder, root, work=work))
         _check_wiring(doc, platform, opened, findings)
-        for value, (where, folder, inputs) in _folders(doc, platform, opened, findings).items():
+        for value, (where, folder, inputs, shown) in _folders(
+            doc, platform, opened, findings
+        ).items():
             try:
                 result = score_gold(folder)
             except KitError as e:
@@ -92,7 +119,15 @@ def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleTyp
                 continue
             findings.problems += gold_problems(result, expected, where, in_order=False)
             datasets = {track.dataset for track in result.spec.tracks}
-            items = {dataset: _items(folder, inputs, where, dataset) for dataset in datasets}
+            items = {}
+            for dataset in sorted(datasets):
+                items[dataset], input_items = _items(folder, inputs, where, dataset)
+                if input_items is not None:
+                    name = f"{dataset}.jsonl"
+                    gold, shown_inputs = f"{where}/{name}", f"{shown}/{name}"
+                    findings.problems += _id_problems(
+                        gold, items[dataset], shown_inputs, input_items
+                    )
             references[value] = Reference(where, result, _gold_digest(folder), items)
         if not findings.problems:
             paths = [relative_path(root, value) for value in platform.published_paths(doc)]
@@ -104,9 +139,9 @@ def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleTyp
 
 def _folders(
     doc: dict, platform: ModuleType, opened: Callable, findings: Findings
-) -> dict[str, tuple[str, Path, Path | None]]:
+) -> dict[str, tuple[str, Path, Path | None, str]]:
     """reference_data path -> (its display, its folder, the folder of the same task's input data,
-    None without one) of every scored phase's reference data that has a task.json (``opened``: a
+    None without one, and its display) of every scored phase's reference data that has a task.json (``opened``: a
     path of the bundle -> its folder, ``_folder``)."""
     folders = {}
     for phase, value, inputs, _ in platform.references(doc):
@@ -121,7 +156,7 @@ def _folders(
                 hint="build the bundle with codajudge build",
             )
             continue
-        folders[value] = (str(value), folder, opened(inputs))
+        folders[value] = (str(value), folder, opened(inputs), str(inputs))
     return folders
 
 
