@@ -287,6 +287,15 @@ V2_CASES = {
         edit_yaml(lambda d: d["leaderboards"][0]["columns"].pop()),
         "no column for scorer key 'var_pe_mer'; checked on",
     ),
+    "column sorted against its metric": (
+        edit_yaml(lambda d: d["leaderboards"][0]["columns"][0].update(sorting="asc")),
+        "leaderboards[0].columns[0]: column 'primary' ranks its metric 'pearson', higher is better, "
+        "in reverse: the best runs would rank last; expected sorting: desc, found sorting: asc",
+    ),
+    "distance column sorted as a score": (
+        edit_yaml(lambda d: d["leaderboards"][0]["columns"][6].update(sorting="desc")),
+        "column 'sar_soft_awd' ranks its metric 'awd', lower is better, in reverse",
+    ),
     "duplicate column keys": (
         add_column(title="Again", key="primary", index=98),
         "column keys must be unique",
@@ -463,6 +472,11 @@ LEGACY_CASES = {
     "v1.5 program zip without metadata": (
         without_metadata_file,
         "scoring program has no file named exactly 'metadata' at its root, found 'metadata.yaml'",
+    ),
+    "v1.5 distance column sorted as a score": (
+        edit_yaml(lambda d: d["leaderboard"]["columns"]["sar_soft_awd"].update(sort="desc")),
+        "leaderboard.columns.sar_soft_awd: column 'sar_soft_awd' ranks its metric 'awd', lower is "
+        "better, in reverse: the best runs would rank last; expected sort: asc, found sort: desc",
     ),
     "v1.5 phases less than a day apart": (
         legacy_phase(2, start_date="2027-01-01 12:00:00"),

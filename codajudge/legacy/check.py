@@ -143,6 +143,16 @@ def score_keys(doc: dict) -> list[str]:
     return [str(k) for k, v in columns.items() if not v.get("computed")]
 
 
+def column_sortings(doc: dict) -> dict[str, tuple[str, str, object]]:
+    """Each column's key -> (its place, "sort", its sort: desc when absent, as Codabench's v1
+    unpacker reads it)."""
+    columns = doc["leaderboard"]["columns"]
+    return {
+        str(k): (f"leaderboard.columns.{k}", "sort", v.get("sort") or "desc")
+        for k, v in columns.items()
+    }
+
+
 def references(doc: dict) -> list[tuple[str, str, str | None, dict]]:
     phases = sorted((doc.get("phases") or {}).values(), key=lambda p: p["phasenumber"])
     return [

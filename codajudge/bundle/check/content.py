@@ -20,9 +20,11 @@ from typing import Callable, NamedTuple
 from ...errors import KitError, Problem
 from ...formats.archive import safe_extract
 from ...formats.items import read_items
+from ...metrics import get as get_metric
 from ...scoring import Result
 from ...spec import read_spec
 from ..build import gold_problems, score_gold
+from ..compose import score_rows
 from ..leaks import HiddenSplit, check_public_tree, read_known_leaks, text_key
 from ..phase_gold import later_hidden_pairs, rescored
 from .findings import Findings, relative_path, scratch_folder
@@ -105,6 +107,7 @@ def _id_problems(gold: str, items: list[dict], inputs: str, input_items: list[di
 def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleType) -> None:
     with scratch_folder("codajudge-content-") as work:
         references: dict[str, Reference] = {}
+        metrics: dict[str, str] = {}  # each score key the scorer writes -> its metric's name
         expected = platform.score_keys(doc)
         # each folder of the bundle, or zip extracted, once for the wiring and the gold's checks
         opened = functools.cache(functools.partial(_folder, root, work=work))
@@ -129,12 +132,36 @@ def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleTyp
                         gold, items[dataset], shown_inputs, input_items
                     )
             references[value] = Reference(where, result, _gold_digest(folder), items)
+            metrics.update({key: metric for key, _, metric in score_rows(result.spec.tracks)})
+        findings.problems += _sorting_problems(platform.column_sortings(doc), metrics)
         if not findings.problems:
             paths = [relative_path(root, value) for value in platform.published_paths(doc)]
             public = sorted({path for path in paths if path is not None and path.exists()})
             _check_leaks(root, references, public, _public_gold_digests(root, work), findings)
         if not findings.problems and platform.HAS_PHASE_ENDS:
             check_rescored(doc, references, findings)
+
+
+def _sorting_problems(sortings: dict[str, tuple], metrics: dict[str, str]) -> list[Problem]:
+    """The problems of the leaderboard's columns (``sortings``: key -> (its place, the name of its
+    sorting key, its sorting)) that rank a score (``metrics``: key -> its metric's name) against
+    its metric's direction."""
+    problems = []
+    for key, (place, name, sorting) in sortings.items():
+        higher = key in metrics and get_metric(metrics[key]).higher_is_better
+        right = "desc" if higher else "asc"
+        if key in metrics and sorting != right:
+            better = "higher" if higher else "lower"
+            problems.append(
+                Problem(
+                    place,
+                    f"column {key!r} ranks its metric {metrics[key]!r}, {better} is better, in "
+                    "reverse: the best runs would rank last",
+                    expected=f"{name}: {right}",
+                    found=f"{name}: {sorting}",
+                )
+            )
+    return problems
 
 
 def _folders(
