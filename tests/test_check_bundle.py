@@ -269,32 +269,10 @@ V2_CASES = {
         "uses shell syntax but is not run by a shell",
     ),
     "leaderboard key the scorer never writes": (
-        add_column(title="Bogus", key="bogus", index=99, sorting="desc"),
-        "differ from the leaderboard columns; expected primary, sim_pearson, sim_spearman, "
-        "nli_accuracy, nli_macro_f1, nli_soft_amd, sar_soft_awd, sar_pe_anad, var_soft_mamd, "
-        "var_pe_mer, bogus, found",
-    ),
-    "leaderboard key the scorer never writes, named": (
-        add_column(title="Bogus", key="bogus", index=99, sorting="desc"),
-        "no scorer key for column 'bogus'; checked on",
-    ),
-    "scorer key no column shows": (
-        edit_yaml(lambda d: d["leaderboards"][0]["columns"].pop()),
-        "var_soft_mamd, found primary, sim_pearson, sim_spearman, nli_accuracy, nli_macro_f1, "
-        "nli_soft_amd, sar_soft_awd, sar_pe_anad, var_soft_mamd, var_pe_mer",
-    ),
-    "scorer key no column shows, named": (
-        edit_yaml(lambda d: d["leaderboards"][0]["columns"].pop()),
-        "no column for scorer key 'var_pe_mer'; checked on",
-    ),
-    "column sorted against its metric": (
-        edit_yaml(lambda d: d["leaderboards"][0]["columns"][0].update(sorting="asc")),
-        "leaderboards[0].columns[0]: column 'primary' ranks its metric 'pearson', higher is better, "
-        "in reverse: the best runs would rank last; expected sorting: desc, found sorting: asc",
-    ),
-    "distance column sorted as a score": (
-        edit_yaml(lambda d: d["leaderboards"][0]["columns"][6].update(sorting="desc")),
-        "column 'sar_soft_awd' ranks its metric 'awd', lower is better, in reverse",
+        add_column(title="Typo", key="sim_pearsn", index=99, sorting="desc"),
+        "leaderboards[0].columns[10]: the column shows no key the scoring program writes: it would "
+        "stay empty; expected a key the scoring program writes, found 'sim_pearsn' (did you mean "
+        "'sim_pearson'?)",
     ),
     "duplicate column keys": (
         add_column(title="Again", key="primary", index=98),
@@ -562,6 +540,22 @@ def test_each_legacy_defect_is_found(case, small, tmp_path):
     bundle = broken_copy(small[1].tree, mutate, tmp_path / "bundle")
     problems = check_bundle(bundle, (v2, legacy_check))
     assert any(expected in line for line in problems), "\n".join(problems) or "no problem found"
+
+
+def test_a_removed_column_is_valid_and_a_column_no_scorer_writes_is_said_once(small, tmp_path):
+    """Codabench leaves a scores.json key with no column out of the leaderboard (a column removed
+    on purpose); a column whose key the scorer writes in no phase is one problem, not one a phase."""
+    removed = edit_yaml(lambda d: d["leaderboards"][0]["columns"].pop())
+    assert check_bundle(broken_copy(small[0].tree, removed, tmp_path / "removed")) == []
+    removed = edit_yaml(lambda d: d["leaderboard"]["columns"].pop("var_pe_mer"))
+    legacy = broken_copy(small[1].tree, removed, tmp_path / "legacy")
+    assert check_bundle(legacy, (v2, legacy_check)) == []
+    bogus = add_column(title="Bogus", key="bogus", index=99, sorting="desc")
+    problems = check_bundle(broken_copy(small[0].tree, bogus, tmp_path / "bogus"))
+    assert problems == [
+        "leaderboards[0].columns[10]: the column shows no key the scoring program writes: it would "
+        "stay empty; expected a key the scoring program writes, found 'bogus' (remove the column)"
+    ]
 
 
 def test_a_zip_whose_bundle_is_one_folder_down_is_refused(small, tmp_path):

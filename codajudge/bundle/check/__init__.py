@@ -9,7 +9,8 @@ wrong; expected ...; found ...``. The checks, one module each:
 - ``programs``: every program folder or zip has ``metadata.yaml``/``metadata`` with a command whose
   script exists;
 - ``findings``: the problems found, and the typed checks on values;
-- ``content``: the leaderboard's keys against what the scorer writes for a perfect submission, and
+- ``content``: the leaderboard's keys against what the scorer writes for a perfect submission (a
+  column no key fills; a key with no column is not shown, which Codabench allows), and
   each column's sorting against its metric's direction; each dataset's gold with the item ids of
   its input data; no
   public file carries a phase's hidden gold (the builder's own check), and no hidden phase's gold

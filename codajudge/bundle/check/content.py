@@ -1,11 +1,11 @@
-"""What only the kit can check: each phase's reference data scored as a perfect submission (its keys
-must be the leaderboard's, every metric at its best), each dataset's gold with the item ids of the
-same task's input data, no public file carrying hidden gold, and the
-phases against ``phase_gold``'s third rule: before the evaluation ends, no hidden-gold phase scores
-items that a later hidden-gold phase scores (Codabench v2 bundles; a post-campaign phase, one
-starting after the evaluation ends, is exempt). Items are the same when their texts are
-(``text_key``, the texts read from the task's input data), or their ids when the input data has no
-texts for them."""
+"""What only the kit can check: each phase's reference data scored as a perfect submission (every
+metric at its best, every leaderboard column a key the scorer writes, sorted in its metric's
+direction), each dataset's gold with the item ids of the same task's input data, no public file
+carrying hidden gold, and the phases against ``phase_gold``'s third rule: before the evaluation
+ends, no hidden-gold phase scores items that a later hidden-gold phase scores (Codabench v2
+bundles; a post-campaign phase, one starting after the evaluation ends, is exempt). Items are the
+same when their texts are (``text_key``, the texts read from the task's input data), or their ids
+when the input data has no texts for them."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from typing import Callable, NamedTuple
 
 from ...errors import KitError, Problem
 from ...formats.archive import safe_extract
+from ...fields import did_you_mean
 from ...formats.items import read_items
 from ...metrics import get as get_metric
 from ...scoring import Result
@@ -108,7 +109,6 @@ def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleTyp
     with scratch_folder("codajudge-content-") as work:
         references: dict[str, Reference] = {}
         metrics: dict[str, str] = {}  # each score key the scorer writes -> its metric's name
-        expected = platform.score_keys(doc)
         # each folder of the bundle, or zip extracted, once for the wiring and the gold's checks
         opened = functools.cache(functools.partial(_folder, root, work=work))
         _check_wiring(doc, platform, opened, findings)
@@ -120,7 +120,8 @@ def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleTyp
             except KitError as e:
                 findings.problems += [Problem(where, p.render()) for p in e.problems]
                 continue
-            findings.problems += gold_problems(result, expected, where, in_order=False)
+            # the columns are compared with the keys of every phase at once, below
+            findings.problems += gold_problems(result, list(result.scores()), where)
             datasets = {track.dataset for track in result.spec.tracks}
             items = {}
             for dataset in sorted(datasets):
@@ -133,13 +134,29 @@ def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleTyp
                     )
             references[value] = Reference(where, result, _gold_digest(folder), items)
             metrics.update({key: metric for key, _, metric in score_rows(result.spec.tracks)})
-        findings.problems += _sorting_problems(platform.column_sortings(doc), metrics)
+        sortings = platform.column_sortings(doc)
+        findings.problems += _column_key_problems(platform.score_keys(doc), sortings, metrics)
+        findings.problems += _sorting_problems(sortings, metrics)
         if not findings.problems:
             paths = [relative_path(root, value) for value in platform.published_paths(doc)]
             public = sorted({path for path in paths if path is not None and path.exists()})
             _check_leaks(root, references, public, _public_gold_digests(root, work), findings)
         if not findings.problems and platform.HAS_PHASE_ENDS:
             check_rescored(doc, references, findings)
+
+
+def _column_key_problems(columns: list[str], sortings: dict, metrics: dict) -> list[Problem]:
+    """The problems of the leaderboard's ``columns`` that show no key the scorer writes
+    (``metrics``' keys; ``sortings``: ``_sorting_problems``', for each column's place). A key
+    the scorer writes with no column is not one: Codabench leaves it out of the leaderboard."""
+    problems = []
+    for key in [key for key in columns if key not in metrics]:
+        hint = did_you_mean(key, list(metrics)) or "remove the column"
+        where = sortings[key][0] if key in sortings else "leaderboard"
+        message = "the column shows no key the scoring program writes: it would stay empty"
+        expected = "a key the scoring program writes"
+        problems.append(Problem(where, message, expected=expected, found=repr(key), hint=hint))
+    return problems
 
 
 def _sorting_problems(sortings: dict[str, tuple], metrics: dict[str, str]) -> list[Problem]:
