@@ -456,6 +456,14 @@ LEGACY_CASES = {
         "leaderboard.columns.sar_soft_awd: column 'sar_soft_awd' ranks its metric 'awd', lower is "
         "better, in reverse: the best runs would rank last; expected sort: asc, found sort: desc",
     ),
+    "v1.5 column label too long": (
+        edit_yaml(lambda d: d["leaderboard"]["columns"]["primary"].update(label="L" * 40)),
+        "leaderboard.columns.primary: 'label' is longer than 36 characters, found 40 characters",
+    ),
+    "v1.5 column sort unknown": (
+        edit_yaml(lambda d: d["leaderboard"]["columns"]["primary"].update(sort="descending")),
+        "leaderboard.columns.primary: unknown sort; expected desc | asc, found 'descending'",
+    ),
     "v1.5 phases less than a day apart": (
         legacy_phase(2, start_date="2027-01-01 12:00:00"),
         "must start more than a day after the previous one",
