@@ -262,6 +262,24 @@ V2_CASES = {
         remove("ingestion_program/codajudge"),
         "ingestion program's ingest.py imports the codajudge engine",
     ),
+    "scoring command passing its folders swapped": (
+        write_file(
+            "scoring_program/metadata.yaml",
+            "command: python3 /app/program/score.py /app/output /app/input\n",
+        ),
+        "tasks[0]: scoring program's command passes the worker's folders out of order: its script "
+        "would read the wrong folder and every submission would fail; expected /app/input "
+        "/app/output or $input $output (input, then output folder), found /app/output /app/input",
+    ),
+    "ingestion command passing its legacy folders swapped": (
+        write_file(
+            "ingestion_program/metadata.yaml",
+            "command: python3 $program/ingest.py $output $input $submission_program\n",
+        ),
+        "ingestion program's command passes the worker's folders out of order: its script would "
+        "read the wrong folder and every submission would fail; expected /app/input_data "
+        "/app/output or $input $output (input, then output folder), found $output $input",
+    ),
     "shell syntax without a shell": (
         write_file(
             "scoring_program/metadata.yaml", "command: cd /app/program && python3 score.py\n"

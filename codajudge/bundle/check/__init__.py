@@ -7,7 +7,7 @@ wrong; expected ...; found ...``. The checks, one module each:
 - ``v2``: the Codabench v2 yaml (keys and types, pages, tasks, solutions, phases and their dates);
 - ``leaderboard``: the leaderboard and its columns, as Codabench's serializers validate them;
 - ``programs``: every program folder or zip has ``metadata.yaml``/``metadata`` with a command whose
-  script exists;
+  script exists, passing the worker's input folder before its output folder;
 - ``findings``: the problems found, and the typed checks on values;
 - ``content``: the leaderboard's keys against what the scorer writes for a perfect submission (a
   column no key fills; a key with no column is not shown, which Codabench allows), and

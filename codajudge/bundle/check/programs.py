@@ -1,6 +1,7 @@
 """Program folders and zips: the compute worker runs the command of the ``metadata.yaml`` (or
 ``metadata``) file at the program's root, from /app/program, without a shell, its legacy ``$``
-variables substituted (``runner.local.legacy_paths``)."""
+variables substituted (``runner.local.legacy_paths``); a command passing the worker's folders
+passes its input folder, then its output folder."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from .findings import Findings, relative_path
 PROGRAMS = ("scoring_program", "ingestion_program")
 #: The files a program's command may be in (Codabench v2 reads the first one it has).
 METADATA = ("metadata.yaml", "metadata")
+#: The folder the compute worker gives each program as its input (its output is /app/output).
+INPUT_FOLDERS = {"scoring program": "/app/input", "ingestion program": "/app/input_data"}
 SCRIPT = re.compile(r"\.(py|sh|R|r|jl|pl)$")
 SHELL_SYNTAX = re.compile(r"(&&|\|\||[|;<>`]|\$\()")
 #: A script importing the kit's engine, which a built program carries beside it.
@@ -161,7 +164,8 @@ def _check_command(
         )
     from ...runner.local import legacy_paths  # here: runner.local imports this module
 
-    expanded = legacy_paths(True)
+    expanded = legacy_paths(what == "scoring program")
+    _check_folder_order(tokens, expanded, where, what, findings)
     leftover = [v for v in re.findall(r"\$\{?[A-Za-z_]\w*", effective) if v not in expanded]
     if leftover:
         findings.add(
@@ -180,3 +184,24 @@ def _check_command(
                 )
             return relative
     return None
+
+
+def _check_folder_order(
+    tokens: list[str], legacy: dict[str, str], where: str, what: str, findings: Findings
+) -> None:
+    """The worker's folders a program's command passes (``tokens``, a legacy variable read as
+    ``legacy`` expands it) are its step's input folder, then its output folder: a script takes
+    them by position."""
+    folders = {t: legacy.get(t.rstrip("/"), t.rstrip("/")) for t in tokens[1:]}
+    worker = ("/app/input", "/app/input_data", "/app/output")
+    written = [token for token, folder in folders.items() if folder in worker][:2]
+    passed = [folders[token] for token in written]
+    expected = [INPUT_FOLDERS[what], "/app/output"]
+    if passed and passed != expected[: len(passed)]:
+        findings.add(
+            where,
+            f"{what}'s command passes the worker's folders out of order: its script would read "
+            "the wrong folder and every submission would fail",
+            expected=f"{' '.join(expected)} or $input $output (input, then output folder)",
+            found=" ".join(written),
+        )
