@@ -130,10 +130,8 @@ def _check_leaderboard(board, findings: Findings) -> None:
                 "the column points at no declared leaderboard",
                 expected="leaderboard: *ANCHOR of a leaderboard with a label",
             )
-        sort = column.get("sort") or "desc"
-        converted.append(
-            {"label": column.get("label", key), "key": key, "index": index, "sort": sort}
-        )
+        label, sort = column.get("label", key), column.get("sort") or "desc"
+        converted.append({"label": label, "key": key, "index": index, "sort": sort})
     first = next(iter(boards), "")
     board = {"title": first, "key": str(first), "columns": converted}
     places = [f"leaderboard.columns.{key}" for key in columns]
@@ -148,10 +146,9 @@ def score_keys(doc: dict) -> list[str]:
 def column_sortings(doc: dict) -> dict[str, tuple[str, str, object]]:
     """Each column's key -> (its place, "sort", its sort: desc when absent, as Codabench's v1
     unpacker reads it)."""
-    columns = doc["leaderboard"]["columns"]
+    columns = doc["leaderboard"]["columns"].items()
     return {
-        str(k): (f"leaderboard.columns.{k}", "sort", v.get("sort") or "desc")
-        for k, v in columns.items()
+        str(k): (f"leaderboard.columns.{k}", "sort", v.get("sort") or "desc") for k, v in columns
     }
 
 

@@ -70,39 +70,43 @@ class Reference(NamedTuple):
     items: dict[str, list[dict]]
 
 
-def _items(folder: Path, inputs: Path | None, where: str, dataset: str) -> tuple[list, list | None]:
-    """The reference items of ``dataset``, with the texts of the input items of the same ids, and
-    the input items (None when the input data has no readable file of the dataset)."""
-    name = f"{dataset}.jsonl"
-    items = read_items(folder / name, f"{where}/{name}", texts=False)
-    input_items = None
-    if inputs is not None and (inputs / name).is_file():
+#: How to fix a phase whose reference and input data do not go together.
+REWIRE = (
+    "point the task's reference_data and input_data at the same phase's folders, or rebuild the "
+    "bundle with codajudge build"
+)
+
+
+def _items(folder: Path, inputs: tuple, where: str, dataset: str, findings: Findings) -> list:
+    """The reference items of ``dataset``, with the texts of the input items of the same ids
+    (``inputs``: the input data's folder, None without one, and its path), whose ids they must
+    have: every submission predicts the input items, and the scorer refuses other ids."""
+    name, (input_folder, shown) = f"{dataset}.jsonl", inputs
+    items, texts = read_items(folder / name, f"{where}/{name}", texts=False), {}
+    if input_folder is not None and (input_folder / name).is_file():
         with suppress(KitError):  # an input file that does not read: its own finding says so
-            input_items = read_items(inputs / name, texts=False)
-    texts = {it["id"]: it["texts"] for it in input_items or [] if "texts" in it}
-    return [
-        dict(it, texts=texts[it["id"]]) if it["id"] in texts else it for it in items
-    ], input_items
+            input_items = read_items(input_folder / name, texts=False)
+            texts = {it["id"]: it["texts"] for it in input_items if "texts" in it}
+            _check_ids((f"{where}/{name}", items), (f"{shown}/{name}", input_items), findings)
+    return [dict(it, texts=texts[it["id"]]) if it["id"] in texts else it for it in items]
 
 
-def _id_problems(gold: str, items: list[dict], inputs: str, input_items: list[dict]) -> list:
-    """The problem of reference items (of file ``gold``) whose ids are not those of the input
-    items (of file ``inputs``), which every submission predicts: the scorer would refuse each."""
-    gold_ids, input_ids = {str(it["id"]) for it in items}, {str(it["id"]) for it in input_items}
-    if gold_ids == input_ids:
-        return []
-    only_gold, only_inputs = sorted(gold_ids - input_ids), sorted(input_ids - gold_ids)
-    found = f"{len(gold_ids)} ids in {gold}"
-    found += "".join(
-        f"; {len(ids)} only in {file}, e.g. {', '.join(ids[:3])}"
-        for ids, file in ((only_gold, gold), (only_inputs, inputs))
-        if ids
-    )
-    message = "the gold's item ids are not those of the input data: every submission would fail"
-    hint = "point the task's reference_data and input_data at the same phase's folders, or rebuild"
-    hint += " the bundle with codajudge build"
-    expected = f"the {len(input_ids)} ids of {inputs}"
-    return [Problem(gold, message, expected=expected, found=found, hint=hint)]
+def _check_ids(gold: tuple[str, list], inputs: tuple[str, list], findings: Findings) -> None:
+    """A finding when the reference items (``gold``: their file and the items) have other ids than
+    the input items (``inputs``, the same)."""
+    (gold_file, gold_ids), (input_file, input_ids) = [
+        (file, {str(it["id"]) for it in items}) for file, items in (gold, inputs)
+    ]
+    if gold_ids != input_ids:
+        only = (
+            (sorted(gold_ids - input_ids), gold_file),
+            (sorted(input_ids - gold_ids), input_file),
+        )
+        found = f"{len(gold_ids)} ids in {gold_file}"
+        found += "".join(f"; {len(o)} only in {f}, e.g. {', '.join(o[:3])}" for o, f in only if o)
+        message = "the gold's item ids are not those of the input data: every submission would fail"
+        expected = f"the {len(input_ids)} ids of {input_file}"
+        findings.add(gold_file, message, expected=expected, found=found, hint=REWIRE)
 
 
 def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleType) -> None:
@@ -112,9 +116,7 @@ def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleTyp
         # each folder of the bundle, or zip extracted, once for the wiring and the gold's checks
         opened = functools.cache(functools.partial(_folder, root, work=work))
         _check_wiring(doc, platform, opened, findings)
-        for value, (where, folder, inputs, shown) in _folders(
-            doc, platform, opened, findings
-        ).items():
+        for value, (where, folder, inputs) in _folders(doc, platform, opened, findings).items():
             try:
                 result = score_gold(folder)
             except KitError as e:
@@ -123,20 +125,12 @@ def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleTyp
             # the columns are compared with the keys of every phase at once, below
             findings.problems += gold_problems(result, list(result.scores()), where)
             datasets = {track.dataset for track in result.spec.tracks}
-            items = {}
-            for dataset in sorted(datasets):
-                items[dataset], input_items = _items(folder, inputs, where, dataset)
-                if input_items is not None:
-                    name = f"{dataset}.jsonl"
-                    gold, shown_inputs = f"{where}/{name}", f"{shown}/{name}"
-                    findings.problems += _id_problems(
-                        gold, items[dataset], shown_inputs, input_items
-                    )
+            items = {name: _items(folder, inputs, where, name, findings) for name in datasets}
             references[value] = Reference(where, result, _gold_digest(folder), items)
             metrics.update({key: metric for key, _, metric in score_rows(result.spec.tracks)})
         sortings = platform.column_sortings(doc)
-        findings.problems += _column_key_problems(platform.score_keys(doc), sortings, metrics)
-        findings.problems += _sorting_problems(sortings, metrics)
+        _check_column_keys(platform.score_keys(doc), sortings, metrics, findings)
+        _check_sortings(sortings, metrics, findings)
         if not findings.problems:
             paths = [relative_path(root, value) for value in platform.published_paths(doc)]
             public = sorted({path for path in paths if path is not None and path.exists()})
@@ -145,48 +139,36 @@ def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleTyp
             check_rescored(doc, references, findings)
 
 
-def _column_key_problems(columns: list[str], sortings: dict, metrics: dict) -> list[Problem]:
-    """The problems of the leaderboard's ``columns`` that show no key the scorer writes
-    (``metrics``' keys; ``sortings``: ``_sorting_problems``', for each column's place). A key
-    the scorer writes with no column is not one: Codabench leaves it out of the leaderboard."""
-    problems = []
+def _check_column_keys(columns: list, sortings: dict, metrics: dict, findings: Findings) -> None:
+    """A finding for each of the leaderboard's ``columns`` that shows no key the scorer writes
+    (``metrics``' keys), at its place (``sortings``: ``_check_sortings``'). A key the scorer writes
+    with no column is none: Codabench leaves it out of the leaderboard."""
     for key in [key for key in columns if key not in metrics]:
         hint = did_you_mean(key, list(metrics)) or "remove the column"
-        where = sortings[key][0] if key in sortings else "leaderboard"
         message = "the column shows no key the scoring program writes: it would stay empty"
         expected = "a key the scoring program writes"
-        problems.append(Problem(where, message, expected=expected, found=repr(key), hint=hint))
-    return problems
+        findings.add(sortings[key][0], message, expected=expected, found=repr(key), hint=hint)
 
 
-def _sorting_problems(sortings: dict[str, tuple], metrics: dict[str, str]) -> list[Problem]:
-    """The problems of the leaderboard's columns (``sortings``: key -> (its place, the name of its
-    sorting key, its sorting)) that rank a score (``metrics``: key -> its metric's name) against
-    its metric's direction."""
-    problems = []
+def _check_sortings(sortings: dict, metrics: dict[str, str], findings: Findings) -> None:
+    """A finding for each of the leaderboard's columns (``sortings``: key -> (its place, the name
+    of its sorting key, its sorting)) that ranks a score (``metrics``: key -> its metric's name)
+    against its metric's direction."""
     for key, (place, name, sorting) in sortings.items():
         higher = key in metrics and get_metric(metrics[key]).higher_is_better
-        right = "desc" if higher else "asc"
+        right, better = ("desc", "higher") if higher else ("asc", "lower")
         if key in metrics and sorting != right:
-            better = "higher" if higher else "lower"
-            problems.append(
-                Problem(
-                    place,
-                    f"column {key!r} ranks its metric {metrics[key]!r}, {better} is better, in "
-                    "reverse: the best runs would rank last",
-                    expected=f"{name}: {right}",
-                    found=f"{name}: {sorting}",
-                )
-            )
-    return problems
+            message = f"column {key!r} ranks its metric {metrics[key]!r}, {better} is better, in "
+            message += "reverse: the best runs would rank last"
+            findings.add(place, message, expected=f"{name}: {right}", found=f"{name}: {sorting}")
 
 
 def _folders(
     doc: dict, platform: ModuleType, opened: Callable, findings: Findings
-) -> dict[str, tuple[str, Path, Path | None, str]]:
-    """reference_data path -> (its display, its folder, the folder of the same task's input data,
-    None without one, and its display) of every scored phase's reference data that has a task.json (``opened``: a
-    path of the bundle -> its folder, ``_folder``)."""
+) -> dict[str, tuple[str, Path, tuple]]:
+    """reference_data path -> (its display, its folder, (the folder of the same task's input data,
+    None without one, and its display)) of every scored phase's reference data that has a
+    task.json (``opened``: a path of the bundle -> its folder, ``_folder``)."""
     folders = {}
     for phase, value, inputs, _ in platform.references(doc):
         if value in folders:
@@ -200,7 +182,7 @@ def _folders(
                 hint="build the bundle with codajudge build",
             )
             continue
-        folders[value] = (str(value), folder, opened(inputs), str(inputs))
+        folders[value] = (str(value), folder, (opened(inputs), str(inputs)))
     return folders
 
 
@@ -225,8 +207,7 @@ def _check_wiring(doc: dict, platform: ModuleType, opened: Callable, findings: F
                 "its task's reference data and input data were built for different phases "
                 "(their task.json's 'phase')",
                 found=found,
-                hint="point the task's reference_data and input_data at the same phase's "
-                "folders, or rebuild the bundle with codajudge build",
+                hint=REWIRE,
             )
         elif kit_phases and scored_by.setdefault(min(kit_phases), name) != name:
             findings.add(

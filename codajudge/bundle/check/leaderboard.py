@@ -46,12 +46,8 @@ def check_leaderboards(value, findings: Findings) -> None:
 
 #: A CodaLab v1.5 column's keys as Codabench's v1 unpacker converts them (title = ``label``,
 #: sorting = ``sort``), so that a message names them as the v1.5 file writes them.
-V1_COLUMN_KEYS = {
-    "label": COLUMN_KEYS["title"],
-    "key": COLUMN_KEYS["key"],
-    "sort": COLUMN_KEYS["sorting"],
-    "index": None,
-}
+V1_NAMES = {"label": "title", "key": "key", "sort": "sorting", "index": "index"}
+V1_COLUMN_KEYS = {v1: COLUMN_KEYS[v2] for v1, v2 in V1_NAMES.items()}
 
 
 def check_leaderboard(

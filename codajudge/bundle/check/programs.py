@@ -19,8 +19,6 @@ from .findings import Findings, relative_path
 PROGRAMS = ("scoring_program", "ingestion_program")
 #: The files a program's command may be in (Codabench v2 reads the first one it has).
 METADATA = ("metadata.yaml", "metadata")
-#: The folder the compute worker gives each program as its input (its output is /app/output).
-INPUT_FOLDERS = {"scoring program": "/app/input", "ingestion program": "/app/input_data"}
 SCRIPT = re.compile(r"\.(py|sh|R|r|jl|pl)$")
 SHELL_SYNTAX = re.compile(r"(&&|\|\||[|;<>`]|\$\()")
 #: A script importing the kit's engine, which a built program carries beside it.
@@ -165,7 +163,7 @@ def _check_command(
     from ...runner.local import legacy_paths  # here: runner.local imports this module
 
     expanded = legacy_paths(what == "scoring program")
-    _check_folder_order(tokens, expanded, where, what, findings)
+    _check_folders(tokens, expanded, where, what, findings)
     leftover = [v for v in re.findall(r"\$\{?[A-Za-z_]\w*", effective) if v not in expanded]
     if leftover:
         findings.add(
@@ -186,22 +184,16 @@ def _check_command(
     return None
 
 
-def _check_folder_order(
-    tokens: list[str], legacy: dict[str, str], where: str, what: str, findings: Findings
-) -> None:
+def _check_folders(tokens: list, legacy: dict, where: str, what: str, findings: Findings) -> None:
     """The worker's folders a program's command passes (``tokens``, a legacy variable read as
     ``legacy`` expands it) are its step's input folder, then its output folder: a script takes
     them by position."""
     folders = {t: legacy.get(t.rstrip("/"), t.rstrip("/")) for t in tokens[1:]}
     worker = ("/app/input", "/app/input_data", "/app/output")
     written = [token for token, folder in folders.items() if folder in worker][:2]
-    passed = [folders[token] for token in written]
-    expected = [INPUT_FOLDERS[what], "/app/output"]
-    if passed and passed != expected[: len(passed)]:
-        findings.add(
-            where,
-            f"{what}'s command passes the worker's folders out of order: its script would read "
-            "the wrong folder and every submission would fail",
-            expected=f"{' '.join(expected)} or $input $output (input, then output folder)",
-            found=" ".join(written),
-        )
+    expected = [legacy["$input"], legacy["$output"]]
+    if [folders[token] for token in written] != expected[: len(written)]:
+        message = f"{what}'s command passes the worker's folders out of order: its script would "
+        message += "read the wrong folder and every submission would fail"
+        expected_text = f"{' '.join(expected)} or $input $output (input, then output folder)"
+        findings.add(where, message, expected=expected_text, found=" ".join(written))

@@ -268,15 +268,8 @@ def column_sortings(doc: dict) -> dict[str, tuple[str, str, object]]:
     """Each column's key -> (its place, "sorting", its sorting: Codabench's desc when absent) of
     the (first) leaderboard (of a yaml the checks found sound)."""
     columns = enumerate(doc["leaderboards"][0]["columns"])
-    return {
-        str(column["key"]): (
-            f"leaderboards[0].columns[{n}]",
-            "sorting",
-            column.get("sorting", "desc"),
-        )
-        for n, column in columns
-        if column.get("key")
-    }
+    place = "leaderboards[0].columns[{}]".format
+    return {str(c["key"]): (place(n), "sorting", c.get("sorting", "desc")) for n, c in columns}
 
 
 def references(doc: dict) -> list[tuple[str, str, str | None, dict]]:
