@@ -164,6 +164,14 @@ ALIAS_BOMB = "a0: &a0 lol\n" + "".join(
 )
 
 
+def drop_last_line(file: str):
+    def mutate(tree: Path):
+        lines = (tree / file).read_text(encoding="utf-8").splitlines(keepends=True)
+        own(tree / file).write_text("".join(lines[:-1]), encoding="utf-8")
+
+    return mutate
+
+
 def append_text(text: str, file: str):
     def mutate(tree: Path):
         with open(own(tree / file), "a", encoding="utf-8") as f:
@@ -254,6 +262,24 @@ V2_CASES = {
         remove("ingestion_program/codajudge"),
         "ingestion program's ingest.py imports the codajudge engine",
     ),
+    "scoring command passing its folders swapped": (
+        write_file(
+            "scoring_program/metadata.yaml",
+            "command: python3 /app/program/score.py /app/output /app/input\n",
+        ),
+        "tasks[0]: scoring program's command passes the worker's folders out of order: its script "
+        "would read the wrong folder and every submission would fail; expected /app/input "
+        "/app/output or $input $output (input, then output folder), found /app/output /app/input",
+    ),
+    "ingestion command passing its legacy folders swapped": (
+        write_file(
+            "ingestion_program/metadata.yaml",
+            "command: python3 $program/ingest.py $output $input $submission_program\n",
+        ),
+        "ingestion program's command passes the worker's folders out of order: its script would "
+        "read the wrong folder and every submission would fail; expected /app/input_data "
+        "/app/output or $input $output (input, then output folder), found $output $input",
+    ),
     "shell syntax without a shell": (
         write_file(
             "scoring_program/metadata.yaml", "command: cd /app/program && python3 score.py\n"
@@ -261,23 +287,10 @@ V2_CASES = {
         "uses shell syntax but is not run by a shell",
     ),
     "leaderboard key the scorer never writes": (
-        add_column(title="Bogus", key="bogus", index=99, sorting="desc"),
-        "differ from the leaderboard columns; expected primary, sim_pearson, sim_spearman, "
-        "nli_accuracy, nli_macro_f1, nli_soft_amd, sar_soft_awd, sar_pe_anad, var_soft_mamd, "
-        "var_pe_mer, bogus, found",
-    ),
-    "leaderboard key the scorer never writes, named": (
-        add_column(title="Bogus", key="bogus", index=99, sorting="desc"),
-        "no scorer key for column 'bogus'; checked on",
-    ),
-    "scorer key no column shows": (
-        edit_yaml(lambda d: d["leaderboards"][0]["columns"].pop()),
-        "var_soft_mamd, found primary, sim_pearson, sim_spearman, nli_accuracy, nli_macro_f1, "
-        "nli_soft_amd, sar_soft_awd, sar_pe_anad, var_soft_mamd, var_pe_mer",
-    ),
-    "scorer key no column shows, named": (
-        edit_yaml(lambda d: d["leaderboards"][0]["columns"].pop()),
-        "no column for scorer key 'var_pe_mer'; checked on",
+        add_column(title="Typo", key="sim_pearsn", index=99, sorting="desc"),
+        "leaderboards[0].columns[10]: the column shows no key the scoring program writes: it would "
+        "stay empty; expected a key the scoring program writes, found 'sim_pearsn' (did you mean "
+        "'sim_pearson'?)",
     ),
     "duplicate column keys": (
         add_column(title="Again", key="primary", index=98),
@@ -371,6 +384,16 @@ V2_CASES = {
         "phase 'Evaluation': execution_time_limit differs from the one the programs keep to "
         "(task.json); expected 120 s, as reference_data/evaluation/task.json says, found 300 s",
     ),
+    "gold cut short of the input items": (
+        drop_last_line("reference_data/evaluation/sim.jsonl"),
+        "reference_data/evaluation/sim.jsonl: the gold's item ids are not those of the input data: "
+        "every submission would fail; expected the 14 ids of input_data/evaluation/sim.jsonl, "
+        "found 13 ids in reference_data/evaluation/sim.jsonl; 1 only in input_data/evaluation/sim.jsonl, e.g. sim-test-013",
+    ),
+    "gold of another phase's items": (
+        edit_yaml(lambda d: d["tasks"][0].update(reference_data="reference_data/evaluation")),
+        "reference_data/evaluation/sim.jsonl: the gold's item ids are not those of the input data",
+    ),
     "input data line not JSON": (
         write_file("input_data/evaluation/sim.jsonl", '{"id": "sim-0"}\n{not json\n'),
         "input_data/evaluation/sim.jsonl, line 2: public input item is not a JSON object of public fields",
@@ -445,6 +468,19 @@ LEGACY_CASES = {
     "v1.5 program zip without metadata": (
         without_metadata_file,
         "scoring program has no file named exactly 'metadata' at its root, found 'metadata.yaml'",
+    ),
+    "v1.5 distance column sorted as a score": (
+        edit_yaml(lambda d: d["leaderboard"]["columns"]["sar_soft_awd"].update(sort="desc")),
+        "leaderboard.columns.sar_soft_awd: column 'sar_soft_awd' ranks its metric 'awd', lower is "
+        "better, in reverse: the best runs would rank last; expected sort: asc, found sort: desc",
+    ),
+    "v1.5 column label too long": (
+        edit_yaml(lambda d: d["leaderboard"]["columns"]["primary"].update(label="L" * 40)),
+        "leaderboard.columns.primary: 'label' is longer than 36 characters, found 40 characters",
+    ),
+    "v1.5 column sort unknown": (
+        edit_yaml(lambda d: d["leaderboard"]["columns"]["primary"].update(sort="descending")),
+        "leaderboard.columns.primary: unknown sort; expected desc | asc, found 'descending'",
     ),
     "v1.5 phases less than a day apart": (
         legacy_phase(2, start_date="2027-01-01 12:00:00"),
@@ -530,6 +566,22 @@ def test_each_legacy_defect_is_found(case, small, tmp_path):
     bundle = broken_copy(small[1].tree, mutate, tmp_path / "bundle")
     problems = check_bundle(bundle, (v2, legacy_check))
     assert any(expected in line for line in problems), "\n".join(problems) or "no problem found"
+
+
+def test_a_removed_column_is_valid_and_a_column_no_scorer_writes_is_said_once(small, tmp_path):
+    """Codabench leaves a scores.json key with no column out of the leaderboard (a column removed
+    on purpose); a column whose key the scorer writes in no phase is one problem, not one a phase."""
+    removed = edit_yaml(lambda d: d["leaderboards"][0]["columns"].pop())
+    assert check_bundle(broken_copy(small[0].tree, removed, tmp_path / "removed")) == []
+    removed = edit_yaml(lambda d: d["leaderboard"]["columns"].pop("var_pe_mer"))
+    legacy = broken_copy(small[1].tree, removed, tmp_path / "legacy")
+    assert check_bundle(legacy, (v2, legacy_check)) == []
+    bogus = add_column(title="Bogus", key="bogus", index=99, sorting="desc")
+    problems = check_bundle(broken_copy(small[0].tree, bogus, tmp_path / "bogus"))
+    assert problems == [
+        "leaderboards[0].columns[10]: the column shows no key the scoring program writes: it would "
+        "stay empty; expected a key the scoring program writes, found 'bogus' (remove the column)"
+    ]
 
 
 def test_a_zip_whose_bundle_is_one_folder_down_is_refused(small, tmp_path):

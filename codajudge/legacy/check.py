@@ -17,7 +17,7 @@ from ..bundle.check.findings import (
     is_int,
     parse_date,
 )
-from ..bundle.check.leaderboard import check_leaderboard
+from ..bundle.check.leaderboard import V1_COLUMN_KEYS, check_leaderboard
 from ..bundle.check.programs import PROGRAMS, check_bundle_files
 
 DATA = ("reference_data", "input_data", "public_data", "starting_kit")
@@ -108,7 +108,8 @@ def _check_phase(phase: dict, root: Path, findings: Findings) -> tuple:
 
 def _check_leaderboard(board, findings: Findings) -> None:
     """The v1.5 leaderboard's own form, then its first board and columns as Codabench's v1
-    unpacker converts them (title = ``label``, sorting = ``sort`` or desc), checked as a v2 one."""
+    unpacker converts them (title = ``label``, sorting = ``sort`` or desc), checked as a v2 one
+    under their v1.5 names and places."""
     boards = board.get("leaderboards") if isinstance(board, dict) else None
     columns = board.get("columns") if isinstance(board, dict) else None
     if not isinstance(boards, dict) or not isinstance(columns, dict) or not columns:
@@ -129,18 +130,26 @@ def _check_leaderboard(board, findings: Findings) -> None:
                 "the column points at no declared leaderboard",
                 expected="leaderboard: *ANCHOR of a leaderboard with a label",
             )
-        title = column.get("label", key)
-        sorting = column.get("sort") or "desc"
-        converted.append({"title": title, "key": key, "index": index, "sorting": sorting})
+        label, sort = column.get("label", key), column.get("sort") or "desc"
+        converted.append({"label": label, "key": key, "index": index, "sort": sort})
     first = next(iter(boards), "")
-    check_leaderboard(
-        {"title": first, "key": str(first), "columns": converted}, "leaderboard", findings
-    )
+    board = {"title": first, "key": str(first), "columns": converted}
+    places = [f"leaderboard.columns.{key}" for key in columns]
+    check_leaderboard(board, "leaderboard", findings, V1_COLUMN_KEYS, places)
 
 
 def score_keys(doc: dict) -> list[str]:
     columns = doc["leaderboard"]["columns"]  # the checks found every column a mapping
     return [str(k) for k, v in columns.items() if not v.get("computed")]
+
+
+def column_sortings(doc: dict) -> dict[str, tuple[str, str, object]]:
+    """Each column's key -> (its place, "sort", its sort: desc when absent, as Codabench's v1
+    unpacker reads it)."""
+    columns = doc["leaderboard"]["columns"].items()
+    return {
+        str(k): (f"leaderboard.columns.{k}", "sort", v.get("sort") or "desc") for k, v in columns
+    }
 
 
 def references(doc: dict) -> list[tuple[str, str, str | None, dict]]:

@@ -7,9 +7,12 @@ wrong; expected ...; found ...``. The checks, one module each:
 - ``v2``: the Codabench v2 yaml (keys and types, pages, tasks, solutions, phases and their dates);
 - ``leaderboard``: the leaderboard and its columns, as Codabench's serializers validate them;
 - ``programs``: every program folder or zip has ``metadata.yaml``/``metadata`` with a command whose
-  script exists;
+  script exists, passing the worker's input folder before its output folder;
 - ``findings``: the problems found, and the typed checks on values;
-- ``content``: the leaderboard's keys against what the scorer writes for a perfect submission; no
+- ``content``: the leaderboard's keys against what the scorer writes for a perfect submission (a
+  column no key fills; a key with no column is not shown, which Codabench allows), and
+  each column's sorting against its metric's direction; each dataset's gold with the item ids of
+  its input data; no
   public file carries a phase's hidden gold (the builder's own check), and no hidden phase's gold
   is in the starting kit; no hidden-gold phase scores items a later hidden-gold phase scores before
   the evaluation ends (``phase_gold``'s third rule, on Codabench v2 bundles).
@@ -22,6 +25,8 @@ missing one reads "1"), with:
 - ``check(doc, root, findings)``: the form's own rules (keys, pages, phases, programs, leaderboard);
 - ``score_keys(doc)``: the keys the scoring program must write (the leaderboard's columns it does
   not compute);
+- ``column_sortings(doc)``: each leaderboard column's key -> (its place, the name of its sorting
+  key, its sorting), which must rank the column's metric in its direction;
 - ``references(doc)``: (phase name, reference_data path, the input_data path of the same task or
   phase, None without one, the phase's mapping) of every scored phase, in phase order;
 - ``DEFAULT_TIME_LIMIT``: a phase's execution_time_limit when its yaml gives none (None: not

@@ -1,10 +1,11 @@
-"""What only the kit can check: each phase's reference data scored as a perfect submission (its keys
-must be the leaderboard's, every metric at its best), no public file carrying hidden gold, and the
-phases against ``phase_gold``'s third rule: before the evaluation ends, no hidden-gold phase scores
-items that a later hidden-gold phase scores (Codabench v2 bundles; a post-campaign phase, one
-starting after the evaluation ends, is exempt). Items are the same when their texts are
-(``text_key``, the texts read from the task's input data), or their ids when the input data has no
-texts for them."""
+"""What only the kit can check: each phase's reference data scored as a perfect submission (every
+metric at its best, every leaderboard column a key the scorer writes, sorted in its metric's
+direction), each dataset's gold with the item ids of the same task's input data, no public file
+carrying hidden gold, and the phases against ``phase_gold``'s third rule: before the evaluation
+ends, no hidden-gold phase scores items that a later hidden-gold phase scores (Codabench v2
+bundles; a post-campaign phase, one starting after the evaluation ends, is exempt). Items are the
+same when their texts are (``text_key``, the texts read from the task's input data), or their ids
+when the input data has no texts for them."""
 
 from __future__ import annotations
 
@@ -18,10 +19,13 @@ from typing import Callable, NamedTuple
 
 from ...errors import KitError, Problem
 from ...formats.archive import safe_extract
+from ...fields import did_you_mean
 from ...formats.items import read_items
+from ...metrics import get as get_metric
 from ...scoring import Result
 from ...spec import read_spec
 from ..build import gold_problems, score_gold
+from ..compose import score_rows
 from ..leaks import HiddenSplit, check_public_tree, read_known_leaks, text_key
 from ..phase_gold import later_hidden_pairs, rescored
 from .findings import Findings, relative_path, scratch_folder
@@ -66,21 +70,49 @@ class Reference(NamedTuple):
     items: dict[str, list[dict]]
 
 
-def _items(folder: Path, inputs: Path | None, where: str, dataset: str) -> list[dict]:
-    """The reference items of ``dataset``, with the texts of the input items of the same ids."""
-    name = f"{dataset}.jsonl"
-    items = read_items(folder / name, f"{where}/{name}", texts=False)
-    texts = {}
-    if inputs is not None and (inputs / name).is_file():
-        with suppress(KitError, KeyError):  # input items without texts: none are taken
-            texts = {it["id"]: it["texts"] for it in read_items(inputs / name, texts=False)}
+#: How to fix a phase whose reference and input data do not go together.
+REWIRE = (
+    "point the task's reference_data and input_data at the same phase's folders, or rebuild the "
+    "bundle with codajudge build"
+)
+
+
+def _items(folder: Path, inputs: tuple, where: str, dataset: str, findings: Findings) -> list:
+    """The reference items of ``dataset``, with the texts of the input items of the same ids
+    (``inputs``: the input data's folder, None without one, and its path), whose ids they must
+    have: every submission predicts the input items, and the scorer refuses other ids."""
+    name, (input_folder, shown) = f"{dataset}.jsonl", inputs
+    items, texts = read_items(folder / name, f"{where}/{name}", texts=False), {}
+    if input_folder is not None and (input_folder / name).is_file():
+        with suppress(KitError):  # an input file that does not read: its own finding says so
+            input_items = read_items(input_folder / name, texts=False)
+            texts = {it["id"]: it["texts"] for it in input_items if "texts" in it}
+            _check_ids((f"{where}/{name}", items), (f"{shown}/{name}", input_items), findings)
     return [dict(it, texts=texts[it["id"]]) if it["id"] in texts else it for it in items]
+
+
+def _check_ids(gold: tuple[str, list], inputs: tuple[str, list], findings: Findings) -> None:
+    """A finding when the reference items (``gold``: their file and the items) have other ids than
+    the input items (``inputs``, the same)."""
+    (gold_file, gold_ids), (input_file, input_ids) = [
+        (file, {str(it["id"]) for it in items}) for file, items in (gold, inputs)
+    ]
+    if gold_ids != input_ids:
+        only = (
+            (sorted(gold_ids - input_ids), gold_file),
+            (sorted(input_ids - gold_ids), input_file),
+        )
+        found = f"{len(gold_ids)} ids in {gold_file}"
+        found += "".join(f"; {len(o)} only in {f}, e.g. {', '.join(o[:3])}" for o, f in only if o)
+        message = "the gold's item ids are not those of the input data: every submission would fail"
+        expected = f"the {len(input_ids)} ids of {input_file}"
+        findings.add(gold_file, message, expected=expected, found=found, hint=REWIRE)
 
 
 def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleType) -> None:
     with scratch_folder("codajudge-content-") as work:
         references: dict[str, Reference] = {}
-        expected = platform.score_keys(doc)
+        metrics: dict[str, str] = {}  # each score key the scorer writes -> its metric's name
         # each folder of the bundle, or zip extracted, once for the wiring and the gold's checks
         opened = functools.cache(functools.partial(_folder, root, work=work))
         _check_wiring(doc, platform, opened, findings)
@@ -90,10 +122,15 @@ def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleTyp
             except KitError as e:
                 findings.problems += [Problem(where, p.render()) for p in e.problems]
                 continue
-            findings.problems += gold_problems(result, expected, where, in_order=False)
+            # the columns are compared with the keys of every phase at once, below
+            findings.problems += gold_problems(result, list(result.scores()), where)
             datasets = {track.dataset for track in result.spec.tracks}
-            items = {dataset: _items(folder, inputs, where, dataset) for dataset in datasets}
+            items = {name: _items(folder, inputs, where, name, findings) for name in datasets}
             references[value] = Reference(where, result, _gold_digest(folder), items)
+            metrics.update({key: metric for key, _, metric in score_rows(result.spec.tracks)})
+        sortings = platform.column_sortings(doc)
+        _check_column_keys(platform.score_keys(doc), sortings, metrics, findings)
+        _check_sortings(sortings, metrics, findings)
         if not findings.problems:
             paths = [relative_path(root, value) for value in platform.published_paths(doc)]
             public = sorted({path for path in paths if path is not None and path.exists()})
@@ -102,12 +139,36 @@ def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleTyp
             check_rescored(doc, references, findings)
 
 
+def _check_column_keys(columns: list, sortings: dict, metrics: dict, findings: Findings) -> None:
+    """A finding for each of the leaderboard's ``columns`` that shows no key the scorer writes
+    (``metrics``' keys), at its place (``sortings``: ``_check_sortings``'). A key the scorer writes
+    with no column is none: Codabench leaves it out of the leaderboard."""
+    for key in [key for key in columns if key not in metrics]:
+        hint = did_you_mean(key, list(metrics)) or "remove the column"
+        message = "the column shows no key the scoring program writes: it would stay empty"
+        expected = "a key the scoring program writes"
+        findings.add(sortings[key][0], message, expected=expected, found=repr(key), hint=hint)
+
+
+def _check_sortings(sortings: dict, metrics: dict[str, str], findings: Findings) -> None:
+    """A finding for each of the leaderboard's columns (``sortings``: key -> (its place, the name
+    of its sorting key, its sorting)) that ranks a score (``metrics``: key -> its metric's name)
+    against its metric's direction."""
+    for key, (place, name, sorting) in sortings.items():
+        higher = key in metrics and get_metric(metrics[key]).higher_is_better
+        right, better = ("desc", "higher") if higher else ("asc", "lower")
+        if key in metrics and sorting != right:
+            message = f"column {key!r} ranks its metric {metrics[key]!r}, {better} is better, in "
+            message += "reverse: the best runs would rank last"
+            findings.add(place, message, expected=f"{name}: {right}", found=f"{name}: {sorting}")
+
+
 def _folders(
     doc: dict, platform: ModuleType, opened: Callable, findings: Findings
-) -> dict[str, tuple[str, Path, Path | None]]:
-    """reference_data path -> (its display, its folder, the folder of the same task's input data,
-    None without one) of every scored phase's reference data that has a task.json (``opened``: a
-    path of the bundle -> its folder, ``_folder``)."""
+) -> dict[str, tuple[str, Path, tuple]]:
+    """reference_data path -> (its display, its folder, (the folder of the same task's input data,
+    None without one, and its display)) of every scored phase's reference data that has a
+    task.json (``opened``: a path of the bundle -> its folder, ``_folder``)."""
     folders = {}
     for phase, value, inputs, _ in platform.references(doc):
         if value in folders:
@@ -121,7 +182,7 @@ def _folders(
                 hint="build the bundle with codajudge build",
             )
             continue
-        folders[value] = (str(value), folder, opened(inputs))
+        folders[value] = (str(value), folder, (opened(inputs), str(inputs)))
     return folders
 
 
@@ -146,8 +207,7 @@ def _check_wiring(doc: dict, platform: ModuleType, opened: Callable, findings: F
                 "its task's reference data and input data were built for different phases "
                 "(their task.json's 'phase')",
                 found=found,
-                hint="point the task's reference_data and input_data at the same phase's "
-                "folders, or rebuild the bundle with codajudge build",
+                hint=REWIRE,
             )
         elif kit_phases and scored_by.setdefault(min(kit_phases), name) != name:
             findings.add(

@@ -44,15 +44,26 @@ def check_leaderboards(value, findings: Findings) -> None:
         check_leaderboard(board, f"leaderboards[{number}]", findings)
 
 
-def check_leaderboard(board, where: str, findings: Findings) -> None:
+#: A CodaLab v1.5 column's keys as Codabench's v1 unpacker converts them (title = ``label``,
+#: sorting = ``sort``), so that a message names them as the v1.5 file writes them.
+V1_NAMES = {"label": "title", "key": "key", "sort": "sorting", "index": "index"}
+V1_COLUMN_KEYS = {v1: COLUMN_KEYS[v2] for v1, v2 in V1_NAMES.items()}
+
+
+def check_leaderboard(
+    board, where: str, findings: Findings, column_keys: dict = COLUMN_KEYS, places=None
+) -> None:
+    """The leaderboard ``board`` at ``where``, each column by ``column_keys`` at its place in
+    ``places`` (by default ``where.columns[N]``)."""
     if not check_keys(board, LEADERBOARD_KEYS, where, "leaderboard", findings):
         return
     columns = board.get("columns")
     if not isinstance(columns, list) or not columns:
         findings.add(where, "'columns' must be a non-empty list", found=repr(columns)[:60])
         return
-    for number, column in enumerate(columns):
-        _check_column(column, f"{where}.columns[{number}]", findings)
+    places = places or [f"{where}.columns[{number}]" for number in range(len(columns))]
+    for place, column in zip(places, columns):
+        _check_column(column, place, findings, column_keys)
     columns = [column for column in columns if isinstance(column, dict)]
     indexes = [c["index"] for c in columns if is_int(c.get("index")) and c["index"] >= 0]
     keys = [str(c["key"]) for c in columns if c.get("key") not in (None, "")]
@@ -74,8 +85,8 @@ def check_leaderboard(board, where: str, findings: Findings) -> None:
             )
 
 
-def _check_column(column, where: str, findings: Findings) -> None:
-    if not check_keys(column, COLUMN_KEYS, where, "column", findings):
+def _check_column(column, where: str, findings: Findings, column_keys: dict) -> None:
+    if not check_keys(column, column_keys, where, "column", findings):
         return
     index = column.get("index")
     if not is_int(index) or index < 0:

@@ -1,6 +1,7 @@
 """Program folders and zips: the compute worker runs the command of the ``metadata.yaml`` (or
 ``metadata``) file at the program's root, from /app/program, without a shell, its legacy ``$``
-variables substituted (``runner.local.legacy_paths``)."""
+variables substituted (``runner.local.legacy_paths``); a command passing the worker's folders
+passes its input folder, then its output folder."""
 
 from __future__ import annotations
 
@@ -161,7 +162,8 @@ def _check_command(
         )
     from ...runner.local import legacy_paths  # here: runner.local imports this module
 
-    expanded = legacy_paths(True)
+    expanded = legacy_paths(what == "scoring program")
+    _check_folders(tokens, expanded, where, what, findings)
     leftover = [v for v in re.findall(r"\$\{?[A-Za-z_]\w*", effective) if v not in expanded]
     if leftover:
         findings.add(
@@ -180,3 +182,18 @@ def _check_command(
                 )
             return relative
     return None
+
+
+def _check_folders(tokens: list, legacy: dict, where: str, what: str, findings: Findings) -> None:
+    """The worker's folders a program's command passes (``tokens``, a legacy variable read as
+    ``legacy`` expands it) are its step's input folder, then its output folder: a script takes
+    them by position."""
+    folders = {t: legacy.get(t.rstrip("/"), t.rstrip("/")) for t in tokens[1:]}
+    worker = ("/app/input", "/app/input_data", "/app/output")
+    written = [token for token, folder in folders.items() if folder in worker][:2]
+    expected = [legacy["$input"], legacy["$output"]]
+    if [folders[token] for token in written] != expected[: len(written)]:
+        message = f"{what}'s command passes the worker's folders out of order: its script would "
+        message += "read the wrong folder and every submission would fail"
+        expected_text = f"{' '.join(expected)} or $input $output (input, then output folder)"
+        findings.add(where, message, expected=expected_text, found=" ".join(written))

@@ -264,6 +264,14 @@ def score_keys(doc: dict) -> list[str]:
     return [str(c["key"]) for c in columns if c.get("key") and not c.get("computation")]
 
 
+def column_sortings(doc: dict) -> dict[str, tuple[str, str, object]]:
+    """Each column's key -> (its place, "sorting", its sorting: Codabench's desc when absent) of
+    the (first) leaderboard (of a yaml the checks found sound)."""
+    columns = enumerate(doc["leaderboards"][0]["columns"])
+    place = "leaderboards[0].columns[{}]".format
+    return {str(c["key"]): (place(n), "sorting", c.get("sorting", "desc")) for n, c in columns}
+
+
 def references(doc: dict) -> list[tuple[str, str, str | None, dict]]:
     return [
         (str(phase.get("name")), task["reference_data"], task.get("input_data"), phase)
