@@ -201,7 +201,8 @@ def render(
         checked_sample=LOCAL_SAMPLE if score.local_items else PRACTICE_SAMPLE,
         samples=_samples(prose, score, sample_baseline),
         other_names=_other_names(prose, edition, pages),
-        formats=kind_formats(prose, edition) + _paragraphs(label_policy(prose, edition)),
+        formats=kind_formats(prose, edition)
+        + _paragraphs(_alignment_paragraphs(prose, edition) + label_policy(prose, edition)),
     )
     return text + "\n"
 
@@ -283,12 +284,13 @@ def _paragraphs(texts: list[str]) -> str:
 
 
 def _alignment_paragraphs(prose: Templates, edition: Edition) -> list[str]:
-    """Per annotator-alignment rule the tracks declare (``annotator_alignment``), its paragraph
-    (``kinds/KIND_alignment_RULE``) and the tracks that declare it."""
+    """Per annotator-alignment rule the tracks apply (``annotator_alignment``, else their kind's
+    default), its paragraph (``kinds/KIND_alignment_RULE``) and the tracks that apply it."""
     declared: dict[str, list[str]] = {}  # paragraph -> track ids
     for t in edition.tracks:
-        if t.annotator_alignment is not None:
-            text = kind_text(prose, kinds.of(t), f"alignment_{t.annotator_alignment}")
+        if rules := kinds.of(t).alignments:
+            rule = t.annotator_alignment or rules[0]
+            text = kind_text(prose, kinds.of(t), f"alignment_{rule}")
             declared.setdefault(text, []).append(f"`{t.id}`")
     return [
         prose.fill("data/alignment", alignment=text, tracks=", ".join(ids))
