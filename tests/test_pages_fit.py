@@ -192,3 +192,19 @@ def test_the_pages_state_the_annotator_alignment_each_perspectivist_track_applie
             paragraph = kind_text(prose, perspectivist, f"alignment_{rule}")
             assert all((paragraph in text) == (rule in applied) for text in texts), (name, rule)
         assert not any("read by pool position" in text for text in texts)
+
+
+def test_multilabel_layouts_are_described_only_where_a_multilabel_track_exists():
+    """An edition of a categorical soft-label and an ordinal perspectivist track: its README and
+    Data page describe no multi-label layout; the default edition (multilabel tracks) does."""
+    listed = [dict(title=name, file=f"pages/{name}.md") for name in ("data", "evaluation", "terms")]
+    default = load_edition(REPO / "editions" / "default")
+    single = [t for t in default.tracks if t.id in ("irony_soft", "sarcasm_pe")]
+    for edition, multilabel in (
+        (dataclasses.replace(default, tracks=single), False),
+        (default, True),
+    ):
+        readme = pages.render(edition, NO_LOCAL, {}, listed, "cosine_bow")
+        for text in (readme, pages.data_page(edition)):
+            for layout in ("Multi-label tracks", "label-major", "P(chosen)", "annotators list"):
+                assert (layout in text) == multilabel, (multilabel, layout)

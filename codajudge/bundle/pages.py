@@ -266,11 +266,27 @@ def _track_row(prose: Templates, t) -> str:
 
 def kind_formats(prose: Templates, edition: Edition) -> str:
     """What a prediction is for each kind of the edition's tracks (``kinds/KIND_format``), one list
-    item each: the Data page's and the starting kit README's."""
+    item each: the Data page's and the starting kit README's. A kind's multi-label layouts
+    (``kinds/KIND_multilabel``, its ``$multilabel``) only where it has a multilabel track."""
     return "\n".join(
-        kind_text(prose, kind, "format", scale=prediction_scale(prose, edition, kind))
+        kind_text(
+            prose,
+            kind,
+            "format",
+            scale=prediction_scale(prose, edition, kind),
+            multilabel=_multilabel_layouts(prose, edition, kind),
+        )
         for kind in _kinds(edition)
     )
+
+
+def _multilabel_layouts(prose: Templates, edition: Edition, kind: kinds.Kind) -> str:
+    """The kind's multi-label layouts (``kinds/KIND_multilabel``), after a space, where a track of
+    the kind is multilabel and the text exists; else nothing."""
+    multilabel = any(kinds.of(t) is kind and t.scale == "multilabel" for t in edition.tracks)
+    if not (multilabel and prose.has(f"kinds/{kind.name}_multilabel")):
+        return ""
+    return " " + kind_text(prose, kind, "multilabel")
 
 
 def label_policy(prose: Templates, edition: Edition) -> list[str]:
