@@ -200,6 +200,23 @@ def test_a_results_file_of_another_row_count_names_the_count_and_the_phase(brexi
     assert "found 145 non-blank rows" in message and "the evaluation phase has items" in message
 
 
+def test_a_results_file_of_as_many_rows_as_another_phases_items_is_noted(brexit_dev, tmp_path):
+    """HS-Brexit's dev and test splits both have 168 items: a file without ids of that many rows is
+    read, with a note naming the phases of the same count (none when no other phase has it)."""
+    soft, _ = brexit_dev
+    path = tmp_path / "HS-Brexit_results.tsv"
+    path.write_text("0\t1.0\t0.0\n" * 168)
+    phases = {"practice": 168, "local": 78, "post-campaign": 168}
+    other = {p: {SOFT.dataset: frozenset(map(str, range(n)))} for p, n in phases.items()}
+    keys = ItemKeys(soft.ids, soft.annotators, elsewhere=OtherPhases(SOFT, other))
+    note = "as many as the items of this phase and of the practice and post-campaign phases"
+    assert any(note in w for w in read_prediction(path, path.name, SOFT, keys).warnings)
+    keys = ItemKeys(
+        soft.ids, soft.annotators, elsewhere=OtherPhases(SOFT, {"local": other["local"]})
+    )
+    assert not any("no ids" in w for w in read_prediction(path, path.name, SOFT, keys).warnings)
+
+
 def test_a_file_refused_alike_for_both_its_tracks_is_named_once(brexit_dev, tmp_path):
     soft, hard = brexit_dev
     path = tmp_path / "HS-Brexit_results.tsv"

@@ -118,6 +118,8 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
         problems.raise_if_any()
     except SubmissionError as error:
         raise with_phase_hint(error, path, keys.elsewhere, keys.ids) from None
+    if layout == "positional" and keys.elsewhere:  # no ids: another phase's rows would fit
+        warnings += filter(None, [keys.elsewhere.same_count_note(len(keys.ids))])
     return Prediction(values, warnings + note_warnings(notes), layout)
 
 
