@@ -29,7 +29,12 @@ from .items import duplicate_id
 from .layout import JSON_LINES_NOTE, Columns, comments_note, layout_of
 from .notes import ReadNote, note_warnings
 from .perspectivist import annotator_entries, annotator_values, as_annotator_array
-from .results_tsv import NOTE as RESULTS_NOTE, reads_results_layout, results_rows
+from .results_tsv import (
+    NOTE as RESULTS_NOTE,
+    reads_results_layout,
+    refuse_other_layout,
+    results_rows,
+)
 from .soft import parse_soft
 from .textfile import Rule, read_texts, refuse_blank_line, safe_display, shorten
 from .values import (
@@ -113,6 +118,7 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
             rows = Rows(*results_rows(track, lines, len(keys.ids), problems, keys.elsewhere))
             layout, warnings = "positional", [RESULTS_NOTE]
         else:
+            refuse_other_layout(track, display, lines)
             rows, layout, warnings = _table_rows(lines, track, keys, problems)
         values, notes = _values(track, keys, rows, problems)
         problems.raise_if_any()
