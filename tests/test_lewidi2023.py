@@ -200,6 +200,64 @@ def test_a_results_file_of_another_row_count_names_the_count_and_the_phase(brexi
     assert "found 145 non-blank rows" in message and "the evaluation phase has items" in message
 
 
+def test_a_results_file_of_as_many_rows_as_another_phases_items_is_noted(brexit_dev, tmp_path):
+    """HS-Brexit's dev and test splits both have 168 items: a file without ids of that many rows is
+    read, with a note naming the phases of the same count (none when no other phase has it)."""
+    soft, _ = brexit_dev
+    path = tmp_path / "HS-Brexit_results.tsv"
+    path.write_text("0\t1.0\t0.0\n" * 168)
+    phases = {"practice": 168, "local": 78, "post-campaign": 168}
+    other = {p: {SOFT.dataset: frozenset(map(str, range(n)))} for p, n in phases.items()}
+    keys = ItemKeys(soft.ids, soft.annotators, elsewhere=OtherPhases(SOFT, other))
+    note = "as many as the items of this phase and of the practice and post-campaign phases"
+    assert any(note in w for w in read_prediction(path, path.name, SOFT, keys).warnings)
+    keys = ItemKeys(
+        soft.ids, soft.annotators, elsewhere=OtherPhases(SOFT, {"local": other["local"]})
+    )
+    assert not any("no ids" in w for w in read_prediction(path, path.name, SOFT, keys).warnings)
+
+
+@pytest.mark.parametrize(
+    "row, found",
+    [
+        ("dev-1\t0\t0.875\t0.125", "found 4 fields: 'dev-1\\t0\\t0.875\\t0.125'"),
+        ("0.875\t0.125", "found 2 fields"),
+        ("0,0.875,0.125", "found 1 field: '0,0.875,0.125'"),
+        ("0 0.875 0.125", "found 1 field"),
+    ],
+    ids=["id_column", "soft_only", "commas", "spaces"],
+)
+def test_a_results_file_of_another_layout_is_told_the_2023_layout_once(
+    brexit_dev, tmp_path, row, found
+):
+    """A file named as the layout's whose rows are not hard label<TAB>p0<TAB>p1 (an id added,
+    probabilities only, commas or spaces) is told that layout, and the per-track files that take
+    ids, in one message for both its tracks."""
+    path = tmp_path / "HS-Brexit_results.tsv"
+    path.write_text(f"{row}\n" * len(brexit_dev[0].ids))
+    refusals = FileRefusals()
+    for track, gold in zip((SOFT, HARD), brexit_dev):
+        track = track_from_dict({**track.to_dict(), "files": [path.name]})
+        refusals.attempt(
+            read_prediction, path, path.name, track, ItemKeys(gold.ids, gold.annotators)
+        )
+    with pytest.raises(SubmissionError) as refused:
+        refusals.raise_if_any()
+    message = str(refused.value)
+    assert message.count(path.name) == 1 and "line 1: " in message and found in message, message
+    assert "expected 3 tab-separated fields, label<TAB>p0<TAB>p1, no id" in message
+    assert "<track id>.tsv" in message and "ID<TAB>VALUE" in message
+
+
+def test_a_results_file_with_a_header_line_is_told_to_remove_it(brexit_dev, tmp_path):
+    soft, _ = brexit_dev
+    path = tmp_path / "HS-Brexit_results.tsv"
+    path.write_text("hard_label\tp0\tp1\n" + "0\t1.0\t0.0\n" * len(soft.ids))
+    with pytest.raises(SubmissionError) as refused:
+        read_prediction(path, path.name, SOFT, ItemKeys(soft.ids, soft.annotators))
+    assert "Line 1 ('hard_label\\tp0\\tp1') looks like a header" in str(refused.value)
+
+
 def test_a_file_refused_alike_for_both_its_tracks_is_named_once(brexit_dev, tmp_path):
     soft, hard = brexit_dev
     path = tmp_path / "HS-Brexit_results.tsv"

@@ -219,6 +219,22 @@ def test_ids_in_quotes_are_named_as_the_tracks_ids_in_quotes(tmp_path):
     )
 
 
+def test_the_example_line_of_a_file_of_other_ids_fits_the_item_it_names(tmp_path):
+    """A perspectivist file whose ids are none of the track's: its expected line has one label per
+    annotator of the item it names, so that the line, copied, is read."""
+    path = tmp_path / "f.tsv"
+    for track, example in (
+        (MP_PE, '["0", "1", "0", "1"]'),
+        (VEN_PE, "[[1, 0, 1], [0, 0, 0], [0, 1, 0]]"),
+    ):
+        path.write_text("x0\t[]\n", encoding="utf-8")
+        with pytest.raises(SubmissionError) as error:
+            read_track_file(path, "f.tsv", gold_of(track, 1))
+        assert f"expected lines such as 'i0'<TAB>{example}, found" in str(error.value)
+        path.write_text(f"i0\t{example}\n", encoding="utf-8")
+        read_track_file(path, "f.tsv", gold_of(track, 1))
+
+
 def test_file_name_near_miss_names_the_track():
     tracks = [
         track_from_dict({"id": "en_en", "kind": "similarity", "dataset": "sts"}),

@@ -158,8 +158,7 @@ def test_datasets_sharing_their_local_items_are_named_where_the_local_score_is_e
 
 def test_the_data_and_evaluation_pages_state_a_declared_annotator_alignment():
     """lewidi2025's perspectivist tracks are scored as the 2025 scorer: both pages say how, with the
-    VariErrNLI example (its two numbers are checked against the data in test_lewidi_files); an
-    edition that declares no rule gets no paragraph."""
+    VariErrNLI example (its two numbers are checked against the data in test_lewidi_files)."""
     from codajudge.kinds.perspectivist import OFFICIAL_2025
 
     lewidi = load_edition(REPO / "editions" / "lewidi2025")
@@ -168,7 +167,44 @@ def test_the_data_and_evaluation_pages_state_a_declared_annotator_alignment():
     assert paragraph in pages.data_page(lewidi)
     assert paragraph in pages.evaluation_page(lewidi, NO_LOCAL)
     assert "0.345000" in paragraph and "0.340556" in paragraph
+
+
+def test_the_pages_state_the_annotator_alignment_each_perspectivist_track_applies():
+    """A row wider than its item's annotators: the kit README, Data and Evaluation pages give the
+    paragraph of the rule each track applies (its ``annotator_alignment``, else ``by_name``) and no
+    other rule's (LeWiDi 2025's tracks are scored by first entries, not by pool position)."""
+    listed = [dict(title=name, file=f"pages/{name}.md") for name in ("data", "evaluation", "terms")]
+    for name in ("default", "lewidi2025"):
+        edition = load_edition(REPO / "editions" / name)
+        prose = Templates.of(edition.folder)
+        texts = [
+            pages.render(edition, NO_LOCAL, {}, listed, "cosine_bow"),
+            pages.data_page(edition),
+            pages.evaluation_page(edition, NO_LOCAL),
+        ]
+        perspectivist = kinds.REGISTRY["perspectivist"]
+        applied = {
+            t.annotator_alignment or "by_name"
+            for t in edition.tracks
+            if t.annotator_alignment or kinds.of(t) is perspectivist
+        }
+        for rule in perspectivist.alignments:
+            paragraph = kind_text(prose, perspectivist, f"alignment_{rule}")
+            assert all((paragraph in text) == (rule in applied) for text in texts), (name, rule)
+        assert not any("read by pool position" in text for text in texts)
+
+
+def test_multilabel_layouts_are_described_only_where_a_multilabel_track_exists():
+    """An edition of a categorical soft-label and an ordinal perspectivist track: its README and
+    Data page describe no multi-label layout; the default edition (multilabel tracks) does."""
+    listed = [dict(title=name, file=f"pages/{name}.md") for name in ("data", "evaluation", "terms")]
     default = load_edition(REPO / "editions" / "default")
-    assert "Annotator alignment" not in pages.data_page(default) + pages.evaluation_page(
-        default, NO_LOCAL
-    )
+    single = [t for t in default.tracks if t.id in ("irony_soft", "sarcasm_pe")]
+    for edition, multilabel in (
+        (dataclasses.replace(default, tracks=single), False),
+        (default, True),
+    ):
+        readme = pages.render(edition, NO_LOCAL, {}, listed, "cosine_bow")
+        for text in (readme, pages.data_page(edition)):
+            for layout in ("Multi-label tracks", "label-major", "P(chosen)", "annotators list"):
+                assert (layout in text) == multilabel, (multilabel, layout)

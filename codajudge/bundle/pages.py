@@ -201,7 +201,8 @@ def render(
         checked_sample=LOCAL_SAMPLE if score.local_items else PRACTICE_SAMPLE,
         samples=_samples(prose, score, sample_baseline),
         other_names=_other_names(prose, edition, pages),
-        formats=kind_formats(prose, edition) + _paragraphs(label_policy(prose, edition)),
+        formats=kind_formats(prose, edition)
+        + _paragraphs(_alignment_paragraphs(prose, edition) + label_policy(prose, edition)),
     )
     return text + "\n"
 
@@ -265,11 +266,27 @@ def _track_row(prose: Templates, t) -> str:
 
 def kind_formats(prose: Templates, edition: Edition) -> str:
     """What a prediction is for each kind of the edition's tracks (``kinds/KIND_format``), one list
-    item each: the Data page's and the starting kit README's."""
+    item each: the Data page's and the starting kit README's. A kind's multi-label layouts
+    (``kinds/KIND_multilabel``, its ``$multilabel``) only where it has a multilabel track."""
     return "\n".join(
-        kind_text(prose, kind, "format", scale=prediction_scale(prose, edition, kind))
+        kind_text(
+            prose,
+            kind,
+            "format",
+            scale=prediction_scale(prose, edition, kind),
+            multilabel=_multilabel_layouts(prose, edition, kind),
+        )
         for kind in _kinds(edition)
     )
+
+
+def _multilabel_layouts(prose: Templates, edition: Edition, kind: kinds.Kind) -> str:
+    """The kind's multi-label layouts (``kinds/KIND_multilabel``), after a space, where a track of
+    the kind is multilabel and the text exists; else nothing."""
+    multilabel = any(kinds.of(t) is kind and t.scale == "multilabel" for t in edition.tracks)
+    if not (multilabel and prose.has(f"kinds/{kind.name}_multilabel")):
+        return ""
+    return " " + kind_text(prose, kind, "multilabel")
 
 
 def label_policy(prose: Templates, edition: Edition) -> list[str]:
@@ -283,12 +300,13 @@ def _paragraphs(texts: list[str]) -> str:
 
 
 def _alignment_paragraphs(prose: Templates, edition: Edition) -> list[str]:
-    """Per annotator-alignment rule the tracks declare (``annotator_alignment``), its paragraph
-    (``kinds/KIND_alignment_RULE``) and the tracks that declare it."""
+    """Per annotator-alignment rule the tracks apply (``annotator_alignment``, else their kind's
+    default), its paragraph (``kinds/KIND_alignment_RULE``) and the tracks that apply it."""
     declared: dict[str, list[str]] = {}  # paragraph -> track ids
     for t in edition.tracks:
-        if t.annotator_alignment is not None:
-            text = kind_text(prose, kinds.of(t), f"alignment_{t.annotator_alignment}")
+        if rules := kinds.of(t).alignments:
+            rule = t.annotator_alignment or rules[0]
+            text = kind_text(prose, kinds.of(t), f"alignment_{rule}")
             declared.setdefault(text, []).append(f"`{t.id}`")
     return [
         prose.fill("data/alignment", alignment=text, tracks=", ".join(ids))

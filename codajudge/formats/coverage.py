@@ -151,6 +151,19 @@ class OtherPhases:
                 )
         return None
 
+    def same_count_note(self, rows: int) -> str | None:
+        """The note for a positional file read with ``rows`` rows, one per item, when other phases
+        have as many items: without ids, its rows may be any of those phases' predictions."""
+        same = [phase for phase, known in self.ids.items() if len(known) == rows]
+        if not same:
+            return None
+        phases = " and ".join(same) + plural(len(same), " phase", " phases")
+        return (
+            f"the file has no ids and its {rows} rows are as many as the items of this phase and "
+            f"of the {phases}, so the kit cannot tell which split they predict: check that they "
+            "are this phase's items, in its input order"
+        )
+
     def of_file(self, path: Path, own_ids: Iterable[str]) -> str | None:
         """The hint for a file refused before its ids were read (too many lines, say), from the
         ids of its first lines; none when any field of those lines is an id of this phase's

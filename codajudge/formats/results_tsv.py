@@ -6,7 +6,11 @@ track whose value is a label reads the first column, one whose value is a distri
 A file is read so when its first line has those 1 + K tab-separated fields (the kit's own layout
 has two: ``ID<TAB>VALUE``)."""
 
+from __future__ import annotations
+
 import json
+from fnmatch import fnmatchcase
+from pathlib import PurePosixPath
 
 from .. import kinds
 from ..kinds.base import LABEL
@@ -14,7 +18,7 @@ from ..errors import ProblemCollector, SubmissionError, counted
 from ..tracks import Track
 from .coverage import OtherPhases
 from .textfile import Lines, refuse_blank_line, shorten
-from .values import ValueProblem, add_problem, parse_number
+from .values import ValueProblem, add_problem, is_decimal, parse_number
 
 LAYOUT = "lewidi2023"
 NOTE = (
@@ -40,6 +44,28 @@ def reads_results_layout(track: Track, lines: Lines) -> bool:
     return track.results_layout == LAYOUT and lines.texts[0].count("\t") == len(track.labels)
 
 
+def refuse_other_layout(track: Track, display: str, lines: Lines) -> None:
+    """Refuse a file named as the layout's (``track.files``) whose first row has not its 1 + K
+    fields: the file feeds both of a dataset's tracks, so no ``ID<TAB>VALUE`` reading can fit (the
+    message is the same for both tracks, so it is named once)."""
+    name = PurePosixPath(display).name.lower()
+    if track.results_layout != LAYOUT or not any(fnmatchcase(name, f.lower()) for f in track.files):
+        return
+    k, first = len(track.labels), lines.texts[0]
+    raise SubmissionError.single(
+        display,
+        "the row is not one of the LeWiDi 2023 layout, which this file's name takes",
+        line=lines.numbers[0],
+        expected=f"{k + 1} tab-separated fields, label<TAB>"
+        + "<TAB>".join(f"p{j}" for j in range(k))
+        + ", no id, one row per item in the phase's input order",
+        found=f"{counted(first.count(chr(9)) + 1, 'field')}: {shorten(repr(first))}",
+        hint="write the hard label, then one probability per label, separated by tabs and without "
+        "an id; or give each of the dataset's tracks its own file of ID<TAB>VALUE lines, named "
+        "after the track (<track id>.tsv, listed on the Data page)",
+    )
+
+
 def results_rows(
     track: Track, lines: Lines, n_items: int, problems: ProblemCollector, elsewhere: OtherPhases
 ) -> tuple[range, list[int], list[str]]:
@@ -53,7 +79,8 @@ def results_rows(
             "wrong number of rows for the LeWiDi 2023 layout (one row per item, in item order)",
             expected=f"{n_items} rows, one per item of this phase",
             found=counted(len(texts), "non-blank row"),
-            hint=(elsewhere and elsewhere.of_line_count(len(texts)))
+            hint=_header_hint(texts, n_items)
+            or (elsewhere and elsewhere.of_line_count(len(texts)))
             or "write one row per item of this phase's input data, in its order",
         )
     refuse_blank_line(problems.file, numbers, "LeWiDi 2023 results")
@@ -78,3 +105,11 @@ def results_rows(
         values.append(fields[0] if reads_label else json.dumps(probabilities))
     problems.raise_if_any()
     return range(len(texts)), numbers, values
+
+
+def _header_hint(texts: list[str], n_items: int) -> str | None:
+    """The hint for a file of one row too many whose first row's last field is not a number: a
+    header line, which the layout has not."""
+    if len(texts) == n_items + 1 and not is_decimal(texts[0].rpartition("\t")[2].strip()):
+        return f"line 1 ({shorten(repr(texts[0]))}) looks like a header, which the layout has not: remove it"
+    return None

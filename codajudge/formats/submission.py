@@ -29,7 +29,12 @@ from .items import duplicate_id
 from .layout import JSON_LINES_NOTE, Columns, comments_note, layout_of
 from .notes import ReadNote, note_warnings
 from .perspectivist import annotator_entries, annotator_values, as_annotator_array
-from .results_tsv import NOTE as RESULTS_NOTE, reads_results_layout, results_rows
+from .results_tsv import (
+    NOTE as RESULTS_NOTE,
+    reads_results_layout,
+    refuse_other_layout,
+    results_rows,
+)
 from .soft import parse_soft
 from .textfile import Rule, read_texts, refuse_blank_line, safe_display, shorten
 from .values import (
@@ -113,11 +118,14 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
             rows = Rows(*results_rows(track, lines, len(keys.ids), problems, keys.elsewhere))
             layout, warnings = "positional", [RESULTS_NOTE]
         else:
+            refuse_other_layout(track, display, lines)
             rows, layout, warnings = _table_rows(lines, track, keys, problems)
         values, notes = _values(track, keys, rows, problems)
         problems.raise_if_any()
     except SubmissionError as error:
         raise with_phase_hint(error, path, keys.elsewhere, keys.ids) from None
+    if layout == "positional" and keys.elsewhere:  # no ids: another phase's rows would fit
+        warnings += filter(None, [keys.elsewhere.same_count_note(len(keys.ids))])
     return Prediction(values, warnings + note_warnings(notes), layout)
 
 
@@ -211,7 +219,10 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
     index = dict(zip(keys.ids, range(len(keys.ids))))
     index_hint = columns.index_column_hint(index)
     if len(heads) and columns.tabbed.all() and (position < 0).all():
-        expected = f"lines such as {example.replace('ID', repr(keys.ids[0]) if keys.ids else 'ID')}"
+        kind, named = kinds.of(columns.track), keys.ids[0] if keys.ids else "ID"
+        if keys.ids and kind.value_type is ANNOTATOR_ROW:  # one label per annotator of that item
+            example = kind.example_value(columns.track, len(keys.annotators[0]))
+        expected = f"lines such as {example.replace('ID', repr(named) if keys.ids else 'ID')}"
         elsewhere = keys.elsewhere and keys.elsewhere(heads)
         hint = index_hint or elsewhere or quoted_ids_hint(heads[0], index)
         rule = Rule("none of the ids in this file belong to the track", expected, hint)

@@ -46,10 +46,14 @@ class Perspectivist(Kind):
     # --- generated pages, data and leak checks ---
     lists_annotators = True
 
-    def example_value(self, track) -> str:
-        example = [track.labels[0], track.labels[-1]]  # two annotators
+    def example_value(self, track, annotators: int = 2) -> str:
+        """An example line for an item of ``annotators`` annotators: the first label, the last,
+        the first and so on, one per annotator."""
+        last = [k % 2 for k in range(annotators)]  # 1: the annotator gives the last label
+        example = [track.labels[-chosen] for chosen in last]
         if track.scale == "multilabel":  # label-major: per label a 0/1 per annotator
-            example = [[1, 0]] + [[0, 0]] * (len(track.labels) - 2) + [[0, 1]]
+            others = [[0] * annotators] * (len(track.labels) - 2)
+            example = [[1 - chosen for chosen in last]] + others + [last]
         return "ID<TAB>" + json.dumps(example)
 
     def gold_in_text(self, gold, items, index):
