@@ -234,6 +234,19 @@ def test_the_last_line_lists_what_the_output_folder_holds(tmp_path, capsys):
     assert not (output / "predictions" / "participant_output.txt").exists()
 
 
+def test_an_output_folder_that_cannot_be_made_is_refused_before_anything_runs(tmp_path, capsys):
+    """--output under a file is the user's mistake, named before the steps run (it was found after
+    both, as an internal error of the kit)."""
+    (tmp_path / "afile").write_text("", encoding="utf-8")
+    output = tmp_path / "afile" / "out"
+    argv = [str(REPO), "baseline:random", "--phase", "practice", "--output", str(output)]
+    assert main(argv) == 2
+    printed = capsys.readouterr()
+    assert f"--output {output}: cannot make or write into this folder" in printed.err
+    assert "internal error" not in printed.err + printed.out
+    assert "on the practice phase" not in printed.out  # refused before the run
+
+
 QUIET_WRONG_LABEL = (
     "class Model:\n    def __init__(self, track):\n        pass\n"
     "    def fit(self, items):\n        pass\n"

@@ -95,6 +95,22 @@ def keep_outputs(result: RunResult, output: Path) -> None:
     copy_tree(result.predictions, output / "predictions", PREDICTION_OUTPUT)
 
 
+def check_output(output: Path) -> None:
+    """``--output`` made, and shown to take a file, before anything runs (the run's outputs are
+    copied there after it); UsageError naming it when it cannot be (a file in its path, a folder
+    that cannot be written)."""
+    try:
+        output.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=output).close()
+    except OSError as e:
+        raise UsageError.single(
+            f"--output {output}",
+            "cannot make or write into this folder",
+            found=(e.strerror or str(e)).lower(),
+            hint="give --output a folder you can write to",
+        ) from None
+
+
 def say_where_the_output_is(result: RunResult, output: Path | None) -> None:
     """Print where the prediction step kept what the submitted code printed (if it printed; a file
     of the ingestion program's message alone is not named, that message is said anyway)."""
@@ -226,6 +242,8 @@ def run(args) -> int:
         task = kit_phase_task(bundle, args.phase, args.bundle)
         notes: list[str] = []
         output = Path(args.output) if args.output else None
+        if output is not None:
+            check_output(output)
         scores = run_once(bundle, args.submission, task, args.time_limit, output, notes)
         # read while a zipped bundle's extracted copy, with its task.json, still exists
         row = leaderboard_row(scores, task)
