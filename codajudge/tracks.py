@@ -165,9 +165,8 @@ def track_fields(raw: dict) -> dict[str, Field]:
     kind, scale = raw.get("kind"), raw.get("scale")
     kind = kinds.REGISTRY.get(kind) if isinstance(kind, str) else None
     scale = scale if kind and kind.has_scale and isinstance(scale, str) else None
-    metric = replace(
-        TRACK_FIELDS["metrics"].items, suggest=kind.applicable_metrics(scale) if kind else ()
-    )
+    suggest = kind.applicable_metrics(scale) if kind else ()
+    metric = replace(TRACK_FIELDS["metrics"].items, suggest=suggest)
     return {**TRACK_FIELDS, "metrics": replace(TRACK_FIELDS["metrics"], items=metric)}
 
 

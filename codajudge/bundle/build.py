@@ -308,14 +308,12 @@ def _scores_on_gold(result):
             yield track_id, get_metric(name), value, gold, len(tr.track.labels)
 
 
-def gold_problems(result, columns: list[str], where: str, in_order: bool = True) -> list[Problem]:
+def gold_problems(result, columns: list[str], where: str) -> list[Problem]:
     """The problems of ``result``, the gold of ``where`` scored as a submission: the scorer's keys
-    must be the leaderboard's ``columns`` (in their order when ``in_order``; the checker asks a
-    bundle it did not build only for the same keys), and every metric at its value on the gold (the
-    best end of its range, or what the metric states, ``Metric.gold_value``, within its
+    must be the leaderboard's ``columns``, in their order, and every metric at its value on the gold
+    (the best end of its range, or what the metric states, ``Metric.gold_value``, within its
     tolerance)."""
     written = list(result.scores())
-    same = written == columns if in_order else set(written) == set(columns)
     differ = Problem(
         "leaderboard",
         "the scorer's keys differ from the leaderboard columns",
@@ -323,7 +321,7 @@ def gold_problems(result, columns: list[str], where: str, in_order: bool = True)
         found=", ".join(written),
         hint=f"{_key_differences(columns, written)}; checked on {where}",
     )
-    problems = [] if same else [differ]
+    problems = [] if written == columns else [differ]
     for track_id, metric, value, gold, n_labels in _scores_on_gold(result):
         best = metric.gold_value(gold, n_labels)
         if abs(value - best) > max(1e-9, metric.on_gold_tolerance):
@@ -370,12 +368,12 @@ def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
     for track_id, metric, _, gold, n_labels in _scores_on_gold(result):
         if metric.name not in own:
             continue
+        doing = f"metric {metric.name!r} on track {track_id!r}"
         try:
             found = property_problems(metric, gold, n_labels, track_id)
         except Exception as error:  # the organiser's code: its failure is theirs to fix
-            doing = f"metric {metric.name!r} on track {track_id!r}"
             raise code_failure(error, module_file, doing) from None
-        where = f"{edition.metrics_module['file']}: metric {metric.name!r} on track {track_id!r}"
+        where = f"{edition.metrics_module['file']}: {doing}"
         problems.extend(Problem(where, message) for message in found)
     if problems:
         raise ConfigError(problems[:1])
