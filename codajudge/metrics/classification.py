@@ -18,8 +18,7 @@ def accuracy_stats(gold, pred):
 
 def f1_stats(gold, pred):
     """Per item: a one-hot row over the K*K confusion matrix cells (gold * K + pred)."""
-    gold = np.asarray(gold, dtype=np.int64)
-    pred = np.asarray(pred, dtype=np.int64)
+    gold, pred = (np.asarray(labels, dtype=np.int64) for labels in (gold, pred))
     k = max(int(np.max(gold, initial=0)), int(np.max(pred, initial=0))) + 1
     stats = np.zeros((gold.size, k * k))
     stats[np.arange(gold.size), gold * k + pred] = 1.0

@@ -86,19 +86,18 @@ def code_failure(error: Exception, file_name: str, doing: str = "") -> ConfigErr
     if isinstance(error, ConfigError):
         return error
     if isinstance(error, SyntaxError):
-        return ConfigError.single(
-            file_name,
-            f"line {error.lineno}: {error.msg}",
-            hint=f"correct the Python there (python -m py_compile {file_name} checks the file)",
+        problem = f"line {error.lineno}: {error.msg}"
+        hint = f"correct the Python there (python -m py_compile {file_name} checks the file)"
+    else:
+        frames = traceback.extract_tb(error.__traceback__)
+        lines = [f.lineno for f in frames if f.filename == file_name]
+        at = f"line {lines[-1]}: " if lines else ""
+        problem = f"{at}{doing}{' raises ' if doing else ''}{type(error).__name__}: {error}"
+        hint = (
+            "fix the module's code there: a metric's functions take the numpy arrays of gold and "
+            "predictions the README's 'An edition's own metric' describes, and must not fail on them"
         )
-    lines = [f.lineno for f in traceback.extract_tb(error.__traceback__) if f.filename == file_name]
-    at = f"line {lines[-1]}: " if lines else ""
-    return ConfigError.single(
-        file_name,
-        f"{at}{doing}{' raises ' if doing else ''}{type(error).__name__}: {error}",
-        hint="fix the module's code there: a metric's functions take the numpy arrays of gold and "
-        "predictions the README's 'An edition's own metric' describes, and must not fail on them",
-    )
+    return ConfigError.single(file_name, problem, hint=hint)
 
 
 def property_problems(metric: Metric, gold, n_labels: int, track: str = "") -> list[str]:

@@ -84,8 +84,7 @@ def permutation_p_value(metric, stats_a, stats_b) -> float:
     n at most ``EXACT_MAX_ITEMS``) on ``metric``: the share of the 2^n swaps of the two systems'
     rows whose oriented difference is at least the observed one in size. An undefined score counts
     as 0.0, as scoring does."""
-    a = np.asarray(stats_a, dtype=float).reshape(len(stats_a), -1)
-    b = np.asarray(stats_b, dtype=float).reshape(len(stats_b), -1)
+    a, b = (np.asarray(s, dtype=float).reshape(len(s), -1) for s in (stats_a, stats_b))
     n = a.shape[0]
     if n > EXACT_MAX_ITEMS:
         raise ValueError(f"the exact test enumerates 2^n swaps: n = {n} > {EXACT_MAX_ITEMS}")

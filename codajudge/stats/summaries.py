@@ -24,8 +24,7 @@ def confusion_counts(gold, pred, n_labels: int) -> np.ndarray:
 
 def mean_distributions(gold, pred) -> tuple[np.ndarray, np.ndarray]:
     """Mean gold and predicted soft label per bin (or, multilabel, mean P(chosen) per label)."""
-    gold = np.asarray(gold, dtype=float)
-    pred = np.asarray(pred, dtype=float)
+    gold, pred = (np.asarray(values, dtype=float) for values in (gold, pred))
     if gold.ndim == 3:
         gold, pred = gold[:, :, 1], pred[:, :, 1]
     return gold.mean(axis=0), pred.mean(axis=0)
@@ -35,8 +34,7 @@ def per_row_errors(gold, pred, scale: str) -> np.ndarray:
     """The error of each (item, annotator) row of ``PerAnnotator`` gold and prediction: wrong or not
     (categorical); |gold - predicted| / number of label values (ordinal, ANAD's unit); the share of
     labels whose choice is mispredicted (multilabel)."""
-    g = np.asarray(gold.values, dtype=float)
-    p = np.asarray(pred.values, dtype=float)
+    g, p = (np.asarray(rows.values, dtype=float) for rows in (gold, pred))
     if scale == "ordinal":
         return np.abs(g - p) / max(gold.n_labels, 1)
     if g.ndim == 2:
