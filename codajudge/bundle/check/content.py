@@ -98,12 +98,10 @@ def _check_ids(gold: tuple[str, list], inputs: tuple[str, list], findings: Findi
         (file, {str(it["id"]) for it in items}) for file, items in (gold, inputs)
     ]
     if gold_ids != input_ids:
-        only = (
-            (sorted(gold_ids - input_ids), gold_file),
-            (sorted(input_ids - gold_ids), input_file),
-        )
         found = f"{len(gold_ids)} ids in {gold_file}"
-        found += "".join(f"; {len(o)} only in {f}, e.g. {', '.join(o[:3])}" for o, f in only if o)
+        for only, file in ((gold_ids - input_ids, gold_file), (input_ids - gold_ids, input_file)):
+            if only:
+                found += f"; {len(only)} only in {file}, e.g. {', '.join(sorted(only)[:3])}"
         message = "the gold's item ids are not those of the input data: every submission would fail"
         expected = f"the {len(input_ids)} ids of {input_file}"
         findings.add(gold_file, message, expected=expected, found=found, hint=REWIRE)
