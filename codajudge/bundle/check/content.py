@@ -192,11 +192,9 @@ def _check_wiring(doc: dict, platform: ModuleType, opened: Callable, findings: F
     scored_by: dict[str, str] = {}
     for name, *values, phase in platform.references(doc):
         specs = {}
-        for value in filter(None, values):
-            folder = opened(value)
+        for value in [value for value in values if value and opened(value) is not None]:
             with suppress(KitError):  # a task.json that does not read: its own finding says so
-                specs[value] = read_spec(folder) if folder is not None else None
-        specs = {value: spec for value, spec in specs.items() if spec is not None}
+                specs[value] = read_spec(opened(value))
         found = ", ".join(f"{value} of phase {spec.phase!r}" for value, spec in specs.items())
         kit_phases = {spec.phase for spec in specs.values()}
         if len(kit_phases) > 1:
