@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import hashlib
+import itertools
 from contextlib import suppress
 from pathlib import Path
 from types import ModuleType
@@ -300,21 +301,19 @@ def check_data_files(root: Path, findings: Findings) -> None:
         for folder in sorted(spec_file.parent for spec_file in (root / part).glob("*/task.json")):
             where = f"{part}/{folder.name}"
             try:
-                spec = read_spec(folder)
+                datasets = sorted({track.dataset for track in read_spec(folder).tracks})
             except KitError as e:
                 findings.problems += [Problem(where, problem.render()) for problem in e.problems]
                 continue
-            for dataset in sorted({track.dataset for track in spec.tracks}):
-                for pattern, what in files.items():
-                    name = pattern.format(dataset)
-                    if not (folder / name).is_file():
-                        findings.add(
-                            f"{where}/{name}",
-                            f"the {part.replace('_', ' ')} file is missing",
-                            expected=f"{what} of dataset '{dataset}', which {where}/task.json "
-                            "names",
-                            hint="rebuild the bundle with codajudge build, or restore the file",
-                        )
+            for dataset, (pattern, what) in itertools.product(datasets, files.items()):
+                name = pattern.format(dataset)
+                if not (folder / name).is_file():
+                    findings.add(
+                        f"{where}/{name}",
+                        f"the {part.replace('_', ' ')} file is missing",
+                        expected=f"{what} of dataset '{dataset}', which {where}/task.json names",
+                        hint="rebuild the bundle with codajudge build, or restore the file",
+                    )
 
 
 class ScoredPhase(NamedTuple):
