@@ -338,6 +338,13 @@ def _item_key(dataset: str, item: dict) -> tuple:
     return key if any(key) else ("id", dataset, str(item["id"]))
 
 
+#: How to fix two hidden-gold phases that score the same items.
+RESPLIT = (
+    "rebuild from an edition whose earlier phase scores items of its own (exclude, sample; "
+    "docs/participant-checks.md)"
+)
+
+
 def check_rescored(doc: dict, references: dict[str, Reference], findings: Findings) -> None:
     """A finding for each (earlier, later) pair of the dated hidden-gold phases, the later one not
     post-campaign, that score items in common."""
@@ -353,12 +360,7 @@ def check_rescored(doc: dict, references: dict[str, Reference], findings: Findin
             ScoredPhase(spec.phase, name, reference.where, start, end, spec.hide_gold, keys)
         )
     for earlier, later in later_hidden_pairs([p for p in phases if p.start is not None]):
-        shared = len(earlier.keys & later.keys)
-        if not shared:
-            continue
-        why = f"{later.where} holds {shared} of its items"
-        fix = (
-            "rebuild from an edition whose earlier phase scores items of its own (exclude, "
-            "sample; docs/participant-checks.md)"
-        )
-        findings.problems.append(rescored(earlier.where, earlier.name, later.name, why, "", fix))
+        if shared := len(earlier.keys & later.keys):
+            why = f"{later.where} holds {shared} of its items"
+            problem = rescored(earlier.where, earlier.name, later.name, why, "", RESPLIT)
+            findings.problems.append(problem)
