@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import hashlib
+import itertools
 from contextlib import suppress
 from pathlib import Path
 from types import ModuleType
@@ -98,12 +99,10 @@ def _check_ids(gold: tuple[str, list], inputs: tuple[str, list], findings: Findi
         (file, {str(it["id"]) for it in items}) for file, items in (gold, inputs)
     ]
     if gold_ids != input_ids:
-        only = (
-            (sorted(gold_ids - input_ids), gold_file),
-            (sorted(input_ids - gold_ids), input_file),
-        )
         found = f"{len(gold_ids)} ids in {gold_file}"
-        found += "".join(f"; {len(o)} only in {f}, e.g. {', '.join(o[:3])}" for o, f in only if o)
+        for only, file in ((gold_ids - input_ids, gold_file), (input_ids - gold_ids, input_file)):
+            if only:
+                found += f"; {len(only)} only in {file}, e.g. {', '.join(sorted(only)[:3])}"
         message = "the gold's item ids are not those of the input data: every submission would fail"
         expected = f"the {len(input_ids)} ids of {input_file}"
         findings.add(gold_file, message, expected=expected, found=found, hint=REWIRE)
@@ -194,11 +193,9 @@ def _check_wiring(doc: dict, platform: ModuleType, opened: Callable, findings: F
     scored_by: dict[str, str] = {}
     for name, *values, phase in platform.references(doc):
         specs = {}
-        for value in filter(None, values):
-            folder = opened(value)
+        for value in [value for value in values if value and opened(value) is not None]:
             with suppress(KitError):  # a task.json that does not read: its own finding says so
-                specs[value] = read_spec(folder) if folder is not None else None
-        specs = {value: spec for value, spec in specs.items() if spec is not None}
+                specs[value] = read_spec(opened(value))
         found = ", ".join(f"{value} of phase {spec.phase!r}" for value, spec in specs.items())
         kit_phases = {spec.phase for spec in specs.values()}
         if len(kit_phases) > 1:
@@ -304,21 +301,19 @@ def check_data_files(root: Path, findings: Findings) -> None:
         for folder in sorted(spec_file.parent for spec_file in (root / part).glob("*/task.json")):
             where = f"{part}/{folder.name}"
             try:
-                spec = read_spec(folder)
+                datasets = sorted({track.dataset for track in read_spec(folder).tracks})
             except KitError as e:
                 findings.problems += [Problem(where, problem.render()) for problem in e.problems]
                 continue
-            for dataset in sorted({track.dataset for track in spec.tracks}):
-                for pattern, what in files.items():
-                    name = pattern.format(dataset)
-                    if not (folder / name).is_file():
-                        findings.add(
-                            f"{where}/{name}",
-                            f"the {part.replace('_', ' ')} file is missing",
-                            expected=f"{what} of dataset '{dataset}', which {where}/task.json "
-                            "names",
-                            hint="rebuild the bundle with codajudge build, or restore the file",
-                        )
+            for dataset, (pattern, what) in itertools.product(datasets, files.items()):
+                name = pattern.format(dataset)
+                if not (folder / name).is_file():
+                    findings.add(
+                        f"{where}/{name}",
+                        f"the {part.replace('_', ' ')} file is missing",
+                        expected=f"{what} of dataset '{dataset}', which {where}/task.json names",
+                        hint="rebuild the bundle with codajudge build, or restore the file",
+                    )
 
 
 class ScoredPhase(NamedTuple):
@@ -343,6 +338,13 @@ def _item_key(dataset: str, item: dict) -> tuple:
     return key if any(key) else ("id", dataset, str(item["id"]))
 
 
+#: How to fix two hidden-gold phases that score the same items.
+RESPLIT = (
+    "rebuild from an edition whose earlier phase scores items of its own (exclude, sample; "
+    "docs/participant-checks.md)"
+)
+
+
 def check_rescored(doc: dict, references: dict[str, Reference], findings: Findings) -> None:
     """A finding for each (earlier, later) pair of the dated hidden-gold phases, the later one not
     post-campaign, that score items in common."""
@@ -358,12 +360,7 @@ def check_rescored(doc: dict, references: dict[str, Reference], findings: Findin
             ScoredPhase(spec.phase, name, reference.where, start, end, spec.hide_gold, keys)
         )
     for earlier, later in later_hidden_pairs([p for p in phases if p.start is not None]):
-        shared = len(earlier.keys & later.keys)
-        if not shared:
-            continue
-        why = f"{later.where} holds {shared} of its items"
-        fix = (
-            "rebuild from an edition whose earlier phase scores items of its own (exclude, "
-            "sample; docs/participant-checks.md)"
-        )
-        findings.problems.append(rescored(earlier.where, earlier.name, later.name, why, "", fix))
+        if shared := len(earlier.keys & later.keys):
+            why = f"{later.where} holds {shared} of its items"
+            problem = rescored(earlier.where, earlier.name, later.name, why, "", RESPLIT)
+            findings.problems.append(problem)
