@@ -125,8 +125,8 @@ def _meaning(scored: list[tuple], counted=lambda track, value: value) -> str:
 
 def write_outputs(output_dir: Path, result: Result, html_text: str) -> None:
     """Write the detailed page ``html_text``, the per-item CSV (public gold only) and scores.txt,
-    then scores.json last: its presence means success. Scores are ``published_scores``."""
-    output_dir.mkdir(parents=True, exist_ok=True)
+    then scores.json last: its presence means success. Scores are ``published_scores``. The
+    folder exists: the scoring program made it (``common.writing_into``)."""
     scores = published_scores(result)
     # a non-finite score is refused (ValueError) before anything is written
     json_text = json.dumps(scores, indent=1, allow_nan=False) + "\n"
