@@ -29,7 +29,7 @@ import numpy as np
 
 from . import __version__, kinds, plots
 from .metrics import get as get_metric
-from .errors import plural
+from .errors import counted, plural
 from .formats.textfile import safe_display
 from .formats.values import is_finite_number
 from .scoring import Result, as_counted, scored_subset
@@ -379,8 +379,8 @@ def _interval_note(tr, spec, used: int, intervals) -> str:
     )
     if tr.gold.n_scored < FEW_INTERVAL_ITEMS:
         note += (
-            f"<p class='warn'>Warning: these intervals are drawn over only {tr.gold.n_scored} "
-            f"item{'' if tr.gold.n_scored == 1 else 's'} (fewer than {FEW_INTERVAL_ITEMS}): "
+            "<p class='warn'>Warning: these intervals are drawn over only "
+            f"{counted(tr.gold.n_scored, 'item')} (fewer than {FEW_INTERVAL_ITEMS}): "
             "resampling so few items says little about how the score would vary on others.</p>"
         )
     return note
