@@ -29,7 +29,7 @@ import numpy as np
 
 from . import __version__, kinds, plots
 from .metrics import get as get_metric
-from .errors import plural
+from .errors import counted, plural
 from .formats.textfile import safe_display
 from .formats.values import is_finite_number
 from .scoring import Result, as_counted, scored_subset
@@ -125,8 +125,8 @@ def _meaning(scored: list[tuple], counted=lambda track, value: value) -> str:
 
 def write_outputs(output_dir: Path, result: Result, html_text: str) -> None:
     """Write the detailed page ``html_text``, the per-item CSV (public gold only) and scores.txt,
-    then scores.json last: its presence means success. Scores are ``published_scores``."""
-    output_dir.mkdir(parents=True, exist_ok=True)
+    then scores.json last: its presence means success. Scores are ``published_scores``. The
+    folder exists: the scoring program made it (``common.writing_into``)."""
     scores = published_scores(result)
     # a non-finite score is refused (ValueError) before anything is written
     json_text = json.dumps(scores, indent=1, allow_nan=False) + "\n"
@@ -379,8 +379,8 @@ def _interval_note(tr, spec, used: int, intervals) -> str:
     )
     if tr.gold.n_scored < FEW_INTERVAL_ITEMS:
         note += (
-            f"<p class='warn'>Warning: these intervals are drawn over only {tr.gold.n_scored} "
-            f"item{'' if tr.gold.n_scored == 1 else 's'} (fewer than {FEW_INTERVAL_ITEMS}): "
+            "<p class='warn'>Warning: these intervals are drawn over only "
+            f"{counted(tr.gold.n_scored, 'item')} (fewer than {FEW_INTERVAL_ITEMS}): "
             "resampling so few items says little about how the score would vary on others.</p>"
         )
     return note

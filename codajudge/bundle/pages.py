@@ -305,8 +305,7 @@ def _alignment_paragraphs(prose: Templates, edition: Edition) -> list[str]:
     declared: dict[str, list[str]] = {}  # paragraph -> track ids
     for t in edition.tracks:
         if rules := kinds.of(t).alignments:
-            rule = t.annotator_alignment or rules[0]
-            text = kind_text(prose, kinds.of(t), f"alignment_{rule}")
+            text = kind_text(prose, kinds.of(t), f"alignment_{t.annotator_alignment or rules[0]}")
             declared.setdefault(text, []).append(f"`{t.id}`")
     return [
         prose.fill("data/alignment", alignment=text, tracks=", ".join(ids))

@@ -123,9 +123,8 @@ def find_submissions(folder: Path) -> tuple[list[tuple[str, Path]], list[tuple[s
     other entry, which is not ranked (hidden entries are skipped). A name's bytes that are not
     UTF-8 are written as their values (``caf\\xe9``), in every table. UsageError when there is no
     submission, or no such folder (or a file)."""
-    entries = [
-        p for p in (sorted(folder.iterdir()) if folder.is_dir() else []) if p.name[:1] != "."
-    ]
+    listing = sorted(folder.iterdir()) if folder.is_dir() else []
+    entries = [p for p in listing if p.name[:1] != "."]
     found = [p for p in entries if p.is_dir() or (p.is_file() and p.suffix.lower() == ".zip")]
     others = [(undecodable_as_text(p.name), NOT_A_SUBMISSION) for p in entries if p not in found]
     if not found:
