@@ -18,7 +18,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Callable, NamedTuple
 
-from ...errors import KitError, Problem
+from ...errors import KitError, Problem, counted
 from ...formats.archive import safe_extract
 from ...fields import did_you_mean
 from ...formats.items import read_items
@@ -99,12 +99,12 @@ def _check_ids(gold: tuple[str, list], inputs: tuple[str, list], findings: Findi
         (file, {str(it["id"]) for it in items}) for file, items in (gold, inputs)
     ]
     if gold_ids != input_ids:
-        found = f"{len(gold_ids)} ids in {gold_file}"
+        found = f"{counted(len(gold_ids), 'id')} in {gold_file}"
         for only, file in ((gold_ids - input_ids, gold_file), (input_ids - gold_ids, input_file)):
             if only:
                 found += f"; {len(only)} only in {file}, e.g. {', '.join(sorted(only)[:3])}"
         message = "the gold's item ids are not those of the input data: every submission would fail"
-        expected = f"the {len(input_ids)} ids of {input_file}"
+        expected = f"the {counted(len(input_ids), 'id')} of {input_file}"
         findings.add(gold_file, message, expected=expected, found=found, hint=REWIRE)
 
 
