@@ -20,7 +20,8 @@ from .disagreement import PerAnnotator
 
 def official_score(name: str, gold, pred) -> float:
     """The registered metric ``name`` over a whole set of items, as the scoring program computes
-    it (the same function, the same rounding); an undefined value is 0.0, as on the leaderboard."""
+    it (the same function, the same rounding); a value undefined where the metric declares it
+    (a correlation of constant values) is 0.0, as on the leaderboard."""
     return get(name).score(gold, pred).value
 
 
