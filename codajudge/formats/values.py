@@ -42,8 +42,8 @@ def add_problem(problems, problem: ValueProblem, **where) -> None:
     problems.add(**vars(problem), **where)
 
 
-def show(text: str, limit: int = 60) -> str:
-    return repr(shorten(str(text), limit))
+def show(text: str) -> str:
+    return repr(shorten(str(text)))
 
 
 def show_json(value) -> str:
