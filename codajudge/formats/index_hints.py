@@ -43,8 +43,8 @@ def _index_hint(track: Track, entries: list) -> str | None:
     number in 0..K-1: the hint that these look like label indices, and how to write the labels."""
     k = len(track.labels)
     numbers = track.label_set.numbers  # label index -> its value
-    indexed = track.scale == "ordinal" and numbers != dict(enumerate(range(k)))
-    if not (indexed and all(is_number(entry) and entry in range(k) for entry in entries)):
+    unlike_indices = track.scale == "ordinal" and numbers != dict(enumerate(range(k)))
+    if not (unlike_indices and all(is_number(entry) and entry in range(k) for entry in entries)):
         return None
     shifts = {value - i for i, value in numbers.items()}
     shift = shifts.pop() if len(shifts) == 1 and len(numbers) == k else None
