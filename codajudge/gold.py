@@ -76,8 +76,7 @@ def _score_gold(track: Track, column: dict, ids: list[str], problems: ProblemCol
     """(gold scores, every item scored, no annotators): an item whose ``score`` is not a finite
     number (an int or float, ``10**400`` is not) is a problem."""
     values = column["score"]
-    finite = map(is_finite_number, values)
-    gold = np.array([float(v) if ok else math.nan for v, ok in zip(values, finite)], dtype=float)
+    gold = np.array([float(v) if is_finite_number(v) else math.nan for v in values], dtype=float)
     for row in np.flatnonzero(~np.isfinite(gold)).tolist():
         found = shorten(repr(values[row]))
         problems.add("gold 'score' must be a finite number", item=ids[row], found=found)

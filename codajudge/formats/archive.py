@@ -455,11 +455,10 @@ class FoundFiles(NamedTuple):
             if track.id not in given:
                 texts.append(f"{unused}; it was probably meant for {_name_it(track)}")
             else:
-                taken = (
-                    f"its name is like that of track '{track.id}', which is read from "
-                    f"{given[track.id]}"
+                texts.append(
+                    f"{unused}; its name is like that of track '{track.id}', which is read from "
+                    f"{given[track.id]}; {read}"
                 )
-                texts.append(f"{unused}; {taken}; {read}")
         notes = _first_shown(texts, near, "more file{s} named like a track's file {was} ignored")
         if len(other) == 1:
             notes.append(UNUSED_FILE.format(other[0]))

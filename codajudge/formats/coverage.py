@@ -94,9 +94,7 @@ def other_phase_ids(ref_dir: Path) -> dict[str, dict[str, list[str]]]:
     """``write_other_phase_ids``'s document read back (phase -> dataset -> id hashes); empty when the
     reference data has none (a bundle built before it was written)."""
     path = Path(ref_dir) / OTHER_PHASE_IDS
-    if not path.is_file():
-        return {}
-    return json.loads(path.read_text(encoding="utf-8"))
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
 
 def part_items(

@@ -23,9 +23,8 @@ def labels_as_indices_hint(track: Track, texts: Iterable[str], most: int) -> str
             entries += map(_as_number, row)
     if not entries:
         return None
-    if track.scale == "multilabel":
-        return _multilabel_hint(track, entries)
-    return _index_hint(track, entries)
+    hint = _multilabel_hint if track.scale == "multilabel" else _index_hint
+    return hint(track, entries)
 
 
 def _as_number(entry):
@@ -44,9 +43,8 @@ def _index_hint(track: Track, entries: list) -> str | None:
     number in 0..K-1: the hint that these look like label indices, and how to write the labels."""
     k = len(track.labels)
     numbers = track.label_set.numbers  # label index -> its value
-    if track.scale != "ordinal" or numbers == dict(enumerate(range(k))):
-        return None
-    if not all(is_number(entry) and entry in range(k) for entry in entries):
+    unlike_indices = track.scale == "ordinal" and numbers != dict(enumerate(range(k)))
+    if not (unlike_indices and all(is_number(entry) and entry in range(k) for entry in entries)):
         return None
     shifts = {value - i for i, value in numbers.items()}
     shift = shifts.pop() if len(shifts) == 1 and len(numbers) == k else None

@@ -74,12 +74,15 @@ def results_rows(
     number of items is refused, naming the other phase (``elsewhere``) that has that many items, if any."""
     numbers, texts = list(lines.numbers), lines.texts
     if len(texts) != n_items:
+        # one row too many, the first not ending in a number: a header line, which the layout has not
+        header = len(texts) == n_items + 1 and not is_decimal(texts[0].rpartition("\t")[2].strip())
+        header_hint = f"line 1 ({shorten(repr(texts[0]))}) looks like a header, which the layout has not: remove it"
         raise SubmissionError.single(
             problems.file,
             "wrong number of rows for the LeWiDi 2023 layout (one row per item, in item order)",
             expected=f"{n_items} rows, one per item of this phase",
             found=counted(len(texts), "non-blank row"),
-            hint=_header_hint(texts, n_items)
+            hint=(header and header_hint)
             or (elsewhere and elsewhere.of_line_count(len(texts)))
             or "write one row per item of this phase's input data, in its order",
         )
@@ -105,11 +108,3 @@ def results_rows(
         values.append(fields[0] if reads_label else json.dumps(probabilities))
     problems.raise_if_any()
     return range(len(texts)), numbers, values
-
-
-def _header_hint(texts: list[str], n_items: int) -> str | None:
-    """The hint for a file of one row too many whose first row's last field is not a number: a
-    header line, which the layout has not."""
-    if len(texts) == n_items + 1 and not is_decimal(texts[0].rpartition("\t")[2].strip()):
-        return f"line 1 ({shorten(repr(texts[0]))}) looks like a header, which the layout has not: remove it"
-    return None

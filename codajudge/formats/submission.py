@@ -219,10 +219,10 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
     index = dict(zip(keys.ids, range(len(keys.ids))))
     index_hint = columns.index_column_hint(index)
     if len(heads) and columns.tabbed.all() and (position < 0).all():
-        kind, named = kinds.of(columns.track), keys.ids[0] if keys.ids else "ID"
+        kind = kinds.of(columns.track)
         if keys.ids and kind.value_type is ANNOTATOR_ROW:  # one label per annotator of that item
             example = kind.example_value(columns.track, len(keys.annotators[0]))
-        expected = f"lines such as {example.replace('ID', repr(named) if keys.ids else 'ID')}"
+        expected = f"lines such as {example.replace('ID', repr(keys.ids[0]) if keys.ids else 'ID')}"
         elsewhere = keys.elsewhere and keys.elsewhere(heads)
         hint = index_hint or elsewhere or quoted_ids_hint(heads[0], index)
         rule = Rule("none of the ids in this file belong to the track", expected, hint)

@@ -168,12 +168,10 @@ def _text_start(head: bytes, display: str) -> int:
             rule = Rule(f"file is {encoding} text", "UTF-8 text", "save the file as UTF-8")
             raise rule.error(display, f"a {encoding} byte-order mark")
     offset = len(codecs.BOM_UTF8) if head.startswith(codecs.BOM_UTF8) else 0
-    nul_bytes = _utf16_without_bom(head[offset : offset + UTF16_SAMPLE_BYTES])
-    if nul_bytes:
+    if nul_bytes := _utf16_without_bom(head[offset : offset + UTF16_SAMPLE_BYTES]):
         rule = Rule("file looks like UTF-16 text", "UTF-8 text", "save the file as UTF-8")
         raise rule.error(display, nul_bytes)
-    start = _PRETTY_JSON.match(head, offset)
-    if start:
+    if start := _PRETTY_JSON.match(head, offset):
         found = f"a line holding only {chr(head[start.start(1)])!r}"
         raise PRETTY_JSON.error(display, found, head.count(b"\n", offset, start.start(1)) + 1)
     return offset

@@ -42,8 +42,8 @@ def add_problem(problems, problem: ValueProblem, **where) -> None:
     problems.add(**vars(problem), **where)
 
 
-def show(text: str, limit: int = 60) -> str:
-    return repr(shorten(str(text), limit))
+def show(text: str) -> str:
+    return repr(shorten(str(text)))
 
 
 def show_json(value) -> str:
@@ -298,16 +298,14 @@ def outside_label_set(value, track: Track, shown: str, hint: str = None) -> Valu
     index = str(value).strip()
     as_index = DECIMAL.fullmatch(index) and float(index) in range(len(track.labels))
     meant = _meant(index, track)
-    if meant:
-        hint = meant
-    elif as_index and not track.label_set.numbers:
+    if as_index and not meant and not track.label_set.numbers:
         hint = (
             f"labels are names, not class indices: write the name itself (if {index} is an index from 0 in the "
             f"order {', '.join(track.labels)}, that is {track.labels[int(float(index))]!r}; your model's own label "
             "order may differ)"
         )
     expected = "one of " + ", ".join(track.labels)
-    return ValueProblem("label outside the track's label set", expected, shown, hint)
+    return ValueProblem("label outside the track's label set", expected, shown, meant or hint)
 
 
 def _meant(text: str, track: Track) -> str | None:
