@@ -497,6 +497,24 @@ def test_result_submission_is_checked_and_copied(tmp_path):
     assert run_scoring_program(tmp_path, out).returncode == 0
 
 
+def test_a_result_submission_s_reading_notes_go_into_its_status_and_are_scored_once(
+    tmp_path, capsys
+):
+    """The format check prints how a file was read, in the scoring program's words, and keeps it in
+    the status's notes; the scoring program, which reads those notes, says it once."""
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    assert main(["--baseline", "random", str(phase["input"]), str(tmp_path / "made")]) == 0
+    submission = tmp_path / "sub"
+    submission.mkdir()
+    rows = (tmp_path / "made" / "sts.tsv").read_text(encoding="utf-8")
+    (submission / "sts.tsv").write_text("id\tscore\n" + rows, encoding="utf-8")
+    out = tmp_path / "out"
+    assert main([str(phase["input"]), str(out), str(submission)]) == 0
+    note = "sts.tsv: the first line was read as a header and skipped"
+    assert f"note: {note}\n" in capsys.readouterr().out and status_of(out)["notes"] == [note]
+    assert run_scoring_program(tmp_path, out).stdout.count(note) == 1
+
+
 def test_bad_result_submission_fails_with_line_and_item(tmp_path, capfd):
     phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
     submission = tmp_path / "sub"

@@ -126,9 +126,9 @@ def public_keys(items: list[dict]) -> ItemKeys:
 def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Path) -> list[str]:
     """A result submission: check each track file by the scorer's reader and copy it as
     ``<track_id>.tsv``; every broken file is named in one refusal (``FileRefusals``). What the
-    participant should know (files ignored) is appended to ``run.notes``, and each track's file
-    name as the participant wrote it is put in ``run.names`` (for the scorer's notes and results
-    page)."""
+    participant should know (files ignored, then how each file was read, in the scorer's words) is
+    printed and appended to ``run.notes``, and each track's file name as the participant wrote it
+    is put in ``run.names`` (for the scorer's notes and results page)."""
 
     @functools.cache
     def items_of(dataset: str) -> list[dict]:
@@ -141,6 +141,8 @@ def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Pa
         habits = other_platform_entry_points(folder, found.unclaimed)
         hint = MODEL_PY_HINT if habits else misnamed_model_hint(found.unclaimed)
         found.refuse_if_none("submission", habits, MODEL_FILE, hint)
+    given = {track: safe_display(str(relative)) for track, relative in found.files.items()}
+    read_notes = []  # the scorer's track notes, once per file (two tracks may share one)
     for track in (t for t in spec.tracks if t.id in found.files):
         relative = found.files[track.id]
         path = folder / relative
@@ -149,9 +151,9 @@ def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Pa
         if prediction is not None:
             shutil.copyfile(path, out_dir / f"{track.id}.tsv")
             run.names[track.id] = str(relative)
+            read_notes += [f"{given[track.id]}: {warning}" for warning in prediction.warnings]
     refusals.raise_if_any()
-    given = {track: safe_display(str(relative)) for track, relative in found.files.items()}
-    for note in found.ignored_notes(given):
+    for note in dict.fromkeys([*found.ignored_notes(given), *read_notes]):
         run.notes.append(note)
         print(f"note: {note}")
     return [t.id for t in spec.tracks if t.id in found.files]

@@ -27,7 +27,8 @@ from ..scoring import Result, score_folder  # noqa: E402
 from ..spec import SCORING_ONLY, TaskSpec, read_spec  # noqa: E402
 from .common import argument_parser, own_words, run_guarded, writing_into  # noqa: E402
 from .opening import open_submission  # noqa: E402
-from .status import MAX_STATUS_BYTES, OK, IngestionStatus, read_small_text, read_status  # noqa: E402
+from .status import MAX_STATUS_BYTES, OK, IngestionStatus, note_as_read, read_small_text  # noqa: E402
+from .status import read_status  # noqa: E402
 
 
 #: How many characters of the prediction step's message the scoring program repeats.
@@ -106,10 +107,10 @@ def score_submission_folder(
     status lists (no status is read in a phase without the kit's ingestion program:
     ``prediction_status``); otherwise a zip, or a folder holding only a zip, is read through a safe
     extraction. The result's warnings begin with the extraction's (entries skipped) and the
-    prediction step's notes. ``gold``: ``load_gold`` of every track, read once by the caller (else
-    only the needed gold is read). Without ``trusted_status`` (the ranking tool, but for the outputs
-    its ``--run-code`` made: a zip as uploaded may carry a status file of the participant's
-    making) only the status's failure is heeded: a prediction output's tracks are those whose
+    prediction step's notes but those the tracks' own repeat (how a file was read). ``gold``:
+    ``load_gold`` of every track, read once by the caller (else only the needed gold is read).
+    Without ``trusted_status`` (the ranking tool, but for the outputs its ``--run-code`` made: a
+    zip as uploaded may carry a status file of the participant's making) only the status's failure is heeded: a prediction output's tracks are those whose
     ``<track_id>.tsv`` stands at its root, and its notes and file names are not shown.
     """
     with tempfile.TemporaryDirectory(prefix="codajudge-res-") as tmp:
@@ -126,7 +127,9 @@ def score_submission_folder(
             found = tuple(t.id for t in spec.tracks if (folder / f"{t.id}.tsv").is_file())
             status = IngestionStatus(OK, "", found)
         result = score_folder(spec, ref_dir, folder, status.tracks, gold, status.names)
-    result.warnings[:0] = archive_warnings + ignored + list(status.notes if trusted_status else ())
+    said = set(map(note_as_read, report.submission_notes(result)))  # a file's reading notes
+    notes = [note for note in status.notes if trusted_status and note not in said]
+    result.warnings[:0] = archive_warnings + ignored + notes
     return result
 
 

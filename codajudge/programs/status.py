@@ -7,10 +7,11 @@ The file is a JSON object::
      "notes": [note, ...], "names": {track id: the participant's own file name}}
 
 ``tracks`` are the tracks the step wrote predictions for (only they are scored), ``notes`` what the
-participant should know (files ignored; shown on the results page) and ``names`` the file names of
-a result submission as the participant wrote them. On the platform the file sits in a folder that
-participant code could write to, so it is read as untrusted: a regular file of at most
-MAX_STATUS_BYTES, every field checked and cut to a displayable length.
+participant should know (files ignored, how a result submission's files were read; shown on the
+results page) and ``names`` the file names of a result submission as the participant wrote them.
+On the platform the file sits in a folder that participant code could write to, so it is read as
+untrusted: a regular file of at most MAX_STATUS_BYTES, every field checked and cut to a
+displayable length.
 """
 
 from __future__ import annotations
@@ -82,13 +83,18 @@ def read_status(folder: Path) -> IngestionStatus | None:
         status=str(document.get("status")),
         message=str(document.get("message") or "no message"),
         tracks=tuple(tracks) if listed else None,
-        notes=tuple(shorten(safe_display(str(note)), NOTE_CHARS) for note in notes),
+        notes=tuple(map(note_as_read, notes)),
         names={
             track: shorten(safe_display(name), NAME_CHARS)
             for track, name in names.items()
             if isinstance(track, str) and isinstance(name, str)
         },
     )
+
+
+def note_as_read(note: object) -> str:
+    """A note as ``read_status`` gives it: escaped for display and cut to NOTE_CHARS."""
+    return shorten(safe_display(str(note)), NOTE_CHARS)
 
 
 def read_json_object(path: Path, limit: int = MAX_STATUS_BYTES) -> dict | None:
