@@ -99,9 +99,10 @@ def score_log_lines(result: Result) -> list[str]:
 def submission_notes(result: Result) -> list[str]:
     """Every note on a scored submission, as the scoring program prints them first and the page
     shows them at its top: the submission's own (archive entries skipped, files ignored, tracks
-    not covered), then each track's (lines skipped, values read in another form), after its file."""
+    not covered), then each track's (lines skipped, values read in another form), after its file:
+    once for a file two tracks read (a LeWiDi 2023 results file)."""
     tracks = [f"{safe_display(tr.file)}: {w}" for tr in result.tracks.values() for w in tr.warnings]
-    return list(result.warnings) + tracks
+    return [*result.warnings, *dict.fromkeys(tracks)]
 
 
 def score_meanings(spec) -> dict[str, str]:

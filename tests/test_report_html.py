@@ -10,6 +10,7 @@ import struct
 import subprocess
 import zlib
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -369,6 +370,20 @@ def test_a_failed_prediction_step_shows_its_message_as_text(tmp_path, capsys):
     page = (out / "detailed_results.html").read_text(encoding="utf-8")
     assert html_escape(f"ingestion_status.json: the prediction step failed: {shown}") in page
     assert "\\n" not in page and "\\&#x27;" not in page
+
+
+def test_the_notes_of_a_file_two_tracks_read_are_said_once():
+    """A LeWiDi 2023 results file gives its soft and hard tracks the same reading notes: the
+    scoring program's log and the page's list of notes say them once, each track's own after."""
+    layout = "the file was read in the LeWiDi 2023 layout"
+    soft = SimpleNamespace(file="HS-Brexit_results.tsv", warnings=[layout])
+    hard = SimpleNamespace(file="HS-Brexit_results.tsv", warnings=[layout, "Micro-F1: undefined"])
+    result = SimpleNamespace(warnings=["tracks not covered"], tracks={"s": soft, "h": hard})
+    assert report.submission_notes(result) == [
+        "tracks not covered",
+        f"HS-Brexit_results.tsv: {layout}",
+        "HS-Brexit_results.tsv: Micro-F1: undefined",
+    ]
 
 
 def test_plot_labels_are_escaped():
