@@ -110,8 +110,9 @@ def score_submission_folder(
     prediction step's notes but those the tracks' own repeat (how a file was read). ``gold``:
     ``load_gold`` of every track, read once by the caller (else only the needed gold is read).
     Without ``trusted_status`` (the ranking tool, but for the outputs its ``--run-code`` made: a
-    zip as uploaded may carry a status file of the participant's making) only the status's failure is heeded: a prediction output's tracks are those whose
-    ``<track_id>.tsv`` stands at its root, and its notes and file names are not shown.
+    zip as uploaded may carry a status file of the participant's making) only the status's
+    failure is heeded: a prediction output's tracks are those whose ``<track_id>.tsv`` stands at
+    its root, and its notes and file names are not shown.
     """
     with tempfile.TemporaryDirectory(prefix="codajudge-res-") as tmp:
         folder = res_dir if res_dir.is_dir() else copy_status_files(res_dir, Path(tmp))
