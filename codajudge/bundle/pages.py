@@ -23,6 +23,7 @@ from ..errors import plural
 from ..formats.results_tsv import layout_files
 from ..importers import gold_choices
 from ..metrics import get as get_metric
+from ..metrics.disagreement import ROUNDED
 from ..spec import BASELINE, NORMALISED
 from ..tracks import PRIMARY_KEY
 from .compose import score_rows
@@ -452,6 +453,8 @@ def evaluation_page(edition: Edition, score: LocalScore) -> str:
         for kind in _kinds(edition)
         if prose.has(f"kinds/{kind.name}_edge_cases")
     ]
+    if any(metric in ROUNDED for t in edition.tracks for metric in t.metrics):
+        edges.append(prose.fill("evaluation/lewidi_rounding"))
     notes = [prose.fill("evaluation/edge_cases", edge_cases=" ".join(edges))] if edges else []
     notes += _alignment_paragraphs(prose, edition)
     notes += [_range_sentence(prose, edition, kind) for kind in _kinds(edition) if kind.has_range]
