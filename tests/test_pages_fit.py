@@ -140,6 +140,34 @@ def test_the_evaluation_page_names_the_phases_whose_detailed_results_show_interv
     assert "the evaluation and post-campaign phases hide their gold" in text
 
 
+def test_the_evaluation_page_names_only_the_breakdowns_the_detailed_results_show():
+    """Per annotator where a kind plots the error per annotator (perspectivist); per language and
+    per genre where a track's items in a public-gold split have more than one value
+    (``build.breakdowns``): lewidi2023's and sts2017's pages named breakdowns theirs lack."""
+    from types import SimpleNamespace
+
+    from codajudge.bundle.build import breakdowns
+
+    edition = sts_only()  # practice (dev) public, evaluation and post-campaign (test) hidden
+    items = [{"lang": "en", "genre": "news"}, {"lang": "en", "genre": "forum"}]
+    hidden = [{"lang": "en"}, {"lang": "es"}]
+    data = SimpleNamespace(
+        splits={"dev": {"sts_en": items}, "test": {"sts_en": hidden}}, local=None
+    )
+    assert breakdowns(edition, data) == ("genre",)
+    data.local = {"local": {"sts_en": hidden}}
+    assert breakdowns(edition, data) == ("lang", "genre")
+    by_genre = LocalScore(practice_public=True, local_items={}, breakdowns=("genre",))
+    assert "a 95% bootstrap interval, plots and per-genre scores;" in pages.evaluation_page(
+        edition, by_genre
+    )
+    lewidi2023 = load_edition(REPO / "editions" / "lewidi2023")
+    assert "a 95% bootstrap interval and plots;" in pages.evaluation_page(lewidi2023, NO_LOCAL)
+    every = dataclasses.replace(NO_LOCAL, breakdowns=("lang", "genre"))
+    text = pages.evaluation_page(load_edition(REPO / "editions" / "default"), every)
+    assert "plots and per-annotator, per-language and per-genre scores;" in text
+
+
 def test_datasets_sharing_their_local_items_are_named_where_the_local_score_is_explained():
     """Datasets built from one training source (STS 2017's seven tracks all train on the STS
     Benchmark) have the same local items: the README and the Baselines page say that a system

@@ -23,7 +23,7 @@ from ..baselines import baseline_class
 from ..assets import CACHES, PACKAGE, kit_root
 from ..errors import BuildProblems, ConfigError, Problem, counted
 from ..formats.coverage import write_other_phase_ids
-from ..formats.items import public_view, reference_view, write_items
+from ..formats.items import GROUP_FIELDS, public_view, reference_view, write_items
 from ..formats.write import write_prediction
 from ..gold import gold_as_values
 from ..importers import PartlyRead, load_split, missing_releases, split_source
@@ -535,7 +535,18 @@ def local_score(edition: Edition, data: EditionData) -> LocalScore:
         scored = sum(item["id"] in scored_ids for item in local_items[track.dataset])
         if scored < len(local_items[track.dataset]):
             fewer[track.title] = scored
-    return LocalScore(platform.public_gold, counts, fewer, same_items(local_items), platform.id)
+    shared, by = same_items(local_items), breakdowns(edition, data)
+    return LocalScore(platform.public_gold, counts, fewer, shared, platform.id, by)
+
+
+def breakdowns(edition: Edition, data: EditionData) -> tuple[str, ...]:
+    """The item fields (``GROUP_FIELDS``) by which public-gold detailed results break a track's
+    score down (``report.track_visuals``): those with more than one value among a track's items in
+    a split such a phase scores (the kit's local phase's too)."""
+    splits = [data.splits[p.split] for p in edition.phases if p.public_gold]
+    splits += [data.local[LOCAL_PHASE]] if data.local else []
+    items = [split.get(t.dataset, []) for split in splits for t in edition.tracks]
+    return tuple(f for f in GROUP_FIELDS if any(len({i.get(f) for i in its}) > 1 for its in items))
 
 
 def same_items(items: dict[str, list[dict]]) -> list[tuple[str, ...]]:

@@ -48,14 +48,16 @@ class LocalScore:
     needs), ``shared`` (groups of datasets whose local items are the same items, from one
     training source: their tracks' local scores say nothing of each track's own data), ``phase``
     (the id of the platform's phase the kit holds, ``build.kit_platform_phases``: the texts call it
-    the practice phase, ``$phase`` names it). Read by the kit's README and by the Baselines and
-    Evaluation pages."""
+    the practice phase, ``$phase`` names it), ``breakdowns`` (the item fields, lang and genre, by
+    which public-gold detailed results break scores down, ``build.breakdowns``). Read by the kit's
+    README and by the Baselines and Evaluation pages."""
 
     practice_public: bool
     local_items: dict[str, int]
     local_scored: dict[str, int] = field(default_factory=dict)
     shared: list[tuple[str, ...]] = field(default_factory=list)
     phase: str = "practice"
+    breakdowns: tuple[str, ...] = ()
 
     @property
     def first_phase(self) -> str:
@@ -399,7 +401,7 @@ def details_sentence(prose: Templates, edition: Edition, score: LocalScore) -> s
     shown = [_phases(prose, public)] if public else []
     if score.local_items:
         shown.append(prose.fill("evaluation/details_local"))
-    extras = prose.fill("evaluation/details_extras")
+    extras = _details_extras(prose, edition, score)
     if not shown:
         return prose.fill("evaluation/details_all_hidden", hidden=listed(hidden), extras=extras)
     hidden_part = ""
@@ -409,6 +411,18 @@ def details_sentence(prose: Templates, edition: Edition, score: LocalScore) -> s
             "evaluation/details_hidden", phases=_phases(prose, hidden), hides=hides
         )
     return prose.fill("evaluation/details", shown=listed(shown), extras=extras, hidden=hidden_part)
+
+
+def _details_extras(prose: Templates, edition: Edition, score: LocalScore) -> str:
+    """What only public-gold detailed results show: intervals and plots, and the breakdowns
+    (``report.track_visuals``): per annotator where a kind plots the error per annotator, per item
+    field of ``score.breakdowns``."""
+    per_annotator = any(kinds.of(t).report_figure == "annotator_errors" for t in edition.tracks)
+    fields = ["annotators"] * per_annotator + list(score.breakdowns)
+    if not fields:
+        return prose.fill("evaluation/details_plots")
+    by = listed([prose.fill(f"evaluation/by_{name}") for name in fields])
+    return prose.fill("evaluation/details_extras", breakdowns=by)
 
 
 def _primary_tracks(prose: Templates, edition: Edition, template: str) -> list[str]:
