@@ -46,6 +46,24 @@ def test_the_kit_readme_describes_the_editions_kinds_only_as_the_data_page_does(
         assert other not in sts_readme
 
 
+def test_the_kit_readme_lists_only_the_checks_of_the_editions_kinds():
+    """sts2017's, lewidi2023's and chaosnli's READMEs listed the perspectivist check (one label per
+    annotator); each kind's checks are its own (``kinds/KIND_checks``), a shared one said once."""
+    listed = [dict(title=name, file=f"pages/{name}.md") for name in ("data", "evaluation", "terms")]
+    checks = {
+        "sts2017": ["numbers finite"],
+        "lewidi2023": ["labels spelled", "numbers finite", "probability vectors"],
+        "default": ["numbers finite", "labels spelled", "probability vectors", "one label per"],
+    }
+    for name, expected in checks.items():
+        readme = pages.render(
+            load_edition(REPO / "editions" / name), NO_LOCAL, {}, listed, "random"
+        )
+        said = readme.split("The checks: ")[1].split(". Archives")[0].split("; ")[2:]
+        assert len(said) == len(expected), name
+        assert all(check.startswith(start) for check, start in zip(said, expected)), name
+
+
 def test_the_evaluation_page_says_the_tracks_scale_and_only_its_kinds_edge_cases():
     text = pages.evaluation_page(sts_only([1, 5]), NO_LOCAL)
     assert "from 1 (unrelated) to 5 (equivalent)" in text

@@ -204,10 +204,19 @@ def render(
         checked_sample=LOCAL_SAMPLE if score.local_items else PRACTICE_SAMPLE,
         samples=_samples(prose, score, sample_baseline),
         other_names=_other_names(prose, edition, pages),
+        checks=_kind_checks(prose, edition),
         formats=kind_formats(prose, edition)
         + _paragraphs(_alignment_paragraphs(prose, edition) + label_policy(prose, edition)),
     )
     return text + "\n"
+
+
+def _kind_checks(prose: Templates, edition: Edition) -> str:
+    """The checks of the values of the edition's kinds (``kinds/KIND_checks``, one per line), each
+    once, each after ``; ``."""
+    own = [kind for kind in _kinds(edition) if prose.has(f"kinds/{kind.name}_checks")]
+    checks = "\n".join(kind_text(prose, kind, "checks") for kind in own).splitlines()
+    return "".join("; " + check for check in dict.fromkeys(checks))
 
 
 def _check_note(prose: Templates, score: LocalScore) -> str:
