@@ -187,6 +187,41 @@ def test_the_local_sample_submission_is_the_scored_cosine_run_on_the_local_phase
     assert files == {path.name: path.read_bytes() for path in fresh.iterdir()}
 
 
+def test_the_samples_are_the_predictions_of_a_baseline_the_edition_runs(tmp_path, monkeypatch):
+    """lewidi2023 runs random and most_frequent: its samples were cosine_bow's, run for them alone,
+    and its README said so. The samples are cosine_bow's where the edition runs it, else the first
+    baseline it runs, and the README names that one."""
+    from codajudge.bundle import baselines_run
+    from small_edition import make_edition
+
+    assert baselines_run.sample_baseline(["random", "most_frequent", "cosine_bow"]) == "cosine_bow"
+    assert baselines_run.sample_baseline(["most_frequent", "random"]) == "most_frequent"
+    assert baselines_run.sample_baseline([]) == "random"
+    runs = []
+    run_baseline = baselines_run.run_baseline
+
+    def counting(name, input_dir, output_dir, seed, datasets=None):
+        runs.append(name)
+        return run_baseline(name, input_dir, output_dir, seed, datasets)
+
+    monkeypatch.setattr(baselines_run, "run_baseline", counting)
+    folder = make_edition(tmp_path / "edition")
+    config = yaml.safe_load((folder / "edition.yaml").read_text())
+    config.update(baselines=["random", "most_frequent"], local={"fraction": 0.25, "seed": 1})
+    (folder / "edition.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    edition = load_edition(folder)
+    kit = build(edition, edition.folder, tmp_path / "dist").tree / "starting_kit"
+    assert "cosine_bow" not in runs
+    readme = (kit / "README.md").read_text(encoding="utf-8")
+    assert "cosine_bow baseline's" not in readme and "the random baseline's predictions" in readme
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    run_baseline("random", kit / "input_data" / "local", fresh, edition.seed)
+    with zipfile.ZipFile(kit / "sample_submissions" / "local_result_submission.zip") as archive:
+        files = {name: archive.read(name) for name in archive.namelist()}
+    assert files == {path.name: path.read_bytes() for path in fresh.iterdir()}
+
+
 def test_a_baseline_failing_on_the_data_is_the_builds_located_refusal(bundles, tmp_path, capsys):
     """cosine_bow learns from the training split: on a phase without one it fails, and the build
     refuses naming the baseline and quoting its refusal (random, which learns nothing, runs). A

@@ -37,10 +37,15 @@ from codajudge.baselines import baseline_class
 Model = baseline_class("{name}")
 '''
 
-#: The baseline whose predictions on the first phase are the starting kit's sample result submission.
-SAMPLE_BASELINE = "cosine_bow"
 
-#: phase id -> the prediction files of SAMPLE_BASELINE on that phase (``baseline_scores``)
+def sample_baseline(baselines: list[str]) -> str:
+    """The baseline whose predictions are the starting kit's sample result submissions, of the
+    ``baselines`` the edition runs: cosine_bow where it is one, else the first (random where the
+    edition runs none: it needs no training split)."""
+    return "cosine_bow" if "cosine_bow" in baselines else (baselines or ["random"])[0]
+
+
+#: phase id -> the prediction files of ``sample_baseline`` on that phase (``baseline_scores``)
 Samples = dict[str, dict[str, bytes]]
 #: ``scores[phase id][baseline][key]``: the baselines' scores on each phase (``baseline_scores``)
 BaselineScores = dict[str, dict[str, dict[str, float]]]
@@ -76,7 +81,7 @@ def baseline_scores(edition: Edition, root: Path, samples: Samples) -> BaselineS
     """``scores[phase id][baseline][key]`` for every phase and baseline of the edition, also written
     as ``BASELINE_SCORES`` in the reference data of every public-gold phase with baselines run
     (JSON, its keys sorted: the build is reproducible). ``samples`` receives the
-    prediction files of SAMPLE_BASELINE on each phase it ran on, when it is one of them."""
+    prediction files of ``sample_baseline`` on each phase it ran on."""
     scores: BaselineScores = {}
     for phase in edition.phases:
         # a phase scoring a split scored already has its items and gold: the same scores
@@ -98,7 +103,7 @@ def _phase_scores(edition: Edition, root: Path, phase, samples) -> dict[str, dic
         with tempfile.TemporaryDirectory(prefix="codajudge-baseline-") as tmp:
             files = run_baseline(name, inputs, Path(tmp), edition.seed, datasets)
             scores[name] = score_folder(spec, ref, Path(tmp), gold=gold).scores()
-            if name == SAMPLE_BASELINE:
+            if name == sample_baseline(edition.baselines):
                 samples[phase.id] = files
     return scores
 

@@ -34,11 +34,11 @@ from ..spec import read_spec, write_spec
 from ..tracks import dataset_label_set
 from ..untrusted import remove_entry
 from .baselines_run import (
-    SAMPLE_BASELINE,
     BaselineScores,
     Samples,
     baseline_scores,
     run_baseline,
+    sample_baseline,
     write_missing_track_scores,
     write_solutions,
 )
@@ -437,10 +437,9 @@ def write_starting_kit(
 ) -> None:
     """The starting kit is itself a small bundle of the practice phase, so the local runner works on it:
     programs with the engine, the practice input data (and its gold when public), run_local.py,
-    the sample submissions (``samples``: as ``baseline_scores``, which adds the local phase's;
-    SAMPLE_BASELINE's predictions, or random's when that one needs a training split the edition
-    lacks) and the participant README (``pages.render``), which quotes the first lines of the
-    sample its check command takes."""
+    the sample submissions (``samples``: as ``baseline_scores``, which adds the local phase's; the
+    predictions of ``sample_baseline``, one of those the edition runs) and the participant README
+    (``pages.render``), which quotes the first lines of the sample its check command takes."""
     kit = root / "starting_kit"
     shutil.copytree(REPO_ROOT / "starting_kit", kit, ignore=shutil.ignore_patterns(*CACHES))
     practice = kit_platform_phases(edition)
@@ -463,7 +462,7 @@ def write_starting_kit(
     for name in edition.public_files:
         (kit / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(edition.folder / name, kit / name)
-    baseline = "random" if SAMPLE_BASELINE in data.skipped_baselines else SAMPLE_BASELINE
+    baseline = sample_baseline(edition.baselines)
     files = write_samples(edition, root, samples, baseline)
     # the first non-empty file of each kind of track, in name order (the zip's), by its first line
     kind_of = {t.file_names[0]: kinds.of(t) for t in edition.tracks}
