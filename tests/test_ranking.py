@@ -3,6 +3,7 @@ data ranked with the three baselines and two noisy copies of the gold."""
 
 import csv
 import dataclasses
+import html
 import re
 import io
 import json
@@ -1277,17 +1278,23 @@ def test_ranking_by_team_keeps_each_team_s_best_run(small_phase, capsys):
 
 def test_ranking_by_team_notes_a_team_whose_rows_name_no_ranked_submission(small_phase, capsys):
     """A row naming a run missing from the folder (or one not scored) does not make its team
-    vanish unnoticed: a team without a ranked run is noted with its rows."""
+    vanish unnoticed: a team without a ranked run is noted with its rows, and listed under "Not
+    ranked" in ranking.md, ranking.csv and ranking.html."""
     rows = "".join(f"{run},{team}\n" for run, team in TEAMS.items())
     rows += "ghost_run,delta\nnot_a_zip,gamma\n"
     assert _rank_by_teams(small_phase, None, "teams.csv", "submission,team\n" + rows) == 0
     err = " ".join(capsys.readouterr().err.split())
+    out = small_phase[2]
+    listed = csv.DictReader((out / "ranking.csv").open())
+    not_ranked = {r["system"]: r["note"] for r in listed if r["table"] == "not_ranked"}
+    markdown, page = (out / "ranking.md").read_text(), (out / "ranking.html").read_text()
     for team, row in (("delta", "line 6: 'ghost_run'"), ("gamma", "line 7: 'not_a_zip'")):
-        assert (
-            f"teams.csv: team '{team}' is not ranked: no ranked submission is named by its rows ({row}); add its zip"
-            in err
-        )
-    assert "'alpha' is not ranked" not in err and "'beta' is not ranked" not in err
+        why = f"a team of the teams file, not ranked: no ranked submission is named by its rows ({row})"
+        assert f"teams.csv: '{team}': {why}; add its zip" in err and why in not_ranked[team]
+        assert f"<li>{team}: {html.escape(why)}" in page
+        assert f"- {team}: a team of the teams file, not ranked: no ranked submission" in markdown
+    assert markdown.index("## Not ranked") < markdown.index("- delta: ")
+    assert "'alpha':" not in err and "'beta':" not in err
 
 
 def test_ranking_by_team_reads_codabench_s_export_of_submissions(small_phase):

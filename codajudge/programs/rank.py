@@ -608,14 +608,16 @@ def run(args: argparse.Namespace) -> int:
     options = {name: getattr(args, name, None) for name in Settings._fields}
     settings = Settings(**dict(options, seed=seed, command=command_line(args, seed)))
     runs: dict[str, str] = {}  # team -> its best run, teams in the order of their best runs
+    teams_not_ranked: list[tuple[str, str]] = []
     if teams is not None:
-        team_of, notes = teams_of(list(results), teams)
-        for note in notes:
+        team_of, notes, teams_not_ranked = teams_of(list(results), teams)
+        for note in notes + [f"{team!r}: {why}" for team, why in teams_not_ranked]:
             log(f"note: {args.teams}: {note}")
         for system in overall_order(spec, results, settings):  # best first
             runs.setdefault(team_of[system], system)
         log(f"ranking {counted(len(runs), 'team')} by their best run: " + ", ".join(runs.values()))
-    write_outputs(args.out, build_report(spec, results, failures, settings, runs))
+    report = build_report(spec, results, failures + teams_not_ranked, settings, runs)
+    write_outputs(args.out, report)
     if failures:
         unranked = counted(len(failures), "submission")
         log(f"{unranked} not ranked: " + ", ".join(name for name, _ in failures))

@@ -175,10 +175,12 @@ def _json_rows(path: Path, text: str) -> Iterator[Row]:
         yield {"item": f"#{number}"}, _names(*exact), _names(*files), owner.strip()
 
 
-def teams_of(systems: Sequence[str], teams: Teams) -> tuple[dict[str, str], list[str]]:
-    """System name -> team for every ranked system, and the notes on file names left unused and
-    on each team none of whose rows names a ranked system (so it is not ranked); UsageError
-    listing the systems found by no name, or only by an ambiguous file name."""
+def teams_of(
+    systems: Sequence[str], teams: Teams
+) -> tuple[dict[str, str], list[str], list[tuple[str, str]]]:
+    """System name -> team for every ranked system, the notes on file names left unused, and
+    (team, why) of each team none of whose rows names a ranked system (so it is not ranked);
+    UsageError listing the systems found by no name, or only by an ambiguous file name."""
     # by exact name first, then by a file name that one team gave
     found = {}
     for name in systems:
@@ -202,8 +204,8 @@ def teams_of(systems: Sequence[str], teams: Teams) -> tuple[dict[str, str], list
             hint="add a row for each (its zip or folder name, or its Codabench id or file name)",
         )
     not_ranked = [
-        kit_text("ranking/teams_not_ranked", team=repr(team), rows=first_few(rows, PLACES_SHOWN))
+        (team, kit_text("ranking/teams_not_ranked", rows=first_few(rows, PLACES_SHOWN)))
         for team, rows in teams.rows.items()
         if team not in found.values()
     ]
-    return found, _unused_file_names(teams) + not_ranked
+    return found, _unused_file_names(teams), not_ranked

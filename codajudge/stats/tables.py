@@ -69,7 +69,7 @@ class Settings(NamedTuple):
 
 @dataclass
 class RankingReport:
-    """Everything the tables show. ``failures`` are (submission, reason) pairs that were not ranked;
+    """Everything the tables show. ``failures`` are (submission or team, reason) pairs not ranked;
     ``notes`` the scoring program's notes on each ranked submission that has any (files ignored...);
     ``runs`` (ranking by team) each team's run kept, team -> run."""
 
