@@ -1161,6 +1161,7 @@ def test_latex_writes_names_pdflatex_cannot_set_as_stand_ins(small_phase, tmp_pa
     markdown, table = (out / "ranking.md").read_text(), (out / "ranking.csv").read_text()
     assert "弱い" in markdown and "弱い" in table and "caf\\xe9" in table
     teams = "submission,team\ncaf\\xe9,中文队\nweak,x\nsim_only,x\nfolder_run,中文队\n"
+    teams += "not_a_zip,x\ncrashed,x\nshort,x\n"
     (ref.parent / "teams.csv").write_text(teams.replace("weak", "弱い"), encoding="utf-8")
     teams_out = tmp_path / "teams-out"
     args = [str(subs), str(ref), "--out", str(teams_out), "--resamples", "50", "--teams"]
@@ -1249,6 +1250,9 @@ TEAMS = {"good": "alpha", "weak": "alpha", "sim_only": "beta", "folder_run": "be
 
 def _rank_by_teams(small_phase, teams_file, name, text):
     ref, subs, out = small_phase
+    for run in ("not_a_zip", "crashed", "short"):  # not scored; each zip needs a team
+        if run not in text:
+            (subs / f"{run}.zip").unlink(missing_ok=True)
     (ref.parent / name).write_text(text)
     args = [str(subs), str(ref), "--out", str(out), "--resamples", "100", "--teams"]
     return rank_main(args + [str(ref.parent / name)])
@@ -1338,7 +1342,7 @@ def test_ranking_by_team_finds_submissions_by_id_before_file_names(small_phase, 
     (subs / "103.zip").rename(subs / "result_submission.zip")  # found only by a shared name
     assert _rank_by_teams(small_phase, None, "export.csv", text) == 2
     err = capsys.readouterr().err
-    assert "1 ranked submission can be found only by a file name that several teams gave: " in err
+    assert "1 submission can be found only by a file name that several teams gave: " in err
     assert "'result_submission' ('alpha' on line 2, 'beta' on line 3)" in err
     assert "Name each zip by its submission id" in err and "Traceback" not in err
 
@@ -1347,7 +1351,7 @@ def test_ranking_by_team_refuses_a_file_that_does_not_say(small_phase, capsys):
     partial = "submission,team\ngood,alpha\nweak,alpha\n"
     assert _rank_by_teams(small_phase, None, "partial.csv", partial) == 2
     err = capsys.readouterr().err
-    assert "partial.csv" in err and "2 ranked submissions have no team" in err
+    assert "partial.csv" in err and "2 submissions have no team" in err
     assert "'folder_run'" in err and "Traceback" not in err
     twice = "submission,team\ngood,alpha\nweak,alpha\ngood.zip,beta\n"  # good.zip names good
     assert _rank_by_teams(small_phase, None, "twice.csv", twice) == 2
@@ -1384,6 +1388,17 @@ def test_command_says_what_is_wrong_with_the_folders_it_is_given(small_phase, tm
     assert "expected a phase's reference folder (task.json and the gold <dataset>.jsonl)" in err
     assert "found no gold (reference data sim.jsonl: " in err
     assert "reference_data/PHASE, not input_data/PHASE" in err and "organisers must fix" not in err
+
+
+def test_a_teams_file_row_naming_no_submission_is_named_before_any_is_scored(small_phase, capsys):
+    """A misspelt run leaves its submission without a team: refused before scoring, naming the row
+    that names no submission and the submission name closest to it."""
+    text = "submission,team\ngood,alpha\nweak,alpha\nsim_onyl,beta\nfolder_run,beta\n"
+    assert _rank_by_teams(small_phase, None, "typo.csv", text) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "typo.csv: 1 submission has no team: 'sim_only'; expected a row naming each zip" in err
+    assert "found rows that name none: line 4: 'sim_onyl' (did you mean 'sim_only'?)" in err
+    assert "scoring" not in err and "Traceback" not in err
 
 
 def test_a_teams_file_that_is_not_utf8_is_refused_naming_the_line_and_byte(tmp_path):

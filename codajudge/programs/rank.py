@@ -597,6 +597,8 @@ def run(args: argparse.Namespace) -> int:
     spec = read_spec(args.reference)
     submissions, not_submissions = find_submissions(args.submissions)
     teams = read_teams(args.teams) if args.teams is not None else None
+    if teams is not None:  # every submission's team, checked before any is scored
+        teams_of([name for name, _ in submissions], teams)
     check_resamples(spec, args.resamples, args.test)
     check_out(args.out)
     results, failures = score_submissions(submissions, spec, args)

@@ -19,8 +19,9 @@ upload named after a rival's submission id cannot take that id), and a file name
 owners uploaded (the starting kit's ``result_submission.zip``) is ambiguous: it is ignored, with a
 note, and refused only when it is the one way to find a ranked submission (name the zips by their
 submission ids). In the organiser's CSV every name is exact, and a name given two teams is refused.
-Every ranked submission must be found; a team none of whose rows finds a ranked submission (a
-zip missing from the folder, a mistyped name) is not ranked, with a note naming its rows.
+Every submission of the folder must be found (checked before any is scored; the refusal names
+the rows that find none, with the closest submission name); a team none of whose rows finds a
+ranked submission (a zip missing from the folder, one not scored) is not ranked, with its rows.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from pathlib import Path
 from collections.abc import Iterator, Sequence
 
 from ..errors import UsageError, counted, first_few, plural
+from ..fields import did_you_mean
 from ..formats.textfile import utf8_text
 from ..texts import kit_text
 
@@ -60,12 +62,12 @@ class Teams:
     """What a teams file says: ``exact`` names (Codabench ids, the organiser's names) -> team,
     ``files`` (file names given by participants, with and without ``.zip``) -> each team giving
     the name -> the first place (``line 3``, ``item #3``) that does, and each team's ``rows``
-    (``line 3: 'run1'``)."""
+    (``line 3: 'run1'``) -> the names the row gives."""
 
     path: Path
     exact: dict[str, str] = field(default_factory=dict)
     files: dict[str, dict[str, str]] = field(default_factory=dict)
-    rows: dict[str, list[str]] = field(default_factory=dict)
+    rows: dict[str, dict[str, list[str]]] = field(default_factory=dict)
 
 
 def _unused_file_names(teams: Teams) -> list[str]:
@@ -112,7 +114,7 @@ def read_teams(path: Path) -> Teams:
                     hint="give each submission one team",
                 )
         place = f"line {where['line']}" if "line" in where else f"item {where['item']}"
-        teams.rows.setdefault(team, []).append(f"{place}: {(exact or files or [''])[0]!r}")
+        teams.rows.setdefault(team, {})[f"{place}: {(exact or files or [''])[0]!r}"] = exact + files
         for name in files:
             teams.files.setdefault(name, {}).setdefault(team, place)
     return teams
@@ -180,7 +182,8 @@ def teams_of(
 ) -> tuple[dict[str, str], list[str], list[tuple[str, str]]]:
     """System name -> team for every ranked system, the notes on file names left unused, and
     (team, why) of each team none of whose rows names a ranked system (so it is not ranked);
-    UsageError listing the systems found by no name, or only by an ambiguous file name."""
+    UsageError listing the systems found by no name (and the rows that name no system, with the
+    closest system name), or only by an ambiguous file name."""
     # by exact name first, then by a file name that one team gave
     found = {}
     for name in systems:
@@ -190,21 +193,30 @@ def teams_of(
     if ambiguous:
         raise UsageError.single(
             str(teams.path),
-            f"{counted(len(ambiguous), 'ranked submission')} can be found only by a file name "
+            f"{counted(len(ambiguous), 'submission')} can be found only by a file name "
             f"that several teams gave: "
             + "; ".join(f"{n!r} ({_places(teams.files[n])})" for n in ambiguous[:5]),
             hint="name each zip by its submission id (Codabench's 'Submission ID', or 'id')",
         )
     unknown = [name for name in systems if found[name] is None]
     if unknown:
+        unmatched = [
+            f"{row} ({did_you_mean(names[0], systems) or 'no submission is close'})"
+            for rows in teams.rows.values()
+            for row, names in rows.items()
+            if not set(names) & set(systems)
+        ]
         raise UsageError.single(
             str(teams.path),
-            f"{counted(len(unknown), 'ranked submission')} {plural(len(unknown), 'has', 'have')} "
+            f"{counted(len(unknown), 'submission')} {plural(len(unknown), 'has', 'have')} "
             f"no team: {first_few([repr(n) for n in unknown])}",
-            hint="add a row for each (its zip or folder name, or its Codabench id or file name)",
+            expected="a row naming each zip or folder of the submissions folder",
+            found=f"rows that name none: {first_few(unmatched)}" if unmatched else None,
+            hint="correct those rows, or add a row for each submission (its zip or folder name, "
+            "or its Codabench id or file name)",
         )
     not_ranked = [
-        (team, kit_text("ranking/teams_not_ranked", rows=first_few(rows, PLACES_SHOWN)))
+        (team, kit_text("ranking/teams_not_ranked", rows=first_few(list(rows), PLACES_SHOWN)))
         for team, rows in teams.rows.items()
         if team not in found.values()
     ]
