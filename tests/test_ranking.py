@@ -1401,6 +1401,18 @@ def test_a_teams_file_row_naming_no_submission_is_named_before_any_is_scored(sma
     assert "scoring" not in err and "Traceback" not in err
 
 
+def test_two_entries_naming_one_system_are_refused_naming_both(small_phase, capsys):
+    """The file name without .zip names the system: a zip and a folder of that name are one
+    system given twice, refused before any is scored."""
+    ref, subs, out = small_phase
+    shutil.copytree(subs / "folder_run", subs / "good")
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "20"]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert f"{subs}: entries name the same system (the file name without .zip names it)" in err
+    assert "expected one zip or folder per system, found good/, good.zip. Remove or" in err
+    assert "scoring" not in err and not out.exists()
+
+
 def test_a_teams_file_that_is_not_utf8_is_refused_naming_the_line_and_byte(tmp_path):
     path = tmp_path / "teams.csv"
     path.write_bytes(b"submission,team\r\ngood,alpha\r\nweak,caf\xe9\r\n")

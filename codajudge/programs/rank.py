@@ -6,8 +6,9 @@
         [--run-code]
 
 SUBMISSIONS_DIR holds one result zip per team or run (a folder of prediction files also works);
-the file name without ``.zip`` names the system; any other entry (hidden ones aside) is
-reported as not ranked. The ranking scores predictions: for a code
+the file name without ``.zip`` names the system (two entries naming one, ``beta.zip`` and a
+folder ``beta``, are refused, exit 2); any other entry (hidden ones aside) is reported as not
+ranked. The ranking scores predictions: for a code
 submission (``model.py``), rank the prediction output Codabench keeps of each run (the prediction
 step's output), or give ``--run-code``, which runs each code submission, one at a time, through
 the phase's prediction step as ``run_local.py`` does (the bundle's ingestion program on the phase's
@@ -122,7 +123,8 @@ def find_submissions(folder: Path) -> tuple[list[tuple[str, Path]], list[tuple[s
     """(system name, path) of every zip and sub-folder, sorted by name, and (name, why) of every
     other entry, which is not ranked (hidden entries are skipped). A name's bytes that are not
     UTF-8 are written as their values (``caf\\xe9``), in every table. UsageError when there is no
-    submission, or no such folder (or a file)."""
+    submission, no such folder (or a file), or two entries name the same system (``beta.zip`` and
+    a folder ``beta``)."""
     listing = sorted(folder.iterdir()) if folder.is_dir() else []
     entries = [p for p in listing if p.name[:1] != "."]
     found = [p for p in entries if p.is_dir() or (p.is_file() and p.suffix.lower() == ".zip")]
@@ -137,10 +139,18 @@ def find_submissions(folder: Path) -> tuple[list[tuple[str, Path]], list[tuple[s
             hint=None if folder.is_dir() else "give the folder that holds the result zips",
         )
     names = [undecodable_as_text(path.stem if path.is_file() else path.name) for path in found]
-    submissions = [
-        (name if names.count(name) == 1 else undecodable_as_text(path.name), path)
-        for name, path in zip(names, found)
+    clashes = [
+        f"{path.name}{'/' * path.is_dir()}" for n, path in zip(names, found) if names.count(n) > 1
     ]
+    if clashes:
+        raise UsageError.single(
+            str(folder),
+            "entries name the same system (the file name without .zip names it)",
+            expected="one zip or folder per system",
+            found=first_few([undecodable_as_text(name) for name in clashes]),
+            hint="remove or rename all but one of each",
+        )
+    submissions = list(zip(names, found))
     for name, why in others:
         log(f"{name}: NOT RANKED: {why}")
     return submissions, others
