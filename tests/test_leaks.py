@@ -112,6 +112,25 @@ def test_scores_as_csv_with_a_header_and_other_columns_are_refused(tmp_path):
     assert "100% of its items, next to their ids" in text
 
 
+def test_a_release_gold_file_numbering_the_hidden_items_by_its_lines_is_refused(tmp_path):
+    """A split of a release numbers its items by their lines: the release's gold file, one value a
+    line with the other splits' items between, holds each test item's gold on line id+1 (ids from
+    0) or line id (ids from 1), beside no id; another release's gold on those lines passes."""
+    release = _items("sim", 250, seed=4)
+    test = [dict(item, id=str(k)) for k, item in enumerate(release) if k % 4 == 1]
+    gold_file = "".join(f"{item['score']:.6f}\n" for item in release)
+    found = _check(tmp_path, _hidden("sim", test), "STS.gs.track1.txt", gold_file)
+    assert "hidden gold of track 'sim (test)'" in found
+    assert "100% of its items, as it is or transformed, in the" in found
+    assert "value of line id+1 (ids from 0)" in found
+    labels = [dict(item, id=str(k + 1)) for k, item in enumerate(NLI_ITEMS) if k % 3 == 0]
+    as_indices = "".join(f"{NLI.index(it['label'])}\t{it['texts'][0]}\n" for it in NLI_ITEMS)
+    found = _check(tmp_path, _hidden("nli", labels), "labels.tsv", as_indices)
+    assert "value of line id (ids from 1)" in found
+    other = "".join(f"{item['score']:.6f}\n" for item in _items("sim", 250, seed=5))
+    assert _check(tmp_path, _hidden("sim", test), "STS.gs.track2.txt", other) == ""
+
+
 def test_scores_before_their_ids_and_in_a_json_object_are_refused(tmp_path):
     hidden = _hidden("sim", SIM)
     reversed_tsv = "".join(f"{it['score']}\t{it['id']}\n" for it in SIM)

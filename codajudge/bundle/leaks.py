@@ -17,7 +17,8 @@ every hidden split:
   strictly monotone map of numbers, any one-to-one relabelling of labels), two ways:
 
   - **by id**: the values beside each hidden id (the nearest before and after it, the first and last
-    of its line) compared with that item's gold;
+    of its line), and for ids that are whole numbers the first and last of line id+1 and of line id
+    (a release's line numbers), compared with that item's gold;
   - **by order**: runs of the gold in the file's values, and in its columns read as a table (the
     j-th value of every line), long enough to carry ``ORDER_BITS`` bits of the gold.
 
@@ -262,22 +263,30 @@ def enough_by_id(probe: Probe, text: TextValues, share: float, least: float) -> 
     return share >= floor and share >= leak_threshold(chance_by_id(probe, text), guesses=1)
 
 
+def line_columns(stream: Stream, lines: np.ndarray, which: str) -> dict[str, np.ndarray]:
+    """For ``lines`` (counted from 0; ``which`` names them): column name -> the index in ``stream``
+    of each line's first and last value (-1 where it has none)."""
+    first = np.searchsorted(stream.lines, lines, side="left")
+    end = np.searchsorted(stream.lines, lines, side="right")
+    return {
+        f"the first value of {which}": np.where(first < end, first, -1),
+        f"the last value of {which}": np.where(first < end, end - 1, -1),
+    }
+
+
 def id_columns(stream: Stream, positions: np.ndarray, lines: np.ndarray) -> dict[str, np.ndarray]:
     """For ids at token ``positions`` on ``lines``: column name -> the index in ``stream`` of each
     id's value in that column (-1 where it has none)."""
     after = np.searchsorted(stream.positions, positions, side="right")
     before = np.searchsorted(stream.positions, positions, side="left") - 1
-    first = np.searchsorted(stream.lines, lines, side="left")
-    end = np.searchsorted(stream.lines, lines, side="right")
     return {
         "the value just after their ids": np.where(after < len(stream.positions), after, -1),
         "the value just before their ids": before,
-        "the first value of their ids' lines": np.where(first < end, first, -1),
-        "the last value of their ids' lines": np.where(first < end, end - 1, -1),
+        **line_columns(stream, lines, "their ids' lines"),
     }
 
 
-ID_COLUMNS = 4  # id_columns
+ID_COLUMNS = 8  # by_id_columns
 
 
 def perfectly_correlated(gold: np.ndarray, values: np.ndarray) -> bool:
@@ -342,20 +351,33 @@ def column_share(probe: Probe, gold: np.ndarray, values: np.ndarray) -> float:
     return share if share >= threshold and bits >= id_floor_bits(probe) else 0.0
 
 
+def by_id_columns(probe: Probe, text: TextValues, stream: Stream) -> Iterator[tuple]:
+    """(items, how their gold is read, the index in ``stream`` of each item's value or -1) of each
+    by-id column (``ID_COLUMNS``): beside the first occurrence of the items' ids (``id_columns``),
+    and for ids that are whole numbers (a release's line numbers), on line id+1 and on line id."""
+    ids = [item_id for item_id in probe.patterns if item_id in text.id_positions]
+    positions = np.asarray([text.id_positions[item_id][0] for item_id in ids], dtype=np.int64)
+    for name, index in id_columns(stream, positions, text.lines[positions]).items():
+        yield ids, f"transformed, in {name}", index  # as it is: read by exact_by_id
+    numbered = [item_id for item_id in probe.patterns if item_id.isascii() and item_id.isdigit()]
+    for start, which in ((0, "line id+1 (ids from 0)"), (1, "line id (ids from 1)")):
+        lines = np.asarray([int(item_id) - start for item_id in numbered], dtype=np.int64)
+        for name, index in line_columns(stream, lines, which).items():
+            yield numbered, f"as it is or transformed, in {name}", index
+
+
 def encoded_by_id(probe: Probe, text: TextValues) -> tuple[float, str]:
-    """(share of the probe's items, column) of the best column beside the items' ids (their first
-    occurrence) whose values are the gold transformed; (0, '') when none is. Items whose gold is one
+    """(share of the probe's items, how) of the best by-id column (``by_id_columns``) whose
+    values are the gold, as it is or transformed; (0, '') when none is. Items whose gold is one
     value only."""
     if any(len(pattern) != 1 for pattern in probe.patterns.values()):
         return 0.0, ""
-    ids = [item_id for item_id in probe.patterns if item_id in text.id_positions]
-    positions = np.asarray([text.id_positions[item_id][0] for item_id in ids], dtype=np.int64)
-    gold = np.asarray([probe.patterns[item_id][0] for item_id in ids], dtype=np.int64)
     stream = text.numbers if probe.numeric else text.token_stream
     best = (0.0, "")
-    for name, index in id_columns(stream, positions, text.lines[positions]).items():
+    for ids, how, index in by_id_columns(probe, text, stream):
+        gold = np.asarray([probe.patterns[item_id][0] for item_id in ids], dtype=np.int64)
         keep = index >= 0
-        best = max(best, (column_share(probe, gold[keep], stream.values[index[keep]]), name))
+        best = max(best, (column_share(probe, gold[keep], stream.values[index[keep]]), how))
     return best
 
 
@@ -464,8 +486,7 @@ def gold_in_text(probe: Probe, text: TextValues, least: float, by_id: float | No
     if not enough_by_id(probe, text, share, least):
         share, how = share_by_order(probe, text, encoded=False), "in their order"
     if share < least:
-        share, column = encoded_by_id(probe, text)
-        how = f"transformed, in {column}"
+        share, how = encoded_by_id(probe, text)
     if share < least:
         share, how = share_by_order(probe, text, encoded=True), "transformed, in their order"
     return f"the gold of {share:.0%} of its items, {how}" if share >= least else ""
