@@ -208,14 +208,31 @@ def test_ids_in_quotes_are_named_as_the_tracks_ids_in_quotes(tmp_path):
     assert str(error.value) == (
         "f.tsv: none of the ids in this file belong to the track; expected lines such as "
         "'i0'<TAB>entailment, found ids such as '\"i0\"'. That is the track's id 'i0' in quotes: "
-        "write the ids without quotes"
+        "write the ids without quotes (csv.QUOTE_NONE)"
     )
     path.write_text("i0\tneutral\n'i1'\tneutral\ni2\tneutral\n", encoding="utf-8")
     with pytest.raises(SubmissionError) as error:
         read_track_file(path, "f.tsv", gold_of(NLI, 3))
     assert str(error.value).splitlines()[0] == (
         "f.tsv, line 2, item \"'i1'\": unknown id: not an item of this track. That is the track's "
-        "id 'i1' in quotes: write the ids without quotes"
+        "id 'i1' in quotes: write the ids without quotes (csv.QUOTE_NONE)"
+    )
+
+
+def test_a_csv_quoted_file_has_its_header_skipped_and_its_quoting_named(tmp_path):
+    """csv.QUOTE_ALL (pandas' to_csv(quoting=csv.QUOTE_ALL)) quotes the header too: it is read as a
+    header, and the quoted ids, or labels, are refused naming the quoting."""
+    path = tmp_path / "f.tsv"
+    path.write_text('"id"\t"label"\n' + "".join(f'"i{k}"\t"neutral"\n' for k in range(3)))
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "f.tsv", gold_of(NLI, 3))
+    assert "found ids such as '\"i0\"'. That is the track's id 'i0' in quotes" in str(error.value)
+    path.write_text('"id"\t"label"\n' + "".join(f'i{k}\t"neutral"\n' for k in range(3)))
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "f.tsv", gold_of(NLI, 3))
+    assert str(error.value).endswith(
+        "found '\"neutral\"' on line 2. The value is CSV-quoted: write it without quotes "
+        "(csv.QUOTE_NONE)"
     )
 
 

@@ -15,7 +15,7 @@ from ..labels import DECIMAL
 from ..tracks import Track
 from .items import scanned_json
 from .notes import PYTHON_LITERAL, ReadNote
-from .textfile import shorten
+from .textfile import shorten, unquoted
 
 #: Entries a value may hold beyond the most a valid value of its track holds (``most_entries``), so
 #: that a value a few entries too long is named by its own rule (its length).
@@ -29,6 +29,8 @@ NON_FINITE = re.compile(r"[+-]?(?:nan|inf(?:inity)?)", re.IGNORECASE)
 QUOTED = re.compile(r'"[^"]*(?:"|\Z)|\'[^\']*(?:\'|\Z)')
 #: The characters that open an entry of a list, tuple or object, outside strings.
 ENTRY_OPENERS = ",[{("
+#: The hint for a value in quotes, as CSV quoting writes it (csv.QUOTE_ALL, QUOTE_NONNUMERIC).
+CSV_QUOTED = "the value is CSV-quoted: write it without quotes (csv.QUOTE_NONE)"
 
 
 class ValueProblem(Exception):
@@ -264,7 +266,7 @@ def _not_json_hint(text: str):
     ):
         return "this is numpy's printing: write json.dumps(x.tolist())"
     if text.startswith('"') and '""' in text:
-        return "the value is CSV-quoted: write it without quotes (csv.QUOTE_NONE)"
+        return CSV_QUOTED
     return None
 
 
@@ -311,7 +313,11 @@ def outside_label_set(value, track: Track, shown: str, hint: str = None) -> Valu
 def _meant(text: str, track: Track) -> str | None:
     """The hint naming the label (or alias) ``text`` probably means: the same but for case, spaces,
     '_' and '-' (``Neutral``); one the annotation names by ``text`` (``ANNOTATION_WORDS``); or the
-    one label whose start it is (``e``, on a track without such aliases); else None."""
+    one label whose start it is (``e``, on a track without such aliases); else None. A label or
+    alias in quotes is named as CSV-quoted."""
+    inner = unquoted(text)
+    if inner is not None and track.label_set.code(inner) >= 0:
+        return CSV_QUOTED
     loose = _loose_label(text)  # once: the value is the participant's, of any length
     names = list(track.labels) + list(track.label_set.aliases)
     near = [name for name in names if _loose_label(name) == loose]
