@@ -893,6 +893,20 @@ def test_labels_in_the_annotations_chinese_words_are_refused_naming_the_labels(t
     )
 
 
+def test_the_releases_no_majority_mark_is_refused_saying_any_label_will_do(tmp_path):
+    """SNLI, MNLI and OCNLI write '-' as the gold of an item without a majority: a file that copies
+    it is told such items are not scored, and that any label may be given for them."""
+    text = "".join(
+        f"{item['id']}\t{'-' if k < 2 else 'neutral'}\n" for k, item in enumerate(NLI_ITEMS)
+    )
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, text, tmp_path)
+    assert str(error.value).endswith(
+        "found '-' on line 1. '-' marks an item with no majority label in the release: the track "
+        "does not score such items, but each needs one of its labels (any one)"
+    )
+
+
 @pytest.mark.parametrize(("value", "meant"), [("e", "entailment"), ("contra", "contradiction")])
 def test_a_label_abbreviated_on_a_track_without_aliases_is_refused_naming_it_in_full(
     value, meant, tmp_path

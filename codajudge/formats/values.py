@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from .. import kinds
+from ..kinds.base import LABEL
 from ..labels import DECIMAL
 from ..tracks import Track
 from .items import scanned_json
@@ -294,10 +295,20 @@ def _loose_label(text: str) -> str:
 ANNOTATION_WORDS = {"蕴含": "entailment", "中立": "neutral", "矛盾": "contradiction"}
 
 
+#: How SNLI, MNLI and OCNLI write the label of an item whose annotators gave no majority label.
+NO_MAJORITY = "-"
+
+
 def outside_label_set(value, track: Track, shown: str, hint: str = None) -> ValueProblem:
     """The problem of a label outside the set, naming the label it probably meant (``_meant``), or,
-    where no label is a number, the label a whole number would be as a class index; else ``hint``."""
+    where no label is a number, the label a whole number would be as a class index, or, on a
+    track of one label per item, that ``NO_MAJORITY`` items need a label too; else ``hint``."""
     index = str(value).strip()
+    if index == NO_MAJORITY and kinds.of(track).value_type == LABEL:
+        hint = (
+            f"{NO_MAJORITY!r} marks an item with no majority label in the release: the track does not "
+            "score such items, but each needs one of its labels (any one)"
+        )
     as_index = DECIMAL.fullmatch(index) and float(index) in range(len(track.labels))
     meant = _meant(index, track)
     if as_index and not meant and not track.label_set.numbers:
