@@ -627,3 +627,22 @@ def test_a_count_names_lines_or_items_only_when_each_time_had_its_own():
     )
     eight = [(k, f"i{k}") for k in range(1, 9)]
     assert _met_at(eight).startswith("f.tsv: bad value, on 8 lines (lines 1, 2, 3, 4, 5, ...;")
+
+
+def test_soft_label_keys_in_the_annotations_words_name_the_labels(tmp_path):
+    """OCNLI's Chinese words as the keys of a soft label get the hint they get as hard labels."""
+    labels = list(NLI.labels)
+    soft = track_from_dict(
+        {
+            "id": "nli_soft",
+            "kind": "soft_label",
+            "scale": "categorical",
+            "dataset": "nli",
+            "labels": labels,
+        }
+    )
+    message = refusal(soft, 2, {"蕴含": 0.6, "中立": 0.2, "矛盾": 0.2}, tmp_path)
+    assert message.endswith(
+        "found '中立, 矛盾, 蕴含' on line 1. Write the track's labels, not the annotation's words: "
+        "entailment for 蕴含, neutral for 中立, contradiction for 矛盾"
+    )

@@ -300,7 +300,7 @@ NO_MAJORITY = "-"
 
 
 def outside_label_set(value, track: Track, shown: str, hint: str = None) -> ValueProblem:
-    """The problem of a label outside the set, naming the label it probably meant (``_meant``), or,
+    """The problem of a label outside the set, naming the label it probably meant (``label_meant``), or,
     where no label is a number, the label a whole number would be as a class index, or, on a
     track of one label per item, that ``NO_MAJORITY`` items need a label too; else ``hint``."""
     index = str(value).strip()
@@ -310,7 +310,7 @@ def outside_label_set(value, track: Track, shown: str, hint: str = None) -> Valu
             "score such items, but each needs one of its labels (any one)"
         )
     as_index = DECIMAL.fullmatch(index) and float(index) in range(len(track.labels))
-    meant = _meant(index, track)
+    meant = label_meant(index, track)
     if as_index and not meant and not track.label_set.numbers:
         hint = (
             f"labels are names, not class indices: write the name itself (if {index} is an index from 0 in the "
@@ -321,7 +321,7 @@ def outside_label_set(value, track: Track, shown: str, hint: str = None) -> Valu
     return ValueProblem("label outside the track's label set", expected, shown, meant or hint)
 
 
-def _meant(text: str, track: Track) -> str | None:
+def label_meant(text: str, track: Track) -> str | None:
     """The hint naming the label (or alias) ``text`` probably means: the same but for case, spaces,
     '_' and '-' (``Neutral``); one the annotation names by ``text`` (``ANNOTATION_WORDS``); or the
     one label whose start it is (``e``, on a track without such aliases); else None. A label or
