@@ -866,18 +866,27 @@ def test_a_label_outside_the_set_among_label_values_has_no_index_hint(tmp_path):
     )
 
 
-@pytest.mark.parametrize("value", ["1", "1.0"])
-def test_a_class_index_where_labels_are_names_names_the_label_as_an_example(value, tmp_path):
-    """CLUE's ``{"id": 0, "label": 1}`` from a model's class index; the track's labels are names."""
+@pytest.mark.parametrize(
+    ("value", "reading"),
+    [
+        ("1", "1 is 'neutral' counted from 0 or 'entailment' counted from 1"),
+        ("1.0", "1 is 'neutral' counted from 0 or 'entailment' counted from 1"),
+        ("3", "3 is 'contradiction' counted from 1"),
+    ],
+)
+def test_a_class_index_where_labels_are_names_names_the_label_as_an_example(
+    value, reading, tmp_path
+):
+    """CLUE's ``{"id": 0, "label": 1}`` from a model's class index, counted from 0 or from 1 (3 of
+    3 labels); the track's labels are names."""
     lines = [f'{{"id": {k}, "label": {value}}}' for k in range(len(NLI_ITEMS))]
     with pytest.raises(SubmissionError) as error:
         read(NLI, NLI_ITEMS, "\n".join(lines) + "\n", tmp_path, "ocnli_50k_predict.json")
     assert str(error.value) == (
         "ocnli_50k_predict.json: label outside the track's label set, on 7 lines (lines 1, 2, 3, 4, 5, ...; items "
         "'0', '1', '2', '3', '4', ...); expected one of entailment, neutral, contradiction, found "
-        f"'{value}' on line 1. Labels are names, not class indices: write the name itself (if {value} is an index "
-        "from 0 in the order entailment, neutral, contradiction, that is 'neutral'; your model's own label order "
-        "may differ)"
+        f"'{value}' on line 1. Labels are names, not class indices: write the name itself (as an index in the "
+        f"order entailment, neutral, contradiction, {reading}; your model's own label order may differ)"
     )
 
 
