@@ -629,20 +629,43 @@ def test_a_count_names_lines_or_items_only_when_each_time_had_its_own():
     assert _met_at(eight).startswith("f.tsv: bad value, on 8 lines (lines 1, 2, 3, 4, 5, ...;")
 
 
+NLI_SOFT = track_from_dict(
+    {
+        "id": "nli_soft",
+        "kind": "soft_label",
+        "scale": "categorical",
+        "dataset": "nli",
+        "labels": list(NLI.labels),
+    }
+)
+
+
 def test_soft_label_keys_in_the_annotations_words_name_the_labels(tmp_path):
     """OCNLI's Chinese words as the keys of a soft label get the hint they get as hard labels."""
-    labels = list(NLI.labels)
-    soft = track_from_dict(
-        {
-            "id": "nli_soft",
-            "kind": "soft_label",
-            "scale": "categorical",
-            "dataset": "nli",
-            "labels": labels,
-        }
-    )
-    message = refusal(soft, 2, {"蕴含": 0.6, "中立": 0.2, "矛盾": 0.2}, tmp_path)
+    message = refusal(NLI_SOFT, 2, {"蕴含": 0.6, "中立": 0.2, "矛盾": 0.2}, tmp_path)
     assert message.endswith(
         "found '中立, 矛盾, 蕴含' on line 1. Write the track's labels, not the annotation's words: "
         "entailment for 蕴含, neutral for 中立, contradiction for 矛盾"
+    )
+
+
+@pytest.mark.parametrize(
+    ("track", "other", "value", "example"),
+    [
+        (NLI_SOFT, NLI, "contradiction", "[0.3333, 0.3333, 0.3334]"),
+        (NLI, NLI_SOFT, "[0.2, 0.5, 0.3]", "entailment"),
+    ],
+)
+def test_a_file_of_another_tracks_values_names_that_tracks_file(
+    track, other, value, example, tmp_path
+):
+    """Hard labels in the soft-label track's file, or probability vectors in the label track's: the
+    refusal names the track whose values the file holds, and its file."""
+    path = tmp_path / "f.tsv"
+    path.write_text("".join(f"i{k}\t{value}\n" for k in range(3)), encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "f.tsv", gold_of(track, 3), tracks=[track, other, MP_PE])
+    assert str(error.value).endswith(
+        f"The file seems to hold the values of track {other.id!r}: write them in {other.id}.tsv, "
+        f"and in this file this track's values, such as {example}"
     )
