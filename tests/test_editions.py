@@ -983,7 +983,10 @@ def test_the_chaosnli_readme_follows_its_facts_nothing_is_scored(built):
         "SemEval format",
     ):
         assert promise not in readme, promise
-    assert "This edition also accepts these file names: `snli*.json`, `mnli*.json` (" in readme
+    assert (
+        "This edition also accepts these file names: `snli*.json` (read as `snli_soft.tsv` and "
+        "`snli_nli.tsv`), `mnli*.json` (read as `mnli_soft.tsv` and `mnli_nli.tsv`)."
+    ) in " ".join(readme.split())
     assert (
         "python3 ingestion_program/ingest.py EVALUATION_DATA predictions --baseline random"
         in readme
