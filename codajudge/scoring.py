@@ -80,13 +80,12 @@ def load_gold(
 
 
 def read_track_file(
-    path: Path, display: str, gold: GoldTrack, phases=None, tracks: Sequence[Track] = ()
+    path: Path, display: str, gold: GoldTrack, phases=None, tracks=()
 ) -> Prediction:
     """``read_prediction`` of ``path`` against the items of ``gold`` (ids, annotators, listed names);
     ``phases``: ``coverage.other_phase_ids`` of the reference data, to name a file of another phase's ids;
     ``tracks``: the edition's, to name a file of another track's values."""
-    elsewhere = OtherPhases(gold.track, phases)
-    keys = ItemKeys(gold.ids, gold.annotators, gold.listed, elsewhere, tracks)
+    keys = ItemKeys(gold.ids, gold.annotators, gold.listed, OtherPhases(gold.track, phases), tracks)
     return read_prediction(path, display, gold.track, keys)
 
 

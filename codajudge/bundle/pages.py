@@ -228,16 +228,12 @@ def _check_note(prose: Templates, score: LocalScore) -> str:
 
 def _other_names(prose: Templates, edition: Edition) -> str:
     """The tracks' other accepted file names, each with the track files it is read as."""
-    read_as: dict[str, list[str]] = {}  # tracks of one file share its names
-    for t in edition.tracks:
-        for name in t.file_names[1:]:
-            read_as.setdefault(name, []).append(f"`{t.file_names[0]}`")
-    if not read_as:
-        return ""
-    names = ", ".join(
-        f"`{name}` (read as {' and '.join(files)})" for name, files in read_as.items()
-    )
-    return "\n\n" + prose.fill("kit_readme/other_names", names=names)
+    names = dict.fromkeys(name for t in edition.tracks for name in t.file_names[1:])
+    files = [
+        [f"`{t.file_names[0]}`" for t in edition.tracks if n in t.file_names[1:]] for n in names
+    ]
+    listed = ", ".join(f"`{n}` (read as {' and '.join(f)})" for n, f in zip(names, files))
+    return "\n\n" + prose.fill("kit_readme/other_names", names=listed) if names else ""
 
 
 def score_titles(tracks, primary: str) -> list[tuple[str, str]]:

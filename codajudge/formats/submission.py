@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import cache
 from itertools import chain
@@ -324,19 +325,13 @@ def other_track_hint(text: str, track: Track, tracks: Sequence[Track]) -> str | 
     """The hint for a value ``track`` refuses that a track of ``tracks`` on the same items, of
     another value type, reads (a hard label in a soft-label file): the file seems to be that
     track's, named with its file; else None."""
-    own = kinds.of(track).value_type
-    for other in tracks:
-        value_type = kinds.of(other).value_type
-        if other.dataset != track.dataset or value_type in (own, ANNOTATOR_ROW):
-            continue
-        try:
-            READERS[value_type](text, other, [])
-        except ValueProblem:
-            continue
-        return (
-            f"the file seems to hold the values of track {other.id!r}: write them in "
-            f"{other.file_names[0]}, and in this file this track's values, such as {track.example.partition('<TAB>')[2]}"
-        )
+    skipped = (None, READERS[kinds.of(track).value_type])
+    for other in (t for t in tracks if t.dataset == track.dataset):
+        if (reader := READERS[kinds.of(other).value_type]) not in skipped:
+            with suppress(ValueProblem):
+                reader(text, other, [])
+                example = track.example.partition("<TAB>")[2]
+                return f"the file seems to hold the values of track {other.id!r}: write them in {other.file_names[0]}, and in this file this track's values, such as {example}"
     return None
 
 

@@ -295,42 +295,29 @@ def _loose_label(text: str) -> str:
 ANNOTATION_WORDS = {"蕴含": "entailment", "中立": "neutral", "矛盾": "contradiction"}
 
 
-#: How SNLI, MNLI and OCNLI write the label of an item whose annotators gave no majority label.
-NO_MAJORITY = "-"
-
-
 def outside_label_set(value, track: Track, shown: str, hint: str = None) -> ValueProblem:
     """The problem of a label outside the set, naming the label it probably meant (``label_meant``), or,
     where no label is a number, the label a whole number 0..K would be as a class index, or, on a
-    track of one label per item, that ``NO_MAJORITY`` items need a label too; else ``hint``."""
+    track of one label per item, that items without a majority label need a label too; else ``hint``."""
     index = str(value).strip()
-    if index == NO_MAJORITY and kinds.of(track).value_type == LABEL:
-        hint = (
-            f"{NO_MAJORITY!r} marks an item with no majority label in the release: the track does not "
-            "score such items, but each needs one of its labels (any one)"
-        )
+    # '-': how SNLI, MNLI and OCNLI write the label of an item without a majority
+    if index == "-" and kinds.of(track).value_type == LABEL:
+        hint = "'-' marks an item with no majority label in the release: the track does not score such items, but each needs one of its labels (any one)"
     as_index = DECIMAL.fullmatch(index) and float(index) in range(len(track.labels) + 1)
     meant = label_meant(index, track)
     if as_index and not meant and not track.label_set.numbers:
-        hint = _class_index_hint(int(float(index)), track)
+        number, labels = int(float(index)), track.labels
+        readings = [
+            f"{labels[number - b]!r} counted from {b}"
+            for b in (0, 1)
+            if 0 <= number - b < len(labels)
+        ]
+        hint = (
+            f"labels are names, not class indices: write the name itself (as an index in the order {', '.join(labels)}, "
+            f"{number} is {' or '.join(readings)}; your model's own label order may differ)"
+        )
     expected = "one of " + ", ".join(track.labels)
     return ValueProblem("label outside the track's label set", expected, shown, meant or hint)
-
-
-def _class_index_hint(number: int, track: Track) -> str:
-    """The hint for a whole number 0..K given for a label: the label it is as a class index counted
-    from 0 and from 1, in the track's order."""
-    labels = track.labels
-    readings = (
-        f"{labels[number - base]!r} counted from {base}"
-        for base in (0, 1)
-        if 0 <= number - base < len(labels)
-    )
-    return (
-        f"labels are names, not class indices: write the name itself (as an index in the order "
-        f"{', '.join(labels)}, {number} is {' or '.join(readings)}; your model's own label order "
-        "may differ)"
-    )
 
 
 def label_meant(text: str, track: Track) -> str | None:
