@@ -79,10 +79,13 @@ def load_gold(
     return {track.id: gold[track.id] for track in tracks}
 
 
-def read_track_file(path: Path, display: str, gold: GoldTrack, phases=None) -> Prediction:
+def read_track_file(
+    path: Path, display: str, gold: GoldTrack, phases=None, tracks=()
+) -> Prediction:
     """``read_prediction`` of ``path`` against the items of ``gold`` (ids, annotators, listed names);
-    ``phases``: ``coverage.other_phase_ids`` of the reference data, to name a file of another phase's ids."""
-    keys = ItemKeys(gold.ids, gold.annotators, gold.listed, OtherPhases(gold.track, phases))
+    ``phases``: ``coverage.other_phase_ids`` of the reference data, to name a file of another phase's ids;
+    ``tracks``: the edition's, to name a file of another track's values."""
+    keys = ItemKeys(gold.ids, gold.annotators, gold.listed, OtherPhases(gold.track, phases), tracks)
     return read_prediction(path, display, gold.track, keys)
 
 
@@ -208,7 +211,9 @@ def score_folder(
     for track in (t for t in spec.tracks if t.id in files):
         name = shown[track.id]
         path = Path(res_dir) / files[track.id]
-        prediction = refusals.attempt(read_track_file, path, name, gold[track.id], phases)
+        prediction = refusals.attempt(
+            read_track_file, path, name, gold[track.id], phases, spec.tracks
+        )
         if prediction is None:
             continue
         results[track.id] = score_track(gold[track.id], prediction, safe_display(name))

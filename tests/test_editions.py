@@ -379,6 +379,23 @@ def test_ocnli_practice_scores_training_items_held_out_of_every_phase_s_training
         assert len(ids) == 3000 and not practice_texts & texts
 
 
+@edition_group("ocnli")
+def test_ocnli_overview_counts_the_items_without_a_majority_label(built):
+    """The overview says how many training pairs have no majority label (``"label": null``) and
+    over how many practice items accuracy is computed, as the built data has them."""
+    tree = built("ocnli").tree
+
+    def without_majority(path: Path) -> int:
+        rows = path.read_text(encoding="utf-8").splitlines()
+        return sum(json.loads(row)["label"] is None for row in rows if row)
+
+    train = without_majority(tree / "input_data" / "practice" / "ocnli.train.jsonl")
+    practice = without_majority(tree / "reference_data" / "practice" / "ocnli.jsonl")
+    page = " ".join((tree / "pages" / "overview.md").read_text(encoding="utf-8").split())
+    assert train and f'{train} training pairs have `"label": null`' in page
+    assert f"practice accuracy is over the other {1000 - practice:,}" in page
+
+
 # --- participants' file names ----------------------------------------------------------------------
 
 LEWIDI_NAMES = {
@@ -966,7 +983,10 @@ def test_the_chaosnli_readme_follows_its_facts_nothing_is_scored(built):
         "SemEval format",
     ):
         assert promise not in readme, promise
-    assert "This edition also accepts these file names: `snli*.json`, `mnli*.json` (" in readme
+    assert (
+        "This edition also accepts these file names: `snli*.json` (read as `snli_soft.tsv` and "
+        "`snli_nli.tsv`), `mnli*.json` (read as `mnli_soft.tsv` and `mnli_nli.tsv`)."
+    ) in " ".join(readme.split())
     assert (
         "python3 ingestion_program/ingest.py EVALUATION_DATA predictions --baseline random"
         in readme

@@ -208,14 +208,31 @@ def test_ids_in_quotes_are_named_as_the_tracks_ids_in_quotes(tmp_path):
     assert str(error.value) == (
         "f.tsv: none of the ids in this file belong to the track; expected lines such as "
         "'i0'<TAB>entailment, found ids such as '\"i0\"'. That is the track's id 'i0' in quotes: "
-        "write the ids without quotes"
+        "write the ids without quotes (csv.QUOTE_NONE)"
     )
     path.write_text("i0\tneutral\n'i1'\tneutral\ni2\tneutral\n", encoding="utf-8")
     with pytest.raises(SubmissionError) as error:
         read_track_file(path, "f.tsv", gold_of(NLI, 3))
     assert str(error.value).splitlines()[0] == (
         "f.tsv, line 2, item \"'i1'\": unknown id: not an item of this track. That is the track's "
-        "id 'i1' in quotes: write the ids without quotes"
+        "id 'i1' in quotes: write the ids without quotes (csv.QUOTE_NONE)"
+    )
+
+
+def test_a_csv_quoted_file_has_its_header_skipped_and_its_quoting_named(tmp_path):
+    """csv.QUOTE_ALL (pandas' to_csv(quoting=csv.QUOTE_ALL)) quotes the header too: it is read as a
+    header, and the quoted ids, or labels, are refused naming the quoting."""
+    path = tmp_path / "f.tsv"
+    path.write_text('"id"\t"label"\n' + "".join(f'"i{k}"\t"neutral"\n' for k in range(3)))
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "f.tsv", gold_of(NLI, 3))
+    assert "found ids such as '\"i0\"'. That is the track's id 'i0' in quotes" in str(error.value)
+    path.write_text('"id"\t"label"\n' + "".join(f'i{k}\t"neutral"\n' for k in range(3)))
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "f.tsv", gold_of(NLI, 3))
+    assert str(error.value).endswith(
+        "found '\"neutral\"' on line 2. The value is CSV-quoted: write it without quotes "
+        "(csv.QUOTE_NONE)"
     )
 
 
@@ -610,3 +627,45 @@ def test_a_count_names_lines_or_items_only_when_each_time_had_its_own():
     )
     eight = [(k, f"i{k}") for k in range(1, 9)]
     assert _met_at(eight).startswith("f.tsv: bad value, on 8 lines (lines 1, 2, 3, 4, 5, ...;")
+
+
+NLI_SOFT = track_from_dict(
+    {
+        "id": "nli_soft",
+        "kind": "soft_label",
+        "scale": "categorical",
+        "dataset": "nli",
+        "labels": list(NLI.labels),
+    }
+)
+
+
+def test_soft_label_keys_in_the_annotations_words_name_the_labels(tmp_path):
+    """OCNLI's Chinese words as the keys of a soft label get the hint they get as hard labels."""
+    message = refusal(NLI_SOFT, 2, {"蕴含": 0.6, "中立": 0.2, "矛盾": 0.2}, tmp_path)
+    assert message.endswith(
+        "found '中立, 矛盾, 蕴含' on line 1. Write the track's labels, not the annotation's words: "
+        "entailment for 蕴含, neutral for 中立, contradiction for 矛盾"
+    )
+
+
+@pytest.mark.parametrize(
+    ("track", "other", "value", "example"),
+    [
+        (NLI_SOFT, NLI, "contradiction", "[0.3333, 0.3333, 0.3334]"),
+        (NLI, NLI_SOFT, "[0.2, 0.5, 0.3]", "entailment"),
+    ],
+)
+def test_a_file_of_another_tracks_values_names_that_tracks_file(
+    track, other, value, example, tmp_path
+):
+    """Hard labels in the soft-label track's file, or probability vectors in the label track's: the
+    refusal names the track whose values the file holds, and its file."""
+    path = tmp_path / "f.tsv"
+    path.write_text("".join(f"i{k}\t{value}\n" for k in range(3)), encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "f.tsv", gold_of(track, 3), tracks=[track, other, MP_PE])
+    assert str(error.value).endswith(
+        f"The file seems to hold the values of track {other.id!r}: write them in {other.id}.tsv, "
+        f"and in this file this track's values, such as {example}"
+    )

@@ -46,6 +46,20 @@ def test_the_kit_readme_describes_the_editions_kinds_only_as_the_data_page_does(
         assert other not in sts_readme
 
 
+def test_the_kit_readme_says_which_track_files_each_other_file_name_is_read_as():
+    """The README describes the other accepted names itself (which track files each is read as),
+    never sending the reader to an organiser's page that may not mention them."""
+    names = ("overview", "data", "evaluation", "terms")
+    listed = [dict(title=name, file=f"pages/{name}.md") for name in names]
+    two = sts_only()
+    en, ar = (
+        dataclasses.replace(two.tracks[0], id=i, files=("STS.sys.*.txt",)) for i in ("en", "ar")
+    )
+    readme = pages.render(dataclasses.replace(two, tracks=[en, ar]), NO_LOCAL, {}, listed, "random")
+    said = "This edition also accepts these file names: `STS.sys.*.txt` (read as `en.tsv` and `ar.tsv`)."
+    assert said in " ".join(readme.split()) and "overview.md" not in readme
+
+
 def test_the_kit_readme_lists_only_the_checks_of_the_editions_kinds():
     """sts2017's, lewidi2023's and chaosnli's READMEs listed the perspectivist check (one label per
     annotator); each kind's checks are its own (``kinds/KIND_checks``), a shared one said once."""

@@ -866,18 +866,27 @@ def test_a_label_outside_the_set_among_label_values_has_no_index_hint(tmp_path):
     )
 
 
-@pytest.mark.parametrize("value", ["1", "1.0"])
-def test_a_class_index_where_labels_are_names_names_the_label_as_an_example(value, tmp_path):
-    """CLUE's ``{"id": 0, "label": 1}`` from a model's class index; the track's labels are names."""
+@pytest.mark.parametrize(
+    ("value", "reading"),
+    [
+        ("1", "1 is 'neutral' counted from 0 or 'entailment' counted from 1"),
+        ("1.0", "1 is 'neutral' counted from 0 or 'entailment' counted from 1"),
+        ("3", "3 is 'contradiction' counted from 1"),
+    ],
+)
+def test_a_class_index_where_labels_are_names_names_the_label_as_an_example(
+    value, reading, tmp_path
+):
+    """CLUE's ``{"id": 0, "label": 1}`` from a model's class index, counted from 0 or from 1 (3 of
+    3 labels); the track's labels are names."""
     lines = [f'{{"id": {k}, "label": {value}}}' for k in range(len(NLI_ITEMS))]
     with pytest.raises(SubmissionError) as error:
         read(NLI, NLI_ITEMS, "\n".join(lines) + "\n", tmp_path, "ocnli_50k_predict.json")
     assert str(error.value) == (
         "ocnli_50k_predict.json: label outside the track's label set, on 7 lines (lines 1, 2, 3, 4, 5, ...; items "
         "'0', '1', '2', '3', '4', ...); expected one of entailment, neutral, contradiction, found "
-        f"'{value}' on line 1. Labels are names, not class indices: write the name itself (if {value} is an index "
-        "from 0 in the order entailment, neutral, contradiction, that is 'neutral'; your model's own label order "
-        "may differ)"
+        f"'{value}' on line 1. Labels are names, not class indices: write the name itself (as an index in the "
+        f"order entailment, neutral, contradiction, {reading}; your model's own label order may differ)"
     )
 
 
@@ -890,6 +899,20 @@ def test_labels_in_the_annotations_chinese_words_are_refused_naming_the_labels(t
     assert str(error.value).endswith(
         "found '蕴含' on line 1. Write the track's labels, not the annotation's words: entailment "
         "for 蕴含, neutral for 中立, contradiction for 矛盾"
+    )
+
+
+def test_the_releases_no_majority_mark_is_refused_saying_any_label_will_do(tmp_path):
+    """SNLI, MNLI and OCNLI write '-' as the gold of an item without a majority: a file that copies
+    it is told such items are not scored, and that any label may be given for them."""
+    text = "".join(
+        f"{item['id']}\t{'-' if k < 2 else 'neutral'}\n" for k, item in enumerate(NLI_ITEMS)
+    )
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, text, tmp_path)
+    assert str(error.value).endswith(
+        "found '-' on line 1. '-' marks an item with no majority label in the release: the track "
+        "does not score such items, but each needs one of its labels (any one)"
     )
 
 

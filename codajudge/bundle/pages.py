@@ -203,7 +203,7 @@ def render(
         # the sample result submission the README's check command takes
         checked_sample=LOCAL_SAMPLE if score.local_items else PRACTICE_SAMPLE,
         samples=_samples(prose, score, sample_baseline),
-        other_names=_other_names(prose, edition, pages),
+        other_names=_other_names(prose, edition),
         checks=_kind_checks(prose, edition),
         formats=kind_formats(prose, edition)
         + _paragraphs(_alignment_paragraphs(prose, edition) + label_policy(prose, edition)),
@@ -226,16 +226,14 @@ def _check_note(prose: Templates, score: LocalScore) -> str:
     return prose.fill("kit_readme/check_note", phase=score.phase) + "\n\n"
 
 
-def _other_names(prose: Templates, edition: Edition, pages: list[dict]) -> str:
-    """The tracks' other accepted file names, and the first page, which explains them."""
-    # tracks of one file share its names
-    names = list(dict.fromkeys(name for t in edition.tracks for name in t.file_names[1:]))
-    if not names:
-        return ""
-    # the first page, which explains them (a page entry: its title and file)
-    where = " " + prose.fill("kit_readme/other_names_where", **pages[0])
-    listed_names = ", ".join(f"`{n}`" for n in names)
-    return "\n\n" + prose.fill("kit_readme/other_names", names=listed_names, where=where)
+def _other_names(prose: Templates, edition: Edition) -> str:
+    """The tracks' other accepted file names, each with the track files it is read as."""
+    names = dict.fromkeys(name for t in edition.tracks for name in t.file_names[1:])
+    files = [
+        [f"`{t.file_names[0]}`" for t in edition.tracks if n in t.file_names[1:]] for n in names
+    ]
+    listed = ", ".join(f"`{n}` (read as {' and '.join(f)})" for n, f in zip(names, files))
+    return "\n\n" + prose.fill("kit_readme/other_names", names=listed) if names else ""
 
 
 def score_titles(tracks, primary: str) -> list[tuple[str, str]]:

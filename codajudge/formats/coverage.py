@@ -14,7 +14,7 @@ import numpy as np
 
 from ..errors import ProblemCollector, SubmissionError, counted, plural
 from ..untrusted import read_head
-from .textfile import shorten
+from .textfile import shorten, unquoted
 
 UNKNOWN_ID = "unknown id: not an item of this track"
 
@@ -31,10 +31,12 @@ def unknown_id(
 def quoted_ids_hint(head: str, ids: Mapping[str, int]) -> str | None:
     """The hint for ``head``, an id of ``ids`` (id -> item index) in quotes (as ``json.dumps`` or
     ``repr`` writes a string), else None."""
-    unquoted = head[1:-1] if len(head) > 1 and head[0] == head[-1] and head[0] in "\"'" else None
-    if unquoted not in ids:
+    inner = unquoted(head)
+    if inner not in ids:
         return None
-    return f"that is the track's id {unquoted!r} in quotes: write the ids without quotes"
+    return (
+        f"that is the track's id {inner!r} in quotes: write the ids without quotes (csv.QUOTE_NONE)"
+    )
 
 
 #: How many ids of the items without a prediction a refusal lists.

@@ -18,7 +18,7 @@ from .. import kinds
 from ..errors import SubmissionError, counted, plural
 from ..tracks import Track
 from .coverage import IDS_LOOKED_UP
-from .textfile import Lines, Rule, shorten
+from .textfile import Lines, Rule, shorten, unquoted
 from .values import COMMA_DECIMAL, is_decimal, json_or_none, parse_numbers
 
 # index: GLUE's index<TAB>prediction; idx: HF datasets
@@ -195,12 +195,13 @@ class Columns:
 def _is_header(text: str, ids: list[str], is_value: Callable[[str], bool]) -> bool:
     """Whether a file's first line is a header: its first field is no item id and is a header name
     (``HEADER_NAMES``, any case) or, as pandas writes its column names (``dataset_idx<TAB>pred``), both its
-    fields are names (``COLUMN_NAME``) and the second is no value of the track (``is_value``)."""
+    fields are names (``COLUMN_NAME``) and the second is no value of the track (``is_value``); a
+    field in quotes (csv.QUOTE_ALL) is read without them."""
     first, tab, value = text.partition("\t")
-    first = first.strip()
+    first, value = (unquoted(field) or field.strip() for field in (first, value))
     if first.lower() in HEADER_NAMES:
         return first.lower() not in ids
-    names = bool(tab and COLUMN_NAME.fullmatch(first) and COLUMN_NAME.fullmatch(value.strip()))
+    names = bool(tab and COLUMN_NAME.fullmatch(first) and COLUMN_NAME.fullmatch(value))
     return names and not is_value(value) and first not in ids
 
 

@@ -11,7 +11,7 @@ from ..kinds.soft_label import PRACTICE_PHASE_LAYOUT, SUM_TOLERANCE
 from ..errors import counted
 from ..tracks import Track
 from .notes import CHOSEN_ONLY, EMPTY_LEADING_BIN, LEADING_BIN_WITH_MASS, RENORMALISED, ReadNote
-from .values import NUMBER_TYPES, ValueProblem, is_number, parse_value, show, show_json
+from .values import NUMBER_TYPES, ValueProblem, is_number, label_meant, parse_value, show, show_json
 
 
 #: A row of floats (a soft label's probabilities as read).
@@ -140,7 +140,8 @@ def _multilabel(value, track: Track) -> tuple[list, list[ReadNote]]:
 
 def parse_soft(text: str, track: Track, notes: list[ReadNote]) -> list:
     """One soft label by ``soft_label``, or an object label -> probability keyed as releases key theirs:
-    a number label also by value ("0.0", MP dev), a multilabel pair as {"0": .., "1": ..} (VariErrNLI)."""
+    a number label also by value ("0.0", MP dev), a multilabel pair as {"0": .., "1": ..} (VariErrNLI);
+    an unknown key is refused naming the label it probably meant (``label_meant``)."""
     value = parse_value(text, track, notes)
     if isinstance(value, dict):
         codes = dict(zip(value, track.label_set.codes(list(value))))
@@ -150,6 +151,7 @@ def parse_soft(text: str, track: Track, notes: list[ReadNote]) -> list:
                 "soft label names an unknown label",
                 expected="keys " + ", ".join(track.labels),
                 found=show(", ".join(map(str, unknown))),
+                hint=label_meant(str(unknown[0]), track),
             )
         if len(set(codes.values())) < len(codes):
             raise ValueProblem(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import cache
 from itertools import chain
@@ -73,12 +74,14 @@ class ItemKeys:
     """What a file is read against: the track's item ids in order, each item's annotators and, per item,
     the release's own annotators list when it repeats names (else None; empty when no item has one).
     ``elsewhere``: the hints naming the other phase a file is of, by its ids or its number of
-    lines (``coverage.OtherPhases``), or None."""
+    lines (``coverage.OtherPhases``), or None; ``tracks``: ``other_track_hint``'s."""
 
     ids: list[str]
     annotators: Sequence[Sequence[str]] = ()
     listed: Sequence[Sequence[str] | None] = ()
     elsewhere: OtherPhases | None = None
+    #: The edition's tracks, to name the track whose file a file of another kind's values seems to be.
+    tracks: Sequence[Track] = ()
 
 
 class Prediction(NamedTuple):
@@ -310,10 +313,26 @@ def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector
         try:
             values.append(reader(rows.text(j), track, notes))
         except ValueProblem as problem:
+            if not problems:  # the first value refused tells whether the file is another track's
+                problem.hint = problem.hint or other_track_hint(rows.text(j), track, keys.tracks)
             _add(problem, problems, rows, keys, j)
     if problems:
         return None, notes
     return np.array(values, dtype=np.int64 if reader is parse_label else float), notes
+
+
+def other_track_hint(text: str, track: Track, tracks: Sequence[Track]) -> str | None:
+    """The hint for a value ``track`` refuses that a track of ``tracks`` on the same items, of
+    another value type, reads (a hard label in a soft-label file): the file seems to be that
+    track's, named with its file; else None."""
+    skipped = (None, READERS[kinds.of(track).value_type])
+    for other in (t for t in tracks if t.dataset == track.dataset):
+        if (reader := READERS[kinds.of(other).value_type]) not in skipped:
+            with suppress(ValueProblem):
+                reader(text, other, [])
+                example = track.example.partition("<TAB>")[2]
+                return f"the file seems to hold the values of track {other.id!r}: write them in {other.file_names[0]}, and in this file this track's values, such as {example}"
+    return None
 
 
 #: Each value type's reader of one value text (the text, the track, the notes of the values read in

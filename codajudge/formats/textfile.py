@@ -73,6 +73,13 @@ def shorten(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
+def unquoted(text: str) -> str | None:
+    """``text`` without the double or single quotes around it (as CSV quoting, ``json.dumps`` or
+    ``repr`` writes a string), else None."""
+    text = text.strip()
+    return text[1:-1] if len(text) > 1 and text[0] == text[-1] and text[0] in "\"'" else None
+
+
 def safe_display(name: object) -> str:
     """A file name (a string or a path) fit to print: control, bidi and other unprintable
     characters are escaped."""

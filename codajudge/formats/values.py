@@ -11,11 +11,12 @@ import sys
 from collections.abc import Sequence
 
 from .. import kinds
+from ..kinds.base import LABEL
 from ..labels import DECIMAL
 from ..tracks import Track
 from .items import scanned_json
 from .notes import PYTHON_LITERAL, ReadNote
-from .textfile import shorten
+from .textfile import shorten, unquoted
 
 #: Entries a value may hold beyond the most a valid value of its track holds (``most_entries``), so
 #: that a value a few entries too long is named by its own rule (its length).
@@ -29,6 +30,8 @@ NON_FINITE = re.compile(r"[+-]?(?:nan|inf(?:inity)?)", re.IGNORECASE)
 QUOTED = re.compile(r'"[^"]*(?:"|\Z)|\'[^\']*(?:\'|\Z)')
 #: The characters that open an entry of a list, tuple or object, outside strings.
 ENTRY_OPENERS = ",[{("
+#: The hint for a value in quotes, as CSV quoting writes it (csv.QUOTE_ALL, QUOTE_NONNUMERIC).
+CSV_QUOTED = "the value is CSV-quoted: write it without quotes (csv.QUOTE_NONE)"
 
 
 class ValueProblem(Exception):
@@ -264,7 +267,7 @@ def _not_json_hint(text: str):
     ):
         return "this is numpy's printing: write json.dumps(x.tolist())"
     if text.startswith('"') and '""' in text:
-        return "the value is CSV-quoted: write it without quotes (csv.QUOTE_NONE)"
+        return CSV_QUOTED
     return None
 
 
@@ -293,25 +296,38 @@ ANNOTATION_WORDS = {"蕴含": "entailment", "中立": "neutral", "矛盾": "cont
 
 
 def outside_label_set(value, track: Track, shown: str, hint: str = None) -> ValueProblem:
-    """The problem of a label outside the set, naming the label it probably meant (``_meant``), or,
-    where no label is a number, the label a whole number would be as a class index; else ``hint``."""
+    """The problem of a label outside the set, naming the label it probably meant (``label_meant``), or,
+    where no label is a number, the label a whole number 0..K would be as a class index, or, on a
+    track of one label per item, that items without a majority label need a label too; else ``hint``."""
     index = str(value).strip()
-    as_index = DECIMAL.fullmatch(index) and float(index) in range(len(track.labels))
-    meant = _meant(index, track)
+    # '-': how SNLI, MNLI and OCNLI write the label of an item without a majority
+    if index == "-" and kinds.of(track).value_type == LABEL:
+        hint = "'-' marks an item with no majority label in the release: the track does not score such items, but each needs one of its labels (any one)"
+    as_index = DECIMAL.fullmatch(index) and float(index) in range(len(track.labels) + 1)
+    meant = label_meant(index, track)
     if as_index and not meant and not track.label_set.numbers:
+        number, labels = int(float(index)), track.labels
+        readings = [
+            f"{labels[number - b]!r} counted from {b}"
+            for b in (0, 1)
+            if 0 <= number - b < len(labels)
+        ]
         hint = (
-            f"labels are names, not class indices: write the name itself (if {index} is an index from 0 in the "
-            f"order {', '.join(track.labels)}, that is {track.labels[int(float(index))]!r}; your model's own label "
-            "order may differ)"
+            f"labels are names, not class indices: write the name itself (as an index in the order {', '.join(labels)}, "
+            f"{number} is {' or '.join(readings)}; your model's own label order may differ)"
         )
     expected = "one of " + ", ".join(track.labels)
     return ValueProblem("label outside the track's label set", expected, shown, meant or hint)
 
 
-def _meant(text: str, track: Track) -> str | None:
+def label_meant(text: str, track: Track) -> str | None:
     """The hint naming the label (or alias) ``text`` probably means: the same but for case, spaces,
     '_' and '-' (``Neutral``); one the annotation names by ``text`` (``ANNOTATION_WORDS``); or the
-    one label whose start it is (``e``, on a track without such aliases); else None."""
+    one label whose start it is (``e``, on a track without such aliases); else None. A label or
+    alias in quotes is named as CSV-quoted."""
+    inner = unquoted(text)
+    if inner is not None and track.label_set.code(inner) >= 0:
+        return CSV_QUOTED
     loose = _loose_label(text)  # once: the value is the participant's, of any length
     names = list(track.labels) + list(track.label_set.aliases)
     near = [name for name in names if _loose_label(name) == loose]
