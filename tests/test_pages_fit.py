@@ -125,6 +125,15 @@ def test_the_baselines_page_uses_track_and_metric_titles_and_says_what_was_not_r
     assert "items per dataset: sts 10" in text and "stays hidden" in text
 
 
+def test_an_edition_without_baselines_shows_the_command_of_the_baseline_its_samples_hold():
+    """The commands the pages show run the baseline whose predictions the sample submissions hold
+    (``baselines_run.sample_baseline``): random where the edition declares none, which needs no
+    training split (they showed cosine_bow)."""
+    edition = dataclasses.replace(sts_only(), baselines=[])
+    text = pages.baselines_page(edition, {}, NO_LOCAL, {}, {})
+    assert "baseline:random" in text and "cosine_bow" not in text
+
+
 def test_the_baselines_page_says_when_the_kit_can_score_nothing():
     nothing = LocalScore(practice_public=False, local_items={})
     text = pages.baselines_page(sts_only(), {}, nothing, {}, {})

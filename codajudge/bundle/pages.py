@@ -26,6 +26,7 @@ from ..metrics import get as get_metric
 from ..metrics.disagreement import ROUNDED
 from ..spec import BASELINE, NORMALISED
 from ..tracks import PRIMARY_KEY
+from .baselines_run import sample_baseline
 from .compose import score_rows
 from .edition import DATE_FORMAT, Edition, Phase
 from .prose import Templates, kind_text, listed
@@ -169,11 +170,6 @@ def nothing_scored(prose: Templates, template: str, score: LocalScore) -> str:
     )
 
 
-def example_baseline(baselines: list[str]) -> str:
-    """A baseline the edition runs, for the commands the pages show (cosine_bow when run)."""
-    return "cosine_bow" if "cosine_bow" in baselines or not baselines else baselines[0]
-
-
 def render(
     edition: Edition,
     score: LocalScore,
@@ -197,7 +193,7 @@ def render(
         code_command=run_command(score, "sample_submissions/code_submission", "predictions"),
         check_command=run_command(score, "my_submission.zip"),
         check_note=_check_note(prose, score),
-        evaluation_baseline=example_baseline(edition.baselines),
+        evaluation_baseline=sample_baseline,
         **{f"{name}_page": _page(prose, pages, name) for name in ("data", "evaluation", "terms")},
         examples="\n\n".join(f"`{name}`:\n\n```\n{line}\n```" for name, line in examples.items()),
         # the sample result submission the README's check command takes
@@ -550,7 +546,7 @@ def _scoring_yourself(prose: Templates, edition: Edition, score: LocalScore) -> 
     lines = [prose.fill("baselines/scoring_yourself"), ""]
     if not score.first_phase:
         return lines + [nothing_scored(prose, "baselines/nothing_scored", score), ""]
-    baseline = example_baseline(edition.baselines)
+    baseline = sample_baseline(edition.baselines)
     command = run_command(score, f"baseline:{baseline}")
     return lines + [
         prose.fill("baselines/run_them", command=command, baseline=baseline),
