@@ -129,7 +129,7 @@ def property_problems(metric: Metric, gold, n_labels: int, track: str = "") -> l
     if not low - 1e-9 <= value <= high + 1e-9:
         problems.append(f"a prediction scores {value:g}, outside its range [{low:g}, {high:g}]")
     if isinstance(gold, np.ndarray):
-        flipped = metric.score(gold[::-1], pred[::-1]).value
+        flipped = metric.score(gold[::-1], pred[::-1], track=track).value
         if abs(flipped - value) > 1e-9:
             problems.append(f"reversing the items changes the score from {value:g} to {flipped:g}")
     sums = np.stack([stats.sum(axis=0), stats[: max(n_items // 2, 1)].sum(axis=0)])
