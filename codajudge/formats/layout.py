@@ -62,11 +62,12 @@ def records_array(numbers: Sequence[int], texts: list[str]) -> Lines:
 class Positional(NamedTuple):
     """A file read positionally (SemEval): ``header`` is 1 when its first line is a header
     (``score``, ``prediction<TAB>confidence``: one or two names, none a number such as "nan") and
-    the lines after it are one per item or the release's (``Track.release_lines``), else 0; then, for each line after it, its first
-    whitespace-separated field (``firsts``, its score) and those fields as numbers when every one is
-    one (``scores``, ``values.parse_numbers``; else None); ``split``: the fields (a score, then
-    optionally a confidence) of each line holding more than one, by its index among those lines (a
-    per-line list for every line would cost the garbage collector a pass over each)."""
+    the lines after it are one per item or the release's (``Track.release_lines``), else 0; then,
+    for each line after it, its first whitespace-separated field (``firsts``, its score) and those
+    fields as numbers when every one is one (``scores``, ``values.parse_numbers``; else None);
+    ``split``: the fields (a score, then optionally a confidence) of each line holding more than
+    one, by its index among those lines (a per-line list for every line would cost the garbage
+    collector a pass over each)."""
 
     header: int
     firsts: list[str]
@@ -197,12 +198,18 @@ def _is_header(text: str, ids: list[str], is_value: Callable[[str], bool]) -> bo
     (``HEADER_NAMES``, any case) or, as pandas writes its column names (``dataset_idx<TAB>pred``), both its
     fields are names (``COLUMN_NAME``) and the second is no value of the track (``is_value``); a
     field in quotes (csv.QUOTE_ALL) is read without them."""
-    first, tab, value = text.partition("\t")
-    first, value = (unquoted(field) or field.strip() for field in (first, value))
+    first, tab, value = _header_fields(text)
     if first.lower() in HEADER_NAMES:
         return first.lower() not in ids
     names = bool(tab and COLUMN_NAME.fullmatch(first) and COLUMN_NAME.fullmatch(value))
     return names and not is_value(value) and first not in ids
+
+
+def _header_fields(text: str) -> tuple[str, str, str]:
+    """A first line's first field, its tab ('' without one) and the rest, each stripped, a field in
+    quotes (csv.QUOTE_ALL) read without them."""
+    first, tab, value = text.partition("\t")
+    return unquoted(first) or first.strip(), tab, unquoted(value) or value.strip()
 
 
 def _id_tab_value(text: str) -> str:
@@ -252,7 +259,7 @@ def _holds_ids(columns: Columns) -> bool:
     if not (heads and columns.tabbed.all()) or set(heads[:IDS_LOOKED_UP]).isdisjoint(columns.ids):
         return False
     distinct = len(np.unique(columns.position[columns.position >= 0]))
-    named = columns.header and columns.texts[0].split("\t")[0].strip().lower() in HEADER_NAMES
+    named = columns.header and _header_fields(columns.texts[0])[0].lower() in HEADER_NAMES
     many = distinct > 6 and 2 * distinct >= len(heads)  # whole 0-5 scores take at most 6 values
     return bool(named or many or distinct == len(heads))
 
