@@ -156,6 +156,17 @@ def test_each_baseline_runs_once_per_split_and_the_sample_submission_is_the_scor
     assert runs[-1] == ("cosine_bow", first) and sample.read_bytes() == kept
 
 
+def assert_local_sample_is_the_run_of(run_baseline, name: str, kit: Path, seed, tmp_path: Path):
+    """The kit's local sample submission holds exactly the files baseline ``name`` writes when run
+    afresh (by ``run_baseline``, the unpatched function) on the kit's local input data."""
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    run_baseline(name, kit / "input_data" / "local", fresh, seed)
+    with zipfile.ZipFile(kit / "sample_submissions" / "local_result_submission.zip") as archive:
+        files = {entry: archive.read(entry) for entry in archive.namelist()}
+    assert files == {path.name: path.read_bytes() for path in fresh.iterdir()}
+
+
 def test_the_local_sample_submission_is_the_scored_cosine_run_on_the_local_phase(
     tmp_path, monkeypatch
 ):
@@ -179,12 +190,7 @@ def test_the_local_sample_submission_is_the_scored_cosine_run_on_the_local_phase
     edition = load_edition(folder)
     kit = build(edition, edition.folder, tmp_path / "dist").tree / "starting_kit"
     assert sorted(name for name, phase in runs if phase == "local") == sorted(edition.baselines)
-    fresh = tmp_path / "fresh"
-    fresh.mkdir()
-    run_baseline("cosine_bow", kit / "input_data" / "local", fresh, edition.seed)
-    with zipfile.ZipFile(kit / "sample_submissions" / "local_result_submission.zip") as archive:
-        files = {name: archive.read(name) for name in archive.namelist()}
-    assert files == {path.name: path.read_bytes() for path in fresh.iterdir()}
+    assert_local_sample_is_the_run_of(run_baseline, "cosine_bow", kit, edition.seed, tmp_path)
 
 
 def test_the_samples_are_the_predictions_of_a_baseline_the_edition_runs(tmp_path, monkeypatch):
@@ -214,12 +220,7 @@ def test_the_samples_are_the_predictions_of_a_baseline_the_edition_runs(tmp_path
     assert "cosine_bow" not in runs
     readme = (kit / "README.md").read_text(encoding="utf-8")
     assert "cosine_bow baseline's" not in readme and "the random baseline's predictions" in readme
-    fresh = tmp_path / "fresh"
-    fresh.mkdir()
-    run_baseline("random", kit / "input_data" / "local", fresh, edition.seed)
-    with zipfile.ZipFile(kit / "sample_submissions" / "local_result_submission.zip") as archive:
-        files = {name: archive.read(name) for name in archive.namelist()}
-    assert files == {path.name: path.read_bytes() for path in fresh.iterdir()}
+    assert_local_sample_is_the_run_of(run_baseline, "random", kit, edition.seed, tmp_path)
 
 
 def test_a_baseline_failing_on_the_data_is_the_builds_located_refusal(bundles, tmp_path, capsys):
