@@ -115,7 +115,8 @@ def test_scores_as_csv_with_a_header_and_other_columns_are_refused(tmp_path):
 def test_a_release_gold_file_numbering_the_hidden_items_by_its_lines_is_refused(tmp_path):
     """A split of a release numbers its items by their lines: the release's gold file, one value a
     line with the other splits' items between, holds each test item's gold on line id+1 (ids from
-    0) or line id (ids from 1), beside no id; another release's gold on those lines passes."""
+    0), line id (ids from 1) or, under a header line, line id+2, beside no id; another release's
+    gold on those lines passes."""
     release = _items("sim", 250, seed=4)
     test = [dict(item, id=str(k)) for k, item in enumerate(release) if k % 4 == 1]
     gold_file = "".join(f"{item['score']:.6f}\n" for item in release)
@@ -123,6 +124,8 @@ def test_a_release_gold_file_numbering_the_hidden_items_by_its_lines_is_refused(
     assert "hidden gold of track 'sim (test)'" in found
     assert "100% of its items, as it is or transformed, in the" in found
     assert "value of line id+1 (ids from 0)" in found
+    found = _check(tmp_path, _hidden("sim", test), "STS.gs.track1.tsv", "score\n" + gold_file)
+    assert "value of line id+2 (ids from 0, under a header line)" in found
     labels = [dict(item, id=str(k + 1)) for k, item in enumerate(NLI_ITEMS) if k % 3 == 0]
     as_indices = "".join(f"{NLI.index(it['label'])}\t{it['texts'][0]}\n" for it in NLI_ITEMS)
     found = _check(tmp_path, _hidden("nli", labels), "labels.tsv", as_indices)

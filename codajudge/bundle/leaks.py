@@ -286,7 +286,16 @@ def id_columns(stream: Stream, positions: np.ndarray, lines: np.ndarray) -> dict
     }
 
 
-ID_COLUMNS = 8  # by_id_columns
+#: (what an id is less its line's index counted from 0, how that line is named): the ways a
+#: release numbers its items by their lines, with or without a header line.
+LINE_NUMBERINGS = (
+    (0, "line id+1 (ids from 0)"),
+    (1, "line id (ids from 1)"),
+    (-1, "line id+2 (ids from 0, under a header line)"),
+)
+
+
+ID_COLUMNS = 4 + 2 * len(LINE_NUMBERINGS)  # by_id_columns: 4 by the ids, 2 a numbered line
 
 
 def perfectly_correlated(gold: np.ndarray, values: np.ndarray) -> bool:
@@ -354,13 +363,13 @@ def column_share(probe: Probe, gold: np.ndarray, values: np.ndarray) -> float:
 def by_id_columns(probe: Probe, text: TextValues, stream: Stream) -> Iterator[tuple]:
     """(items, how their gold is read, the index in ``stream`` of each item's value or -1) of each
     by-id column (``ID_COLUMNS``): beside the first occurrence of the items' ids (``id_columns``),
-    and for ids that are whole numbers (a release's line numbers), on line id+1 and on line id."""
+    and for ids that are whole numbers (a release's line numbers), on line id+2, id+1 and id."""
     ids = [item_id for item_id in probe.patterns if item_id in text.id_positions]
     positions = np.asarray([text.id_positions[item_id][0] for item_id in ids], dtype=np.int64)
     for name, index in id_columns(stream, positions, text.lines[positions]).items():
         yield ids, f"transformed, in {name}", index  # as it is: read by exact_by_id
     numbered = [item_id for item_id in probe.patterns if item_id.isascii() and item_id.isdigit()]
-    for start, which in ((0, "line id+1 (ids from 0)"), (1, "line id (ids from 1)")):
+    for start, which in LINE_NUMBERINGS:
         lines = np.asarray([int(item_id) - start for item_id in numbered], dtype=np.int64)
         for name, index in line_columns(stream, lines, which).items():
             yield numbered, f"as it is or transformed, in {name}", index
