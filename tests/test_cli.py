@@ -29,6 +29,14 @@ def test_help_lists_every_subcommand(capsys):
         assert f"  {command} " in out
 
 
+def test_the_readme_lists_the_commands_the_help_lists():
+    """The README's ``codajudge --help  # build, check, ...`` line names every command, in the
+    help's order, and no other."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    line = next(line for line in readme.splitlines() if line.startswith("codajudge --help"))
+    assert line.split("#", 1)[1].strip().split(", ") == list(cli.COMMANDS)
+
+
 def test_the_version_is_defined_once_and_shown_everywhere(tmp_path):
     assert codajudge("--version", cwd=tmp_path).stdout.strip() == f"codajudge {__version__}"
     done = subprocess.run(
