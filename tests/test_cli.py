@@ -4,6 +4,7 @@ PyYAML is missing (never a traceback)."""
 
 import os
 import importlib
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -27,6 +28,26 @@ def test_help_lists_every_subcommand(capsys):
     out = capsys.readouterr().out
     for command in ("build", "check", "run", "score", "rank"):
         assert f"  {command} " in out
+
+
+def test_the_readme_lists_the_commands_the_help_lists():
+    """The README's ``codajudge --help  # build, check, ...`` line names every command, in the
+    help's order, and no other."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    line = next(line for line in readme.splitlines() if line.startswith("codajudge --help"))
+    assert line.split("#", 1)[1].strip().split(", ") == list(cli.COMMANDS)
+
+
+def test_every_option_a_command_s_help_names_is_documented(capsys):
+    """Each option of each command (its ``--help``) is named in the README or docs/."""
+    option = re.compile(r"(?<![\w-])--[a-z][\w-]*")
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    text += "".join(p.read_text(encoding="utf-8") for p in (REPO / "docs").glob("*.md"))
+    documented = set(option.findall(text))
+    for command in cli.COMMANDS:
+        with pytest.raises(SystemExit):
+            cli.main([command, "--help"])
+        assert set(option.findall(capsys.readouterr().out)) <= documented, command
 
 
 def test_the_version_is_defined_once_and_shown_everywhere(tmp_path):

@@ -319,6 +319,19 @@ def test_latex_table_escapes_names_and_marks_ties():
     )
 
 
+def test_every_output_bolds_each_score_shown_as_the_best_s():
+    """Bold is decided on the values as shown: two floats that differ in their last bits (both
+    47/96 here) print alike and are both bold, in Markdown, HTML and LaTeX."""
+    from codajudge.ranking_page import render_html
+
+    report = _report()
+    best, same = report.rankings["en_en"].rows[:2]
+    best.value, same.value = 0.4895833333333334, 0.48958333333333326
+    markdown, page, paper = render_markdown(report), render_html(report), render_latex(report)
+    assert markdown.count("**48.96**") == page.count("<b>48.96</b>") == 2
+    assert paper.count(r"\textbf{48.96}") == 2
+
+
 def test_latex_writes_minus_signs_as_minus_and_intervals_with_an_en_dash():
     report = _report()
     ranking = report.rankings["en_en"]

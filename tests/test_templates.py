@@ -187,9 +187,11 @@ def test_a_template_override_that_replaces_no_kit_template_is_refused_naming_the
     ) in str(raised.value)
 
 
-def test_the_evaluation_and_data_pages_fill_each_template_with_its_documented_fields(monkeypatch):
+def test_every_generated_page_fills_each_template_with_its_documented_fields(monkeypatch):
     """A template receives exactly the fields docs/templates.md lists for it (an edition's own copy
-    may use any of them), so the fields an unknown-field refusal names are the documented ones."""
+    may use any of them), so the fields an unknown-field refusal names are the documented ones:
+    on every generated page, the legacy timeline and the kit's README, where some rows receive
+    fields the kit's own files do not use (``$until`` and ``$ends`` of ``timeline/phase``)."""
     document = (REPO / "docs" / "templates.md").read_text(encoding="utf-8")
     rows = dict(re.findall(r"^\| `([^`]+)` \| ([^|]*) \|", document, re.MULTILINE))
     received = {}
@@ -200,8 +202,12 @@ def test_the_evaluation_and_data_pages_fill_each_template_with_its_documented_fi
         return fill(self, name, **fields)
 
     monkeypatch.setattr(texts.Templates, "fill", recording)
-    pages.evaluation_page(default_edition(), NO_LOCAL)
-    pages.data_page(default_edition())
+    pages.generated_pages(default_edition(), {"practice": {}}, NO_LOCAL, {}, {})
+    pages.timeline_page(default_edition(), "legacy/timeline", "legacy/timeline_phase")
+    kit_pages = [
+        {"title": name, "file": f"pages/{name}.md"} for name in ("data", "evaluation", "terms")
+    ]
+    pages.render(default_edition(), NO_LOCAL, {}, kit_pages, "cosine_bow")
     wrong = {n: f for n, f in received.items() if f != set(re.findall(r"`\$(\w+)`", rows[n]))}
     assert "evaluation/metric" in received and not wrong, wrong
 

@@ -5,14 +5,14 @@ write it: ``stats.markdown``, ``render_csv`` (here) and ``stats.latex`` as text 
 ``ranking_page`` as a self-contained HTML page. No files are written here.
 
 Every output begins with the command that reproduces it. Then the overall table (rank, system, the
-primary score, each track's main score, the best of a track in bold and every system not
-significantly different from it marked ``*``) and one table per track (rank, system, score, 95%
-interval, p against the best, the significance cluster), primary tracks first. A cluster is a tie
-group of ``ranking.tie_groups``: its best system and every remaining system not significantly
-different from it; the systems of a cluster share its rank. Each column's scale is stated once in
-its head and used for every value in it (``shown``): correlations, accuracy and macro-F1 x 100 with
-two decimals, as the published tables; the LeWiDi distances as they are, with four decimals. The
-CSV keeps full precision (``Table.records``).
+primary score, each track's main score, the best of a track in bold (every score shown as the
+best's is) and every system not significantly different from it marked ``*``) and one table per
+track (rank, system, score, 95% interval, p against the best, the significance cluster), primary
+tracks first. A cluster is a tie group of ``ranking.tie_groups``: its best system and every
+remaining system not significantly different from it; the systems of a cluster share its rank.
+Each column's scale is stated once in its head and used for every value in it (``shown``):
+correlations, accuracy and macro-F1 x 100 with two decimals, as the published tables; the LeWiDi
+distances as they are, with four decimals. The CSV keeps full precision (``Table.records``).
 """
 
 from __future__ import annotations
@@ -331,14 +331,15 @@ def primary_column(report: RankingReport) -> Column:
 
 
 def _score_cell(ranking: TrackRanking, system: str, style: Style, counted: dict) -> str:
-    """A system's score on a track in the overall table: bold when the best, marked when tied
-    with the best, with its rank on the track; "-" when it did not submit the track, with the
-    rank ``counted`` for it (track id -> rank) where there is one."""
+    """A system's score on a track in the overall table: bold when the best as shown (a score
+    that prints as the best's is as bold), marked when tied with the best, with its rank on the
+    track; "-" when it did not submit the track, with the rank ``counted`` for it (track id ->
+    rank) where there is one."""
     row = next((r for r in ranking.rows if r.system == system), None)
     if row is None:
         return f"- ({counted[ranking.track.id]})" if ranking.track.id in counted else "-"
-    text = shown(row.value, get_metric(ranking.metric).percent)
-    text = style.bold.format(text) if row.value == ranking.rows[0].value else text
+    text = shown(row.value, percent := get_metric(ranking.metric).percent)
+    text = style.bold.format(text) if text == shown(ranking.rows[0].value, percent) else text
     text += style.mark if row.tied_with_best else ""
     return text + (f" ({row.rank})" if style.ranks else "")
 
