@@ -338,7 +338,8 @@ def _score_cell(ranking: TrackRanking, system: str, style: Style, counted: dict)
     row = next((r for r in ranking.rows if r.system == system), None)
     if row is None:
         return f"- ({counted[ranking.track.id]})" if ranking.track.id in counted else "-"
-    text = shown(row.value, percent := get_metric(ranking.metric).percent)
+    percent = get_metric(ranking.metric).percent
+    text = shown(row.value, percent)
     text = style.bold.format(text) if text == shown(ranking.rows[0].value, percent) else text
     text += style.mark if row.tied_with_best else ""
     return text + (f" ({row.rank})" if style.ranks else "")
