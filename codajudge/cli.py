@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(usage())
-        return 0 if argv else 1
+        return 0 if argv else 2
     if argv[0] in ("-V", "--version"):
         print(f"codajudge {__version__}")
         return 0
@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
             f"codajudge: unknown command {command!r}; expected one of {', '.join(COMMANDS)}\n\n{usage()}",
             file=sys.stderr,
         )
-        return 1
+        return 2
     from .deps import require_runtime
 
     require_runtime(f"codajudge {command}")

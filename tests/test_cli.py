@@ -63,9 +63,11 @@ def test_the_version_is_defined_once_and_shown_everywhere(tmp_path):
     )
 
 
-def test_an_unknown_subcommand_is_one_clear_line(capsys):
-    assert cli.main(["buidl"]) == 1
+def test_an_unknown_subcommand_is_one_clear_line_and_a_usage_mistake(capsys):
+    """Exit 2, as a sub-command's usage mistake (argparse's code); no command at all is one too."""
+    assert cli.main(["buidl"]) == 2
     assert capsys.readouterr().err.startswith("codajudge: unknown command 'buidl'; expected one of")
+    assert cli.main([]) == 2 and capsys.readouterr().out.startswith("usage: codajudge COMMAND")
 
 
 SUBCOMMANDS = list(cli.COMMANDS)
