@@ -340,8 +340,17 @@ def wait_then_stop(process, time_limit: float | None) -> bool:
 
 
 def _children() -> frozenset[int]:
-    """The live child processes of this one."""
-    return frozenset(p.pid for p in _processes() if p.parent == os.getpid())
+    """The child processes of this one, zombies included, from the kernel's list of each of its
+    threads (one small read each: fast enough to catch a chain of forks in flight); from a scan of
+    /proc (live ones only) where the kernel has no such list."""
+    if not os.path.exists(f"/proc/self/task/{os.getpid()}/children"):
+        return frozenset(p.pid for p in _processes() if p.parent == os.getpid())
+    found = set()
+    for task in os.listdir("/proc/self/task"):
+        with contextlib.suppress(OSError):  # a thread that ended meanwhile
+            with open(f"/proc/self/task/{task}/children", "rb") as listed:
+                found.update(map(int, listed.read().split()))
+    return frozenset(found)
 
 
 def _adopt_orphans(adopt: bool) -> bool:
@@ -359,23 +368,49 @@ def _adopt_orphans(adopt: bool) -> bool:
         return False
 
 
+def _stop_adopted(spared: frozenset[int]) -> None:
+    """While this process is a child subreaper: kill and reap its children but ``spared`` until
+    none is left (a descendant whose parent was killed is adopted, and the next round kills it);
+    a line of processes still starting new ones after STOP_WAIT seconds is the submission's
+    problem (SubmissionError)."""
+    import signal  # here, not above: the scoring program reads files through this module only
+
+    deadline = time.monotonic() + STOP_WAIT
+    while left := _children() - spared:
+        if time.monotonic() > deadline:
+            raise SubmissionError.single(
+                "code submission",
+                "your code left processes that kept starting new ones; they could not be stopped",
+                expected="every process your code starts ended with it, or ended when killed",
+                found=f"processes still forking {STOP_WAIT:g} s after the kit began to kill them",
+                hint="wait for (join) every process your code starts before predict() returns; "
+                "no predictions are kept from such a run",
+            )
+        for pid in left:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, os.WNOHANG)  # killed or ended: reaped, not left as a zombie
+
+
 @contextlib.contextmanager
 def adopting():
     """While inside, this process adopts the orphans among its descendants (``_adopt_orphans``);
-    on leaving, it kills every process descended from it but its children from before and theirs
-    (a double fork into a session of its own included: ``stop_tree``) and reaps those it adopted,
-    so that nothing started inside outlives it. Where adoption is unavailable, a process that left
-    its parent and session is out of reach (only a sandbox or container ends it)."""
+    on leaving, it kills every process descended from it but its children from before and theirs,
+    until none is left (``_stop_adopted``; a chain of forks, each into a session of its own,
+    included), so that nothing started inside outlives it, and only then stops adopting. Where
+    adoption is unavailable, it kills the descendants it can find (``stop_tree``); a process that
+    left its parent and session is then out of reach (only a sandbox or container ends it)."""
     before = _children()
     adopted = _adopt_orphans(True)
     try:
         yield
     finally:
-        for _ in range(3):  # a process forked while one round kills is adopted: the next finds it
-            left = _children() - before
-            stop_tree(os.getpid(), spared=before)
-            for pid in left:  # adopted and killed: reaped, not left as zombies
-                with contextlib.suppress(ChildProcessError):
-                    os.waitpid(pid, os.WNOHANG)
-        if adopted:
-            _adopt_orphans(False)
+        try:
+            if adopted:
+                _stop_adopted(before)
+            else:
+                stop_tree(os.getpid(), spared=before)
+        finally:
+            if adopted:
+                _adopt_orphans(False)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from codajudge.errors import SubmissionError
+from codajudge.formats.archive import find_track_files
 from codajudge.programs import ingest, score
 from codajudge.programs.common import own_words
 from codajudge.programs.opening import open_submission
@@ -60,7 +61,19 @@ def test_a_zip_and_a_folder_holding_only_a_zip_are_extracted(tmp_path, layout):
     folder, warnings = open_submission(path, work)
     assert folder == work / "submission"
     assert (folder / "model.py").read_text() == MODEL
-    assert warnings == []
+    opened = "the submission holds only the zip 'Run 1.zip': its files were read"
+    assert warnings == ([] if layout == "zip" else [opened])
+
+
+def test_a_zip_beside_other_files_is_said_to_be_a_nested_archive_not_opened(tmp_path):
+    phase = make_phase(tmp_path / "phase", tracks=SMALL_TRACKS)
+    folder = tmp_path / "sub"
+    _zip(folder / "inner.zip", {"nli.tsv": "a\tx\n"})
+    (folder / "sts.tsv").write_text("a\t1\n")
+    found = find_track_files(folder, phase["spec"].tracks, ids_of=lambda dataset: [])
+    assert set(found.files) == {"sts"}
+    not_opened = "nested archive 'inner.zip' ignored: put the prediction files in the zip itself"
+    assert found.ignored_notes({"sts": "sts.tsv"}) == [not_opened]
 
 
 def test_only_the_tracks_files_are_extracted_when_the_tracks_are_given(tmp_path):
@@ -68,7 +81,8 @@ def test_only_the_tracks_files_are_extracted_when_the_tracks_are_given(tmp_path)
     archive = _zip(tmp_path / "res" / "s.zip", {"sts.tsv": "a\t1\n", "other.txt": "x"})
     folder, warnings = open_submission(archive.parent, tmp_path, phase["spec"].tracks)
     assert sorted(p.name for p in folder.iterdir()) == ["sts.tsv"]
-    assert warnings == ["file 'other.txt' matches no track and was ignored"]
+    opened = "the submission holds only the zip 's.zip': its files were read"
+    assert warnings == [opened, "file 'other.txt' matches no track and was ignored"]
 
 
 def test_nothing_at_the_path_is_named(tmp_path):

@@ -12,6 +12,7 @@ import pytest
 
 from codajudge.errors import SubmissionError
 from codajudge.programs.status import read_small_text
+from codajudge import untrusted
 from codajudge.untrusted import (
     TreeLimits,
     copy_regular,
@@ -19,6 +20,7 @@ from codajudge.untrusted import (
     open_regular,
     prune_tree,
     read_head,
+    adopting,
     remove_entry,
     stop_session,
 )
@@ -186,3 +188,39 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return state != b"Z"
+
+
+def _start_fork_chain(seconds: float, marker: Path) -> None:
+    """Start a line of processes, each forking the next into a session of its own and ending at
+    once (faster than a scan of /proc), for ``seconds``; its last one then writes ``marker``
+    (appends a line)."""
+    code = (
+        "import os, sys, time\n"
+        "end = time.monotonic() + float(sys.argv[1])\n"
+        "while time.monotonic() < end:\n"
+        "    if os.fork():\n"
+        "        os._exit(0)\n"
+        "    os.setsid()\n"
+        "open(sys.argv[2], 'a').write('escaped\\n')\n"
+    )
+    subprocess.run([sys.executable, "-c", code, str(seconds), str(marker)], check=True)
+    time.sleep(0.1)  # the chain is well under way
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="adoption needs Linux's /proc")
+def test_a_chain_of_forks_into_new_sessions_does_not_outlive_adopting(tmp_path):
+    marker = tmp_path / "marker"
+    with adopting():
+        for _ in range(3):  # each may slip through a round that kills too slowly
+            _start_fork_chain(1.0, marker)
+    assert not untrusted._children()
+    time.sleep(1.5)  # longer than the chain's life
+    assert not marker.exists()
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="adoption needs Linux's /proc")
+def test_a_chain_of_forks_still_moving_at_the_deadline_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(untrusted, "STOP_WAIT", 0.0)
+    with pytest.raises(SubmissionError, match="kept starting new ones; they could not be stopped"):
+        with adopting():
+            _start_fork_chain(0.5, tmp_path / "marker")

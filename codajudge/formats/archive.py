@@ -433,11 +433,11 @@ class FoundFiles(NamedTuple):
         raise rule.error(display, ", ".join((shown or self.unclaimed)[:10]) or "no files")
 
     def ignored_notes(self, given: Mapping[str, str]) -> list[str]:
-        """The notes of the files not read, then those of the files no track claims: one per near
-        miss (``_meant_track``), one for the rest. ``given``: track id -> the file read for it, as
-        shown; a near miss of such a track is not told to take that file's name (sts2017's
-        ``es_es.tsv`` renamed ``sp-en.tsv`` beside ``es_en.tsv``): the names of the tracks without
-        a file are offered instead."""
+        """The notes of the files not read, then of the archives (never opened), then those of
+        the files no track claims: one per near miss (``_meant_track``), one for the rest.
+        ``given``: track id -> the file read for it, as shown; a near miss of such a track is not
+        told to take that file's name (sts2017's ``es_es.tsv`` renamed ``sp-en.tsv`` beside
+        ``es_en.tsv``): the names of the tracks without a file are offered instead."""
         without = [t for t in self.tracks if t.id not in given]
         read = "every track has its file"
         if without:
@@ -445,7 +445,11 @@ class FoundFiles(NamedTuple):
         texts: list[str] = []  # one per near miss
         near: list[tuple[str, Track]] = []
         other: list[str] = []
+        archives: list[str] = []  # the platform extracted the zip: these were inside it
         for name in self.unclaimed:
+            if PurePosixPath(name).suffix.lower() in ARCHIVE_SUFFIXES:
+                archives.append(NESTED_ARCHIVE.format(repr(name)))
+                continue
             track = _meant_track(name, self.tracks)
             unused = UNUSED_FILE.format(name)
             if track is None:
@@ -465,7 +469,7 @@ class FoundFiles(NamedTuple):
         elif other:
             listed = first_few([repr(name) for name in other])
             notes.append(f"{len(other)} files match no track and were ignored: {listed}")
-        return self.unread + notes
+        return self.unread + archives + notes
 
 
 def naming_hint(unclaimed: Sequence[str], tracks: Sequence[Track]) -> str:

@@ -25,7 +25,8 @@ def open_submission(
 ) -> tuple[Path, list[str]]:
     """``path`` as a folder, and the extraction's warnings (entries skipped): a zip, or a folder
     holding only a zip, is extracted into ``work/submission`` (only the ``tracks``' files when
-    given, else every file); any other folder is used as it is. Raises SubmissionError when nothing is at ``path`` or its one file is an
+    given, else every file), the folder's zip with a note; any other folder is used as it is (a zip
+    in it is not opened). Raises SubmissionError when nothing is at ``path`` or its one file is an
     archive of another kind."""
     if not (path.exists() or path.is_symlink()):
         raise NOTHING_AT_PATH.error(safe_display(str(path)))
@@ -50,4 +51,8 @@ def open_submission(
         return path, []
     target = work / EXTRACTED
     target.mkdir()
-    return target, safe_extract(archive, target, str(name), tracks)
+    warnings = safe_extract(archive, target, str(name), tracks)
+    if not given_file:  # the platform extracted a zip that held this one
+        shown = safe_display(str(name))
+        warnings.insert(0, f"the submission holds only the zip {shown!r}: its files were read")
+    return target, warnings
