@@ -324,7 +324,9 @@ def test_a_track_without_the_layout_reads_such_a_file_as_the_kits_own(brexit_dev
     path.write_text("0\t1.0\t0.0\n" * len(soft.ids))
     with pytest.raises(SubmissionError) as refused:
         read_prediction(path, path.name, plain, ItemKeys(soft.ids, soft.annotators))
-    assert "LeWiDi 2023" not in str(refused.value)
+    # refused, not read in the layout: the refusal names the layout as one this track does not read
+    layout = "looks like the LeWiDi 2023 layout (hard label<TAB>p0<TAB>p1 rows, no id), which this "
+    assert layout + "track does not read" in str(refused.value)
 
 
 def test_results_layout_is_refused_on_a_track_it_does_not_fit():
