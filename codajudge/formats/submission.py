@@ -350,7 +350,7 @@ def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector
             values.append(reader(rows.text(j), track, notes))
         except ValueProblem as problem:
             if not problems:  # the first value refused tells whether the file is another track's
-                problem.hint = problem.hint or other_track_hint(rows.text(j), track, keys.tracks)
+                problem.hint = other_track_hint(rows.text(j), track, keys.tracks) or problem.hint
             _add(problem, problems, rows, keys, j)
     if problems:
         return None, notes
