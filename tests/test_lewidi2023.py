@@ -305,6 +305,40 @@ def test_a_results_rows_bad_probability_is_named_as_a_file_of_lines_names_it(
         assert "one probability per label" not in str(refused.value)
 
 
+@pytest.mark.parametrize(
+    "row, soft_track, problem",
+    [
+        (
+            "2\t1.0\t0.0",
+            False,
+            "label outside the track's label set; expected one of 0, 1, found '2'. Give a label "
+            "among 0, 1",
+        ),
+        (
+            "0\t1.2\t-0.2",
+            True,
+            "soft label has a negative probability; expected probabilities >= 0, found -0.2. "
+            "Probabilities are between 0 and 1: give each label's probability, the row summing to "
+            "1 (a model's raw scores, logits, become such by a softmax)",
+        ),
+    ],
+    ids=["label", "negative"],
+)
+def test_a_results_rows_refused_value_says_how_to_fix_it(
+    brexit_dev, tmp_path, row, soft_track, problem
+):
+    """The trial's refusals said where, what was expected and what was found, but not the fix."""
+    soft, hard = brexit_dev
+    path = tmp_path / "HS-Brexit_results.tsv"
+    rows = ["0\t1.0\t0.0"] * len(soft.ids)
+    rows[6] = row
+    path.write_text("\n".join(rows) + "\n")
+    with pytest.raises(SubmissionError) as refused:
+        read_track_file(path, path.name, soft if soft_track else hard)
+    assert str(refused.value).endswith(problem)
+    assert "line 7" in str(refused.value)
+
+
 def test_a_results_row_nested_deeper_than_json_reads_is_located_not_a_traceback(
     brexit_dev, tmp_path
 ):
@@ -324,7 +358,9 @@ def test_a_track_without_the_layout_reads_such_a_file_as_the_kits_own(brexit_dev
     path.write_text("0\t1.0\t0.0\n" * len(soft.ids))
     with pytest.raises(SubmissionError) as refused:
         read_prediction(path, path.name, plain, ItemKeys(soft.ids, soft.annotators))
-    assert "LeWiDi 2023" not in str(refused.value)
+    # refused, not read in the layout: the refusal names the layout as one this track does not read
+    layout = "looks like the LeWiDi 2023 layout (hard label<TAB>p0<TAB>p1 rows, no id), which this "
+    assert layout + "track does not read" in str(refused.value)
 
 
 def test_results_layout_is_refused_on_a_track_it_does_not_fit():

@@ -317,6 +317,20 @@ def test_rows_over_the_annotators_string_that_disagree_are_refused_by_name(tmp_p
     assert round(kit_score("ven_pe", "dev", path)[0], 5) == round(expected, 5)
 
 
+def test_a_row_keyed_by_an_unknown_annotator_says_how_to_key_it(tmp_path):
+    """A dict row naming Ann999 (the trial's mp_dev_pe.tsv) was refused without a fix."""
+    dev = records("mp", "dev")
+    rows = [(i, dict.fromkeys(r["annotations"], "0")) for i, r in dev.items()]
+    first_id, first = rows[0]
+    rows[0] = (first_id, {**dict(list(first.items())[:-1]), "Ann999": "1"})
+    with pytest.raises(SubmissionError) as error:
+        kit_score("mp_pe", "dev", write(tmp_path / "mp_dev_pe.tsv", rows))
+    assert str(error.value).endswith(
+        f"found missing [{list(first)[-1]!r}], unknown ['Ann999']. Give one label for each of the "
+        "item's annotators, keyed by their ids as in the item's annotators field (input data)"
+    )
+
+
 def test_another_length_names_the_items_annotators(tmp_path):
     dev = records("ven", "dev")
     rows = [

@@ -281,6 +281,27 @@ def test_file_name_near_miss_names_the_track():
     )
 
 
+def test_a_name_starting_with_a_datasets_name_names_that_datasets_tracks_without_a_file():
+    """LeWiDi 2023's MP_results.tsv in a 2025 submission was only "matches no track": a name that
+    starts with one dataset's name (any case) is meant for that dataset's tracks given no file,
+    and LeWiDi 2023's name is said to be so."""
+    tracks = [
+        track_from_dict({"id": f"mp_{k}", "kind": "similarity", "dataset": "mp"})
+        for k in ("soft", "hard")
+    ] + [track_from_dict({"id": "csc_soft", "kind": "similarity", "dataset": "csc"})]
+    found = FoundFiles(tracks, {"csc_soft": Path("csc_soft.tsv")}, ["MP_results.tsv"], [])
+    assert found.ignored_notes({"csc_soft": "csc_soft.tsv"}) == [
+        "file 'MP_results.tsv' matches no track and was ignored; it was probably meant for tracks "
+        "'mp_soft' and 'mp_hard' (<Dataset>_results.tsv is the LeWiDi 2023 name, one file per "
+        "dataset): name their files mp_soft.tsv and mp_hard.tsv"
+    ]
+    given = {"mp_soft": "mp_soft.tsv"}  # only the track without a file is named
+    assert FoundFiles(tracks, given, ["mp-extra.tsv"], []).ignored_notes(given) == [
+        "file 'mp-extra.tsv' matches no track and was ignored; it was probably meant for track "
+        "'mp_hard': name it mp_hard.tsv"
+    ]
+
+
 def test_a_name_holding_every_word_of_one_tracks_name_is_a_near_miss():
     """Words in another order or with more words (a team suffix, STS.out for STS.output) were no near
     miss: only the same name loosely was. A name holding the words of two tracks (en_es_en) gets no
@@ -334,7 +355,8 @@ def test_a_name_holding_every_word_of_one_tracks_name_is_a_near_miss():
             "en_en_predictions.tsv": "file 'en_en_predictions.tsv' was probably meant for track 'en_en': name it "
             "en_en.tsv",
             "en_es.tsv": "file 'en_es.tsv' was probably meant for track 'es_en': name it es_en.tsv",  # the pair reversed
-            "csc_test.tsv": guess,
+            "csc_test.tsv": "file 'csc_test.tsv' was probably meant for tracks 'csc_soft' and "
+            "'csc_pe': name their files csc_soft.tsv and csc_pe.tsv",  # the dataset's tracks
             "en_es_en.tsv": guess,
             "notes.txt": guess,
         }

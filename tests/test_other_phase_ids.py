@@ -100,3 +100,36 @@ def test_an_index_column_of_another_phases_ids_before_this_phases_ids_gets_no_ph
         read_prediction(tmp_path / "sim.tsv", "sim.tsv", track, keys)
     assert "index=False" in refused.value.render()
     assert "phase" not in refused.value.render()
+
+
+@pytest.mark.parametrize(
+    "row, message",
+    [
+        (
+            "0\t0.5\t0.5",
+            "the file looks like the LeWiDi 2023 layout (hard label<TAB>p0<TAB>p1 rows, no id), "
+            "which this track does not read; expected lines such as 'own-0'<TAB>[0.5, 0.5], found "
+            "'0' on 6 of its 6 lines, such as '0\\t0.5\\t0.5' (a hard label, then probabilities)",
+        ),
+        (
+            "0\t[0.5, 0.5]",
+            "the first column repeats one value on half its lines or more: it holds no item ids; "
+            "expected lines such as 'own-0'<TAB>[0.5, 0.5], found '0' on 6 of its 6 lines",
+        ),
+    ],
+)
+def test_a_first_column_repeating_one_value_is_no_ids_even_when_another_phase_has_that_id(
+    tmp_path, row, message
+):
+    """A LeWiDi 2023 file (hard label, then probabilities, no id) sent to a 2025 soft track: its
+    label '0' is an MP evaluation id, but a value on every line is no id of any phase."""
+    track = track_from_dict(TRACKS["soft_label"])
+    phases = {"evaluation": {"sim": frozenset(id_hash(str(i)) for i in range(10))}}
+    keys = ItemKeys(OWN_IDS, elsewhere=OtherPhases(track, phases))
+    (tmp_path / "mp_soft.tsv").write_text(f"{row}\n" * 6, encoding="utf-8")
+    with pytest.raises(SubmissionError) as refused:
+        read_prediction(tmp_path / "mp_soft.tsv", "mp_soft.tsv", track, keys)
+    assert refused.value.render() == (
+        f"mp_soft.tsv: {message}. Write one line per item: its id (the 'id' field of the input "
+        "file), a tab and its value, as in the expected line"
+    )

@@ -90,7 +90,7 @@ def test_a_boolean_is_no_label(tmp_path):
         read(path, "persp_ord")
     assert str(error.value) == (
         "persp_ord.tsv, line 3, item 'c03': label outside the track's label set; "
-        "expected one of 1, 2, 3, 4, 5, 6, found 'true'"
+        "expected one of 1, 2, 3, 4, 5, 6, found 'true'. Give a label among 1, 2, 3, 4, 5, 6"
     )
 
 

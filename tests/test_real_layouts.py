@@ -862,7 +862,8 @@ def test_a_label_outside_the_set_among_label_values_has_no_index_hint(tmp_path):
         )
     assert str(error.value) == (
         "f.tsv, line 1, item '108770': label outside the track's label set; expected one of "
-        "-5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, found '10'"
+        "-5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, found '10'. Give a label among -5, -4, -3, -2, -1, "
+        "0, 1, 2, 3, 4, 5"
     )
 
 
@@ -939,7 +940,7 @@ def test_a_third_column_is_named_as_one_column_too_many(tmp_path):
     assert str(error.value).endswith(
         "found 'entailment\\t0.9' on line 1. The line has 3 tab-separated columns: write only the "
         "id and the value, ID<TAB>VALUE (df[[id_column, value_column]].to_csv(path, sep='\\t', "
-        "index=False))"
+        "index=False)); give a label among entailment, neutral, contradiction"
     )
 
 

@@ -19,7 +19,7 @@ from pathlib import Path, PurePosixPath
 from typing import Callable, NamedTuple
 from collections.abc import Iterator, Mapping, Sequence
 
-from ..errors import SubmissionError, first_few
+from ..errors import SubmissionError, first_few, plural
 from ..tracks import Track
 from ..untrusted import kind_of
 from .chaosnli import document_uids
@@ -38,6 +38,8 @@ PARTICIPANT_OUTPUT = "participant_output.txt"
 IGNORED_NAMES = {"metadata", INGESTION_STATUS, PARTICIPANT_OUTPUT, "thumbs.db", "desktop.ini"}
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar")
 UNUSED_FILE = "file {!r} matches no track and was ignored"
+#: LeWiDi 2023's file name, one file per dataset (``results_tsv``).
+RESULTS_NAME = re.compile(r".+_results\.tsv", re.IGNORECASE)
 NAMELESS_ENTRY = "archive entry {} has no file name and was ignored"
 NESTED_ARCHIVE = "nested archive {} ignored: put the prediction files in the zip itself"
 UNREAD_DOCUMENT = (
@@ -385,8 +387,37 @@ def _alike(word: str, wanted: str) -> bool:
     return SequenceMatcher(None, word, wanted).ratio() >= WORD_LIKENESS
 
 
-def _name_it(track: Track) -> str:
-    return f"track '{track.id}': name it {track.file_names[0]}"
+def _meant_tracks(name: str, tracks: Sequence[Track], without: Sequence[Track]) -> list[Track]:
+    """The tracks a file no track claims was probably meant for: ``_meant_track``'s, else those of
+    ``without`` (the tracks given no file) of the dataset its name starts with (``_dataset_tracks``)."""
+    track = _meant_track(name, tracks)
+    return [track] if track else _dataset_tracks(name, without)
+
+
+def _dataset_tracks(name: str, tracks: Sequence[Track]) -> list[Track]:
+    """The tracks of the one dataset whose name (two letters at least) a file name starts with, in
+    any case (``MP_results.tsv``: mp's), else none."""
+    first = _loose(PurePosixPath(name).name).split("_")[0]
+    datasets = {
+        t.dataset for t in tracks if len(t.dataset) > 1 and first.startswith(t.dataset.lower())
+    }
+    return [t for t in tracks if t.dataset in datasets] if len(datasets) == 1 else []
+
+
+def _tracks_named(meant: Sequence[Track]) -> str:
+    """The tracks by id: "track 'x'", "tracks 'x' and 'y'"."""
+    return plural(len(meant), "track ", "tracks ") + " and ".join(f"'{t.id}'" for t in meant)
+
+
+def _name_it(name: str, meant: Sequence[Track]) -> str:
+    """The tracks a file was probably meant for and the names to give their files, saying when
+    the file has LeWiDi 2023's name (``RESULTS_NAME``)."""
+    old = " (<Dataset>_results.tsv is the LeWiDi 2023 name, one file per dataset)"
+    old = old if RESULTS_NAME.fullmatch(PurePosixPath(name).name) else ""
+    files = " and ".join(t.file_names[0] for t in meant)
+    return (
+        f"{_tracks_named(meant)}{old}: {plural(len(meant), 'name it', 'name their files')} {files}"
+    )
 
 
 def _holds_words(words: list[str], pattern: str) -> bool:
@@ -399,11 +430,11 @@ def _holds_words(words: list[str], pattern: str) -> bool:
 NEAR_MISSES_SHOWN = 5
 
 
-def _first_shown(texts: list[str], near: list[tuple[str, Track]], more: str) -> list[str]:
+def _first_shown(texts: list[str], near: list[tuple[str, list[Track]]], more: str) -> list[str]:
     """The first ``NEAR_MISSES_SHOWN`` of ``texts`` (one per near miss of ``near``: each file with
-    the track it was probably meant for), then, for the others, their number, ``more``
+    the tracks it was probably meant for), then, for the others, their number, ``more``
     (``notes.words`` of that number) and the first few of them, each named shortly with its track."""
-    rest = [f"{name!r} for track '{track.id}'" for name, track in near[NEAR_MISSES_SHOWN:]]
+    rest = [f"{name!r} for {_tracks_named(meant)}" for name, meant in near[NEAR_MISSES_SHOWN:]]
     if not rest:
         return texts
     return texts[:NEAR_MISSES_SHOWN] + [f"{len(rest)} {words(more, len(rest))}: {first_few(rest)}"]
@@ -443,21 +474,22 @@ class FoundFiles(NamedTuple):
         if without:
             read = f"the tracks without a file read {accepted_file_names(without)}"
         texts: list[str] = []  # one per near miss
-        near: list[tuple[str, Track]] = []
+        near: list[tuple[str, list[Track]]] = []
         other: list[str] = []
         archives: list[str] = []  # the platform extracted the zip: these were inside it
         for name in self.unclaimed:
             if PurePosixPath(name).suffix.lower() in ARCHIVE_SUFFIXES:
                 archives.append(NESTED_ARCHIVE.format(repr(name)))
                 continue
-            track = _meant_track(name, self.tracks)
+            meant = _meant_tracks(name, self.tracks, without)
             unused = UNUSED_FILE.format(name)
-            if track is None:
+            if not meant:
                 other.append(name)
                 continue
-            near.append((name, track))
+            near.append((name, meant))
+            track = meant[0]
             if track.id not in given:
-                texts.append(f"{unused}; it was probably meant for {_name_it(track)}")
+                texts.append(f"{unused}; it was probably meant for {_name_it(name, meant)}")
             else:
                 texts.append(
                     f"{unused}; its name is like that of track '{track.id}', which is read from "
@@ -474,8 +506,12 @@ class FoundFiles(NamedTuple):
 
 def naming_hint(unclaimed: Sequence[str], tracks: Sequence[Track]) -> str:
     """How to name the files of a submission in which no file matched a track: each near miss
-    (``_meant_track``) and the track it was probably meant for."""
-    near = [(name, t) for name in unclaimed for t in [_meant_track(name, tracks)] if t]
-    hints = [f"file {name!r} was probably meant for {_name_it(t)}" for name, t in near]
+    (``_meant_track``, else a dataset's tracks: ``_dataset_tracks``) and the tracks it was
+    probably meant for."""
+    near = [(name, _meant_tracks(name, tracks, tracks)) for name in unclaimed]
+    near = [(name, meant) for name, meant in near if meant]
+    hints = [
+        f"file {name!r} was probably meant for {_name_it(name, meant)}" for name, meant in near
+    ]
     hints = _first_shown(hints, near, "more file{s} named like a track's file")
     return "; ".join(hints) or "name each file after its track (see the starting kit)"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from functools import cached_property
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
@@ -107,6 +108,13 @@ def part_items(
     return n_items + len(set().union(*(ids.get(dataset, ()) for ids in phases.values())))
 
 
+def repeated_value(heads: Sequence[str]) -> tuple[str, int] | None:
+    """The value a first column (``heads``) repeats on half its lines or more, three at least, with
+    its count: such a column holds no ids (a label, a constant), else None."""
+    value, count = Counter(heads).most_common(1)[0] if len(heads) else ("", 0)
+    return (value, count) if count >= 3 and 2 * count >= len(heads) else None
+
+
 #: The most of a file read to find its first ids when it was refused before they were read.
 HEAD_BYTES = 64 * 1024
 #: A line's id: a JSON line's "id" (or ChaosNLI's "uid"), else its first field.
@@ -133,7 +141,10 @@ class OtherPhases:
 
     def __call__(self, heads: Sequence[str]) -> str | None:
         """The hint for a file whose first ids (``heads``; the first of several may be a header's)
-        are all ids of another phase's items of the track's dataset, else None."""
+        are all ids of another phase's items of the track's dataset, else None (``repeated_value``:
+        a column repeating one value holds no ids)."""
+        if repeated_value(heads[:IDS_LOOKED_UP]):
+            return None
         looked_up = [id_hash(head) for head in heads[:IDS_LOOKED_UP]]
         for phase, known in self.ids.items():
             header = len(looked_up) > 1 and looked_up[0] not in known

@@ -53,6 +53,8 @@ def annotator_entries(
                 "annotators do not match the item's annotators",
                 expected=", ".join(annotators),
                 found=f"missing {missing[:5]}, unknown {[shorten(a, 40) for a in extra[:5]]}",
+                hint="give one label for each of the item's annotators, keyed by their ids as in "
+                "the item's annotators field (input data)",
             )
         value = [value[a] for a in annotators]
     if not isinstance(value, list):

@@ -38,6 +38,16 @@ def layout_files(tracks) -> dict[str, list[str]]:
     return files
 
 
+def is_results_row(track: Track, text: str) -> bool:
+    """Whether ``text`` is a row of the layout for ``track``: a label, then one number per label."""
+    label, *probabilities = (field.strip() for field in text.split("\t"))
+    return (
+        len(probabilities) == len(track.labels)
+        and track.label_set.codes([label])[0] >= 0
+        and all(map(is_decimal, probabilities))
+    )
+
+
 def reads_results_layout(track: Track, lines: Lines) -> bool:
     """Whether ``track`` takes the layout and the file's first line (``textfile.read_texts`` gives
     one at least) has its 1 + K fields."""

@@ -50,6 +50,8 @@ def _probabilities(value, length: int, what: str, chosen: bool = False) -> Row:
             f"{what} has a negative probability",
             expected="probabilities >= 0",
             found=f"{min(row):g}",
+            hint="probabilities are between 0 and 1: give each label's probability, the row "
+            "summing to 1 (a model's raw scores, logits, become such by a softmax)",
         )
     if chosen and max(row, default=0) > 1 + 1e-9:
         raise ValueProblem(

@@ -24,7 +24,15 @@ from ..errors import ProblemCollector, SubmissionError, counted
 from ..tracks import Track
 from .annotators import RowFit, per_annotator
 from .chaosnli import is_chaosnli_document, misshapen_records, read_chaosnli
-from .coverage import OtherPhases, missing_items, quoted_ids_hint, unknown_id, with_phase_hint
+from .coverage import (
+    IDS_LOOKED_UP,
+    OtherPhases,
+    missing_items,
+    quoted_ids_hint,
+    repeated_value,
+    unknown_id,
+    with_phase_hint,
+)
 from .index_hints import labels_as_indices_hint
 from .items import duplicate_id
 from .layout import JSON_LINES_NOTE, Columns, comments_note, layout_of
@@ -32,6 +40,7 @@ from .notes import ReadNote, note_warnings
 from .perspectivist import annotator_entries, annotator_values, as_annotator_array
 from .results_tsv import (
     NOTE as RESULTS_NOTE,
+    is_results_row,
     reads_results_layout,
     refuse_other_layout,
     results_rows,
@@ -62,6 +71,14 @@ CSV_HINT = (
     "(df.to_csv(path, sep='\\t', index=False))"
 )
 SPACES_HINT = "the id and the value look separated by spaces: write one tab between them"
+RESULTS_LAYOUT_GIVEN = (
+    "the file looks like the LeWiDi 2023 layout (hard label<TAB>p0<TAB>p1 rows, no id), which "
+    "this track does not read"
+)
+ID_COLUMN_HINT = (
+    "write one line per item: its id (the 'id' field of the input file), a tab and its value, as "
+    "in the expected line"
+)
 #: A value with a tab in it: the line has more columns than the id and the value.
 EXTRA_COLUMNS_HINT = (
     "the line has {} tab-separated columns: write only the id and the value, ID<TAB>VALUE "
@@ -221,11 +238,13 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
     heads, position, example = columns.heads, columns.position, columns.track.example
     index = dict(zip(keys.ids, range(len(keys.ids))))
     index_hint = columns.index_column_hint(index)
+    kind = kinds.of(columns.track)
+    if keys.ids and kind.value_type is ANNOTATOR_ROW:  # one label per annotator of that item
+        example = kind.example_value(columns.track, len(keys.annotators[0]))
+    expected = f"lines such as {example.replace('ID', repr(keys.ids[0]) if keys.ids else 'ID')}"
+    if len(heads) and columns.tabbed.all():
+        _refuse_column_of_no_ids(columns, expected, problems.file)
     if len(heads) and columns.tabbed.all() and (position < 0).all():
-        kind = kinds.of(columns.track)
-        if keys.ids and kind.value_type is ANNOTATOR_ROW:  # one label per annotator of that item
-            example = kind.example_value(columns.track, len(keys.annotators[0]))
-        expected = f"lines such as {example.replace('ID', repr(keys.ids[0]) if keys.ids else 'ID')}"
         elsewhere = keys.elsewhere and keys.elsewhere(heads)
         hint = index_hint or elsewhere or quoted_ids_hint(heads[0], index)
         rule = Rule("none of the ids in this file belong to the track", expected, hint)
@@ -249,6 +268,23 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
             first_line[item] = line
     if first_line or not problems:  # no line gave an item: its lines' problems say why
         missing_items(keys.ids, [*first_line, *named], problems)
+
+
+def _refuse_column_of_no_ids(columns: Columns, expected: str, display: str) -> None:
+    """Refuse a file whose first column repeats one value (``repeated_value``): no ids, named as
+    the LeWiDi 2023 layout when its rows are that layout's (``is_results_row``)."""
+    repeated = repeated_value(columns.heads)
+    if repeated is None:
+        return
+    found = f"{repeated[0]!r} on {repeated[1]} of its {counted(len(columns.heads), 'line')}"
+    if all(is_results_row(columns.track, text) for text in columns.body[:IDS_LOOKED_UP]):
+        message = RESULTS_LAYOUT_GIVEN
+        found += f", such as {shorten(columns.body[0])!r} (a hard label, then probabilities)"
+    else:
+        message = (
+            "the first column repeats one value on half its lines or more: it holds no item ids"
+        )
+    raise Rule(message, expected, ID_COLUMN_HINT).error(display, found)
 
 
 #: What ends a line's first field when the line has no tab (spaces, a comma, a semicolon).
@@ -314,7 +350,7 @@ def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector
             values.append(reader(rows.text(j), track, notes))
         except ValueProblem as problem:
             if not problems:  # the first value refused tells whether the file is another track's
-                problem.hint = problem.hint or other_track_hint(rows.text(j), track, keys.tracks)
+                problem.hint = other_track_hint(rows.text(j), track, keys.tracks) or problem.hint
             _add(problem, problems, rows, keys, j)
     if problems:
         return None, notes

@@ -316,8 +316,9 @@ def outside_label_set(value, track: Track, shown: str, hint: str = None) -> Valu
             f"labels are names, not class indices: write the name itself (as an index in the order {', '.join(labels)}, "
             f"{number} is {' or '.join(readings)}; your model's own label order may differ)"
         )
-    expected = "one of " + ", ".join(track.labels)
-    return ValueProblem("label outside the track's label set", expected, shown, meant or hint)
+    labels = ", ".join(track.labels)
+    hint = meant or hint or f"give a label among {labels}"
+    return ValueProblem("label outside the track's label set", f"one of {labels}", shown, hint)
 
 
 def label_meant(text: str, track: Track) -> str | None:
