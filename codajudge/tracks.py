@@ -10,6 +10,7 @@ across keys (a kind's scale, labels, aliases, alignment and layouts).
 from __future__ import annotations
 
 import re
+from fnmatch import fnmatchcase
 from dataclasses import asdict, dataclass, replace
 from functools import cached_property
 from collections.abc import Sequence
@@ -136,7 +137,7 @@ TRACK_FIELDS = {
         items=Field(STR, choices=METRICS, what="metric"),
     ),
     "primary": Field(BOOL, "its main metric counts in the primary score", default=True),
-    "files": strings("other accepted submission file names (globs)"),
+    "files": strings("other accepted submission file names (globs; no other track's <id>.tsv)"),
     "positional": Field(BOOL, "accept one score per line in input order (similarity)"),
     "release_lines": Field(INT, "input lines of a positional release", minimum=2),
     "results_layout": choice(
@@ -313,19 +314,20 @@ def tracks_from_list(raw: Sequence[dict], where: str = "tracks") -> list[Track]:
     if not isinstance(raw, list) or not raw:
         raise ConfigError.single(where, "'tracks' must be a non-empty list", found=repr(raw)[:80])
     walk = Walk(where)
-    tracks: list[Track] = []
+    placed: dict[int, Track] = {}
     for i, item in enumerate(raw):
         try:
-            tracks.append(track_from_dict(item, f"{where}[{i}]"))
+            placed[i] = track_from_dict(item, f"{where}[{i}]")
         except ConfigError as e:
             walk.problems.extend(e.problems)
+    tracks = list(placed.values())
     seen: dict[str, Track] = {}
     names: dict[str, str] = {}
     for t in tracks:
         if t.id in seen:
             walk.refuse(f"track id '{t.id}' is declared twice")
         seen[t.id] = t
-        for name in t.file_names:
+        for name in t.file_names[1:]:  # a track's own <id>.tsv: _check_own_names_unclaimed
             owner = seen.get(names.get(name.lower(), t.id), t)
             # one document may hold each item's value of two tracks of one dataset and of
             # different kinds (ChaosNLI's predictions: the probabilities and the label)
@@ -337,8 +339,28 @@ def tracks_from_list(raw: Sequence[dict], where: str = "tracks") -> list[Track]:
                     "(a document holding both, such as ChaosNLI's prediction file)",
                 )
             names[name.lower()] = t.id
+    _check_own_names_unclaimed(placed, walk)
     walk.raise_if_any()
     return tracks
+
+
+def _check_own_names_unclaimed(placed: dict[int, Track], walk: Walk) -> None:
+    """Refuse a name in a track's ``files`` that matches another track's own file name ``<id>.tsv``:
+    a submission of both tracks' own files would give the first track twice."""
+    for i, track in placed.items():
+        for pattern in track.file_names[1:]:
+            for other in placed.values():
+                own = other.file_names[0]
+                if other.id != track.id and fnmatchcase(own.lower(), pattern.lower()):
+                    Walk(f"{walk.display}[{i}] '{track.id}'", walk.problems).add(
+                        "files",
+                        f"{pattern!r} accepts {own}, the own file name of track '{other.id}'",
+                        expected="names accepting no other track's own file name (<id>.tsv)",
+                        found=pattern,
+                        hint="to share one file between the two tracks, list another name (such "
+                        f"as {track.dataset}_preds.tsv) under both tracks' 'files'; else choose "
+                        "another name",
+                    )
 
 
 def dataset_label_set(tracks: Sequence[Track], dataset: str) -> LabelSet | None:

@@ -21,14 +21,14 @@ import yaml
 from .. import __version__, kinds
 from ..baselines import baseline_class
 from ..assets import CACHES, PACKAGE, kit_root
-from ..errors import BuildProblems, ConfigError, Problem, counted
+from ..errors import BuildProblems, ConfigError, KitError, Problem, counted
 from ..formats.coverage import write_other_phase_ids
 from ..formats.items import GROUP_FIELDS, public_view, reference_view, write_items
 from ..formats.write import write_prediction
 from ..gold import gold_as_values
 from ..importers import PartlyRead, load_split, missing_releases, split_source
 from ..metrics import get as get_metric
-from ..metrics.edition_module import code_failure, metrics_of, property_problems
+from ..metrics.edition_module import code_failure, metrics_of, module_lines, property_problems
 from ..scoring import load_gold, score_folder, scored_subset
 from ..spec import read_spec, write_spec
 from ..tracks import dataset_label_set
@@ -357,9 +357,17 @@ def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
     try:
         result = score_gold(root / "reference_data" / phase.id)
     except Exception as error:  # an edition's own metric failing on its gold is the edition's
-        if isinstance(error, ConfigError) or not edition.metrics_module:
+        doing = f"scoring the gold of phase {phase.id!r}"
+        refused = isinstance(error, KitError) and not module_lines(error, module_file)
+        if isinstance(error, ConfigError) or not (edition.metrics_module or refused):
             raise
-        raise code_failure(error, module_file, f"scoring the gold of phase {phase.id!r}") from None
+        if refused:  # no participant's mistake: the kit wrote this submission from the config
+            found = error.render()[-800:]
+            hint = "correct the edition's config (its tracks' 'files' and kinds) accordingly"
+            raise ConfigError.single(
+                f"edition {edition.name}", f"{doing} was refused", found=found, hint=hint
+            )
+        raise code_failure(error, module_file, doing) from None
     columns = [key for key, _, _ in score_rows(edition.tracks)]
     problems = gold_problems(result, columns, f"phase {phase.id!r}")
     # the edition's own metrics (``metrics_module``) on each track's gold that names them: the

@@ -89,8 +89,7 @@ def code_failure(error: Exception, file_name: str, doing: str = "") -> ConfigErr
         problem = f"line {error.lineno}: {error.msg}"
         hint = f"correct the Python there (python -m py_compile {file_name} checks the file)"
     else:
-        frames = traceback.extract_tb(error.__traceback__)
-        lines = [f.lineno for f in frames if f.filename == file_name]
+        lines = module_lines(error, file_name)
         at = f"line {lines[-1]}: " if lines else ""
         problem = f"{at}{doing}{' raises ' if doing else ''}{type(error).__name__}: {error}"
         hint = (
@@ -98,6 +97,12 @@ def code_failure(error: Exception, file_name: str, doing: str = "") -> ConfigErr
             "predictions the README's 'An edition's own metric' describes, and must not fail on them"
         )
     return ConfigError.single(file_name, problem, hint=hint)
+
+
+def module_lines(error: Exception, file_name: str) -> list[int]:
+    """The lines of the module ``file_name`` that ``error``'s traceback passes through, outermost
+    first (none: the module's code did not run into it)."""
+    return [f.lineno for f in traceback.extract_tb(error.__traceback__) if f.filename == file_name]
 
 
 def property_problems(metric: Metric, gold, n_labels: int, track: str = "") -> list[str]:
