@@ -278,6 +278,13 @@ def test_the_property_check_names_each_broken_property():
             "higher_mae = 5, found 0. The gold scores the worst end of the range: is higher_mae's "
             "direction LOWER? (",
         ),
+        # the gold's best value is not the range's end, and no on_gold says so
+        (
+            "offset_mae",
+            ("np.abs(clipped", "0.5 + np.abs(clipped"),
+            "metrics.py registers offset_mae without on_gold: where the gold's best value is not "
+            "the range's end, declare on_gold (and on_gold_tolerance) as the README's",
+        ),
         # NaN on a negative prediction, which a similarity track accepts: not its best value, 0.0
         (
             "sqrt_mae",

@@ -28,7 +28,8 @@ from ..formats.write import write_prediction
 from ..gold import gold_as_values
 from ..importers import PartlyRead, load_split, missing_releases, split_source
 from ..metrics import get as get_metric
-from ..metrics.edition_module import code_failure, metrics_of, module_lines, property_problems
+from ..metrics.edition_module import code_failure, metrics_of, module_lines, own_module_of
+from ..metrics.edition_module import property_problems
 from ..scoring import load_gold, score_folder, scored_subset
 from ..spec import read_spec, write_spec
 from ..tracks import dataset_label_set
@@ -325,21 +326,34 @@ def gold_problems(result, columns: list[str], where: str) -> list[Problem]:
     for track_id, metric, value, gold, n_labels in _scores_on_gold(result):
         best = metric.gold_value(gold, n_labels)
         if abs(value - best) > max(1e-9, metric.on_gold_tolerance):
-            other = "LOWER" if metric.higher_is_better else "HIGHER"
-            flipped = (  # the worst end: the direction is probably the other one
-                f"the gold scores the worst end of the range: is {metric.name}'s direction {other}? "
-                f"({metric.module_file} registers {metric.direction.upper()})"
-            )
             problems.append(
                 Problem(
                     where,
                     f"gold scored against itself is not perfect on track '{track_id}'",
                     expected=f"{metric.name} = {best:g}",
                     found=f"{value:.6g}",
-                    hint=flipped if abs(value - metric.worst(n_labels)) <= 1e-9 else None,
+                    hint=_imperfect_gold_hint(metric, value, n_labels),
                 )
             )
     return problems
+
+
+def _imperfect_gold_hint(metric, value: float, n_labels: int) -> str | None:
+    """Why the gold may score ``value`` with ``metric``, not its best: the direction flipped (the
+    worst end), or an edition's own metric without ``on_gold``; None for another kit metric."""
+    if abs(value - metric.worst(n_labels)) <= 1e-9:
+        other = "LOWER" if metric.higher_is_better else "HIGHER"
+        return (
+            f"the gold scores the worst end of the range: is {metric.name}'s direction {other}? "
+            f"({metric.module_file} registers {metric.direction.upper()})"
+        )
+    if metric.on_gold is None and own_module_of(metric.name):
+        return (
+            f"{own_module_of(metric.name)} registers {metric.name} without on_gold: where the "
+            "gold's best value is not the range's end, declare on_gold (and on_gold_tolerance) as "
+            "the README's 'An edition's own metric' says"
+        )
+    return None
 
 
 def _key_differences(columns: list[str], written: list[str]) -> str:

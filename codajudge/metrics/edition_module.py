@@ -73,6 +73,12 @@ def metrics_of(source: str) -> tuple[str, ...]:
     return LOADED.get(source, ("", ()))[1]
 
 
+def own_module_of(name: str) -> str:
+    """The file of the edition metrics module run in this process that registered metric ``name``;
+    "" for a kit metric."""
+    return next((file for file, names in LOADED.values() if name in names), "")
+
+
 def loaded_modules() -> list[tuple[str, str]]:
     """Every edition metrics module run in this process, as (source, file name): what a worker
     process started by spawn or forkserver runs again before it unpickles anything naming them."""
