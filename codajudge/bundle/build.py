@@ -45,7 +45,7 @@ from .baselines_run import (
 )
 from .check.programs import PROGRAMS
 from .compose import competition_yaml, score_rows
-from .data_checks import Golds, split_golds, unused_label_notes
+from .data_checks import Golds, empty_split_problems, split_golds, unused_label_notes
 from .edition import Edition, Phase
 from .leaks import HiddenSplit, check_public_tree, concerns_file, text_key, write_known_leaks
 from .phase_gold import hidden_splits, item_problems
@@ -141,8 +141,7 @@ def import_data(
                 splits[split][dataset] = kept
     place = functools.partial(data_place, edition, data_root)  # (dataset, split) -> where
     # a scored split (every one after train) needs items; a dataset may have no training items
-    empty = [(dataset, s) for s in needed[1:] for dataset, items in splits[s].items() if not items]
-    problems += [Problem(place(dataset, s), f"the {s} split has no items") for dataset, s in empty]
+    problems += empty_split_problems(edition.datasets, splits, needed[1:], place)
     unread = len(problems) > len(found or [])
     repeats = [] if unread else check_repeats(edition, splits, problems)
     if not unread:  # which phases score the same items, by their texts
