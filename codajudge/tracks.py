@@ -240,34 +240,40 @@ def _check_needed_keys(kind, raw: dict, walk: Walk) -> None:
         )
 
 
-#: The keys a track takes only on some kinds or layouts (``_check_misplaced_keys``), each with the
-#: problem of one given elsewhere ({kind}: the track's kind).
+#: The keys a track takes only on some layouts or values (``_check_misplaced_keys``), each with
+#: the problem of one given elsewhere ({kind}: the track's kind).
 MISPLACED = {
-    "scale": "'scale' does not apply to kind {kind}",
     "release_lines": "'release_lines' must be a whole number of lines (at least 2) on a "
     "positional track",
     "range": "'range' must be [lowest, highest] gold score of a similarity track",
-    "annotator_alignment": "'annotator_alignment' does not apply to kind {kind}",
+    "annotator_alignment": "'annotator_alignment' must be one of kind {kind}'s rules",
     "results_layout": "'results_layout' must be on a track predicting one label or one "
     "distribution over its labels, not on a {kind} track",
 }
 
 
 def _check_misplaced_keys(kind, raw: dict, positional: bool, walk: Walk) -> None:
-    """Refuse each key of ``MISPLACED`` given to a track it does not apply to."""
+    """Refuse each key given to a track whose kind has no use for it, then each key of
+    ``MISPLACED`` given where it does not apply."""
+    of_kind = {
+        "scale": kind.has_scale,
+        "positional": kind.positional_by_default or not positional,  # tracks.json writes false
+        "range": kind.has_range,
+        "annotator_alignment": bool(kind.alignments),
+    }
+    for key in [key for key, fits in of_kind.items() if key in raw and not fits]:
+        problem = f"'{key}' does not apply to kind {kind.name}"
+        walk.refuse(problem, expected=f"no {key} key", found=repr(raw[key])[:80], hint="remove it")
     low, high = raw.get("range", SIMILARITY_RANGE)
     applies = {
-        "scale": kind.has_scale,
         "release_lines": positional,
-        "range": kind.has_range and low < high,
-        "annotator_alignment": raw.get("annotator_alignment") in kind.alignments,
+        "range": not kind.has_range or low < high,
+        "annotator_alignment": not kind.alignments
+        or raw.get("annotator_alignment") in kind.alignments,
         "results_layout": kind.value_type in (LABEL, DISTRIBUTION)
         and raw.get("scale") != "multilabel",
     }
-    expected = {
-        "range": "e.g. range: [0, 5]",
-        "annotator_alignment": " | ".join(kind.alignments) or "no annotator_alignment key",
-    }
+    expected = {"range": "e.g. range: [0, 5]", "annotator_alignment": " | ".join(kind.alignments)}
     for key, fits in applies.items():
         if key in raw and not fits:
             problem = MISPLACED[key].format(kind=kind.name)
