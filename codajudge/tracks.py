@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from . import kinds
 from .fields import BOOL, INT, LIST, NUMBER, STR
-from .fields import Field, Walk, check_object, choice, string_map, strings
+from .fields import Field, Walk, check_object, choice, shown, string_map, strings
 from .kinds.base import DISTRIBUTION, LABEL, SIMILARITY_RANGE
 from .labels import LabelSet
 from .errors import ConfigError
@@ -246,7 +246,6 @@ MISPLACED = {
     "release_lines": "'release_lines' must be a whole number of lines (at least 2) on a "
     "positional track",
     "range": "'range' must be [lowest, highest] gold score of a similarity track",
-    "annotator_alignment": "'annotator_alignment' must be one of kind {kind}'s rules",
     "results_layout": "'results_layout' must be on a track predicting one label or one "
     "distribution over its labels, not on a {kind} track",
 }
@@ -254,7 +253,8 @@ MISPLACED = {
 
 def _check_misplaced_keys(kind, raw: dict, positional: bool, walk: Walk) -> None:
     """Refuse each key given to a track whose kind has no use for it, then each key of
-    ``MISPLACED`` given where it does not apply."""
+    ``MISPLACED`` given where it does not apply (the schema's choices leave each kind's alignments
+    alone: only the perspectivist kind has any)."""
     of_kind = {
         "scale": kind.has_scale,
         "positional": kind.positional_by_default or not positional,  # tracks.json writes false
@@ -263,21 +263,19 @@ def _check_misplaced_keys(kind, raw: dict, positional: bool, walk: Walk) -> None
     }
     for key in [key for key, fits in of_kind.items() if key in raw and not fits]:
         problem = f"'{key}' does not apply to kind {kind.name}"
-        walk.refuse(problem, expected=f"no {key} key", found=repr(raw[key])[:80], hint="remove it")
+        walk.refuse(problem, expected=f"no {key} key", found=shown(raw[key]), hint="remove it")
     low, high = raw.get("range", SIMILARITY_RANGE)
     applies = {
         "release_lines": positional,
         "range": not kind.has_range or low < high,
-        "annotator_alignment": not kind.alignments
-        or raw.get("annotator_alignment") in kind.alignments,
         "results_layout": kind.value_type in (LABEL, DISTRIBUTION)
         and raw.get("scale") != "multilabel",
     }
-    expected = {"range": "e.g. range: [0, 5]", "annotator_alignment": " | ".join(kind.alignments)}
+    expected = {"range": "e.g. range: [0, 5]"}
     for key, fits in applies.items():
         if key in raw and not fits:
             problem = MISPLACED[key].format(kind=kind.name)
-            walk.refuse(problem, expected=expected.get(key), found=repr(raw[key])[:80])
+            walk.refuse(problem, expected=expected.get(key), found=shown(raw[key]))
 
 
 def _checked_aliases(kind, labels: tuple[str, ...], raw, walk: Walk) -> tuple[tuple[str, str], ...]:
