@@ -375,8 +375,7 @@ def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
         if isinstance(error, ConfigError) or not (edition.metrics_module or refused):
             raise
         if refused:  # no participant's mistake: the kit wrote this submission from the config
-            found = error.render()[-800:]
-            hint = "correct the edition's config (its tracks' 'files' and kinds) accordingly"
+            found, hint = error.render()[-800:], "correct the edition's config accordingly"
             raise ConfigError.single(
                 f"edition {edition.name}", f"{doing} was refused", found=found, hint=hint
             )
