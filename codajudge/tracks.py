@@ -10,13 +10,14 @@ across keys (a kind's scale, labels, aliases, alignment and layouts).
 from __future__ import annotations
 
 import re
+from fnmatch import fnmatchcase
 from dataclasses import asdict, dataclass, replace
 from functools import cached_property
 from collections.abc import Sequence
 
 from . import kinds
 from .fields import BOOL, INT, LIST, NUMBER, STR
-from .fields import Field, Walk, check_object, choice, string_map, strings
+from .fields import Field, Walk, check_object, choice, shown, string_map, strings
 from .kinds.base import DISTRIBUTION, LABEL, SIMILARITY_RANGE
 from .labels import LabelSet
 from .errors import ConfigError
@@ -136,7 +137,7 @@ TRACK_FIELDS = {
         items=Field(STR, choices=METRICS, what="metric"),
     ),
     "primary": Field(BOOL, "its main metric counts in the primary score", default=True),
-    "files": strings("other accepted submission file names (globs)"),
+    "files": strings("other accepted submission file names (globs; no other track's <id>.tsv)"),
     "positional": Field(BOOL, "accept one score per line in input order (similarity)"),
     "release_lines": Field(INT, "input lines of a positional release", minimum=2),
     "results_layout": choice(
@@ -239,38 +240,42 @@ def _check_needed_keys(kind, raw: dict, walk: Walk) -> None:
         )
 
 
-#: The keys a track takes only on some kinds or layouts (``_check_misplaced_keys``), each with the
-#: problem of one given elsewhere ({kind}: the track's kind).
+#: The keys a track takes only on some layouts or values (``_check_misplaced_keys``), each with
+#: the problem of one given elsewhere ({kind}: the track's kind).
 MISPLACED = {
-    "scale": "'scale' does not apply to kind {kind}",
     "release_lines": "'release_lines' must be a whole number of lines (at least 2) on a "
     "positional track",
     "range": "'range' must be [lowest, highest] gold score of a similarity track",
-    "annotator_alignment": "'annotator_alignment' does not apply to kind {kind}",
     "results_layout": "'results_layout' must be on a track predicting one label or one "
     "distribution over its labels, not on a {kind} track",
 }
 
 
 def _check_misplaced_keys(kind, raw: dict, positional: bool, walk: Walk) -> None:
-    """Refuse each key of ``MISPLACED`` given to a track it does not apply to."""
+    """Refuse each key given to a track whose kind has no use for it, then each key of
+    ``MISPLACED`` given where it does not apply (the schema's choices leave each kind's alignments
+    alone: only the perspectivist kind has any)."""
+    of_kind = {
+        "scale": kind.has_scale,
+        "positional": kind.positional_by_default or not positional,  # tracks.json writes false
+        "range": kind.has_range,
+        "annotator_alignment": bool(kind.alignments),
+    }
+    for key in [key for key, fits in of_kind.items() if key in raw and not fits]:
+        problem = f"'{key}' does not apply to kind {kind.name}"
+        walk.refuse(problem, expected=f"no {key} key", found=shown(raw[key]), hint="remove it")
     low, high = raw.get("range", SIMILARITY_RANGE)
     applies = {
-        "scale": kind.has_scale,
         "release_lines": positional,
-        "range": kind.has_range and low < high,
-        "annotator_alignment": raw.get("annotator_alignment") in kind.alignments,
+        "range": not kind.has_range or low < high,
         "results_layout": kind.value_type in (LABEL, DISTRIBUTION)
         and raw.get("scale") != "multilabel",
     }
-    expected = {
-        "range": "e.g. range: [0, 5]",
-        "annotator_alignment": " | ".join(kind.alignments) or "no annotator_alignment key",
-    }
+    expected = {"range": "e.g. range: [0, 5]"}
     for key, fits in applies.items():
         if key in raw and not fits:
             problem = MISPLACED[key].format(kind=kind.name)
-            walk.refuse(problem, expected=expected.get(key), found=repr(raw[key])[:80])
+            walk.refuse(problem, expected=expected.get(key), found=shown(raw[key]))
 
 
 def _checked_aliases(kind, labels: tuple[str, ...], raw, walk: Walk) -> tuple[tuple[str, str], ...]:
@@ -313,19 +318,20 @@ def tracks_from_list(raw: Sequence[dict], where: str = "tracks") -> list[Track]:
     if not isinstance(raw, list) or not raw:
         raise ConfigError.single(where, "'tracks' must be a non-empty list", found=repr(raw)[:80])
     walk = Walk(where)
-    tracks: list[Track] = []
+    placed: dict[int, Track] = {}
     for i, item in enumerate(raw):
         try:
-            tracks.append(track_from_dict(item, f"{where}[{i}]"))
+            placed[i] = track_from_dict(item, f"{where}[{i}]")
         except ConfigError as e:
             walk.problems.extend(e.problems)
+    tracks = list(placed.values())
     seen: dict[str, Track] = {}
     names: dict[str, str] = {}
     for t in tracks:
         if t.id in seen:
             walk.refuse(f"track id '{t.id}' is declared twice")
         seen[t.id] = t
-        for name in t.file_names:
+        for name in t.file_names[1:]:  # a track's own <id>.tsv: _check_own_names_unclaimed
             owner = seen.get(names.get(name.lower(), t.id), t)
             # one document may hold each item's value of two tracks of one dataset and of
             # different kinds (ChaosNLI's predictions: the probabilities and the label)
@@ -337,8 +343,28 @@ def tracks_from_list(raw: Sequence[dict], where: str = "tracks") -> list[Track]:
                     "(a document holding both, such as ChaosNLI's prediction file)",
                 )
             names[name.lower()] = t.id
+    _check_own_names_unclaimed(placed, walk)
     walk.raise_if_any()
     return tracks
+
+
+def _check_own_names_unclaimed(placed: dict[int, Track], walk: Walk) -> None:
+    """Refuse a name in a track's ``files`` that matches another track's own file name ``<id>.tsv``:
+    a submission of both tracks' own files would give the first track twice."""
+    for i, track in placed.items():
+        for pattern in track.file_names[1:]:
+            for other in placed.values():
+                own = other.file_names[0]
+                if other.id != track.id and fnmatchcase(own.lower(), pattern.lower()):
+                    Walk(f"{walk.display}[{i}] '{track.id}'", walk.problems).add(
+                        "files",
+                        f"{pattern!r} accepts {own}, the own file name of track '{other.id}'",
+                        expected="names accepting no other track's own file name (<id>.tsv)",
+                        found=pattern,
+                        hint="to share one file between the two tracks, list another name (such "
+                        f"as {track.dataset}_preds.tsv) under both tracks' 'files'; else choose "
+                        "another name",
+                    )
 
 
 def dataset_label_set(tracks: Sequence[Track], dataset: str) -> LabelSet | None:

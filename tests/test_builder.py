@@ -23,6 +23,7 @@ import yaml
 
 from codajudge.bundle.build import BuildSummary, build, import_data
 from codajudge.bundle.edition import load_edition
+from codajudge.bundle.data_checks import empty_split_problems
 from codajudge.legacy.build import legacy_yaml, markdown_to_html
 from conftest import shared_checker
 from codajudge.errors import ConfigError
@@ -425,6 +426,24 @@ def test_a_scored_split_without_items_is_refused_naming_its_file_and_dataset(tmp
     test_file = folder / "data" / "sim"
     assert f"{test_file} (dataset 'sim', test split): the test split has no items" in text
     assert "train split has no items" not in text and "dev split has no items" not in text
+    assert "found 6 items: train 0, dev 6, test 0. Give the test split items" in text
+
+
+def test_a_cut_that_leaves_a_scored_split_empty_names_the_counts_shares_and_fix():
+    """A release cut by shares (``split``) into an empty scored split: the items each split got,
+    the shares, and the fixes docs/edition-config.md gives."""
+    cut = {"train": 0.5, "dev": 0.25, "test": 0.25, "seed": 1}
+    splits = {"train": {"sim": [{}]}, "dev": {"sim": [{}, {}]}, "test": {"sim": []}}
+    [problem] = empty_split_problems(
+        {"sim": {"split": cut}}, splits, ["dev", "test"], "{} {}".format
+    )
+    assert (problem.file, problem.message) == ("sim test", "the test split has no items")
+    assert problem.found == (
+        "3 items: train 1, dev 2, test 0 (split: {train: 0.5, dev: 0.25, test: 0.25, seed: 1})"
+    )
+    assert problem.hint.startswith(
+        "give the dataset more items, other shares in 'split' or another"
+    )
 
 
 def test_a_training_item_that_is_a_test_item_is_refused(tmp_path):

@@ -18,6 +18,8 @@ from codajudge.errors import ConfigError
 from codajudge.fields import resolve
 from codajudge.importers import IMPORTERS
 
+from small_edition import make_edition
+
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT = REPO / "editions" / "default" / "edition.yaml"
 DISPLAY = "my/edition.yaml"
@@ -427,3 +429,23 @@ def test_a_page_named_like_a_built_page_or_another_page_is_refused(tmp_path):
         ("pages[1]", "the page's file name 'timeline.md' is that of a page the builder writes"),
         ("pages[2]", "the page's file name 'overview.md' is that of pages[0]"),
     ]
+
+
+@pytest.mark.parametrize("files", [["nli.tsv"], ["NLI*.tsv"]])
+def test_a_track_s_files_naming_another_track_s_own_file_is_refused(tmp_path, files):
+    """A name in 'files' that another track's own <id>.tsv matches would give the first track twice
+    in a submission of both tracks' own files (and in the builder's gold): refused at the config
+    check, whatever the kinds, naming the track, the name and the fix."""
+    folder = make_edition(tmp_path / "ed")
+    config = yaml.safe_load((folder / "edition.yaml").read_text(encoding="utf-8"))
+    config["tracks"][2]["files"] = files
+    (folder / "edition.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_edition(folder)
+    [problem] = caught.value.problems
+    assert problem.file == f"{folder / 'edition.yaml'}: tracks[2] 'nli_soft': files"
+    assert "the own file name of track 'nli'" in problem.message and problem.found == files[0]
+    assert "list another name (such as nli_preds.tsv) under both tracks" in problem.hint
+    config["tracks"][1]["files"] = config["tracks"][2]["files"] = ["nli_preds.tsv"]
+    (folder / "edition.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    load_edition(folder)

@@ -278,6 +278,13 @@ def test_the_property_check_names_each_broken_property():
             "higher_mae = 5, found 0. The gold scores the worst end of the range: is higher_mae's "
             "direction LOWER? (",
         ),
+        # the gold's best value is not the range's end, and no on_gold says so
+        (
+            "offset_mae",
+            ("np.abs(clipped", "0.5 + np.abs(clipped"),
+            "metrics.py registers offset_mae without on_gold: where the gold's best value is not "
+            "the range's end, declare on_gold (and on_gold_tolerance) as the README's",
+        ),
         # NaN on a negative prediction, which a similarity track accepts: not its best value, 0.0
         (
             "sqrt_mae",
@@ -307,3 +314,24 @@ def test_the_new_editions_config_names_the_key_in_a_comment(tmp_path):
     text = (folder / "edition.yaml").read_text()
     assert "# metrics_module: metrics.py" in text
     assert "metrics_module" not in yaml.safe_load(text)
+
+
+def test_a_refusal_of_the_builder_s_own_gold_is_the_edition_s_not_its_module_s(
+    tmp_path, monkeypatch
+):
+    """The scorer refusing the gold the builder submits (a config's tracks that clash) is a problem
+    of the edition's config, not of its metrics module, nor a participant's submission."""
+    from codajudge.bundle import build as builder
+    from codajudge.bundle.edition import load_edition
+    from codajudge.errors import SubmissionError
+
+    def refused(ref):
+        raise SubmissionError.single("nli.tsv", "track 'nli' is given by more than one file")
+
+    monkeypatch.setattr(builder, "score_gold", refused)
+    folder = edition_naming(tmp_path / "edition", "own_mae", mae_module("own_mae"))
+    with pytest.raises(ConfigError) as caught:
+        builder.build(load_edition(folder), folder, tmp_path / "dist")
+    [problem] = caught.value.problems
+    assert problem.message == "scoring the gold of phase 'practice' was refused", problem
+    assert "given by more than one file" in problem.found and "metrics.py" not in problem.file

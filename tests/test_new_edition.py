@@ -224,6 +224,10 @@ def test_codajudge_new_refuses_an_existing_folder_and_a_name_that_is_not_plain(t
     assert "taken: already exists" in done.stderr and done.returncode == 1
     done = codajudge("new", "../out", cwd=tmp_path, ok=False)
     assert "'NAME' must be a plain name" in done.stderr and not (tmp_path.parent / "out").exists()
+    # a path as NAME is a usage mistake (exit 2), told the command that writes that folder
+    done = codajudge("new", str(tmp_path / "x" / "ed"), cwd=tmp_path, ok=False)
+    assert done.returncode == 2 and "organisers must fix" not in done.stderr, done.stderr
+    assert f"run codajudge new ed --out {tmp_path / 'x'}" in done.stderr
 
 
 def _written(work: Path, name: str) -> Path:

@@ -317,11 +317,22 @@ def test_release_lines_is_a_whole_number_on_a_positional_track(raw, message):
         (
             {"kind": "soft_label", "scale": "categorical", "annotator_alignment": "by_name"},
             "'annotator_alignment' does not apply to kind soft_label; expected no "
-            "annotator_alignment key, found 'by_name'",
+            "annotator_alignment key, found 'by_name'. Remove it",
+        ),
+        # every key of some kinds only is refused on another kind the same way
+        (
+            {"kind": "classification", "positional": True},
+            "'positional' does not apply to kind classification; expected no positional key, "
+            "found True. Remove it",
+        ),
+        (
+            {"kind": "classification", "range": [0, 5]},
+            "'range' does not apply to kind classification; expected no range key, found [0, 5]. "
+            "Remove it",
         ),
     ],
 )
-def test_annotator_alignment_is_a_rule_of_a_kind_with_annotator_rows(raw, message):
+def test_a_key_of_some_kinds_only_is_refused_on_another_kind(raw, message):
     with pytest.raises(ConfigError) as error:
         track_from_dict({"id": "t", "dataset": "d", "labels": ["0", "1"], **raw})
     assert str(error.value) == f"tracks 't': {message}"

@@ -21,14 +21,15 @@ import yaml
 from .. import __version__, kinds
 from ..baselines import baseline_class
 from ..assets import CACHES, PACKAGE, kit_root
-from ..errors import BuildProblems, ConfigError, Problem, counted
+from ..errors import BuildProblems, ConfigError, KitError, Problem, counted
 from ..formats.coverage import write_other_phase_ids
 from ..formats.items import GROUP_FIELDS, public_view, reference_view, write_items
 from ..formats.write import write_prediction
 from ..gold import gold_as_values
 from ..importers import PartlyRead, load_split, missing_releases, split_source
 from ..metrics import get as get_metric
-from ..metrics.edition_module import code_failure, metrics_of, property_problems
+from ..metrics.edition_module import code_failure, metrics_of, module_lines, own_module_of
+from ..metrics.edition_module import property_problems
 from ..scoring import load_gold, score_folder, scored_subset
 from ..spec import read_spec, write_spec
 from ..tracks import dataset_label_set
@@ -44,7 +45,7 @@ from .baselines_run import (
 )
 from .check.programs import PROGRAMS
 from .compose import competition_yaml, score_rows
-from .data_checks import Golds, split_golds, unused_label_notes
+from .data_checks import Golds, empty_split_problems, split_golds, unused_label_notes
 from .edition import Edition, Phase
 from .leaks import HiddenSplit, check_public_tree, concerns_file, text_key, write_known_leaks
 from .phase_gold import hidden_splits, item_problems
@@ -140,8 +141,7 @@ def import_data(
                 splits[split][dataset] = kept
     place = functools.partial(data_place, edition, data_root)  # (dataset, split) -> where
     # a scored split (every one after train) needs items; a dataset may have no training items
-    empty = [(dataset, s) for s in needed[1:] for dataset, items in splits[s].items() if not items]
-    problems += [Problem(place(dataset, s), f"the {s} split has no items") for dataset, s in empty]
+    problems += empty_split_problems(edition.datasets, splits, needed[1:], place)
     unread = len(problems) > len(found or [])
     repeats = [] if unread else check_repeats(edition, splits, problems)
     if not unread:  # which phases score the same items, by their texts
@@ -325,21 +325,34 @@ def gold_problems(result, columns: list[str], where: str) -> list[Problem]:
     for track_id, metric, value, gold, n_labels in _scores_on_gold(result):
         best = metric.gold_value(gold, n_labels)
         if abs(value - best) > max(1e-9, metric.on_gold_tolerance):
-            other = "LOWER" if metric.higher_is_better else "HIGHER"
-            flipped = (  # the worst end: the direction is probably the other one
-                f"the gold scores the worst end of the range: is {metric.name}'s direction {other}? "
-                f"({metric.module_file} registers {metric.direction.upper()})"
-            )
             problems.append(
                 Problem(
                     where,
                     f"gold scored against itself is not perfect on track '{track_id}'",
                     expected=f"{metric.name} = {best:g}",
                     found=f"{value:.6g}",
-                    hint=flipped if abs(value - metric.worst(n_labels)) <= 1e-9 else None,
+                    hint=_imperfect_gold_hint(metric, value, n_labels),
                 )
             )
     return problems
+
+
+def _imperfect_gold_hint(metric, value: float, n_labels: int) -> str | None:
+    """Why the gold may score ``value`` with ``metric``, not its best: the direction flipped (the
+    worst end), or an edition's own metric without ``on_gold``; None for another kit metric."""
+    if abs(value - metric.worst(n_labels)) <= 1e-9:
+        other = "LOWER" if metric.higher_is_better else "HIGHER"
+        return (
+            f"the gold scores the worst end of the range: is {metric.name}'s direction {other}? "
+            f"({metric.module_file} registers {metric.direction.upper()})"
+        )
+    if metric.on_gold is None and own_module_of(metric.name):
+        return (
+            f"{own_module_of(metric.name)} registers {metric.name} without on_gold: where the "
+            "gold's best value is not the range's end, declare on_gold (and on_gold_tolerance) as "
+            "the README's 'An edition's own metric' says"
+        )
+    return None
 
 
 def _key_differences(columns: list[str], written: list[str]) -> str:
@@ -357,9 +370,16 @@ def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
     try:
         result = score_gold(root / "reference_data" / phase.id)
     except Exception as error:  # an edition's own metric failing on its gold is the edition's
-        if isinstance(error, ConfigError) or not edition.metrics_module:
+        doing = f"scoring the gold of phase {phase.id!r}"
+        refused = isinstance(error, KitError) and not module_lines(error, module_file)
+        if isinstance(error, ConfigError) or not (edition.metrics_module or refused):
             raise
-        raise code_failure(error, module_file, f"scoring the gold of phase {phase.id!r}") from None
+        if refused:  # no participant's mistake: the kit wrote this submission from the config
+            found, hint = error.render()[-800:], "correct the edition's config accordingly"
+            raise ConfigError.single(
+                f"edition {edition.name}", f"{doing} was refused", found=found, hint=hint
+            )
+        raise code_failure(error, module_file, doing) from None
     columns = [key for key, _, _ in score_rows(edition.tracks)]
     problems = gold_problems(result, columns, f"phase {phase.id!r}")
     # the edition's own metrics (``metrics_module``) on each track's gold that names them: the

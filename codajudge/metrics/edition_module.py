@@ -73,6 +73,12 @@ def metrics_of(source: str) -> tuple[str, ...]:
     return LOADED.get(source, ("", ()))[1]
 
 
+def own_module_of(name: str) -> str:
+    """The file of the edition metrics module run in this process that registered metric ``name``;
+    "" for a kit metric."""
+    return next((file for file, names in LOADED.values() if name in names), "")
+
+
 def loaded_modules() -> list[tuple[str, str]]:
     """Every edition metrics module run in this process, as (source, file name): what a worker
     process started by spawn or forkserver runs again before it unpickles anything naming them."""
@@ -89,8 +95,7 @@ def code_failure(error: Exception, file_name: str, doing: str = "") -> ConfigErr
         problem = f"line {error.lineno}: {error.msg}"
         hint = f"correct the Python there (python -m py_compile {file_name} checks the file)"
     else:
-        frames = traceback.extract_tb(error.__traceback__)
-        lines = [f.lineno for f in frames if f.filename == file_name]
+        lines = module_lines(error, file_name)
         at = f"line {lines[-1]}: " if lines else ""
         problem = f"{at}{doing}{' raises ' if doing else ''}{type(error).__name__}: {error}"
         hint = (
@@ -98,6 +103,12 @@ def code_failure(error: Exception, file_name: str, doing: str = "") -> ConfigErr
             "predictions the README's 'An edition's own metric' describes, and must not fail on them"
         )
     return ConfigError.single(file_name, problem, hint=hint)
+
+
+def module_lines(error: Exception, file_name: str) -> list[int]:
+    """The lines of the module ``file_name`` that ``error``'s traceback passes through, outermost
+    first (none: the module's code did not run into it)."""
+    return [f.lineno for f in traceback.extract_tb(error.__traceback__) if f.filename == file_name]
 
 
 def property_problems(metric: Metric, gold, n_labels: int, track: str = "") -> list[str]:

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import shutil
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from ..assets import kit_root
 from ..bundle.prose import Templates
 from ..confine import slug_problem
-from ..errors import ConfigError
+from ..errors import ConfigError, UsageError
 from ..formats.items import read_items
 from ..texts import csv_text
 from .common import argument_parser, run_parsed
@@ -38,9 +39,13 @@ def write_edition(name: str, out: Path) -> Path:
     """The new edition's folder ``out/name`` (refused if it exists or the name is not plain)."""
     from ..bundle.placeholders import PLACEHOLDER_MARK, PLACEHOLDER_TEXTS
 
-    problem = slug_problem(name, "codajudge new", "NAME")
-    if problem is not None:
-        raise ConfigError([problem])
+    problem = slug_problem(name, name, "NAME")
+    if problem is not None:  # a path as NAME: its last part is the name, the rest is --out
+        path = Path(name)
+        if path.parent.name:
+            fix = f"codajudge new {path.name} --out {path.parent}"
+            problem = replace(problem, hint=f"to write the folder {name}, run {fix}")
+        raise UsageError([problem])
     folder = Path(out) / name
     if folder.exists():
         raise ConfigError.single(str(folder), "already exists", hint="choose another NAME or --out")
