@@ -84,7 +84,10 @@ def run_guarded(
     plainly, a bundle problem as the organisers' and anything else as a refused submission. An
     output whose reader has gone (``| head``) stops the program quietly. Anything else is a bug in
     the kit: a one-line message, with the traceback saved to ``details_dir`` for organisers.
+    stdout escapes what its encoding cannot write (``\\u63d0``), as stderr does.
     """
+    with contextlib.suppress(AttributeError):  # a stream that is not a text file (StringIO)
+        sys.stdout.reconfigure(errors="backslashreplace")
     try:
         return body()
     except UsageError as e:
