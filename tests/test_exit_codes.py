@@ -181,6 +181,21 @@ def test_a_non_ascii_file_name_is_escaped_on_a_stdout_that_cannot_write_it(tmp_p
     assert (tmp_path / "out" / "scores.json").is_file()
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_log_that_cannot_be_written_is_the_platform_s_and_leaves_no_scores(tmp_path):
+    """stdout on a full disk: exit 1 with the platform's message, and the outputs agree (no
+    scores.json beside a page saying the submission was not scored), not an internal error."""
+    _practice_submission(tmp_path, b"")
+    with open("/dev/full", "w") as full:
+        done = _score(tmp_path, stdout=full)
+    assert done.returncode == 1, done.stderr
+    platform = "scoring program: the platform could not write the program's output or log, found"
+    assert f"{platform} No space left on device" in done.stderr, done.stderr
+    assert not (tmp_path / "out" / "scores.json").exists()
+    page = (tmp_path / "out" / "detailed_results.html").read_text(encoding="utf-8")
+    assert "not scored" in page
+
+
 def test_output_whose_reader_has_gone_stops_quietly():
     """``codajudge schema | head -1``: the reader closes the pipe; the command stops as a pipe's
     writer does (exit 130, nothing on stderr), not with an internal error."""
