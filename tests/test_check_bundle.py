@@ -333,6 +333,17 @@ V2_CASES = {
         edit_yaml(lambda d: d.update(docker_image="")),
         "'docker_image' is required",
     ),
+    "no docker image (Codabench's py37)": (
+        edit_yaml(lambda d: d.pop("docker_image")),
+        "'docker_image' is absent: Codabench then runs the programs in its default image, "
+        "codalab/codalab-legacy:py37, whose Python 3.7 cannot run the kit; expected an image with "
+        "Python >= 3.9, numpy, scipy and PyYAML (add the kit's image, docker_image: "
+        "codalab/codalab-legacy:py312)",
+    ),
+    "a codalab-legacy image below py39": (
+        edit_yaml(lambda d: d.update(docker_image="codalab/codalab-legacy:py37")),
+        "'docker_image' runs Python 3.7, which cannot run the kit",
+    ),
     "alias bomb in competition.yaml": (
         append_text(ALIAS_BOMB, "competition.yaml"),
         "competition.yaml: not valid YAML, found its aliases expand to more",
@@ -465,6 +476,10 @@ def gold_beside_an_escaping_entry(tree: Path):
 
 
 LEGACY_CASES = {
+    "v1.5 codalab-legacy image below py39": (
+        edit_yaml(lambda d: d.update(competition_docker_image="codalab/codalab-legacy:py37")),
+        "'competition_docker_image' runs Python 3.7, which cannot run the kit",
+    ),
     "v1.5 program zip without metadata": (
         without_metadata_file,
         "scoring program has no file named exactly 'metadata' at its root, found 'metadata.yaml'",
@@ -566,6 +581,24 @@ def test_each_legacy_defect_is_found(case, small, tmp_path):
     bundle = broken_copy(small[1].tree, mutate, tmp_path / "bundle")
     problems = check_bundle(bundle, (v2, legacy_check))
     assert any(expected in line for line in problems), "\n".join(problems) or "no problem found"
+
+
+def test_an_image_the_kit_does_not_know_is_a_note_and_its_own_images_pass(small, tmp_path):
+    """codalab-legacy py39 and py312 pass silently; another image passes with a note on what it
+    must hold, which ``codajudge check`` prints."""
+    for image in ("codalab/codalab-legacy:py39", "codalab/codalab-legacy:py312", "python:3.9"):
+        notes = []
+        edit = edit_yaml(lambda d: d.update(docker_image=image))
+        assert check_bundle(broken_copy(small[0].tree, edit, tmp_path / image), notes=notes) == []
+        assert notes == (
+            []
+            if "legacy" in image
+            else [
+                "competition.yaml: 'docker_image' 'python:3.9' is not an image the kit knows: it must "
+                "hold Python >= 3.9, numpy, scipy and PyYAML (the kit's image is "
+                "codalab/codalab-legacy:py312)"
+            ]
+        )
 
 
 def test_a_removed_column_is_valid_and_a_column_no_scorer_writes_is_said_once(small, tmp_path):

@@ -36,6 +36,7 @@ class Findings:
     def __init__(self):
         self.problems: list[Problem] = []
         self.checked: set = set()  # what was checked once already (a program shared by every task)
+        self.notes: list[str] = []  # what the check cannot tell and the organisers should know
 
     def add(self, where: str, message: str, **details) -> None:
         """A problem at ``where`` (a file, or a key's path) with ``Problem``'s expected, found and
