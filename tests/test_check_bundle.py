@@ -300,6 +300,11 @@ V2_CASES = {
         add_column(title="Again", key="again", index=0),
         "column indexes must be unique, found 0 more than once",
     ),
+    "negative column precision": (
+        edit_yaml(lambda d: d["leaderboards"][0]["columns"][0].update(precision=-1)),
+        "leaderboards[0].columns[0]: column 'precision' (decimal places shown) must be an integer "
+        ">= 0, found -1",
+    ),
     "unknown submission rule": (
         edit_yaml(lambda d: d["leaderboards"][0].update(submission_rule="Force Last")),
         "unknown submission_rule",
@@ -599,6 +604,11 @@ def test_an_image_the_kit_does_not_know_is_a_note_and_its_own_images_pass(small,
                 "codalab/codalab-legacy:py312)"
             ]
         )
+
+
+def test_a_column_precision_of_digits_as_text_passes_as_codabench_reads_it(small, tmp_path):
+    edit = edit_yaml(lambda d: d["leaderboards"][0]["columns"][0].update(precision="4"))
+    assert check_bundle(broken_copy(small[0].tree, edit, tmp_path / "bundle")) == []
 
 
 def test_a_removed_column_is_valid_and_a_column_no_scorer_writes_is_said_once(small, tmp_path):
