@@ -201,8 +201,18 @@ V2_CASES = {
         "contact_email: not an e-mail address",
     ),
     "month-first date": (
-        phase(0, start="1-11-2027"),
-        "phases[0].start: not a date; expected 'YYYY-MM-DD HH:MM:SS' (UTC), found '1-11-2027'",
+        phase(0, start="3-15-2027"),
+        "phases[0].start: a date with its day and month in an ambiguous order (Codabench reads the "
+        "first number as the month when it can be one); expected '2027-03-15 00:00:00', the same "
+        "date as 'YYYY-MM-DD HH:MM:SS' (UTC), found '3-15-2027'",
+    ),
+    "day-first date and time": (
+        phase(0, start="15/3/2027 18:30"),
+        "expected '2027-03-15 18:30:00', the same date as",
+    ),
+    "day and month that are no date": (
+        phase(0, start="13-13-2027"),
+        "phases[0].start: not a date; expected 'YYYY-MM-DD HH:MM:SS' (UTC), found '13-13-2027'",
     ),
     "no end before the next phase": (
         phase(0, end=None),
