@@ -201,8 +201,18 @@ V2_CASES = {
         "contact_email: not an e-mail address",
     ),
     "month-first date": (
-        phase(0, start="1-11-2027"),
-        "phases[0].start: not a date; expected 'YYYY-MM-DD HH:MM:SS' (UTC), found '1-11-2027'",
+        phase(0, start="3-15-2027"),
+        "phases[0].start: a date with its day and month in an ambiguous order (Codabench reads the "
+        "first number as the month when it can be one); expected '2027-03-15 00:00:00', the same "
+        "date as 'YYYY-MM-DD HH:MM:SS' (UTC), found '3-15-2027'",
+    ),
+    "day-first date and time": (
+        phase(0, start="15/3/2027 18:30"),
+        "expected '2027-03-15 18:30:00', the same date as",
+    ),
+    "day and month that are no date": (
+        phase(0, start="13-13-2027"),
+        "phases[0].start: not a date; expected 'YYYY-MM-DD HH:MM:SS' (UTC), found '13-13-2027'",
     ),
     "no end before the next phase": (
         phase(0, end=None),
@@ -300,6 +310,11 @@ V2_CASES = {
         add_column(title="Again", key="again", index=0),
         "column indexes must be unique, found 0 more than once",
     ),
+    "negative column precision": (
+        edit_yaml(lambda d: d["leaderboards"][0]["columns"][0].update(precision=-1)),
+        "leaderboards[0].columns[0]: column 'precision' (decimal places shown) must be an integer "
+        ">= 0, found -1",
+    ),
     "unknown submission rule": (
         edit_yaml(lambda d: d["leaderboards"][0].update(submission_rule="Force Last")),
         "unknown submission_rule",
@@ -332,6 +347,17 @@ V2_CASES = {
     "empty docker image": (
         edit_yaml(lambda d: d.update(docker_image="")),
         "'docker_image' is required",
+    ),
+    "no docker image (Codabench's py37)": (
+        edit_yaml(lambda d: d.pop("docker_image")),
+        "'docker_image' is absent: Codabench then runs the programs in its default image, "
+        "codalab/codalab-legacy:py37, whose Python 3.7 cannot run the kit; expected an image with "
+        "Python >= 3.9, numpy, scipy and PyYAML (add the kit's image, docker_image: "
+        "codalab/codalab-legacy:py312)",
+    ),
+    "a codalab-legacy image below py39": (
+        edit_yaml(lambda d: d.update(docker_image="codalab/codalab-legacy:py37")),
+        "'docker_image' runs Python 3.7, which cannot run the kit",
     ),
     "alias bomb in competition.yaml": (
         append_text(ALIAS_BOMB, "competition.yaml"),
@@ -465,6 +491,10 @@ def gold_beside_an_escaping_entry(tree: Path):
 
 
 LEGACY_CASES = {
+    "v1.5 codalab-legacy image below py39": (
+        edit_yaml(lambda d: d.update(competition_docker_image="codalab/codalab-legacy:py37")),
+        "'competition_docker_image' runs Python 3.7, which cannot run the kit",
+    ),
     "v1.5 program zip without metadata": (
         without_metadata_file,
         "scoring program has no file named exactly 'metadata' at its root, found 'metadata.yaml'",
@@ -566,6 +596,29 @@ def test_each_legacy_defect_is_found(case, small, tmp_path):
     bundle = broken_copy(small[1].tree, mutate, tmp_path / "bundle")
     problems = check_bundle(bundle, (v2, legacy_check))
     assert any(expected in line for line in problems), "\n".join(problems) or "no problem found"
+
+
+def test_an_image_the_kit_does_not_know_is_a_note_and_its_own_images_pass(small, tmp_path):
+    """codalab-legacy py39 and py312 pass silently; another image passes with a note on what it
+    must hold, which ``codajudge check`` prints."""
+    for image in ("codalab/codalab-legacy:py39", "codalab/codalab-legacy:py312", "python:3.9"):
+        notes = []
+        edit = edit_yaml(lambda d: d.update(docker_image=image))
+        assert check_bundle(broken_copy(small[0].tree, edit, tmp_path / image), notes=notes) == []
+        assert notes == (
+            []
+            if "legacy" in image
+            else [
+                "competition.yaml: 'docker_image' 'python:3.9' is not an image the kit knows: it must "
+                "hold Python >= 3.9, numpy, scipy and PyYAML (the kit's image is "
+                "codalab/codalab-legacy:py312)"
+            ]
+        )
+
+
+def test_a_column_precision_of_digits_as_text_passes_as_codabench_reads_it(small, tmp_path):
+    edit = edit_yaml(lambda d: d["leaderboards"][0]["columns"][0].update(precision="4"))
+    assert check_bundle(broken_copy(small[0].tree, edit, tmp_path / "bundle")) == []
 
 
 def test_a_removed_column_is_valid_and_a_column_no_scorer_writes_is_said_once(small, tmp_path):

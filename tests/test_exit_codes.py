@@ -126,7 +126,10 @@ def test_broken_input_data_under_a_code_submission_is_the_bundle_s(tmp_path, cap
     assert code == 1 and "organisers must fix" in capfd.readouterr().err
 
 
-def test_a_non_utf8_folder_name_does_not_crash_the_results_page(tmp_path):
+def _practice_submission(tmp_path: Path, folder: bytes, file_name: str = "{track}.tsv"):
+    """A perfect submission of the practice phase's first track, as ``file_name`` ("{track}"
+    standing for its id) in the folder ``folder`` (bytes: any name) of ``tmp_path/input/res``,
+    beside a link to the reference data; the track returned."""
     from codajudge.formats.write import write_prediction
     from codajudge.gold import gold_as_values
     from codajudge.scoring import load_gold
@@ -136,28 +139,61 @@ def test_a_non_utf8_folder_name_does_not_crash_the_results_page(tmp_path):
     spec = read_spec(ref)
     track = spec.tracks[0]
     gold = load_gold(spec, ref)[track.id]
-    res = tmp_path / "input" / "res"
-    folder = os.fsdecode(os.path.join(os.fsencode(res), b"pr\xe9dictions"))
+    folder = os.fsdecode(os.path.join(os.fsencode(tmp_path / "input" / "res"), folder))
     os.makedirs(folder)
-    write_prediction(Path(folder) / f"{track.id}.tsv", track, gold.ids, gold_as_values(gold))
-    os.symlink(ref, tmp_path / "input" / "ref")
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(REPO / "scoring_program" / "score.py"),
-            str(tmp_path / "input"),
-            str(tmp_path / "out"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
+    write_prediction(
+        Path(folder) / file_name.format(track=track.id), track, gold.ids, gold_as_values(gold)
     )
+    os.symlink(ref, tmp_path / "input" / "ref")
+    return track
+
+
+def _score(tmp_path: Path, stdout=subprocess.PIPE, **env: str) -> subprocess.CompletedProcess:
+    """The scoring program run in a process on ``tmp_path/input`` into ``tmp_path/out``."""
+    score_py = str(REPO / "scoring_program" / "score.py")
+    command = [sys.executable, score_py, str(tmp_path / "input"), str(tmp_path / "out")]
+    environment = {**os.environ, **env}
+    return subprocess.run(
+        command, stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=300, env=environment
+    )
+
+
+def test_a_non_utf8_folder_name_does_not_crash_the_results_page(tmp_path):
+    track = _practice_submission(tmp_path, b"pr\xe9dictions")
+    done = _score(tmp_path)
     assert done.returncode == 0, done.stderr
     page = (tmp_path / "out" / "detailed_results.html").read_text(encoding="utf-8")
     assert "pr\\udce9dictions" in page or "pr\\xe9dictions" in page
     assert json.loads((tmp_path / "out" / "scores.json").read_text())[
         f"{track.id}_pearson"
     ] == pytest.approx(1.0)
+
+
+def test_a_non_ascii_file_name_is_escaped_on_a_stdout_that_cannot_write_it(tmp_path):
+    """A note quoting a file name stdout's encoding lacks (a worker with LANG=C): the name is
+    escaped as stderr does, and the submission scored, not an internal error."""
+    track = _practice_submission(tmp_path, b"", "{track}.tsv")
+    unnamed = tmp_path / "input" / "res" / "预测.tsv"
+    unnamed.write_bytes((tmp_path / "input" / "res" / f"{track.id}.tsv").read_bytes())
+    done = _score(tmp_path, PYTHONIOENCODING="ascii")
+    assert done.returncode == 0, done.stderr
+    assert "note: file '\\u9884\\u6d4b.tsv' matches no track" in done.stdout
+    assert (tmp_path / "out" / "scores.json").is_file()
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_log_that_cannot_be_written_is_the_platform_s_and_leaves_no_scores(tmp_path):
+    """stdout on a full disk: exit 1 with the platform's message, and the outputs agree (no
+    scores.json beside a page saying the submission was not scored), not an internal error."""
+    _practice_submission(tmp_path, b"")
+    with open("/dev/full", "w") as full:
+        done = _score(tmp_path, stdout=full)
+    assert done.returncode == 1, done.stderr
+    platform = "scoring program: the platform could not write the program's output or log, found"
+    assert f"{platform} No space left on device" in done.stderr, done.stderr
+    assert not (tmp_path / "out" / "scores.json").exists()
+    page = (tmp_path / "out" / "detailed_results.html").read_text(encoding="utf-8")
+    assert "not scored" in page
 
 
 def test_output_whose_reader_has_gone_stops_quietly():

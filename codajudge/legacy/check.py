@@ -19,6 +19,7 @@ from ..bundle.check.findings import (
 )
 from ..bundle.check.leaderboard import V1_COLUMN_KEYS, check_leaderboard
 from ..bundle.check.programs import PROGRAMS, check_bundle_files
+from ..bundle.check.v2 import check_docker_image
 
 DATA = ("reference_data", "input_data", "public_data", "starting_kit")
 #: The ``version`` values of this form (none reads "1"), and the one a message asks for.
@@ -33,6 +34,7 @@ DEFAULT_TIME_LIMIT = None
 def check(doc: dict, root: Path, findings: Findings) -> None:
     check_text(doc, "title", "title", findings, 256)
     check_image(root, doc.get("image"), "image", findings)
+    check_docker_image(doc, "competition_docker_image", "competition.yaml", findings)
     if "docker_image" in doc or "pages" in doc:
         findings.add(
             "competition.yaml",

@@ -59,7 +59,9 @@ def check(bundle: str, data: str | None = None) -> int:
     from ..bundle.check import check_bundle, v2
     from ..legacy import check as legacy_check
 
-    problems = check_bundle(Path(bundle), (v2, legacy_check))
+    notes: list[str] = []
+    problems = check_bundle(Path(bundle), (v2, legacy_check), notes)
+    print("".join(f"note: {note}\n" for note in notes), end="")
     if problems:
         print("\n".join(problems))
         found = counted(len(problems), "problem")

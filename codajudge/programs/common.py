@@ -83,10 +83,15 @@ def run_guarded(
     A KitError is the user's (or the organiser's) to fix and is printed as is: a usage error
     plainly, a bundle problem as the organisers' and anything else as a refused submission. An
     output whose reader has gone (``| head``) stops the program quietly. Anything else is a bug in
-    the kit: a one-line message, with the traceback saved to ``details_dir`` for organisers.
+    the kit (``unexpected_failure``), but a log that cannot be written: the platform's problem.
+    stdout escapes what its encoding cannot write (``\\u63d0``), as stderr does.
     """
+    with contextlib.suppress(AttributeError):  # a stream that is not a text file (StringIO)
+        sys.stdout.reconfigure(errors="backslashreplace")
     try:
-        return body()
+        code = body()
+        sys.stdout.flush()  # a log that cannot be written fails here, guarded, not at exit
+        return code
     except UsageError as e:
         message, code = f"{program}: {e.render()}", EXIT_USER_ERROR
     except ConfigError as e:  # a bundle problem: the organisers'
@@ -102,18 +107,36 @@ def run_guarded(
     except MemoryError:
         message, code = f"{program}: out of memory while processing the submission", EXIT_USER_ERROR
     except Exception as e:  # noqa: BLE001 - the last line of defence before the participant
-        message = (
-            f"{program}: internal error ({e.__class__.__name__}: {e}). This is a bug in the "
-            f"kit, not in your submission; please report it to the organisers."
-        )
-        code = EXIT_INTERNAL_ERROR
-        if details_dir is not None:
-            with contextlib.suppress(OSError):
-                details_dir.mkdir(parents=True, exist_ok=True)
-                details = details_dir / "internal_error.txt"
-                details.write_text(traceback.format_exc(), encoding="utf-8")
-    print(message, file=sys.stderr)
+        message, code = unexpected_failure(e, program, details_dir)
+    with contextlib.suppress(OSError):  # a log that cannot be written loses the message only
+        print(message, file=sys.stderr)
+    with contextlib.suppress(OSError):  # nor fails again at exit
+        sys.stdout.flush()
     if on_error is not None:
         with contextlib.suppress(Exception):  # the report of a failure must not fail
             on_error(message)
     return code
+
+
+def unexpected_failure(error: Exception, program: str, details_dir: Path | None) -> tuple[str, int]:
+    """The message and exit code of an exception no KitError names. A write on an open stream
+    that failed (an OSError naming no file: stdout or stderr on a full disk or a closed log) is the
+    platform's problem (exit 1); anything else is a bug in the kit (exit 3), its traceback saved to
+    ``details_dir`` for organisers."""
+    if isinstance(error, OSError) and error.errno is not None and error.filename is None:
+        return (
+            f"{program}: the platform could not write the program's output or log, found "
+            f"{error.strerror}; neither the submission nor the kit is at fault: run it again, and "
+            "if it fails again the organisers must check the worker (a full disk, a closed log)",
+            EXIT_BUNDLE_ERROR,
+        )
+    if details_dir is not None:
+        with contextlib.suppress(OSError):
+            details_dir.mkdir(parents=True, exist_ok=True)
+            details = details_dir / "internal_error.txt"
+            details.write_text(traceback.format_exc(), encoding="utf-8")
+    return (
+        f"{program}: internal error ({error.__class__.__name__}: {error}). This is a bug in the "
+        "kit, not in your submission; please report it to the organisers.",
+        EXIT_INTERNAL_ERROR,
+    )

@@ -144,12 +144,17 @@ def copy_status_files(archive: Path, folder: Path) -> Path:
     return folder
 
 
+def remove_scores(output_dir: Path) -> None:
+    """Remove the scores a run writes into ``output_dir``: only a complete run leaves them."""
+    for scores in (report.SCORES_JSON, report.SCORES_TXT, report.DETAILED_CSV):
+        (output_dir / scores).unlink(missing_ok=True)
+
+
 def score_submission(input_dir: Path, output_dir: Path) -> int:
     """The scoring program's run: INPUT/res scored against INPUT/ref, the scores and pages written
     to OUTPUT (whose scores of an earlier run are removed first)."""
     with writing_into(output_dir):  # only a complete run leaves scores: an earlier run's go
-        for stale in (report.SCORES_JSON, report.SCORES_TXT, report.DETAILED_CSV):
-            (output_dir / stale).unlink(missing_ok=True)
+        remove_scores(output_dir)
     ref_dir, res_dir = input_dir / "ref", input_dir / "res"
     spec = read_spec(ref_dir)
     if not res_dir.is_dir():
@@ -179,6 +184,7 @@ def main(argv: list[str] | None = None, prog: str = "score.py") -> int:
     input_dir, output_dir = Path(args.input), Path(args.output)
 
     def on_error(message: str) -> None:
+        remove_scores(output_dir)  # written before the run failed (its log could not be written)
         report.atomic_write(output_dir / report.DETAILED_HTML, report.failure_html(message))
 
     program = "scoring program" if prog == "score.py" else prog

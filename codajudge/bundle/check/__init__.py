@@ -48,10 +48,13 @@ from .findings import Findings
 from .opening import load_competition_yaml, opened_bundle
 
 
-def check_bundle(path: Path, platforms: Sequence[ModuleType] = (v2,)) -> list[str]:
+def check_bundle(
+    path: Path, platforms: Sequence[ModuleType] = (v2,), notes: list[str] | None = None
+) -> list[str]:
     """Every problem of the bundle at ``path`` (folder or zip), one line each; [] when it is fine.
     ``platforms`` are the forms of ``competition.yaml`` it may take, chosen by its ``version`` (a
-    missing one reads "1")."""
+    missing one reads "1"). What the check cannot tell (an image it does not know) is added to
+    ``notes``."""
     findings = Findings()
     with opened_bundle(Path(path), findings) as root:
         doc = None if root is None else load_competition_yaml(root, findings)
@@ -72,4 +75,5 @@ def check_bundle(path: Path, platforms: Sequence[ModuleType] = (v2,)) -> list[st
             check_data_files(root, findings)
             if not findings.problems:  # the content checks need a sound layout
                 check_content(doc, root, findings, platform)
+    (notes if notes is not None else []).extend(findings.notes)
     return findings.lines()

@@ -36,6 +36,7 @@ class Findings:
     def __init__(self):
         self.problems: list[Problem] = []
         self.checked: set = set()  # what was checked once already (a program shared by every task)
+        self.notes: list[str] = []  # what the check cannot tell and the organisers should know
 
     def add(self, where: str, message: str, **details) -> None:
         """A problem at ``where`` (a file, or a key's path) with ``Problem``'s expected, found and
@@ -149,9 +150,38 @@ def parse_date(value, where: str, findings: Findings) -> dt.datetime | None:
     for fmt in _FORMATS:
         with suppress(ValueError):
             return dt.datetime.strptime(text, fmt).replace(tzinfo=dt.timezone.utc)
+    month_first = _month_first(text)
+    if month_first is not None:
+        findings.add(
+            where,
+            "a date with its day and month in an ambiguous order (Codabench reads the first number "
+            "as the month when it can be one)",
+            expected=f"'{month_first:%Y-%m-%d %H:%M:%S}', the same date as 'YYYY-MM-DD HH:MM:SS' (UTC)",
+            found=repr(text),
+        )
+        return None
     zoned = re.search(r"\d\d:\d\d(:\d\d(\.\d+)?)?\s*(Z|[+-]\d\d:?\d\d)$", text)  # after a time
     message = "date with a time zone: Codabench ignores the offset" if zoned else "not a date"
     findings.add(where, message, expected="'YYYY-MM-DD HH:MM:SS' (UTC)", found=repr(text))
+    return None
+
+
+#: A date written day and month first: '3-15-2027', '15/3/2027 18:00'.
+_DAY_AND_MONTH_FIRST = re.compile(
+    r"(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})(?:[ T](\d{1,2}):(\d\d)(?::(\d\d))?)?"
+)
+
+
+def _month_first(text: str) -> dt.datetime | None:
+    """The date ``text`` written day and month first, read month first (day first when the first
+    number is no month) as Codabench's date parser reads it; None for another form or no such day."""
+    match = _DAY_AND_MONTH_FIRST.fullmatch(text)
+    if match is None:
+        return None
+    first, second, year, *time = (int(number or 0) for number in match.groups())
+    for month, day in ((first, second), (second, first)):
+        with suppress(ValueError):
+            return dt.datetime(year, month, day, *time)
     return None
 
 

@@ -91,9 +91,11 @@ def _check_column(column, where: str, findings: Findings, column_keys: dict) -> 
     index = column.get("index")
     if not is_int(index) or index < 0:
         findings.add(where, "column 'index' must be an integer >= 0", found=repr(index))
-    precision = column.get("precision")
-    if precision is not None and not is_int(precision):
-        findings.add(where, "column 'precision' must be an integer", found=repr(precision))
+    precision = column.get("precision")  # Codabench's IntegerField reads '4' as 4
+    digits = str(precision).strip() if isinstance(precision, (int, str)) else ""
+    if precision is not None and (isinstance(precision, bool) or not digits.isdecimal()):
+        message = "column 'precision' (decimal places shown) must be an integer >= 0"
+        findings.add(where, message, found=repr(precision))
     computed_from = column.get("computation_indexes")
     if (column.get("computation") is None) != (computed_from in (None, [])):
         findings.add(where, "'computation' and 'computation_indexes' go together")

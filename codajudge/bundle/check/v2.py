@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import partial
 from pathlib import Path
 from collections.abc import Iterator
@@ -26,11 +27,37 @@ from .leaderboard import check_leaderboards
 from .programs import PROGRAMS, check_bundle_files
 
 
-def _check_written_image(doc: dict, key: str, where: str, findings: Findings) -> None:
-    """An absent image is Codabench's default; one written must name an image (an empty one is
-    pulled as is and the compute worker fails)."""
-    if key in doc:
-        check_text(doc, key, where, findings, 128)
+#: The image the kit's editions run in, and what any image must hold to run the kit's programs.
+KIT_IMAGE = "codalab/codalab-legacy:py312"
+KIT_NEEDS = "Python >= 3.9, numpy, scipy and PyYAML"
+#: Codabench's images by Python version (py37, py39, py312); its default, py37, is too old.
+LEGACY_IMAGE = re.compile(r"(?:docker\.io/)?codalab/codalab-legacy:py3(\d+)")
+
+
+def check_docker_image(doc: dict, key: str, where: str, findings: Findings) -> None:
+    """The image every program runs in: an absent one is Codabench's default, codalab-legacy:py37,
+    and a codalab-legacy image below py39 has a Python too old for the kit; an empty one is pulled
+    as is and the compute worker fails. An image the kit does not know gets a note."""
+    value = doc.get(key)
+    if key not in doc:
+        message = (
+            f"'{key}' is absent: Codabench then runs the programs in its default image, "
+            "codalab/codalab-legacy:py37, whose Python 3.7 cannot run the kit"
+        )
+        hint = f"add the kit's image, {key}: {KIT_IMAGE}"
+        findings.add(where, message, expected=f"an image with {KIT_NEEDS}", hint=hint)
+        return
+    check_text(doc, key, where, findings, 128)
+    legacy = LEGACY_IMAGE.match(str(value).strip())
+    if legacy is not None and int(legacy[1]) < 9:
+        message = f"'{key}' runs Python 3.{legacy[1]}, which cannot run the kit"
+        hint = f"use {key}: {KIT_IMAGE}, or codalab/codalab-legacy:py39"
+        findings.add(where, message, expected=KIT_NEEDS, found=repr(value), hint=hint)
+    elif legacy is None and isinstance(value, str) and value.strip():
+        findings.notes.append(
+            f"{where}: '{key}' {value!r} is not an image the kit knows: it must hold {KIT_NEEDS} "
+            f"(the kit's image is {KIT_IMAGE})"
+        )
 
 
 #: The data folders or zips of a task, and of a phase.
@@ -41,7 +68,7 @@ PHASE_DATA = ("public_data", "starting_kit")
 TOP_KEYS = {
     "title": partial(check_text, limit=256),
     "description": partial(check_text, limit=10000, required=False),
-    "docker_image": _check_written_image,
+    "docker_image": check_docker_image,
     "competition_type": partial(check_choice, allowed=("competition", "benchmark")),
     **dict.fromkeys(
         "version image fact_sheet reward contact_email pages tasks solutions terms queue phases "
