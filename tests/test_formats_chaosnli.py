@@ -160,8 +160,13 @@ def test_a_whole_part_is_read_within_the_bounds_of_every_phases_items(tmp_path):
             "the prediction has no probabilities",
         ),
         (lambda d: d["m"][IDS[2]].update(logits=[1, "x", 2]), "'logits' must be 3 numbers"),
+        (
+            lambda d: d.update(m={str(k): record for k, record in enumerate(d["m"].values())}),
+            "items '0', '1', '2', '3'). The record under '0' holds the uid '2407214681.jpg#0r1n', "
+            "an id of the track: key each record by its uid, not its row number: json.dump(",
+        ),
     ],
-    ids=["two_models", "unknown_uid", "uid_mismatch", "sum", "length", "none", "logits"],
+    ids=["two_models", "unknown_uid", "uid_mismatch", "sum", "length", "none", "logits", "rows"],
 )
 def test_a_broken_document_is_refused_with_the_kits_messages(tmp_path, change, expected):
     doc = {"m": records()}

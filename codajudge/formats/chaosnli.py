@@ -157,9 +157,21 @@ def _positions(records: dict, ids: list[str], problems: ProblemCollector, elsewh
         )
         raise rule.error(problems.file, f"uids such as {shorten(others[0])!r}")
     for uid in others:
-        unknown_id(problems, uid, index)
+        unknown_id(problems, uid, index, hint=_keyed_otherwise(records[uid], uid, index))
     missing_items(ids, sorted(position.values()), problems)
     return position, []
+
+
+def _keyed_otherwise(record, key: str, index: dict[str, int]) -> str | None:
+    """The hint for a record under ``key``, no id of the track, whose own ``uid`` is one (``index``:
+    id -> item index), as in a document keyed by row number; else None."""
+    uid = record.get("uid") if isinstance(record, dict) else None
+    if not isinstance(uid, str) or uid not in index:
+        return None
+    return (
+        f"the record under {shorten(key)!r} holds the uid {uid!r}, an id of the track: key each "
+        f"record by its uid, not its row number: {KEYED}"
+    )
 
 
 def _track_order(track: Track, display: str) -> np.ndarray:
