@@ -238,6 +238,24 @@ def test_chaosnli_records_in_another_shape_are_told_its_layout(tmp_path, shape, 
     assert found in message and fix in message and "to_json" not in message
 
 
+@pytest.mark.parametrize(
+    "shape, found",
+    [
+        (lambda doc: doc, "found uid -> record, without the model's name"),
+        (lambda doc: {"m": list(doc.values())}, "found a list of records"),
+        (lambda doc: list(doc.values()), "found a list of records"),
+    ],
+    ids=["no_model", "list", "own_list"],
+)
+def test_pretty_printed_chaosnli_records_in_another_shape_are_told_its_layout(
+    tmp_path, shape, found
+):
+    """Indented, such a document was refused as pretty-printed JSON with pandas' JSON-lines fix."""
+    message = refusal(write(tmp_path / "snli.json", shape(records()), indent=2), LABELS)
+    assert message.startswith("snli.json: ChaosNLI records not in ChaosNLI's layout; expected")
+    assert found in message and "to_json" not in message
+
+
 def test_a_json_lines_file_is_not_taken_for_a_chaosnli_document(tmp_path):
     """CLUE's JSON lines open with an object whose values are not objects: the usual reader."""
     path = tmp_path / "snli_nli.json"

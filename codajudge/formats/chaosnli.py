@@ -30,7 +30,7 @@ from ..untrusted import read_head
 from .coverage import missing_items, part_items, unknown_id
 from .notes import VALUE_NOTES, note_warnings
 from .soft import soft_label
-from .textfile import Rule, opened, shorten, utf8_text
+from .textfile import PRETTY_JSON, Rule, opened, shorten, utf8_text
 from .values import (
     ValueProblem,
     add_problem,
@@ -77,12 +77,13 @@ KEYED = 'json.dump({"my_model": {r["uid"]: r for r in records}}, f)'
 def misshapen_records(value) -> ValueProblem | None:
     """The problem of a JSON line holding ChaosNLI's records (``RECORD_KEYS``) in a shape other
     than its layout: a record of its own (JSON lines), uid -> record without the model's name, or a
-    model's list of records; else None."""
+    list of records (a model's, or one of its own); else None."""
     first = next(iter(value.values()), None) if isinstance(value, dict) else None
+    listed = value if isinstance(value, list) else first  # a model's list, or one of its own
     shapes = (
         (value, "one record a line (JSON lines)", "write one document: " + KEYED),
         (first, "uid -> record, without the model's name", 'json.dump({"my_model": records}, f)'),
-        (first[0] if isinstance(first, list) and first else None, "a list of records", KEYED),
+        (listed[0] if isinstance(listed, list) and listed else None, "a list of records", KEYED),
     )
     for record, found, fix in shapes:
         if isinstance(record, dict) and any(key in record for key in RECORD_KEYS):
@@ -91,6 +92,21 @@ def misshapen_records(value) -> ValueProblem | None:
                 "ChaosNLI records not in ChaosNLI's layout", "one document " + EXAMPLE, found, hint
             )
     return None
+
+
+def pretty_records(error: SubmissionError, path: Path, track: Track, ids: list[str], elsewhere):
+    """``error`` (a file's refusal), or where it refuses a pretty-printed JSON document
+    (``textfile.PRETTY_JSON``) that holds ChaosNLI's records in another shape (``misshapen_records``),
+    the refusal naming ChaosNLI's layout instead of a JSON-lines fix (``elsewhere``: as
+    ``read_chaosnli`` takes it)."""
+    if not error.problems or error.problems[0].message != PRETTY_JSON.message:
+        return error
+    display = error.problems[0].file
+    try:
+        problem = misshapen_records(_parsed(path, display, _part_items(track, ids, elsewhere)))
+    except (SubmissionError, ValueProblem):
+        return error
+    return SubmissionError.single(display, **vars(problem)) if problem else error
 
 
 def document_uids(path: Path, n_items: int) -> set | None:
@@ -111,8 +127,7 @@ def read_chaosnli(path: Path, display: str, track: Track, ids: list[str], elsewh
     bounds of the dataset's whole part: ``ids`` and the other phases' items (``elsewhere``, a
     ``coverage.OtherPhases``, which also names the phase of a document of only its uids)."""
     order = _track_order(track, display)  # refuses a track the layout does not fit, before reading
-    phases = elsewhere.phases if elsewhere is not None else {}
-    model, records = _document(path, display, part_items(len(ids), phases, track.dataset))
+    model, records = _document(path, display, _part_items(track, ids, elsewhere))
     problems, notes = ProblemCollector(display), []
     position, skipped = _positions(records, ids, problems, elsewhere)
     soft = kinds.of(track).value_type is DISTRIBUTION
@@ -174,6 +189,11 @@ def _keyed_otherwise(record, key: str, index: dict[str, int]) -> str | None:
     )
 
 
+def _part_items(track: Track, ids: list[str], elsewhere) -> int:
+    """The items of the dataset's whole part: ``ids`` and the other phases' (``elsewhere``)."""
+    return part_items(len(ids), elsewhere.phases if elsewhere is not None else {}, track.dataset)
+
+
 def _track_order(track: Track, display: str) -> np.ndarray:
     """For each of ChaosNLI's labels (e, n, c), its index among the track's labels."""
     fits = kinds.of(track).value_type is LABEL or track.scale == "categorical"
@@ -189,16 +209,8 @@ def _document(path: Path, display: str, n_items: int):
     """(model name, uid -> record) of the file parsed as one JSON object of exactly one model,
     within the byte bound of ``textfile.read_texts`` for ``n_items`` (a dataset's whole part) and,
     before it is parsed, ``ENTRIES_PER_ITEM`` entries per item."""
-    with opened(path, display, n_items) as f:
-        text = utf8_text(f.read(), display, SubmissionError)
-    most = ENTRIES_PER_ITEM * n_items + ENTRY_SLACK
-    holder = (
-        "document holds more entries than the predictions for the "
-        f"{n_items:,} items of the track's dataset (those of every phase)"
-    )
     try:
-        refuse_many_entries(text, most, holder, f"write one record per item: {RECORD}")
-        document = parse_json(text, expected=EXAMPLE)
+        document = _parsed(path, display, n_items)
         if len(document) != 1:
             raise ValueProblem(
                 "a ChaosNLI prediction file must hold one model",
@@ -216,6 +228,20 @@ def _document(path: Path, display: str, n_items: int):
     except ValueProblem as p:
         raise SubmissionError.single(display, **vars(p))
     return model, records
+
+
+def _parsed(path: Path, display: str, n_items: int):
+    """The file's JSON value, read within the byte bound of ``textfile.read_texts`` for ``n_items``
+    (a dataset's whole part) and, before it is parsed, ``ENTRIES_PER_ITEM`` entries per item."""
+    with opened(path, display, n_items) as f:
+        text = utf8_text(f.read(), display, SubmissionError)
+    most = ENTRIES_PER_ITEM * n_items + ENTRY_SLACK
+    holder = (
+        "document holds more entries than the predictions for the "
+        f"{n_items:,} items of the track's dataset (those of every phase)"
+    )
+    refuse_many_entries(text, most, holder, f"write one record per item: {RECORD}")
+    return parse_json(text, expected=EXAMPLE)
 
 
 def _record(record, uid: str) -> dict:
