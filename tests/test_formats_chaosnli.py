@@ -92,25 +92,73 @@ def test_an_incomplete_file_is_refused_naming_the_missing_items(tmp_path):
     assert "'50830c', '97211e'" in message
 
 
+#: The other phase's items of the snli part, and this phase's of the mnli part with its file.
+EXTRA = ["3057845023.jpg#1r1e", "other#2"]
+MNLI_IDS = ["63735n", "91383n", "134211e"]
+
+
+def read_in_phase(path: Path, track=SOFT, ids=IDS):
+    phases = {"evaluation": {"snli": list(map(id_hash, EXTRA))}}
+    parts = {"mnli": (MNLI_IDS, "mnli_preds.json")}
+    return read_prediction(
+        path, path.name, track, ItemKeys(ids, elsewhere=OtherPhases(track, phases, parts))
+    )
+
+
 def test_a_document_of_more_items_than_the_phase_scores_is_read_on_its_items(tmp_path):
     """A whole ChaosNLI part where the phase scores part of it (chaosnli's evaluation leaves out
-    its practice items): every item has a record, so the other records are skipped, with a warning
-    naming how many; a document that lacks one of the items is refused, naming the stray uids."""
-    extra = ["3057845023.jpg#1r1e", "other#2"]
-    path = write(tmp_path / "snli.json", {"m": records(IDS + extra)})
-    soft, labels = read(path), read(path, LABELS)
+    its practice items): every item has a record, so the other phase's records are skipped, with
+    a warning naming how many; a document that lacks one of the items is refused, naming the
+    stray uids."""
+    path = write(tmp_path / "snli.json", {"m": records(IDS + EXTRA)})
+    soft, labels = read_in_phase(path), read_in_phase(path, LABELS)
     assert len(soft.values) == len(labels.values) == len(IDS)
     expected = read(write(tmp_path / "snli_only.json", {"m": records(IDS)}))
     np.testing.assert_allclose(soft.values, expected.values)
     warning = [w for w in soft.warnings if "skipped" in w]
     assert warning == [
-        "2 records of the document name no item this phase scores (such as "
-        "'3057845023.jpg#1r1e') and were skipped: the phase scores its 4 items, each of which "
-        "has a record"
+        "the document holds more than this track's 4 items: 2 records of other phases' items "
+        "(such as '3057845023.jpg#1r1e') were skipped"
     ]
-    lacking = write(tmp_path / "snli_lacking.json", {"m": records(IDS[1:] + extra)})
+    lacking = write(tmp_path / "snli_lacking.json", {"m": records(IDS[1:] + EXTRA)})
     message = refusal(lacking)
     assert "unknown id" in message and "3057845023.jpg#1r1e" in message
+
+
+def test_a_uid_of_no_phase_of_the_part_is_refused_naming_the_part_it_is_of(tmp_path):
+    """A record of no item of any phase of the track's part is refused, not skipped, even beside
+    a record for every item: one of no part (an alphaNLI uid) with the ids the track has, one of
+    another part's items with that part and its file."""
+    alien = "5e5d1b1f-0b8a-4b8a-9d2f-1a2b3c4d5e6f-1"
+    refusals = []
+    for stray in (alien, MNLI_IDS[0]):
+        path = write(tmp_path / "snli.json", {"m": records(IDS + EXTRA + [stray])})
+        with pytest.raises(SubmissionError) as e:
+            read_in_phase(path)
+        refusals.append(str(e.value))
+    assert refusals == [
+        f"snli.json, item '{alien}': unknown id: not an item of this track. Ids look like "
+        "'2407214681.jpg#0r1n'",
+        "snli.json, item '63735n': unknown id: not an item of this track. That uid is an item of "
+        "part 'mnli', not of this one: write its record in mnli_preds.json (or one document "
+        "holding every item of both parts)",
+    ]
+
+
+def test_one_document_of_both_parts_is_read_by_each_parts_tracks(tmp_path):
+    """ChaosNLI's own model_predictions_for_snli_mnli.json: one document of every item of both
+    parts is each part's file, found by its uids or under either part's name, and read on each
+    part's items, with a note naming the other part's records."""
+    doc = records(IDS + MNLI_IDS)
+    path = write(tmp_path / "snli.json", {"m": doc})
+    soft = read_in_phase(path)
+    np.testing.assert_allclose(
+        soft.values, read(write(tmp_path / "s.json", {"m": records(IDS)})).values
+    )
+    assert (
+        "the document holds more than this track's 4 items: its records of part 'mnli' are read for that part's tracks"
+        in soft.warnings
+    )
 
 
 def test_a_whole_part_is_read_within_the_bounds_of_every_phases_items(tmp_path):
@@ -275,7 +323,6 @@ TRACKS = tracks_from_list(
          "label_aliases": LETTERS, "files": ["mnli*.json"]},
     ]
 )  # fmt: skip
-MNLI_IDS = ["63735n", "91383n", "134211e"]
 IDS_OF = {"snli": IDS, "mnli": MNLI_IDS}.get
 
 

@@ -149,32 +149,69 @@ def read_chaosnli(path: Path, display: str, track: Track, ids: list[str], elsewh
 
 def _positions(records: dict, ids: list[str], problems: ProblemCollector, elsewhere=None):
     """(uid -> item index of the records whose uid is an item of the track, warnings). A document
-    holding a record for every item of the track may hold more (a whole ChaosNLI part, where a phase
-    scores a part of it): those records are left out, with a warning naming how many and one of
-    them. A document of no item but of another phase's (``elsewhere``) is refused naming that phase.
-    Otherwise a record naming no item is refused, and the items without a record are named (as
-    ``submission`` names them)."""
+    holding a record for every item of the track may hold records of other items (``_elsewhere``),
+    left out with a warning naming how many and one of them. A document of no item but of another
+    phase's (``elsewhere``) is refused naming that phase. Otherwise a record naming no item is
+    refused (with the part it is an item of, if another), and the items without a record are named
+    (as ``submission`` names them)."""
     index = {item_id: i for i, item_id in enumerate(ids)}
     position = {uid: index[uid] for uid in records if uid in index}
     others = [uid for uid in records if uid not in index]
-    if others and len(position) == len(ids):
-        warning = (
-            f"{counted(len(others), 'record')} of the document {plural(len(others), 'names', 'name')} "
-            f"no item this phase scores (such as {shorten(others[0])!r}) and "
-            f"{plural(len(others), 'was', 'were')} skipped: the phase scores its "
-            f"{counted(len(ids), 'item')}, each of which has a record"
-        )
-        return position, [warning]
     phase = elsewhere(others) if elsewhere is not None and not position else None
     if phase:
         rule = Rule(
             "none of the document's uids belong to the track", f"uids such as {ids[0]!r}", phase
         )
         raise rule.error(problems.file, f"uids such as {shorten(others[0])!r}")
-    for uid in others:
-        unknown_id(problems, uid, index, hint=_keyed_otherwise(records[uid], uid, index))
+    parts = {uid: elsewhere.part_of(uid) if elsewhere else None for uid in others}
+    every = elsewhere is not None and len(position) == len(ids)
+    skipped = _elsewhere(records, parts, elsewhere) if every else {}
+    for uid in (uid for uid in others if uid not in skipped):
+        hint = _keyed_otherwise(records[uid], uid, index) or _part_hint(parts[uid], elsewhere)
+        unknown_id(problems, uid, index, hint=hint)
     missing_items(ids, sorted(position.values()), problems)
-    return position, []
+    return position, [_skipped_note(skipped, elsewhere.dataset, len(ids))] if skipped else []
+
+
+def _elsewhere(records: dict, parts: dict, elsewhere) -> dict[str, str]:
+    """uid -> part of the records (``parts``: uid -> the dataset it is an item of, or None) that
+    the track's reading leaves out: another phase's items of its part (a whole ChaosNLI part, of
+    which a phase scores some) and this phase's items of another part whose every item the
+    document holds (ChaosNLI's one document for both parts, read by each part's tracks)."""
+    whole = {
+        part
+        for part in set(parts.values()) - {None}
+        if part in elsewhere.parts and elsewhere.parts[part][0] <= records.keys()
+    }
+    return {uid: part for uid, part in parts.items() if part == elsewhere.dataset or part in whole}
+
+
+def _skipped_note(skipped: dict, own: str, n_items: int) -> str:
+    """The warning for the records ``_elsewhere`` leaves out (``own``: the track's dataset)."""
+    phases = [uid for uid, part in skipped.items() if part == own]
+    notes = [
+        f"its records of part {p!r} are read for that part's tracks"
+        for p in sorted(set(skipped.values()) - {own})
+    ]
+    if phases:
+        were = plural(len(phases), "was", "were")
+        notes.append(
+            f"{counted(len(phases), 'record')} of other phases' items (such as {shorten(phases[0])!r}) {were} skipped"
+        )
+    return (
+        f"the document holds more than this track's {counted(n_items, 'item')}: {'; '.join(notes)}"
+    )
+
+
+def _part_hint(part: str | None, elsewhere) -> str | None:
+    """The hint for an unknown uid that is an item of ``part``, another dataset, else None."""
+    if part is None or part == elsewhere.dataset:
+        return None
+    file = elsewhere.parts[part][1] if part in elsewhere.parts else f"part {part!r}'s file"
+    return (
+        f"that uid is an item of part {part!r}, not of this one: write its record in {file} (or "
+        "one document holding every item of both parts)"
+    )
 
 
 def _keyed_otherwise(record, key: str, index: dict[str, int]) -> str | None:
