@@ -159,6 +159,15 @@ def test_one_document_of_both_parts_is_read_by_each_parts_tracks(tmp_path):
         "the document holds more than this track's 4 items: its records of part 'mnli' are read for that part's tracks"
         in soft.warnings
     )
+    for name in ("model_predictions_for_snli_mnli.json", "snli_mnli_preds.json"):
+        folder = tmp_path / name.split(".")[0]
+        folder.mkdir()
+        write(folder / name, {"m": doc})
+        claimed, left = located(folder)
+        assert claimed == dict.fromkeys(
+            ["snli_soft", "snli_nli", "mnli_soft", "mnli_nli"], PurePosixPath(name)
+        )
+        assert left == []
 
 
 def test_a_whole_part_is_read_within_the_bounds_of_every_phases_items(tmp_path):
