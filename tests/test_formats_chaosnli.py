@@ -6,6 +6,7 @@ messages otherwise. The files are written here in the layout of the ChaosNLI rep
 import codecs
 import json
 import os
+from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
 import numpy as np
@@ -193,6 +194,31 @@ def test_a_whole_part_is_read_within_the_bounds_of_every_phases_items(tmp_path):
     path = write(tmp_path / "snli.json", {"m": records(others)})
     with pytest.raises(SubmissionError, match="uids of the evaluation phase|ids of the evaluation"):
         read_prediction(path, "snli.json", SOFT, keys)
+
+
+SOFT_LETTERS = replace(SOFT, label_aliases=tuple(LETTERS.items()))
+
+
+def test_probabilities_by_label_are_read_as_a_files_soft_label_object(tmp_path):
+    """``predicted_probabilities`` as an object label -> probability (full names, or ChaosNLI's
+    letters where the track declares them) is read as a file of lines reads it; a missing or
+    misspelt key is named."""
+    doc = records()
+    expected = read(write(tmp_path / "snli_list.json", {"m": doc})).values
+    lists = {uid: record["predicted_probabilities"] for uid, record in doc.items()}
+    for keys in (NLI, "enc"):
+        for uid, record in doc.items():
+            record["predicted_probabilities"] = dict(zip(keys, lists[uid]))
+        path = write(tmp_path / "snli.json", {"m": doc})
+        np.testing.assert_allclose(read(path, SOFT_LETTERS).values, expected)
+    doc[IDS[0]]["predicted_probabilities"] = {"e": 0.5, "n": 0.2}
+    message = refusal(write(tmp_path / "snli.json", {"m": doc}), SOFT_LETTERS)
+    assert "item '2407214681.jpg#0r1n': soft label does not sum to 1" in message
+    assert "found sum 0.7. The object has no key 'contradiction' (read as 0)" in message
+    doc[IDS[0]]["predicted_probabilities"] = dict(zip(NLI[:2] + ["contradicton"], [0.5, 0.2, 0.3]))
+    message = refusal(write(tmp_path / "snli.json", {"m": doc}), SOFT_LETTERS)
+    assert "item '2407214681.jpg#0r1n': soft label names an unknown label" in message
+    assert "found 'contradicton'. The object has no key 'contradiction'" in message
 
 
 @pytest.mark.parametrize(

@@ -29,7 +29,7 @@ from ..tracks import Track
 from ..untrusted import read_head
 from .coverage import missing_items, part_items, unknown_id
 from .notes import VALUE_NOTES, note_warnings
-from .soft import soft_label
+from .soft import soft_label_by_name
 from .textfile import PRETTY_JSON, Rule, opened, shorten, utf8_text
 from .values import (
     ValueProblem,
@@ -137,7 +137,9 @@ def read_chaosnli(path: Path, display: str, track: Track, ids: list[str], elsewh
         try:
             record = _record(records[uid], uid)
             if soft:
-                values[i, order], read = soft_label(_probabilities(record), track)
+                probabilities = _probabilities(record)  # a list in e, n, c order, or by label
+                at = slice(None) if isinstance(probabilities, dict) else order
+                values[i, at], read = soft_label_by_name(probabilities, track)
                 notes += read
             else:
                 values[i] = _label_code(record.get(LABEL_KEY), track)
