@@ -303,10 +303,15 @@ def test_a_document_that_is_not_utf8_is_refused_naming_the_byte_after_its_bom(tm
     "shape, found, fix",
     [
         (lambda doc: doc, "found uid -> record, without the model's name", '{"my_model": records}'),
-        (lambda doc: {"m": list(doc.values())}, "found a list of records", 'r["uid"]: r for r'),
+        (
+            lambda doc: {"m": list(doc.values())},
+            "found a JSON array of records",
+            'r["uid"]: r for r',
+        ),
         (lambda doc: list(doc.values()), "found one record a line (JSON lines)", "one document"),
+        (lambda doc: [list(doc.values())], "found a JSON array of records", "r["),
     ],
-    ids=["no_model", "list", "json_lines"],
+    ids=["no_model", "list", "json_lines", "one_line_array"],
 )
 def test_chaosnli_records_in_another_shape_are_told_its_layout(tmp_path, shape, found, fix):
     """ChaosNLI's records without the model's name, as a list, or one a line: the layout and how
@@ -325,8 +330,8 @@ def test_chaosnli_records_in_another_shape_are_told_its_layout(tmp_path, shape, 
     "shape, found",
     [
         (lambda doc: doc, "found uid -> record, without the model's name"),
-        (lambda doc: {"m": list(doc.values())}, "found a list of records"),
-        (lambda doc: list(doc.values()), "found a list of records"),
+        (lambda doc: {"m": list(doc.values())}, "found a JSON array of records"),
+        (lambda doc: list(doc.values()), "found a JSON array of records"),
     ],
     ids=["no_model", "list", "own_list"],
 )

@@ -72,6 +72,7 @@ def is_chaosnli_document(path: Path) -> bool:
 #: The keys that make a JSON object one of ChaosNLI's records, whatever holds it.
 RECORD_KEYS = ("uid", PROBABILITIES_KEY, LOGITS_KEY, LABEL_KEY)
 KEYED = 'json.dump({"my_model": {r["uid"]: r for r in records}}, f)'
+MISSHAPEN = "ChaosNLI records not in ChaosNLI's layout"
 
 
 def misshapen_records(value) -> ValueProblem | None:
@@ -80,26 +81,26 @@ def misshapen_records(value) -> ValueProblem | None:
     list of records (a model's, or one of its own); else None."""
     first = next(iter(value.values()), None) if isinstance(value, dict) else None
     listed = value if isinstance(value, list) else first  # a model's list, or one of its own
+    head = listed[0] if isinstance(listed, list) and listed else None
     shapes = (
         (value, "one record a line (JSON lines)", "write one document: " + KEYED),
         (first, "uid -> record, without the model's name", 'json.dump({"my_model": records}, f)'),
-        (listed[0] if isinstance(listed, list) and listed else None, "a list of records", KEYED),
+        (head, "a JSON array of records", KEYED),
     )
     for record, found, fix in shapes:
         if isinstance(record, dict) and any(key in record for key in RECORD_KEYS):
             hint = "key each record by its uid under the model's name: " + fix
-            return ValueProblem(
-                "ChaosNLI records not in ChaosNLI's layout", "one document " + EXAMPLE, found, hint
-            )
+            return ValueProblem(MISSHAPEN, "one document " + EXAMPLE, found, hint)
     return None
 
 
 def pretty_records(error: SubmissionError, path: Path, track: Track, ids: list[str], elsewhere):
     """``error`` (a file's refusal), or where it refuses a pretty-printed JSON document
     (``textfile.PRETTY_JSON``) that holds ChaosNLI's records in another shape (``misshapen_records``),
-    the refusal naming ChaosNLI's layout instead of a JSON-lines fix (``elsewhere``: as
+    the refusal naming ChaosNLI's layout instead of a JSON-lines fix, and where it refuses the
+    records of a one-line JSON array as JSON lines, the refusal naming the array (``elsewhere``: as
     ``read_chaosnli`` takes it)."""
-    if not error.problems or error.problems[0].message != PRETTY_JSON.message:
+    if not error.problems or error.problems[0].message not in (PRETTY_JSON.message, MISSHAPEN):
         return error
     display = error.problems[0].file
     try:
