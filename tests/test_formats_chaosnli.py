@@ -326,6 +326,20 @@ def test_chaosnli_records_in_another_shape_are_told_its_layout(tmp_path, shape, 
     assert found in message and fix in message and "to_json" not in message
 
 
+def test_a_record_that_is_a_list_is_told_to_be_an_object(tmp_path):
+    """{model: {uid: [pE, pN, pC]}}, one line or pretty-printed: the uid named and the keys a
+    record must have, not a JSON line's fix."""
+    document = {"m": {uid: record["predicted_probabilities"] for uid, record in records().items()}}
+    for indent in (None, 2):
+        message = refusal(write(tmp_path / "snli.json", document, indent=indent))
+        assert "a ChaosNLI record must be an object; expected one document" in message
+        assert f"found the record of uid {IDS[0]!r} is a list, '[0." in message
+        assert (
+            "as an object with 'predicted_probabilities' (or 'logits') and 'predicted_label'"
+            in message
+        )
+
+
 @pytest.mark.parametrize(
     "shape, found",
     [

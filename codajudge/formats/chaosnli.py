@@ -78,7 +78,8 @@ MISSHAPEN = "ChaosNLI records not in ChaosNLI's layout"
 def misshapen_records(value) -> ValueProblem | None:
     """The problem of a JSON line holding ChaosNLI's records (``RECORD_KEYS``) in a shape other
     than its layout: a record of its own (JSON lines), uid -> record without the model's name, or a
-    list of records (a model's, or one of its own); else None."""
+    list of records (a model's, or one of its own); or ChaosNLI's layout of records that are lists
+    of 3 probabilities, not objects; else None."""
     first = next(iter(value.values()), None) if isinstance(value, dict) else None
     listed = value if isinstance(value, list) else first  # a model's list, or one of its own
     head = listed[0] if isinstance(listed, list) and listed else None
@@ -91,6 +92,14 @@ def misshapen_records(value) -> ValueProblem | None:
         if isinstance(record, dict) and any(key in record for key in RECORD_KEYS):
             hint = "key each record by its uid under the model's name: " + fix
             return ValueProblem(MISSHAPEN, "one document " + EXAMPLE, found, hint)
+    uid, record = next(iter(first.items() if isinstance(first, dict) else ()), (None, None))
+    if isinstance(record, list) and len(record) == 3 and all(map(is_number, record)):
+        found = f"the record of uid {shorten(uid)!r} is a list, {show_json(record)}"
+        keys = f"{PROBABILITIES_KEY!r} (or {LOGITS_KEY!r}) and {LABEL_KEY!r}"
+        hint = f"write each uid's record as an object with {keys}"
+        return ValueProblem(
+            "a ChaosNLI record must be an object", "one document " + EXAMPLE, found, hint
+        )
     return None
 
 
