@@ -196,6 +196,23 @@ def test_a_whole_part_is_read_within_the_bounds_of_every_phases_items(tmp_path):
         read_prediction(path, "snli.json", SOFT, keys)
 
 
+def test_invalid_json_is_refused_with_its_line_column_and_the_text_there(tmp_path):
+    """A trailing comma deep in a document: the parser's line and column and the text before it,
+    not the document's first characters."""
+    text = json.dumps({"m": records()})
+    path = tmp_path / "snli.json"
+    path.write_text(text[:-2] + ",}}", encoding="utf-8")
+    column = len(text)
+    assert (
+        "snli.json: not valid JSON (Expecting property name enclosed in double quotes, at line 1, "
+        f'column {column}); expected {{"my_model"'
+    ) in refusal(path)
+    assert refusal(path).endswith(f"found {'...' + text[-2 - 29 : -2] + ',}}'!r}")
+    pretty = json.dumps({"m": records()}, indent=2)
+    path.write_text(pretty[:-2] + ",\n}\n}", encoding="utf-8")
+    assert f"at line {pretty.count(chr(10)) + 1}, column 1)" in refusal(path)
+
+
 SOFT_LETTERS = replace(SOFT, label_aliases=tuple(LETTERS.items()))
 
 
