@@ -296,7 +296,19 @@ def test_nan_and_a_track_the_layout_does_not_fit_are_refused(tmp_path):
     text = json.dumps({"m": records()}).replace("0.", "NaN, 0.", 1)
     path = tmp_path / "snli.json"
     path.write_text(text, encoding="utf-8")
-    assert "not a finite number" in refusal(path)
+    assert (
+        f"snli.json, item {IDS[0]!r}: not a finite number; expected finite numbers, found NaN"
+        in refusal(path)
+    )
+    doc = records()
+    doc[IDS[2]]["predicted_probabilities"] = {"entailment": 0.5, "neutral": 0.5, "contradiction": 0}
+    text = json.dumps({"m": doc}, indent=2).replace(
+        '"contradiction": 0', '"contradiction": -Infinity'
+    )
+    path.write_text(text.replace('"predicted_label": "', '"predicted_label": 1e999, "x": "', 1))
+    assert refusal(path).startswith(f"snli.json, item {IDS[0]!r}: number out of range")
+    path.write_text(text, encoding="utf-8")
+    assert refusal(path).startswith(f"snli.json, item {IDS[2]!r}: not a finite number")
     other = track_from_dict(
         {"id": "t", "kind": "classification", "labels": ["yes", "no"], "files": ["x*.json"]}
     )

@@ -290,7 +290,28 @@ def _parsed(path: Path, display: str, n_items: int):
         f"{n_items:,} items of the track's dataset (those of every phase)"
     )
     refuse_many_entries(text, most, holder, f"write one record per item: {RECORD}")
-    return parse_json(text, expected=EXAMPLE)
+    try:
+        return parse_json(text, expected=EXAMPLE)
+    except ValueProblem as p:
+        if p.message not in NOT_FINITE:
+            raise
+        raise SubmissionError.single(display, **vars(p), item=_record_at(text, p.found.strip("'")))
+
+
+#: ``values.parse_json``'s problems of a number (NaN, Infinity, 1e999), which it names without
+#: where it is: a document names its record.
+NOT_FINITE = ("not a finite number", "number out of range")
+#: A key opening an object, as the document writes it: a record's uid (or a record's own key).
+_OBJECT_KEY = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:\s*\{')
+
+
+def _record_at(text: str, number: str) -> str | None:
+    """The uid of the record whose value holds ``number`` (as the document writes it) first, else
+    None: the last object key before it that is no key of a record (``RECORD_KEYS``)."""
+    at = re.search(rf"[\[:,\s]{re.escape(number)}[\],}}\s]", text)
+    keys = [m.group(1) for m in _OBJECT_KEY.finditer(text, 0, at.start() if at else 0)]
+    uid = next((key for key in reversed(keys[1:]) if key not in RECORD_KEYS), None)
+    return shorten(uid) if uid else None
 
 
 def _record(record, uid: str) -> dict:
