@@ -80,12 +80,14 @@ def load_gold(
 
 
 def read_track_file(
-    path: Path, display: str, gold: GoldTrack, phases=None, tracks=()
+    path: Path, display: str, gold: GoldTrack, phases=None, tracks=(), parts=None
 ) -> Prediction:
     """``read_prediction`` of ``path`` against the items of ``gold`` (ids, annotators, listed names);
     ``phases``: ``coverage.other_phase_ids`` of the reference data, to name a file of another phase's ids;
-    ``tracks``: the edition's, to name a file of another track's values."""
-    keys = ItemKeys(gold.ids, gold.annotators, gold.listed, OtherPhases(gold.track, phases), tracks)
+    ``tracks``: the edition's, to name a file of another track's values; ``parts``: dataset -> (ids,
+    file name) of the phase's other datasets submitted, to name a stray id of another part."""
+    elsewhere = OtherPhases(gold.track, phases, parts)
+    keys = ItemKeys(gold.ids, gold.annotators, gold.listed, elsewhere, tracks)
     return read_prediction(path, display, gold.track, keys)
 
 
@@ -211,8 +213,10 @@ def score_folder(
     for track in (t for t in spec.tracks if t.id in files):
         name = shown[track.id]
         path = Path(res_dir) / files[track.id]
+        parts = {g.track.dataset: (g.ids, shown[t]) for t, g in gold.items() if t in files}
+        del parts[track.dataset]
         prediction = refusals.attempt(
-            read_track_file, path, name, gold[track.id], phases, spec.tracks
+            read_track_file, path, name, gold[track.id], phases, spec.tracks, parts
         )
         if prediction is None:
             continue

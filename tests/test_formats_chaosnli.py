@@ -6,6 +6,7 @@ messages otherwise. The files are written here in the layout of the ChaosNLI rep
 import codecs
 import json
 import os
+from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
 import numpy as np
@@ -92,25 +93,82 @@ def test_an_incomplete_file_is_refused_naming_the_missing_items(tmp_path):
     assert "'50830c', '97211e'" in message
 
 
+#: The other phase's items of the snli part, and this phase's of the mnli part with its file.
+EXTRA = ["3057845023.jpg#1r1e", "other#2"]
+MNLI_IDS = ["63735n", "91383n", "134211e"]
+
+
+def read_in_phase(path: Path, track=SOFT, ids=IDS):
+    phases = {"evaluation": {"snli": list(map(id_hash, EXTRA))}}
+    parts = {"mnli": (MNLI_IDS, "mnli_preds.json")}
+    return read_prediction(
+        path, path.name, track, ItemKeys(ids, elsewhere=OtherPhases(track, phases, parts))
+    )
+
+
 def test_a_document_of_more_items_than_the_phase_scores_is_read_on_its_items(tmp_path):
     """A whole ChaosNLI part where the phase scores part of it (chaosnli's evaluation leaves out
-    its practice items): every item has a record, so the other records are skipped, with a warning
-    naming how many; a document that lacks one of the items is refused, naming the stray uids."""
-    extra = ["3057845023.jpg#1r1e", "other#2"]
-    path = write(tmp_path / "snli.json", {"m": records(IDS + extra)})
-    soft, labels = read(path), read(path, LABELS)
+    its practice items): every item has a record, so the other phase's records are skipped, with
+    a warning naming how many; a document that lacks one of the items is refused, naming the
+    stray uids."""
+    path = write(tmp_path / "snli.json", {"m": records(IDS + EXTRA)})
+    soft, labels = read_in_phase(path), read_in_phase(path, LABELS)
     assert len(soft.values) == len(labels.values) == len(IDS)
     expected = read(write(tmp_path / "snli_only.json", {"m": records(IDS)}))
     np.testing.assert_allclose(soft.values, expected.values)
     warning = [w for w in soft.warnings if "skipped" in w]
     assert warning == [
-        "2 records of the document name no item this phase scores (such as "
-        "'3057845023.jpg#1r1e') and were skipped: the phase scores its 4 items, each of which "
-        "has a record"
+        "the document holds more than this track's 4 items: 2 records of other phases' items "
+        "(such as '3057845023.jpg#1r1e') were skipped"
     ]
-    lacking = write(tmp_path / "snli_lacking.json", {"m": records(IDS[1:] + extra)})
+    lacking = write(tmp_path / "snli_lacking.json", {"m": records(IDS[1:] + EXTRA)})
     message = refusal(lacking)
     assert "unknown id" in message and "3057845023.jpg#1r1e" in message
+
+
+def test_a_uid_of_no_phase_of_the_part_is_refused_naming_the_part_it_is_of(tmp_path):
+    """A record of no item of any phase of the track's part is refused, not skipped, even beside
+    a record for every item: one of no part (an alphaNLI uid) with the ids the track has, one of
+    another part's items with that part and its file."""
+    alien = "5e5d1b1f-0b8a-4b8a-9d2f-1a2b3c4d5e6f-1"
+    refusals = []
+    for stray in (alien, MNLI_IDS[0]):
+        path = write(tmp_path / "snli.json", {"m": records(IDS + EXTRA + [stray])})
+        with pytest.raises(SubmissionError) as e:
+            read_in_phase(path)
+        refusals.append(str(e.value))
+    assert refusals == [
+        f"snli.json, item '{alien}': unknown id: not an item of this track. Ids look like "
+        "'2407214681.jpg#0r1n'",
+        "snli.json, item '63735n': unknown id: not an item of this track. That uid is an item of "
+        "part 'mnli', not of this one: write its record in mnli_preds.json (or one document "
+        "holding every item of both parts)",
+    ]
+
+
+def test_one_document_of_both_parts_is_read_by_each_parts_tracks(tmp_path):
+    """ChaosNLI's own model_predictions_for_snli_mnli.json: one document of every item of both
+    parts is each part's file, found by its uids or under either part's name, and read on each
+    part's items, with a note naming the other part's records."""
+    doc = records(IDS + MNLI_IDS)
+    path = write(tmp_path / "snli.json", {"m": doc})
+    soft = read_in_phase(path)
+    np.testing.assert_allclose(
+        soft.values, read(write(tmp_path / "s.json", {"m": records(IDS)})).values
+    )
+    assert (
+        "the document holds more than this track's 4 items: its records of part 'mnli' are read for that part's tracks"
+        in soft.warnings
+    )
+    for name in ("model_predictions_for_snli_mnli.json", "snli_mnli_preds.json"):
+        folder = tmp_path / name.split(".")[0]
+        folder.mkdir()
+        write(folder / name, {"m": doc})
+        claimed, left = located(folder)
+        assert claimed == dict.fromkeys(
+            ["snli_soft", "snli_nli", "mnli_soft", "mnli_nli"], PurePosixPath(name)
+        )
+        assert left == []
 
 
 def test_a_whole_part_is_read_within_the_bounds_of_every_phases_items(tmp_path):
@@ -138,6 +196,48 @@ def test_a_whole_part_is_read_within_the_bounds_of_every_phases_items(tmp_path):
         read_prediction(path, "snli.json", SOFT, keys)
 
 
+def test_invalid_json_is_refused_with_its_line_column_and_the_text_there(tmp_path):
+    """A trailing comma deep in a document: the parser's line and column and the text before it,
+    not the document's first characters."""
+    text = json.dumps({"m": records()})
+    path = tmp_path / "snli.json"
+    path.write_text(text[:-2] + ",}}", encoding="utf-8")
+    column = len(text)
+    assert (
+        "snli.json: not valid JSON (Expecting property name enclosed in double quotes, at line 1, "
+        f'column {column}); expected {{"my_model"'
+    ) in refusal(path)
+    assert refusal(path).endswith(f"found {'...' + text[-2 - 29 : -2] + ',}}'!r}")
+    pretty = json.dumps({"m": records()}, indent=2)
+    path.write_text(pretty[:-2] + ",\n}\n}", encoding="utf-8")
+    assert f"at line {pretty.count(chr(10)) + 1}, column 1)" in refusal(path)
+
+
+SOFT_LETTERS = replace(SOFT, label_aliases=tuple(LETTERS.items()))
+
+
+def test_probabilities_by_label_are_read_as_a_files_soft_label_object(tmp_path):
+    """``predicted_probabilities`` as an object label -> probability (full names, or ChaosNLI's
+    letters where the track declares them) is read as a file of lines reads it; a missing or
+    misspelt key is named."""
+    doc = records()
+    expected = read(write(tmp_path / "snli_list.json", {"m": doc})).values
+    lists = {uid: record["predicted_probabilities"] for uid, record in doc.items()}
+    for keys in (NLI, "enc"):
+        for uid, record in doc.items():
+            record["predicted_probabilities"] = dict(zip(keys, lists[uid]))
+        path = write(tmp_path / "snli.json", {"m": doc})
+        np.testing.assert_allclose(read(path, SOFT_LETTERS).values, expected)
+    doc[IDS[0]]["predicted_probabilities"] = {"e": 0.5, "n": 0.2}
+    message = refusal(write(tmp_path / "snli.json", {"m": doc}), SOFT_LETTERS)
+    assert "item '2407214681.jpg#0r1n': soft label does not sum to 1" in message
+    assert "found sum 0.7. The object has no key 'contradiction' (read as 0)" in message
+    doc[IDS[0]]["predicted_probabilities"] = dict(zip(NLI[:2] + ["contradicton"], [0.5, 0.2, 0.3]))
+    message = refusal(write(tmp_path / "snli.json", {"m": doc}), SOFT_LETTERS)
+    assert "item '2407214681.jpg#0r1n': soft label names an unknown label" in message
+    assert "found 'contradicton'. The object has no key 'contradiction'" in message
+
+
 @pytest.mark.parametrize(
     "change, expected",
     [
@@ -160,8 +260,13 @@ def test_a_whole_part_is_read_within_the_bounds_of_every_phases_items(tmp_path):
             "the prediction has no probabilities",
         ),
         (lambda d: d["m"][IDS[2]].update(logits=[1, "x", 2]), "'logits' must be 3 numbers"),
+        (
+            lambda d: d.update(m={str(k): record for k, record in enumerate(d["m"].values())}),
+            "items '0', '1', '2', '3'). The record under '0' holds the uid '2407214681.jpg#0r1n', "
+            "an id of the track: key each record by its uid, not its row number: json.dump(",
+        ),
     ],
-    ids=["two_models", "unknown_uid", "uid_mismatch", "sum", "length", "none", "logits"],
+    ids=["two_models", "unknown_uid", "uid_mismatch", "sum", "length", "none", "logits", "rows"],
 )
 def test_a_broken_document_is_refused_with_the_kits_messages(tmp_path, change, expected):
     doc = {"m": records()}
@@ -191,7 +296,19 @@ def test_nan_and_a_track_the_layout_does_not_fit_are_refused(tmp_path):
     text = json.dumps({"m": records()}).replace("0.", "NaN, 0.", 1)
     path = tmp_path / "snli.json"
     path.write_text(text, encoding="utf-8")
-    assert "not a finite number" in refusal(path)
+    assert (
+        f"snli.json, item {IDS[0]!r}: not a finite number; expected finite numbers, found NaN"
+        in refusal(path)
+    )
+    doc = records()
+    doc[IDS[2]]["predicted_probabilities"] = {"entailment": 0.5, "neutral": 0.5, "contradiction": 0}
+    text = json.dumps({"m": doc}, indent=2).replace(
+        '"contradiction": 0', '"contradiction": -Infinity'
+    )
+    path.write_text(text.replace('"predicted_label": "', '"predicted_label": 1e999, "x": "', 1))
+    assert refusal(path).startswith(f"snli.json, item {IDS[0]!r}: number out of range")
+    path.write_text(text, encoding="utf-8")
+    assert refusal(path).startswith(f"snli.json, item {IDS[2]!r}: not a finite number")
     other = track_from_dict(
         {"id": "t", "kind": "classification", "labels": ["yes", "no"], "files": ["x*.json"]}
     )
@@ -215,10 +332,15 @@ def test_a_document_that_is_not_utf8_is_refused_naming_the_byte_after_its_bom(tm
     "shape, found, fix",
     [
         (lambda doc: doc, "found uid -> record, without the model's name", '{"my_model": records}'),
-        (lambda doc: {"m": list(doc.values())}, "found a list of records", 'r["uid"]: r for r'),
+        (
+            lambda doc: {"m": list(doc.values())},
+            "found a JSON array of records",
+            'r["uid"]: r for r',
+        ),
         (lambda doc: list(doc.values()), "found one record a line (JSON lines)", "one document"),
+        (lambda doc: [list(doc.values())], "found a JSON array of records", "r["),
     ],
-    ids=["no_model", "list", "json_lines"],
+    ids=["no_model", "list", "json_lines", "one_line_array"],
 )
 def test_chaosnli_records_in_another_shape_are_told_its_layout(tmp_path, shape, found, fix):
     """ChaosNLI's records without the model's name, as a list, or one a line: the layout and how
@@ -231,6 +353,38 @@ def test_chaosnli_records_in_another_shape_are_told_its_layout(tmp_path, shape, 
     assert "ChaosNLI records not in ChaosNLI's layout" in message
     assert 'expected one document {"my_model": {uid: {' in message
     assert found in message and fix in message and "to_json" not in message
+
+
+def test_a_record_that_is_a_list_is_told_to_be_an_object(tmp_path):
+    """{model: {uid: [pE, pN, pC]}}, one line or pretty-printed: the uid named and the keys a
+    record must have, not a JSON line's fix."""
+    document = {"m": {uid: record["predicted_probabilities"] for uid, record in records().items()}}
+    for indent in (None, 2):
+        message = refusal(write(tmp_path / "snli.json", document, indent=indent))
+        assert "a ChaosNLI record must be an object; expected one document" in message
+        assert f"found the record of uid {IDS[0]!r} is a list, '[0." in message
+        assert (
+            "as an object with 'predicted_probabilities' (or 'logits') and 'predicted_label'"
+            in message
+        )
+
+
+@pytest.mark.parametrize(
+    "shape, found",
+    [
+        (lambda doc: doc, "found uid -> record, without the model's name"),
+        (lambda doc: {"m": list(doc.values())}, "found a JSON array of records"),
+        (lambda doc: list(doc.values()), "found a JSON array of records"),
+    ],
+    ids=["no_model", "list", "own_list"],
+)
+def test_pretty_printed_chaosnli_records_in_another_shape_are_told_its_layout(
+    tmp_path, shape, found
+):
+    """Indented, such a document was refused as pretty-printed JSON with pandas' JSON-lines fix."""
+    message = refusal(write(tmp_path / "snli.json", shape(records()), indent=2), LABELS)
+    assert message.startswith("snli.json: ChaosNLI records not in ChaosNLI's layout; expected")
+    assert found in message and "to_json" not in message
 
 
 def test_a_json_lines_file_is_not_taken_for_a_chaosnli_document(tmp_path):
@@ -252,7 +406,6 @@ TRACKS = tracks_from_list(
          "label_aliases": LETTERS, "files": ["mnli*.json"]},
     ]
 )  # fmt: skip
-MNLI_IDS = ["63735n", "91383n", "134211e"]
 IDS_OF = {"snli": IDS, "mnli": MNLI_IDS}.get
 
 

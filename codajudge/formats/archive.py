@@ -309,7 +309,8 @@ def find_track_files(
     claimed, unclaimed = locate_track_files(folder, tracks)
     wanted = _document_tracks(tracks)
     notes: list[str] = []
-    if not (unclaimed and wanted):
+    named = {str(f) for t, f in claimed.items() if str(f).lower().endswith(".json")}
+    if not ((unclaimed or named) and wanted):
         return FoundFiles(tracks, claimed, unclaimed, notes)
     n_items = max(part_items(len(ids_of(dataset)), phases or {}, dataset) for dataset in wanted)
     limit = max_file_bytes(n_items)
@@ -321,20 +322,28 @@ def find_track_files(
         if size > limit:
             notes.append(UNREAD_DOCUMENT.format(name, size, limit))
         uids = document_uids(path, n_items) if document and size <= limit else None
-        dataset = _dataset_of_ids(uids, wanted, ids_of) if uids else None
-        if dataset is None:
+        datasets = _datasets_of_ids(uids, wanted, ids_of) if uids else []
+        if not datasets:
             left.append(name)
-        else:
+        for dataset in datasets:
             _give(claimed, PurePosixPath(name), [track.id for track in wanted[dataset]])
+    unsubmitted = {d: ts for d, ts in wanted.items() if not any(t.id in claimed for t in ts)}
+    for name in sorted(named) if unsubmitted else ():  # a part's document may hold another whole
+        uids = document_uids(Path(folder) / name, n_items) or set()
+        for dataset in (d for d in unsubmitted if uids.issuperset(ids_of(d))):
+            _give(claimed, PurePosixPath(name), [track.id for track in unsubmitted[dataset]])
     return FoundFiles(tracks, claimed, left, notes)
 
 
-def _dataset_of_ids(uids: set, wanted: dict[str, list[Track]], ids_of) -> str | None:
-    """The one dataset holding the most of ``uids`` (at least one), else None."""
+def _datasets_of_ids(uids: set, wanted: dict[str, list[Track]], ids_of) -> list[str]:
+    """The datasets each of whose items ``uids`` holds, when there are several (ChaosNLI's one
+    document of both parts), else the one dataset holding the most of ``uids`` (at least one), else
+    none."""
+    whole = [dataset for dataset in wanted if uids.issuperset(ids_of(dataset))]
     overlap = Counter({dataset: len(uids.intersection(ids_of(dataset))) for dataset in wanted})
     ranked = overlap.most_common(2) + [(None, 0)]  # a runner-up of 0 beside a lone dataset
     (dataset, best), (_, second) = ranked[0], ranked[1]
-    return dataset if best > second else None
+    return whole if len(whole) > 1 else [dataset] if best > second else []
 
 
 #: Language codes the field writes for others: SemEval STS 2017's instructions wrote ``sp`` for

@@ -29,8 +29,8 @@ from ..tracks import Track
 from ..untrusted import read_head
 from .coverage import missing_items, part_items, unknown_id
 from .notes import VALUE_NOTES, note_warnings
-from .soft import soft_label
-from .textfile import Rule, opened, shorten, utf8_text
+from .soft import soft_label_by_name
+from .textfile import PRETTY_JSON, Rule, opened, shorten, utf8_text
 from .values import (
     ValueProblem,
     add_problem,
@@ -72,25 +72,51 @@ def is_chaosnli_document(path: Path) -> bool:
 #: The keys that make a JSON object one of ChaosNLI's records, whatever holds it.
 RECORD_KEYS = ("uid", PROBABILITIES_KEY, LOGITS_KEY, LABEL_KEY)
 KEYED = 'json.dump({"my_model": {r["uid"]: r for r in records}}, f)'
+MISSHAPEN = "ChaosNLI records not in ChaosNLI's layout"
 
 
 def misshapen_records(value) -> ValueProblem | None:
     """The problem of a JSON line holding ChaosNLI's records (``RECORD_KEYS``) in a shape other
     than its layout: a record of its own (JSON lines), uid -> record without the model's name, or a
-    model's list of records; else None."""
+    list of records (a model's, or one of its own); or ChaosNLI's layout of records that are lists
+    of 3 probabilities, not objects; else None."""
     first = next(iter(value.values()), None) if isinstance(value, dict) else None
+    listed = value if isinstance(value, list) else first  # a model's list, or one of its own
+    head = listed[0] if isinstance(listed, list) and listed else None
     shapes = (
         (value, "one record a line (JSON lines)", "write one document: " + KEYED),
         (first, "uid -> record, without the model's name", 'json.dump({"my_model": records}, f)'),
-        (first[0] if isinstance(first, list) and first else None, "a list of records", KEYED),
+        (head, "a JSON array of records", KEYED),
     )
     for record, found, fix in shapes:
         if isinstance(record, dict) and any(key in record for key in RECORD_KEYS):
             hint = "key each record by its uid under the model's name: " + fix
-            return ValueProblem(
-                "ChaosNLI records not in ChaosNLI's layout", "one document " + EXAMPLE, found, hint
-            )
+            return ValueProblem(MISSHAPEN, "one document " + EXAMPLE, found, hint)
+    uid, record = next(iter(first.items() if isinstance(first, dict) else ()), (None, None))
+    if isinstance(record, list) and len(record) == 3 and all(map(is_number, record)):
+        found = f"the record of uid {shorten(uid)!r} is a list, {show_json(record)}"
+        keys = f"{PROBABILITIES_KEY!r} (or {LOGITS_KEY!r}) and {LABEL_KEY!r}"
+        hint = f"write each uid's record as an object with {keys}"
+        return ValueProblem(
+            "a ChaosNLI record must be an object", "one document " + EXAMPLE, found, hint
+        )
     return None
+
+
+def pretty_records(error: SubmissionError, path: Path, track: Track, ids: list[str], elsewhere):
+    """``error`` (a file's refusal), or where it refuses a pretty-printed JSON document
+    (``textfile.PRETTY_JSON``) that holds ChaosNLI's records in another shape (``misshapen_records``),
+    the refusal naming ChaosNLI's layout instead of a JSON-lines fix, and where it refuses the
+    records of a one-line JSON array as JSON lines, the refusal naming the array (``elsewhere``: as
+    ``read_chaosnli`` takes it)."""
+    if not error.problems or error.problems[0].message not in (PRETTY_JSON.message, MISSHAPEN):
+        return error
+    display = error.problems[0].file
+    try:
+        problem = misshapen_records(_parsed(path, display, _part_items(track, ids, elsewhere)))
+    except (SubmissionError, ValueProblem):
+        return error
+    return SubmissionError.single(display, **vars(problem)) if problem else error
 
 
 def document_uids(path: Path, n_items: int) -> set | None:
@@ -111,8 +137,7 @@ def read_chaosnli(path: Path, display: str, track: Track, ids: list[str], elsewh
     bounds of the dataset's whole part: ``ids`` and the other phases' items (``elsewhere``, a
     ``coverage.OtherPhases``, which also names the phase of a document of only its uids)."""
     order = _track_order(track, display)  # refuses a track the layout does not fit, before reading
-    phases = elsewhere.phases if elsewhere is not None else {}
-    model, records = _document(path, display, part_items(len(ids), phases, track.dataset))
+    model, records = _document(path, display, _part_items(track, ids, elsewhere))
     problems, notes = ProblemCollector(display), []
     position, skipped = _positions(records, ids, problems, elsewhere)
     soft = kinds.of(track).value_type is DISTRIBUTION
@@ -122,7 +147,9 @@ def read_chaosnli(path: Path, display: str, track: Track, ids: list[str], elsewh
         try:
             record = _record(records[uid], uid)
             if soft:
-                values[i, order], read = soft_label(_probabilities(record), track)
+                probabilities = _probabilities(record)  # a list in e, n, c order, or by label
+                at = slice(None) if isinstance(probabilities, dict) else order
+                values[i, at], read = soft_label_by_name(probabilities, track)
                 notes += read
             else:
                 values[i] = _label_code(record.get(LABEL_KEY), track)
@@ -134,32 +161,86 @@ def read_chaosnli(path: Path, display: str, track: Track, ids: list[str], elsewh
 
 def _positions(records: dict, ids: list[str], problems: ProblemCollector, elsewhere=None):
     """(uid -> item index of the records whose uid is an item of the track, warnings). A document
-    holding a record for every item of the track may hold more (a whole ChaosNLI part, where a phase
-    scores a part of it): those records are left out, with a warning naming how many and one of
-    them. A document of no item but of another phase's (``elsewhere``) is refused naming that phase.
-    Otherwise a record naming no item is refused, and the items without a record are named (as
-    ``submission`` names them)."""
+    holding a record for every item of the track may hold records of other items (``_elsewhere``),
+    left out with a warning naming how many and one of them. A document of no item but of another
+    phase's (``elsewhere``) is refused naming that phase. Otherwise a record naming no item is
+    refused (with the part it is an item of, if another), and the items without a record are named
+    (as ``submission`` names them)."""
     index = {item_id: i for i, item_id in enumerate(ids)}
     position = {uid: index[uid] for uid in records if uid in index}
     others = [uid for uid in records if uid not in index]
-    if others and len(position) == len(ids):
-        warning = (
-            f"{counted(len(others), 'record')} of the document {plural(len(others), 'names', 'name')} "
-            f"no item this phase scores (such as {shorten(others[0])!r}) and "
-            f"{plural(len(others), 'was', 'were')} skipped: the phase scores its "
-            f"{counted(len(ids), 'item')}, each of which has a record"
-        )
-        return position, [warning]
     phase = elsewhere(others) if elsewhere is not None and not position else None
     if phase:
         rule = Rule(
             "none of the document's uids belong to the track", f"uids such as {ids[0]!r}", phase
         )
         raise rule.error(problems.file, f"uids such as {shorten(others[0])!r}")
-    for uid in others:
-        unknown_id(problems, uid, index)
+    parts = {uid: elsewhere.part_of(uid) if elsewhere else None for uid in others}
+    every = elsewhere is not None and len(position) == len(ids)
+    skipped = _elsewhere(records, parts, elsewhere) if every else {}
+    for uid in (uid for uid in others if uid not in skipped):
+        hint = _keyed_otherwise(records[uid], uid, index) or _part_hint(parts[uid], elsewhere)
+        unknown_id(problems, uid, index, hint=hint)
     missing_items(ids, sorted(position.values()), problems)
-    return position, []
+    return position, [_skipped_note(skipped, elsewhere.dataset, len(ids))] if skipped else []
+
+
+def _elsewhere(records: dict, parts: dict, elsewhere) -> dict[str, str]:
+    """uid -> part of the records (``parts``: uid -> the dataset it is an item of, or None) that
+    the track's reading leaves out: another phase's items of its part (a whole ChaosNLI part, of
+    which a phase scores some) and this phase's items of another part whose every item the
+    document holds (ChaosNLI's one document for both parts, read by each part's tracks)."""
+    whole = {
+        part
+        for part in set(parts.values()) - {None}
+        if part in elsewhere.parts and elsewhere.parts[part][0] <= records.keys()
+    }
+    return {uid: part for uid, part in parts.items() if part == elsewhere.dataset or part in whole}
+
+
+def _skipped_note(skipped: dict, own: str, n_items: int) -> str:
+    """The warning for the records ``_elsewhere`` leaves out (``own``: the track's dataset)."""
+    phases = [uid for uid, part in skipped.items() if part == own]
+    notes = [
+        f"its records of part {p!r} are read for that part's tracks"
+        for p in sorted(set(skipped.values()) - {own})
+    ]
+    if phases:
+        were = plural(len(phases), "was", "were")
+        notes.append(
+            f"{counted(len(phases), 'record')} of other phases' items (such as {shorten(phases[0])!r}) {were} skipped"
+        )
+    return (
+        f"the document holds more than this track's {counted(n_items, 'item')}: {'; '.join(notes)}"
+    )
+
+
+def _part_hint(part: str | None, elsewhere) -> str | None:
+    """The hint for an unknown uid that is an item of ``part``, another dataset, else None."""
+    if part is None or part == elsewhere.dataset:
+        return None
+    file = elsewhere.parts[part][1] if part in elsewhere.parts else f"part {part!r}'s file"
+    return (
+        f"that uid is an item of part {part!r}, not of this one: write its record in {file} (or "
+        "one document holding every item of both parts)"
+    )
+
+
+def _keyed_otherwise(record, key: str, index: dict[str, int]) -> str | None:
+    """The hint for a record under ``key``, no id of the track, whose own ``uid`` is one (``index``:
+    id -> item index), as in a document keyed by row number; else None."""
+    uid = record.get("uid") if isinstance(record, dict) else None
+    if not isinstance(uid, str) or uid not in index:
+        return None
+    return (
+        f"the record under {shorten(key)!r} holds the uid {uid!r}, an id of the track: key each "
+        f"record by its uid, not its row number: {KEYED}"
+    )
+
+
+def _part_items(track: Track, ids: list[str], elsewhere) -> int:
+    """The items of the dataset's whole part: ``ids`` and the other phases' (``elsewhere``)."""
+    return part_items(len(ids), elsewhere.phases if elsewhere is not None else {}, track.dataset)
 
 
 def _track_order(track: Track, display: str) -> np.ndarray:
@@ -177,16 +258,8 @@ def _document(path: Path, display: str, n_items: int):
     """(model name, uid -> record) of the file parsed as one JSON object of exactly one model,
     within the byte bound of ``textfile.read_texts`` for ``n_items`` (a dataset's whole part) and,
     before it is parsed, ``ENTRIES_PER_ITEM`` entries per item."""
-    with opened(path, display, n_items) as f:
-        text = utf8_text(f.read(), display, SubmissionError)
-    most = ENTRIES_PER_ITEM * n_items + ENTRY_SLACK
-    holder = (
-        "document holds more entries than the predictions for the "
-        f"{n_items:,} items of the track's dataset (those of every phase)"
-    )
     try:
-        refuse_many_entries(text, most, holder, f"write one record per item: {RECORD}")
-        document = parse_json(text, expected=EXAMPLE)
+        document = _parsed(path, display, n_items)
         if len(document) != 1:
             raise ValueProblem(
                 "a ChaosNLI prediction file must hold one model",
@@ -204,6 +277,41 @@ def _document(path: Path, display: str, n_items: int):
     except ValueProblem as p:
         raise SubmissionError.single(display, **vars(p))
     return model, records
+
+
+def _parsed(path: Path, display: str, n_items: int):
+    """The file's JSON value, read within the byte bound of ``textfile.read_texts`` for ``n_items``
+    (a dataset's whole part) and, before it is parsed, ``ENTRIES_PER_ITEM`` entries per item."""
+    with opened(path, display, n_items) as f:
+        text = utf8_text(f.read(), display, SubmissionError)
+    most = ENTRIES_PER_ITEM * n_items + ENTRY_SLACK
+    holder = (
+        "document holds more entries than the predictions for the "
+        f"{n_items:,} items of the track's dataset (those of every phase)"
+    )
+    refuse_many_entries(text, most, holder, f"write one record per item: {RECORD}")
+    try:
+        return parse_json(text, expected=EXAMPLE)
+    except ValueProblem as p:
+        if p.message not in NOT_FINITE:
+            raise
+        raise SubmissionError.single(display, **vars(p), item=_record_at(text, p.found.strip("'")))
+
+
+#: ``values.parse_json``'s problems of a number (NaN, Infinity, 1e999), which it names without
+#: where it is: a document names its record.
+NOT_FINITE = ("not a finite number", "number out of range")
+#: A key opening an object, as the document writes it: a record's uid (or a record's own key).
+_OBJECT_KEY = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:\s*\{')
+
+
+def _record_at(text: str, number: str) -> str | None:
+    """The uid of the record whose value holds ``number`` (as the document writes it) first, else
+    None: the last object key before it that is no key of a record (``RECORD_KEYS``)."""
+    at = re.search(rf"[\[:,\s]{re.escape(number)}[\],}}\s]", text)
+    keys = [m.group(1) for m in _OBJECT_KEY.finditer(text, 0, at.start() if at else 0)]
+    uid = next((key for key in reversed(keys[1:]) if key not in RECORD_KEYS), None)
+    return shorten(uid) if uid else None
 
 
 def _record(record, uid: str) -> dict:

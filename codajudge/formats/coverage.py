@@ -131,8 +131,28 @@ class OtherPhases:
     first ids (called with them) or, for a positional file, by its number of lines; never a hint
     when ``phases`` (``other_phase_ids``) is empty or None."""
 
-    def __init__(self, track, phases: Mapping[str, Mapping[str, Sequence[str]]] | None):
+    def __init__(self, track, phases: Mapping[str, Mapping[str, Sequence[str]]] | None, parts=None):
         self.dataset, self.phases = track.dataset, phases or {}
+        #: dataset -> (the ids of this phase's items of another dataset of the edition, its file)
+        self.parts = {
+            dataset: (frozenset(ids), file) for dataset, (ids, file) in (parts or {}).items()
+        }
+
+    def part_of(self, item_id: str) -> str | None:
+        """The dataset ``item_id`` is an item of: another of this phase's (``parts``), or any of
+        another phase's (the track's own for another phase's item of its dataset); else None."""
+        part = next((dataset for dataset, (ids, _) in self.parts.items() if item_id in ids), None)
+        hashed = id_hash(item_id)
+        return part or next((d for d, ids in self._hashes.items() if hashed in ids), None)
+
+    @cached_property
+    def _hashes(self) -> dict[str, set]:
+        """dataset -> the id hashes of every other phase's items of it."""
+        out: dict[str, set] = {}
+        for ids in self.phases.values():
+            for dataset, hashes in ids.items():
+                out.setdefault(dataset, set()).update(hashes)
+        return out
 
     @cached_property
     def ids(self) -> dict[str, frozenset]:

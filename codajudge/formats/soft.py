@@ -141,33 +141,44 @@ def _multilabel(value, track: Track) -> tuple[list, list[ReadNote]]:
 
 
 def parse_soft(text: str, track: Track, notes: list[ReadNote]) -> list:
-    """One soft label by ``soft_label``, or an object label -> probability keyed as releases key theirs:
-    a number label also by value ("0.0", MP dev), a multilabel pair as {"0": .., "1": ..} (VariErrNLI);
-    an unknown key is refused naming the label it probably meant (``label_meant``)."""
-    value = parse_value(text, track, notes)
-    if isinstance(value, dict):
-        codes = dict(zip(value, track.label_set.codes(list(value))))
-        unknown = sorted((key for key, code in codes.items() if code < 0), key=str)
-        if unknown:
-            raise ValueProblem(
-                "soft label names an unknown label",
-                expected="keys " + ", ".join(track.labels),
-                found=show(", ".join(map(str, unknown))),
-                hint=label_meant(str(unknown[0]), track),
-            )
-        if len(set(codes.values())) < len(codes):
-            raise ValueProblem(
-                "soft label names a label twice",
-                expected="each label once",
-                found=show(", ".join(value)),
-            )
-        given = {code: value[key] for key, code in codes.items()}
-        value = [given.get(code, 0.0) for code in range(len(track.labels))]
-        if track.scale == "multilabel":
-            value = [
-                [v["0"], v["1"]] if isinstance(v, dict) and v.keys() == {"0", "1"} else v
-                for v in value
-            ]
-    probabilities, read = soft_label(value, track)
+    """One soft label of a line's text by ``soft_label_by_name``."""
+    probabilities, read = soft_label_by_name(parse_value(text, track, notes), track)
     notes += read
     return probabilities
+
+
+def soft_label_by_name(value, track: Track) -> tuple[list, list[ReadNote]]:
+    """``soft_label`` of a JSON value, or of an object label -> probability keyed as releases key
+    theirs (a label's name or alias, a missing label 0): a number label also by value ("0.0", MP
+    dev), a multilabel pair as {"0": .., "1": ..} (VariErrNLI); an unknown key is refused naming
+    the label it probably meant (``label_meant``), a refused object names its missing labels."""
+    if not isinstance(value, dict):
+        return soft_label(value, track)
+    codes = dict(zip(value, track.label_set.codes(list(value))))
+    missing = [repr(label) for code, label in enumerate(track.labels) if code not in codes.values()]
+    lacking = f"the object has no key {', '.join(missing)}" if missing else None
+    unknown = sorted((key for key, code in codes.items() if code < 0), key=str)
+    if unknown:
+        raise ValueProblem(
+            "soft label names an unknown label",
+            expected="keys " + ", ".join(track.labels),
+            found=show(", ".join(map(str, unknown))),
+            hint=label_meant(str(unknown[0]), track) or lacking,
+        )
+    if len(set(codes.values())) < len(codes):
+        raise ValueProblem(
+            "soft label names a label twice",
+            expected="each label once",
+            found=show(", ".join(value)),
+        )
+    given = {code: value[key] for key, code in codes.items()}
+    row = [given.get(code, 0.0) for code in range(len(track.labels))]
+    if track.scale == "multilabel":
+        row = [
+            [v["0"], v["1"]] if isinstance(v, dict) and v.keys() == {"0", "1"} else v for v in row
+        ]
+    try:
+        return soft_label(row, track)
+    except ValueProblem as problem:
+        problem.hint = "; ".join(filter(None, [lacking and lacking + " (read as 0)", problem.hint]))
+        raise

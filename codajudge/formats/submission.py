@@ -23,7 +23,7 @@ from ..kinds.perspectivist import OFFICIAL_2025
 from ..errors import ProblemCollector, SubmissionError, counted
 from ..tracks import Track
 from .annotators import RowFit, per_annotator
-from .chaosnli import is_chaosnli_document, misshapen_records, read_chaosnli
+from .chaosnli import is_chaosnli_document, misshapen_records, pretty_records, read_chaosnli
 from .coverage import (
     IDS_LOOKED_UP,
     OtherPhases,
@@ -143,6 +143,7 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
         values, notes = _values(track, keys, rows, problems)
         problems.raise_if_any()
     except SubmissionError as error:
+        error = pretty_records(error, path, track, keys.ids, keys.elsewhere)
         raise with_phase_hint(error, path, keys.elsewhere, keys.ids) from None
     if layout == "positional" and keys.elsewhere:  # no ids: another phase's rows would fit
         warnings += filter(None, [keys.elsewhere.same_count_note(len(keys.ids))])

@@ -126,6 +126,10 @@ _DECODER = json.JSONDecoder(
 )
 
 
+#: How many characters before a JSON error a message shows (of the 60 it shows of a value).
+NEAR = 30
+
+
 def parse_json(text: str, expected: str = "a JSON value"):
     """A JSON value; NaN, Infinity, numbers that overflow to infinity and duplicate keys are refused.
     Integers of over 300 digits are read as floats (Python refuses to convert very long ones to int).
@@ -135,11 +139,11 @@ def parse_json(text: str, expected: str = "a JSON value"):
             raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
         return scanned_json(text, _DECODER, _DECODER.decode)
     except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
-        raise ValueProblem(
-            f"not valid JSON ({getattr(e, 'msg', 'too deeply nested or too long')})",
-            expected=expected,
-            found=show(text),
-        )
+        reason, pos = getattr(e, "msg", "too deeply nested or too long"), getattr(e, "pos", 0)
+        if pos > NEAR:  # past the start a message shows: where it is, and the text around it
+            reason += f", at line {e.lineno}, column {e.colno}"
+        found = show(text) if pos <= NEAR else show("..." + text[pos - NEAR :])
+        raise ValueProblem(f"not valid JSON ({reason})", expected=expected, found=found)
 
 
 def json_or_none(text: str):
