@@ -190,11 +190,7 @@ def _elsewhere(records: dict, parts: dict, elsewhere) -> dict[str, str]:
     the track's reading leaves out: another phase's items of its part (a whole ChaosNLI part, of
     which a phase scores some) and this phase's items of another part whose every item the
     document holds (ChaosNLI's one document for both parts, read by each part's tracks)."""
-    whole = {
-        part
-        for part in set(parts.values()) - {None}
-        if part in elsewhere.parts and elsewhere.parts[part][0] <= records.keys()
-    }
+    whole = {part for part, (ids, _) in elsewhere.parts.items() if ids <= records.keys()}
     return {uid: part for uid, part in parts.items() if part == elsewhere.dataset or part in whole}
 
 
