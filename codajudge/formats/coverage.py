@@ -148,11 +148,8 @@ class OtherPhases:
     @cached_property
     def _hashes(self) -> dict[str, set]:
         """dataset -> the id hashes of every other phase's items of it."""
-        out: dict[str, set] = {}
-        for ids in self.phases.values():
-            for dataset, hashes in ids.items():
-                out.setdefault(dataset, set()).update(hashes)
-        return out
+        datasets = dict.fromkeys(dataset for ids in self.phases.values() for dataset in ids)
+        return {d: set().union(*(ids.get(d, ()) for ids in self.phases.values())) for d in datasets}
 
     @cached_property
     def ids(self) -> dict[str, frozenset]:
