@@ -313,13 +313,9 @@ def _record_at(text: str, number: str) -> str | None:
 def _record(record, uid: str) -> dict:
     """A record, which must be an object, its ``uid`` (if any) its key."""
     if not isinstance(record, dict):
-        raise ValueProblem(
-            "a prediction must be an object", expected=PREDICTION, found=show_json(record)
-        )
+        raise ValueProblem("a prediction must be an object", PREDICTION, show_json(record))
     if "uid" in record and record["uid"] != uid:
-        raise ValueProblem(
-            "the record's 'uid' is not its key", expected=repr(uid), found=_shown(record["uid"])
-        )
+        raise ValueProblem("the record's 'uid' is not its key", repr(uid), _shown(record["uid"]))
     return record
 
 

@@ -35,9 +35,7 @@ def _probabilities(value, length: int, what: str, chosen: bool = False) -> Row:
     ``_summing_to_one``'s."""
     if type(value) is not list or len(value) != length:
         found = counted(len(value), "value") if type(value) is list else show_json(value)
-        raise ValueProblem(
-            f"wrong {what} length", expected=f"a list of {length} probabilities", found=found
-        )
+        raise ValueProblem(f"wrong {what} length", f"a list of {length} probabilities", found)
     if not NUMBER_TYPES.issuperset(map(type, value)):
         raise ValueProblem(
             f"{what} holds a value that is not a finite number",
@@ -54,9 +52,7 @@ def _probabilities(value, length: int, what: str, chosen: bool = False) -> Row:
             "summing to 1 (a model's raw scores, logits, become such by a softmax)",
         )
     if chosen and max(row, default=0) > 1 + 1e-9:
-        raise ValueProblem(
-            "a P(chosen) value is above 1", expected="values in [0, 1]", found=f"{max(row):g}"
-        )
+        raise ValueProblem("a P(chosen) value is above 1", "values in [0, 1]", f"{max(row):g}")
     return row
 
 

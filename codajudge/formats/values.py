@@ -80,9 +80,7 @@ def parse_number(text: str, track: Track = None, notes: list[ReadNote] = None) -
     if not DECIMAL.fullmatch(stripped):
         comma = COMMA_DECIMAL.fullmatch(stripped)
         hint = "use a dot as the decimal separator" if comma else _not_json_hint(stripped)
-        raise ValueProblem(
-            "not a number", expected="a decimal number such as 3.2", found=show(text), hint=hint
-        )
+        raise ValueProblem("not a number", "a decimal number such as 3.2", show(text), hint)
     return _json_float(stripped)
 
 
@@ -106,9 +104,7 @@ def unique_keys(pairs):
     out = {}
     for key, value in pairs:
         if key in out:
-            raise ValueProblem(
-                "a JSON object has the same key twice", expected="each key once", found=show(key)
-            )
+            raise ValueProblem("a JSON object has the same key twice", "each key once", show(key))
         out[key] = value
     return out
 
