@@ -335,9 +335,7 @@ def _probabilities(record: dict):
     logits = record[LOGITS_KEY]
     if not (isinstance(logits, list) and len(logits) == 3 and all(map(is_number, logits))):
         raise ValueProblem(
-            "'logits' must be 3 numbers for e, n, c",
-            expected="e.g. [1.2, -0.3, 0.4]",
-            found=show_json(logits),
+            "'logits' must be 3 numbers for e, n, c", "e.g. [1.2, -0.3, 0.4]", show_json(logits)
         )
     with np.errstate(over="ignore"):
         shifted = np.exp(np.array(logits, dtype=float) - max(logits))

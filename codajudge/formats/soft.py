@@ -163,9 +163,7 @@ def soft_label_by_name(value, track: Track) -> tuple[list, list[ReadNote]]:
         )
     if len(set(codes.values())) < len(codes):
         raise ValueProblem(
-            "soft label names a label twice",
-            expected="each label once",
-            found=show(", ".join(value)),
+            "soft label names a label twice", "each label once", show(", ".join(value))
         )
     given = {code: value[key] for key, code in codes.items()}
     row = [given.get(code, 0.0) for code in range(len(track.labels))]
