@@ -73,6 +73,7 @@ def is_chaosnli_document(path: Path) -> bool:
 RECORD_KEYS = ("uid", PROBABILITIES_KEY, LOGITS_KEY, LABEL_KEY)
 KEYED = 'json.dump({"my_model": {r["uid"]: r for r in records}}, f)'
 MISSHAPEN = "ChaosNLI records not in ChaosNLI's layout"
+DOCUMENT = "one document " + EXAMPLE
 
 
 def misshapen_records(value) -> ValueProblem | None:
@@ -91,15 +92,13 @@ def misshapen_records(value) -> ValueProblem | None:
     for record, found, fix in shapes:
         if isinstance(record, dict) and any(key in record for key in RECORD_KEYS):
             hint = "key each record by its uid under the model's name: " + fix
-            return ValueProblem(MISSHAPEN, "one document " + EXAMPLE, found, hint)
+            return ValueProblem(MISSHAPEN, DOCUMENT, found, hint)
     uid, record = next(iter(first.items() if isinstance(first, dict) else ()), (None, None))
     if isinstance(record, list) and len(record) == 3 and all(map(is_number, record)):
         found = f"the record of uid {shorten(uid)!r} is a list, {show_json(record)}"
         keys = f"{PROBABILITIES_KEY!r} (or {LOGITS_KEY!r}) and {LABEL_KEY!r}"
         hint = f"write each uid's record as an object with {keys}"
-        return ValueProblem(
-            "a ChaosNLI record must be an object", "one document " + EXAMPLE, found, hint
-        )
+        return ValueProblem("a ChaosNLI record must be an object", DOCUMENT, found, hint)
     return None
 
 
