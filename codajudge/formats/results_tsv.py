@@ -31,10 +31,9 @@ def layout_files(tracks) -> dict[str, list[str]]:
     """The layout's files among ``tracks``' file names, each with the ids of the tracks it gives
     (the Data page lists them)."""
     files: dict[str, list[str]] = {}
-    for track in tracks:
-        if track.results_layout == LAYOUT:
-            for name in track.files:
-                files.setdefault(name, []).append(track.id)
+    for track in (track for track in tracks if track.results_layout == LAYOUT):
+        for name in track.files:
+            files.setdefault(name, []).append(track.id)
     return files
 
 
