@@ -113,7 +113,7 @@ def pretty_records(error: SubmissionError, path: Path, track: Track, ids: list[s
     display = error.problems[0].file
     try:
         problem = misshapen_records(_parsed(path, display, _part_items(track, ids, elsewhere)))
-    except (SubmissionError, ValueProblem):
+    except SubmissionError:
         return error
     return SubmissionError.single(display, **vars(problem)) if problem else error
 
@@ -253,8 +253,8 @@ def _document(path: Path, display: str, n_items: int):
     """(model name, uid -> record) of the file parsed as one JSON object of exactly one model,
     within the byte bound of ``textfile.read_texts`` for ``n_items`` (a dataset's whole part) and,
     before it is parsed, ``ENTRIES_PER_ITEM`` entries per item."""
+    document = _parsed(path, display, n_items)
     try:
-        document = _parsed(path, display, n_items)
         if len(document) != 1:
             raise ValueProblem(
                 "a ChaosNLI prediction file must hold one model",
@@ -276,7 +276,8 @@ def _document(path: Path, display: str, n_items: int):
 
 def _parsed(path: Path, display: str, n_items: int):
     """The file's JSON value, read within the byte bound of ``textfile.read_texts`` for ``n_items``
-    (a dataset's whole part) and, before it is parsed, ``ENTRIES_PER_ITEM`` entries per item."""
+    (a dataset's whole part) and, before it is parsed, ``ENTRIES_PER_ITEM`` entries per item; a
+    problem is refused as the file's (a number that is not finite naming its record)."""
     with opened(path, display, n_items) as f:
         text = utf8_text(f.read(), display, SubmissionError)
     most = ENTRIES_PER_ITEM * n_items + ENTRY_SLACK
@@ -284,13 +285,12 @@ def _parsed(path: Path, display: str, n_items: int):
         "document holds more entries than the predictions for the "
         f"{n_items:,} items of the track's dataset (those of every phase)"
     )
-    refuse_many_entries(text, most, holder, f"write one record per item: {RECORD}")
     try:
+        refuse_many_entries(text, most, holder, f"write one record per item: {RECORD}")
         return parse_json(text, expected=EXAMPLE)
     except ValueProblem as p:
-        if p.message not in NOT_FINITE:
-            raise
-        raise SubmissionError.single(display, **vars(p), item=_record_at(text, p.found.strip("'")))
+        item = _record_at(text, p.found.strip("'")) if p.message in NOT_FINITE else None
+        raise SubmissionError.single(display, **vars(p), item=item)
 
 
 #: ``values.parse_json``'s problems of a number (NaN, Infinity, 1e999), which it names without
