@@ -278,13 +278,10 @@ def _refuse_column_of_no_ids(columns: Columns, expected: str, display: str) -> N
     if repeated is None:
         return
     found = f"{repeated[0]!r} on {repeated[1]} of its {counted(len(columns.heads), 'line')}"
+    message = "the first column repeats one value on half its lines or more: it holds no item ids"
     if all(is_results_row(columns.track, text) for text in columns.body[:IDS_LOOKED_UP]):
         message = RESULTS_LAYOUT_GIVEN
         found += f", such as {shorten(columns.body[0])!r} (a hard label, then probabilities)"
-    else:
-        message = (
-            "the first column repeats one value on half its lines or more: it holds no item ids"
-        )
     raise Rule(message, expected, ID_COLUMN_HINT).error(display, found)
 
 
