@@ -38,10 +38,10 @@ def open_submission(
         if len(files) != 1:
             return path, []
         archive, name = path / files[0], files[0]
-    suffix = name.suffix.lower()
+    suffix, shown = name.suffix.lower(), safe_display(str(name))
     if suffix in ARCHIVE_SUFFIXES and suffix != ".zip":
         raise SubmissionError.single(
-            safe_display(str(name)),
+            shown,
             "only zip archives are read",
             expected="a .zip file or the submission's files themselves",
             found=f"a {name.suffix} file",
@@ -53,6 +53,5 @@ def open_submission(
     target.mkdir()
     warnings = safe_extract(archive, target, str(name), tracks)
     if not given_file:  # the platform extracted a zip that held this one
-        shown = safe_display(str(name))
         warnings.insert(0, f"the submission holds only the zip {shown!r}: its files were read")
     return target, warnings
