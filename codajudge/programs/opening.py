@@ -35,8 +35,8 @@ def open_submission(
         archive, name = path, PurePosixPath(path.name)
     else:
         files = submission_files(path)
-        if len(files) != 1:
-            return path, []
+        if len(files) != 1 or files[0].suffix.lower() not in ARCHIVE_SUFFIXES:
+            return path, []  # a folder of its own files
         archive, name = path / files[0], files[0]
     suffix, shown = name.suffix.lower(), safe_display(str(name))
     if suffix in ARCHIVE_SUFFIXES and suffix != ".zip":
@@ -47,8 +47,6 @@ def open_submission(
             found=f"a {name.suffix} file",
             hint="zip the files with 'zip -r submission.zip FILES'",
         )
-    if not given_file and suffix != ".zip":  # a folder holding one file of its own
-        return path, []
     target = work / EXTRACTED
     target.mkdir()
     warnings = safe_extract(archive, target, str(name), tracks)
