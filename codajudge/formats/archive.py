@@ -516,8 +516,7 @@ def naming_hint(unclaimed: Sequence[str], tracks: Sequence[Track]) -> str:
     """How to name the files of a submission in which no file matched a track: each near miss
     (``_meant_track``, else a dataset's tracks: ``_dataset_tracks``) and the tracks it was
     probably meant for."""
-    near = [(name, _meant_tracks(name, tracks, tracks)) for name in unclaimed]
-    near = [(name, meant) for name, meant in near if meant]
+    near = [(name, meant) for name in unclaimed if (meant := _meant_tracks(name, tracks, tracks))]
     hints = [f"file {name!r} was {_meant_for(name, meant)}" for name, meant in near]
     hints = _first_shown(hints, near, "more file{s} named like a track's file")
     return "; ".join(hints) or "name each file after its track (see the starting kit)"
