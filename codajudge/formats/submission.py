@@ -195,15 +195,14 @@ def _positional_rows(columns: Columns, keys: ItemKeys, problems: ProblemCollecto
         if release:
             expected += f", or the release's {release} lines, of which the first {n} are scored"
         other_phase = keys.elsewhere and keys.elsewhere.of_line_count(len(fields))
+        by_id = "or write ID<TAB>SCORE lines, which are matched by id"
         raise SubmissionError.single(
             problems.file,
             "wrong number of lines for the SemEval positional format",
             expected=expected,
             found=counted(len(fields), "non-blank line")
             + (" besides comments" if columns.comments else ""),
-            hint="; ".join(
-                filter(None, (other_phase, "or write ID<TAB>SCORE lines, which are matched by id"))
-            ),
+            hint="; ".join(filter(None, (other_phase, by_id))),
         )
     # the release's lines: read on the first n, as the official scorer reads them
     for j, line in split.items():
