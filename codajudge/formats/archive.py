@@ -418,15 +418,14 @@ def _tracks_named(meant: Sequence[Track]) -> str:
     return plural(len(meant), "track ", "tracks ") + " and ".join(f"'{t.id}'" for t in meant)
 
 
-def _name_it(name: str, meant: Sequence[Track]) -> str:
-    """The tracks a file was probably meant for and the names to give their files, saying when
-    the file has LeWiDi 2023's name (``RESULTS_NAME``)."""
+def _meant_for(name: str, meant: Sequence[Track]) -> str:
+    """The tracks a file was probably meant for, after "probably meant for", and the names to give
+    their files, saying when the file has LeWiDi 2023's name (``RESULTS_NAME``)."""
     old = " (<Dataset>_results.tsv is the LeWiDi 2023 name, one file per dataset)"
     old = old if RESULTS_NAME.fullmatch(PurePosixPath(name).name) else ""
     files = " and ".join(t.file_names[0] for t in meant)
-    return (
-        f"{_tracks_named(meant)}{old}: {plural(len(meant), 'name it', 'name their files')} {files}"
-    )
+    rename = plural(len(meant), "name it", "name their files")
+    return f"probably meant for {_tracks_named(meant)}{old}: {rename} {files}"
 
 
 def _holds_words(words: list[str], pattern: str) -> bool:
@@ -498,7 +497,7 @@ class FoundFiles(NamedTuple):
             near.append((name, meant))
             track = meant[0]
             if track.id not in given:
-                texts.append(f"{unused}; it was probably meant for {_name_it(name, meant)}")
+                texts.append(f"{unused}; it was {_meant_for(name, meant)}")
             else:
                 texts.append(
                     f"{unused}; its name is like that of track '{track.id}', which is read from "
@@ -517,10 +516,7 @@ def naming_hint(unclaimed: Sequence[str], tracks: Sequence[Track]) -> str:
     """How to name the files of a submission in which no file matched a track: each near miss
     (``_meant_track``, else a dataset's tracks: ``_dataset_tracks``) and the tracks it was
     probably meant for."""
-    near = [(name, _meant_tracks(name, tracks, tracks)) for name in unclaimed]
-    near = [(name, meant) for name, meant in near if meant]
-    hints = [
-        f"file {name!r} was probably meant for {_name_it(name, meant)}" for name, meant in near
-    ]
+    near = [(name, meant) for name in unclaimed if (meant := _meant_tracks(name, tracks, tracks))]
+    hints = [f"file {name!r} was {_meant_for(name, meant)}" for name, meant in near]
     hints = _first_shown(hints, near, "more file{s} named like a track's file")
     return "; ".join(hints) or "name each file after its track (see the starting kit)"

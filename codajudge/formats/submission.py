@@ -195,15 +195,14 @@ def _positional_rows(columns: Columns, keys: ItemKeys, problems: ProblemCollecto
         if release:
             expected += f", or the release's {release} lines, of which the first {n} are scored"
         other_phase = keys.elsewhere and keys.elsewhere.of_line_count(len(fields))
+        by_id = "or write ID<TAB>SCORE lines, which are matched by id"
         raise SubmissionError.single(
             problems.file,
             "wrong number of lines for the SemEval positional format",
             expected=expected,
             found=counted(len(fields), "non-blank line")
             + (" besides comments" if columns.comments else ""),
-            hint="; ".join(
-                filter(None, (other_phase, "or write ID<TAB>SCORE lines, which are matched by id"))
-            ),
+            hint="; ".join(filter(None, (other_phase, by_id))),
         )
     # the release's lines: read on the first n, as the official scorer reads them
     for j, line in split.items():
@@ -278,13 +277,10 @@ def _refuse_column_of_no_ids(columns: Columns, expected: str, display: str) -> N
     if repeated is None:
         return
     found = f"{repeated[0]!r} on {repeated[1]} of its {counted(len(columns.heads), 'line')}"
+    message = "the first column repeats one value on half its lines or more: it holds no item ids"
     if all(is_results_row(columns.track, text) for text in columns.body[:IDS_LOOKED_UP]):
         message = RESULTS_LAYOUT_GIVEN
         found += f", such as {shorten(columns.body[0])!r} (a hard label, then probabilities)"
-    else:
-        message = (
-            "the first column repeats one value on half its lines or more: it holds no item ids"
-        )
     raise Rule(message, expected, ID_COLUMN_HINT).error(display, found)
 
 

@@ -35,24 +35,21 @@ def open_submission(
         archive, name = path, PurePosixPath(path.name)
     else:
         files = submission_files(path)
-        if len(files) != 1:
-            return path, []
+        if len(files) != 1 or files[0].suffix.lower() not in ARCHIVE_SUFFIXES:
+            return path, []  # a folder of its own files
         archive, name = path / files[0], files[0]
-    suffix = name.suffix.lower()
+    suffix, shown = name.suffix.lower(), safe_display(str(name))
     if suffix in ARCHIVE_SUFFIXES and suffix != ".zip":
         raise SubmissionError.single(
-            safe_display(str(name)),
+            shown,
             "only zip archives are read",
             expected="a .zip file or the submission's files themselves",
             found=f"a {name.suffix} file",
             hint="zip the files with 'zip -r submission.zip FILES'",
         )
-    if not given_file and suffix != ".zip":  # a folder holding one file of its own
-        return path, []
     target = work / EXTRACTED
     target.mkdir()
     warnings = safe_extract(archive, target, str(name), tracks)
     if not given_file:  # the platform extracted a zip that held this one
-        shown = safe_display(str(name))
         warnings.insert(0, f"the submission holds only the zip {shown!r}: its files were read")
     return target, warnings
