@@ -406,11 +406,10 @@ def adopting():
     try:
         yield
     finally:
-        try:
-            if adopted:
+        if adopted:
+            try:
                 _stop_adopted(before)
-            else:
-                stop_tree(os.getpid(), spared=before)
-        finally:
-            if adopted:
+            finally:
                 _adopt_orphans(False)
+        else:
+            stop_tree(os.getpid(), spared=before)
