@@ -347,9 +347,9 @@ def _children() -> frozenset[int]:
         return frozenset(p.pid for p in _processes() if p.parent == os.getpid())
     found = set()
     for task in os.listdir("/proc/self/task"):
-        with contextlib.suppress(OSError):  # a thread that ended meanwhile
-            with open(f"/proc/self/task/{task}/children", "rb") as listed:
-                found.update(map(int, listed.read().split()))
+        # a thread that ended meanwhile has no list to read
+        with contextlib.suppress(OSError), open(f"/proc/self/task/{task}/children", "rb") as listed:
+            found.update(map(int, listed.read().split()))
     return frozenset(found)
 
 
@@ -406,11 +406,10 @@ def adopting():
     try:
         yield
     finally:
-        try:
-            if adopted:
+        if adopted:
+            try:
                 _stop_adopted(before)
-            else:
-                stop_tree(os.getpid(), spared=before)
-        finally:
-            if adopted:
+            finally:
                 _adopt_orphans(False)
+        else:
+            stop_tree(os.getpid(), spared=before)

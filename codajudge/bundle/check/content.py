@@ -354,11 +354,9 @@ def check_rescored(doc: dict, references: dict[str, Reference], findings: Findin
         spec = reference.result.spec
         hidden = reference.items.items() if spec.hide_gold else ()
         keys = {_item_key(dataset, item) for dataset, items in hidden for item in items}
-        start, end = phase_dates(phase, reference.where, Findings())
+        dates = phase_dates(phase, reference.where, Findings())  # (start, end)
         name = str(phase.get("name"))
-        phases.append(
-            ScoredPhase(spec.phase, name, reference.where, start, end, spec.hide_gold, keys)
-        )
+        phases.append(ScoredPhase(spec.phase, name, reference.where, *dates, spec.hide_gold, keys))
     for earlier, later in later_hidden_pairs([p for p in phases if p.start is not None]):
         if shared := len(earlier.keys & later.keys):
             why = f"{later.where} holds {shared} of its items"

@@ -150,19 +150,17 @@ def parse_date(value, where: str, findings: Findings) -> dt.datetime | None:
     for fmt in _FORMATS:
         with suppress(ValueError):
             return dt.datetime.strptime(text, fmt).replace(tzinfo=dt.timezone.utc)
-    month_first = _month_first(text)
-    if month_first is not None:
-        findings.add(
-            where,
-            "a date with its day and month in an ambiguous order (Codabench reads the first number "
-            "as the month when it can be one)",
-            expected=f"'{month_first:%Y-%m-%d %H:%M:%S}', the same date as 'YYYY-MM-DD HH:MM:SS' (UTC)",
-            found=repr(text),
-        )
-        return None
     zoned = re.search(r"\d\d:\d\d(:\d\d(\.\d+)?)?\s*(Z|[+-]\d\d:?\d\d)$", text)  # after a time
     message = "date with a time zone: Codabench ignores the offset" if zoned else "not a date"
-    findings.add(where, message, expected="'YYYY-MM-DD HH:MM:SS' (UTC)", found=repr(text))
+    expected = "'YYYY-MM-DD HH:MM:SS' (UTC)"
+    month_first = _month_first(text)
+    if month_first is not None:
+        message = (
+            "a date with its day and month in an ambiguous order (Codabench reads the first number "
+            "as the month when it can be one)"
+        )
+        expected = f"'{month_first:%Y-%m-%d %H:%M:%S}', the same date as {expected}"
+    findings.add(where, message, expected=expected, found=repr(text))
     return None
 
 
