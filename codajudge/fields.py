@@ -314,8 +314,7 @@ def check_object(walk: Walk, where: str, value: dict, fields: dict[str, Field]) 
 def with_defaults(raw: dict | None, fields: dict[str, Field]) -> dict[str, object]:
     """Every key of ``fields``: its value in ``raw`` (a mapping that passed the schema, or None),
     else its declared default (None when it has none)."""
-    given = raw or {}
-    return {key: given.get(key, spec.default) for key, spec in fields.items()}
+    return {key: (raw or {}).get(key, spec.default) for key, spec in fields.items()}
 
 
 def resolve(schema, value):

@@ -609,8 +609,7 @@ class BuildSummary:
         lines += [f"  sizes: {sizes}"]
         lines += [f"  note: {note}" for note in self.notes]
         lines += [f"  tree   {self.tree}", f"  zip    {self.zip_path}  sha256 {self.sha256}"]
-        if self.closing:
-            lines.append(self.closing)
+        lines += [self.closing] if self.closing else []
         return "\n".join(lines)
 
 

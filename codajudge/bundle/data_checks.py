@@ -29,31 +29,29 @@ from ..tracks import Track
 Golds = dict[tuple[str, str], GoldTrack]
 
 
-def empty_split_problems(datasets: dict, splits: dict, scored: list[str], place) -> list[Problem]:
+def empty_split_problems(
+    datasets: dict, splits: dict, scored: list[str], place
+) -> Iterator[Problem]:
     """A problem per dataset and ``scored`` split without items (``splits``: split -> dataset ->
     items; ``place(dataset, split)`` names where they come from): the items each split got, the
     shares that cut them, and the fix."""
-    problems = []
     for split in scored:
         for dataset in [dataset for dataset, items in splits[split].items() if not items]:
             cut = datasets[dataset].get("split")
             counts = {s: len(by[dataset]) for s, by in splits.items() if dataset in by}
             got = ", ".join(f"{s} {n}" for s, n in counts.items())
             shares = ", ".join(f"{key}: {value}" for key, value in (cut or {}).items())
-            problems.append(
-                Problem(
-                    place(dataset, split),
-                    f"the {split} split has no items",
-                    expected="at least one item in each scored split",
-                    found=f"{counted(sum(counts.values()), 'item')}: {got}"
-                    + (f" (split: {{{shares}}})" if cut else ""),
-                    hint="give the dataset more items, other shares in 'split' or another 'seed' "
-                    "there (docs/edition-config.md, 'split')"
-                    if cut
-                    else f"give the {split} split items (its file, or a 'where' keeping some)",
-                )
+            yield Problem(
+                place(dataset, split),
+                f"the {split} split has no items",
+                expected="at least one item in each scored split",
+                found=f"{counted(sum(counts.values()), 'item')}: {got}"
+                + (f" (split: {{{shares}}})" if cut else ""),
+                hint="give the dataset more items, other shares in 'split' or another 'seed' "
+                "there (docs/edition-config.md, 'split')"
+                if cut
+                else f"give the {split} split items (its file, or a 'where' keeping some)",
             )
-    return problems
 
 
 def range_problems(track: Track, gold: GoldTrack, where: str) -> Iterator[Problem]:

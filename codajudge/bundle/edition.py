@@ -133,8 +133,7 @@ def _edition_file(value, folder: Path, where: str, key: str, problems: list[Prob
     problem = path_problem(value, folder, where, key, "the edition folder")
     if problem is None and not (folder / value).is_file():
         problem = Problem(where, f"'{key}' file not found", found=str(folder / value))
-    if problem is not None:
-        problems.append(problem)
+    problems += [] if problem is None else [problem]
     return problem is None
 
 
