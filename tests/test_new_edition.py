@@ -218,6 +218,31 @@ def test_a_copy_of_the_default_edition_under_another_name_is_refused_naming_its_
     assert "found 6 of its 7 non-blank lines" in done.stderr and done.returncode == 1
 
 
+def test_a_page_left_from_a_copied_shipped_edition_is_noted_and_no_shipped_edition_has_one(
+    tmp_path,
+):
+    """An edition copied from a shipped one (new name and overview) whose terms are still the old
+    edition's (its dates, limits and tracks) is noted, not refused; no shipped edition's page is
+    mostly another's."""
+    copied = Path(shutil.copytree(REPO / "editions" / "sts2017", tmp_path / "sts2027"))
+    config = (copied / "edition.yaml").read_text(encoding="utf-8")
+    (copied / "edition.yaml").write_text(config.replace("name: sts2017", "name: sts2027"))
+    (copied / "pages" / "overview.md").write_text("# STS 2027\n\nOur own task.\n")
+    done = codajudge("check", str(copied), cwd=tmp_path)
+    assert (
+        done.stdout.startswith(
+            "note: pages/terms.md is mostly edition 'sts2017''s pages/terms.md ("
+        )
+        and "tracks): reusing an edition? make it describe this one" in done.stdout
+    )
+    assert "overview.md" not in done.stdout and done.returncode == 0
+    from codajudge.bundle.edition import load_edition
+    from codajudge.bundle.placeholders import reused_page_notes
+
+    for folder in sorted((REPO / "editions").iterdir()):
+        assert reused_page_notes(load_edition(folder)) == [], folder.name
+
+
 def test_codajudge_new_refuses_an_existing_folder_and_a_name_that_is_not_plain(tmp_path):
     (tmp_path / "taken").mkdir()
     done = codajudge("new", "taken", cwd=tmp_path, ok=False)

@@ -59,6 +59,7 @@ from .pages import (
 )
 from .prose import Templates, own_page_text
 from .sample import sampled_items, smallest_keys
+from .placeholders import reused_page_notes
 from .schedule import past_phase_notes
 from .zipdet import tree_files, write_zip
 
@@ -723,7 +724,8 @@ def with_notes(summary: BuildSummary, data: EditionData) -> BuildSummary:
         prose.fill("builder/not_run", name=name, reason=why)
         for name, why in data.skipped_baselines.items()
     ]
-    summary.notes += past_phase_notes(edition.phases) + known_leak_notes(edition, data)
+    summary.notes += past_phase_notes(edition.phases) + reused_page_notes(edition)
+    summary.notes += known_leak_notes(edition, data)
     summary.notes += unused_label_notes(edition.tracks, data.golds) + kit_warnings(edition, data)
     summary.repeats = data.repeats
     summary.baseline_scores = data.baseline_scores

@@ -1,8 +1,10 @@
 """Pages an edition must not ship: placeholders written by ``codajudge new``, and the default
 edition's overview or terms under another edition's name (their text, data and licence are the sample
-data's, the wrong ones for any other edition)."""
+data's, the wrong ones for any other edition); and a note on a page that is mostly another shipped
+edition's (``reused_page_notes``)."""
 
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 from ..assets import kit_root
@@ -26,15 +28,27 @@ def _lines(text: str) -> list[str]:
     return [line for line in map(_normalised, text.split("\n")) if line]
 
 
+@cache
+def _shipped_pages(root: Path) -> dict[tuple[str, str], set[str]]:
+    """Each page of an edition under ``root``'s ``editions/`` (the edition's folder name, the page's
+    ``pages/NAME.md``) -> its non-blank lines, each page read once."""
+    return {
+        (path.parent.parent.name, f"pages/{path.name}"): set(
+            _lines(path.read_text(encoding="utf-8", errors="replace"))
+        )
+        for path in sorted(root.glob("editions/*/pages/*.md"))
+    }
+
+
 def page_problems(edition_name: str, folder: Path, files: list[str]) -> Iterator[Problem]:
     """One problem per page file (relative to ``folder``, each a regular file inside it) that is a
     placeholder, or still mostly a default page: more than half of its non-blank lines are lines of
     the default edition's overview or terms (an edited title does not make the page the edition's)."""
-    defaults = {}  # the default edition's page -> its lines (none in a kit without editions)
-    for name in ("pages/overview.md", "pages/terms.md") if edition_name != "default" else ():
-        path = kit_root() / "editions" / "default" / name
-        if path.is_file():
-            defaults[name] = set(_lines(path.read_text(encoding="utf-8", errors="replace")))
+    defaults = {  # the default edition's page -> its lines (none in a kit without editions)
+        page: lines
+        for (edition, page), lines in _shipped_pages(kit_root()).items()
+        if edition == "default" and edition_name != "default"
+    }
     for path in (Path(folder) / name for name in files):
         text = path.read_text(encoding="utf-8", errors="replace")
         if PLACEHOLDER_MARK in _normalised(text):
@@ -55,6 +69,28 @@ def page_problems(edition_name: str, folder: Path, files: list[str]) -> Iterator
                     hint=f"write edition '{edition_name}'s own page",
                 )
                 break
+
+
+def reused_page_notes(edition) -> list[str]:
+    """A note per page of ``edition`` (its terms and pages) that is mostly (more than half of its
+    non-blank lines) a page of a shipped edition of another name: an edition copied from one keeps
+    its dates, limits and tracks. Not refused: a sibling edition may share text on purpose."""
+    notes = []
+    for name in [edition.terms, *(page["file"] for page in edition.pages)]:
+        lines = _lines((edition.folder / name).read_text(encoding="utf-8", errors="replace"))
+        shared = [
+            (sum(line in shipped for line in lines), other, page)
+            for (other, page), shipped in _shipped_pages(kit_root()).items()
+            if other != edition.name
+        ]
+        same, other, page = max(shared, default=(0, "", ""))
+        if 2 * same > len(lines):
+            notes.append(
+                f"{name} is mostly edition {other!r}'s {page} ({same} of its {len(lines)} "
+                "non-blank lines: its dates, limits and tracks): reusing an edition? make it "
+                "describe this one"
+            )
+    return notes
 
 
 def text_problems(raw: dict) -> list[Problem]:

@@ -20,6 +20,7 @@ from ..assets import is_source_checkout
 from ..bundle.edition import load_edition
 from ..bundle.data_checks import unused_label_notes
 from ..bundle.prose import Templates
+from ..bundle.placeholders import reused_page_notes
 from ..bundle.schedule import past_phase_notes
 from ..bundle.zipdet import tree_files
 from ..errors import ConfigError, Problem
@@ -129,7 +130,7 @@ def dry_run(edition, data_root: Path, data, then: str = "drop --dry-run to build
     with tempfile.TemporaryDirectory(prefix="codajudge-dry-run-") as tmp:
         write_tree(edition, data, Path(tmp) / edition.name)
     notes = past_phase_notes(edition.phases) + unused_label_notes(edition.tracks, data.golds)
-    for note in notes + known_leak_notes(edition, data):
+    for note in notes + reused_page_notes(edition) + known_leak_notes(edition, data):
         print(f"note: {note}")
     for warning in kit_warnings(edition, data):
         print(warning)
