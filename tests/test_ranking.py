@@ -718,6 +718,17 @@ def test_command_refuses_no_resamples_for_a_bootstrap_test(small_phase, capsys):
     assert "No intervals \\(0 resamples\\)" in (out / "ranking.md").read_text()
 
 
+def test_outputs_get_the_mode_of_a_new_file_under_the_umask(small_phase):
+    """Not mkstemp's 0600: the ranking is for sharing, as the builder's and the runner's files."""
+    ref, subs, out = small_phase
+    umask = os.umask(0o027)
+    try:
+        assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "20"]) == 0
+    finally:
+        os.umask(umask)
+    assert {(out / name).stat().st_mode & 0o777 for name in OUTPUT_FILES} == {0o640}
+
+
 def test_bootstrap_test_choice_and_reproducible_tables(small_phase, tmp_path):
     ref, subs, out = small_phase
     args = [str(subs), str(ref), "--test", "bootstrap", "--resamples", "300", "--seed", "3"]
