@@ -729,12 +729,18 @@ def test_outputs_get_the_mode_of_a_new_file_under_the_umask(small_phase):
     assert {(out / name).stat().st_mode & 0o777 for name in OUTPUT_FILES} == {0o640}
 
 
-def test_bootstrap_test_choice_and_reproducible_tables(small_phase, tmp_path):
+def test_bootstrap_test_choice_and_reproducible_tables(small_phase, tmp_path, capsys):
     ref, subs, out = small_phase
     args = [str(subs), str(ref), "--test", "bootstrap", "--resamples", "300", "--seed", "3"]
     assert rank_main(args + ["--out", str(tmp_path / "one")]) == 0
+    assert "replaced" not in capsys.readouterr().err
     first = {name: (tmp_path / "one" / name).read_bytes() for name in OUTPUT_FILES}
-    assert rank_main(args + ["--out", str(tmp_path / "one")]) == 0
+    (tmp_path / "one" / "ranking.tex").unlink()
+    assert rank_main(args + ["--out", str(tmp_path / "one")]) == 0  # a note, not a refusal
+    replaced = "ranking.md, ranking.csv, ranking.html"
+    assert f"note: replaced the earlier ranking files in {tmp_path / 'one'}: {replaced}\n" in (
+        capsys.readouterr().err
+    )
     for name in OUTPUT_FILES:
         assert (tmp_path / "one" / name).read_bytes() == first[name]
     rows = list(csv.DictReader((tmp_path / "one" / "ranking.csv").open()))
