@@ -52,9 +52,13 @@ _e = html.escape
 
 
 def atomic_write(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that readers see the old file or the whole new one, never a part."""
+    """Write ``text`` to ``path`` so that readers see the old file or the whole new one, never a
+    part, with the mode a new file gets under the umask (not mkstemp's 0600)."""
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
     try:
+        umask = os.umask(0)  # the one way to read it is to set it: put it back at once
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         # a stray surrogate (a file name that is not UTF-8) is escaped, never a crash
         with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace", newline="\n") as f:
             f.write(text)

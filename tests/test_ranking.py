@@ -54,11 +54,22 @@ from conftest import shared_data
 
 
 def test_tie_groups_follow_the_tests_against_each_leader():
-    p = {("A", "B"): 0.30, ("A", "C"): 0.01, ("A", "D"): 0.20, ("A", "E"): 0.001, ("C", "E"): 0.50}
+    p = {("A", "B"): 0.30, ("A", "C"): 0.01, ("A", "D"): 0.20, ("A", "E"): 0.001}
+    p |= {("C", "D"): 0.40, ("C", "E"): 0.50}
     ranks, against_best = tie_groups(["A", "B", "C", "D", "E"], lambda a, b: p[(a, b)], alpha=0.05)
-    # D is not significantly worse than A although C (between them) is: D ties with the best
-    assert ranks == {"A": 1, "B": 1, "D": 1, "C": 4, "E": 4}
+    # D is not significantly worse than A, but C (between them) is: C's group holds D, so no lower
+    # score gets a better rank (the trial's STS ar-ar: random -10.55 ranked 1st, a constant 0.00 6th)
+    assert ranks == {"A": 1, "B": 1, "C": 3, "D": 3, "E": 3}
     assert against_best == {"B": 0.30, "C": 0.01, "D": 0.20, "E": 0.001}
+
+
+@given(
+    st.integers(1, 6).flatmap(lambda n: st.lists(st.floats(0, 1), min_size=n * n, max_size=n * n))
+)
+def test_tie_group_ranks_never_fall_along_the_score_order(p_values):
+    n = math.isqrt(len(p_values))
+    ranks, _ = tie_groups(range(n), lambda a, b: p_values[a * n + b], alpha=0.05)
+    assert [ranks[i] for i in range(n)] == sorted(ranks.values())
 
 
 def test_tie_groups_without_ties_is_the_plain_order():
@@ -707,12 +718,29 @@ def test_command_refuses_no_resamples_for_a_bootstrap_test(small_phase, capsys):
     assert "No intervals \\(0 resamples\\)" in (out / "ranking.md").read_text()
 
 
-def test_bootstrap_test_choice_and_reproducible_tables(small_phase, tmp_path):
+def test_outputs_get_the_mode_of_a_new_file_under_the_umask(small_phase):
+    """Not mkstemp's 0600: the ranking is for sharing, as the builder's and the runner's files."""
+    ref, subs, out = small_phase
+    umask = os.umask(0o027)
+    try:
+        assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "20"]) == 0
+    finally:
+        os.umask(umask)
+    assert {(out / name).stat().st_mode & 0o777 for name in OUTPUT_FILES} == {0o640}
+
+
+def test_bootstrap_test_choice_and_reproducible_tables(small_phase, tmp_path, capsys):
     ref, subs, out = small_phase
     args = [str(subs), str(ref), "--test", "bootstrap", "--resamples", "300", "--seed", "3"]
     assert rank_main(args + ["--out", str(tmp_path / "one")]) == 0
+    assert "replaced" not in capsys.readouterr().err
     first = {name: (tmp_path / "one" / name).read_bytes() for name in OUTPUT_FILES}
-    assert rank_main(args + ["--out", str(tmp_path / "one")]) == 0
+    (tmp_path / "one" / "ranking.tex").unlink()
+    assert rank_main(args + ["--out", str(tmp_path / "one")]) == 0  # a note, not a refusal
+    replaced = "ranking.md, ranking.csv, ranking.html"
+    assert f"note: replaced the earlier ranking files in {tmp_path / 'one'}: {replaced}\n" in (
+        capsys.readouterr().err
+    )
     for name in OUTPUT_FILES:
         assert (tmp_path / "one" / name).read_bytes() == first[name]
     rows = list(csv.DictReader((tmp_path / "one" / "ranking.csv").open()))

@@ -577,13 +577,17 @@ def out_refused(out: Path, found: str) -> UsageError:
 
 
 def write_outputs(out: Path, report: RankingReport) -> None:
-    """Every output file of ``report`` written in ``out``, created when missing; UsageError when
-    one cannot be written (the folder changed, or the disk filled, while scoring)."""
+    """Every output file of ``report`` written in ``out``, created when missing, with a note
+    naming the earlier ranking's files it replaced; UsageError when one cannot be written (the
+    folder changed, or the disk filled, while scoring)."""
+    earlier = [name for name in OUTPUT_FILES if os.path.lexists(out / name)]
     try:
         out.mkdir(parents=True, exist_ok=True)
         for name, render in zip(OUTPUT_FILES, RENDERERS):
             atomic_write(out / name, render(report))
             log(f"wrote {out / name}")
+        if earlier:
+            log(f"note: replaced the earlier ranking files in {out}: {', '.join(earlier)}")
     except OSError as e:
         found = f"that {e.filename or out} cannot be written ({os_reason(e)})"
         raise out_refused(out, found) from None

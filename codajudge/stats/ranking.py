@@ -1,11 +1,12 @@
 """Official rankings: per-track ranks with statistical ties and an overall rank (by primary score).
 
-Per track, systems are ordered by the track's main metric. Ties are groups: the best remaining
-system leads a group, and every remaining system not significantly different from it (p > alpha)
-joins that group; repeat on the rest. Every member of a group gets the leader's rank (competition
-ranking: 1, 1, 3). The first group is "the best system and every system not significantly
-different from it" that SemEval-2017 marked. A system that did not submit a track ranks after all
-that did.
+Per track, systems are ordered by the track's main metric. Ties are groups, contiguous in that
+order so that a rank never inverts two scores: the best remaining system leads a group, and the
+systems after it join it, in order, up to (not including) the first one significantly different
+from it (p <= alpha); that one starts the next group. Every member of a group gets the leader's
+rank (competition ranking: 1, 1, 3). Where the p-values fall with the score, the first group is
+"the best system and every system not significantly different from it" that SemEval-2017 marked.
+A system that did not submit a track ranks after all that did.
 
 The overall order (``rank_overall``) is by default the primary score, the leaderboard's order: the
 mean of the primary tracks' main metric, each system's own number, so that no third system's
@@ -18,6 +19,7 @@ although A's primary score is higher (tests/test_ranking.py shows such a run).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import takewhile
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -82,10 +84,10 @@ def tie_groups(
         tested = {other: p_value(leader, other) for other in others}
         if not ranks:
             against_best = tested
-        group = [leader] + [s for s in others if tested[s] > alpha]
+        group = [leader, *takewhile(lambda other: tested[other] > alpha, others)]
         # a competition rank: one more than the systems ranked before the group
         ranks.update(dict.fromkeys(group, len(ranks) + 1))
-        remaining = [s for s in remaining if s not in ranks]
+        remaining = remaining[len(group) :]
     return ranks, against_best
 
 
