@@ -283,6 +283,13 @@ def test_arguments_that_are_not_sequences_are_refused_with_what_was_expected(giv
             lambda: lewidi.multilabel_error_rate([[[1, 0], [0, 1]]], [[[1, 0], [0, 1], [1, 1]]]),
             "item 0: gold has 2 annotators x 2 labels but the prediction 2 annotators x 3 labels",
         ),
+        (
+            lambda: lewidi.multilabel_error_rate(
+                [[[1, 0], [0, 1], [0, 0]], [[1], [1]]] * 2,
+                [[[1, 0], [0, 1], [0, 0]], [[1], [1]]] * 2,
+            ),
+            "gold, item 1: expected 3 labels (as item 0), found 2; give every item a 0/1 vector",
+        ),
         # a ragged list: its first item of another shape than item 0's, not the list's start
         (
             lambda: lewidi.manhattan([[0.5, 0.5]] * 9, [[0.5, 0.5]] * 5 + [[1.0]] + [[1, 0]] * 3),

@@ -167,12 +167,17 @@ def per_annotator_score(name: str, gold, pred, n_labels: int = 0, multilabel: bo
     """``official_score`` of the registered metric ``name`` on per-item lists of annotator labels
     (ragged: items may have different numbers of annotators), as ``PerAnnotator`` rows;
     multilabel items are label-major 0/1 vectors (one vector over the item's annotators per
-    label), as the LeWiDi 2025 files give them. Labels are whole numbers (``on_scale``);
-    ``n_labels``: the number of label values (0: any)."""
+    label, as many labels in every item), as the LeWiDi 2025 files give them. Labels are whole
+    numbers (``on_scale``); ``n_labels``: the number of label values (0: any)."""
     n_items = same_length(gold, pred)
     gold_items = [_item_row(row, "gold", i, multilabel) for i, row in enumerate(gold)]
     pred_items = [_item_row(row, "predictions", i, multilabel) for i, row in enumerate(pred)]
     for i, (g, p) in enumerate(zip(gold_items, pred_items)):
+        if multilabel and g.shape[1] != gold_items[0].shape[1]:  # a track has one label set
+            raise ValueError(
+                f"gold, item {i}: expected {counted(gold_items[0].shape[1], 'label')} (as item "
+                f"0), found {g.shape[1]}; give every item a 0/1 vector for each of the track's labels"
+            )
         if g.shape != p.shape:
             raise ValueError(
                 f"item {i}: gold has {_labels(g)} but the prediction {_labels(p)}; "
