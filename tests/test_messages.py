@@ -363,6 +363,35 @@ def test_a_name_holding_every_word_of_one_tracks_name_is_a_near_miss():
     )
 
 
+def test_a_name_fitting_two_tracks_patterns_shortened_is_no_guess():
+    """STS.output.track4.es-en.txt (sts2017: track4a is es_en, track4b es_en_mt) was said to be
+    meant for es_en, whose name's words it holds, though its track4 is as much track4b's: a word
+    shortened is held too, so the name fits both tracks and is no near miss; a name fitting one
+    track's pattern only is still one."""
+    tracks = [
+        track_from_dict(
+            {"id": track_id, "kind": "similarity", "dataset": track_id, "files": [name]}
+        )
+        for track_id, name in (
+            ("ar_ar", "STS.output.track1.*.txt"),
+            ("es_en", "STS.output.track4a.*.txt"),
+            ("es_en_mt", "STS.output.track4b.*.txt"),
+        )
+    ]
+    meant = {
+        "STS.output.track4.es-en.txt": None,
+        "STS.output.track4.txt": None,
+        "STS.output.track4b.es-en.txt.txt": "es_en_mt",
+        "STS.output.track1.txt": "ar_ar",
+    }
+    assert {name: naming_hint([name], tracks) for name in meant} == {
+        name: f"file {name!r} was probably meant for track '{track}': name it {track}.tsv"
+        if track
+        else "name each file after its track (see the starting kit)"
+        for name, track in meant.items()
+    }
+
+
 def test_a_name_of_a_tracks_words_mistyped_is_a_near_miss():
     """Typos were no near miss (irony_sfot.tsv, sarcasm_persp.tsv: "2 files match no track"): a
     name whose words are one track's in order, each mistyped (a transposition), shortened or

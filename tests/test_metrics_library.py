@@ -63,7 +63,10 @@ def test_numpy_arrays_and_ragged_lists_score_as_plain_lists():
         (lambda: lewidi.error_rate([[1, 0], [0, 1, 1]], [[1, 0], [0, 1]]), "item 1: gold has 3"),
         (lambda: lewidi.manhattan([[0.5, 0.5]], [[0.5, 0.5], [1, 0]]), "gold has 1 item but"),
         (lambda: lewidi.manhattan([[0.5, 0.5]], [[0.2, 0.3, 0.5]]), "expected one distribution"),
-        (lambda: lewidi.manhattan([[0.5, 0.5]], [["a", "b"]]), "predictions: expected numbers"),
+        (
+            lambda: lewidi.manhattan([[0.5, 0.5]], [["a", "b"]]),
+            "predictions, item 0: expected numbers",
+        ),
         (lambda: lewidi.wasserstein([], []), "no items"),
         (lambda: lewidi.manhattan([0.5, 0.5], [1.0, 0.0]), "expected one distribution for every"),
         (
@@ -71,7 +74,10 @@ def test_numpy_arrays_and_ragged_lists_score_as_plain_lists():
             "expected one [not chosen, chosen] per label for every item",
         ),
         (lambda: sts.pearson([[1.0, 2.0]], [[1.0, 2.0]]), "expected one score for every item"),
-        (lambda: lewidi.manhattan([[0.5, 0.5], [1.0]], [[0.5, 0.5], [1, 0]]), "all of one length"),
+        (
+            lambda: lewidi.manhattan([[0.5, 0.5], [1.0]], [[0.5, 0.5], [1, 0]]),
+            "gold, item 1: expected 2",
+        ),
         (
             lambda: sts.pearson([1.0, float("nan")], [1.0, 2.0]),
             "gold, item 1: expected finite numbers; found nan",
@@ -276,6 +282,36 @@ def test_arguments_that_are_not_sequences_are_refused_with_what_was_expected(giv
         (
             lambda: lewidi.multilabel_error_rate([[[1, 0], [0, 1]]], [[[1, 0], [0, 1], [1, 1]]]),
             "item 0: gold has 2 annotators x 2 labels but the prediction 2 annotators x 3 labels",
+        ),
+        (
+            lambda: lewidi.multilabel_error_rate(
+                [[[1, 0], [0, 1], [0, 0]], [[1], [1]]] * 2,
+                [[[1, 0], [0, 1], [0, 0]], [[1], [1]]] * 2,
+            ),
+            "gold, item 1: expected 3 labels (as item 0), found 2; give every item a 0/1 vector",
+        ),
+        # a ragged list: its first item of another shape than item 0's, not the list's start
+        (
+            lambda: lewidi.manhattan([[0.5, 0.5]] * 9, [[0.5, 0.5]] * 5 + [[1.0]] + [[1, 0]] * 3),
+            "predictions, item 5: expected 2 values (as item 0), found 1 value",
+        ),
+        (
+            lambda: chaosnli.jsd([[0.5, 0.5]] * 3, [[0.5, 0.5], [0.5, 0.5], "ab"]),
+            "predictions, item 2: expected numbers; found 'ab'",
+        ),
+        (
+            lambda: lewidi.multilabel_manhattan(
+                [[[1, 0]] * 3] * 4, [[[1, 0]] * 3] * 3 + [[[1, 0]]]
+            ),
+            "predictions, item 3: expected 3 x 2 values (as item 0), found 1 x 2 values",
+        ),
+        (
+            lambda: sts.pearson([1, 2, 3], [1, [2, 3], 3]),
+            "predictions, item 1: expected a single number (as item 0), found 2 values",
+        ),
+        (
+            lambda: lewidi.error_rate([[1, 0]], [[1, [0, 1]]]),
+            "predictions, item 0, annotator 1: expected a single number (as annotator 0)",
         ),
     ],
 )

@@ -429,9 +429,16 @@ def _meant_for(name: str, meant: Sequence[Track]) -> str:
 
 
 def _holds_words(words: list[str], pattern: str) -> bool:
-    """Whether ``words`` (of a loose name) hold every word of ``pattern`` without a ``*``, each as often."""
+    """Whether ``words`` (of a loose name) hold every word of ``pattern`` without a ``*``, each as
+    often, as written or shortened to two letters or more: ``track4`` holds both ``track4a`` and
+    ``track4b``, so that a name fitting two tracks' patterns is no guess between them."""
     wanted = Counter(word for word in _loose(pattern).split("_") if word and "*" not in word)
-    return bool(wanted) and not wanted - Counter(words)
+    # each word read as the shortest of the pattern's it begins (itself, if it is one)
+    by_length = sorted(wanted, key=len)
+    read = [
+        next((w for w in by_length if w.startswith(word) and len(word) > 1), word) for word in words
+    ]
+    return bool(wanted) and not wanted - Counter(read)
 
 
 #: How many files named like a track's file (``_meant_track``) a note or a hint names one by one.

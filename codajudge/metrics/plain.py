@@ -7,13 +7,13 @@ soft labels by the scoring program's rule (``probabilities``), never turned into
 
 import math
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain
 from numbers import Rational, Real
 
 import numpy as np
 
-from ..errors import counted, problem_text
+from ..errors import counted, plural, problem_text
 from .base import get
 from .disagreement import PerAnnotator
 
@@ -56,7 +56,8 @@ def numbers(values, what: str, shape_of_one: str, unit: str = "item", labels: bo
         array = np.asarray(values, dtype=float)
     except (TypeError, ValueError):
         raise ValueError(
-            f"{what}: expected numbers, {shape_of_one} for every item, all of one length; "
+            _first_unlike(values, what, unit)
+            or f"{what}: expected numbers, {shape_of_one} for every item, all of one length; "
             f"found {_sample(values)}"
         ) from None
     except OverflowError:  # a number past a float's range (10**400): refused below, as 1e999 is
@@ -70,6 +71,31 @@ def numbers(values, what: str, shape_of_one: str, unit: str = "item", labels: bo
         found = _sample(list(values)[first])
         raise ValueError(f"{what}, {unit} {first}: expected finite numbers; found {found}")
     return array
+
+
+def _first_unlike(values, what: str, unit: str) -> str:
+    """Where ``values`` (``what``), which numpy cannot read as one array of numbers, first goes
+    wrong: its first ``unit`` that is not numbers, or not of the shape of its ``unit`` 0; "" when
+    none is (``values`` not a list)."""
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+        return ""
+    shapes = []
+    for index, element in enumerate(values):
+        try:
+            shapes.append(np.shape(np.asarray(element, dtype=float)))
+        except (TypeError, ValueError, OverflowError):
+            return f"{what}, {unit} {index}: expected numbers; found {_sample(element)}"
+        if shapes[index] != shapes[0]:
+            expected, found = map(_shape_text, (shapes[0], shapes[index]))
+            return f"{what}, {unit} {index}: expected {expected} (as {unit} 0), found {found}"
+    return ""
+
+
+def _shape_text(shape: tuple) -> str:
+    """An array's shape in words: "a single number", "2 values", "3 x 2 values"."""
+    if not shape:
+        return "a single number"
+    return f"{' x '.join(map(str, shape))} {plural(math.prod(shape), 'value')}"
 
 
 def _inf_if_past_range(value):
@@ -141,12 +167,17 @@ def per_annotator_score(name: str, gold, pred, n_labels: int = 0, multilabel: bo
     """``official_score`` of the registered metric ``name`` on per-item lists of annotator labels
     (ragged: items may have different numbers of annotators), as ``PerAnnotator`` rows;
     multilabel items are label-major 0/1 vectors (one vector over the item's annotators per
-    label), as the LeWiDi 2025 files give them. Labels are whole numbers (``on_scale``);
-    ``n_labels``: the number of label values (0: any)."""
+    label, as many labels in every item), as the LeWiDi 2025 files give them. Labels are whole
+    numbers (``on_scale``); ``n_labels``: the number of label values (0: any)."""
     n_items = same_length(gold, pred)
     gold_items = [_item_row(row, "gold", i, multilabel) for i, row in enumerate(gold)]
     pred_items = [_item_row(row, "predictions", i, multilabel) for i, row in enumerate(pred)]
     for i, (g, p) in enumerate(zip(gold_items, pred_items)):
+        if multilabel and g.shape[1] != gold_items[0].shape[1]:  # a track has one label set
+            raise ValueError(
+                f"gold, item {i}: expected {counted(gold_items[0].shape[1], 'label')} (as item "
+                f"0), found {g.shape[1]}; give every item a 0/1 vector for each of the track's labels"
+            )
         if g.shape != p.shape:
             raise ValueError(
                 f"item {i}: gold has {_labels(g)} but the prediction {_labels(p)}; "
