@@ -179,6 +179,19 @@ def test_ids_given_again_are_each_listed_once_with_their_own_first_line(tmp_path
     )
 
 
+def test_a_first_column_repeating_one_of_the_tracks_ids_names_it_a_duplicate_id(tmp_path):
+    """Half a file's lines repeating the track's first id, then the other items' ids: that column
+    holds ids, so the refusal names the id repeated and its lines, not a column of no ids."""
+    path = tmp_path / "f.tsv"
+    path.write_text("i0\tneutral\n" * 4 + "".join(f"i{k}\tneutral\n" for k in range(4, 8)))
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "f.tsv", gold_of(NLI, 8))
+    assert str(error.value).startswith(
+        "f.tsv: duplicate id, on 3 lines (lines 2, 3, 4; items 'i0'); expected each id on one line "
+        "only, found 'i0' again (first seen on line 1) on line 2"
+    )
+
+
 def test_a_problem_of_lines_in_any_item_order_lists_the_first_lines_in_line_order(tmp_path):
     """Values are checked in item order: a file whose ids are not in the track's order still has its
     problem's lines listed from the first line of the file, each item beside its line's, and the

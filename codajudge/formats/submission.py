@@ -272,7 +272,8 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
 
 def _refuse_column_of_no_ids(columns: Columns, expected: str, display: str) -> None:
     """Refuse a file whose first column repeats one value (``repeated_value``): no ids, named as
-    the LeWiDi 2023 layout when its rows are that layout's (``is_results_row``)."""
+    the LeWiDi 2023 layout when its rows are that layout's (``is_results_row``); a repeated id of
+    the track is left to the refusal of each duplicate id's line."""
     repeated = repeated_value(columns.heads)
     if repeated is None:
         return
@@ -281,6 +282,8 @@ def _refuse_column_of_no_ids(columns: Columns, expected: str, display: str) -> N
     if all(is_results_row(columns.track, text) for text in columns.body[:IDS_LOOKED_UP]):
         message = RESULTS_LAYOUT_GIVEN
         found += f", such as {shorten(columns.body[0])!r} (a hard label, then probabilities)"
+    elif repeated[0] in columns.ids:
+        return
     raise Rule(message, expected, ID_COLUMN_HINT).error(display, found)
 
 
