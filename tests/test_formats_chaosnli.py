@@ -438,6 +438,28 @@ def test_a_document_for_a_part_already_given_is_refused_and_others_are_left(tmp_
         located(tmp_path)
 
 
+@pytest.mark.parametrize(
+    "other, ids, refused",
+    [
+        ("mnli_soft.tsv", MNLI_IDS, "mnli_soft.tsv, snli_all.json: track 'mnli_soft'"),
+        ("mnli_nli.tsv", MNLI_IDS, "mnli_nli.tsv, snli_all.json: track 'mnli_nli'"),
+        ("mnli_y.json", MNLI_IDS, "mnli_y.json, snli_all.json: track 'mnli_soft'"),
+        ("mnli_a.json", IDS + MNLI_IDS, "snli_all.json, mnli_a.json: track 'snli_soft'"),
+    ],
+)
+def test_a_document_of_both_parts_beside_another_file_of_a_part_is_refused_naming_both(
+    tmp_path, other, ids, refused
+):
+    """A document of every item of both parts is the file of each part's tracks, whatever its
+    name: another file for one of those tracks (a .tsv, a part's document, another document of
+    both parts) gives that track two files, never one of them read silently."""
+    write(tmp_path / "snli_all.json", {"m": records(IDS + MNLI_IDS)})
+    write(tmp_path / other, {"m": records(ids)})
+    with pytest.raises(SubmissionError) as e:
+        located(tmp_path)
+    assert str(e.value).startswith(f"{refused} is given by more than one file")
+
+
 def test_a_link_is_never_opened_to_match_it(tmp_path):
     target = write(tmp_path / "outside.json", {"m": records()})
     folder = tmp_path / "sub"

@@ -303,9 +303,11 @@ def find_track_files(
     """``locate_track_files``, then, for the tracks that take a JSON document (``_document_tracks``),
     each file no name claims that is a ChaosNLI document (``formats.chaosnli``) whose ids are most of
     all a dataset's (``ids_of(dataset)``, called only then), read within the bounds of the
-    dataset's whole part (``coverage.part_items`` of ``phases``); returns what it found. A track already
-    given by another file is refused (``_give``). A ``.json`` file larger than a document of the
-    largest such dataset is not read, with a note; without such tracks no file is read."""
+    dataset's whole part (``coverage.part_items`` of ``phases``); and each document a name claims,
+    as the file of every dataset whose items it all holds when they are several, else of one no
+    file gives; returns what it found. A track already given by another file is refused
+    (``_give``). A ``.json`` file larger than a document of the largest such dataset is not read,
+    with a note; without such tracks no file is read."""
     claimed, unclaimed = locate_track_files(folder, tracks)
     wanted = _document_tracks(tracks)
     notes: list[str] = []
@@ -327,11 +329,15 @@ def find_track_files(
             left.append(name)
         for dataset in datasets:
             _give(claimed, PurePosixPath(name), [track.id for track in wanted[dataset]])
-    unsubmitted = {d: ts for d, ts in wanted.items() if not any(t.id in claimed for t in ts)}
-    for name in sorted(named) if unsubmitted else ():  # a part's document may hold another whole
+    unsubmitted = {d for d, ts in wanted.items() if not any(t.id in claimed for t in ts)}
+    for name in sorted(named):  # a part's document may hold another part whole, or several
+        relative = PurePosixPath(name)
         uids = document_uids(Path(folder) / name, n_items) or set()
-        for dataset in (d for d in unsubmitted if uids.issuperset(ids_of(d))):
-            _give(claimed, PurePosixPath(name), [track.id for track in unsubmitted[dataset]])
+        whole = [d for d in wanted if uids.issuperset(ids_of(d))]
+        for dataset in whole if len(whole) > 1 else unsubmitted.intersection(whole):
+            _give(
+                claimed, relative, [t.id for t in wanted[dataset] if claimed.get(t.id) != relative]
+            )
     return FoundFiles(tracks, claimed, left, notes)
 
 
