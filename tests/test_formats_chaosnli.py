@@ -146,6 +146,27 @@ def test_a_uid_of_no_phase_of_the_part_is_refused_naming_the_part_it_is_of(tmp_p
     ]
 
 
+@pytest.mark.parametrize("parts", [{"mnli": (MNLI_IDS, "snli_x.json")}, {}])
+def test_a_document_of_the_other_parts_records_is_told_that_parts_file_names(tmp_path, parts):
+    """snli_x.json holding MNLI's records only, read for MNLI's tracks too (no other file gives
+    them) or for no track of that part: the hint names the file names of MNLI's tracks, never
+    snli_x.json itself."""
+    path = write(tmp_path / "snli_x.json", {"m": records(MNLI_IDS)})
+    phases = {"evaluation": {"mnli": list(map(id_hash, MNLI_IDS))}}
+    keys = ItemKeys(IDS, elsewhere=OtherPhases(SOFT, phases, parts), tracks=TRACKS)
+    with pytest.raises(SubmissionError) as e:
+        read_prediction(path, path.name, SOFT, keys)
+    assert (
+        str(e.value)
+        .splitlines()[0]
+        .endswith(
+            "That uid is an item of part 'mnli', not of this one: write its record in a file named "
+            "for that part's tracks (mnli_soft.tsv or mnli*.json or mnli_nli.tsv, any case; * stands "
+            "for any text), not snli_x.json (or one document holding every item of both parts)"
+        )
+    )
+
+
 def test_one_document_of_both_parts_is_read_by_each_parts_tracks(tmp_path):
     """ChaosNLI's own model_predictions_for_snli_mnli.json: one document of every item of both
     parts is each part's file, found by its uids or under either part's name, and read on each

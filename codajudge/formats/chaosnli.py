@@ -128,17 +128,20 @@ def document_uids(path: Path, n_items: int) -> set | None:
         return None
 
 
-def read_chaosnli(path: Path, display: str, track: Track, ids: list[str], elsewhere=None):
+def read_chaosnli(
+    path: Path, display: str, track: Track, ids: list[str], elsewhere=None, tracks=()
+):
     """(values aligned with ``ids``, warnings) for ``track``: probabilities ``(N, K)`` in the track's
     label order for a soft-label track (``soft.soft_label``'s rules, a record's logits turned into
     probabilities), label indices ``(N,)`` for a classification track (``predicted_label``, by the
     track's ``LabelSet``: a letter its aliases declare, or a name). The document is read within the
     bounds of the dataset's whole part: ``ids`` and the other phases' items (``elsewhere``, a
-    ``coverage.OtherPhases``, which also names the phase of a document of only its uids)."""
+    ``coverage.OtherPhases``, which also names the phase of a document of only its uids);
+    ``tracks``: the edition's, to name the files of another part whose records it holds."""
     order = _track_order(track, display)  # refuses a track the layout does not fit, before reading
     model, records = _document(path, display, _part_items(track, ids, elsewhere))
     problems, notes = ProblemCollector(display), []
-    position, skipped = _positions(records, ids, problems, elsewhere)
+    position, skipped = _positions(records, ids, problems, elsewhere, tracks)
     soft = kinds.of(track).value_type is DISTRIBUTION
     k = len(track.labels)
     values = np.zeros((len(ids), k)) if soft else np.full(len(ids), -1, dtype=np.int64)
@@ -158,13 +161,13 @@ def read_chaosnli(path: Path, display: str, track: Track, ids: list[str], elsewh
     return values, [NOTE.format(shorten(model))] + skipped + note_warnings(notes, VALUE_NOTES)
 
 
-def _positions(records: dict, ids: list[str], problems: ProblemCollector, elsewhere=None):
+def _positions(records: dict, ids: list[str], problems: ProblemCollector, elsewhere, tracks):
     """(uid -> item index of the records whose uid is an item of the track, warnings). A document
     holding a record for every item of the track may hold records of other items (``_elsewhere``),
     left out with a warning naming how many and one of them. A document of no item but of another
     phase's (``elsewhere``) is refused naming that phase. Otherwise a record naming no item is
-    refused (with the part it is an item of, if another), and the items without a record are named
-    (as ``submission`` names them)."""
+    refused (with the part it is an item of, if another: ``_part_hint``), and the items without a
+    record are named (as ``submission`` names them)."""
     index = {item_id: i for i, item_id in enumerate(ids)}
     position = {uid: index[uid] for uid in records if uid in index}
     others = [uid for uid in records if uid not in index]
@@ -178,7 +181,8 @@ def _positions(records: dict, ids: list[str], problems: ProblemCollector, elsewh
     every = elsewhere is not None and len(position) == len(ids)
     skipped = _elsewhere(records, parts, elsewhere) if every else {}
     for uid in (uid for uid in others if uid not in skipped):
-        hint = _keyed_otherwise(records[uid], uid, index) or _part_hint(parts[uid], elsewhere)
+        part_hint = _part_hint(parts[uid], elsewhere, problems.file, tracks)
+        hint = _keyed_otherwise(records[uid], uid, index) or part_hint
         unknown_id(problems, uid, index, hint=hint)
     missing_items(ids, sorted(position.values()), problems)
     return position, [_skipped_note(skipped, elsewhere.dataset, len(ids))] if skipped else []
@@ -210,11 +214,17 @@ def _skipped_note(skipped: dict, own: str, n_items: int) -> str:
     )
 
 
-def _part_hint(part: str | None, elsewhere) -> str | None:
-    """The hint for an unknown uid that is an item of ``part``, another dataset, else None."""
+def _part_hint(part: str | None, elsewhere, display: str, tracks) -> str | None:
+    """The hint for an unknown uid of the file ``display`` that is an item of ``part``, another
+    dataset, else None: write its record in the file of that part's tracks or, when none is
+    another file, in a file named as their ``tracks``' files are."""
     if part is None or part == elsewhere.dataset:
         return None
-    file = elsewhere.parts[part][1] if part in elsewhere.parts else f"part {part!r}'s file"
+    file = elsewhere.parts[part][1] if part in elsewhere.parts else display
+    if file == display:
+        names = dict.fromkeys(name for t in tracks if t.dataset == part for name in t.file_names)
+        named = f" ({' or '.join(names)}, any case; * stands for any text)" if names else ""
+        file = f"a file named for that part's tracks{named}, not {display}"
     return (
         f"that uid is an item of part {part!r}, not of this one: write its record in {file} (or "
         "one document holding every item of both parts)"

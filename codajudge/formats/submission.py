@@ -130,7 +130,9 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
     display = safe_display(display)
     problems = ProblemCollector(display)
     if is_chaosnli_document(path):  # one document for two tracks, its uids in any order
-        values, warnings = read_chaosnli(path, display, track, keys.ids, keys.elsewhere)
+        values, warnings = read_chaosnli(
+            path, display, track, keys.ids, keys.elsewhere, keys.tracks
+        )
         return Prediction(values, warnings, "chaosnli")
     try:
         lines = read_texts(path, display, len(keys.ids))
