@@ -334,6 +334,7 @@ def test_thin_entry_point_with_the_codabench_command(tmp_path):
 
 # ---------------------------------------------------------------- code submissions that fail
 
+VOCAB_FIX = "os.path.join(os.path.dirname(__file__), 'vocab.json')"
 FAILING_MODELS = {
     "raises": (
         "class Model:\n    def __init__(self, track):\n        pass\n    def fit(self, items):\n"
@@ -365,6 +366,10 @@ FAILING_MODELS = {
     "no_model_class": (
         "class Modle:\n    pass\n",
         ["no class named Model", "from codajudge.baselines"],
+    ),
+    "relative_path": (  # passes run from its own folder, not from the platform's working folder
+        "import json\nVOCAB = json.load(open('vocab.json'))\nclass Model:\n    pass\n",
+        ["FileNotFoundError", "model.py, line 2", "not the submission's", VOCAB_FIX],
     ),
     "syntax_error": (
         "class Model:\n    def fit(self, items)\n        pass\n",

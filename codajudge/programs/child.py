@@ -156,7 +156,7 @@ def call_participant(what: str, root: Path | None, function: Callable, *args):
         # a read-only folder, as the submission's is
         refused = (errno.EROFS, errno.EACCES, errno.EPERM)
         unwritable = isinstance(error, OSError) and error.errno in refused and error.filename
-        hints = [RETURN_PREDICTIONS_HINT if unwritable else None]
+        hints = [RETURN_PREDICTIONS_HINT if unwritable else _relative_path_hint(error)]
         if root is not None:  # participant code, whose own frames are shown
             hints = [_raised_at(error, root), *hints, participant_traceback(error, root)]
         raise SubmissionError.single(
@@ -164,6 +164,19 @@ def call_participant(what: str, root: Path | None, function: Callable, *args):
             f"{what} failed with {_exception_line(error)}",
             hint="; ".join(filter(None, hints)) or None,
         ) from None
+
+
+def _relative_path_hint(error: BaseException) -> str | None:
+    """How to open a file shipped with the submission, when ``error`` is an OSError of a relative
+    path (read from the working folder, which on the platform is the ingestion program's)."""
+    name = error.filename if isinstance(error, OSError) else None
+    if not isinstance(name, (str, bytes)) or os.path.isabs(name):
+        return None
+    return (
+        f"a relative path is read from the working folder ({safe_display(os.getcwd())}), not the "
+        "submission's: open a file shipped in the zip with "
+        f"os.path.join(os.path.dirname(__file__), {shorten(os.fsdecode(name), 80)!r})"
+    )
 
 
 def _exception_line(error: BaseException) -> str:
