@@ -371,6 +371,18 @@ FAILING_MODELS = {
         "import json\nVOCAB = json.load(open('vocab.json'))\nclass Model:\n    pass\n",
         ["FileNotFoundError", "model.py, line 2", "not the submission's", VOCAB_FIX],
     ),
+    "predict_signature": (  # the kit's call does not bind: the signature it needs, the def's line
+        "class Model:\n    def __init__(self, track):\n        pass\n    def fit(self, items):\n"
+        "        pass\n    def predict(self, items, extra):\n        return []\n",
+        [
+            "expected def predict(self, items)",
+            "found def predict(self, items, extra) at model.py, line 6",
+        ],
+    ),
+    "init_signature": (
+        "class Model:\n    def __init__(self):\n        pass\n    fit = predict = print\n",
+        ["Model(track) failed", "expected def __init__(self, track), found def __init__(self) at"],
+    ),
     "syntax_error": (
         "class Model:\n    def fit(self, items)\n        pass\n",
         ["importing model.py failed with SyntaxError", "model.py, line 2"],
