@@ -383,6 +383,19 @@ FAILING_MODELS = {
         "class Model:\n    def __init__(self):\n        pass\n    fit = predict = print\n",
         ["Model(track) failed", "expected def __init__(self, track), found def __init__(self) at"],
     ),
+    # raised as import raises it, whatever the test machine has installed
+    "package_in_image": (  # the README's list of the image's packages says which
+        "raise ModuleNotFoundError(\"No module named 'sklearn'\", name='sklearn.svm')\n",
+        [
+            "No module named",
+            "sklearn is in the platform's image (scikit-learn",
+            "pip install scikit-learn ",
+        ],
+    ),
+    "package_not_in_image": (
+        "raise ModuleNotFoundError(\"No module named 'torch'\", name='torch')\n",
+        ["No module named 'torch'", "(codalab/codalab-legacy:py312) does not have torch: ship"],
+    ),
     "syntax_error": (
         "class Model:\n    def fit(self, items)\n        pass\n",
         ["importing model.py failed with SyntaxError", "model.py, line 2"],

@@ -22,6 +22,18 @@ from ..tracks import Track
 from .base import item_annotators
 
 MODEL_FILE = "model.py"
+#: The packages code can import in the platform's image (``bundle.check.v2.KIT_IMAGE``), by import
+#: name, as the starting kit's README lists them.
+IMAGE_PACKAGES = {
+    "numpy": "numpy 1.26",
+    "scipy": "scipy 1.11",
+    "sklearn": "scikit-learn 1.5",
+    "pandas": "pandas 2.2",
+    "yaml": "pyyaml 6",
+    "numba": "numba 0.61",
+    "matplotlib": "matplotlib 3.8",
+    "psutil": "psutil",
+}
 
 
 def track_settings(track: Track, seed: int) -> dict:

@@ -28,7 +28,13 @@ from pathlib import Path
 from typing import Callable
 
 from ..assets import PACKAGE
-from ..baselines.interface import MODEL_FILE, plain_data, prediction_lines, track_settings
+from ..baselines.interface import (
+    IMAGE_PACKAGES,
+    MODEL_FILE,
+    plain_data,
+    prediction_lines,
+    track_settings,
+)
 from ..errors import ConfigError, FileRefusals, KitError, SubmissionError, counted, first_few
 from ..formats.items import public_view, read_items
 from ..formats.textfile import safe_display, shorten
@@ -168,6 +174,7 @@ def call_participant(what: str, root: Path | None, function: Callable, *args, si
         refused = (errno.EROFS, errno.EACCES, errno.EPERM)
         unwritable = isinstance(error, OSError) and error.errno in refused and error.filename
         hints = [RETURN_PREDICTIONS_HINT if unwritable else _relative_path_hint(error)]
+        hints.append(_missing_package_hint(error))
         if root is not None:  # participant code, whose own frames are shown
             hints = [_raised_at(error, root), *hints, participant_traceback(error, root)]
         raise SubmissionError.single(
@@ -207,6 +214,24 @@ def _signature_refusal(what, error, function, root, signature) -> SubmissionErro
         found=found,
         hint="the kit calls Model(track), then fit(train_items) and predict(items): give the "
         "method these parameters (any extra one with a default value)",
+    )
+
+
+def _missing_package_hint(error: BaseException) -> str | None:
+    """Whether the package of a ModuleNotFoundError is in the platform's image (IMAGE_PACKAGES),
+    and what to do."""
+    name = error.name if isinstance(error, ModuleNotFoundError) else None
+    if not isinstance(name, str):
+        return None
+    package = shorten(safe_display(name.split(".")[0]))
+    if package in IMAGE_PACKAGES:
+        listed = IMAGE_PACKAGES[package]  # pip's name, then the version
+        return f"{package} is in the platform's image ({listed}): pip install {listed.split()[0]} to run locally"
+    from ..bundle.check.v2 import KIT_IMAGE
+
+    return (
+        f"the platform's image ({KIT_IMAGE}) does not have {package}: ship pure-Python code in "
+        "the zip, or ask the organisers"
     )
 
 
