@@ -727,6 +727,47 @@ def test_prediction_lines_refuse_an_int_too_long_to_write_with_the_item(kind, la
     assert "item 'a'" in str(info.value) and "found int of 16,610 bits" in str(info.value)
 
 
+class _SeriesLike:
+    """A pandas-like Series: iterable, sized, with .tolist()."""
+
+    def __iter__(self):
+        return iter([1.0, 2.0])
+
+    def tolist(self):
+        return [1.0, 2.0]
+
+
+@pytest.mark.parametrize(
+    "returned, fix",
+    [
+        (
+            {"a": 1.0, "b": 2.0},
+            'Return a list in the items\' order: [pred[item["id"]] for item in items]',
+        ),
+        ((v for v in [1.0, 2.0]), "Wrap it in list(...)"),
+        (_SeriesLike(), "Call its .tolist()"),
+    ],
+)
+def test_predictions_that_are_no_list_are_told_how_to_make_one(returned, fix):
+    track = track_from_dict({"id": "sts", "kind": "similarity", "dataset": "sts"})
+    items = [{"id": "a", "texts": []}, {"id": "b", "texts": []}]
+    with pytest.raises(SubmissionError) as info:
+        prediction_lines(track, items, returned, "t")
+    assert "expected a list (or tuple, numpy array), found" in str(info.value)
+    assert fix in str(info.value)
+
+
+def test_an_item_predicted_none_is_told_it_has_no_prediction():
+    soft = track_from_dict(
+        {"id": "s", "kind": "soft_label", "scale": "categorical", "dataset": "v", "labels": VEN}
+    )
+    items = [{"id": "a", "texts": []}, {"id": "b", "texts": []}]
+    with pytest.raises(SubmissionError) as info:
+        prediction_lines(soft, items, [[0.2, 0.3, 0.5], None], "t")
+    assert "t, item 'b': the item has no prediction (None)" in str(info.value)
+    assert "returning None instead of the whole list" in str(info.value)
+
+
 def test_prediction_lines_soft_and_perspectivist_forms():
     soft = track_from_dict(
         {"id": "s", "kind": "soft_label", "scale": "multilabel", "dataset": "v", "labels": VEN}
