@@ -171,6 +171,20 @@ def test_a_missing_release_named_for_several_splits_of_one_dataset_names_it_once
     assert problem.file == f"{tmp_path / 'nope.csv'} (dataset 'a')"
 
 
+def test_a_release_missing_from_data_but_in_the_edition_s_own_folder_says_so(tmp_path):
+    """``--data`` naming another folder than the edition's own, which holds the release."""
+    from codajudge.importers import missing_releases
+
+    own = tmp_path / "edition"
+    (own / "data" / "pairs").mkdir(parents=True)
+    [problem] = missing_releases({"a": {"path": "data/pairs"}}, tmp_path / "other", own)
+    assert "release not found in the --data folder" in problem.render()
+    assert (
+        f"It is in the edition's own folder: leave out --data (its default), or pass --data {own}"
+        in problem.render()
+    )
+
+
 ENTRY_POINTS = {
     "build_bundle.py": [str(REPO / "build_bundle.py"), "--help"],
     "rank_submissions.py": [str(REPO / "rank_submissions.py"), "--help"],

@@ -334,6 +334,7 @@ def test_thin_entry_point_with_the_codabench_command(tmp_path):
 
 # ---------------------------------------------------------------- code submissions that fail
 
+VOCAB_FIX = "os.path.join(os.path.dirname(__file__), 'vocab.json')"
 FAILING_MODELS = {
     "raises": (
         "class Model:\n    def __init__(self, track):\n        pass\n    def fit(self, items):\n"
@@ -365,6 +366,35 @@ FAILING_MODELS = {
     "no_model_class": (
         "class Modle:\n    pass\n",
         ["no class named Model", "from codajudge.baselines"],
+    ),
+    "relative_path": (  # passes run from its own folder, not from the platform's working folder
+        "import json\nVOCAB = json.load(open('vocab.json'))\nclass Model:\n    pass\n",
+        ["FileNotFoundError", "model.py, line 2", "not the submission's", VOCAB_FIX],
+    ),
+    "predict_signature": (  # the kit's call does not bind: the signature it needs, the def's line
+        "class Model:\n    def __init__(self, track):\n        pass\n    def fit(self, items):\n"
+        "        pass\n    def predict(self, items, extra):\n        return []\n",
+        [
+            "expected def predict(self, items)",
+            "found def predict(self, items, extra) at model.py, line 6",
+        ],
+    ),
+    "init_signature": (
+        "class Model:\n    def __init__(self):\n        pass\n    fit = predict = print\n",
+        ["Model(track) failed", "expected def __init__(self, track), found def __init__(self) at"],
+    ),
+    # raised as import raises it, whatever the test machine has installed
+    "package_in_image": (  # the README's list of the image's packages says which
+        "raise ModuleNotFoundError(\"No module named 'sklearn'\", name='sklearn.svm')\n",
+        [
+            "No module named",
+            "sklearn is in the platform's image (scikit-learn",
+            "pip install scikit-learn ",
+        ],
+    ),
+    "package_not_in_image": (
+        "raise ModuleNotFoundError(\"No module named 'torch'\", name='torch')\n",
+        ["No module named 'torch'", "(codalab/codalab-legacy:py312) does not have torch: ship"],
     ),
     "syntax_error": (
         "class Model:\n    def fit(self, items)\n        pass\n",
@@ -695,6 +725,47 @@ def test_prediction_lines_refuse_an_int_too_long_to_write_with_the_item(kind, la
     with pytest.raises(SubmissionError) as info:
         prediction_lines(track, items, [10**5000], "t")
     assert "item 'a'" in str(info.value) and "found int of 16,610 bits" in str(info.value)
+
+
+class _SeriesLike:
+    """A pandas-like Series: iterable, sized, with .tolist()."""
+
+    def __iter__(self):
+        return iter([1.0, 2.0])
+
+    def tolist(self):
+        return [1.0, 2.0]
+
+
+@pytest.mark.parametrize(
+    "returned, fix",
+    [
+        (
+            {"a": 1.0, "b": 2.0},
+            'Return a list in the items\' order: [pred[item["id"]] for item in items]',
+        ),
+        ((v for v in [1.0, 2.0]), "Wrap it in list(...)"),
+        (_SeriesLike(), "Call its .tolist()"),
+    ],
+)
+def test_predictions_that_are_no_list_are_told_how_to_make_one(returned, fix):
+    track = track_from_dict({"id": "sts", "kind": "similarity", "dataset": "sts"})
+    items = [{"id": "a", "texts": []}, {"id": "b", "texts": []}]
+    with pytest.raises(SubmissionError) as info:
+        prediction_lines(track, items, returned, "t")
+    assert "expected a list (or tuple, numpy array), found" in str(info.value)
+    assert fix in str(info.value)
+
+
+def test_an_item_predicted_none_is_told_it_has_no_prediction():
+    soft = track_from_dict(
+        {"id": "s", "kind": "soft_label", "scale": "categorical", "dataset": "v", "labels": VEN}
+    )
+    items = [{"id": "a", "texts": []}, {"id": "b", "texts": []}]
+    with pytest.raises(SubmissionError) as info:
+        prediction_lines(soft, items, [[0.2, 0.3, 0.5], None], "t")
+    assert "t, item 'b': the item has no prediction (None)" in str(info.value)
+    assert "returning None instead of the whole list" in str(info.value)
 
 
 def test_prediction_lines_soft_and_perspectivist_forms():

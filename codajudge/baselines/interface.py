@@ -7,6 +7,7 @@ The interface itself is described in the package docstring (``codajudge.baseline
 import contextlib
 import json
 import numbers
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -22,6 +23,18 @@ from ..tracks import Track
 from .base import item_annotators
 
 MODEL_FILE = "model.py"
+#: The packages code can import in the platform's image (``bundle.check.v2.KIT_IMAGE``), by import
+#: name, as the starting kit's README lists them.
+IMAGE_PACKAGES = {
+    "numpy": "numpy 1.26",
+    "scipy": "scipy 1.11",
+    "sklearn": "scikit-learn 1.5",
+    "pandas": "pandas 2.2",
+    "yaml": "pyyaml 6",
+    "numba": "numba 0.61",
+    "matplotlib": "matplotlib 3.8",
+    "psutil": "psutil",
+}
 
 
 def track_settings(track: Track, seed: int) -> dict:
@@ -35,6 +48,14 @@ class Foreign:
 
     def __init__(self, value):
         self.type_name = type(value).__name__
+        #: how to make a list of it, when predict() returned it (an iterator, a pandas Series)
+        self.list_fix = None
+        if isinstance(value, Iterator):
+            self.list_fix = (
+                "wrap it in list(...) and return that (a generator or iterator is no list)"
+            )
+        elif hasattr(type(value), "tolist"):
+            self.list_fix = "call its .tolist() and return that"
 
     def __str__(self) -> str:
         return f"<{self.type_name} object>"
@@ -78,6 +99,13 @@ def plain_data(value):
 def value_text(value, value_type: ValueType) -> str:
     """A model's value as the text a submission file gives it: a score or label as written, a list
     as JSON."""
+    if value is None:
+        raise ValueProblem(
+            "the item has no prediction (None)",
+            expected="a value for every item",
+            found="None",
+            hint="a model skips a track by returning None instead of the whole list, not for one item",
+        )
     if value_type not in (SCORE, LABEL):
         try:
             return json.dumps(value, ensure_ascii=False)
@@ -124,11 +152,13 @@ def prediction_lines(track: Track, items: list[dict], predictions, display: str)
     """``id<TAB>value`` lines for ``items``; a SubmissionError names the item, expected and found."""
     values = plain_data(predictions)  # numpy arrays and tuples as lists
     if not isinstance(values, list):
+        by_id = 'return a list in the items\' order: [pred[item["id"]] for item in items]'
         raise SubmissionError.single(
             display,
             "predict() must return a list with one value per item",
-            expected="a list",
+            expected="a list (or tuple, numpy array)",
             found=type_name(values),
+            hint=by_id if isinstance(values, dict) else getattr(values, "list_fix", None),
         )
     if len(values) != len(items):
         raise SubmissionError.single(

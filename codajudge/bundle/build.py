@@ -124,7 +124,9 @@ def import_data(
     together (``split_golds`` builds each track's gold of each split read); ``found``: the
     config's problems, reported with theirs in one ``BuildProblems``."""
     needed = ["train"] + sorted({p.split for p in edition.phases})
-    problems: list[Problem] = list(found or []) + missing_releases(edition.datasets, data_root)
+    problems: list[Problem] = list(found or []) + missing_releases(
+        edition.datasets, data_root, edition.folder
+    )
     splits: dict[str, dict[str, list[dict]]] = {s: {} for s in needed}
     held: dict[str, set[tuple]] = {}  # split -> the texts it holds in any dataset, as read
     for dataset, source in sorted(edition.datasets.items()):

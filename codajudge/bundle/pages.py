@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .. import kinds
+from ..baselines.interface import IMAGE_PACKAGES
 from ..errors import plural
 from ..formats.results_tsv import layout_files
 from ..importers import gold_choices
@@ -191,6 +192,7 @@ def render(
         ),
         first_commands=_first_commands(prose, score, edition.baselines),
         code_command=run_command(score, "sample_submissions/code_submission", "predictions"),
+        image_packages=listed(list(IMAGE_PACKAGES.values())),
         check_command=run_command(score, "my_submission.zip"),
         check_note=_check_note(prose, score),
         evaluation_baseline=sample_baseline,

@@ -110,9 +110,10 @@ def split_source(source: dict, split: str) -> dict:
     return merged | source.get("splits", {}).get(split, {})
 
 
-def missing_releases(datasets: dict, root: Path) -> list[Problem]:
+def missing_releases(datasets: dict, root: Path, own: Path | None = None) -> list[Problem]:
     """One problem per release folder or file that is not under the --data folder ``root`` (not one per
-    track or split), naming the folder searched, what was expected there and where it is published."""
+    track or split), naming the folder searched, what was expected there and where it is published
+    (or that it is in ``own``, the edition's folder, the default of --data)."""
     missing: dict[str, tuple[str, list[str]]] = {}  # path -> its importer, the datasets naming it
     for key, source in datasets.items():
         # the source and those it names for some splits (the schema has checked their shapes)
@@ -127,12 +128,15 @@ def missing_releases(datasets: dict, root: Path) -> list[Problem]:
             continue  # inside a missing folder already reported
         what, published = RELEASES[importer]  # the schema has refused an unknown importer
         named = list(dict.fromkeys(keys))  # a dataset naming the path for several splits once
+        hint = f"download it from {published}" if importer != "table" else OWN_DATA_HINT
+        if own is not None and (Path(own) / path).exists():
+            hint = f"it is in the edition's own folder: leave out --data (its default), or pass --data {own}"
         problems.append(
             Problem(
                 f"{Path(root) / path} ({plural(len(named), 'dataset')} {', '.join(named)})",
                 f"release not found in the --data folder {root}",
                 expected=f"{path}: {what}",
-                hint=f"download it from {published}" if importer != "table" else OWN_DATA_HINT,
+                hint=hint,
             )
         )
     return problems

@@ -12,11 +12,13 @@ participant code. The kit's lines (progress, notes) go to the pipe the superviso
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import errno
 import functools
 import importlib.util
+import inspect
 import json
 import os
 import sys
@@ -26,7 +28,13 @@ from pathlib import Path
 from typing import Callable
 
 from ..assets import PACKAGE
-from ..baselines.interface import MODEL_FILE, plain_data, prediction_lines, track_settings
+from ..baselines.interface import (
+    IMAGE_PACKAGES,
+    MODEL_FILE,
+    plain_data,
+    prediction_lines,
+    track_settings,
+)
 from ..errors import ConfigError, FileRefusals, KitError, SubmissionError, counted, first_few
 from ..formats.items import public_view, read_items
 from ..formats.textfile import safe_display, shorten
@@ -139,24 +147,34 @@ INTERFACE_HINT = (
 )
 #: The methods a Model class must have, besides its constructor.
 MODEL_METHODS = ("fit", "predict")
+#: The kit's calls of a Model -> the signature each needs.
+MODEL_SIGNATURES = {
+    "Model(track)": "__init__(self, track)",
+    "Model.fit": "fit(self, train_items)",
+    "Model.predict": "predict(self, items)",
+}
 #: The longest exception line quoted in a message (characters).
 MAX_ERROR_CHARS = 400
 
 
-def call_participant(what: str, root: Path | None, function: Callable, *args):
+def call_participant(what: str, root: Path | None, function: Callable, *args, signature=None):
     """Call participant code (``root``: the submission's folder, None for a built-in baseline);
     any exception (even SystemExit) becomes a one-line SubmissionError. Its hint says where in the
     submission it was raised, gives RETURN_PREDICTIONS_HINT when the code could not write a file,
-    and the traceback of the participant's own frames (``participant_traceback``)."""
+    and the traceback of the participant's own frames (``participant_traceback``). A call whose
+    ``args`` do not bind to ``function`` is refused with the ``signature`` it needs."""
     try:
         return function(*args)
     except KeyboardInterrupt:
         raise
     except BaseException as error:  # noqa: BLE001 - participant code may raise anything
+        if signature and isinstance(error, TypeError) and not _binds(function, args):
+            raise _signature_refusal(what, error, function, root, signature) from None
         # a read-only folder, as the submission's is
         refused = (errno.EROFS, errno.EACCES, errno.EPERM)
         unwritable = isinstance(error, OSError) and error.errno in refused and error.filename
-        hints = [RETURN_PREDICTIONS_HINT if unwritable else None]
+        hints = [RETURN_PREDICTIONS_HINT if unwritable else _relative_path_hint(error)]
+        hints.append(_missing_package_hint(error))
         if root is not None:  # participant code, whose own frames are shown
             hints = [_raised_at(error, root), *hints, participant_traceback(error, root)]
         raise SubmissionError.single(
@@ -164,6 +182,70 @@ def call_participant(what: str, root: Path | None, function: Callable, *args):
             f"{what} failed with {_exception_line(error)}",
             hint="; ".join(filter(None, hints)) or None,
         ) from None
+
+
+def _binds(function: Callable, args: tuple) -> bool:
+    """Whether ``args`` bind to the parameters of ``function`` (True when it has no signature)."""
+    try:
+        inspect.signature(function).bind(*args)
+    except TypeError:
+        return False
+    except Exception:  # noqa: BLE001 - no signature to read: the call's own error stands
+        pass
+    return True
+
+
+def _signature_refusal(what, error, function, root, signature) -> SubmissionError:
+    """The refusal of the kit's call of ``function`` (a class or a bound method) that does not bind
+    to its parameters: the ``signature`` expected, the participant's def found and its line."""
+    target = function.__init__ if isinstance(function, type) else function
+    target = getattr(target, "__func__", target)
+    code = getattr(target, "__code__", None)
+    found = None
+    with contextlib.suppress(Exception):  # a def of the submission's files (or nothing found)
+        path = Path(code.co_filename).resolve().relative_to(root).as_posix()
+        found = (
+            f"def {code.co_name}{inspect.signature(target)} at {path}, line {code.co_firstlineno}"
+        )
+    return SubmissionError.single(
+        MODEL_FILE,
+        f"{what} failed with {_exception_line(error)}",
+        expected=f"def {signature}",
+        found=found,
+        hint="the kit calls Model(track), then fit(train_items) and predict(items): give the "
+        "method these parameters (any extra one with a default value)",
+    )
+
+
+def _missing_package_hint(error: BaseException) -> str | None:
+    """Whether the package of a ModuleNotFoundError is in the platform's image (IMAGE_PACKAGES),
+    and what to do."""
+    name = error.name if isinstance(error, ModuleNotFoundError) else None
+    if not isinstance(name, str):
+        return None
+    package = shorten(safe_display(name.split(".")[0]))
+    if package in IMAGE_PACKAGES:
+        listed = IMAGE_PACKAGES[package]  # pip's name, then the version
+        return f"{package} is in the platform's image ({listed}): pip install {listed.split()[0]} to run locally"
+    from ..bundle.check.v2 import KIT_IMAGE
+
+    return (
+        f"the platform's image ({KIT_IMAGE}) does not have {package}: ship pure-Python code in "
+        "the zip, or ask the organisers"
+    )
+
+
+def _relative_path_hint(error: BaseException) -> str | None:
+    """How to open a file shipped with the submission, when ``error`` is an OSError of a relative
+    path (read from the working folder, which on the platform is the ingestion program's)."""
+    name = error.filename if isinstance(error, OSError) else None
+    if not isinstance(name, (str, bytes)) or os.path.isabs(name):
+        return None
+    return (
+        f"a relative path is read from the working folder ({safe_display(os.getcwd())}), not the "
+        "submission's: open a file shipped in the zip with "
+        f"os.path.join(os.path.dirname(__file__), {shorten(os.fsdecode(name), 80)!r})"
+    )
 
 
 def _exception_line(error: BaseException) -> str:
@@ -288,7 +370,8 @@ class _Run:
         """``function(*args)`` of the participant's code, ``what`` it is on ``track`` (the step the
         run is on from now), through ``call_participant``."""
         self.step(track, what)
-        return call_participant(f"track '{track.id}': {what}", self.root, function, *args)
+        where, signature = f"track '{track.id}': {what}", MODEL_SIGNATURES.get(what)
+        return call_participant(where, self.root, function, *args, signature=signature)
 
 
 def run_models(
