@@ -23,8 +23,10 @@ from ..tracks import Track
 from .base import item_annotators
 
 MODEL_FILE = "model.py"
-#: The packages code can import in the platform's image (``bundle.check.v2.KIT_IMAGE``), by import
-#: name, as the starting kit's README lists them.
+#: The Docker image the kit's bundles run in on the platform (an edition's default ``docker_image``).
+KIT_IMAGE = "codalab/codalab-legacy:py312"
+#: The packages code can import in that image, by import name, as the starting kit's README lists
+#: them.
 IMAGE_PACKAGES = {
     "numpy": "numpy 1.26",
     "scipy": "scipy 1.11",

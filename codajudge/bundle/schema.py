@@ -34,6 +34,7 @@ from .check.findings import is_email, is_uuid
 from ..spec import PHASES, PRIMARY_SCORE_FIELDS
 from ..stats.bootstrap import DEFAULT_SEED
 from ..stats.ranking import GROUP_MEAN_RANK, GROUP_ORDERS
+from ..baselines.interface import KIT_IMAGE
 from ..tracks import TRACK_FIELDS, track_fields
 from .check.leaderboard import SUBMISSION_RULES
 from .schedule import config_date
@@ -394,9 +395,7 @@ TOP_LEVEL_FIELDS = {
         STR, "the terms page, a Markdown file", required=True, example="terms: pages/terms.md"
     ),
     "logo": Field(STR, "a PNG file", required=True, example="logo: logo.png"),
-    "docker_image": Field(
-        STR, "the image submissions run in", default="codalab/codalab-legacy:py312"
-    ),
+    "docker_image": Field(STR, "the image submissions run in", default=KIT_IMAGE),
     "leaderboard": _object("title, key, submission rule", LEADERBOARD_FIELDS),
     "ranking": _object("the official ranking's extra tables (codajudge rank)", RANKING_FIELDS),
     "primary_score": _object(

@@ -30,6 +30,7 @@ from typing import Callable
 from ..assets import PACKAGE
 from ..baselines.interface import (
     IMAGE_PACKAGES,
+    KIT_IMAGE,
     MODEL_FILE,
     plain_data,
     prediction_lines,
@@ -226,9 +227,8 @@ def _missing_package_hint(error: BaseException) -> str | None:
     package = shorten(safe_display(name.split(".")[0]))
     if package in IMAGE_PACKAGES:
         listed = IMAGE_PACKAGES[package]  # pip's name, then the version
-        return f"{package} is in the platform's image ({listed}): pip install {listed.split()[0]} to run locally"
-    from ..bundle.check.v2 import KIT_IMAGE
-
+        pip_name = listed.split()[0]
+        return f"{package} is in the platform's image ({listed}): pip install {pip_name} to run locally"
     return (
         f"the platform's image ({KIT_IMAGE}) does not have {package}: ship pure-Python code in "
         "the zip, or ask the organisers"
@@ -370,7 +370,8 @@ class _Run:
         """``function(*args)`` of the participant's code, ``what`` it is on ``track`` (the step the
         run is on from now), through ``call_participant``."""
         self.step(track, what)
-        where, signature = f"track '{track.id}': {what}", MODEL_SIGNATURES.get(what)
+        where = f"track '{track.id}': {what}"
+        signature = MODEL_SIGNATURES.get(what)
         return call_participant(where, self.root, function, *args, signature=signature)
 
 

@@ -7,6 +7,7 @@ from functools import partial
 from pathlib import Path
 from collections.abc import Iterator
 
+from ...baselines.interface import KIT_IMAGE
 from ...errors import Problem
 from ..schedule import ScheduledPhase, schedule_problems
 from .findings import (
@@ -27,8 +28,7 @@ from .leaderboard import check_leaderboards
 from .programs import PROGRAMS, check_bundle_files
 
 
-#: The image the kit's editions run in, and what any image must hold to run the kit's programs.
-KIT_IMAGE = "codalab/codalab-legacy:py312"
+#: What any image must hold to run the kit's programs (the kit's own: ``KIT_IMAGE``).
 KIT_NEEDS = "Python >= 3.9, numpy, scipy and PyYAML"
 #: Codabench's images by Python version (py37, py39, py312); its default, py37, is too old.
 LEGACY_IMAGE = re.compile(r"(?:docker\.io/)?codalab/codalab-legacy:py3(\d+)")
