@@ -527,7 +527,16 @@ LEGACY_CASES = {
     ),
     "v1.5 pages without terms": (
         edit_yaml(lambda d: d["html"].pop("terms")),
-        "the pages need a 'terms' entry",
+        "html: no 'terms' page",
+    ),
+    "v1.5 pages without overview": (
+        edit_yaml(lambda d: d["html"].pop("overview")),
+        "html: no 'overview' page: CodaLab v1.5's upload fails without one, found evaluation, "
+        "terms, data",
+    ),
+    "v1.5 pages with Data for data": (
+        edit_yaml(lambda d: d["html"].update(Data=d["html"].pop("data"))),
+        "Data (rename 'Data' to 'data')",
     ),
     "v1.5 program as a folder": (
         legacy_phase(1, scoring_program="logo.png"),

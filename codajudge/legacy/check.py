@@ -7,6 +7,7 @@ data to the code it runs) and the leaderboard in v1.5 form."""
 from __future__ import annotations
 
 import datetime as dt
+from difflib import get_close_matches
 from pathlib import Path
 
 from ..bundle.check.findings import (
@@ -22,6 +23,9 @@ from ..bundle.check.programs import PROGRAMS, check_bundle_files
 from ..bundle.check.v2 import check_docker_image
 
 DATA = ("reference_data", "input_data", "public_data", "starting_kit")
+#: The pages CodaLab v1.5's upload reads by name (codalab-competitions apps/web/models.py,
+#: CompetitionDefBundle.unpack: comp_spec['html']['overview'], ... and the assert on 'data').
+V15_PAGES = ("overview", "evaluation", "terms", "data")
 #: The ``version`` values of this form (none reads "1"), and the one a message asks for.
 VERSIONS = ("1", "1.5")
 VERSION_TEXT = "none for a CodaLab v1.5 bundle"
@@ -53,8 +57,13 @@ def _check_html(html, root: Path, findings: Findings) -> None:
             "html", "a v1.5 bundle needs an 'html' mapping of pages", found=repr(html)[:60]
         )
         return
-    if "terms" not in html:
-        findings.add("html", "the pages need a 'terms' entry", found=", ".join(map(str, html)))
+    others = {str(name).lower(): str(name) for name in html if name not in V15_PAGES}
+    for page in (page for page in V15_PAGES if page not in html):
+        close = get_close_matches(page, others, n=1)
+        hint = f"add {page}: {page}.html, a page of the bundle"
+        hint = f"rename {others[close[0]]!r} to {page!r}" if close else hint
+        message = f"no {page!r} page: CodaLab v1.5's upload fails without one"
+        findings.add("html", message, found=", ".join(map(str, html)), hint=hint)
     for key, value in html.items():
         check_page_file(root, value, f"html.{key}", findings)
 
