@@ -538,6 +538,11 @@ LEGACY_CASES = {
         edit_yaml(lambda d: d["html"].update(Data=d["html"].pop("data"))),
         "Data (rename 'Data' to 'data')",
     ),
+    "v1.5 top-level key misspelt": (
+        edit_yaml(lambda d: d.update(has_registraton=False)),
+        "competition.yaml: unknown top-level key 'has_registraton': CodaLab v1.5 refuses a key its "
+        "Competition model has not (a TypeError on upload) (did you mean 'has_registration'?)",
+    ),
     "v1.5 program as a folder": (
         legacy_phase(1, scoring_program="logo.png"),
         "scoring_program is a plain file",

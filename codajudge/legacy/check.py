@@ -21,11 +21,33 @@ from ..bundle.check.findings import (
 from ..bundle.check.leaderboard import V1_COLUMN_KEYS, check_leaderboard
 from ..bundle.check.programs import PROGRAMS, check_bundle_files
 from ..bundle.check.v2 import check_docker_image
+from ..fields import did_you_mean
 
 DATA = ("reference_data", "input_data", "public_data", "starting_kit")
 #: The pages CodaLab v1.5's upload reads by name (codalab-competitions apps/web/models.py,
 #: CompetitionDefBundle.unpack: comp_spec['html']['overview'], ... and the assert on 'data').
 V15_PAGES = ("overview", "evaluation", "terms", "data")
+#: The top-level keys CodaLab v1.5 takes: unpack removes html, phases, leaderboard and admin_names
+#: and passes the rest to Competition(**comp_base), a TypeError on any other key; the fields of
+#: class Competition in codalab-competitions apps/web/models.py, as the harness's legacy_v15.py reads
+#: them.
+V15_TOP_KEYS = (
+    *("html", "phases", "leaderboard", "admin_names", "admins", "allow_organizer_teams"),
+    *(
+        "allow_public_submissions",
+        "allow_teams",
+        "anonymous_leaderboard",
+        "competition_docker_image",
+    ),
+    *("creator", "deleted", "description", "disallow_leaderboard_modifying"),
+    *("enable_detailed_results", "enable_forum", "enable_medical_image_viewer"),
+    *("enable_per_submission_metadata", "enable_teams", "end_date"),
+    *("force_submission_to_leaderboard", "has_registration", "hide_chart", "hide_top_three"),
+    *("image", "image_url_base", "is_migrating", "is_migrating_delayed", "last_modified"),
+    *("last_phase_migration", "modified_by", "original_yaml_file", "pagecontainers", "published"),
+    *("queue", "require_team_approval", "reward", "secret_key", "show_datasets_from_yaml"),
+    *("start_date", "teams", "title", "upper_bound_max_submission_size", "url_redirect"),
+)
 #: The ``version`` values of this form (none reads "1"), and the one a message asks for.
 VERSIONS = ("1", "1.5")
 VERSION_TEXT = "none for a CodaLab v1.5 bundle"
@@ -45,6 +67,13 @@ def check(doc: dict, root: Path, findings: Findings) -> None:
             "v2 keys in a v1.5 bundle (no 'version')",
             expected="version: 2, or competition_docker_image and html",
             found="docker_image/pages",
+        )
+    for key in sorted(set(doc) - set(V15_TOP_KEYS) - {"docker_image", "pages"}, key=str):
+        findings.add(
+            "competition.yaml",
+            f"unknown top-level key {key!r}: CodaLab v1.5 refuses a key its Competition model "
+            "has not (a TypeError on upload)",
+            hint=did_you_mean(key, V15_TOP_KEYS) or "remove it",
         )
     _check_html(doc.get("html"), root, findings)
     _check_phases(doc.get("phases"), root, findings)
