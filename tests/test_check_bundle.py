@@ -543,6 +543,19 @@ LEGACY_CASES = {
         "competition.yaml: unknown top-level key 'has_registraton': CodaLab v1.5 refuses a key its "
         "Competition model has not (a TypeError on upload) (did you mean 'has_registration'?)",
     ),
+    "v1.5 max_submissions as text": (
+        legacy_phase(2, max_submissions="hundred"),
+        "phases[2]: 'max_submissions' must be an integer >= 0, found 'hundred'",
+    ),
+    "v1.5 phase label too long": (
+        legacy_phase(1, label="L" * 51),
+        "phases[1]: 'label' is longer than 50 characters, found 51 characters",
+    ),
+    "v1.5 column numeric_format out of range": (
+        edit_yaml(lambda d: d["leaderboard"]["columns"]["primary"].update(numeric_format=12)),
+        "leaderboard.columns.primary: 'numeric_format' (the decimal places shown) must be an "
+        "integer from 1 to 10, found 12",
+    ),
     "v1.5 program as a folder": (
         legacy_phase(1, scoring_program="logo.png"),
         "scoring_program is a plain file",

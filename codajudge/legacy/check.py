@@ -14,6 +14,7 @@ from ..bundle.check.findings import (
     Findings,
     check_image,
     check_page_file,
+    check_count,
     check_text,
     is_int,
     parse_date,
@@ -125,6 +126,9 @@ def _check_phase(phase: dict, root: Path, findings: Findings) -> tuple:
     for key in ("label", "start_date", "scoring_program"):
         if not phase.get(key):
             findings.add(where, f"a phase needs a {key!r}")
+    check_text(phase, "label", where, findings, 50, required=False)  # the model's max_length
+    for key in ("max_submissions", "max_submissions_per_day", "execution_time_limit"):
+        check_count(phase, key, where, findings)  # the model's PositiveIntegerFields
     written = phase.get("start_date")
     start = parse_date(written, f"{where}.start_date", findings) if written else None
     # a v1.5 phase takes result submissions only: for a phase with an ingestion program the site
@@ -170,12 +174,25 @@ def _check_leaderboard(board, findings: Findings) -> None:
                 "the column points at no declared leaderboard",
                 expected="leaderboard: *ANCHOR of a leaderboard with a label",
             )
+        _check_numeric_format(column.get("numeric_format"), f"leaderboard.columns.{key}", findings)
         label, sort = column.get("label", key), column.get("sort") or "desc"
         converted.append({"label": label, "key": key, "index": index, "sort": sort})
     first = next(iter(boards), "")
     board = {"title": first, "key": str(first), "columns": converted}
     places = [f"leaderboard.columns.{key}" for key in columns]
     check_leaderboard(board, "leaderboard", findings, V1_COLUMN_KEYS, places)
+
+
+def _check_numeric_format(value, where: str, findings: Findings) -> None:
+    """A column's decimal places: v1.5 shows 1 to 10 (CompetitionPhase.format_value clamps any
+    other number, and falls back to 1 on text) and Codabench's unpacker needs an integer."""
+    digits = str(value).strip() if is_int(value) or isinstance(value, str) else ""
+    if value is not None and not (digits.isdecimal() and 1 <= int(digits) <= 10):
+        findings.add(
+            where,
+            "'numeric_format' (the decimal places shown) must be an integer from 1 to 10",
+            found=repr(value),
+        )
 
 
 def score_keys(doc: dict) -> list[str]:
