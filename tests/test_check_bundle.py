@@ -518,7 +518,8 @@ LEGACY_CASES = {
     ),
     "v1.5 phase without an integer phasenumber": (
         legacy_phase(2, phasenumber="two"),
-        "phases: a v1.5 bundle needs a mapping of phases, each with an integer 'phasenumber'",
+        "phases[2]: a v1.5 phase needs a mapping with an integer 'phasenumber', found "
+        "phasenumber: 'two'",
     ),
     "v1.5 phase without a label": (legacy_phase(1, label=""), "a phase needs a 'label'"),
     "v1.5 phase with an empty scoring program": (

@@ -99,16 +99,11 @@ def _check_html(html, root: Path, findings: Findings) -> None:
 
 
 def _check_phases(phases, root: Path, findings: Findings) -> None:
-    listed = list(phases.values()) if isinstance(phases, dict) else []
-    if not listed or not all(isinstance(p, dict) and is_int(p.get("phasenumber")) for p in listed):
-        findings.add(
-            "phases",
-            "a v1.5 bundle needs a mapping of phases, each with an integer 'phasenumber'",
-            found=repr(phases)[:60],
-        )
+    listed = _numbered_phases(phases, findings)
+    if listed is None:
         return
-    ordered = sorted(listed, key=lambda p: p["phasenumber"])
-    starts = [_check_phase(phase, root, findings) for phase in ordered]
+    ordered = sorted(listed, key=lambda item: item[1]["phasenumber"])
+    starts = [_check_phase(key, phase, root, findings) for key, phase in ordered]
     for (where, start), (next_where, next_start) in zip(starts, starts[1:]):
         if start and next_start and next_start - start <= dt.timedelta(days=1):
             findings.add(
@@ -119,13 +114,33 @@ def _check_phases(phases, root: Path, findings: Findings) -> None:
             )
 
 
-def _check_phase(phase: dict, root: Path, findings: Findings) -> tuple:
+def _numbered_phases(phases, findings: Findings) -> list[tuple] | None:
+    """The phases' (key, mapping) pairs, or None after saying why their order is unknown: no
+    mapping of phases, or a phase without an integer phasenumber."""
+    if not isinstance(phases, dict) or not phases:
+        findings.add("phases", "a v1.5 bundle needs a mapping of phases", found=repr(phases)[:60])
+        return None
+    problems_before = len(findings.problems)
+    for key, phase in phases.items():
+        number = phase.get("phasenumber") if isinstance(phase, dict) else None
+        if not is_int(number):
+            found = f"phasenumber: {number!r}" if number is not None else "no phasenumber"
+            findings.add(
+                f"phases[{key}]",
+                "a v1.5 phase needs a mapping with an integer 'phasenumber'",
+                found=found if isinstance(phase, dict) else repr(phase)[:60],
+                hint="number the phases 1, 2, 3, ... in the order they run",
+            )
+    return None if len(findings.problems) > problems_before else list(phases.items())
+
+
+def _check_phase(key, phase: dict, root: Path, findings: Findings) -> tuple:
     """One v1.5 phase's label, start date and files; its place in messages and its start (None
     when missing or bad)."""
-    where = f"phases[{phase['phasenumber']}]"
-    for key in ("label", "start_date", "scoring_program"):
-        if not phase.get(key):
-            findings.add(where, f"a phase needs a {key!r}")
+    where = f"phases[{key}]"
+    for needed in ("label", "start_date", "scoring_program"):
+        if not phase.get(needed):
+            findings.add(where, f"a phase needs a {needed!r}")
     check_text(phase, "label", where, findings, 50, required=False)  # the model's max_length
     for key in ("max_submissions", "max_submissions_per_day", "execution_time_limit"):
         check_count(phase, key, where, findings)  # the model's PositiveIntegerFields
