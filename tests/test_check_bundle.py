@@ -521,6 +521,10 @@ LEGACY_CASES = {
         "phases[2]: a v1.5 phase needs a mapping with an integer 'phasenumber', found "
         "phasenumber: 'two'",
     ),
+    "v1.5 phase numbered as another": (
+        legacy_phase(2, phasenumber=1),
+        "phases: phasenumber 1 used by phases '1' and '2'; expected each phase its own phasenumber",
+    ),
     "v1.5 phase without a label": (legacy_phase(1, label=""), "a phase needs a 'label'"),
     "v1.5 phase with an empty scoring program": (
         legacy_phase(1, scoring_program=""),

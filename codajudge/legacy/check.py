@@ -116,19 +116,31 @@ def _check_phases(phases, root: Path, findings: Findings) -> None:
 
 def _numbered_phases(phases, findings: Findings) -> list[tuple] | None:
     """The phases' (key, mapping) pairs, or None after saying why their order is unknown: no
-    mapping of phases, or a phase without an integer phasenumber."""
+    mapping of phases, a phase without an integer phasenumber, or one phasenumber for two phases
+    (v1.5 orders and migrates the phases by it)."""
     if not isinstance(phases, dict) or not phases:
         findings.add("phases", "a v1.5 bundle needs a mapping of phases", found=repr(phases)[:60])
         return None
     problems_before = len(findings.problems)
+    keys_by_number: dict = {}
     for key, phase in phases.items():
         number = phase.get("phasenumber") if isinstance(phase, dict) else None
+        keys_by_number.setdefault(number if is_int(number) else None, []).append(key)
         if not is_int(number):
             found = f"phasenumber: {number!r}" if number is not None else "no phasenumber"
             findings.add(
                 f"phases[{key}]",
                 "a v1.5 phase needs a mapping with an integer 'phasenumber'",
                 found=found if isinstance(phase, dict) else repr(phase)[:60],
+                hint="number the phases 1, 2, 3, ... in the order they run",
+            )
+    for number, keys in keys_by_number.items():
+        if number is not None and len(keys) > 1:
+            used_by = " and ".join(repr(str(key)) for key in keys)
+            findings.add(
+                "phases",
+                f"phasenumber {number} used by phases {used_by}",
+                expected="each phase its own phasenumber",
                 hint="number the phases 1, 2, 3, ... in the order they run",
             )
     return None if len(findings.problems) > problems_before else list(phases.items())
