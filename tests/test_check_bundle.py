@@ -394,12 +394,12 @@ V2_CASES = {
     ),
     "task scoring another phase's reference data": (
         edit_yaml(lambda d: d["tasks"][1].update(reference_data="reference_data/practice")),
-        "phase 'Evaluation': its task's reference data and input data were built for different "
-        "phases (their task.json's 'phase'), found reference_data/practice of phase 'practice'",
+        "phase 'Evaluation': its reference data and input data were built for different phases "
+        "(their task.json's 'phase'), found reference_data/practice of phase 'practice'",
     ),
     "task reading another phase's input data": (
         edit_yaml(lambda d: d["tasks"][1].update(input_data="input_data/practice")),
-        "input_data/practice of phase 'practice' (point the task's",
+        "input_data/practice of phase 'practice' (check the phase's 'tasks' and the task's",
     ),
     "phase running another phase's task": (
         phase(1, tasks=[0]),
@@ -524,6 +524,14 @@ LEGACY_CASES = {
     "v1.5 phase numbered as another": (
         legacy_phase(2, phasenumber=1),
         "phases: phasenumber 1 used by phases '1' and '2'; expected each phase its own phasenumber",
+    ),
+    "v1.5 phase scoring another phase's data": (
+        legacy_phase(
+            2, reference_data="reference_data_practice.zip", input_data="input_data_practice.zip"
+        ),
+        "scores the same data as phase 'Practice'; expected each phase its own data, found "
+        "reference_data_practice.zip of phase 'practice', input_data_practice.zip of phase "
+        "'practice' (check the phase's reference_data and input_data zips, or rebuild",
     ),
     "v1.5 phase without a label": (legacy_phase(1, label=""), "a phase needs a 'label'"),
     "v1.5 phase with an empty scoring program": (

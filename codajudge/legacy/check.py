@@ -54,6 +54,8 @@ VERSIONS = ("1", "1.5")
 VERSION_TEXT = "none for a CodaLab v1.5 bundle"
 #: A v1.5 phase has a start date only: it ends when the next one starts.
 HAS_PHASE_ENDS = False
+#: Where a phase's data is chosen, as a message names it.
+PHASE_DATA_KEYS = "the phase's reference_data and input_data zips"
 #: A v1.5 phase's execution time limit when its yaml gives none: not assumed, so not compared.
 DEFAULT_TIME_LIMIT = None
 

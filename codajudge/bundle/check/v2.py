@@ -106,6 +106,8 @@ VERSIONS = ("2",)
 VERSION_TEXT = "2"
 #: Phases have end dates, so that phase_gold's rule on rescored items applies.
 HAS_PHASE_ENDS = True
+#: Where a phase's data is chosen, as a message names it.
+PHASE_DATA_KEYS = "the phase's 'tasks' and the task's reference_data and input_data"
 #: A phase's execution time limit when its yaml gives none (seconds).
 DEFAULT_TIME_LIMIT = 600
 #: The platform's default cap on a phase's execution time on the shared queue (seconds).
