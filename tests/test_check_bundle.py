@@ -346,7 +346,9 @@ V2_CASES = {
     "unsupported version": (edit_text("version: 2", "version: 2.0"), "unsupported 'version'"),
     "empty docker image": (
         edit_yaml(lambda d: d.update(docker_image="")),
-        "'docker_image' is required",
+        "competition.yaml: 'docker_image' is empty: Codabench then has no image that can run the "
+        "kit; expected Python >= 3.9, numpy, scipy and PyYAML, found '' (write the kit's image, "
+        "docker_image: codalab/codalab-legacy:py312)",
     ),
     "no docker image (Codabench's py37)": (
         edit_yaml(lambda d: d.pop("docker_image")),
@@ -494,6 +496,10 @@ LEGACY_CASES = {
     "v1.5 codalab-legacy image below py39": (
         edit_yaml(lambda d: d.update(competition_docker_image="codalab/codalab-legacy:py37")),
         "'competition_docker_image' runs Python 3.7, which cannot run the kit",
+    ),
+    "v1.5 blank docker image": (
+        edit_yaml(lambda d: d.update(competition_docker_image=" ")),
+        "competition.yaml: 'competition_docker_image' is empty: Codabench then has no image",
     ),
     "v1.5 program zip without metadata": (
         without_metadata_file,
