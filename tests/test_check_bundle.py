@@ -501,6 +501,11 @@ LEGACY_CASES = {
         edit_yaml(lambda d: d.update(competition_docker_image=" ")),
         "competition.yaml: 'competition_docker_image' is empty: Codabench then has no image",
     ),
+    "v1.5 column naming its board without the anchor": (
+        edit_text("leaderboard: *id001", "leaderboard: Results"),
+        "the column points at no declared leaderboard; expected leaderboard: *ANCHOR of a "
+        "leaderboard with a label, found leaderboard: 'Results' (write the anchor",
+    ),
     "v1.5 program zip without metadata": (
         without_metadata_file,
         "scoring program has no file named exactly 'metadata' at its root, found 'metadata.yaml'",

@@ -202,6 +202,8 @@ def _check_leaderboard(board, findings: Findings) -> None:
                 f"leaderboard.columns.{key}",
                 "the column points at no declared leaderboard",
                 expected="leaderboard: *ANCHOR of a leaderboard with a label",
+                found=f"leaderboard: {target!r}"[:80] if "leaderboard" in column else "none",
+                hint="write the anchor (&NAME) on a board under 'leaderboards' and *NAME here",
             )
         _check_numeric_format(column.get("numeric_format"), f"leaderboard.columns.{key}", findings)
         label, sort = column.get("label", key), column.get("sort") or "desc"
