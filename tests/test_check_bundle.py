@@ -346,7 +346,9 @@ V2_CASES = {
     "unsupported version": (edit_text("version: 2", "version: 2.0"), "unsupported 'version'"),
     "empty docker image": (
         edit_yaml(lambda d: d.update(docker_image="")),
-        "'docker_image' is required",
+        "competition.yaml: 'docker_image' is empty: Codabench then has no image that can run the "
+        "kit; expected Python >= 3.9, numpy, scipy and PyYAML, found '' (write the kit's image, "
+        "docker_image: codalab/codalab-legacy:py312)",
     ),
     "no docker image (Codabench's py37)": (
         edit_yaml(lambda d: d.pop("docker_image")),
@@ -394,12 +396,12 @@ V2_CASES = {
     ),
     "task scoring another phase's reference data": (
         edit_yaml(lambda d: d["tasks"][1].update(reference_data="reference_data/practice")),
-        "phase 'Evaluation': its task's reference data and input data were built for different "
-        "phases (their task.json's 'phase'), found reference_data/practice of phase 'practice'",
+        "phase 'Evaluation': its reference data and input data were built for different phases "
+        "(their task.json's 'phase'), found reference_data/practice of phase 'practice'",
     ),
     "task reading another phase's input data": (
         edit_yaml(lambda d: d["tasks"][1].update(input_data="input_data/practice")),
-        "input_data/practice of phase 'practice' (point the task's",
+        "input_data/practice of phase 'practice' (check the phase's 'tasks' and the task's",
     ),
     "phase running another phase's task": (
         phase(1, tasks=[0]),
@@ -495,6 +497,15 @@ LEGACY_CASES = {
         edit_yaml(lambda d: d.update(competition_docker_image="codalab/codalab-legacy:py37")),
         "'competition_docker_image' runs Python 3.7, which cannot run the kit",
     ),
+    "v1.5 blank docker image": (
+        edit_yaml(lambda d: d.update(competition_docker_image=" ")),
+        "competition.yaml: 'competition_docker_image' is empty: Codabench then has no image",
+    ),
+    "v1.5 column naming its board without the anchor": (
+        edit_text("leaderboard: *id001", "leaderboard: Results"),
+        "the column points at no declared leaderboard; expected leaderboard: *ANCHOR of a "
+        "leaderboard with a label, found leaderboard: 'Results' (write the anchor",
+    ),
     "v1.5 program zip without metadata": (
         without_metadata_file,
         "scoring program has no file named exactly 'metadata' at its root, found 'metadata.yaml'",
@@ -518,7 +529,20 @@ LEGACY_CASES = {
     ),
     "v1.5 phase without an integer phasenumber": (
         legacy_phase(2, phasenumber="two"),
-        "phases: a v1.5 bundle needs a mapping of phases, each with an integer 'phasenumber'",
+        "phases[2]: a v1.5 phase needs a mapping with an integer 'phasenumber', found "
+        "phasenumber: 'two'",
+    ),
+    "v1.5 phase numbered as another": (
+        legacy_phase(2, phasenumber=1),
+        "phases: phasenumber 1 used by phases '1' and '2'; expected each phase its own phasenumber",
+    ),
+    "v1.5 phase scoring another phase's data": (
+        legacy_phase(
+            2, reference_data="reference_data_practice.zip", input_data="input_data_practice.zip"
+        ),
+        "scores the same data as phase 'Practice'; expected each phase its own data, found "
+        "reference_data_practice.zip of phase 'practice', input_data_practice.zip of phase "
+        "'practice' (check the phase's reference_data and input_data zips, or rebuild",
     ),
     "v1.5 phase without a label": (legacy_phase(1, label=""), "a phase needs a 'label'"),
     "v1.5 phase with an empty scoring program": (
@@ -527,7 +551,34 @@ LEGACY_CASES = {
     ),
     "v1.5 pages without terms": (
         edit_yaml(lambda d: d["html"].pop("terms")),
-        "the pages need a 'terms' entry",
+        "html: no 'terms' page",
+    ),
+    "v1.5 pages without overview": (
+        edit_yaml(lambda d: d["html"].pop("overview")),
+        "html: no 'overview' page: CodaLab v1.5's upload fails without one, found evaluation, "
+        "terms, data",
+    ),
+    "v1.5 pages with Data for data": (
+        edit_yaml(lambda d: d["html"].update(Data=d["html"].pop("data"))),
+        "Data (rename 'Data' to 'data')",
+    ),
+    "v1.5 top-level key misspelt": (
+        edit_yaml(lambda d: d.update(has_registraton=False)),
+        "competition.yaml: unknown top-level key 'has_registraton': CodaLab v1.5 refuses a key its "
+        "Competition model has not (a TypeError on upload) (did you mean 'has_registration'?)",
+    ),
+    "v1.5 max_submissions as text": (
+        legacy_phase(2, max_submissions="hundred"),
+        "phases[2]: 'max_submissions' must be an integer >= 0, found 'hundred'",
+    ),
+    "v1.5 phase label too long": (
+        legacy_phase(1, label="L" * 51),
+        "phases[1]: 'label' is longer than 50 characters, found 51 characters",
+    ),
+    "v1.5 column numeric_format out of range": (
+        edit_yaml(lambda d: d["leaderboard"]["columns"]["primary"].update(numeric_format=12)),
+        "leaderboard.columns.primary: 'numeric_format' (the decimal places shown) must be an "
+        "integer from 1 to 10, found 12",
     ),
     "v1.5 program as a folder": (
         legacy_phase(1, scoring_program="logo.png"),

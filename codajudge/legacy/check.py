@@ -7,12 +7,14 @@ data to the code it runs) and the leaderboard in v1.5 form."""
 from __future__ import annotations
 
 import datetime as dt
+from difflib import get_close_matches
 from pathlib import Path
 
 from ..bundle.check.findings import (
     Findings,
     check_image,
     check_page_file,
+    check_count,
     check_text,
     is_int,
     parse_date,
@@ -20,13 +22,40 @@ from ..bundle.check.findings import (
 from ..bundle.check.leaderboard import V1_COLUMN_KEYS, check_leaderboard
 from ..bundle.check.programs import PROGRAMS, check_bundle_files
 from ..bundle.check.v2 import check_docker_image
+from ..fields import did_you_mean
 
 DATA = ("reference_data", "input_data", "public_data", "starting_kit")
+#: The pages CodaLab v1.5's upload reads by name (codalab-competitions apps/web/models.py,
+#: CompetitionDefBundle.unpack: comp_spec['html']['overview'], ... and the assert on 'data').
+V15_PAGES = ("overview", "evaluation", "terms", "data")
+#: The top-level keys CodaLab v1.5 takes: unpack removes html, phases, leaderboard and admin_names
+#: and passes the rest to Competition(**comp_base), a TypeError on any other key; the fields of
+#: class Competition in codalab-competitions apps/web/models.py, as the harness's legacy_v15.py reads
+#: them.
+V15_TOP_KEYS = (
+    *("html", "phases", "leaderboard", "admin_names", "admins", "allow_organizer_teams"),
+    *(
+        "allow_public_submissions",
+        "allow_teams",
+        "anonymous_leaderboard",
+        "competition_docker_image",
+    ),
+    *("creator", "deleted", "description", "disallow_leaderboard_modifying"),
+    *("enable_detailed_results", "enable_forum", "enable_medical_image_viewer"),
+    *("enable_per_submission_metadata", "enable_teams", "end_date"),
+    *("force_submission_to_leaderboard", "has_registration", "hide_chart", "hide_top_three"),
+    *("image", "image_url_base", "is_migrating", "is_migrating_delayed", "last_modified"),
+    *("last_phase_migration", "modified_by", "original_yaml_file", "pagecontainers", "published"),
+    *("queue", "require_team_approval", "reward", "secret_key", "show_datasets_from_yaml"),
+    *("start_date", "teams", "title", "upper_bound_max_submission_size", "url_redirect"),
+)
 #: The ``version`` values of this form (none reads "1"), and the one a message asks for.
 VERSIONS = ("1", "1.5")
 VERSION_TEXT = "none for a CodaLab v1.5 bundle"
 #: A v1.5 phase has a start date only: it ends when the next one starts.
 HAS_PHASE_ENDS = False
+#: Where a phase's data is chosen, as a message names it.
+PHASE_DATA_KEYS = "the phase's reference_data and input_data zips"
 #: A v1.5 phase's execution time limit when its yaml gives none: not assumed, so not compared.
 DEFAULT_TIME_LIMIT = None
 
@@ -42,6 +71,13 @@ def check(doc: dict, root: Path, findings: Findings) -> None:
             expected="version: 2, or competition_docker_image and html",
             found="docker_image/pages",
         )
+    for key in sorted(set(doc) - set(V15_TOP_KEYS) - {"docker_image", "pages"}, key=str):
+        findings.add(
+            "competition.yaml",
+            f"unknown top-level key {key!r}: CodaLab v1.5 refuses a key its Competition model "
+            "has not (a TypeError on upload)",
+            hint=did_you_mean(key, V15_TOP_KEYS) or "remove it",
+        )
     _check_html(doc.get("html"), root, findings)
     _check_phases(doc.get("phases"), root, findings)
     _check_leaderboard(doc.get("leaderboard"), findings)
@@ -53,23 +89,23 @@ def _check_html(html, root: Path, findings: Findings) -> None:
             "html", "a v1.5 bundle needs an 'html' mapping of pages", found=repr(html)[:60]
         )
         return
-    if "terms" not in html:
-        findings.add("html", "the pages need a 'terms' entry", found=", ".join(map(str, html)))
+    others = {str(name).lower(): str(name) for name in html if name not in V15_PAGES}
+    for page in (page for page in V15_PAGES if page not in html):
+        close = get_close_matches(page, others, n=1)
+        hint = f"add {page}: {page}.html, a page of the bundle"
+        hint = f"rename {others[close[0]]!r} to {page!r}" if close else hint
+        message = f"no {page!r} page: CodaLab v1.5's upload fails without one"
+        findings.add("html", message, found=", ".join(map(str, html)), hint=hint)
     for key, value in html.items():
         check_page_file(root, value, f"html.{key}", findings)
 
 
 def _check_phases(phases, root: Path, findings: Findings) -> None:
-    listed = list(phases.values()) if isinstance(phases, dict) else []
-    if not listed or not all(isinstance(p, dict) and is_int(p.get("phasenumber")) for p in listed):
-        findings.add(
-            "phases",
-            "a v1.5 bundle needs a mapping of phases, each with an integer 'phasenumber'",
-            found=repr(phases)[:60],
-        )
+    listed = _numbered_phases(phases, findings)
+    if listed is None:
         return
-    ordered = sorted(listed, key=lambda p: p["phasenumber"])
-    starts = [_check_phase(phase, root, findings) for phase in ordered]
+    ordered = sorted(listed, key=lambda item: item[1]["phasenumber"])
+    starts = [_check_phase(key, phase, root, findings) for key, phase in ordered]
     for (where, start), (next_where, next_start) in zip(starts, starts[1:]):
         if start and next_start and next_start - start <= dt.timedelta(days=1):
             findings.add(
@@ -80,13 +116,48 @@ def _check_phases(phases, root: Path, findings: Findings) -> None:
             )
 
 
-def _check_phase(phase: dict, root: Path, findings: Findings) -> tuple:
+def _numbered_phases(phases, findings: Findings) -> list[tuple] | None:
+    """The phases' (key, mapping) pairs, or None after saying why their order is unknown: no
+    mapping of phases, a phase without an integer phasenumber, or one phasenumber for two phases
+    (v1.5 orders and migrates the phases by it)."""
+    if not isinstance(phases, dict) or not phases:
+        findings.add("phases", "a v1.5 bundle needs a mapping of phases", found=repr(phases)[:60])
+        return None
+    problems_before = len(findings.problems)
+    keys_by_number: dict = {}
+    for key, phase in phases.items():
+        number = phase.get("phasenumber") if isinstance(phase, dict) else None
+        keys_by_number.setdefault(number if is_int(number) else None, []).append(key)
+        if not is_int(number):
+            found = f"phasenumber: {number!r}" if number is not None else "no phasenumber"
+            findings.add(
+                f"phases[{key}]",
+                "a v1.5 phase needs a mapping with an integer 'phasenumber'",
+                found=found if isinstance(phase, dict) else repr(phase)[:60],
+                hint="number the phases 1, 2, 3, ... in the order they run",
+            )
+    for number, keys in keys_by_number.items():
+        if number is not None and len(keys) > 1:
+            used_by = " and ".join(repr(str(key)) for key in keys)
+            findings.add(
+                "phases",
+                f"phasenumber {number} used by phases {used_by}",
+                expected="each phase its own phasenumber",
+                hint="number the phases 1, 2, 3, ... in the order they run",
+            )
+    return None if len(findings.problems) > problems_before else list(phases.items())
+
+
+def _check_phase(key, phase: dict, root: Path, findings: Findings) -> tuple:
     """One v1.5 phase's label, start date and files; its place in messages and its start (None
     when missing or bad)."""
-    where = f"phases[{phase['phasenumber']}]"
-    for key in ("label", "start_date", "scoring_program"):
-        if not phase.get(key):
-            findings.add(where, f"a phase needs a {key!r}")
+    where = f"phases[{key}]"
+    for needed in ("label", "start_date", "scoring_program"):
+        if not phase.get(needed):
+            findings.add(where, f"a phase needs a {needed!r}")
+    check_text(phase, "label", where, findings, 50, required=False)  # the model's max_length
+    for key in ("max_submissions", "max_submissions_per_day", "execution_time_limit"):
+        check_count(phase, key, where, findings)  # the model's PositiveIntegerFields
     written = phase.get("start_date")
     start = parse_date(written, f"{where}.start_date", findings) if written else None
     # a v1.5 phase takes result submissions only: for a phase with an ingestion program the site
@@ -131,13 +202,28 @@ def _check_leaderboard(board, findings: Findings) -> None:
                 f"leaderboard.columns.{key}",
                 "the column points at no declared leaderboard",
                 expected="leaderboard: *ANCHOR of a leaderboard with a label",
+                found=f"leaderboard: {target!r}"[:80] if "leaderboard" in column else "none",
+                hint="write the anchor (&NAME) on a board under 'leaderboards' and *NAME here",
             )
+        _check_numeric_format(column.get("numeric_format"), f"leaderboard.columns.{key}", findings)
         label, sort = column.get("label", key), column.get("sort") or "desc"
         converted.append({"label": label, "key": key, "index": index, "sort": sort})
     first = next(iter(boards), "")
     board = {"title": first, "key": str(first), "columns": converted}
     places = [f"leaderboard.columns.{key}" for key in columns]
     check_leaderboard(board, "leaderboard", findings, V1_COLUMN_KEYS, places)
+
+
+def _check_numeric_format(value, where: str, findings: Findings) -> None:
+    """A column's decimal places: v1.5 shows 1 to 10 (CompetitionPhase.format_value clamps any
+    other number, and falls back to 1 on text) and Codabench's unpacker needs an integer."""
+    digits = str(value).strip() if is_int(value) or isinstance(value, str) else ""
+    if value is not None and not (digits.isdecimal() and 1 <= int(digits) <= 10):
+        findings.add(
+            where,
+            "'numeric_format' (the decimal places shown) must be an integer from 1 to 10",
+            found=repr(value),
+        )
 
 
 def score_keys(doc: dict) -> list[str]:

@@ -29,6 +29,7 @@ missing one reads "1"), with:
   key, its sorting), which must rank the column's metric in its direction;
 - ``references(doc)``: (phase name, reference_data path, the input_data path of the same task or
   phase, None without one, the phase's mapping) of every scored phase, in phase order;
+- ``PHASE_DATA_KEYS``: the keys that choose a phase's data, as a message names them;
 - ``DEFAULT_TIME_LIMIT``: a phase's execution_time_limit when its yaml gives none (None: not
   known, and then not compared with its task.json's);
 - ``published_paths(doc)``: what participants can see or their code can read (pages, kits, public

@@ -198,22 +198,22 @@ def _check_wiring(doc: dict, platform: ModuleType, opened: Callable, findings: F
                 specs[value] = read_spec(opened(value))
         found = ", ".join(f"{value} of phase {spec.phase!r}" for value, spec in specs.items())
         kit_phases = {spec.phase for spec in specs.values()}
+        hint = f"check {platform.PHASE_DATA_KEYS}, or rebuild the bundle with codajudge build"
         if len(kit_phases) > 1:
             findings.add(
                 f"phase {name!r}",
-                "its task's reference data and input data were built for different phases "
-                "(their task.json's 'phase')",
+                "its reference data and input data were built for different phases (their "
+                "task.json's 'phase')",
                 found=found,
-                hint=REWIRE,
+                hint=hint,
             )
         elif kit_phases and scored_by.setdefault(min(kit_phases), name) != name:
             findings.add(
                 f"phase {name!r}",
                 f"scores the same data as phase {scored_by[min(kit_phases)]!r}",
-                expected="each phase its own task and data",
+                expected="each phase its own data",
                 found=found,
-                hint="check the phase's 'tasks' and the task's reference_data and input_data, or "
-                "rebuild the bundle with codajudge build",
+                hint=hint,
             )
         limit = phase.get("execution_time_limit", platform.DEFAULT_TIME_LIMIT)
         _check_time_limit(name, limit, specs, findings)

@@ -47,6 +47,11 @@ def check_docker_image(doc: dict, key: str, where: str, findings: Findings) -> N
         hint = f"add the kit's image, {key}: {KIT_IMAGE}"
         findings.add(where, message, expected=f"an image with {KIT_NEEDS}", hint=hint)
         return
+    if value is None or (isinstance(value, str) and not value.strip()):
+        message = f"'{key}' is empty: Codabench then has no image that can run the kit"
+        hint = f"write the kit's image, {key}: {KIT_IMAGE}"
+        findings.add(where, message, expected=KIT_NEEDS, found=repr(value), hint=hint)
+        return
     check_text(doc, key, where, findings, 128)
     legacy = LEGACY_IMAGE.match(str(value).strip())
     if legacy is not None and int(legacy[1]) < 9:
@@ -106,6 +111,8 @@ VERSIONS = ("2",)
 VERSION_TEXT = "2"
 #: Phases have end dates, so that phase_gold's rule on rescored items applies.
 HAS_PHASE_ENDS = True
+#: Where a phase's data is chosen, as a message names it.
+PHASE_DATA_KEYS = "the phase's 'tasks' and the task's reference_data and input_data"
 #: A phase's execution time limit when its yaml gives none (seconds).
 DEFAULT_TIME_LIMIT = 600
 #: The platform's default cap on a phase's execution time on the shared queue (seconds).
