@@ -32,22 +32,18 @@ V15_PAGES = ("overview", "evaluation", "terms", "data")
 #: and passes the rest to Competition(**comp_base), a TypeError on any other key; the fields of
 #: class Competition in codalab-competitions apps/web/models.py, as the harness's legacy_v15.py reads
 #: them.
-V15_TOP_KEYS = (
-    *("html", "phases", "leaderboard", "admin_names", "admins", "allow_organizer_teams"),
-    *(
-        "allow_public_submissions",
-        "allow_teams",
-        "anonymous_leaderboard",
-        "competition_docker_image",
-    ),
-    *("creator", "deleted", "description", "disallow_leaderboard_modifying"),
-    *("enable_detailed_results", "enable_forum", "enable_medical_image_viewer"),
-    *("enable_per_submission_metadata", "enable_teams", "end_date"),
-    *("force_submission_to_leaderboard", "has_registration", "hide_chart", "hide_top_three"),
-    *("image", "image_url_base", "is_migrating", "is_migrating_delayed", "last_modified"),
-    *("last_phase_migration", "modified_by", "original_yaml_file", "pagecontainers", "published"),
-    *("queue", "require_team_approval", "reward", "secret_key", "show_datasets_from_yaml"),
-    *("start_date", "teams", "title", "upper_bound_max_submission_size", "url_redirect"),
+V15_TOP_KEYS = tuple(
+    """
+    html phases leaderboard admin_names admins allow_organizer_teams allow_public_submissions
+    allow_teams anonymous_leaderboard competition_docker_image creator deleted description
+    disallow_leaderboard_modifying enable_detailed_results enable_forum
+    enable_medical_image_viewer enable_per_submission_metadata enable_teams end_date
+    force_submission_to_leaderboard has_registration hide_chart hide_top_three image
+    image_url_base is_migrating is_migrating_delayed last_modified last_phase_migration
+    modified_by original_yaml_file pagecontainers published queue require_team_approval reward
+    secret_key show_datasets_from_yaml start_date teams title upper_bound_max_submission_size
+    url_redirect
+    """.split()
 )
 #: The ``version`` values of this form (none reads "1"), and the one a message asks for.
 VERSIONS = ("1", "1.5")
