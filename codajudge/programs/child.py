@@ -189,10 +189,8 @@ def _binds(function: Callable, args: tuple) -> bool:
     """Whether ``args`` bind to the parameters of ``function`` (True when it has no signature)."""
     try:
         inspect.signature(function).bind(*args)
-    except TypeError:
-        return False
-    except Exception:  # noqa: BLE001 - no signature to read: the call's own error stands
-        pass
+    except Exception as error:  # noqa: BLE001 - no signature to read: the call's own error stands
+        return not isinstance(error, TypeError)  # a TypeError: the arguments do not bind
     return True
 
 
