@@ -169,8 +169,9 @@ def call_participant(what: str, root: Path | None, function: Callable, *args, si
     except KeyboardInterrupt:
         raise
     except BaseException as error:  # noqa: BLE001 - participant code may raise anything
+        failed = f"{what} failed with {_exception_line(error)}"
         if signature and isinstance(error, TypeError) and not _binds(function, args):
-            raise _signature_refusal(what, error, function, root, signature) from None
+            raise _signature_refusal(failed, function, root, signature) from None
         # a read-only folder, as the submission's is
         refused = (errno.EROFS, errno.EACCES, errno.EPERM)
         unwritable = isinstance(error, OSError) and error.errno in refused and error.filename
@@ -179,9 +180,7 @@ def call_participant(what: str, root: Path | None, function: Callable, *args, si
         if root is not None:  # participant code, whose own frames are shown
             hints = [_raised_at(error, root), *hints, participant_traceback(error, root)]
         raise SubmissionError.single(
-            MODEL_FILE,
-            f"{what} failed with {_exception_line(error)}",
-            hint="; ".join(filter(None, hints)) or None,
+            MODEL_FILE, failed, hint="; ".join(filter(None, hints)) or None
         ) from None
 
 
@@ -194,9 +193,10 @@ def _binds(function: Callable, args: tuple) -> bool:
     return True
 
 
-def _signature_refusal(what, error, function, root, signature) -> SubmissionError:
-    """The refusal of the kit's call of ``function`` (a class or a bound method) that does not bind
-    to its parameters: the ``signature`` expected, the participant's def found and its line."""
+def _signature_refusal(failed: str, function, root, signature) -> SubmissionError:
+    """The refusal (``failed``: its message) of the kit's call of ``function`` (a class or a bound
+    method) that does not bind to its parameters: the ``signature`` expected, the participant's def
+    found and its line."""
     target = function.__init__ if isinstance(function, type) else function
     target = getattr(target, "__func__", target)
     code = getattr(target, "__code__", None)
@@ -208,7 +208,7 @@ def _signature_refusal(what, error, function, root, signature) -> SubmissionErro
         )
     return SubmissionError.single(
         MODEL_FILE,
-        f"{what} failed with {_exception_line(error)}",
+        failed,
         expected=f"def {signature}",
         found=found,
         hint="the kit calls Model(track), then fit(train_items) and predict(items): give the "
