@@ -189,13 +189,11 @@ def _edition_phases(tasks: dict[str, PhaseTask]) -> set[str]:
     return set(tasks) | {slug(name) for folder in folders for name in other_phase_ids(folder)}
 
 
-def kit_phase_task(
-    bundle: Path, phase: str, shown: str | None = None, option: str = "--phase"
-) -> PhaseTask:
+def kit_phase_task(bundle: Path, phase: str, shown: str, option: str = "--phase") -> PhaseTask:
     """``phase_task`` of the phase ``option`` names: one the bundle has not, or in a starting kit
     one it cannot score (its gold is hidden), is a usage error (nothing of the submission is
     read), answered with the phases it has or scores. ``shown``: how messages name the bundle
-    (default: its folder); ``option``: how they name the phase's argument."""
+    (an empty one: its folder); ``option``: how they name the phase's argument."""
     doc = read_competition(bundle, shown)
     names = [p.get("name", "") for p in doc.get("phases") or [] if isinstance(p, dict)]
     if not (bundle / "sample_submissions").is_dir():
