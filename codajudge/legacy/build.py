@@ -68,9 +68,8 @@ from ..bundle.prose import Templates
 from ..bundle.zipdet import tree_files, write_zip
 from ..confine import slug
 from ..spec import SCORING_ONLY, read_spec, write_spec
+from .check import V15_PAGES
 
-#: Pages CodaLab v1.5 required, in the order they are listed.
-REQUIRED_PAGES = ("overview", "evaluation", "terms", "data")
 # --- Markdown -> HTML, for the subset the kit's pages use -----------------------------------------
 
 
@@ -181,11 +180,11 @@ def write_html_pages(edition: Edition, v2_root: Path, root: Path) -> dict[str, s
     legacy_timeline = timeline_page(edition, "legacy/timeline", "legacy/timeline_phase")
     pages["timeline"] = (pages.get("timeline", ("Timeline",))[0], legacy_timeline)
     mapping: dict[str, str] = {}
-    for name in list(REQUIRED_PAGES) + [k for k in pages if k not in REQUIRED_PAGES]:
+    for name in list(V15_PAGES) + [k for k in pages if k not in V15_PAGES]:
         title, text = pages[name]
         page = markdown_to_html(text, f"{edition.title}: {title}")
         (root / f"{name}.html").write_text(page, encoding="utf-8")
-        keyed_by_name = name in REQUIRED_PAGES or title in mapping or title in REQUIRED_PAGES
+        keyed_by_name = name in V15_PAGES or title in mapping or title in V15_PAGES
         mapping[name if keyed_by_name else title] = f"{name}.html"
     return mapping
 

@@ -97,10 +97,7 @@ def _check_html(html, root: Path, findings: Findings) -> None:
 
 
 def _check_phases(phases, root: Path, findings: Findings) -> None:
-    listed = _numbered_phases(phases, findings)
-    if listed is None:
-        return
-    ordered = sorted(listed, key=lambda item: item[1]["phasenumber"])
+    ordered = sorted(_numbered_phases(phases, findings), key=lambda item: item[1]["phasenumber"])
     starts = [_check_phase(key, phase, root, findings) for key, phase in ordered]
     for (where, start), (next_where, next_start) in zip(starts, starts[1:]):
         if start and next_start and next_start - start <= dt.timedelta(days=1):
@@ -112,13 +109,13 @@ def _check_phases(phases, root: Path, findings: Findings) -> None:
             )
 
 
-def _numbered_phases(phases, findings: Findings) -> list[tuple] | None:
-    """The phases' (key, mapping) pairs, or None after saying why their order is unknown: no
+def _numbered_phases(phases, findings: Findings) -> list[tuple]:
+    """The phases' (key, mapping) pairs, or none after saying why their order is unknown: no
     mapping of phases, a phase without an integer phasenumber, or one phasenumber for two phases
     (v1.5 orders and migrates the phases by it)."""
     if not isinstance(phases, dict) or not phases:
         findings.add("phases", "a v1.5 bundle needs a mapping of phases", found=repr(phases)[:60])
-        return None
+        return []
     problems_before = len(findings.problems)
     keys_by_number: dict = {}
     for key, phase in phases.items():
@@ -141,7 +138,7 @@ def _numbered_phases(phases, findings: Findings) -> list[tuple] | None:
                 expected="each phase its own phasenumber",
                 hint="number the phases 1, 2, 3, ... in the order they run",
             )
-    return None if len(findings.problems) > problems_before else list(phases.items())
+    return [] if len(findings.problems) > problems_before else list(phases.items())
 
 
 def _check_phase(key, phase: dict, root: Path, findings: Findings) -> tuple:

@@ -71,13 +71,6 @@ class Reference(NamedTuple):
     items: dict[str, list[dict]]
 
 
-#: How to fix a phase whose reference and input data do not go together.
-REWIRE = (
-    "point the task's reference_data and input_data at the same phase's folders, or rebuild the "
-    "bundle with codajudge build"
-)
-
-
 def _items(folder: Path, inputs: tuple, where: str, dataset: str, findings: Findings) -> list:
     """The reference items of ``dataset``, with the texts of the input items of the same ids
     (``inputs``: the input data's folder, None without one, and its path), whose ids they must
@@ -105,7 +98,9 @@ def _check_ids(gold: tuple[str, list], inputs: tuple[str, list], findings: Findi
                 found += f"; {len(only)} only in {file}, e.g. {', '.join(sorted(only)[:3])}"
         message = "the gold's item ids are not those of the input data: every submission would fail"
         expected = f"the {counted(len(input_ids), 'id')} of {input_file}"
-        findings.add(gold_file, message, expected=expected, found=found, hint=REWIRE)
+        hint = "point the task's reference_data and input_data at the same phase's folders, or "
+        hint += "rebuild the bundle with codajudge build"
+        findings.add(gold_file, message, expected=expected, found=found, hint=hint)
 
 
 def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleType) -> None:
@@ -338,13 +333,6 @@ def _item_key(dataset: str, item: dict) -> tuple:
     return key if any(key) else ("id", dataset, str(item["id"]))
 
 
-#: How to fix two hidden-gold phases that score the same items.
-RESPLIT = (
-    "rebuild from an edition whose earlier phase scores items of its own (exclude, sample; "
-    "docs/participant-checks.md)"
-)
-
-
 def check_rescored(doc: dict, references: dict[str, Reference], findings: Findings) -> None:
     """A finding for each (earlier, later) pair of the dated hidden-gold phases, the later one not
     post-campaign, that score items in common."""
@@ -360,5 +348,7 @@ def check_rescored(doc: dict, references: dict[str, Reference], findings: Findin
     for earlier, later in later_hidden_pairs([p for p in phases if p.start is not None]):
         if shared := len(earlier.keys & later.keys):
             why = f"{later.where} holds {shared} of its items"
-            problem = rescored(earlier.where, earlier.name, later.name, why, "", RESPLIT)
+            fix = "rebuild from an edition whose earlier phase scores items of its own (exclude, "
+            fix += "sample; docs/participant-checks.md)"
+            problem = rescored(earlier.where, earlier.name, later.name, why, "", fix)
             findings.problems.append(problem)

@@ -140,9 +140,8 @@ def _check_platform_fields(doc: dict, findings: Findings) -> None:
         findings.add("queue", message, expected=expected, found=repr(queue)[:60])
     if email not in (None, "") and not is_email(email):
         message = "not an e-mail address: the upload would fail"
-        findings.add(
-            "contact_email", message, expected="e.g. organisers@example.org", found=repr(email)[:60]
-        )
+        expected = "e.g. organisers@example.org"
+        findings.add("contact_email", message, expected=expected, found=repr(email)[:60])
 
 
 def _check_pages(doc: dict, root: Path, findings: Findings) -> None:
