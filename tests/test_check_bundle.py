@@ -580,6 +580,13 @@ LEGACY_CASES = {
         "leaderboard.columns.primary: 'numeric_format' (the decimal places shown) must be an "
         "integer from 1 to 10, found 12",
     ),
+    "v1.5 column numeric_format of 5,000 digits as text": (
+        edit_yaml(
+            lambda d: d["leaderboard"]["columns"]["primary"].update(numeric_format="9" * 5000)
+        ),
+        "leaderboard.columns.primary: 'numeric_format' (the decimal places shown) must be an "
+        "integer from 1 to 10, found '99999",
+    ),
     "v1.5 program as a folder": (
         legacy_phase(1, scoring_program="logo.png"),
         "scoring_program is a plain file",

@@ -22,7 +22,7 @@ from ..bundle.check.findings import (
 from ..bundle.check.leaderboard import V1_COLUMN_KEYS, check_leaderboard
 from ..bundle.check.programs import PROGRAMS, check_bundle_files
 from ..bundle.check.v2 import check_docker_image
-from ..fields import did_you_mean
+from ..fields import did_you_mean, shown
 
 DATA = ("reference_data", "input_data", "public_data", "starting_kit")
 #: The pages CodaLab v1.5's upload reads by name (codalab-competitions apps/web/models.py,
@@ -210,12 +210,13 @@ def _check_leaderboard(board, findings: Findings) -> None:
 def _check_numeric_format(value, where: str, findings: Findings) -> None:
     """A column's decimal places: v1.5 shows 1 to 10 (CompetitionPhase.format_value clamps any
     other number, and falls back to 1 on text) and Codabench's unpacker needs an integer."""
-    digits = str(value).strip() if is_int(value) or isinstance(value, str) else ""
-    if value is not None and not (digits.isdecimal() and 1 <= int(digits) <= 10):
+    text = value.strip() if isinstance(value, str) else ""
+    places = int(text) if text.isdecimal() and len(text) <= 2 else value
+    if value is not None and not (is_int(places) and 1 <= places <= 10):
         findings.add(
             where,
             "'numeric_format' (the decimal places shown) must be an integer from 1 to 10",
-            found=repr(value),
+            found=shown(value),
         )
 
 
