@@ -63,6 +63,16 @@ def test_tie_groups_follow_the_tests_against_each_leader():
     assert against_best == {"B": 0.30, "C": 0.01, "D": 0.20, "E": 0.001}
 
 
+def test_exactly_equal_scores_share_a_group_whatever_the_test():
+    """Two systems of one score that a test separates are not ranked by their names."""
+    scores = {"A": 0.5, "B": 0.5, "C": 0.4}
+    ranks, against_best = tie_groups(
+        ["A", "B", "C"], lambda a, b: 0.001, 0.05, lambda a, b: scores[a] == scores[b]
+    )
+    assert ranks == {"A": 1, "B": 1, "C": 3}
+    assert against_best == {"B": 0.001, "C": 0.001}
+
+
 @given(
     st.integers(1, 6).flatmap(lambda n: st.lists(st.floats(0, 1), min_size=n * n, max_size=n * n))
 )

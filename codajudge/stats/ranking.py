@@ -1,12 +1,13 @@
 """Official rankings: per-track ranks with statistical ties and an overall rank (by primary score).
 
-Per track, systems are ordered by the track's main metric. Ties are groups, contiguous in that
-order so that a rank never inverts two scores: the best remaining system leads a group, and the
-systems after it join it, in order, up to (not including) the first one significantly different
-from it (p <= alpha); that one starts the next group. Every member of a group gets the leader's
-rank (competition ranking: 1, 1, 3). Where the p-values fall with the score, the first group is
-"the best system and every system not significantly different from it" that SemEval-2017 marked.
-A system that did not submit a track ranks after all that did.
+Per track, systems are ordered by the track's main metric. Ties are groups, contiguous in that order
+so that a rank never inverts two scores: the best remaining system leads a group, and the systems
+after it join it, in order, up to (not including) the first one significantly different from it (p
+<= alpha) with a score other than the leader's (exactly equal scores are never split by a test,
+which would rank them by their names); that one starts the next group. Every member of a group gets
+the leader's rank (competition ranking: 1, 1, 3). Where the p-values fall with the score, the first
+group is "the best system and every system not significantly different from it" that SemEval-2017
+marked. A system that did not submit a track ranks after all that did.
 
 The overall order (``rank_overall``) is by default the primary score, the leaderboard's order: the
 mean of the primary tracks' main metric, each system's own number, so that no third system's
@@ -68,13 +69,16 @@ def order_best_first(scores: dict[str, float], higher_is_better: bool) -> list[s
 
 
 def tie_groups(
-    order: Sequence[str], p_value: Callable[[str, str], float], alpha: float
+    order: Sequence[str],
+    p_value: Callable[[str, str], float],
+    alpha: float,
+    same_score: Callable[[str, str], bool] = lambda leader, other: False,
 ) -> tuple[dict[str, int], dict[str, float]]:
     """Competition ranks with statistical ties (see the module docstring).
 
-    ``order`` is best first; ``p_value(leader, other)`` tests the leader against one other system.
-    Returns name -> rank, and each other system's p-value against the best (its first leader,
-    tested once for both).
+    ``order`` is best first; ``p_value(leader, other)`` tests the leader against one other system;
+    ``same_score(leader, other)`` ties two systems whatever the test. Returns name -> rank, and each
+    other system's p-value against the best (its first leader, tested once for both).
     """
     ranks: dict[str, int] = {}
     against_best: dict[str, float] = {}
@@ -84,7 +88,8 @@ def tie_groups(
         tested = {other: p_value(leader, other) for other in others}
         if not ranks:
             against_best = tested
-        group = [leader, *takewhile(lambda other: tested[other] > alpha, others)]
+        tied = takewhile(lambda other: tested[other] > alpha or same_score(leader, other), others)
+        group = [leader, *tied]
         # a competition rank: one more than the systems ranked before the group
         ranks.update(dict.fromkeys(group, len(ranks) + 1))
         remaining = remaining[len(group) :]
@@ -103,7 +108,12 @@ def rank_track(track, results: dict[str, object], settings) -> TrackRanking:
     order = order_best_first(scores, get_metric(metric_name).higher_is_better)
     raws = shared_resamples(metric_name, submitted, settings.resamples, settings.seed)
     tests = TrackTests(chosen, metric_name, submitted, raws)
-    ranks, against_best = tie_groups(order, lambda a, b: tests.pair(a, b).p_value, settings.alpha)
+    ranks, against_best = tie_groups(
+        order,
+        lambda leader, other: tests.pair(leader, other).p_value,
+        settings.alpha,
+        lambda leader, other: scores[leader] == scores[other],
+    )
     rows = []
     for name in sorted(order, key=ranks.get):  # a stable sort: the scores' order within a rank
         ci = percentile_interval(raws[name], scores[name]) if raws else None
