@@ -569,7 +569,11 @@ LEGACY_CASES = {
     ),
     "v1.5 max_submissions as text": (
         legacy_phase(2, max_submissions="hundred"),
-        "phases[2]: 'max_submissions' must be an integer >= 0, found 'hundred'",
+        "phases[2]: 'max_submissions' must be an integer > 0, found 'hundred'",
+    ),
+    "v1.5 max_submissions_per_day of 0 (no submission let in)": (
+        legacy_phase(1, max_submissions_per_day=0),
+        "phases[1]: 'max_submissions_per_day' must be an integer > 0, found 0",
     ),
     "v1.5 phase label too long": (
         legacy_phase(1, label="L" * 51),

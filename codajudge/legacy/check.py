@@ -149,8 +149,11 @@ def _check_phase(key, phase: dict, root: Path, findings: Findings) -> tuple:
         if not phase.get(needed):
             findings.add(where, f"a phase needs a {needed!r}")
     check_text(phase, "label", where, findings, 50, required=False)  # the model's max_length
-    for key in ("max_submissions", "max_submissions_per_day", "execution_time_limit"):
-        check_count(phase, key, where, findings)  # the model's PositiveIntegerFields
+    # the model's PositiveIntegerFields; a limit of 0 lets no submission in (models.py refuses one
+    # once the count reaches max_submissions, and any when max_submissions_per_day is 0)
+    for limit in ("max_submissions", "max_submissions_per_day"):
+        check_count(phase, limit, where, findings, positive=True)
+    check_count(phase, "execution_time_limit", where, findings)
     written = phase.get("start_date")
     start = parse_date(written, f"{where}.start_date", findings) if written else None
     # a v1.5 phase takes result submissions only: for a phase with an ingestion program the site
