@@ -479,6 +479,8 @@ def test_a_document_of_both_parts_beside_another_file_of_a_part_is_refused_namin
     with pytest.raises(SubmissionError) as e:
         located(tmp_path)
     assert str(e.value).startswith(f"{refused} is given by more than one file")
+    part = refused.split("track '")[1].split("_")[0]  # the part of the track given twice
+    assert f"holds every item of part '{part}', so it is that part's file too" in str(e.value)
 
 
 def test_a_link_is_never_opened_to_match_it(tmp_path):

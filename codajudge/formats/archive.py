@@ -262,12 +262,16 @@ def _claim(claimed: TrackFiles, relative: PurePosixPath, tracks: Sequence[Track]
     return bool(owners)
 
 
-def _give(claimed: TrackFiles, relative: PurePosixPath, track_ids: Sequence[str]) -> None:
-    """Record ``relative`` as the file of each of ``track_ids``, refusing a track given by two files."""
+def _give(
+    claimed: TrackFiles, relative: PurePosixPath, track_ids: Sequence[str], why: str = ""
+) -> None:
+    """Record ``relative`` as the file of each of ``track_ids``, refusing a track given by two files
+    (``why``: why ``relative`` is theirs, when its name does not say it)."""
     for tid in track_ids:
         if tid in claimed:
             message = f"track '{tid}' is given by more than one file"
-            rule = Rule(message, "exactly one file per track", "remove all but one of them")
+            hint = "remove all but one of them" + (f" ({why})" if why else "")
+            rule = Rule(message, "exactly one file per track", hint)
             raise rule.error(f"{safe_display(claimed[tid])}, {safe_display(relative)}", "2 files")
         claimed[tid] = relative
 
@@ -285,6 +289,10 @@ def locate_track_files(folder: Path, tracks: Sequence[Track]) -> tuple[TrackFile
             rule = Rule(f"the prediction file is {irregular}", "a regular file", hint)
             raise rule.error(safe_display(relative))
     return claimed, unclaimed
+
+
+#: Why a document is the file of a part's tracks whatever its name ({0}: the file, {1}: the part).
+WHOLE_PART = "{0} holds every item of part '{1}', so it is that part's file too"
 
 
 def _document_tracks(tracks: Sequence[Track]) -> dict[str, list[Track]]:
@@ -328,16 +336,16 @@ def find_track_files(
         if not datasets:
             left.append(name)
         for dataset in datasets:
-            _give(claimed, PurePosixPath(name), [track.id for track in wanted[dataset]])
+            why = WHOLE_PART.format(name, dataset)
+            _give(claimed, PurePosixPath(name), [track.id for track in wanted[dataset]], why)
     unsubmitted = {d for d, ts in wanted.items() if not any(t.id in claimed for t in ts)}
     for name in sorted(named):  # a part's document may hold another part whole, or several
         relative = PurePosixPath(name)
         uids = document_uids(Path(folder) / name, n_items) or set()
         whole = [d for d in wanted if uids.issuperset(ids_of(d))]
         for dataset in whole if len(whole) > 1 else unsubmitted.intersection(whole):
-            _give(
-                claimed, relative, [t.id for t in wanted[dataset] if claimed.get(t.id) != relative]
-            )
+            others = [t.id for t in wanted[dataset] if claimed.get(t.id) != relative]
+            _give(claimed, relative, others, WHOLE_PART.format(name, dataset))
     return FoundFiles(tracks, claimed, left, notes)
 
 
