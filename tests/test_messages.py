@@ -315,6 +315,28 @@ def test_a_name_starting_with_a_datasets_name_names_that_datasets_tracks_without
     ]
 
 
+def test_a_name_starting_with_the_first_word_of_a_datasets_file_names_names_its_tracks():
+    """VariErrNLI_results.tsv matched no track and got no guess: lewidi2025's ven tracks take
+    varierrnli_*_soft.tsv, so the first word of a track's file names names its dataset too."""
+    tracks = [
+        track_from_dict(
+            {
+                "id": f"ven_{k}",
+                "kind": "similarity",
+                "dataset": "ven",
+                "files": [f"varierrnli_*_{k}.tsv"],
+            }
+        )
+        for k in ("soft", "pe")
+    ]
+    notes = ignored_file_notes(["VariErrNLI_results.tsv"], tracks)
+    assert notes == [
+        "file 'VariErrNLI_results.tsv' matches no track and was ignored; it was probably meant for "
+        "tracks 'ven_soft' and 'ven_pe' (<Dataset>_results.tsv is the LeWiDi 2023 name, one file per "
+        "dataset): name their files ven_soft.tsv and ven_pe.tsv"
+    ]
+
+
 def test_a_name_holding_every_word_of_one_tracks_name_is_a_near_miss():
     """Words in another order or with more words (a team suffix, STS.out for STS.output) were no near
     miss: only the same name loosely was. A name holding the words of two tracks (en_es_en) gets no

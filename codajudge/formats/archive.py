@@ -418,13 +418,27 @@ def _meant_tracks(name: str, tracks: Sequence[Track], without: Sequence[Track]) 
 
 
 def _dataset_tracks(name: str, tracks: Sequence[Track]) -> list[Track]:
-    """The tracks of the one dataset whose name (two letters at least) a file name starts with, in
-    any case (``MP_results.tsv``: mp's), else none."""
-    first = _loose(PurePosixPath(name).name).split("_")[0]
-    datasets = {
-        t.dataset for t in tracks if len(t.dataset) > 1 and first.startswith(t.dataset.lower())
-    }
-    return [t for t in tracks if t.dataset in datasets] if len(datasets) == 1 else []
+    """The tracks of the one dataset whose name (``_dataset_names``) a file name starts with, in
+    any case (``MP_results.tsv``: mp's; ``VariErrNLI_results.tsv``: ven's), else none."""
+    first = _first_word(name)
+    datasets = {t.dataset for t in tracks}
+    named = {d for d in datasets if any(map(first.startswith, _dataset_names(d, tracks)))}
+    return [t for t in tracks if t.dataset in named] if len(named) == 1 else []
+
+
+def _dataset_names(dataset: str, tracks: Sequence[Track]) -> set[str]:
+    """The names of ``dataset`` among ``tracks``, two letters at least, lower case: its id and the
+    first word of a file name or pattern of each of its tracks (``varierrnli`` of lewidi2025's
+    ``varierrnli_*_soft.tsv`` and ``varierrnli_*_pe.tsv``)."""
+    of_dataset = [t for t in tracks if t.dataset == dataset]
+    words = [{_first_word(pattern) for pattern in t.file_names} for t in of_dataset]
+    names = {dataset.lower(), *set.intersection(*words)}
+    return {name for name in names if len(name) > 1 and "*" not in name}
+
+
+def _first_word(name: str) -> str:
+    """The first word of a file name or pattern, as ``_loose`` reads it."""
+    return _loose(PurePosixPath(name).name).split("_")[0]
 
 
 def _tracks_named(meant: Sequence[Track]) -> str:
