@@ -246,7 +246,9 @@ def test_a_page_left_from_a_copied_shipped_edition_is_noted_and_no_shipped_editi
 def test_codajudge_new_refuses_an_existing_folder_and_a_name_that_is_not_plain(tmp_path):
     (tmp_path / "taken").mkdir()
     done = codajudge("new", "taken", cwd=tmp_path, ok=False)
-    assert "taken: already exists" in done.stderr and done.returncode == 1
+    # a usage mistake (exit 2), not a problem of a bundle or its data
+    assert "taken: already exists" in done.stderr and done.returncode == 2
+    assert "bundle" not in done.stderr
     done = codajudge("new", "../out", cwd=tmp_path, ok=False)
     assert "'NAME' must be a plain name" in done.stderr and not (tmp_path.parent / "out").exists()
     # a path as NAME is a usage mistake (exit 2), told the command that writes that folder

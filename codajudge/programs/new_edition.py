@@ -20,7 +20,7 @@ from pathlib import Path
 from ..assets import kit_root
 from ..bundle.prose import Templates
 from ..confine import slug_problem
-from ..errors import ConfigError, UsageError
+from ..errors import UsageError
 from ..formats.items import read_items
 from ..texts import csv_text
 from .common import argument_parser, run_parsed
@@ -48,7 +48,7 @@ def write_edition(name: str, out: Path) -> Path:
         raise UsageError([problem])
     folder = Path(out) / name
     if folder.exists():
-        raise ConfigError.single(str(folder), "already exists", hint="choose another NAME or --out")
+        raise UsageError.single(str(folder), "already exists", hint="choose another NAME or --out")
     title = PLACEHOLDER_TEXTS["title"].format(name=name)
     (folder / "pages").mkdir(parents=True)
     (folder / "data").mkdir()
