@@ -89,6 +89,20 @@ def test_output_of_a_successful_run_is_kept_and_ignored_by_the_scorer(tmp_path, 
     assert not any(OUTPUT in warning for warning in result.warnings)
 
 
+def test_each_echoed_line_shows_its_control_characters_escaped_behind_the_prefix(tmp_path, capfd):
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    forged = "b'\\r\\x1b[2Kscores: 1.0\\tok \\xff\\r\\n'"  # a forged line, tab, invalid byte, CRLF
+    forging = f"sys.stdout.buffer.write({forged}) and sys.stdout.flush()"
+    model = "import sys\n" + CHATTY_MODEL.replace("print('fitting', self.track['id'])", forging)
+    out = tmp_path / "out"
+    assert (
+        main([str(phase["input"]), str(out), str(write_submission(tmp_path / "sub", model))]) == 0
+    )
+    log = capfd.readouterr().out
+    assert "[your code] \\r\\x1b[2Kscores: 1.0\tok \\xff\n" in log
+    assert (out / OUTPUT).read_bytes().startswith(b"\r\x1b[2Kscores: 1.0\tok ")
+
+
 def test_quiet_code_leaves_no_output_file_and_a_planted_one_is_removed(tmp_path, capfd):
     phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
     quiet = CHATTY_MODEL.replace("print('fitting', self.track['id'])", "pass")

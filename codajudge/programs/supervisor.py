@@ -32,7 +32,7 @@ from typing import BinaryIO
 from ..assets import PACKAGE
 from ..errors import ConfigError, SubmissionError
 from ..formats.archive import PARTICIPANT_OUTPUT
-from ..formats.textfile import safe_display, shorten
+from ..formats.textfile import safe_display, safe_lines, shorten
 from ..report import atomic_write
 from ..runner.capture import JOIN_SECONDS, CappedOutput, drain
 from ..untrusted import adopting, read_head, wait_then_stop
@@ -79,9 +79,10 @@ def code_printed(path: Path) -> bool:
 
 
 def _echo(stream, line: bytes) -> None:
-    """Echo one of the participant's lines on ``stream`` (this program's stdout or stderr)."""
-    text = line.decode("utf-8", errors="replace").rstrip("\n")
-    print(f"{ECHO_PREFIX}{text}", file=stream, flush=True)
+    """Echo one of the participant's lines on ``stream`` (this program's stdout or stderr), its
+    control characters but tabs and its invalid bytes escaped, so no line hides ECHO_PREFIX."""
+    text = line.decode("utf-8", errors="backslashreplace").rstrip("\r\n")
+    print(ECHO_PREFIX + "\t".join(map(safe_lines, text.split("\t"))), file=stream, flush=True)
 
 
 class ParticipantOutput(CappedOutput):
