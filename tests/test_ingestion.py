@@ -396,6 +396,14 @@ FAILING_MODELS = {
         "raise ModuleNotFoundError(\"No module named 'torch'\", name='torch')\n",
         ["No module named 'torch'", "(codalab/codalab-legacy:py312) does not have torch: ship"],
     ),
+    "module_not_in_a_package_that_imports": (  # no advice to install what is there
+        "import codajudge.gold_secret_xyz\n",
+        ["codajudge imports, but it has no module gold_secret_xyz: fix the name in the import"],
+    ),
+    "submodule_not_in_a_package_of_the_image": (
+        "import numpy.foo_bar\n",
+        ["numpy imports, but it has no module foo_bar: fix the name in the import"],
+    ),
     "syntax_error": (
         "class Model:\n    def fit(self, items)\n        pass\n",
         ["importing model.py failed with SyntaxError", "model.py, line 2"],

@@ -217,11 +217,14 @@ def _signature_refusal(failed: str, function, root, signature) -> SubmissionErro
 
 
 def _missing_package_hint(error: BaseException) -> str | None:
-    """Whether the package of a ModuleNotFoundError is in the platform's image (IMAGE_PACKAGES),
-    and what to do."""
+    """What to do about a ModuleNotFoundError: fix the name of a module missing from a package
+    that imports, else whether the package is in the platform's image (IMAGE_PACKAGES)."""
     name = error.name if isinstance(error, ModuleNotFoundError) else None
     if not isinstance(name, str):
         return None
+    parent, _, module = (shorten(safe_display(part)) for part in name.rpartition("."))
+    if name.rpartition(".")[0] in sys.modules:  # imported before its submodule was looked for
+        return f"{parent} imports, but it has no module {module}: fix the name in the import"
     package = shorten(safe_display(name.split(".")[0]))
     if package in IMAGE_PACKAGES:
         listed = IMAGE_PACKAGES[package]  # pip's name, then the version
