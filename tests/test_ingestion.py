@@ -550,6 +550,28 @@ def test_a_result_submission_s_reading_notes_go_into_its_status_and_are_scored_o
     assert main([str(phase["input"]), str(out), str(submission)]) == 0
     note = "sts.tsv: the first line was read as a header and skipped"
     assert f"note: {note}\n" in capsys.readouterr().out and status_of(out)["notes"] == [note]
+    scored = run_scoring_program(tmp_path, out)
+    print(scored.stderr)
+    assert scored.stdout.count(note) == 1
+
+
+def test_the_format_check_warns_of_a_file_named_as_clues_test_submission_as_scoring_does(
+    tmp_path, capsys
+):
+    """CLUE's OCNLI test file name on a phase whose ids are CLUE's test ids (0..2999) gets the
+    scoring program's warning from the format check too, and the scoring program says it once."""
+    phase = make_phase(tmp_path, tracks=[{**ALL_TRACKS[1], "files": ["ocnli*_predict.json"]}])
+    for data in (phase["input"] / "nli.jsonl", phase["ref"] / "nli.jsonl"):
+        numbered = re.sub(r'"nli-t(\d+)"', r'"\1"', data.read_text(encoding="utf-8"))
+        data.write_text(numbered, encoding="utf-8")
+    submission = tmp_path / "sub"
+    submission.mkdir()
+    lines = "".join(json.dumps({"id": i, "label": "neutral"}) + "\n" for i in range(14))
+    (submission / "ocnli_50k_predict.json").write_text(lines, encoding="utf-8")
+    out = tmp_path / "out"
+    assert main([str(phase["input"]), str(out), str(submission)]) == 0
+    note = "ocnli_50k_predict.json is the name of the submission file for CLUE's OCNLI test set"
+    assert note in capsys.readouterr().out and note in status_of(out)["notes"][-1]
     assert run_scoring_program(tmp_path, out).stdout.count(note) == 1
 
 
