@@ -60,6 +60,22 @@ def test_the_kit_readme_says_which_track_files_each_other_file_name_is_read_as()
     assert said in " ".join(readme.split()) and "overview.md" not in readme
 
 
+def test_the_kit_readmes_evaluation_section_follows_the_evaluation_phases_gold():
+    """Hidden: the section says the kit checks formats only; public (the gold ships in the kit):
+    it scores the phase, as ``run_local.py --phase evaluation`` does."""
+    listed = [dict(title=name, file=f"pages/{name}.md") for name in ("data", "evaluation", "terms")]
+    edition = sts_only()
+    hidden = pages.render(edition, NO_LOCAL, {}, listed, "random")
+    public = [dataclasses.replace(p, public_gold=p.id != "post-campaign") for p in edition.phases]
+    shown = pages.render(
+        dataclasses.replace(edition, phases=public), NO_LOCAL, {}, listed, "random"
+    )
+    assert "This kit does not score the evaluation phase: its gold is hidden." in hidden
+    assert "This kit scores the evaluation phase: its gold is public" in shown
+    assert "run_local.py . baseline:random --phase evaluation" in shown
+    assert "does not score the evaluation" not in shown and "exits with code 2" not in shown
+
+
 def test_the_kit_readme_lists_only_the_checks_of_the_editions_kinds():
     """sts2017's, lewidi2023's and chaosnli's READMEs listed the perspectivist check (one label per
     annotator); each kind's checks are its own (``kinds/KIND_checks``), a shared one said once."""
