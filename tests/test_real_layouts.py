@@ -1111,6 +1111,29 @@ def test_a_pandas_index_column_without_a_header_is_named_on_the_unknown_ids(offs
     )
 
 
+@pytest.mark.parametrize("quote", ['"', ""])
+def test_r_write_table_row_names_are_named_with_r_fix(quote, tmp_path):
+    """R's ``write.table(df, sep="\\t")``: a header without the row names' column, each row named
+    "1", "2", ... first, strings quoted. The row names were read as the track's ids in quotes."""
+    ids = [str(100 + k) for k in range(6)]
+    items = [{"id": i, "texts": ["a", "b"], "label": "neutral"} for i in ids]
+    q = quote
+    text = f"{q}id{q}\t{q}label{q}\n" + "".join(
+        f"{q}{k + 1}{q}\t{q}{i}{q}\t{q}neutral{q}\n" for k, i in enumerate(ids)
+    )
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, items, text, tmp_path)
+    quoted = " and values are quoted" if quote else ""
+    assert (
+        str(error.value)
+        .splitlines()[0]
+        .endswith(
+            "The second column holds the track's ids ('100' on line 2): the first column is R's row "
+            f'names{quoted}; use write.table(..., row.names=FALSE, quote=FALSE, sep="\\t")'
+        )
+    )
+
+
 # --- the values of many items on one line ----------------------------------------------------------
 
 

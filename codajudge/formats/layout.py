@@ -45,6 +45,7 @@ INDEX_COLUMN = Rule(
     "ID<TAB>VALUE lines, after at most one header line such as id<TAB>label",
     "write the file with index=False (df.to_csv(path, sep='\\t', index=False))",
 )
+R_TABLE_FIX = 'use write.table(..., row.names=FALSE, quote=FALSE, sep="\\t")'
 JSON_LINES_NOTE = 'the file was read as JSON lines, one object {"id": ID, "any name": VALUE} a line (CLUE\'s layout)'
 
 
@@ -161,13 +162,16 @@ class Columns:
         """The hint for a file whose first lines after its header (up to ``IDS_LOOKED_UP``) each
         hold three or more tab-separated columns, the second an id of ``index`` (id -> item
         index): the first is a DataFrame's index (to_csv with header=False keeps it), else None."""
-        rows = [text.split("\t", 2) for text in self.body[:IDS_LOOKED_UP]]
-        if not rows or not all(len(row) == 3 and row[1].strip() in index for row in rows):
+        rows = [[_field(f) for f in text.split("\t", 2)] for text in self.body[:IDS_LOOKED_UP]]
+        if not rows or not all(len(row) == 3 and row[1] in index for row in rows):
             return None
-        return (
-            f"the second column holds the track's ids ({rows[0][1].strip()!r} on line "
-            f"{self.lines[0]}): the first column is a DataFrame's index; {INDEX_COLUMN.hint}"
-        )
+        where = f"the second column holds the track's ids ({rows[0][1]!r} on line {self.lines[0]})"
+        # R's write.table: a header without the row names' column, rows named "1", "2", ...
+        short_header = self.header and self.texts[0].count("\t") + 1 == self.body[0].count("\t")
+        if short_header and [row[0] for row in rows] == list(map(str, range(1, len(rows) + 1))):
+            quoted = " and values are quoted" if unquoted(self.body[0].split("\t")[0]) else ""
+            return f"{where}: the first column is R's row names{quoted}; {R_TABLE_FIX}"
+        return f"{where}: the first column is a DataFrame's index; {INDEX_COLUMN.hint}"
 
     @cached_property
     def position(self) -> np.ndarray:
@@ -209,7 +213,12 @@ def _header_fields(text: str) -> tuple[str, str, str]:
     """A first line's first field, its tab ('' without one) and the rest, each stripped, a field in
     quotes (csv.QUOTE_ALL) read without them."""
     first, tab, value = text.partition("\t")
-    return unquoted(first) or first.strip(), tab, unquoted(value) or value.strip()
+    return _field(first), tab, _field(value)
+
+
+def _field(text: str) -> str:
+    """A field stripped, read without the quotes around it (csv.QUOTE_ALL, R's write.table)."""
+    return unquoted(text) or text.strip()
 
 
 def _id_tab_value(text: str) -> str:
