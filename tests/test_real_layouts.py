@@ -529,7 +529,7 @@ KEEP_TWO_KEYS = (
     [
         ({"id": 2, "label": "neutral", "prob": 0.9}, "keys id, label, prob", KEEP_TWO_KEYS),
         ({"idx": 2, "label": "neutral"}, "keys idx, label", KEEP_TWO_KEYS),
-        ({"id": 2.5, "label": "neutral"}, "the id 2.5", KEEP_TWO_KEYS),
+        ({"id": True, "label": "neutral"}, "the id true", KEEP_TWO_KEYS),
         (["2", "neutral"], '\'["2", "neutral"]\'', None),
         (
             '{"id": 2, "label": "neutr',

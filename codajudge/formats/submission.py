@@ -28,7 +28,7 @@ from .coverage import (
     IDS_LOOKED_UP,
     OtherPhases,
     missing_items,
-    quoted_ids_hint,
+    written_ids_hint,
     repeated_value,
     unknown_id,
     with_phase_hint,
@@ -248,9 +248,11 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
         _refuse_column_of_no_ids(columns, expected, problems.file)
     if len(heads) and columns.tabbed.all() and (position < 0).all():
         elsewhere = keys.elsewhere and keys.elsewhere(heads)
-        hint = index_hint or elsewhere or quoted_ids_hint(heads[0], index)
+        hint = index_hint or elsewhere or written_ids_hint(heads[0], index)
         rule = Rule("none of the ids in this file belong to the track", expected, hint)
-        raise rule.error(problems.file, f"ids such as {shorten(heads[0])!r}")
+        raise rule.error(
+            problems.file, f"ids such as {shorten(heads[0])!r} on line {columns.lines[0]}"
+        )
     runs = _batch_runs(position)
     first_line: dict[int, int] = {}  # item -> the line that gave it
     # the items a line without a tab starts with (then a space, comma or semicolon): that line's
