@@ -209,6 +209,12 @@ def test_a_file_whose_every_line_is_refused_does_not_also_list_every_item_as_mis
     )
 
 
+SEMICOLON_HINT = (
+    "The line looks semicolon-separated (Excel's CSV in many locales): write a tab between the id "
+    "and the value (df.to_csv(path, sep='\\t', index=False))"
+)
+
+
 @pytest.mark.parametrize(
     "separator, hint",
     [
@@ -218,6 +224,7 @@ def test_a_file_whose_every_line_is_refused_does_not_also_list_every_item_as_mis
             "(df.to_csv(path, sep='\\t', index=False))",
         ),
         (" ", "The id and the value look separated by spaces: write one tab between them"),
+        (";", SEMICOLON_HINT),
     ],
 )
 def test_a_line_without_a_tab_names_the_separator_written_instead(separator, hint, tmp_path):
@@ -231,6 +238,20 @@ def test_a_line_without_a_tab_names_the_separator_written_instead(separator, hin
     assert str(error.value) == (
         f"f.tsv: line has no tab, on 8 lines (lines 1, 2, 3, 4, 5, ...); expected ID<TAB>VALUE such as "
         f"ID<TAB>entailment, found 'id{separator}label' on line 1. {hint}"
+    )
+
+
+@pytest.mark.parametrize("header", ["", "id;score\n"])
+def test_excel_semicolons_with_decimal_commas_name_both(header, tmp_path):
+    """Excel's CSV where a comma is the decimal separator: ``en-tr-007;1,336``. It was called
+    comma-separated (CSV), which it is not; the decimal comma is named even under a header line."""
+    text = header + "".join(
+        f"{k};{score:.2f}\n".replace(".", ",") for k, score in enumerate(STS_SCORES)
+    )
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, text, tmp_path)
+    assert str(error.value).endswith(
+        f"{SEMICOLON_HINT}; its numbers have a decimal comma: use a dot as the decimal separator"
     )
 
 
