@@ -1132,6 +1132,20 @@ def test_a_pandas_index_column_without_a_header_is_named_on_the_unknown_ids(offs
     )
 
 
+def test_pandas_to_csv_defaults_index_and_commas_get_both_fixes(tmp_path):
+    """``df.to_csv(path)``: the index kept and commas (``,id,label`` / ``0,42473,neutral``). It was
+    refused as lines without a tab, with no hint, while each half alone got its fix."""
+    text = ",id,label\n" + "".join(f"{k},{k},neutral\n" for k in range(len(NLI_ITEMS)))
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, text, tmp_path)
+    assert str(error.value) == (
+        "f.tsv, line 1: the file has an extra first column, a DataFrame's index, and commas for "
+        "tabs: its header line starts with a comma; expected ID<TAB>VALUE lines, after at most one "
+        "header line such as id<TAB>label, found ',id,label'. Write the file with tabs and without "
+        "the index: df.to_csv(path, sep='\\t', index=False)"
+    )
+
+
 @pytest.mark.parametrize("quote", ['"', ""])
 def test_r_write_table_row_names_are_named_with_r_fix(quote, tmp_path):
     """R's ``write.table(df, sep="\\t")``: a header without the row names' column, each row named

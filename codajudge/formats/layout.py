@@ -45,6 +45,11 @@ INDEX_COLUMN = Rule(
     "ID<TAB>VALUE lines, after at most one header line such as id<TAB>label",
     "write the file with index=False (df.to_csv(path, sep='\\t', index=False))",
 )
+INDEX_AND_COMMAS = INDEX_COLUMN._replace(
+    message="the file has an extra first column, a DataFrame's index, and commas for tabs: its "
+    "header line starts with a comma",
+    hint="write the file with tabs and without the index: df.to_csv(path, sep='\\t', index=False)",
+)
 R_TABLE_FIX = 'use write.table(..., row.names=FALSE, quote=FALSE, sep="\\t")'
 JSON_LINES_NOTE = 'the file was read as JSON lines, one object {"id": ID, "any name": VALUE} a line (CLUE\'s layout)'
 
@@ -97,10 +102,14 @@ class Columns:
         numbers, texts, self.comments = self._without_comments(*lines)
         numbers, texts = records_array(numbers, texts)
         # pandas' to_csv writes the DataFrame's index as an unnamed first column by default
-        # (index=True): its header line starts with a tab before two or more names
-        fields = texts[0].split("\t")
+        # (index=True): its header line starts with a tab, or a comma (sep=","), before two or
+        # more names
+        commas = "\t" not in texts[0]
+        fields = texts[0].split("," if commas else "\t")
         if len(fields) >= 3 and not fields[0].strip() and all(map(str.strip, fields[1:])):
-            raise INDEX_COLUMN.error(display, repr(shorten(texts[0])), numbers[0])
+            raise (INDEX_AND_COMMAS if commas else INDEX_COLUMN).error(
+                display, repr(shorten(texts[0])), numbers[0]
+            )
         self._refuse_one_line_of_values(numbers, texts)
         self.numbers, self.texts = numbers, texts
         braced = texts[0].lstrip().startswith("{")
