@@ -574,6 +574,22 @@ def test_a_json_line_without_one_id_and_one_value_names_the_keys_it_has(
     )
 
 
+def test_one_json_object_keyed_by_the_track_ids_is_named_so(tmp_path):
+    """``json.dump({id: value, ...})`` into a track file: one line, an object keyed by the ids. It
+    was told to keep only "id" and the prediction, which does not fit."""
+    text = json.dumps({item["id"]: item["label"] for item in NLI_ITEMS}) + "\n"
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, text, tmp_path, "nli.tsv")
+    assert (
+        str(error.value)
+        .splitlines()[0]
+        .endswith(
+            "The line is one JSON object keyed by the track's ids (json.dump of a dict): write one line "
+            'per item, ID<TAB>VALUE, or JSON lines {"id": ID, "label": VALUE}'
+        )
+    )
+
+
 def test_a_json_array_of_records_on_one_line_is_read_as_json_lines(tmp_path):
     """``json.dump(records, f)`` or pandas' ``to_json(orient="records")`` without lines=True: the same
     objects as CLUE's JSON lines, each naming its id, in one array on one line. It was refused as one

@@ -72,6 +72,10 @@ SEMICOLON_HINT = (
     "the line looks semicolon-separated (Excel's CSV in many locales): write a tab between the id "
     "and the value (df.to_csv(path, sep='\\t', index=False))"
 )
+KEYED_BY_ID = (
+    "the line is one JSON object keyed by the track's ids (json.dump of a dict): write one line per "
+    'item, ID<TAB>VALUE, or JSON lines {"id": ID, "label": VALUE}'
+)
 DECIMAL_COMMA_HINT = "; its numbers have a decimal comma: use a dot as the decimal separator"
 CSV_HINT = (
     "the line looks comma-separated (CSV): write a tab between the id and the value "
@@ -273,7 +277,9 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
     for head, start, line, item, text in rows:
         if not start:
             add_problem(
-                problems, _no_tab(text, columns.json_lines, example, decimal_comma), line=line
+                problems,
+                _no_tab(text, columns.json_lines, example, decimal_comma, index),
+                line=line,
             )
             named.append(index.get(LEADING_FIELD.split(text.strip(), maxsplit=1)[0], -1))
         elif item < 0:
@@ -323,10 +329,12 @@ def _batch_runs(position: np.ndarray) -> str:
     )
 
 
-def _no_tab(text: str, json_lines: bool, example: str, decimal_comma: bool) -> ValueProblem:
+def _no_tab(
+    text: str, json_lines: bool, example: str, decimal_comma: bool, ids: dict[str, int]
+) -> ValueProblem:
     """The problem of a line without a tab, with the separator it has if any (a comma: CSV, a
     semicolon, named with the file's ``decimal_comma``, or spaces); in a JSON-lines file, a line that is no object of an ``"id"`` and one value
-    (``_id_tab_value``), named by the keys it has."""
+    (``_id_tab_value``), named by the keys it has (one object keyed by the track's ``ids``)."""
     if not json_lines:
         separator = SEPARATOR.match(text.strip())
         written = separator and separator.group(1).strip()
@@ -346,6 +354,8 @@ def _no_tab(text: str, json_lines: bool, example: str, decimal_comma: bool) -> V
         if len(line) == 2 and "id" in line:
             found = f"the id {shorten(json.dumps(line['id'], ensure_ascii=False))}"
         hint = 'keep only "id" and the prediction: df[["id", "label"]].to_json(orient="records", lines=True)'
+        if len(line) > 1 and all(key in ids for key in line):  # json.dump({id: value, ...})
+            hint = KEYED_BY_ID
     expected = 'one object {"id": ID, "any name": VALUE} a line, the id a string or an integer'
     return ValueProblem('a JSON line must hold exactly "id" and one value', expected, found, hint)
 
