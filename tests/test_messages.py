@@ -220,7 +220,8 @@ def test_ids_in_quotes_are_named_as_the_tracks_ids_in_quotes(tmp_path):
         read_track_file(path, "f.tsv", gold_of(NLI, 3))
     assert str(error.value) == (
         "f.tsv: none of the ids in this file belong to the track; expected lines such as "
-        "'i0'<TAB>entailment, found ids such as '\"i0\"'. That is the track's id 'i0' in quotes: "
+        "'i0'<TAB>entailment, found ids such as '\"i0\"' on line 1. That is the track's id 'i0' in "
+        "quotes: "
         "write the ids without quotes (csv.QUOTE_NONE)"
     )
     path.write_text("i0\tneutral\n'i1'\tneutral\ni2\tneutral\n", encoding="utf-8")
@@ -232,6 +233,25 @@ def test_ids_in_quotes_are_named_as_the_tracks_ids_in_quotes(tmp_path):
     )
 
 
+@pytest.mark.parametrize(
+    "line", ["{k}.0\tneutral", '{{"id": {k}.0, "label": "neutral"}}'], ids=["tsv", "json_lines"]
+)
+def test_ids_written_as_floats_are_named_with_the_integer_ids(line, tmp_path):
+    """pandas writes an integer id column holding a NaN as floats (42473.0): the file had no hint,
+    and a JSON line was told it must hold "id" and one value, which it does."""
+    path = tmp_path / "f.tsv"
+    path.write_text("".join(line.format(k=k) + "\n" for k in range(3)), encoding="utf-8")
+    gold = build_gold(
+        NLI, [{"id": str(k), "texts": ["a", "b"], "label": "neutral"} for k in range(3)], "g"
+    )
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "f.tsv", gold)
+    assert str(error.value).endswith(
+        "found ids such as '0.0' on line 1. Ids written as floats ('0.0' for '0'): write integer "
+        'ids (df["id"].astype(int))'
+    )
+
+
 def test_a_csv_quoted_file_has_its_header_skipped_and_its_quoting_named(tmp_path):
     """csv.QUOTE_ALL (pandas' to_csv(quoting=csv.QUOTE_ALL)) quotes the header too: it is read as a
     header, and the quoted ids, or labels, are refused naming the quoting."""
@@ -239,7 +259,9 @@ def test_a_csv_quoted_file_has_its_header_skipped_and_its_quoting_named(tmp_path
     path.write_text('"id"\t"label"\n' + "".join(f'"i{k}"\t"neutral"\n' for k in range(3)))
     with pytest.raises(SubmissionError) as error:
         read_track_file(path, "f.tsv", gold_of(NLI, 3))
-    assert "found ids such as '\"i0\"'. That is the track's id 'i0' in quotes" in str(error.value)
+    assert "ids such as '\"i0\"' on line 2. That is the track's id 'i0' in quotes" in str(
+        error.value
+    )
     path.write_text('"id"\t"label"\n' + "".join(f'i{k}\t"neutral"\n' for k in range(3)))
     with pytest.raises(SubmissionError) as error:
         read_track_file(path, "f.tsv", gold_of(NLI, 3))

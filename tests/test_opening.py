@@ -95,6 +95,30 @@ def test_nothing_at_the_path_is_named(tmp_path):
     assert local.value.render() == caught.value.render()
 
 
+@pytest.mark.parametrize(
+    "kind, head",
+    [("gzip", b"\x1f\x8b\x08"), ("7z", b"7z\xbc\xaf\x27\x1c\x00"), ("RAR", b"Rar!\x1a\x07")],
+)
+def test_another_archive_named_zip_is_named_by_its_first_bytes(kind, head, tmp_path):
+    """A gzip, 7z or RAR file named .zip was refused with zipfile's 'File is not a zip file'."""
+    archive = tmp_path / "submission.zip"
+    archive.write_bytes(head + bytes(300))
+    with pytest.raises(SubmissionError) as caught:
+        open_submission(archive, tmp_path)
+    assert caught.value.render() == (
+        f"submission.zip: not a valid zip archive, found a {kind} archive (by its first bytes). Only zip "
+        "is read: unpack it, then zip the files with 'zip -r submission.zip FILES'"
+    )
+
+
+def test_a_tar_named_zip_is_named_by_its_first_bytes(tmp_path):
+    archive = tmp_path / "submission.zip"
+    _tar(archive)
+    with pytest.raises(SubmissionError) as caught:
+        open_submission(archive, tmp_path)
+    assert "found a tar archive (by its first bytes)" in caught.value.render()
+
+
 def test_a_mistyped_submission_path_given_to_the_ingestion_program(tmp_path, capfd):
     phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
     missing = tmp_path / "sumbission.zip"

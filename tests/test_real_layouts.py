@@ -209,6 +209,12 @@ def test_a_file_whose_every_line_is_refused_does_not_also_list_every_item_as_mis
     )
 
 
+SEMICOLON_HINT = (
+    "The line looks semicolon-separated (Excel's CSV in many locales): write a tab between the id "
+    "and the value (df.to_csv(path, sep='\\t', index=False))"
+)
+
+
 @pytest.mark.parametrize(
     "separator, hint",
     [
@@ -218,6 +224,7 @@ def test_a_file_whose_every_line_is_refused_does_not_also_list_every_item_as_mis
             "(df.to_csv(path, sep='\\t', index=False))",
         ),
         (" ", "The id and the value look separated by spaces: write one tab between them"),
+        (";", SEMICOLON_HINT),
     ],
 )
 def test_a_line_without_a_tab_names_the_separator_written_instead(separator, hint, tmp_path):
@@ -231,6 +238,20 @@ def test_a_line_without_a_tab_names_the_separator_written_instead(separator, hin
     assert str(error.value) == (
         f"f.tsv: line has no tab, on 8 lines (lines 1, 2, 3, 4, 5, ...); expected ID<TAB>VALUE such as "
         f"ID<TAB>entailment, found 'id{separator}label' on line 1. {hint}"
+    )
+
+
+@pytest.mark.parametrize("header", ["", "id;score\n"])
+def test_excel_semicolons_with_decimal_commas_name_both(header, tmp_path):
+    """Excel's CSV where a comma is the decimal separator: ``en-tr-007;1,336``. It was called
+    comma-separated (CSV), which it is not; the decimal comma is named even under a header line."""
+    text = header + "".join(
+        f"{k};{score:.2f}\n".replace(".", ",") for k, score in enumerate(STS_SCORES)
+    )
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, text, tmp_path)
+    assert str(error.value).endswith(
+        f"{SEMICOLON_HINT}; its numbers have a decimal comma: use a dot as the decimal separator"
     )
 
 
@@ -529,7 +550,7 @@ KEEP_TWO_KEYS = (
     [
         ({"id": 2, "label": "neutral", "prob": 0.9}, "keys id, label, prob", KEEP_TWO_KEYS),
         ({"idx": 2, "label": "neutral"}, "keys idx, label", KEEP_TWO_KEYS),
-        ({"id": 2.5, "label": "neutral"}, "the id 2.5", KEEP_TWO_KEYS),
+        ({"id": True, "label": "neutral"}, "the id true", KEEP_TWO_KEYS),
         (["2", "neutral"], '\'["2", "neutral"]\'', None),
         (
             '{"id": 2, "label": "neutr',
@@ -550,6 +571,22 @@ def test_a_json_line_without_one_id_and_one_value_names_the_keys_it_has(
     assert str(error.value).split("\n")[0] == (
         f'nli.tsv, line 3: a JSON line must hold exactly "id" and one value; {JSON_LINE_EXPECTED}, found {found}'
         + (f". {hint}" if hint else "")
+    )
+
+
+def test_one_json_object_keyed_by_the_track_ids_is_named_so(tmp_path):
+    """``json.dump({id: value, ...})`` into a track file: one line, an object keyed by the ids. It
+    was told to keep only "id" and the prediction, which does not fit."""
+    text = json.dumps({item["id"]: item["label"] for item in NLI_ITEMS}) + "\n"
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, text, tmp_path, "nli.tsv")
+    assert (
+        str(error.value)
+        .splitlines()[0]
+        .endswith(
+            "The line is one JSON object keyed by the track's ids (json.dump of a dict): write one line "
+            'per item, ID<TAB>VALUE, or JSON lines {"id": ID, "label": VALUE}'
+        )
     )
 
 
@@ -1108,6 +1145,43 @@ def test_a_pandas_index_column_without_a_header_is_named_on_the_unknown_ids(offs
     assert first.endswith(
         "The second column holds the track's ids ('105' on line 1): the first column is a "
         "DataFrame's index; write the file with index=False (df.to_csv(path, sep='\\t', index=False))"
+    )
+
+
+def test_pandas_to_csv_defaults_index_and_commas_get_both_fixes(tmp_path):
+    """``df.to_csv(path)``: the index kept and commas (``,id,label`` / ``0,42473,neutral``). It was
+    refused as lines without a tab, with no hint, while each half alone got its fix."""
+    text = ",id,label\n" + "".join(f"{k},{k},neutral\n" for k in range(len(NLI_ITEMS)))
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, text, tmp_path)
+    assert str(error.value) == (
+        "f.tsv, line 1: the file has an extra first column, a DataFrame's index, and commas for "
+        "tabs: its header line starts with a comma; expected ID<TAB>VALUE lines, after at most one "
+        "header line such as id<TAB>label, found ',id,label'. Write the file with tabs and without "
+        "the index: df.to_csv(path, sep='\\t', index=False)"
+    )
+
+
+@pytest.mark.parametrize("quote", ['"', ""])
+def test_r_write_table_row_names_are_named_with_r_fix(quote, tmp_path):
+    """R's ``write.table(df, sep="\\t")``: a header without the row names' column, each row named
+    "1", "2", ... first, strings quoted. The row names were read as the track's ids in quotes."""
+    ids = [str(100 + k) for k in range(6)]
+    items = [{"id": i, "texts": ["a", "b"], "label": "neutral"} for i in ids]
+    q = quote
+    text = f"{q}id{q}\t{q}label{q}\n" + "".join(
+        f"{q}{k + 1}{q}\t{q}{i}{q}\t{q}neutral{q}\n" for k, i in enumerate(ids)
+    )
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, items, text, tmp_path)
+    quoted = " and values are quoted" if quote else ""
+    assert (
+        str(error.value)
+        .splitlines()[0]
+        .endswith(
+            "The second column holds the track's ids ('100' on line 2): the first column is R's row "
+            f'names{quoted}; use write.table(..., row.names=FALSE, quote=FALSE, sep="\\t")'
+        )
     )
 
 

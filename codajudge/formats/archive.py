@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from ..errors import SubmissionError, first_few, plural
 from ..tracks import Track
-from ..untrusted import kind_of
+from ..untrusted import kind_of, read_head
 from .chaosnli import document_uids
 from .coverage import part_items
 from .notes import words
@@ -50,6 +50,16 @@ UNREAD_DOCUMENT = (
 NOTHING_AT_PATH = Rule("nothing is at this path", hint="check the path")
 #: The rules a zip or one of its entries may break, each stated once.
 NOT_A_ZIP = Rule("not a valid zip archive", hint="create it with 'zip -r submission.zip FILES'")
+#: The archives sent named .zip, each by its first bytes (its name, offset and magic bytes).
+OTHER_ARCHIVES = (
+    ("gzip", 0, b"\x1f\x8b"),
+    ("7z", 0, b"7z\xbc\xaf\x27\x1c"),
+    ("RAR", 0, b"Rar!"),
+    ("tar", 257, b"ustar"),
+)
+OTHER_ARCHIVE = NOT_A_ZIP._replace(
+    hint="only zip is read: unpack it, then zip the files with 'zip -r submission.zip FILES'"
+)
 TOO_MANY_ENTRIES = Rule("archive has too many entries", f"at most {MAX_ENTRIES}")
 NAME_NOT_UTF8 = Rule(
     "an entry name is not valid UTF-8", "UTF-8 file names", "rename the files with ASCII characters"
@@ -199,6 +209,16 @@ def accepted_file_names(tracks: Sequence[Track], by_track: bool = False) -> str:
     return ("; " if by_track else ", ").join(names) + how
 
 
+def _not_a_zip(archive: Path, display: str, error: Exception) -> SubmissionError:
+    """The refusal of a file that does not open as a zip, naming the archive it is by its first
+    bytes (``OTHER_ARCHIVES``), else zipfile's reason."""
+    head = read_head(archive, 262) or b""
+    kind = next((name for name, at, magic in OTHER_ARCHIVES if head[at:].startswith(magic)), None)
+    if kind is None:
+        return NOT_A_ZIP.error(display, str(error)[:200] or error.__class__.__name__)
+    return OTHER_ARCHIVE.error(display, f"a {kind} archive (by its first bytes)")
+
+
 def safe_extract(
     archive: Path, target: Path, display: str, tracks: Sequence[Track] | None = None
 ) -> list[str]:
@@ -210,7 +230,7 @@ def safe_extract(
         name = bytes(e.object).decode("utf-8", "surrogateescape")
         raise NAME_NOT_UTF8.error(display, f"{_entry(name)}, marked UTF-8")
     except READ_ERRORS as e:  # anything that is not a readable zip is the submission's problem
-        raise NOT_A_ZIP.error(display, str(e)[:200] or e.__class__.__name__)
+        raise _not_a_zip(archive, display, e) from None
     with zf:
         plan, warnings = _plan(zf.infolist(), display, tracks)
         target = Path(target).resolve()

@@ -25,19 +25,20 @@ def unknown_id(
 ) -> None:
     """Add the problem of a record (at ``line``, if known) naming ``head``, no item of ``ids`` (id
     -> item index), with ``hint`` (the file's cause, if known) or one of its own."""
-    own = quoted_ids_hint(head, ids) or (f"ids look like {next(iter(ids))!r}" if ids else None)
+    own = written_ids_hint(head, ids) or (f"ids look like {next(iter(ids))!r}" if ids else None)
     problems.add(UNKNOWN_ID, line=line, item=shorten(head), hint=hint or own)
 
 
-def quoted_ids_hint(head: str, ids: Mapping[str, int]) -> str | None:
+def written_ids_hint(head: str, ids: Mapping[str, int]) -> str | None:
     """The hint for ``head``, an id of ``ids`` (id -> item index) in quotes (as ``json.dumps`` or
-    ``repr`` writes a string), else None."""
+    ``repr`` writes a string) or written as a float (``42473.0``: pandas writes an integer column
+    holding a NaN so), else None."""
     inner = unquoted(head)
-    if inner not in ids:
-        return None
-    return (
-        f"that is the track's id {inner!r} in quotes: write the ids without quotes (csv.QUOTE_NONE)"
-    )
+    if inner in ids:
+        return f"that is the track's id {inner!r} in quotes: write the ids without quotes (csv.QUOTE_NONE)"
+    if head.endswith(".0") and head[:-2] in ids:
+        return f'ids written as floats ({head!r} for {head[:-2]!r}): write integer ids (df["id"].astype(int))'
+    return None
 
 
 #: How many ids of the items without a prediction a refusal lists.

@@ -45,6 +45,12 @@ INDEX_COLUMN = Rule(
     "ID<TAB>VALUE lines, after at most one header line such as id<TAB>label",
     "write the file with index=False (df.to_csv(path, sep='\\t', index=False))",
 )
+INDEX_AND_COMMAS = INDEX_COLUMN._replace(
+    message="the file has an extra first column, a DataFrame's index, and commas for tabs: its "
+    "header line starts with a comma",
+    hint="write the file with tabs and without the index: df.to_csv(path, sep='\\t', index=False)",
+)
+R_TABLE_FIX = 'use write.table(..., row.names=FALSE, quote=FALSE, sep="\\t")'
 JSON_LINES_NOTE = 'the file was read as JSON lines, one object {"id": ID, "any name": VALUE} a line (CLUE\'s layout)'
 
 
@@ -96,10 +102,14 @@ class Columns:
         numbers, texts, self.comments = self._without_comments(*lines)
         numbers, texts = records_array(numbers, texts)
         # pandas' to_csv writes the DataFrame's index as an unnamed first column by default
-        # (index=True): its header line starts with a tab before two or more names
-        fields = texts[0].split("\t")
+        # (index=True): its header line starts with a tab, or a comma (sep=","), before two or
+        # more names
+        commas = "\t" not in texts[0]
+        fields = texts[0].split("," if commas else "\t")
         if len(fields) >= 3 and not fields[0].strip() and all(map(str.strip, fields[1:])):
-            raise INDEX_COLUMN.error(display, repr(shorten(texts[0])), numbers[0])
+            raise (INDEX_AND_COMMAS if commas else INDEX_COLUMN).error(
+                display, repr(shorten(texts[0])), numbers[0]
+            )
         self._refuse_one_line_of_values(numbers, texts)
         self.numbers, self.texts = numbers, texts
         braced = texts[0].lstrip().startswith("{")
@@ -161,13 +171,16 @@ class Columns:
         """The hint for a file whose first lines after its header (up to ``IDS_LOOKED_UP``) each
         hold three or more tab-separated columns, the second an id of ``index`` (id -> item
         index): the first is a DataFrame's index (to_csv with header=False keeps it), else None."""
-        rows = [text.split("\t", 2) for text in self.body[:IDS_LOOKED_UP]]
-        if not rows or not all(len(row) == 3 and row[1].strip() in index for row in rows):
+        rows = [[_field(f) for f in text.split("\t", 2)] for text in self.body[:IDS_LOOKED_UP]]
+        if not rows or not all(len(row) == 3 and row[1] in index for row in rows):
             return None
-        return (
-            f"the second column holds the track's ids ({rows[0][1].strip()!r} on line "
-            f"{self.lines[0]}): the first column is a DataFrame's index; {INDEX_COLUMN.hint}"
-        )
+        where = f"the second column holds the track's ids ({rows[0][1]!r} on line {self.lines[0]})"
+        # R's write.table: a header without the row names' column, rows named "1", "2", ...
+        short_header = self.header and self.texts[0].count("\t") + 1 == self.body[0].count("\t")
+        if short_header and [row[0] for row in rows] == list(map(str, range(1, len(rows) + 1))):
+            quoted = " and values are quoted" if unquoted(self.body[0].split("\t")[0]) else ""
+            return f"{where}: the first column is R's row names{quoted}; {R_TABLE_FIX}"
+        return f"{where}: the first column is a DataFrame's index; {INDEX_COLUMN.hint}"
 
     @cached_property
     def position(self) -> np.ndarray:
@@ -209,14 +222,21 @@ def _header_fields(text: str) -> tuple[str, str, str]:
     """A first line's first field, its tab ('' without one) and the rest, each stripped, a field in
     quotes (csv.QUOTE_ALL) read without them."""
     first, tab, value = text.partition("\t")
-    return unquoted(first) or first.strip(), tab, unquoted(value) or value.strip()
+    return _field(first), tab, _field(value)
+
+
+def _field(text: str) -> str:
+    """A field stripped, read without the quotes around it (csv.QUOTE_ALL, R's write.table)."""
+    return unquoted(text) or text.strip()
 
 
 def _id_tab_value(text: str) -> str:
     """A JSON line of an ``"id"`` and one value under any name (CLUE's ``{"id": 0, "label": "neutral"}``)
-    as ``ID<TAB>VALUE``; any other line as written (refused as a line without a tab, by ``submission._no_tab``)."""
+    as ``ID<TAB>VALUE`` (an id written as a float, ``42473.0``, as written: refused as no item's); any other line as written (refused as a line without a tab, by ``submission._no_tab``)."""
     line = json_or_none(text)
-    if not (isinstance(line, dict) and len(line) == 2 and type(line.get("id")) in (str, int)):
+    if not (
+        isinstance(line, dict) and len(line) == 2 and type(line.get("id")) in (str, int, float)
+    ):
         return text
     value = next(value for name, value in line.items() if name != "id")
     return f"{line['id']}\t{value if isinstance(value, str) else json.dumps(value)}"

@@ -28,7 +28,7 @@ from .coverage import (
     IDS_LOOKED_UP,
     OtherPhases,
     missing_items,
-    quoted_ids_hint,
+    written_ids_hint,
     repeated_value,
     unknown_id,
     with_phase_hint,
@@ -48,6 +48,7 @@ from .results_tsv import (
 from .soft import parse_soft
 from .textfile import Rule, read_texts, refuse_blank_line, safe_display, shorten
 from .values import (
+    COMMA_DECIMAL,
     ValueProblem,
     add_problem,
     is_decimal,
@@ -64,8 +65,18 @@ RELEASE_LINES_NOTE = (
     "the file has the release's {} lines: the first {}, which have gold, were scored and the "
     "others ignored, as the official scorer reads them"
 )
-#: A line's first field, then the separator written where a tab should be: a comma (CSV) or spaces.
-SEPARATOR = re.compile(r"[^\s,\[{\"']+( *,|[ \u3000]+)\S")
+#: A line's first field, then the separator written where a tab should be: a comma (CSV), a
+#: semicolon (the CSV Excel writes in locales of a decimal comma) or spaces.
+SEPARATOR = re.compile(r"[^\s,;\[{\"']+( *[,;]|[ \u3000]+)\S")
+SEMICOLON_HINT = (
+    "the line looks semicolon-separated (Excel's CSV in many locales): write a tab between the id "
+    "and the value (df.to_csv(path, sep='\\t', index=False))"
+)
+KEYED_BY_ID = (
+    "the line is one JSON object keyed by the track's ids (json.dump of a dict): write one line per "
+    'item, ID<TAB>VALUE, or JSON lines {"id": ID, "label": VALUE}'
+)
+DECIMAL_COMMA_HINT = "; its numbers have a decimal comma: use a dot as the decimal separator"
 CSV_HINT = (
     "the line looks comma-separated (CSV): write a tab between the id and the value "
     "(df.to_csv(path, sep='\\t', index=False))"
@@ -248,19 +259,28 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
         _refuse_column_of_no_ids(columns, expected, problems.file)
     if len(heads) and columns.tabbed.all() and (position < 0).all():
         elsewhere = keys.elsewhere and keys.elsewhere(heads)
-        hint = index_hint or elsewhere or quoted_ids_hint(heads[0], index)
+        hint = index_hint or elsewhere or written_ids_hint(heads[0], index)
         rule = Rule("none of the ids in this file belong to the track", expected, hint)
-        raise rule.error(problems.file, f"ids such as {shorten(heads[0])!r}")
+        raise rule.error(
+            problems.file, f"ids such as {shorten(heads[0])!r} on line {columns.lines[0]}"
+        )
     runs = _batch_runs(position)
     first_line: dict[int, int] = {}  # item -> the line that gave it
     # the items a line without a tab starts with (then a space, comma or semicolon): that line's
     # problem says why they have no prediction, so they are not also listed as items without one
     named: list[int] = []
     texts = columns.texts[columns.header :]
+    # the file's decimal comma, named once for every line (its header line has none)
+    last_fields = (text.rpartition(";")[2].strip() for text in texts[:IDS_LOOKED_UP])
+    decimal_comma = any(map(COMMA_DECIMAL.fullmatch, last_fields))
     rows = zip(heads, columns.starts, columns.lines, position.tolist(), texts)
     for head, start, line, item, text in rows:
         if not start:
-            add_problem(problems, _no_tab(text, columns.json_lines, example), line=line)
+            add_problem(
+                problems,
+                _no_tab(text, columns.json_lines, example, decimal_comma, index),
+                line=line,
+            )
             named.append(index.get(LEADING_FIELD.split(text.strip(), maxsplit=1)[0], -1))
         elif item < 0:
             unknown_id(problems, head, index, line, index_hint)
@@ -309,13 +329,17 @@ def _batch_runs(position: np.ndarray) -> str:
     )
 
 
-def _no_tab(text: str, json_lines: bool, example: str) -> ValueProblem:
-    """The problem of a line without a tab, with the separator it has if any (a comma: CSV, or
-    spaces); in a JSON-lines file, a line that is no object of an ``"id"`` and one value
-    (``_id_tab_value``), named by the keys it has."""
+def _no_tab(
+    text: str, json_lines: bool, example: str, decimal_comma: bool, ids: dict[str, int]
+) -> ValueProblem:
+    """The problem of a line without a tab, with the separator it has if any (a comma: CSV, a
+    semicolon, named with the file's ``decimal_comma``, or spaces); in a JSON-lines file, a line that is no object of an ``"id"`` and one value
+    (``_id_tab_value``), named by the keys it has (one object keyed by the track's ``ids``)."""
     if not json_lines:
         separator = SEPARATOR.match(text.strip())
-        hint = separator and (CSV_HINT if separator.group(1).strip() else SPACES_HINT)
+        written = separator and separator.group(1).strip()
+        hint = separator and {",": CSV_HINT, ";": SEMICOLON_HINT}.get(written, SPACES_HINT)
+        hint = hint and hint + (DECIMAL_COMMA_HINT if written == ";" and decimal_comma else "")
         expected = f"ID<TAB>VALUE such as {example}"
         return ValueProblem("line has no tab", expected, repr(text[:60]), hint)
     found, hint = repr(shorten(text)), None
@@ -330,6 +354,8 @@ def _no_tab(text: str, json_lines: bool, example: str) -> ValueProblem:
         if len(line) == 2 and "id" in line:
             found = f"the id {shorten(json.dumps(line['id'], ensure_ascii=False))}"
         hint = 'keep only "id" and the prediction: df[["id", "label"]].to_json(orient="records", lines=True)'
+        if len(line) > 1 and all(key in ids for key in line):  # json.dump({id: value, ...})
+            hint = KEYED_BY_ID
     expected = 'one object {"id": ID, "any name": VALUE} a line, the id a string or an integer'
     return ValueProblem('a JSON line must hold exactly "id" and one value', expected, found, hint)
 
