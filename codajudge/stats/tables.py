@@ -8,8 +8,8 @@ Every output begins with the command that reproduces it. Then the overall table 
 primary score, each track's main score, the best of a track in bold (every score shown as the
 best's is) and the track's first cluster marked ``*``) and one table per track (rank, system,
 score, 95% interval, p against the best, the significance cluster), primary tracks first. A
-cluster is a tie group of ``ranking.tie_groups``: its best system and the systems after it up to
-the first one significantly different from it; its systems share its rank.
+cluster is a tie group of ``ranking.tie_groups``: its best score's systems and the systems after
+them up to the first one significantly different from any of them; its systems share its rank.
 Each column's scale is stated once in its head and used for every value in it (``shown``):
 correlations, accuracy and macro-F1 x 100 with two decimals, as the published tables; the LeWiDi
 distances as they are, with four decimals. The CSV keeps full precision (``Table.records``).
