@@ -26,12 +26,13 @@ from scipy import stats as sps
 from codajudge.formats.items import public_view, write_items
 from codajudge.metrics import get as get_metric
 from codajudge.errors import ConfigError, Problem, UsageError
-from codajudge.programs.rank import OUTPUT_FILES, main as rank_main
+from codajudge.programs.rank import OUTPUT_FILES, main as rank_main, stand_in_words
 from codajudge.programs.teams import read_teams
 from codajudge.report import submission_notes
 from codajudge.stats.ranking import (
     BY_MEAN_RANK,
     BY_PRIMARY,
+    GROUP_MEAN_RANK,
     OverallRow,
     RankedSystem,
     TrackRanking,
@@ -43,8 +44,8 @@ from codajudge.stats.bootstrap import Interval
 from codajudge.stats.tables import render_csv
 from codajudge.stats.latex import latex_escape, render_latex
 from codajudge.stats.markdown import render_markdown
-from codajudge.spec import TaskSpec
-from codajudge.stats.tables import RankingReport, Settings
+from codajudge.spec import UNRANKED, PrimaryRule, TaskSpec
+from codajudge.stats.tables import GroupTable, RankingReport, Settings, group_text, overall_text
 
 
 from conftest import shared_data
@@ -301,7 +302,7 @@ def test_the_overall_mean_rank_shows_the_rank_counted_for_a_track_not_submitted(
     assert "| 4 | late | -100.00 | - |" in render_markdown(report)
     settings = report.settings._replace(overall=BY_MEAN_RANK)
     report = dataclasses.replace(report, settings=settings)
-    said = "a primary track a system did not submit shows, marked +, the rank counted for it"
+    said = "+ marks the rank counted for a track a run did not submit, which is after every system"
     markdown, page, paper = render_markdown(report), render_html(report), render_latex(report)
     assert "| 4 | late | -100.00 | 4.00 | - (4+) |" in markdown and said in markdown
     assert "<td>4.00</td><td>- (4+)</td>" in page and said in page
@@ -309,6 +310,25 @@ def test_the_overall_mean_rank_shows_the_rank_counted_for_a_track_not_submitted(
     rows = list(csv.DictReader(io.StringIO(render_csv(report))))
     overall = {r["system"]: r["note"] for r in rows if r["table"] == "overall"}
     assert overall == {"team_a&b": "", "x|y": "", "z": "", "late": "en_en=4+"}
+
+
+def test_under_the_rule_unranked_no_caption_tells_a_stand_in_rank():
+    """Under 'unranked' a run without every primary track (of a group's tracks) is left out, and
+    the overall mean rank's and the groups' sentences say so, not how a stand-in's rank is counted
+    (the trial's sts2017 run said the rule 'worst')."""
+    report = _report()
+    spec = dataclasses.replace(report.spec, primary_rule=PrimaryRule(UNRANKED))
+    settings = report.settings._replace(overall=BY_MEAN_RANK)
+    report = dataclasses.replace(report, spec=spec, settings=settings)
+    report.stand_in_rank = stand_in_words(spec)
+    assert "not in this table (the phase's rule 'unranked')" in overall_text(report)
+    assert "counted" not in overall_text(report)
+    group = GroupTable("g", GROUP_MEAN_RANK, ["en_en"], [], ["late"], stand_in_words(spec))
+    assert group_text(report, group).endswith(
+        "share a place. Left out (not every track submitted, rule 'unranked'): late."
+    )
+    group.left_out = []
+    assert group_text(report, group).endswith("share a place.")
 
 
 def test_csv_has_one_row_per_system_and_track_and_the_failures():

@@ -395,11 +395,12 @@ def stand_in_scores(spec: TaskSpec) -> dict[str, float]:
 
 def stand_in_words(spec: TaskSpec) -> str:
     """Where a track a run did not submit ranks by the phase's missing-track rule, in words that
-    follow "whose rank" (the group tables, the overall mean rank)."""
+    follow "whose rank" (the group tables, the overall mean rank); "" under ``unranked``, where no
+    stand-in counts (the run is left out)."""
     rule = spec.primary_rule
     if rule.missing == BASELINE:
         return f"is that of the cluster baseline {rule.baseline}'s score falls in there"
-    return AFTER_EVERY_SYSTEM
+    return "" if rule.missing == UNRANKED else AFTER_EVERY_SYSTEM
 
 
 def group_tables(
