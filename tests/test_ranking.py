@@ -800,6 +800,26 @@ def test_bootstrap_test_choice_and_reproducible_tables(small_phase, tmp_path, ca
     assert "seed 3" in (tmp_path / "one" / "ranking.md").read_text()
 
 
+def test_a_ranking_written_into_the_submissions_folder_is_not_ranked_on_a_re_run(
+    small_phase, capsys, monkeypatch
+):
+    """``--out .`` run inside the submissions folder: a re-run skips the ranking's own files, with
+    a note, where a file of another name is still listed as not ranked."""
+    ref, subs, _ = small_phase
+    (subs / "notes.txt").write_text("x")
+    monkeypatch.chdir(subs)
+    for _ in range(2):
+        assert rank_main([".", str(ref), "--resamples", "20"]) == 0
+    err = capsys.readouterr().err
+    skipped = "note: skipped the earlier ranking's own files in . (it is --out): "
+    skipped += ", ".join(sorted(OUTPUT_FILES))
+    assert skipped in err
+    not_ranked = [
+        r["system"] for r in csv.DictReader(open("ranking.csv")) if r["table"] == "not_ranked"
+    ]
+    assert "notes.txt" in not_ranked and not set(OUTPUT_FILES) & set(not_ranked)
+
+
 # --- the real STS 2017 data ----------------------------------------------------------------------------
 
 STS_TRACKS = {

@@ -62,7 +62,7 @@ import time
 import zipfile
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path, PurePosixPath
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Union
 
 from ..baselines.interface import MODEL_FILE
@@ -119,14 +119,22 @@ def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def find_submissions(folder: Path) -> tuple[list[tuple[str, Path]], list[tuple[str, str]]]:
+def find_submissions(
+    folder: Path, own_files: Sequence[str] = ()
+) -> tuple[list[tuple[str, Path]], list[tuple[str, str]]]:
     """(system name, path) of every zip and sub-folder, sorted by name, and (name, why) of every
-    other entry, which is not ranked (hidden entries are skipped). A name's bytes that are not
+    other entry, which is not ranked (hidden entries, and the files ``own_files`` that the ranking
+    writes when ``folder`` is its ``--out``, are skipped, with a note). A name's bytes that are not
     UTF-8 are written as their values (``caf\\xe9``), in every table. UsageError when there is no
     submission, no such folder (or a file), or two entries name the same system (``beta.zip`` and
     a folder ``beta``)."""
     listing = sorted(folder.iterdir()) if folder.is_dir() else []
-    entries = [p for p in listing if p.name[:1] != "."]
+    own = [p.name for p in listing if p.name in own_files and p.is_file()]
+    if own:
+        log(
+            f"note: skipped the earlier ranking's own files in {folder} (it is --out): {', '.join(own)}"
+        )
+    entries = [p for p in listing if p.name[:1] != "." and p.name not in own]
     found = [p for p in entries if p.is_dir() or (p.is_file() and p.suffix.lower() == ".zip")]
     others = [(undecodable_as_text(p.name), NOT_A_SUBMISSION) for p in entries if p not in found]
     if not found:
@@ -610,7 +618,8 @@ def check_resamples(spec: TaskSpec, resamples: int, test: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     spec = read_spec(args.reference)
-    submissions, not_submissions = find_submissions(args.submissions)
+    is_out = args.out.resolve() == args.submissions.resolve()
+    submissions, not_submissions = find_submissions(args.submissions, OUTPUT_FILES * is_out)
     teams = read_teams(args.teams) if args.teams is not None else None
     if teams is not None:  # every submission's team, checked before any is scored
         teams_of([name for name, _ in submissions], teams)
