@@ -1405,12 +1405,17 @@ def test_ranking_by_team_notes_a_team_whose_rows_name_no_ranked_submission(small
     listed = csv.DictReader((out / "ranking.csv").open())
     not_ranked = {r["system"]: r["note"] for r in listed if r["table"] == "not_ranked"}
     markdown, page = (out / "ranking.md").read_text(), (out / "ranking.html").read_text()
-    for team, row in (("delta", "line 6: 'ghost_run'"), ("gamma", "line 7: 'not_a_zip'")):
-        why = f"a team of the teams file, not ranked: no ranked submission is named by its rows ({row})"
-        assert f"teams.csv: '{team}': {why}; add its zip" in err and why in not_ranked[team]
-        assert f"<li>{team}: {html.escape(why)}" in page
-        assert f"- {team}: a team of the teams file, not ranked: no ranked submission" in markdown
+    why = "a team of the teams file, not ranked: no ranked submission is named by its rows "
+    why += "(line 6: 'ghost_run')"
+    assert f"teams.csv: 'delta': {why}; add its zip" in err and why in not_ranked["delta"]
+    assert f"<li>delta: {html.escape(why)}" in page
+    assert "- delta: a team of the teams file, not ranked: no ranked submission" in markdown
     assert markdown.index("## Not ranked") < markdown.index("- delta: ")
+    # the trial's oc_subs 107.zip: a submission in the folder but refused is not called missing
+    refused = "not ranked: the submissions its rows name ('not_a_zip') were all refused when scored"
+    assert f"teams.csv: 'gamma': a team of the teams file, {refused} (the first: " in err
+    assert refused in not_ranked["gamma"] and "Not ranked" in not_ranked["gamma"]
+    assert "add its zip" not in not_ranked["gamma"]
     assert "'alpha':" not in err and "'beta':" not in err
 
 

@@ -625,8 +625,8 @@ def run(args: argparse.Namespace) -> int:
         teams_of([name for name, _ in submissions], teams)
     check_resamples(spec, args.resamples, args.test)
     check_out(args.out)
-    results, failures = score_submissions(submissions, spec, args)
-    failures = not_submissions + failures
+    results, refused = score_submissions(submissions, spec, args)
+    failures = not_submissions + refused
     if not results:
         log("no submission could be scored; nothing to rank")
         return 2
@@ -636,7 +636,7 @@ def run(args: argparse.Namespace) -> int:
     runs: dict[str, str] = {}  # team -> its best run, teams in the order of their best runs
     teams_not_ranked: list[tuple[str, str]] = []
     if teams is not None:
-        team_of, notes, teams_not_ranked = teams_of(list(results), teams)
+        team_of, notes, teams_not_ranked = teams_of(list(results), teams, dict(refused))
         for note in notes + [f"{team!r}: {why}" for team, why in teams_not_ranked]:
             log(f"note: {args.teams}: {note}")
         for system in overall_order(spec, results, settings):  # best first
