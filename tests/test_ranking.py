@@ -26,7 +26,13 @@ from scipy import stats as sps
 from codajudge.formats.items import public_view, write_items
 from codajudge.metrics import get as get_metric
 from codajudge.errors import ConfigError, Problem, UsageError
-from codajudge.programs.rank import OUTPUT_FILES, main as rank_main, stand_in_words
+from codajudge.formats.coverage import OtherPhases, id_hash
+from codajudge.programs.rank import (
+    OUTPUT_FILES,
+    log_other_phase,
+    main as rank_main,
+    stand_in_words,
+)
 from codajudge.programs.teams import read_teams
 from codajudge.report import submission_notes
 from codajudge.stats.ranking import (
@@ -726,6 +732,39 @@ def test_command_with_nothing_to_rank_or_no_reference(small_phase, tmp_path, cap
     assert not (out / "ranking.md").exists()
     assert rank_main([str(subs), str(tmp_path / "missing"), "--out", str(out)]) == 1
     assert "task.json" in capsys.readouterr().err
+
+
+def test_a_missing_gold_file_names_the_folder_searched_and_the_one_to_give(small_phase, capsys):
+    ref, subs, out = small_phase
+    (ref / "sim.jsonl").unlink()
+    assert rank_main([str(subs), str(ref), "--out", str(out)]) == 1
+    err = " ".join(capsys.readouterr().err.split())
+    assert "reference data sim.jsonl: the file is missing from the phase's data" in err
+    assert (
+        f"found no such file in {ref}. Give the bundle's reference_data/evaluation, or rebuild"
+        in err
+    )
+
+
+@pytest.mark.parametrize("of_the_other_phase, noted", [(3, True), (2, False)])
+def test_most_submissions_of_another_phase_s_ids_tell_the_reference_to_give(
+    of_the_other_phase, noted, tmp_path, capsys
+):
+    """The trial's oc_subs against reference_data/practice: every submission refused, for the
+    participant, as the evaluation phase's ids; the organiser is told which reference to give."""
+    ids = [f"e{i}" for i in range(5)]
+    said = OtherPhases(SimpleNamespace(dataset="sim"), {"evaluation": {"sim": map(id_hash, ids)}})
+    refusal = f"sim.tsv: unknown id: not an item of this track. {said(ids).capitalize()}"
+    refused = [(f"run{i}", refusal) for i in range(of_the_other_phase)] + [("x", "bad zip")]
+    ref = tmp_path / "reference_data" / "practice"
+    log_other_phase(SimpleNamespace(phase="practice"), ref, refused, 4)
+    err = capsys.readouterr().err
+    note = f"note: {of_the_other_phase} of 4 submissions hold the ids of phase evaluation, but "
+    note += f"{ref} is the reference data of phase practice: to rank phase evaluation's "
+    note += (
+        f"submissions, give the bundle's reference_data/evaluation ({ref.parent / 'evaluation'})"
+    )
+    assert (note in err) == noted and (err == "") != noted
 
 
 def test_command_checks_seed_and_out_before_scoring(small_phase, tmp_path, capsys, monkeypatch):

@@ -55,11 +55,13 @@ from __future__ import annotations
 import argparse
 import os
 import pickle
+import re
 import shlex
 import sys
 import tempfile
 import time
 import zipfile
+from dataclasses import replace
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path, PurePosixPath
 from collections.abc import Iterator, Sequence
@@ -117,6 +119,24 @@ NOT_A_SUBMISSION = (
 
 def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
+
+
+#: A refusal of a file of another phase's ids (``formats.coverage.OtherPhases``), naming the phase.
+OTHER_PHASE = re.compile(r"these are the ids of the (\S+) phase", re.IGNORECASE)
+
+
+def log_other_phase(spec: TaskSpec, ref_dir: Path, refused: list[tuple[str, str]], of: int) -> None:
+    """A note when most of the ``of`` submissions were refused as another phase's ids: the
+    reference given is likely not their phase's."""
+    phases = [found[1] for _, why in refused if (found := OTHER_PHASE.search(why))]
+    phase = max(set(phases), key=phases.count, default=None)
+    if phase and 2 * phases.count(phase) > of:
+        log(
+            f"note: {phases.count(phase)} of {counted(of, 'submission')} hold the ids of phase "
+            f"{phase}, but {ref_dir} is the reference data of phase {spec.phase}: to rank phase "
+            f"{phase}'s submissions, give the bundle's reference_data/{phase} "
+            f"({Path(ref_dir).parent / phase})"
+        )
 
 
 def find_submissions(
@@ -307,13 +327,17 @@ def score_all(
 def reference_gold(spec: TaskSpec, ref_dir: Path) -> dict[str, GoldTrack]:
     """The phase's gold (``load_gold``); when it cannot be read from a phase's input data given
     instead (its datasets' training files beside them, or a folder of ``input_data``), a
-    UsageError saying so."""
+    UsageError saying so; a missing gold file's ConfigError tells which folder to give."""
     try:
         return load_gold(spec, ref_dir)
     except ConfigError as e:
         in_input_data = Path(ref_dir).resolve().parent.name == "input_data"
         if not (in_input_data or any(Path(ref_dir).glob("*.train.jsonl"))):
-            raise
+            if all((Path(ref_dir) / f"{t.dataset}.jsonl").is_file() for t in spec.tracks):
+                raise
+            hint = f"give the bundle's reference_data/{spec.phase}, or rebuild the bundle"
+            hint += " (python3 build_bundle.py)"
+            raise ConfigError([replace(e.problems[0], hint=hint)]) from None
         raise UsageError.single(
             str(ref_dir),
             "this looks like a phase's input data (its items without their gold), not its "
@@ -627,6 +651,7 @@ def run(args: argparse.Namespace) -> int:
     check_out(args.out)
     results, refused = score_submissions(submissions, spec, args)
     failures = not_submissions + refused
+    log_other_phase(spec, args.reference, refused, len(submissions))
     if not results:
         log("no submission could be scored; nothing to rank")
         return 2
