@@ -26,12 +26,19 @@ from scipy import stats as sps
 from codajudge.formats.items import public_view, write_items
 from codajudge.metrics import get as get_metric
 from codajudge.errors import ConfigError, Problem, UsageError
-from codajudge.programs.rank import OUTPUT_FILES, main as rank_main
+from codajudge.formats.coverage import OtherPhases, id_hash
+from codajudge.programs.rank import (
+    OUTPUT_FILES,
+    log_other_phase,
+    main as rank_main,
+    stand_in_words,
+)
 from codajudge.programs.teams import read_teams
 from codajudge.report import submission_notes
 from codajudge.stats.ranking import (
     BY_MEAN_RANK,
     BY_PRIMARY,
+    GROUP_MEAN_RANK,
     OverallRow,
     RankedSystem,
     TrackRanking,
@@ -43,8 +50,8 @@ from codajudge.stats.bootstrap import Interval
 from codajudge.stats.tables import render_csv
 from codajudge.stats.latex import latex_escape, render_latex
 from codajudge.stats.markdown import render_markdown
-from codajudge.spec import TaskSpec
-from codajudge.stats.tables import RankingReport, Settings
+from codajudge.spec import UNRANKED, PrimaryRule, TaskSpec
+from codajudge.stats.tables import GroupTable, RankingReport, Settings, group_text, overall_text
 
 
 from conftest import shared_data
@@ -70,7 +77,29 @@ def test_exactly_equal_scores_share_a_group_whatever_the_test():
         ["A", "B", "C"], lambda a, b: 0.001, 0.05, lambda a, b: scores[a] == scores[b]
     )
     assert ranks == {"A": 1, "B": 1, "C": 3}
-    assert against_best == {"B": 0.001, "C": 0.001}
+    assert against_best == {"C": 0.001}  # B is of the best score: no test against its twin
+
+
+@pytest.mark.parametrize("names", [("aaa", "zzz"), ("zzz", "aaa")])
+def test_no_name_changes_a_rank_or_a_group(names):
+    """The trial's R4/R5: two systems of one score, one close to the third and one not; the third
+    joins their group only if it is not significantly different from either, whatever the names."""
+    big, small = names
+    scores = {big: 0.02, small: 0.02, "mmm": 0.02002}
+    p = {(big, "mmm"): 0.32, (small, "mmm"): 0.0001, (big, small): 0.0001, (small, big): 0.0001}
+    order = order_best_first(scores, higher_is_better=False)
+    ranks, against_best = tie_groups(
+        order, lambda a, b: p[(a, b)], 0.05, lambda a, b: scores[a] == scores[b]
+    )
+    assert ranks == {big: 1, small: 1, "mmm": 3}
+    assert against_best == {"mmm": 0.0001}  # the decisive, smallest p
+
+
+def test_a_block_of_one_score_joins_or_starts_a_group_whole():
+    scores = {"A": 0.9, "B": 0.5, "C": 0.5}
+    p = {("A", "B"): 0.30, ("A", "C"): 0.01, ("B", "C"): 1.0}
+    ranks, _ = tie_groups("ABC", lambda a, b: p[(a, b)], 0.05, lambda a, b: scores[a] == scores[b])
+    assert ranks == {"A": 1, "B": 2, "C": 2}
 
 
 @given(
@@ -279,7 +308,7 @@ def test_the_overall_mean_rank_shows_the_rank_counted_for_a_track_not_submitted(
     assert "| 4 | late | -100.00 | - |" in render_markdown(report)
     settings = report.settings._replace(overall=BY_MEAN_RANK)
     report = dataclasses.replace(report, settings=settings)
-    said = "a primary track a system did not submit shows, marked +, the rank counted for it"
+    said = "+ marks the rank counted for a track a run did not submit, which is after every system"
     markdown, page, paper = render_markdown(report), render_html(report), render_latex(report)
     assert "| 4 | late | -100.00 | 4.00 | - (4+) |" in markdown and said in markdown
     assert "<td>4.00</td><td>- (4+)</td>" in page and said in page
@@ -287,6 +316,25 @@ def test_the_overall_mean_rank_shows_the_rank_counted_for_a_track_not_submitted(
     rows = list(csv.DictReader(io.StringIO(render_csv(report))))
     overall = {r["system"]: r["note"] for r in rows if r["table"] == "overall"}
     assert overall == {"team_a&b": "", "x|y": "", "z": "", "late": "en_en=4+"}
+
+
+def test_under_the_rule_unranked_no_caption_tells_a_stand_in_rank():
+    """Under 'unranked' a run without every primary track (of a group's tracks) is left out, and
+    the overall mean rank's and the groups' sentences say so, not how a stand-in's rank is counted
+    (the trial's sts2017 run said the rule 'worst')."""
+    report = _report()
+    spec = dataclasses.replace(report.spec, primary_rule=PrimaryRule(UNRANKED))
+    settings = report.settings._replace(overall=BY_MEAN_RANK)
+    report = dataclasses.replace(report, spec=spec, settings=settings)
+    report.stand_in_rank = stand_in_words(spec)
+    assert "not in this table (the phase's rule 'unranked')" in overall_text(report)
+    assert "counted" not in overall_text(report)
+    group = GroupTable("g", GROUP_MEAN_RANK, ["en_en"], [], ["late"], stand_in_words(spec))
+    assert group_text(report, group).endswith(
+        "share a place. Left out (not every track submitted, rule 'unranked'): late."
+    )
+    group.left_out = []
+    assert group_text(report, group).endswith("share a place.")
 
 
 def test_csv_has_one_row_per_system_and_track_and_the_failures():
@@ -686,6 +734,39 @@ def test_command_with_nothing_to_rank_or_no_reference(small_phase, tmp_path, cap
     assert "task.json" in capsys.readouterr().err
 
 
+def test_a_missing_gold_file_names_the_folder_searched_and_the_one_to_give(small_phase, capsys):
+    ref, subs, out = small_phase
+    (ref / "sim.jsonl").unlink()
+    assert rank_main([str(subs), str(ref), "--out", str(out)]) == 1
+    err = " ".join(capsys.readouterr().err.split())
+    assert "reference data sim.jsonl: the file is missing from the phase's data" in err
+    assert (
+        f"found no such file in {ref}. Give the bundle's reference_data/evaluation, or rebuild"
+        in err
+    )
+
+
+@pytest.mark.parametrize("of_the_other_phase, noted", [(3, True), (2, False)])
+def test_most_submissions_of_another_phase_s_ids_tell_the_reference_to_give(
+    of_the_other_phase, noted, tmp_path, capsys
+):
+    """The trial's oc_subs against reference_data/practice: every submission refused, for the
+    participant, as the evaluation phase's ids; the organiser is told which reference to give."""
+    ids = [f"e{i}" for i in range(5)]
+    said = OtherPhases(SimpleNamespace(dataset="sim"), {"evaluation": {"sim": map(id_hash, ids)}})
+    refusal = f"sim.tsv: unknown id: not an item of this track. {said(ids).capitalize()}"
+    refused = [(f"run{i}", refusal) for i in range(of_the_other_phase)] + [("x", "bad zip")]
+    ref = tmp_path / "reference_data" / "practice"
+    log_other_phase(SimpleNamespace(phase="practice"), ref, refused, 4)
+    err = capsys.readouterr().err
+    note = f"note: {of_the_other_phase} of 4 submissions hold the ids of phase evaluation, but "
+    note += f"{ref} is the reference data of phase practice: to rank phase evaluation's "
+    note += (
+        f"submissions, give the bundle's reference_data/evaluation ({ref.parent / 'evaluation'})"
+    )
+    assert (note in err) == noted and (err == "") != noted
+
+
 def test_command_checks_seed_and_out_before_scoring(small_phase, tmp_path, capsys, monkeypatch):
     """A seed out of the schema's range is a usage error; an --out that cannot hold the ranking is
     refused (exit 2, naming the path) before any submission is scored; a write that fails after
@@ -756,6 +837,26 @@ def test_bootstrap_test_choice_and_reproducible_tables(small_phase, tmp_path, ca
     rows = list(csv.DictReader((tmp_path / "one" / "ranking.csv").open()))
     assert {r["test"] for r in rows if r["table"] in ("sim", "soft")} == {"bootstrap"}
     assert "seed 3" in (tmp_path / "one" / "ranking.md").read_text()
+
+
+def test_a_ranking_written_into_the_submissions_folder_is_not_ranked_on_a_re_run(
+    small_phase, capsys, monkeypatch
+):
+    """``--out .`` run inside the submissions folder: a re-run skips the ranking's own files, with
+    a note, where a file of another name is still listed as not ranked."""
+    ref, subs, _ = small_phase
+    (subs / "notes.txt").write_text("x")
+    monkeypatch.chdir(subs)
+    for _ in range(2):
+        assert rank_main([".", str(ref), "--resamples", "20"]) == 0
+    err = capsys.readouterr().err
+    skipped = "note: skipped the earlier ranking's own files in . (it is --out): "
+    skipped += ", ".join(sorted(OUTPUT_FILES))
+    assert skipped in err
+    not_ranked = [
+        r["system"] for r in csv.DictReader(open("ranking.csv")) if r["table"] == "not_ranked"
+    ]
+    assert "notes.txt" in not_ranked and not set(OUTPUT_FILES) & set(not_ranked)
 
 
 # --- the real STS 2017 data ----------------------------------------------------------------------------
@@ -1343,12 +1444,17 @@ def test_ranking_by_team_notes_a_team_whose_rows_name_no_ranked_submission(small
     listed = csv.DictReader((out / "ranking.csv").open())
     not_ranked = {r["system"]: r["note"] for r in listed if r["table"] == "not_ranked"}
     markdown, page = (out / "ranking.md").read_text(), (out / "ranking.html").read_text()
-    for team, row in (("delta", "line 6: 'ghost_run'"), ("gamma", "line 7: 'not_a_zip'")):
-        why = f"a team of the teams file, not ranked: no ranked submission is named by its rows ({row})"
-        assert f"teams.csv: '{team}': {why}; add its zip" in err and why in not_ranked[team]
-        assert f"<li>{team}: {html.escape(why)}" in page
-        assert f"- {team}: a team of the teams file, not ranked: no ranked submission" in markdown
+    why = "a team of the teams file, not ranked: no ranked submission is named by its rows "
+    why += "(line 6: 'ghost_run')"
+    assert f"teams.csv: 'delta': {why}; add its zip" in err and why in not_ranked["delta"]
+    assert f"<li>delta: {html.escape(why)}" in page
+    assert "- delta: a team of the teams file, not ranked: no ranked submission" in markdown
     assert markdown.index("## Not ranked") < markdown.index("- delta: ")
+    # the trial's oc_subs 107.zip: a submission in the folder but refused is not called missing
+    refused = "not ranked: the submissions its rows name ('not_a_zip') were all refused when scored"
+    assert f"teams.csv: 'gamma': a team of the teams file, {refused} (the first: " in err
+    assert refused in not_ranked["gamma"] and "Not ranked" in not_ranked["gamma"]
+    assert "add its zip" not in not_ranked["gamma"]
     assert "'alpha':" not in err and "'beta':" not in err
 
 
@@ -1500,7 +1606,7 @@ def test_the_negation_of_the_best_run_is_not_tied_with_it_and_an_affine_copy_is(
     r12, p12 = sps.pearsonr(gold, best)
     assert r12 > 0.9 and float(rows["negated"]["p_vs_best"]) == pytest.approx(p12, rel=1e-6)
     assert rows["negated"]["tied_with_best"] == "0" and rows["negated"]["rank"] == "4"
-    assert rows["copy"]["tied_with_best"] == "1" and float(rows["copy"]["p_vs_best"]) == 1.0
+    assert rows["copy"]["tied_with_best"] == "1" and rows["copy"]["p_vs_best"] == ""  # best's r
     assert float(rows["flat"]["p_vs_best"]) == pytest.approx(p12, rel=1e-6)  # r of a constant: 0
 
 

@@ -145,6 +145,7 @@ def _read_checked(
         raise ConfigError.single(
             display,
             "the file is missing from the phase's data",
+            found=f"no such file in {Path(path).parent}",
             hint="the bundle must be rebuilt (python3 build_bundle.py) or fixed, and uploaded again",
         )
     except OSError as e:

@@ -55,14 +55,16 @@ from __future__ import annotations
 import argparse
 import os
 import pickle
+import re
 import shlex
 import sys
 import tempfile
 import time
 import zipfile
+from dataclasses import replace
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path, PurePosixPath
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Union
 
 from ..baselines.interface import MODEL_FILE
@@ -119,14 +121,40 @@ def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def find_submissions(folder: Path) -> tuple[list[tuple[str, Path]], list[tuple[str, str]]]:
+#: A refusal of a file of another phase's ids (``formats.coverage.OtherPhases``), naming the phase.
+OTHER_PHASE = re.compile(r"these are the ids of the (\S+) phase", re.IGNORECASE)
+
+
+def log_other_phase(spec: TaskSpec, ref_dir: Path, refused: list[tuple[str, str]], of: int) -> None:
+    """A note when most of the ``of`` submissions were refused as another phase's ids: the
+    reference given is likely not their phase's."""
+    phases = [found[1] for _, why in refused if (found := OTHER_PHASE.search(why))]
+    phase = max(set(phases), key=phases.count, default=None)
+    if phase and 2 * phases.count(phase) > of:
+        log(
+            f"note: {phases.count(phase)} of {counted(of, 'submission')} hold the ids of phase "
+            f"{phase}, but {ref_dir} is the reference data of phase {spec.phase}: to rank phase "
+            f"{phase}'s submissions, give the bundle's reference_data/{phase} "
+            f"({Path(ref_dir).parent / phase})"
+        )
+
+
+def find_submissions(
+    folder: Path, own_files: Sequence[str] = ()
+) -> tuple[list[tuple[str, Path]], list[tuple[str, str]]]:
     """(system name, path) of every zip and sub-folder, sorted by name, and (name, why) of every
-    other entry, which is not ranked (hidden entries are skipped). A name's bytes that are not
+    other entry, which is not ranked (hidden entries, and the files ``own_files`` that the ranking
+    writes when ``folder`` is its ``--out``, are skipped, with a note). A name's bytes that are not
     UTF-8 are written as their values (``caf\\xe9``), in every table. UsageError when there is no
     submission, no such folder (or a file), or two entries name the same system (``beta.zip`` and
     a folder ``beta``)."""
     listing = sorted(folder.iterdir()) if folder.is_dir() else []
-    entries = [p for p in listing if p.name[:1] != "."]
+    own = [p.name for p in listing if p.name in own_files and p.is_file()]
+    if own:
+        log(
+            f"note: skipped the earlier ranking's own files in {folder} (it is --out): {', '.join(own)}"
+        )
+    entries = [p for p in listing if p.name[:1] != "." and p.name not in own]
     found = [p for p in entries if p.is_dir() or (p.is_file() and p.suffix.lower() == ".zip")]
     others = [(undecodable_as_text(p.name), NOT_A_SUBMISSION) for p in entries if p not in found]
     if not found:
@@ -299,13 +327,17 @@ def score_all(
 def reference_gold(spec: TaskSpec, ref_dir: Path) -> dict[str, GoldTrack]:
     """The phase's gold (``load_gold``); when it cannot be read from a phase's input data given
     instead (its datasets' training files beside them, or a folder of ``input_data``), a
-    UsageError saying so."""
+    UsageError saying so; a missing gold file's ConfigError tells which folder to give."""
     try:
         return load_gold(spec, ref_dir)
     except ConfigError as e:
         in_input_data = Path(ref_dir).resolve().parent.name == "input_data"
         if not (in_input_data or any(Path(ref_dir).glob("*.train.jsonl"))):
-            raise
+            if all((Path(ref_dir) / f"{t.dataset}.jsonl").is_file() for t in spec.tracks):
+                raise
+            hint = f"give the bundle's reference_data/{spec.phase}, or rebuild the bundle"
+            hint += " (python3 build_bundle.py)"
+            raise ConfigError([replace(e.problems[0], hint=hint)]) from None
         raise UsageError.single(
             str(ref_dir),
             "this looks like a phase's input data (its items without their gold), not its "
@@ -395,11 +427,12 @@ def stand_in_scores(spec: TaskSpec) -> dict[str, float]:
 
 def stand_in_words(spec: TaskSpec) -> str:
     """Where a track a run did not submit ranks by the phase's missing-track rule, in words that
-    follow "whose rank" (the group tables, the overall mean rank)."""
+    follow "whose rank" (the group tables, the overall mean rank); "" under ``unranked``, where no
+    stand-in counts (the run is left out)."""
     rule = spec.primary_rule
     if rule.missing == BASELINE:
         return f"is that of the cluster baseline {rule.baseline}'s score falls in there"
-    return AFTER_EVERY_SYSTEM
+    return "" if rule.missing == UNRANKED else AFTER_EVERY_SYSTEM
 
 
 def group_tables(
@@ -609,14 +642,16 @@ def check_resamples(spec: TaskSpec, resamples: int, test: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     spec = read_spec(args.reference)
-    submissions, not_submissions = find_submissions(args.submissions)
+    is_out = args.out.resolve() == args.submissions.resolve()
+    submissions, not_submissions = find_submissions(args.submissions, OUTPUT_FILES * is_out)
     teams = read_teams(args.teams) if args.teams is not None else None
     if teams is not None:  # every submission's team, checked before any is scored
         teams_of([name for name, _ in submissions], teams)
     check_resamples(spec, args.resamples, args.test)
     check_out(args.out)
-    results, failures = score_submissions(submissions, spec, args)
-    failures = not_submissions + failures
+    results, refused = score_submissions(submissions, spec, args)
+    failures = not_submissions + refused
+    log_other_phase(spec, args.reference, refused, len(submissions))
     if not results:
         log("no submission could be scored; nothing to rank")
         return 2
@@ -626,7 +661,7 @@ def run(args: argparse.Namespace) -> int:
     runs: dict[str, str] = {}  # team -> its best run, teams in the order of their best runs
     teams_not_ranked: list[tuple[str, str]] = []
     if teams is not None:
-        team_of, notes, teams_not_ranked = teams_of(list(results), teams)
+        team_of, notes, teams_not_ranked = teams_of(list(results), teams, dict(refused))
         for note in notes + [f"{team!r}: {why}" for team, why in teams_not_ranked]:
             log(f"note: {args.teams}: {note}")
         for system in overall_order(spec, results, settings):  # best first

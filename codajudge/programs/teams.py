@@ -21,7 +21,8 @@ note, and refused only when it is the one way to find a ranked submission (name 
 submission ids). In the organiser's CSV every name is exact, and a name given two teams is refused.
 Every submission of the folder must be found (checked before any is scored; the refusal names
 the rows that find none, with the closest submission name); a team none of whose rows finds a
-ranked submission (a zip missing from the folder, one not scored) is not ranked, with its rows.
+ranked submission is not ranked: with its submissions refused when scored and the first reason,
+or, where none of its rows names a submission of the folder, with its rows.
 """
 
 from __future__ import annotations
@@ -178,17 +179,14 @@ def _json_rows(path: Path, text: str) -> Iterator[Row]:
 
 
 def teams_of(
-    systems: Sequence[str], teams: Teams
+    systems: Sequence[str], teams: Teams, refused: dict[str, str] | None = None
 ) -> tuple[dict[str, str], list[str], list[tuple[str, str]]]:
     """System name -> team for every ranked system, the notes on file names left unused, and
-    (team, why) of each team none of whose rows names a ranked system (so it is not ranked);
+    (team, why) of each team none of whose rows names a ranked system (so it is not ranked; why
+    names its submissions ``refused`` when scored, name -> reason, where it has any);
     UsageError listing the systems found by no name (and the rows that name no system, with the
     closest system name), or only by an ambiguous file name."""
-    # by exact name first, then by a file name that one team gave
-    found = {}
-    for name in systems:
-        owners = teams.files.get(name, {})
-        found[name] = teams.exact.get(name, next(iter(owners)) if len(owners) == 1 else None)
+    found = {name: _team_of(name, teams) for name in systems}
     ambiguous = [n for n in systems if found[n] is None and len(teams.files.get(n, {})) > 1]
     if ambiguous:
         raise UsageError.single(
@@ -215,9 +213,28 @@ def teams_of(
             hint="correct those rows, or add a row for each submission (its zip or folder name, "
             "or its Codabench id or file name)",
         )
+    refused_of: dict[str | None, list[str]] = {}
+    for name in refused or {}:
+        refused_of.setdefault(_team_of(name, teams), []).append(name)
     not_ranked = [
-        (team, kit_text("ranking/teams_not_ranked", rows=first_few(list(rows), PLACES_SHOWN)))
+        (team, _why_not_ranked(rows, refused_of.get(team, []), refused or {}))
         for team, rows in teams.rows.items()
         if team not in found.values()
     ]
     return found, _unused_file_names(teams), not_ranked
+
+
+def _team_of(name: str, teams: Teams) -> str | None:
+    """The team of a submission: by its exact name first, then by a file name one team gave."""
+    owners = teams.files.get(name, {})
+    return teams.exact.get(name, next(iter(owners)) if len(owners) == 1 else None)
+
+
+def _why_not_ranked(rows: dict, names: list[str], refused: dict[str, str]) -> str:
+    """Why a team is not ranked: its submissions ``names`` were refused when scored (the first
+    one's reason, ``refused``), or none of its ``rows`` names a submission of the folder."""
+    if names:
+        first_reason = refused[names[0]].split(" / ")[0]
+        quoted = first_few([repr(name) for name in names])
+        return kit_text("ranking/teams_refused", names=quoted, reason=first_reason)
+    return kit_text("ranking/teams_not_ranked", rows=first_few(list(rows), PLACES_SHOWN))

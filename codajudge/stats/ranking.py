@@ -1,13 +1,14 @@
 """Official rankings: per-track ranks with statistical ties and an overall rank (by primary score).
 
 Per track, systems are ordered by the track's main metric. Ties are groups, contiguous in that order
-so that a rank never inverts two scores: the best remaining system leads a group, and the systems
-after it join it, in order, up to (not including) the first one significantly different from it (p
-<= alpha) with a score other than the leader's (exactly equal scores are never split by a test,
-which would rank them by their names); that one starts the next group. Every member of a group gets
-the leader's rank (competition ranking: 1, 1, 3). Where the p-values fall with the score, the first
-group is "the best system and every system not significantly different from it" that SemEval-2017
-marked. A system that did not submit a track ranks after all that did.
+so that a rank never inverts two scores: the best remaining score leads a group (every system with
+that exact score), and the systems after it join it, in order, up to (not including) the first one
+significantly different (p <= alpha) from any of its leaders; that one, with every system of its
+exact score, starts the next group. Exactly equal scores are never split, so no system's name can
+change a rank or a group. Every member of a group gets its rank (competition ranking: 1, 1, 3).
+Where the p-values fall with the score, the first group is "the best system and every system not
+significantly different from it" that SemEval-2017 marked. A system that did not submit a track
+ranks after all that did.
 
 The overall order (``rank_overall``) is by default the primary score, the leaderboard's order: the
 mean of the primary tracks' main metric, each system's own number, so that no third system's
@@ -20,7 +21,6 @@ although A's primary score is higher (tests/test_ranking.py shows such a run).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import takewhile
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -72,27 +72,32 @@ def tie_groups(
     order: Sequence[str],
     p_value: Callable[[str, str], float],
     alpha: float,
-    same_score: Callable[[str, str], bool] = lambda leader, other: False,
+    same_score: Callable[[str, str], bool] = lambda one, other: False,
 ) -> tuple[dict[str, int], dict[str, float]]:
     """Competition ranks with statistical ties (see the module docstring).
 
-    ``order`` is best first; ``p_value(leader, other)`` tests the leader against one other system;
-    ``same_score(leader, other)`` ties two systems whatever the test. Returns name -> rank, and each
-    other system's p-value against the best (its first leader, tested once for both).
+    ``order`` is best first; ``p_value(leader, other)`` tests a leader against one other system;
+    ``same_score(one, other)`` ties two systems whatever the test. Returns name -> rank, and the
+    p-value of each system not of the best score against the best score's systems (the smallest).
     """
     ranks: dict[str, int] = {}
     against_best: dict[str, float] = {}
     remaining = list(order)
     while remaining:
-        leader, others = remaining[0], remaining[1:]
-        tested = {other: p_value(leader, other) for other in others}
+        leaders = [
+            name for name in remaining if name == remaining[0] or same_score(remaining[0], name)
+        ]
+        others = [name for name in remaining if name not in leaders]
+        tested = {other: min(p_value(leader, other) for leader in leaders) for other in others}
         if not ranks:
             against_best = tested
-        tied = takewhile(lambda other: tested[other] > alpha or same_score(leader, other), others)
-        group = [leader, *tied]
+        cut = next((i for i, other in enumerate(others) if tested[other] <= alpha), len(others))
+        while 0 < cut < len(others) and same_score(others[cut - 1], others[cut]):
+            cut -= 1  # the whole block of one score starts the next group
+        group = leaders + others[:cut]
         # a competition rank: one more than the systems ranked before the group
         ranks.update(dict.fromkeys(group, len(ranks) + 1))
-        remaining = remaining[len(group) :]
+        remaining = others[cut:]
     return ranks, against_best
 
 

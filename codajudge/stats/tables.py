@@ -8,8 +8,8 @@ Every output begins with the command that reproduces it. Then the overall table 
 primary score, each track's main score, the best of a track in bold (every score shown as the
 best's is) and the track's first cluster marked ``*``) and one table per track (rank, system,
 score, 95% interval, p against the best, the significance cluster), primary tracks first. A
-cluster is a tie group of ``ranking.tie_groups``: its best system and the systems after it up to
-the first one significantly different from it; its systems share its rank.
+cluster is a tie group of ``ranking.tie_groups``: its best score's systems and the systems after
+them up to the first one significantly different from any of them; its systems share its rank.
 Each column's scale is stated once in its head and used for every value in it (``shown``):
 correlations, accuracy and macro-F1 x 100 with two decimals, as the published tables; the LeWiDi
 distances as they are, with four decimals. The CSV keeps full precision (``Table.records``).
@@ -48,7 +48,8 @@ class GroupTable:
     track_ids: list[str]
     rows: list[GroupRow]
     left_out: list[str] = field(default_factory=list)
-    #: how a track a run did not submit is ranked, in words that follow "whose rank"
+    #: how a track a run did not submit is ranked, in words that follow "whose rank" ("": the rule
+    #: 'unranked', no stand-in: the run is left out)
     stand_in_rank: str = AFTER_EVERY_SYSTEM
 
 
@@ -86,6 +87,7 @@ class RankingReport:
     #: the groups of tracks' own overall tables, in the edition's order
     groups: list[GroupTable] = field(default_factory=list)
     #: how a primary track a run did not submit is ranked in the overall mean rank, in words
+    #: ("": the rule 'unranked', no stand-in: the run is left out)
     stand_in_rank: str = AFTER_EVERY_SYSTEM
 
     @property
@@ -121,9 +123,16 @@ def overall_text(report: RankingReport) -> str:
         tracks=", ".join(report.rankings[t].track.title for t in report.primary_tracks),
         normalised=kit_text("ranking/normalised") if rule.normalised else "",
         missing=rule.missing_words(),
-        stand_in=report.stand_in_rank,
-        mark=STAND_IN_RANK,
+        stand_in=stand_in_text(report.stand_in_rank, kit_text("ranking/mean_rank_left_out")),
     )
+
+
+def stand_in_text(stand_in: str, left_out: str) -> str:
+    """How a table shows a track a run did not submit: the rank counted for it, which
+    ``stand_in`` (template ``ranking/stand_in``); without one (rule 'unranked'), ``left_out``."""
+    if not stand_in:
+        return left_out
+    return kit_text("ranking/stand_in", mark=STAND_IN_RANK, stand_in=stand_in)
 
 
 #: Marks a track rank that a stand-in gave a run that did not submit the track (group tables, the
@@ -136,12 +145,10 @@ def group_text(report: RankingReport, group: GroupTable) -> str:
     told by ``ranking/group_ORDER``."""
     names = ", ".join(report.rankings[t].track.title for t in group.track_ids)
     how = kit_text(f"ranking/group_{group.order}", tracks=names)
-    text = kit_text(
-        "ranking/group", name=group.name, how=how, mark=STAND_IN_RANK, stand_in=group.stand_in_rank
-    )
-    if group.left_out:
-        text += " " + kit_text("ranking/group_left_out", runs=", ".join(group.left_out))
-    return text
+    runs = ", ".join(group.left_out)
+    left_out = kit_text("ranking/group_left_out", runs=runs) if runs else ""
+    stand_in = stand_in_text(group.stand_in_rank, left_out)
+    return kit_text("ranking/group", name=group.name, how=how, stand_in=stand_in).rstrip()
 
 
 def header_text(
