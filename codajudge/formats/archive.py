@@ -331,7 +331,7 @@ def find_track_files(
         size = path.stat().st_size if document else 0
         if size > limit:
             notes.append(UNREAD_DOCUMENT.format(name, size, limit))
-        uids = document_uids(path, n_items) if document and size <= limit else None
+        uids = document_uids(path, name, n_items) if document and size <= limit else None
         datasets = _datasets_of_ids(uids, wanted, ids_of) if uids else []
         if not datasets:
             left.append(name)
@@ -341,7 +341,7 @@ def find_track_files(
     unsubmitted = {d for d, ts in wanted.items() if not any(t.id in claimed for t in ts)}
     for name in sorted(named):  # a part's document may hold another part whole, or several
         relative = PurePosixPath(name)
-        uids = document_uids(Path(folder) / name, n_items) or set()
+        uids = document_uids(Path(folder) / name, name, n_items) or set()
         whole = [d for d in wanted if uids.issuperset(ids_of(d))]
         for dataset in whole if len(whole) > 1 else unsubmitted.intersection(whole):
             others = [t.id for t in wanted[dataset] if claimed.get(t.id) != relative]
