@@ -223,8 +223,8 @@ def _part_hint(part: str | None, elsewhere, display: str, tracks) -> str | None:
     another file, in a file named as their ``tracks``' files are."""
     if part is None or part == elsewhere.dataset:
         return None
-    file = elsewhere.parts[part][1] if part in elsewhere.parts else display
-    if file == display:
+    file = elsewhere.parts[part][1] if part in elsewhere.parts else None
+    if file in (None, display):
         names = dict.fromkeys(name for t in tracks if t.dataset == part for name in t.file_names)
         named = f" ({' or '.join(names)}, any case; * stands for any text)" if names else ""
         file = f"a file named for that part's tracks{named}, not {display}"
