@@ -294,13 +294,11 @@ def _parsed(path: Path, display: str, n_items: int):
         f"{n_items:,} items of the track's dataset (those of every phase)"
     )
     try:
-        try:
-            refuse_many_entries(text, most, holder, f"write one record per item: {RECORD}")
-        except ValueProblem:  # several models' records are many: their number is what is wrong
-            models = _model_names(text)
-            if len(models) > 1:
-                raise _several_models(models)
-            raise
+        refuse_many_entries(text, most, holder, f"write one record per item: {RECORD}")
+    except ValueProblem as p:  # several models' records are many: their number is what is wrong
+        models = _model_names(text)
+        raise SubmissionError.single(display, **vars(_several_models(models) if models[1:] else p))
+    try:
         return parse_json(text, expected=EXAMPLE)
     except ValueProblem as p:
         item = _record_at(text, p.found.strip("'")) if p.message in NOT_FINITE else None
@@ -320,8 +318,8 @@ SEVERAL_MODELS = "a ChaosNLI prediction file must hold one model"
 def _several_models(models: list[str]) -> ValueProblem:
     """The problem of a document whose models (its keys) are not one, naming them and how to keep
     one."""
-    first = show(models[0]) if models else ""
-    keep = f", as json.dump({{{first}: document[{first}]}}, f) does" if models else ""
+    first = show((models or ["my_model"])[0])
+    keep = f", as json.dump({{{first}: document[{first}]}}, f) does"
     return ValueProblem(
         SEVERAL_MODELS,
         expected="{model_name: {uid: {...}}} with one model name",
