@@ -85,7 +85,8 @@ def read_track_file(
     """``read_prediction`` of ``path`` against the items of ``gold`` (ids, annotators, listed names);
     ``phases``: ``coverage.other_phase_ids`` of the reference data, to name a file of another phase's ids;
     ``tracks``: the edition's, to name a file of another track's values; ``parts``: dataset -> (ids,
-    file name) of the phase's other datasets submitted, to name a stray id of another part."""
+    file name or None) of the phase's datasets (``archive.phase_parts``), to name a stray id of
+    another part."""
     elsewhere = OtherPhases(gold.track, phases, parts)
     keys = ItemKeys(gold.ids, gold.annotators, gold.listed, elsewhere, tracks)
     return read_prediction(path, display, gold.track, keys)
@@ -190,14 +191,16 @@ def score_folder(
     """Score every track file found in ``res_dir`` against the gold in ``ref_dir``.
 
     ``ingested`` lists the tracks the ingestion program reported writing; then only its files count.
-    Only the gold of the tracks found is read, unless ``gold`` (``load_gold`` of every track, as the
+    Only the gold of the tracks found is read (every track's where a part taking ChaosNLI documents
+    has no file: ``archive.phase_parts``), unless ``gold`` (``load_gold`` of every track, as the
     ranking tool loads it once for all submissions) is given. ``names``: track id -> the file's name as
     the participant wrote it, shown instead of the ingested copy's ``<track_id>.tsv``.
     """
 
     def ids_of(dataset: str) -> Sequence[str]:
-        nonlocal gold  # every track's gold, when documents are claimed by their ids
-        gold = gold or load_gold(spec, ref_dir)
+        nonlocal gold  # every track's gold, for documents claimed by their ids or a part with no file
+        if not any(g.track.dataset == dataset for g in (gold or {}).values()):
+            gold = load_gold(spec, ref_dir)
         return next(g.ids for g in gold.values() if g.track.dataset == dataset)
 
     refusals, phases = FileRefusals(), other_phase_ids(ref_dir)
@@ -209,12 +212,11 @@ def score_folder(
     files = found.files
     gold = gold or load_gold(spec, ref_dir, files)
     shown = {track: (names or {}).get(track, str(relative)) for track, relative in files.items()}
+    parts = archive.phase_parts(spec.tracks, shown, ids_of)
     results: dict[str, TrackResult] = {}
     for track in (t for t in spec.tracks if t.id in files):
         name = shown[track.id]
         path = Path(res_dir) / files[track.id]
-        parts = {g.track.dataset: (g.ids, shown[t]) for t, g in gold.items() if t in files}
-        del parts[track.dataset]
         prediction = refusals.attempt(
             read_track_file, path, name, gold[track.id], phases, spec.tracks, parts
         )

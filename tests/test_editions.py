@@ -1236,6 +1236,37 @@ def test_chaosnli_an_incomplete_document_is_refused(built, tmp_path):
 
 
 @edition_group("chaosnli")
+def test_chaosnli_another_parts_uid_is_told_its_file_names_where_no_file_gives_it(built, tmp_path):
+    """snli_x.json of every SNLI item and one MNLI item, no file for MNLI: the ingestion program
+    and the scorer name MNLI's file names (the phase's parts, submitted or not), not "unknown id"
+    alone."""
+    from codajudge.errors import SubmissionError
+
+    tree = built("chaosnli").tree
+    documents, _ = _chaosnli_predictions(5)
+    (records,) = documents["snli"].values()
+    mnli_uid, record = next(iter(documents["mnli"]["model_5"].items()))
+    records[mnli_uid] = record
+    res = tmp_path / "res"
+    res.mkdir()
+    (res / "snli_x.json").write_text(json.dumps(documents["snli"]), encoding="utf-8")
+    ref = tree / "reference_data" / "evaluation"
+    hint = (
+        f"snli_x.json, item '{mnli_uid}': unknown id: not an item of this track. That uid is an "
+        "item of part 'mnli', not of this one: write its record in a file named for that part's "
+        "tracks (mnli_soft.tsv or mnli*.json or mnli_nli.tsv, any case; * stands for any text), "
+        "not snli_x.json (or one document holding every item of both parts)"
+    )
+    for run in (
+        lambda: run_once(tree, str(res), "evaluation"),
+        lambda: score_folder(read_spec(ref), ref, res),
+    ):
+        with pytest.raises(SubmissionError) as refused:
+            run()
+        assert hint in str(refused.value)
+
+
+@edition_group("chaosnli")
 def test_chaosnli_practice_is_a_seeded_sample_held_out_of_the_evaluation_items(built):
     """Issue 34, item 2: the practice phase's hidden gold scores none of the evaluation's items."""
     import chaosnli_official as official

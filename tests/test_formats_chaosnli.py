@@ -483,6 +483,25 @@ def test_a_document_of_both_parts_beside_another_file_of_a_part_is_refused_namin
     assert f"holds every item of part '{part}', so it is that part's file too" in str(e.value)
 
 
+@pytest.mark.parametrize("name", ["model_predictions_for_snli_mnli.json", "snli_x.json"])
+@pytest.mark.parametrize("models", [2, 8])
+def test_a_document_of_several_models_is_refused_as_such_whatever_its_name(tmp_path, name, models):
+    """ChaosNLI's own model_predictions_for_snli_mnli.json holds several models' records of every
+    item of both parts (more entries than one model's may): named for no track or for one, it is
+    refused naming its models and how to keep one, not as a file of no track or a large one."""
+    names = [f"model-{i}" for i in range(models)]
+    write(tmp_path / name, dict.fromkeys(names, records(IDS + MNLI_IDS)))
+    with pytest.raises(SubmissionError) as e:
+        located(tmp_path)
+    shown = ", ".join(map(repr, names[:5]))
+    assert str(e.value) == (
+        f"{name}: a ChaosNLI prediction file must hold one model; expected {{model_name: {{uid: "
+        f"{{...}}}}}} with one model name, found {models} models: {shown}. Keep one model in the "
+        "file, as json.dump({'model-0': document['model-0']}, f) does; submit each other one on "
+        "its own"
+    )
+
+
 def test_a_link_is_never_opened_to_match_it(tmp_path):
     target = write(tmp_path / "outside.json", {"m": records()})
     folder = tmp_path / "sub"

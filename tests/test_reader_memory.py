@@ -274,7 +274,7 @@ def test_a_document_of_more_entries_than_its_items_hold_is_refused_unparsed(tmp_
         "track's dataset (those of every phase) can; expected at most 128 list entries and object members, found 2,003 (commas and opening brackets outside strings). Write one record per "
         'item: {uid: {"predicted_probabilities": [pE, pN, pC], "predicted_label": "e"}}'
     )
-    assert chaosnli.document_uids(path, 2) is None
+    assert chaosnli.document_uids(path, "snli.json", 2) is None
 
 
 @pytest.mark.slow

@@ -438,6 +438,14 @@ def test_a_row_python_3_12_adds_up_to_1_is_divided_by_numpy_s_sum():
     assert probabilities == (np.asarray([0.7, 0.1, 0.1, 0.1]) / 0.9999999999999999).tolist()
 
 
+@pytest.mark.parametrize("row", [[0.48, 0.5, 0, 0], [0.52, 0.5, 0, 0], [0.3, 0.3, 0.3, 0.08]])
+def test_a_sum_at_the_documented_bound_is_renormalised_despite_rounding(row):
+    """A sum of exactly 0.98 or 1.02 is within 0.02 of 1, though ``abs(0.98 - 1)`` is
+    0.020000000000000018 in floating point."""
+    probabilities, notes = soft_label(row, FOUR_LABELS)
+    assert sum(probabilities) == pytest.approx(1) and notes
+
+
 def test_an_empty_row_is_refused_as_not_summing_to_1():
     """No reader passes an empty row (a track has at least two labels, the metrics refuse an empty
     axis), but the rule itself refuses one as any row off its sum, never by ``max()`` of nothing;

@@ -325,6 +325,15 @@ def _document_tracks(tracks: Sequence[Track]) -> dict[str, list[Track]]:
     return out
 
 
+def phase_parts(tracks: Sequence[Track], given: dict[str, str], ids_of) -> dict[str, tuple]:
+    """dataset -> (the phase's ids of it, its file, or None where none is given) of the tracks
+    ``given`` (track id -> file) and of every track that takes a JSON document (``_document_tracks``),
+    so that a document's uid of another part is told that part's file, given or not."""
+    chosen = [t for t in tracks if t.id in given or t.dataset in _document_tracks(tracks)]
+    ordered = sorted(chosen, key=lambda t: t.id in given)  # a track's file over its part's none
+    return {t.dataset: (ids_of(t.dataset), given.get(t.id)) for t in ordered}
+
+
 def find_track_files(
     folder: Path, tracks: Sequence[Track], ids_of: Callable[[str], Sequence[str]], phases=None
 ) -> FoundFiles:
@@ -351,7 +360,7 @@ def find_track_files(
         size = path.stat().st_size if document else 0
         if size > limit:
             notes.append(UNREAD_DOCUMENT.format(name, size, limit))
-        uids = document_uids(path, n_items) if document and size <= limit else None
+        uids = document_uids(path, name, n_items) if document and size <= limit else None
         datasets = _datasets_of_ids(uids, wanted, ids_of) if uids else []
         if not datasets:
             left.append(name)
@@ -361,7 +370,7 @@ def find_track_files(
     unsubmitted = {d for d, ts in wanted.items() if not any(t.id in claimed for t in ts)}
     for name in sorted(named):  # a part's document may hold another part whole, or several
         relative = PurePosixPath(name)
-        uids = document_uids(Path(folder) / name, n_items) or set()
+        uids = document_uids(Path(folder) / name, name, n_items) or set()
         whole = [d for d in wanted if uids.issuperset(ids_of(d))]
         for dataset in whole if len(whole) > 1 else unsubmitted.intersection(whole):
             others = [t.id for t in wanted[dataset] if claimed.get(t.id) != relative]

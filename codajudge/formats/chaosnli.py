@@ -118,13 +118,16 @@ def pretty_records(error: SubmissionError, path: Path, track: Track, ids: list[s
     return SubmissionError.single(display, **vars(problem)) if problem else error
 
 
-def document_uids(path: Path, n_items: int) -> set | None:
+def document_uids(path: Path, display: str, n_items: int) -> set | None:
     """The uids of a ChaosNLI document's one model, or None for any file that is not one, or is
     larger than one for a track of ``n_items`` items (the reader then names its problem when a
-    track claims it)."""
+    track claims it); a document of several models is refused (``_several_models``), whatever its
+    name, as ChaosNLI's own file of several models is named for no track."""
     try:
-        return set(_document(path, "", n_items)[1]) if is_chaosnli_document(path) else None
-    except SubmissionError:
+        return set(_document(path, display, n_items)[1]) if is_chaosnli_document(path) else None
+    except SubmissionError as error:
+        if error.problems[0].message == SEVERAL_MODELS:
+            raise
         return None
 
 
@@ -220,8 +223,8 @@ def _part_hint(part: str | None, elsewhere, display: str, tracks) -> str | None:
     another file, in a file named as their ``tracks``' files are."""
     if part is None or part == elsewhere.dataset:
         return None
-    file = elsewhere.parts[part][1] if part in elsewhere.parts else display
-    if file == display:
+    file = elsewhere.parts[part][1] if part in elsewhere.parts else None
+    if file in (None, display):
         names = dict.fromkeys(name for t in tracks if t.dataset == part for name in t.file_names)
         named = f" ({' or '.join(names)}, any case; * stands for any text)" if names else ""
         file = f"a file named for that part's tracks{named}, not {display}"
@@ -265,13 +268,8 @@ def _document(path: Path, display: str, n_items: int):
     before it is parsed, ``ENTRIES_PER_ITEM`` entries per item."""
     document = _parsed(path, display, n_items)
     try:
-        if len(document) != 1:
-            raise ValueProblem(
-                "a ChaosNLI prediction file must hold one model",
-                expected="{model_name: {uid: {...}}} with one model name",
-                found=f"{len(document)} models: " + ", ".join(map(show, list(document)[:5])),
-                hint="write each model's predictions in a file (a submission) of its own",
-            )
+        if len(document) != 1:  # records keyed by uid alone are told as such
+            raise misshapen_records(document) or _several_models(list(document))
         ((model, records),) = document.items()
         if not isinstance(records, dict):
             raise ValueProblem(
@@ -297,6 +295,10 @@ def _parsed(path: Path, display: str, n_items: int):
     )
     try:
         refuse_many_entries(text, most, holder, f"write one record per item: {RECORD}")
+    except ValueProblem as p:  # several models' records are many: their number is what is wrong
+        models = _model_names(text)
+        raise SubmissionError.single(display, **vars(_several_models(models) if models[1:] else p))
+    try:
         return parse_json(text, expected=EXAMPLE)
     except ValueProblem as p:
         item = _record_at(text, p.found.strip("'")) if p.message in NOT_FINITE else None
@@ -308,6 +310,36 @@ def _parsed(path: Path, display: str, n_items: int):
 NOT_FINITE = ("not a finite number", "number out of range")
 #: A key opening an object, as the document writes it: a record's uid (or a record's own key).
 _OBJECT_KEY = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:\s*\{')
+
+
+SEVERAL_MODELS = "a ChaosNLI prediction file must hold one model"
+
+
+def _several_models(models: list[str]) -> ValueProblem:
+    """The problem of a document whose models (its keys) are not one, naming them and how to keep
+    one."""
+    first = show((models or ["my_model"])[0])
+    keep = f", as json.dump({{{first}: document[{first}]}}, f) does"
+    return ValueProblem(
+        SEVERAL_MODELS,
+        expected="{model_name: {uid: {...}}} with one model name",
+        found=f"{len(models)} models: " + ", ".join(map(show, models[:5])),
+        hint=f"keep one model in the file{keep}; submit each other one on its own",
+    )
+
+
+#: A string (a key when a colon follows it) or a bracket, as ``_model_names`` scans a document.
+_TOKEN = re.compile(r'("(?:[^"\\]|\\.)*")(\s*:)?|[\[\]{}]')
+
+
+def _model_names(text: str) -> list[str]:
+    """The keys of the document's outer object (its models) as written, found without parsing it."""
+    names, depth = [], 0
+    for match in _TOKEN.finditer(text):
+        depth += {"{": 1, "[": 1, "}": -1, "]": -1}.get(match.group(), 0)
+        if depth == 1 and match.group(2):
+            names.append(match.group(1)[1:-1])
+    return names
 
 
 def _record_at(text: str, number: str) -> str | None:

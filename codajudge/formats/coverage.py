@@ -134,9 +134,12 @@ class OtherPhases:
 
     def __init__(self, track, phases: Mapping[str, Mapping[str, Sequence[str]]] | None, parts=None):
         self.dataset, self.phases = track.dataset, phases or {}
-        #: dataset -> (the ids of this phase's items of another dataset of the edition, its file)
+        #: dataset -> (the ids of this phase's items of another dataset of the edition, its file or
+        #: None)
         self.parts = {
-            dataset: (frozenset(ids), file) for dataset, (ids, file) in (parts or {}).items()
+            dataset: (frozenset(ids), file)
+            for dataset, (ids, file) in (parts or {}).items()
+            if dataset != self.dataset
         }
 
     def part_of(self, item_id: str) -> str | None:

@@ -61,7 +61,8 @@ def _summing_to_one(value, length: int, what: str) -> tuple[Row, float]:
     theirs), and that sum."""
     row = _probabilities(value, length, what)
     total = _total(row)
-    if not abs(total - 1) <= SUM_TOLERANCE:  # an infinite sum is refused too
+    # an infinite sum is refused too; 1e-9 for rounding: abs(0.98 - 1) is 0.020000000000000018
+    if not abs(total - 1) <= SUM_TOLERANCE + 1e-9:
         # finite values whose sum overflows are named as such (not "inf"); an empty row sums to 0
         overflow = "values too large to add up (the sum overflows; the largest value is {:g})"
         raise ValueProblem(

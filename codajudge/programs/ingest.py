@@ -142,12 +142,11 @@ def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Pa
         hint = MODEL_PY_HINT if habits else misnamed_model_hint(found.unclaimed)
         found.refuse_if_none("submission", habits, MODEL_FILE, hint)
     given = {track: safe_display(str(relative)) for track, relative in found.files.items()}
+    parts = archive.phase_parts(spec.tracks, given, ids_of)
     read_notes = []  # the scorer's track notes, once per file (two tracks may share one)
     for track in (t for t in spec.tracks if t.id in found.files):
         relative = found.files[track.id]
         path = folder / relative
-        parts = {t.dataset: (ids_of(t.dataset), given[t.id]) for t in spec.tracks if t.id in given}
-        del parts[track.dataset]
         elsewhere, keys = OtherPhases(track, phases, parts), public_keys(items_of(track.dataset))
         keys = replace(keys, elsewhere=elsewhere, tracks=spec.tracks)
         prediction = refusals.attempt(read_prediction, path, str(relative), track, keys)
