@@ -268,7 +268,7 @@ def test_the_property_check_names_each_broken_property():
         (
             "failing_mae",
             ("clipped = ", "clipped = 1 / 0 + "),
-            "metrics.py: line 10: scoring the gold of phase 'practice' raises ZeroDivisionError",
+            "metrics.py: line 10: metric 'failing_mae' on track 'sim' raises ZeroDivisionError",
         ),
         ("flat_mae", ("[:, None]", ""), "item_stats gives no table of per-item statistics"),
         (
@@ -305,6 +305,39 @@ def test_the_builder_refuses_an_own_metric_that_misbehaves_on_the_gold(
     text = refused.value.render()
     assert "metrics.py" in text and message in text, text
     assert "reference_data" not in text  # a folder the build has not written yet
+
+
+def test_an_own_metric_raising_on_a_valid_prediction_is_the_bundle_s_error_not_a_kit_bug(
+    tmp_path, capsys
+):
+    """At scoring time, an edition's metric that raises on a prediction the track accepts (above
+    the gold's scale) stops the scoring program as the bundle's problem (exit 1, no scores.json),
+    naming its module's line, the metric, the track and the exception; a kit metric's exception
+    stays a bug of the kit."""
+    from codajudge.bundle.build import build
+    from codajudge.bundle.edition import load_edition
+    from codajudge.programs.score import main as score
+
+    high = "clipped = np.asarray(pred, dtype=float)\n    assert (clipped <= 5).all(), 'too high'"
+    module = mae_module("picky_mae").replace("clipped = np.clip(", f"{high}\n    np.clip(")
+    folder = edition_naming(tmp_path / "edition", "picky_mae", module)
+    build(load_edition(folder), folder, tmp_path / "dist")
+    shutil.copytree(tmp_path / "dist" / "small" / "reference_data" / "practice", tmp_path / "ref")
+    items = [json.loads(line) for line in (tmp_path / "ref" / "sim.jsonl").read_text().splitlines()]
+    (tmp_path / "res").mkdir()
+    (tmp_path / "res" / "sim.tsv").write_text("".join(f"{item['id']}\t6\n" for item in items))
+    LOADED.clear()  # the scoring program registers the module from task.json, as "metrics.py"
+    REGISTRY.pop("picky_mae")
+    assert score([str(tmp_path), str(tmp_path / "out")]) == 1
+    error = capsys.readouterr().err
+    raising = (
+        "metrics.py: line 11: metric 'picky_mae' on track 'sim' raises AssertionError: too high"
+    )
+    assert raising in error and "must not fail on any valid prediction" in error, error
+    assert "internal error" not in error and not (tmp_path / "out" / "scores.json").exists()
+    kit_bug = Metric(**{**vars(REGISTRY["picky_mae"]), "name": "kit_mae"})
+    with pytest.raises(AssertionError):
+        kit_bug.score(np.array([1.0, 2.0]), np.array([6.0, 2.0]), track="sim")
 
 
 def test_the_new_editions_config_names_the_key_in_a_comment(tmp_path):

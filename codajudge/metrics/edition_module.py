@@ -99,8 +99,8 @@ def code_failure(error: Exception, file_name: str, doing: str = "") -> ConfigErr
         at = f"line {lines[-1]}: " if lines else ""
         problem = f"{at}{doing}{' raises ' if doing else ''}{type(error).__name__}: {error}"
         hint = (
-            "fix the module's code there: a metric's functions take the numpy arrays of gold and "
-            "predictions the README's 'An edition's own metric' describes, and must not fail on them"
+            "fix the module's code there: a metric must not fail on any valid prediction (the "
+            "numpy arrays of gold and predictions the README's 'An edition's own metric' describes)"
         )
     return ConfigError.single(file_name, problem, hint=hint)
 
