@@ -201,6 +201,25 @@ def test_a_metrics_module_that_is_not_utf8_is_refused_naming_its_line_and_byte(t
     assert "metrics.py" in text and "not UTF-8" in text and "line 2" in text and "0xe9" in text
 
 
+def test_a_metrics_module_not_there_is_refused_with_the_path_tried_and_the_closest_file(tmp_path):
+    from codajudge.bundle.edition import load_edition
+
+    folder = edition_naming(tmp_path / "ed", "own_mae", mae_module("own_mae"))
+    config = (folder / "edition.yaml").read_text()
+    (folder / "edition.yaml").write_text(config.replace("metrics.py", "metric.py"))
+    with pytest.raises(ConfigError) as refused:
+        load_edition(folder)
+    assert refused.value.render() == (
+        f"{folder / 'edition.yaml'}: 'metrics_module' file not found; expected a Python file of "
+        f"the edition folder at {folder / 'metric.py'}, found no such file. Did you mean "
+        "'metrics.py'?"
+    )
+    (folder / "metrics.py").rename(folder / "scoring.txt")  # no Python file near its name
+    with pytest.raises(ConfigError) as refused:
+        load_edition(folder)
+    assert "found no such file. Correct the path or add the file there" in refused.value.render()
+
+
 def test_loading_the_same_module_twice_registers_its_metric_once():
     source = mae_module("twice_mae")
     assert load_source(source, "a/metrics.py") == ("twice_mae",)
