@@ -259,7 +259,10 @@ def test_the_property_check_names_each_broken_property():
         return np.abs(pred - gold)[:, None]
 
     (outside,) = property_problems(_metric(errors, upper=0.5, direction=LOWER), GOLD, 0)
-    assert "outside its range [0, 0.5]" in outside
+    assert outside == (
+        "a prediction scores outside the metric's range; expected every score within [0, 0.5], "
+        "found 2. Widen the range its registration declares (lower, upper), or correct the function"
+    )
 
     def first_item_only(gold, pred):
         return np.abs(pred - gold)[:, None] * (np.arange(len(gold)) == 0)[:, None]
@@ -283,7 +286,19 @@ def test_the_property_check_names_each_broken_property():
 @pytest.mark.parametrize(
     "name, change, message",
     [
-        ("narrow_mae", ("upper=5.0", "upper=0.01"), "on track 'sim': a prediction scores"),
+        (
+            "narrow_mae",
+            ("upper=5.0", "upper=0.01"),
+            "edition/metrics.py: metric 'narrow_mae' on track 'sim': a prediction scores outside "
+            "the metric's range; expected every score within [0, 0.01], found ",
+        ),
+        # the gold's own score outside the range: the range is wrong, not on_gold missing
+        (
+            "low_mae",
+            ("lower=0.0", "lower=0.5"),
+            "metric 'low_mae' on track 'sim': the gold itself scores outside the metric's range; "
+            "expected every score within [0.5, 5], found 0. Widen the range",
+        ),
         (
             "failing_mae",
             ("clipped = ", "clipped = 1 / 0 + "),
