@@ -177,7 +177,14 @@ def test_a_new_kit_metric_is_one_module_in_a_copy_of_the_package(tmp_path):
         (mae_module("x1").replace('applies_to=(("similarity", None),),', ""), "applies to no kind"),
         (mae_module("x2").replace("prediction and gold", "|p - g|"), "without '|'"),
         (mae_module("x3").replace("direction=LOWER", "direction='lowest'"), "unknown direction"),
-        (mae_module("accuracy"), "'accuracy' registered twice"),
+        (
+            mae_module("accuracy"),
+            "'accuracy' is already a kit metric: a new one needs its own name",
+        ),
+        (
+            mae_module("x4") * 2,
+            "metric 'x4' is already registered by editions/x/metrics.py: a new one needs its own name",
+        ),
     ],
 )
 def test_a_module_that_registers_no_sound_metric_is_refused_naming_its_file_and_line(
@@ -187,7 +194,7 @@ def test_a_module_that_registers_no_sound_metric_is_refused_naming_its_file_and_
         load_source(source, "editions/x/metrics.py")
     text = refused.value.render()
     assert "editions/x/metrics.py" in text and message in text, text
-    assert "Traceback" not in text
+    assert "Traceback" not in text and "must not fail on any valid prediction" not in text
 
 
 def test_a_metrics_module_that_is_not_utf8_is_refused_naming_its_line_and_byte(tmp_path):

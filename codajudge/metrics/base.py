@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, NamedTuple
 
 import numpy as np
@@ -210,8 +211,12 @@ REGISTRY: dict[str, Metric] = {}
 
 
 def register(metric: Metric) -> Metric:
+    """Add ``metric`` to the registry under its name, which must be its own."""
     if metric.name in REGISTRY:
-        raise ValueError(f"metric {metric.name!r} registered twice")
+        owner = REGISTRY[metric.name].module_file
+        kit = Path(owner).parent == Path(__file__).parent
+        taken = "a kit metric" if kit else f"registered by {owner}"
+        raise ValueError(f"metric {metric.name!r} is already {taken}: a new one needs its own name")
     REGISTRY[metric.name] = metric
     return metric
 

@@ -86,9 +86,9 @@ def loaded_modules() -> list[tuple[str, str]]:
 
 
 def code_failure(error: Exception, file_name: str, doing: str = "") -> ConfigError:
-    """The ConfigError of the module ``file_name`` raising ``error`` (while ``doing`` something,
-    in messages): at its line (the innermost of the module's own frames) and how to fix it; a
-    ConfigError as it is."""
+    """The ConfigError of the module ``file_name`` raising ``error`` (while ``doing`` something, in
+    messages: running a metric's function; else while it ran): at its line (the innermost of the
+    module's own frames) and how to fix it; a ConfigError as it is."""
     if isinstance(error, ConfigError):
         return error
     if isinstance(error, SyntaxError):
@@ -98,10 +98,10 @@ def code_failure(error: Exception, file_name: str, doing: str = "") -> ConfigErr
         lines = module_lines(error, file_name)
         at = f"line {lines[-1]}: " if lines else ""
         problem = f"{at}{doing}{' raises ' if doing else ''}{type(error).__name__}: {error}"
-        hint = (
-            "fix the module's code there: a metric must not fail on any valid prediction (the "
-            "numpy arrays of gold and predictions the README's 'An edition's own metric' describes)"
-        )
+        hint = "fix the module's code there"
+        if doing:  # a metric's function failed on the arrays it is given
+            hint += ": a metric must not fail on any valid prediction (the numpy arrays of gold "
+            hint += "and predictions the README's 'An edition's own metric' describes)"
     return ConfigError.single(file_name, problem, hint=hint)
 
 
