@@ -15,6 +15,7 @@ from pathlib import Path, PureWindowsPath
 from collections.abc import Iterator
 
 from .errors import ConfigError, Problem
+from .fields import did_you_mean
 
 #: Edition names and dataset ids: they become file and folder names, so no separators, no dot-only names.
 SLUG_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -77,6 +78,18 @@ def path_problem(value, base: Path, where: str, key: str, base_name: str) -> Pro
             hint="copy the file into the folder instead of linking to it",
         )
     return None
+
+
+def missing_file_problem(value: str, base: Path, where: str, key: str, what: str) -> Problem:
+    """The Problem of ``key``'s file ``value`` (a ``what``) not found in ``base``: the path tried,
+    and the closest name of the files of the same suffix in its folder."""
+    tried = Path(base) / value
+    same_suffix = tried.parent.glob(f"*{tried.suffix}")
+    near = [path.relative_to(base).as_posix() for path in same_suffix]
+    hint = did_you_mean(value, near) or "correct the path or add the file there"
+    found = "a folder" if tried.is_dir() else "no such file"
+    wanted = f"a {what} at {tried}"
+    return Problem(where, f"'{key}' file not found", expected=wanted, found=found, hint=hint)
 
 
 def require_inside(value, base: Path, where: str, key: str, base_name: str) -> Path:

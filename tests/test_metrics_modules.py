@@ -177,7 +177,14 @@ def test_a_new_kit_metric_is_one_module_in_a_copy_of_the_package(tmp_path):
         (mae_module("x1").replace('applies_to=(("similarity", None),),', ""), "applies to no kind"),
         (mae_module("x2").replace("prediction and gold", "|p - g|"), "without '|'"),
         (mae_module("x3").replace("direction=LOWER", "direction='lowest'"), "unknown direction"),
-        (mae_module("accuracy"), "'accuracy' registered twice"),
+        (
+            mae_module("accuracy"),
+            "'accuracy' is already a kit metric: a new one needs its own name",
+        ),
+        (
+            mae_module("x4") * 2,
+            "metric 'x4' is already registered by editions/x/metrics.py: a new one needs its own name",
+        ),
     ],
 )
 def test_a_module_that_registers_no_sound_metric_is_refused_naming_its_file_and_line(
@@ -187,7 +194,7 @@ def test_a_module_that_registers_no_sound_metric_is_refused_naming_its_file_and_
         load_source(source, "editions/x/metrics.py")
     text = refused.value.render()
     assert "editions/x/metrics.py" in text and message in text, text
-    assert "Traceback" not in text
+    assert "Traceback" not in text and "must not fail on any valid prediction" not in text
 
 
 def test_a_metrics_module_that_is_not_utf8_is_refused_naming_its_line_and_byte(tmp_path):
@@ -199,6 +206,25 @@ def test_a_metrics_module_that_is_not_utf8_is_refused_naming_its_line_and_byte(t
         load_edition(folder)
     text = refused.value.render()
     assert "metrics.py" in text and "not UTF-8" in text and "line 2" in text and "0xe9" in text
+
+
+def test_a_metrics_module_not_there_is_refused_with_the_path_tried_and_the_closest_file(tmp_path):
+    from codajudge.bundle.edition import load_edition
+
+    folder = edition_naming(tmp_path / "ed", "own_mae", mae_module("own_mae"))
+    config = (folder / "edition.yaml").read_text()
+    (folder / "edition.yaml").write_text(config.replace("metrics.py", "metric.py"))
+    with pytest.raises(ConfigError) as refused:
+        load_edition(folder)
+    assert refused.value.render() == (
+        f"{folder / 'edition.yaml'}: 'metrics_module' file not found; expected a Python file of "
+        f"the edition folder at {folder / 'metric.py'}, found no such file. Did you mean "
+        "'metrics.py'?"
+    )
+    (folder / "metrics.py").rename(folder / "scoring.txt")  # no Python file near its name
+    with pytest.raises(ConfigError) as refused:
+        load_edition(folder)
+    assert "found no such file. Correct the path or add the file there" in refused.value.render()
 
 
 def test_loading_the_same_module_twice_registers_its_metric_once():
@@ -240,7 +266,10 @@ def test_the_property_check_names_each_broken_property():
         return np.abs(pred - gold)[:, None]
 
     (outside,) = property_problems(_metric(errors, upper=0.5, direction=LOWER), GOLD, 0)
-    assert "outside its range [0, 0.5]" in outside
+    assert outside == (
+        "a prediction scores outside the metric's range; expected every score within [0, 0.5], "
+        "found 2. Widen the range its registration declares (lower, upper), or correct the function"
+    )
 
     def first_item_only(gold, pred):
         return np.abs(pred - gold)[:, None] * (np.arange(len(gold)) == 0)[:, None]
@@ -264,11 +293,23 @@ def test_the_property_check_names_each_broken_property():
 @pytest.mark.parametrize(
     "name, change, message",
     [
-        ("narrow_mae", ("upper=5.0", "upper=0.01"), "on track 'sim': a prediction scores"),
+        (
+            "narrow_mae",
+            ("upper=5.0", "upper=0.01"),
+            "edition/metrics.py: metric 'narrow_mae' on track 'sim': a prediction scores outside "
+            "the metric's range; expected every score within [0, 0.01], found ",
+        ),
+        # the gold's own score outside the range: the range is wrong, not on_gold missing
+        (
+            "low_mae",
+            ("lower=0.0", "lower=0.5"),
+            "metric 'low_mae' on track 'sim': the gold itself scores outside the metric's range; "
+            "expected every score within [0.5, 5], found 0. Widen the range",
+        ),
         (
             "failing_mae",
             ("clipped = ", "clipped = 1 / 0 + "),
-            "metrics.py: line 10: scoring the gold of phase 'practice' raises ZeroDivisionError",
+            "metrics.py: line 10: metric 'failing_mae' on track 'sim' raises ZeroDivisionError",
         ),
         ("flat_mae", ("[:, None]", ""), "item_stats gives no table of per-item statistics"),
         (
@@ -305,6 +346,39 @@ def test_the_builder_refuses_an_own_metric_that_misbehaves_on_the_gold(
     text = refused.value.render()
     assert "metrics.py" in text and message in text, text
     assert "reference_data" not in text  # a folder the build has not written yet
+
+
+def test_an_own_metric_raising_on_a_valid_prediction_is_the_bundle_s_error_not_a_kit_bug(
+    tmp_path, capsys
+):
+    """At scoring time, an edition's metric that raises on a prediction the track accepts (above
+    the gold's scale) stops the scoring program as the bundle's problem (exit 1, no scores.json),
+    naming its module's line, the metric, the track and the exception; a kit metric's exception
+    stays a bug of the kit."""
+    from codajudge.bundle.build import build
+    from codajudge.bundle.edition import load_edition
+    from codajudge.programs.score import main as score
+
+    high = "clipped = np.asarray(pred, dtype=float)\n    assert (clipped <= 5).all(), 'too high'"
+    module = mae_module("picky_mae").replace("clipped = np.clip(", f"{high}\n    np.clip(")
+    folder = edition_naming(tmp_path / "edition", "picky_mae", module)
+    build(load_edition(folder), folder, tmp_path / "dist")
+    shutil.copytree(tmp_path / "dist" / "small" / "reference_data" / "practice", tmp_path / "ref")
+    items = [json.loads(line) for line in (tmp_path / "ref" / "sim.jsonl").read_text().splitlines()]
+    (tmp_path / "res").mkdir()
+    (tmp_path / "res" / "sim.tsv").write_text("".join(f"{item['id']}\t6\n" for item in items))
+    LOADED.clear()  # the scoring program registers the module from task.json, as "metrics.py"
+    REGISTRY.pop("picky_mae")
+    assert score([str(tmp_path), str(tmp_path / "out")]) == 1
+    error = capsys.readouterr().err
+    raising = (
+        "metrics.py: line 11: metric 'picky_mae' on track 'sim' raises AssertionError: too high"
+    )
+    assert raising in error and "must not fail on any valid prediction" in error, error
+    assert "internal error" not in error and not (tmp_path / "out" / "scores.json").exists()
+    kit_bug = Metric(**{**vars(REGISTRY["picky_mae"]), "name": "kit_mae"})
+    with pytest.raises(AssertionError):
+        kit_bug.score(np.array([1.0, 2.0]), np.array([6.0, 2.0]), track="sim")
 
 
 def test_the_new_editions_config_names_the_key_in_a_comment(tmp_path):

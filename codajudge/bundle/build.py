@@ -384,10 +384,10 @@ def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
             )
         raise code_failure(error, module_file, doing) from None
     columns = [key for key, _, _ in score_rows(edition.tracks)]
-    problems = gold_problems(result, columns, f"phase {phase.id!r}")
     # the edition's own metrics (``metrics_module``) on each track's gold that names them: the
-    # registry's basic properties
-    own = metrics_of(edition.metrics_module.get("source"))
+    # registry's basic properties, first (a declared range the gold's score falls outside is why
+    # the gold's score is not the range's end)
+    own, problems = metrics_of(edition.metrics_module.get("source")), []
     for track_id, metric, _, gold, n_labels in _scores_on_gold(result):
         if metric.name not in own:
             continue
@@ -396,8 +396,9 @@ def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
             found = property_problems(metric, gold, n_labels, track_id)
         except Exception as error:  # the organiser's code: its failure is theirs to fix
             raise code_failure(error, module_file, doing) from None
-        where = f"{edition.metrics_module['file']}: {doing}"
+        where = f"{module_file}: {doing}"
         problems.extend(Problem(where, message) for message in found)
+    problems += gold_problems(result, columns, f"phase {phase.id!r}")
     if problems:
         raise ConfigError(problems[:1])
 

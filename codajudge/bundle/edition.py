@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, make_dataclass, replace
 from pathlib import Path
 
-from ..confine import path_problem, slug_problem
+from ..confine import missing_file_problem, path_problem, slug_problem
 from ..errors import BuildProblems, ConfigError, Problem
 from ..spec import BASELINE, PrimaryRule, TaskSpec, check_primary_direction, primary_rule_from_dict
 from ..formats.textfile import utf8_text
@@ -128,11 +128,12 @@ def _phases(raw: list[dict], problems: list[Problem], has_queue: bool) -> list[P
     return phases
 
 
-def _edition_file(value, folder: Path, where: str, key: str, problems: list[Problem]) -> bool:
-    """A file the config names must be a regular file inside the edition folder (links resolved)."""
+def _edition_file(value, folder: Path, where: str, key: str, problems: list, what="file") -> bool:
+    """A file the config names must be a regular file (a ``what``) inside the edition folder
+    (links resolved)."""
     problem = path_problem(value, folder, where, key, "the edition folder")
     if problem is None and not (folder / value).is_file():
-        problem = Problem(where, f"'{key}' file not found", found=str(folder / value))
+        problem = missing_file_problem(value, folder, where, key, f"{what} of the edition folder")
     problems += [] if problem is None else [problem]
     return problem is None
 
@@ -243,7 +244,7 @@ def _own_metrics(value, folder: Path, display: str) -> dict[str, str]:
     if not isinstance(value, str):
         return {}
     problems: list[Problem] = []
-    if not _edition_file(value, folder, f"{display}: metrics_module", "metrics_module", problems):
+    if not _edition_file(value, folder, display, "metrics_module", problems, "Python file"):
         raise BuildProblems(problems)
     source = utf8_text((folder / value).read_bytes(), str(folder / value))
     load_source(source, str(folder / value))

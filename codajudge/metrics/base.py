@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, NamedTuple
 
 import numpy as np
@@ -156,19 +157,18 @@ class Metric:
         0.0 with the metric's ``undefined_note``, or a ConfigError for a metric without one.
 
         ``keep`` (a boolean mask over items) drops items without gold after per-item statistics.
+        An edition's own metric that raises is a ConfigError at its module's line; a kit metric's
+        exception propagates (a bug of the kit).
         """
-        with np.errstate(all="ignore"):  # a value that is not finite is refused below
-            stats = self.item_stats(gold, pred)
-            if np.ndim(stats) != 2:
-                raise ConfigError.single(
-                    self.module_file,
-                    f"metric {self.name!r}: item_stats gives no table of per-item statistics",
-                    expected="an array of one row per item, one column per statistic",
-                    found=f"shape {np.shape(stats)}",
-                    hint="a mean's single column is values[:, None], as in the README's example",
-                )
-            stats = stats if keep is None else stats[keep]
-            value = float(self.from_stats(item_order_sum(stats), stats.shape[0]))
+        try:
+            stats, value = self._computed(gold, pred, keep)
+        except Exception as error:
+            from .edition_module import code_failure, own_module_of  # which imports this module
+
+            module = own_module_of(self.name)
+            if not module:
+                raise
+            raise code_failure(error, module, f"metric {self.name!r} on track {track!r}") from None
         if np.isfinite(value):
             return MetricValue(value, None, stats)
         if self.undefined_note:
@@ -181,6 +181,22 @@ class Metric:
             hint="make the metric defined on every prediction the track accepts (clip or guard "
             "the values it takes, as the README's MAE example clips to the scale)",
         )
+
+    def _computed(self, gold, pred, keep) -> tuple[np.ndarray, float]:
+        """The per-item statistics of ``pred`` against ``gold`` (those ``keep`` selects) and the
+        score they give, finite or not."""
+        with np.errstate(all="ignore"):  # a value that is not finite is refused by ``score``
+            stats = self.item_stats(gold, pred)
+            if np.ndim(stats) != 2:
+                raise ConfigError.single(
+                    self.module_file,
+                    f"metric {self.name!r}: item_stats gives no table of per-item statistics",
+                    expected="an array of one row per item, one column per statistic",
+                    found=f"shape {np.shape(stats)}",
+                    hint="a mean's single column is values[:, None], as in the README's example",
+                )
+            stats = stats if keep is None else stats[keep]
+            return stats, float(self.from_stats(item_order_sum(stats), stats.shape[0]))
 
 
 class MetricValue(NamedTuple):
@@ -195,8 +211,12 @@ REGISTRY: dict[str, Metric] = {}
 
 
 def register(metric: Metric) -> Metric:
+    """Add ``metric`` to the registry under its name, which must be its own."""
     if metric.name in REGISTRY:
-        raise ValueError(f"metric {metric.name!r} registered twice")
+        owner = REGISTRY[metric.name].module_file
+        kit = Path(owner).parent == Path(__file__).parent
+        taken = "a kit metric" if kit else f"registered by {owner}"
+        raise ValueError(f"metric {metric.name!r} is already {taken}: a new one needs its own name")
     REGISTRY[metric.name] = metric
     return metric
 

@@ -15,7 +15,7 @@ import types
 
 import numpy as np
 
-from ..errors import ConfigError
+from ..errors import ConfigError, problem_text
 from .base import MEAN, ONE_HOT, REGISTRY, Metric
 
 
@@ -86,9 +86,9 @@ def loaded_modules() -> list[tuple[str, str]]:
 
 
 def code_failure(error: Exception, file_name: str, doing: str = "") -> ConfigError:
-    """The ConfigError of the module ``file_name`` raising ``error`` (while ``doing`` something,
-    in messages): at its line (the innermost of the module's own frames) and how to fix it; a
-    ConfigError as it is."""
+    """The ConfigError of the module ``file_name`` raising ``error`` (while ``doing`` something, in
+    messages: running a metric's function; else while it ran): at its line (the innermost of the
+    module's own frames) and how to fix it; a ConfigError as it is."""
     if isinstance(error, ConfigError):
         return error
     if isinstance(error, SyntaxError):
@@ -98,10 +98,10 @@ def code_failure(error: Exception, file_name: str, doing: str = "") -> ConfigErr
         lines = module_lines(error, file_name)
         at = f"line {lines[-1]}: " if lines else ""
         problem = f"{at}{doing}{' raises ' if doing else ''}{type(error).__name__}: {error}"
-        hint = (
-            "fix the module's code there: a metric's functions take the numpy arrays of gold and "
-            "predictions the README's 'An edition's own metric' describes, and must not fail on them"
-        )
+        hint = "fix the module's code there"
+        if doing:  # a metric's function failed on the arrays it is given
+            hint += ": a metric must not fail on any valid prediction (the numpy arrays of gold "
+            hint += "and predictions the README's 'An edition's own metric' describes)"
     return ConfigError.single(file_name, problem, hint=hint)
 
 
@@ -115,9 +115,10 @@ def property_problems(metric: Metric, gold, n_labels: int, track: str = "") -> l
     """What breaks the registry's basic properties on ``gold`` (a track's scored gold, as the metric
     takes it), against a prediction other than the gold where the gold is an array (each item
     predicted as its neighbour's gold): one statistics row per item in the declared form, a finite
-    score within the declared range, unchanged when the items are reversed, and ``from_stats``
-    vectorised over stacked sums; first, a finite range. A similarity prediction off the gold's
-    scale (negative) must score too: a metric undefined on it raises ConfigError (``Metric.score``)."""
+    score within the declared range (the gold's own too), unchanged when the items are reversed,
+    and ``from_stats`` vectorised over stacked sums; first, a finite range. A similarity prediction
+    off the gold's scale (negative) must score too: a metric undefined on it raises ConfigError
+    (``Metric.score``)."""
     low, high = metric.bounds(n_labels)
     if not (np.isfinite([low, high]).all() and low < high):
         return [f"its range [{low:g}, {high:g}] is not a finite interval"]
@@ -137,8 +138,8 @@ def property_problems(metric: Metric, gold, n_labels: int, track: str = "") -> l
     ):
         problems.append("stats_form ONE_HOT needs a single 1 among 0s per row of item_stats")
     value = metric.score(gold, pred, track=track).value
-    if not low - 1e-9 <= value <= high + 1e-9:
-        problems.append(f"a prediction scores {value:g}, outside its range [{low:g}, {high:g}]")
+    scores = {"a prediction": value, "the gold itself": metric.score(gold, gold, track=track).value}
+    problems += range_problems(scores, low, high)
     if isinstance(gold, np.ndarray):
         flipped = metric.score(gold[::-1], pred[::-1], track=track).value
         if abs(flipped - value) > 1e-9:
@@ -149,3 +150,15 @@ def property_problems(metric: Metric, gold, n_labels: int, track: str = "") -> l
     if stacked.shape != (2,) or not np.allclose(stacked, one_by_one, equal_nan=True):
         problems.append("from_stats on stacked sums (B, S) differs from one call per row")
     return problems
+
+
+def range_problems(scores: dict[str, float], low: float, high: float) -> list[str]:
+    """The problem of each of ``scores`` (what scored it -> the score) outside the declared range
+    [``low``, ``high``], with the fix."""
+    fix = "widen the range its registration declares (lower, upper), or correct the function"
+    within = f"every score within [{low:g}, {high:g}]"
+    return [
+        problem_text("", f"{scored} scores outside the metric's range", within, f"{score:g}", fix)
+        for scored, score in scores.items()
+        if not low - 1e-9 <= score <= high + 1e-9
+    ]
