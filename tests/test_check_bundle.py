@@ -567,6 +567,12 @@ LEGACY_CASES = {
         "competition.yaml: unknown top-level key 'has_registraton': CodaLab v1.5 refuses a key its "
         "Competition model has not (a TypeError on upload) (did you mean 'has_registration'?)",
     ),
+    "v1.5 phase key misspelt": (
+        legacy_phase(2, max_submission_per_day=3),
+        "phases[2]: unknown phase key 'max_submission_per_day': CodaLab v1.5 refuses a key its "
+        "CompetitionPhase model has not (a FieldError on upload) (did you mean "
+        "'max_submissions_per_day'?)",
+    ),
     "v1.5 max_submissions as text": (
         legacy_phase(2, max_submissions="hundred"),
         "phases[2]: 'max_submissions' must be an integer > 0, found 'hundred'",
