@@ -666,6 +666,18 @@ def test_each_legacy_defect_is_found(case, small, tmp_path):
     assert any(expected in line for line in problems), "\n".join(problems) or "no problem found"
 
 
+@pytest.mark.parametrize("version", [2, "2"])
+def test_a_v15_bundle_under_version_2_is_one_problem_naming_the_cause(version, small, tmp_path):
+    edit = edit_yaml(lambda d: d.update(version=version))
+    bundle = broken_copy(small[1].tree, edit, tmp_path / "bundle")
+    assert check_bundle(bundle, (v2, legacy_check)) == [
+        "competition.yaml: 'version: 2' makes the file a Codabench bundle; expected Codabench's "
+        "form (pages, tasks, leaderboards, phases as a list), found CodaLab v1.5 form (html, "
+        "leaderboard, phases as a mapping) (remove 'version' for a CodaLab v1.5 bundle, or write "
+        "the bundle in Codabench's form)"
+    ]
+
+
 def test_an_image_the_kit_does_not_know_is_a_note_and_its_own_images_pass(small, tmp_path):
     """codalab-legacy py39 and py312 pass silently; another image passes with a note on what it
     must hold, which ``codajudge check`` prints."""

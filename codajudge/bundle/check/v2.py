@@ -120,6 +120,16 @@ SHARED_QUEUE_TIME_LIMIT = 600
 
 
 def check(doc: dict, root: Path, findings: Findings) -> None:
+    if isinstance(doc.get("phases"), dict) and {"html", "leaderboard"} & set(doc):
+        # one cause, not the v2 form's every key found missing or unknown
+        findings.add(
+            "competition.yaml",
+            f"'version: {doc['version']}' makes the file a Codabench bundle",
+            expected="Codabench's form (pages, tasks, leaderboards, phases as a list)",
+            found="CodaLab v1.5 form (html, leaderboard, phases as a mapping)",
+            hint="remove 'version' for a CodaLab v1.5 bundle, or write the bundle in Codabench's form",
+        )
+        return
     check_keys(doc, TOP_KEYS, "competition.yaml", "top-level", findings)
     check_image(root, doc.get("image"), "image", findings)
     _check_pages(doc, root, findings)
