@@ -540,7 +540,8 @@ LEGACY_CASES = {
         legacy_phase(
             2, reference_data="reference_data_practice.zip", input_data="input_data_practice.zip"
         ),
-        "scores the same data as phase 'Practice'; expected each phase its own data, found "
+        "scores the same data as phase 'Practice'; expected each phase its own data (only the "
+        "post-campaign phase's may be scored again, after the evaluation), found "
         "reference_data_practice.zip of phase 'practice', input_data_practice.zip of phase "
         "'practice' (check the phase's reference_data and input_data zips, or rebuild",
     ),
@@ -676,6 +677,36 @@ def test_a_v15_bundle_under_version_2_is_one_problem_naming_the_cause(version, s
         "leaderboard, phases as a mapping) (remove 'version' for a CodaLab v1.5 bundle, or write "
         "the bundle in Codabench's form)"
     ]
+
+
+def fourth_phase_copying(copied: int):
+    """A fourth v1.5 phase, 'Again', with phase ``copied``'s zips, starting after the others."""
+
+    def add_phase(doc):
+        copy = {"phasenumber": 4, "label": "Again", "start_date": "2027-06-01 00:00:00"}
+        doc["phases"][4] = {**doc["phases"][copied], **copy}
+
+    return edit_yaml(add_phase)
+
+
+def test_a_v15_phase_repeating_the_post_campaign_data_is_a_note_the_evaluation_data_refused(
+    small, tmp_path
+):
+    """After the evaluation the post-campaign's data may be scored again (v1.5 runs it); the
+    evaluation's may not, as a practice phase wired to it could not be told apart."""
+    notes = []
+    again = broken_copy(small[1].tree, fourth_phase_copying(3), tmp_path / "post")
+    assert check_bundle(again, (v2, legacy_check), notes=notes) == []
+    assert notes == [
+        "phase 'Again' scores the same data as phase 'Post-campaign' (reference_data_post-campaign"
+        ".zip of phase 'post-campaign', input_data_post-campaign.zip of phase 'post-campaign'), "
+        "after the evaluation: accepted; its detailed results name phase 'post-campaign'"
+    ]
+    again = broken_copy(small[1].tree, fourth_phase_copying(2), tmp_path / "evaluation")
+    assert any(
+        line.startswith("phase 'Again': scores the same data as phase 'Evaluation'; expected")
+        for line in check_bundle(again, (v2, legacy_check))
+    )
 
 
 def test_an_image_the_kit_does_not_know_is_a_note_and_its_own_images_pass(small, tmp_path):
