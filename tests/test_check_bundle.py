@@ -679,6 +679,20 @@ def test_a_v15_bundle_under_version_2_is_one_problem_naming_the_cause(version, s
     ]
 
 
+def test_v15_counts_as_digits_in_text_pass_as_v15_stores_them(small, tmp_path):
+    """v1.5's PositiveIntegerFields and Codabench's serializers store '3' as 3: the limits and a
+    column's numeric_format may be quoted; other text stays refused (LEGACY_CASES)."""
+
+    def quote_counts(doc):
+        phase = doc["phases"][1]
+        for key in ("max_submissions", "max_submissions_per_day", "execution_time_limit"):
+            phase[key] = str(phase[key])
+        doc["leaderboard"]["columns"]["primary"]["numeric_format"] = "4"
+
+    quoted = broken_copy(small[1].tree, edit_yaml(quote_counts), tmp_path / "bundle")
+    assert check_bundle(quoted, (v2, legacy_check)) == []
+
+
 def fourth_phase_copying(copied: int):
     """A fourth v1.5 phase, 'Again', with phase ``copied``'s zips, starting after the others."""
 

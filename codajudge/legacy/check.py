@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..bundle.check.findings import (
     Findings,
+    as_int,
     check_image,
     check_page_file,
     check_count,
@@ -236,9 +237,7 @@ def _check_leaderboard(board, findings: Findings) -> None:
 def _check_numeric_format(value, where: str, findings: Findings) -> None:
     """A column's decimal places: v1.5 shows 1 to 10 (CompetitionPhase.format_value clamps any
     other number, and falls back to 1 on text) and Codabench's unpacker needs an integer."""
-    text = value.strip() if isinstance(value, str) else ""
-    places = int(text) if text.isdecimal() and len(text) <= 2 else value
-    if value is not None and not (is_int(places) and 1 <= places <= 10):
+    if value is not None and not 1 <= (as_int(value) or 0) <= 10:
         findings.add(
             where,
             "'numeric_format' (the decimal places shown) must be an integer from 1 to 10",

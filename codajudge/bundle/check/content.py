@@ -29,7 +29,7 @@ from ..build import gold_problems, score_gold
 from ..compose import score_rows
 from ..leaks import HiddenSplit, check_public_tree, read_known_leaks, text_key
 from ..phase_gold import later_hidden_pairs, rescored
-from .findings import Findings, relative_path, scratch_folder
+from .findings import Findings, as_int, relative_path, scratch_folder
 from .v2 import phase_dates, scored_tasks
 
 
@@ -220,7 +220,7 @@ def _check_wiring(doc: dict, platform: ModuleType, opened: Callable, findings: F
                     hint=hint,
                 )
         seen.extend(kit_phases)
-        limit = phase.get("execution_time_limit", platform.DEFAULT_TIME_LIMIT)
+        limit = as_int(phase.get("execution_time_limit", platform.DEFAULT_TIME_LIMIT))
         _check_time_limit(name, limit, specs, findings)
 
 

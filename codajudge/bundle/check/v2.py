@@ -14,6 +14,7 @@ from .findings import (
     is_email,
     is_uuid,
     Findings,
+    as_int,
     check_bool,
     check_choice,
     check_count,
@@ -273,7 +274,8 @@ def time_limit_problems(where: str, limit, has_queue: bool) -> list[Problem]:
     """The problem of a phase's ``execution_time_limit`` ``limit`` (at ``where``) above what the
     shared queue allows in a competition without a queue of its own, if any. The edition config's
     check applies it too."""
-    if not is_int(limit) or limit <= SHARED_QUEUE_TIME_LIMIT or has_queue:
+    limit = as_int(limit)
+    if limit is None or limit <= SHARED_QUEUE_TIME_LIMIT or has_queue:
         return []
     return [
         Problem(
