@@ -540,7 +540,8 @@ LEGACY_CASES = {
         legacy_phase(
             2, reference_data="reference_data_practice.zip", input_data="input_data_practice.zip"
         ),
-        "scores the same data as phase 'Practice'; expected each phase its own data, found "
+        "scores the same data as phase 'Practice'; expected each phase its own data (only the "
+        "post-campaign phase's may be scored again, after the evaluation), found "
         "reference_data_practice.zip of phase 'practice', input_data_practice.zip of phase "
         "'practice' (check the phase's reference_data and input_data zips, or rebuild",
     ),
@@ -566,6 +567,12 @@ LEGACY_CASES = {
         edit_yaml(lambda d: d.update(has_registraton=False)),
         "competition.yaml: unknown top-level key 'has_registraton': CodaLab v1.5 refuses a key its "
         "Competition model has not (a TypeError on upload) (did you mean 'has_registration'?)",
+    ),
+    "v1.5 phase key misspelt": (
+        legacy_phase(2, max_submission_per_day=3),
+        "phases[2]: unknown phase key 'max_submission_per_day': CodaLab v1.5 refuses a key its "
+        "CompetitionPhase model has not (a FieldError on upload) (did you mean "
+        "'max_submissions_per_day'?)",
     ),
     "v1.5 max_submissions as text": (
         legacy_phase(2, max_submissions="hundred"),
@@ -658,6 +665,62 @@ def test_each_legacy_defect_is_found(case, small, tmp_path):
     bundle = broken_copy(small[1].tree, mutate, tmp_path / "bundle")
     problems = check_bundle(bundle, (v2, legacy_check))
     assert any(expected in line for line in problems), "\n".join(problems) or "no problem found"
+
+
+@pytest.mark.parametrize("version", [2, "2"])
+def test_a_v15_bundle_under_version_2_is_one_problem_naming_the_cause(version, small, tmp_path):
+    edit = edit_yaml(lambda d: d.update(version=version))
+    bundle = broken_copy(small[1].tree, edit, tmp_path / "bundle")
+    assert check_bundle(bundle, (v2, legacy_check)) == [
+        "competition.yaml: 'version: 2' makes the file a Codabench bundle; expected Codabench's "
+        "form (pages, tasks, leaderboards, phases as a list), found CodaLab v1.5 form (html, "
+        "leaderboard, phases as a mapping) (remove 'version' for a CodaLab v1.5 bundle, or write "
+        "the bundle in Codabench's form)"
+    ]
+
+
+def test_v15_counts_as_digits_in_text_pass_as_v15_stores_them(small, tmp_path):
+    """v1.5's PositiveIntegerFields and Codabench's serializers store '3' as 3: the limits and a
+    column's numeric_format may be quoted; other text stays refused (LEGACY_CASES)."""
+
+    def quote_counts(doc):
+        phase = doc["phases"][1]
+        for key in ("max_submissions", "max_submissions_per_day", "execution_time_limit"):
+            phase[key] = str(phase[key])
+        doc["leaderboard"]["columns"]["primary"]["numeric_format"] = "4"
+
+    quoted = broken_copy(small[1].tree, edit_yaml(quote_counts), tmp_path / "bundle")
+    assert check_bundle(quoted, (v2, legacy_check)) == []
+
+
+def fourth_phase_copying(copied: int):
+    """A fourth v1.5 phase, 'Again', with phase ``copied``'s zips, starting after the others."""
+
+    def add_phase(doc):
+        copy = {"phasenumber": 4, "label": "Again", "start_date": "2027-06-01 00:00:00"}
+        doc["phases"][4] = {**doc["phases"][copied], **copy}
+
+    return edit_yaml(add_phase)
+
+
+def test_a_v15_phase_repeating_the_post_campaign_data_is_a_note_the_evaluation_data_refused(
+    small, tmp_path
+):
+    """After the evaluation the post-campaign's data may be scored again (v1.5 runs it); the
+    evaluation's may not, as a practice phase wired to it could not be told apart."""
+    notes = []
+    again = broken_copy(small[1].tree, fourth_phase_copying(3), tmp_path / "post")
+    assert check_bundle(again, (v2, legacy_check), notes=notes) == []
+    assert notes == [
+        "phase 'Again' scores the same data as phase 'Post-campaign' (reference_data_post-campaign"
+        ".zip of phase 'post-campaign', input_data_post-campaign.zip of phase 'post-campaign'), "
+        "after the evaluation: accepted; its detailed results name phase 'post-campaign'"
+    ]
+    again = broken_copy(small[1].tree, fourth_phase_copying(2), tmp_path / "evaluation")
+    assert any(
+        line.startswith("phase 'Again': scores the same data as phase 'Evaluation'; expected")
+        for line in check_bundle(again, (v2, legacy_check))
+    )
 
 
 def test_an_image_the_kit_does_not_know_is_a_note_and_its_own_images_pass(small, tmp_path):

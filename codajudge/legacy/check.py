@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..bundle.check.findings import (
     Findings,
+    as_int,
     check_image,
     check_page_file,
     check_count,
@@ -43,6 +44,22 @@ V15_TOP_KEYS = tuple(
     modified_by original_yaml_file pagecontainers published queue require_team_approval reward
     secret_key show_datasets_from_yaml start_date teams title upper_bound_max_submission_size
     url_redirect
+    """.split()
+)
+#: The keys a v1.5 phase takes: unpack removes datasets and passes the rest to
+#: CompetitionPhase.objects.get_or_create(**phase_spec), a FieldError on any other key; the fields
+#: of class CompetitionPhase in codalab-competitions apps/web/models.py.
+V15_PHASE_KEYS = tuple(
+    """
+    datasets competition description phasenumber label start_date max_submissions
+    max_submissions_per_day is_scoring_only scoring_program reference_data input_data
+    leaderboard_management_mode force_best_submission_to_leaderboard auto_migration is_migrated
+    execution_time_limit color max_submission_size participant_max_storage_use
+    delete_submissions_except_best_and_last input_data_organizer_dataset
+    reference_data_organizer_dataset scoring_program_organizer_dataset phase_never_ends
+    scoring_program_docker_image default_docker_image disable_custom_docker_image starting_kit
+    starting_kit_organizer_dataset public_data public_data_organizer_dataset ingestion_program
+    ingestion_program_docker_image ingestion_program_organizer_dataset
     """.split()
 )
 #: The ``version`` values of this form (none reads "1"), and the one a message asks for.
@@ -149,6 +166,13 @@ def _check_phase(key, phase: dict, root: Path, findings: Findings) -> tuple:
         if not phase.get(needed):
             findings.add(where, f"a phase needs a {needed!r}")
     check_text(phase, "label", where, findings, 50, required=False)  # the model's max_length
+    for unknown in sorted(set(phase) - set(V15_PHASE_KEYS), key=str):
+        findings.add(
+            where,
+            f"unknown phase key {unknown!r}: CodaLab v1.5 refuses a key its CompetitionPhase "
+            "model has not (a FieldError on upload)",
+            hint=did_you_mean(unknown, V15_PHASE_KEYS) or "remove it",
+        )
     # the model's PositiveIntegerFields; a limit of 0 lets no submission in (models.py refuses one
     # once the count reaches max_submissions, and any when max_submissions_per_day is 0)
     for limit in ("max_submissions", "max_submissions_per_day"):
@@ -213,9 +237,7 @@ def _check_leaderboard(board, findings: Findings) -> None:
 def _check_numeric_format(value, where: str, findings: Findings) -> None:
     """A column's decimal places: v1.5 shows 1 to 10 (CompetitionPhase.format_value clamps any
     other number, and falls back to 1 on text) and Codabench's unpacker needs an integer."""
-    text = value.strip() if isinstance(value, str) else ""
-    places = int(text) if text.isdecimal() and len(text) <= 2 else value
-    if value is not None and not (is_int(places) and 1 <= places <= 10):
+    if value is not None and not 1 <= (as_int(value) or 0) <= 10:
         findings.add(
             where,
             "'numeric_format' (the decimal places shown) must be an integer from 1 to 10",

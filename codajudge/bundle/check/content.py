@@ -24,12 +24,12 @@ from ...fields import did_you_mean
 from ...formats.items import read_items
 from ...metrics import get as get_metric
 from ...scoring import Result
-from ...spec import read_spec
+from ...spec import PHASES, read_spec
 from ..build import gold_problems, score_gold
 from ..compose import score_rows
 from ..leaks import HiddenSplit, check_public_tree, read_known_leaks, text_key
 from ..phase_gold import later_hidden_pairs, rescored
-from .findings import Findings, relative_path, scratch_folder
+from .findings import Findings, as_int, relative_path, scratch_folder
 from .v2 import phase_dates, scored_tasks
 
 
@@ -186,6 +186,7 @@ def _check_wiring(doc: dict, platform: ModuleType, opened: Callable, findings: F
     execution_time_limit is the one its task.json gives the programs (``opened``: a path of the
     bundle -> its folder, ``_folder``)."""
     scored_by: dict[str, str] = {}
+    seen: list[str] = []  # the kit phase of each phase's data, in phase order
     for name, *values, phase in platform.references(doc):
         specs = {}
         for value in [value for value in values if value and opened(value) is not None]:
@@ -203,14 +204,23 @@ def _check_wiring(doc: dict, platform: ModuleType, opened: Callable, findings: F
                 hint=hint,
             )
         elif kit_phases and scored_by.setdefault(min(kit_phases), name) != name:
-            findings.add(
-                f"phase {name!r}",
-                f"scores the same data as phase {scored_by[min(kit_phases)]!r}",
-                expected="each phase its own data",
-                found=found,
-                hint=hint,
-            )
-        limit = phase.get("execution_time_limit", platform.DEFAULT_TIME_LIMIT)
+            kit_phase, first = min(kit_phases), scored_by[min(kit_phases)]
+            repeat = f"scores the same data as phase {first!r}"
+            # scored again after the evaluation, the post-campaign's gold hides nothing still to come
+            if kit_phase == PHASES[-1] and "evaluation" in seen[: seen.index(kit_phase)]:
+                note = f"phase {name!r} {repeat} ({found}), after the evaluation: accepted; "
+                findings.notes.append(note + f"its detailed results name phase {kit_phase!r}")
+            else:
+                findings.add(
+                    f"phase {name!r}",
+                    repeat,
+                    expected="each phase its own data (only the post-campaign phase's may be "
+                    "scored again, after the evaluation)",
+                    found=found,
+                    hint=hint,
+                )
+        seen.extend(kit_phases)
+        limit = as_int(phase.get("execution_time_limit", platform.DEFAULT_TIME_LIMIT))
         _check_time_limit(name, limit, specs, findings)
 
 

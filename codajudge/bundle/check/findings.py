@@ -75,6 +75,15 @@ def is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def as_int(value) -> int | None:
+    """``value`` as the integer the platforms store, or None when it is none: an int, or digits as
+    text ('3'), which Django's and REST framework's integer fields turn into 3 alike."""
+    text = value.strip() if isinstance(value, str) else ""
+    if text.isdecimal() and len(text) <= 18:
+        return int(text)
+    return value if is_int(value) else None
+
+
 def check_bool(mapping: dict, key: str, where: str, findings: Findings) -> None:
     if key in mapping and not isinstance(mapping[key], bool):
         findings.add(where, f"'{key}' must be true or false", found=repr(mapping[key]))
@@ -83,8 +92,8 @@ def check_bool(mapping: dict, key: str, where: str, findings: Findings) -> None:
 def check_count(
     mapping: dict, key: str, where: str, findings: Findings, positive: bool = False
 ) -> None:
-    value = mapping.get(key)
-    if value is not None and (not is_int(value) or value < (1 if positive else 0)):
+    value, number = mapping.get(key), as_int(mapping.get(key))
+    if value is not None and (number is None or number < (1 if positive else 0)):
         findings.add(
             where, f"'{key}' must be an integer {'> 0' if positive else '>= 0'}", found=repr(value)
         )

@@ -14,6 +14,7 @@ from .findings import (
     is_email,
     is_uuid,
     Findings,
+    as_int,
     check_bool,
     check_choice,
     check_count,
@@ -120,6 +121,16 @@ SHARED_QUEUE_TIME_LIMIT = 600
 
 
 def check(doc: dict, root: Path, findings: Findings) -> None:
+    if isinstance(doc.get("phases"), dict) and {"html", "leaderboard"} & set(doc):
+        # one cause, not the v2 form's every key found missing or unknown
+        findings.add(
+            "competition.yaml",
+            f"'version: {doc['version']}' makes the file a Codabench bundle",
+            expected="Codabench's form (pages, tasks, leaderboards, phases as a list)",
+            found="CodaLab v1.5 form (html, leaderboard, phases as a mapping)",
+            hint="remove 'version' for a CodaLab v1.5 bundle, or write the bundle in Codabench's form",
+        )
+        return
     check_keys(doc, TOP_KEYS, "competition.yaml", "top-level", findings)
     check_image(root, doc.get("image"), "image", findings)
     _check_pages(doc, root, findings)
@@ -263,7 +274,8 @@ def time_limit_problems(where: str, limit, has_queue: bool) -> list[Problem]:
     """The problem of a phase's ``execution_time_limit`` ``limit`` (at ``where``) above what the
     shared queue allows in a competition without a queue of its own, if any. The edition config's
     check applies it too."""
-    if not is_int(limit) or limit <= SHARED_QUEUE_TIME_LIMIT or has_queue:
+    limit = as_int(limit)
+    if limit is None or limit <= SHARED_QUEUE_TIME_LIMIT or has_queue:
         return []
     return [
         Problem(
