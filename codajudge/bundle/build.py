@@ -387,7 +387,8 @@ def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
     # the edition's own metrics (``metrics_module``) on each track's gold that names them: the
     # registry's basic properties, first (a declared range the gold's score falls outside is why
     # the gold's score is not the range's end)
-    own, problems = metrics_of(edition.metrics_module.get("source")), []
+    own = metrics_of(edition.metrics_module.get("source"))
+    problems: list[Problem] = []
     for track_id, metric, _, gold, n_labels in _scores_on_gold(result):
         if metric.name not in own:
             continue

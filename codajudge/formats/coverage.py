@@ -35,9 +35,11 @@ def written_ids_hint(head: str, ids: Mapping[str, int]) -> str | None:
     holding a NaN so), else None."""
     inner = unquoted(head)
     if inner in ids:
-        return f"that is the track's id {inner!r} in quotes: write the ids without quotes (csv.QUOTE_NONE)"
+        fix = "write the ids without quotes (csv.QUOTE_NONE)"
+        return f"that is the track's id {inner!r} in quotes: {fix}"
     if head.endswith(".0") and head[:-2] in ids:
-        return f'ids written as floats ({head!r} for {head[:-2]!r}): write integer ids (df["id"].astype(int))'
+        fix = 'write integer ids (df["id"].astype(int))'
+        return f"ids written as floats ({head!r} for {head[:-2]!r}): {fix}"
     return None
 
 

@@ -231,8 +231,10 @@ def _field(text: str) -> str:
 
 
 def _id_tab_value(text: str) -> str:
-    """A JSON line of an ``"id"`` and one value under any name (CLUE's ``{"id": 0, "label": "neutral"}``)
-    as ``ID<TAB>VALUE`` (an id written as a float, ``42473.0``, as written: refused as no item's); any other line as written (refused as a line without a tab, by ``submission._no_tab``)."""
+    """A JSON line of an ``"id"`` and one value under any name (CLUE's
+    ``{"id": 0, "label": "neutral"}``) as ``ID<TAB>VALUE`` (an id written as a float, ``42473.0``,
+    as written: refused as no item's); any other line as written (refused as a line without a tab,
+    by ``submission._no_tab``)."""
     line = json_or_none(text)
     if not (
         isinstance(line, dict) and len(line) == 2 and type(line.get("id")) in (str, int, float)

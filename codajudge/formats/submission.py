@@ -329,18 +329,27 @@ def _batch_runs(position: np.ndarray) -> str:
     )
 
 
+def _separator_hint(text: str, decimal_comma: bool) -> str | None:
+    """The hint for a line without a tab, by the separator written after its first field: a comma
+    (CSV), a semicolon (with the file's ``decimal_comma`` named) or spaces; None for no separator."""
+    separator = SEPARATOR.match(text.strip())
+    if separator is None:
+        return None
+    written = separator.group(1).strip()
+    if written == ";":
+        return SEMICOLON_HINT + (DECIMAL_COMMA_HINT if decimal_comma else "")
+    return CSV_HINT if written == "," else SPACES_HINT
+
+
 def _no_tab(
     text: str, json_lines: bool, example: str, decimal_comma: bool, ids: dict[str, int]
 ) -> ValueProblem:
-    """The problem of a line without a tab, with the separator it has if any (a comma: CSV, a
-    semicolon, named with the file's ``decimal_comma``, or spaces); in a JSON-lines file, a line that is no object of an ``"id"`` and one value
-    (``_id_tab_value``), named by the keys it has (one object keyed by the track's ``ids``)."""
+    """The problem of a line without a tab, with the separator it has if any
+    (``_separator_hint``); in a JSON-lines file, a line that is no object of an ``"id"`` and one
+    value (``_id_tab_value``), named by the keys it has (one object keyed by the track's ``ids``)."""
     if not json_lines:
-        separator = SEPARATOR.match(text.strip())
-        written = separator and separator.group(1).strip()
-        hint = separator and {",": CSV_HINT, ";": SEMICOLON_HINT}.get(written, SPACES_HINT)
-        hint = hint and hint + (DECIMAL_COMMA_HINT if written == ";" and decimal_comma else "")
         expected = f"ID<TAB>VALUE such as {example}"
+        hint = _separator_hint(text, decimal_comma)
         return ValueProblem("line has no tab", expected, repr(text[:60]), hint)
     found, hint = repr(shorten(text)), None
     try:

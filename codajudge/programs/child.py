@@ -222,9 +222,10 @@ def _missing_package_hint(error: BaseException) -> str | None:
     name = error.name if isinstance(error, ModuleNotFoundError) else None
     if not isinstance(name, str):
         return None
-    parent, _, module = (shorten(safe_display(part)) for part in name.rpartition("."))
-    if name.rpartition(".")[0] in sys.modules:  # imported before its submodule was looked for
-        return f"{parent} imports, but it has no module {module}: fix the name in the import"
+    parent, _, module = name.rpartition(".")
+    if parent in sys.modules:  # imported before its submodule was looked for
+        missing = f"{shorten(safe_display(parent))} imports, but it has no module "
+        return missing + f"{shorten(safe_display(module))}: fix the name in the import"
     package = shorten(safe_display(name.split(".")[0]))
     if package in IMAGE_PACKAGES:
         listed = IMAGE_PACKAGES[package]  # pip's name, then the version

@@ -642,8 +642,8 @@ def check_resamples(spec: TaskSpec, resamples: int, test: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     spec = read_spec(args.reference)
-    is_out = args.out.resolve() == args.submissions.resolve()
-    submissions, not_submissions = find_submissions(args.submissions, OUTPUT_FILES * is_out)
+    own_files = OUTPUT_FILES if args.out.resolve() == args.submissions.resolve() else ()
+    submissions, not_submissions = find_submissions(args.submissions, own_files)
     teams = read_teams(args.teams) if args.teams is not None else None
     if teams is not None:  # every submission's team, checked before any is scored
         teams_of([name for name, _ in submissions], teams)

@@ -92,7 +92,8 @@ def check_bool(mapping: dict, key: str, where: str, findings: Findings) -> None:
 def check_count(
     mapping: dict, key: str, where: str, findings: Findings, positive: bool = False
 ) -> None:
-    value, number = mapping.get(key), as_int(mapping.get(key))
+    value = mapping.get(key)
+    number = as_int(value)
     if value is not None and (number is None or number < (1 if positive else 0)):
         findings.add(
             where, f"'{key}' must be an integer {'> 0' if positive else '>= 0'}", found=repr(value)
