@@ -106,7 +106,8 @@ def scored_subset(gold: GoldTrack, pred_values) -> tuple[object, object, np.ndar
 
 def score_track(gold: GoldTrack, prediction: Prediction, file: str) -> TrackResult:
     scored = scored_subset(gold, prediction.values)
-    by_metric = {m: get_metric(m).score(*scored, track=gold.track.id) for m in gold.track.metrics}
+    on_track = {"track": gold.track.id, "n_labels": len(gold.track.labels)}
+    by_metric = {m: get_metric(m).score(*scored, **on_track) for m in gold.track.metrics}
     warnings = list(prediction.warnings)
     warnings += [f"{get_metric(m).title}: {v.warning}" for m, v in by_metric.items() if v.warning]
     scores = {name: value.value for name, value in by_metric.items()}

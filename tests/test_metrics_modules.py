@@ -299,11 +299,12 @@ def test_the_property_check_names_each_broken_property():
             "edition/metrics.py: metric 'narrow_mae' on track 'sim': a prediction scores outside "
             "the metric's range; expected every score within [0, 0.01], found ",
         ),
-        # the gold's own score outside the range: the range is wrong, not on_gold missing
+        # the gold's own score outside the range (refused as it is scored, as a participant's
+        # would be): the range is wrong, not on_gold missing
         (
             "low_mae",
             ("lower=0.0", "lower=0.5"),
-            "metric 'low_mae' on track 'sim': the gold itself scores outside the metric's range; "
+            "metric 'low_mae' on track 'sim' scores outside the metric's range; "
             "expected every score within [0.5, 5], found 0. Widen the range",
         ),
         (
@@ -379,6 +380,33 @@ def test_an_own_metric_raising_on_a_valid_prediction_is_the_bundle_s_error_not_a
     kit_bug = Metric(**{**vars(REGISTRY["picky_mae"]), "name": "kit_mae"})
     with pytest.raises(AssertionError):
         kit_bug.score(np.array([1.0, 2.0]), np.array([6.0, 2.0]), track="sim")
+
+
+def test_an_own_metric_scoring_outside_its_range_is_the_bundle_s_error(tmp_path, capsys):
+    """At scoring time, an edition's metric scoring a valid prediction outside the range it
+    declares (which the pages state and a normalised primary score divides by) stops the scoring
+    program as the bundle's problem (exit 1, no scores.json), naming its module, the metric, the
+    track, the range and the score, and the fix."""
+    from codajudge.bundle.build import build
+    from codajudge.bundle.edition import load_edition
+    from codajudge.programs.score import main as score
+
+    folder = tmp_path / "edition"
+    edition_naming(folder, "narrow_mae", mae_module("narrow_mae").replace("upper=5.0", "upper=2.5"))
+    build(load_edition(folder), folder, tmp_path / "dist")
+    shutil.copytree(tmp_path / "dist" / "small" / "reference_data" / "practice", tmp_path / "ref")
+    items = [json.loads(line) for line in (tmp_path / "ref" / "sim.jsonl").read_text().splitlines()]
+    far = 5 if np.mean([item["score"] for item in items]) < 2.5 else 0
+    (tmp_path / "res").mkdir()
+    (tmp_path / "res" / "sim.tsv").write_text("".join(f"{item['id']}\t{far}\n" for item in items))
+    LOADED.clear()  # the scoring program registers the module from task.json, as "metrics.py"
+    REGISTRY.pop("narrow_mae")
+    assert score([str(tmp_path), str(tmp_path / "out")]) == 1
+    error = capsys.readouterr().err
+    outside = "metrics.py: metric 'narrow_mae' on track 'sim' scores outside the metric's range; "
+    assert outside + "expected every score within [0, 2.5], found " in error, error
+    assert "Widen the range its registration declares" in error
+    assert not (tmp_path / "out" / "scores.json").exists()
 
 
 def test_the_new_editions_config_names_the_key_in_a_comment(tmp_path):

@@ -850,13 +850,34 @@ def test_a_ranking_written_into_the_submissions_folder_is_not_ranked_on_a_re_run
     for _ in range(2):
         assert rank_main([".", str(ref), "--resamples", "20"]) == 0
     err = capsys.readouterr().err
-    skipped = "note: skipped the earlier ranking's own files in . (it is --out): "
+    skipped = "note: skipped the earlier ranking's own output in . (--out is .): "
     skipped += ", ".join(sorted(OUTPUT_FILES))
     assert skipped in err
     not_ranked = [
         r["system"] for r in csv.DictReader(open("ranking.csv")) if r["table"] == "not_ranked"
     ]
     assert "notes.txt" in not_ranked and not set(OUTPUT_FILES) & set(not_ranked)
+
+
+def test_a_ranking_folder_inside_the_submissions_folder_is_not_a_submission_on_a_re_run(
+    small_phase, capsys, tmp_path
+):
+    """``--out SUBS/ranking``: a re-run skips that folder (reached by any path), with a note,
+    rather than taking it for a submission without a team."""
+    ref, subs, _ = small_phase
+    teams = tmp_path / "teams.csv"
+    runs = sorted(p.stem for p in subs.iterdir())
+    teams.write_text("submission,team\n" + "".join(f"{run},T{run}\n" for run in runs))
+    for out in (subs / "ranking", subs / ".." / subs.name / "ranking"):
+        command = [str(subs), str(ref), "--out", str(out), "--teams", str(teams)]
+        assert rank_main([*command, "--resamples", "20"]) == 0
+    err = capsys.readouterr().err
+    assert (
+        f"note: skipped the earlier ranking's own output in {subs} (--out is {out}): ranking/"
+        in err
+    )
+    rows = list(csv.DictReader(open(subs / "ranking" / "ranking.csv")))
+    assert "ranking" not in {r["system"] for r in rows}
 
 
 # --- the real STS 2017 data ----------------------------------------------------------------------------

@@ -152,24 +152,32 @@ class Metric:
         best = self.bounds(n_labels)[1 if self.higher_is_better else 0]
         return best if self.on_gold is None else float(self.on_gold(gold))
 
-    def score(self, gold, pred, keep=None, track: str = "") -> MetricValue:
+    def score(
+        self, gold, pred, keep=None, track: str = "", n_labels: int | None = None
+    ) -> MetricValue:
         """The score of a whole track (``track`` names it in messages); an undefined value (NaN) is
         0.0 with the metric's ``undefined_note``, or a ConfigError for a metric without one.
 
         ``keep`` (a boolean mask over items) drops items without gold after per-item statistics.
         An edition's own metric that raises is a ConfigError at its module's line; a kit metric's
-        exception propagates (a bug of the kit).
+        exception propagates (a bug of the kit). Given the track's number of labels (``n_labels``:
+        at scoring time), an edition's own metric scoring outside its declared range is a
+        ConfigError too, as the pages, the tables and a normalised primary score state that range.
         """
+        from .edition_module import code_failure, own_module_of, range_problems  # imports this
+
+        module = own_module_of(self.name)
         try:
             stats, value = self._computed(gold, pred, keep)
         except Exception as error:
-            from .edition_module import code_failure, own_module_of  # which imports this module
-
-            module = own_module_of(self.name)
             if not module:
                 raise
             raise code_failure(error, module, f"metric {self.name!r} on track {track!r}") from None
         if np.isfinite(value):
+            scored = {f"metric {self.name!r} on track {track!r}": value}
+            checked = module and n_labels is not None
+            if checked and (outside := range_problems(scored, *self.bounds(n_labels))):
+                raise ConfigError.single(module, outside[0])
             return MetricValue(value, None, stats)
         if self.undefined_note:
             return MetricValue(0.0, self.undefined_note, stats)

@@ -7,8 +7,8 @@
 
 SUBMISSIONS_DIR holds one result zip per team or run (a folder of prediction files also works);
 the file name without ``.zip`` names the system (two entries naming one, ``beta.zip`` and a
-folder ``beta``, are refused, exit 2); any other entry (hidden ones aside) is reported as not
-ranked. The ranking scores predictions: for a code
+folder ``beta``, are refused, exit 2); any other entry (hidden ones and an earlier ranking's
+own output, ``--out`` or its files, aside) is reported as not ranked. The ranking scores predictions: for a code
 submission (``model.py``), rank the prediction output Codabench keeps of each run (the prediction
 step's output), or give ``--run-code``, which runs each code submission, one at a time, through
 the phase's prediction step as ``run_local.py`` does (the bundle's ingestion program on the phase's
@@ -64,7 +64,7 @@ import zipfile
 from dataclasses import replace
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path, PurePosixPath
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Union
 
 from ..baselines.interface import MODEL_FILE
@@ -140,21 +140,26 @@ def log_other_phase(spec: TaskSpec, ref_dir: Path, refused: list[tuple[str, str]
 
 
 def find_submissions(
-    folder: Path, own_files: Sequence[str] = ()
+    folder: Path, out: Path | None = None
 ) -> tuple[list[tuple[str, Path]], list[tuple[str, str]]]:
     """(system name, path) of every zip and sub-folder, sorted by name, and (name, why) of every
-    other entry, which is not ranked (hidden entries, and the files ``own_files`` that the ranking
-    writes when ``folder`` is its ``--out``, are skipped, with a note). A name's bytes that are not
-    UTF-8 are written as their values (``caf\\xe9``), in every table. UsageError when there is no
-    submission, no such folder (or a file), or two entries name the same system (``beta.zip`` and
-    a folder ``beta``)."""
+    other entry, which is not ranked (hidden entries, the ranking's ``out`` folder, and its files
+    ``OUTPUT_FILES`` when ``folder`` is ``out``, are skipped, with a note). A name's bytes that are
+    not UTF-8 are written as their values (``caf\\xe9``), in every table. UsageError when there is
+    no submission, no such folder (or a file), or two entries name the same system (``beta.zip``
+    and a folder ``beta``)."""
     listing = sorted(folder.iterdir()) if folder.is_dir() else []
-    own = [p.name for p in listing if p.name in own_files and p.is_file()]
+    target = out.resolve() if out else None
+    own = [
+        p
+        for p in listing
+        if (p.is_dir() and p.resolve() == target)
+        or (p.is_file() and p.name in OUTPUT_FILES and folder.resolve() == target)
+    ]
     if own:
-        log(
-            f"note: skipped the earlier ranking's own files in {folder} (it is --out): {', '.join(own)}"
-        )
-    entries = [p for p in listing if p.name[:1] != "." and p.name not in own]
+        names = ", ".join(undecodable_as_text(p.name) + "/" * p.is_dir() for p in own)
+        log(f"note: skipped the earlier ranking's own output in {folder} (--out is {out}): {names}")
+    entries = [p for p in listing if p.name[:1] != "." and p not in own]
     found = [p for p in entries if p.is_dir() or (p.is_file() and p.suffix.lower() == ".zip")]
     others = [(undecodable_as_text(p.name), NOT_A_SUBMISSION) for p in entries if p not in found]
     if not found:
@@ -642,8 +647,7 @@ def check_resamples(spec: TaskSpec, resamples: int, test: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     spec = read_spec(args.reference)
-    own_files = OUTPUT_FILES if args.out.resolve() == args.submissions.resolve() else ()
-    submissions, not_submissions = find_submissions(args.submissions, own_files)
+    submissions, not_submissions = find_submissions(args.submissions, args.out)
     teams = read_teams(args.teams) if args.teams is not None else None
     if teams is not None:  # every submission's team, checked before any is scored
         teams_of([name for name, _ in submissions], teams)
