@@ -353,19 +353,24 @@ def _children() -> frozenset[int]:
     return frozenset(found)
 
 
-def _adopt_orphans(adopt: bool) -> bool:
-    """Make this process Linux's child subreaper (or stop it): a descendant whose parent ends is
-    then re-parented to it, not to init, whatever session or group it moved to. False where that
-    is unavailable (not Linux)."""
+def _prctl(option: int, value: int) -> bool:
+    """Linux's ``prctl(option, value)`` for this process: whether it succeeded (False where there
+    is none: not Linux)."""
     if not sys.platform.startswith("linux"):
         return False
     import ctypes  # here, not above: the scoring program reads files through this module only
 
-    set_child_subreaper = 36  # PR_SET_CHILD_SUBREAPER of <linux/prctl.h>
     try:
-        return ctypes.CDLL(None).prctl(set_child_subreaper, int(adopt), 0, 0, 0) == 0
+        return ctypes.CDLL(None).prctl(option, value, 0, 0, 0) == 0
     except (OSError, AttributeError):  # no C library to load, or no prctl in it
         return False
+
+
+def _adopt_orphans(adopt: bool) -> bool:
+    """Make this process Linux's child subreaper (or stop it): a descendant whose parent ends is
+    then re-parented to it, not to init, whatever session or group it moved to. False where that
+    is unavailable (not Linux)."""
+    return _prctl(36, int(adopt))  # PR_SET_CHILD_SUBREAPER of <linux/prctl.h>
 
 
 def _stop_adopted(spared: frozenset[int]) -> None:
@@ -400,8 +405,13 @@ def adopting():
     until none is left (``_stop_adopted``; a chain of forks, each into a session of its own,
     included), so that nothing started inside outlives it, and only then stops adopting. Where
     adoption is unavailable, it kills the descendants it can find (``stop_tree``); a process that
-    left its parent and session is then out of reach (only a sandbox or container ends it)."""
+    left its parent and session is then out of reach (only a sandbox or container ends it).
+    On entering, this process also makes itself non-dumpable (Linux): a process of the same user
+    without CAP_SYS_PTRACE, such as a descendant running participant code, can then no more open
+    its /proc/PID entries (its stdout, its memory); a descendant is dumpable again once it runs a
+    new program (exec)."""
     before = _children()
+    _prctl(4, 0)  # PR_SET_DUMPABLE of <linux/prctl.h>, for good: see the docstring
     adopted = _adopt_orphans(True)
     try:
         yield

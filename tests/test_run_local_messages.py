@@ -247,6 +247,29 @@ def test_an_output_folder_that_cannot_be_made_is_refused_before_anything_runs(tm
     assert "on the practice phase" not in printed.out  # refused before the run
 
 
+def test_loud_code_gets_only_the_note_on_where_its_output_is_kept(tmp_path, capsys):
+    """Code that prints more than the ingestion log shows: the log's note on that (its last lines
+    follow, kept in the prediction output) is not passed on, as no log is shown and nothing is
+    kept without --output; the runner says where the output is, or that --output keeps it."""
+    submission = tmp_path / "sub"
+    submission.mkdir()
+    (submission / "model.py").write_text(
+        "import sys\nfrom codajudge.baselines import baseline_class\n"
+        "class Model(baseline_class('most_frequent')):\n"
+        "    def fit(self, items):\n        sys.stderr.write(('x' * 99 + '\\n') * 7000)\n"
+        "        super().fit(items)\n",
+        encoding="utf-8",
+    )
+    output = tmp_path / "out"
+    said = {}
+    for options in ([], ["--output", str(output)]):
+        assert main([str(REPO), str(submission), "--phase", "practice", *options]) == 0
+        said[bool(options)] = capsys.readouterr().out
+        assert "more than the log shows" not in said[bool(options)]
+    assert "run with --output DIR to keep it in DIR/predictions/participant_output.txt" in said[0]
+    assert f"what your code printed is in {output / 'predictions'}" in said[1]
+
+
 QUIET_WRONG_LABEL = (
     "class Model:\n    def __init__(self, track):\n        pass\n"
     "    def fit(self, items):\n        pass\n"

@@ -227,3 +227,23 @@ def test_a_chain_of_forks_still_moving_at_the_deadline_is_refused(tmp_path, monk
     with pytest.raises(SubmissionError, match="kept starting new ones; they could not be stopped"):
         with adopting():
             _start_fork_chain(time.time() + 0.5, tmp_path / "marker")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="prctl and /proc are Linux's")
+def test_code_run_inside_adopting_cannot_open_the_programs_own_stdout():
+    """Inside ``adopting`` the program is not dumpable: its child, of the same user and as
+    capable (without CAP_SYS_PTRACE, as in Docker's default capabilities; dropped here for both
+    when run as root), cannot open /proc/PPID/fd/1 to write unprefixed lines into the program's
+    log, or truncate it."""
+    attack = "import os; open(f'/proc/{os.getppid()}/fd/1', 'w').write('FORGED')"
+    program = (
+        "import subprocess, sys\nfrom codajudge.untrusted import adopting\n"
+        f"with adopting():\n    subprocess.run([sys.executable, '-c', {attack!r}])\n"
+    )
+    no_ptrace = ["setpriv", "--inh-caps=-sys_ptrace", "--bounding-set=-sys_ptrace"]
+    if os.geteuid() == 0 and subprocess.run([*no_ptrace, "true"]).returncode != 0:
+        pytest.skip("running as root, and setpriv cannot drop CAP_SYS_PTRACE")
+    command = (no_ptrace if os.geteuid() == 0 else []) + [sys.executable, "-c", program]
+    ran = subprocess.run(command, capture_output=True, text=True, cwd=Path(__file__).parents[1])
+    assert "FORGED" not in ran.stdout
+    assert "PermissionError" in ran.stderr

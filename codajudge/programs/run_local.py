@@ -31,7 +31,7 @@ from ..report import score_meanings
 from ..spec import read_spec
 from ..runner.local import PREDICTION_OUTPUT, PhaseTask, RunResult, run_submission
 from ..runner.local import phase_task, read_competition
-from .supervisor import code_printed, last_progress, past_time_limit
+from .supervisor import HEAD_FULL_NOTE, code_printed, last_progress, past_time_limit
 from ..untrusted import copy_tree, remove_entry
 from .opening import open_submission
 from .common import BUNDLE_PROBLEM, REFUSED, argument_parser, own_words, run_parsed
@@ -78,7 +78,9 @@ def run_once(
         say_where_the_output_is(result, output)
         if notes is not None:  # the notes both steps printed for the participant, once each
             lines = f"{result.prediction.stdout}\n{result.scoring.stdout}".splitlines()
-            notes.extend(dict.fromkeys(line[6:] for line in lines if line.startswith("note: ")))
+            # no log is shown here: say_where_the_output_is says where what the code printed is
+            said = [line for line in lines if line.startswith("note: ") and line != HEAD_FULL_NOTE]
+            notes.extend(dict.fromkeys(line[6:] for line in said))
         return read_scores(result)
 
 

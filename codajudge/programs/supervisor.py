@@ -67,6 +67,11 @@ _CHILD_BOOT = (
 SAVE_SECONDS = 0.5
 #: How each echoed line of the participant's output begins in the program's log.
 ECHO_PREFIX = "[your code] "
+#: The note in the program's log once it shows no more of what the code printed.
+HEAD_FULL_NOTE = (
+    "note: your code printed more than the log shows; its last lines follow when it ends, and "
+    f"both are kept in {PARTICIPANT_OUTPUT} in the prediction output"
+)
 #: The line before the program's message, which ends PARTICIPANT_OUTPUT when the step failed.
 MESSAGE_HEADER = "--- the ingestion program's message ---"
 
@@ -97,11 +102,7 @@ class ParticipantOutput(CappedOutput):
         self._stop_saving = threading.Event()
 
     def head_full(self) -> None:
-        print(
-            f"note: your code printed more than the log shows; its last lines follow when it "
-            f"ends, and both are kept in {PARTICIPANT_OUTPUT} in the prediction output",
-            flush=True,
-        )
+        print(HEAD_FULL_NOTE, flush=True)
 
     def drain(self, stdout: BinaryIO, stderr: BinaryIO) -> list[threading.Thread]:
         """Read the child's two pipes into this one output, in the order the lines come, each
