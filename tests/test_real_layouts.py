@@ -805,6 +805,19 @@ def test_python_tuples_of_pairs_are_read_as_lists(tmp_path):
         ),
         ("[0.3, 0.7, True]", "'[0.3, 0.7, True]'", ""),
         ("0,3", "'0,3'", ""),  # no tuple: a decimal comma
+        *(
+            (
+                value,
+                repr(value),
+                f". The values are separated by {name}, without brackets: write "
+                "them as a JSON list in brackets, comma-separated, such as [0.3, 0.7] (json.dumps(list))",
+            )
+            for value, name in [
+                ("0.3;0.7", "semicolons"),
+                ("0.3, 0.7", "commas"),
+                ("0.3 0.7", "spaces"),
+            ]
+        ),
         ("[0x1, 0]", "'[0x1, 0]'", ""),  # a Python number that JSON does not write
     ],
 )
