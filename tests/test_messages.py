@@ -252,6 +252,22 @@ def test_ids_written_as_floats_are_named_with_the_integer_ids(line, tmp_path):
     )
 
 
+@pytest.mark.parametrize("line", ["{k}\tneutral", '{{"id": {k}, "label": "neutral"}}'])
+def test_the_release_ids_without_the_tracks_prefix_are_named_so(line, tmp_path):
+    """The LeWiDi 2023 kit's ids are ``<split>-<release id>`` (``dev-10``): a file of the release's
+    own ids (``10``) had no hint. The prefix named is the one every track id starts with that makes
+    the file's ids the track's ('dev-', not the longer 'dev-1' all these ids share)."""
+    path = tmp_path / "f.tsv"
+    path.write_text("".join(line.format(k=k) + "\n" for k in range(10, 13)), encoding="utf-8")
+    items = [{"id": f"dev-{k}", "texts": ["a", "b"], "label": "neutral"} for k in range(10, 13)]
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "f.tsv", build_gold(NLI, items, "g"))
+    assert str(error.value).endswith(
+        "found ids such as '10' on line 1. These are the track's ids without their prefix 'dev-' "
+        "('10' for 'dev-10'): write the ids as the input file gives them (its 'id' field)"
+    )
+
+
 def test_a_csv_quoted_file_has_its_header_skipped_and_its_quoting_named(tmp_path):
     """csv.QUOTE_ALL (pandas' to_csv(quoting=csv.QUOTE_ALL)) quotes the header too: it is read as a
     header, and the quoted ids, or labels, are refused naming the quoting."""

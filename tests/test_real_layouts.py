@@ -193,6 +193,21 @@ def test_a_glue_header_over_row_numbers_is_refused_as_row_numbers(tmp_path):
     )
 
 
+@pytest.mark.parametrize("header", ["", "id\tscore\n"])
+def test_ids_written_as_floats_on_a_positional_track_are_named_as_such(header, tmp_path):
+    """``0.0<TAB>2.4``: the track's ids written as floats (pandas' integer column holding a NaN) were
+    refused as "whole numbers ... item ids or line numbers" and asked for the ids and a tab, which
+    the file has; the id reader's hint names them, as it does on other tracks."""
+    text = header + "".join(f"{k}.0\t{p}\n" for k, p in enumerate(STS_SCORES))
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, text, tmp_path)
+    assert str(error.value) == (
+        "f.tsv: none of the ids in this file belong to the track; expected lines such as "
+        f"'0'<TAB>3.2, found ids such as '0.0' on line {1 + bool(header)}. Ids written as floats "
+        """('0.0' for '0'): write integer ids (df["id"].astype(int))"""
+    )
+
+
 def test_a_file_whose_every_line_is_refused_does_not_also_list_every_item_as_missing(tmp_path):
     """Seven JSON lines with an extra key each: the seven line problems say it; "7 of the track's 7 items
     have no prediction (the file has 0 of them)" added nothing. One good line brings the count back."""
@@ -790,6 +805,19 @@ def test_python_tuples_of_pairs_are_read_as_lists(tmp_path):
         ),
         ("[0.3, 0.7, True]", "'[0.3, 0.7, True]'", ""),
         ("0,3", "'0,3'", ""),  # no tuple: a decimal comma
+        *(
+            (
+                value,
+                repr(value),
+                f". The values are separated by {name}, without brackets: write "
+                "them as a JSON list in brackets, comma-separated, such as [0.3, 0.7] (json.dumps(list))",
+            )
+            for value, name in [
+                ("0.3;0.7", "semicolons"),
+                ("0.3, 0.7", "commas"),
+                ("0.3 0.7", "spaces"),
+            ]
+        ),
         ("[0x1, 0]", "'[0x1, 0]'", ""),  # a Python number that JSON does not write
     ],
 )

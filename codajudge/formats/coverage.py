@@ -4,6 +4,7 @@ prediction and for ids that are not the track's (one wording for every layout)."
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections import Counter
 from functools import cached_property
@@ -40,6 +41,20 @@ def written_ids_hint(head: str, ids: Mapping[str, int]) -> str | None:
     if head.endswith(".0") and head[:-2] in ids:
         fix = 'write integer ids (df["id"].astype(int))'
         return f"ids written as floats ({head!r} for {head[:-2]!r}): {fix}"
+    return None
+
+
+def prefixed_ids_hint(heads: Sequence[str], ids: Mapping[str, int]) -> str | None:
+    """The hint for a file's first ids (``heads``, up to ``IDS_LOOKED_UP``; one at least) that are
+    each an id of ``ids`` (id -> item index) with one prefix every id of ``ids`` starts with put in
+    front (the LeWiDi 2023 kit's ``dev-1`` of the release's ``1``), the longest such prefix; else
+    None."""
+    shared, looked_up = os.path.commonprefix(list(ids)), heads[:IDS_LOOKED_UP]
+    for prefix in (shared[:end] for end in range(len(shared), 0, -1)):
+        if all(prefix + head in ids for head in looked_up):
+            shown = f"{looked_up[0]!r} for {prefix + looked_up[0]!r}"
+            fix = "write the ids as the input file gives them (its 'id' field)"
+            return f"these are the track's ids without their prefix {prefix!r} ({shown}): {fix}"
     return None
 
 

@@ -291,7 +291,7 @@ def _reads_positionally(columns: Columns) -> bool:
     counted ("2,68", ``COMMA_DECIMAL``): such lines are then refused one by one, with the hint of
     ``parse_number`` (use a dot), rather than all as lines without a tab. A first column of whole
     numbers, each once, some above 5, is refused: ids or line numbers, which would be read as
-    scores (and the scores as confidences)."""
+    scores (and the scores as confidences); the track's ids written as floats (``0.0``) are ids."""
     _, firsts, split, scores = columns.positional
     if any(len(fields) > 2 for fields in split.values()):
         return False
@@ -300,6 +300,9 @@ def _reads_positionally(columns: Columns) -> bool:
         return 2 * numbers >= len(firsts)
     whole = all(value % 1 == 0 for value in scores)
     if whole and max(scores) > 5 and len(set(scores)) == len(scores):
+        known = set(columns.ids)
+        if all(first.endswith(".0") and first[:-2] in known for first in firsts):
+            return False  # the track's ids written as floats: the id reader's hint names them
         raise SubmissionError.single(
             columns.display,
             "the first column holds whole numbers, each once, up to "

@@ -28,6 +28,7 @@ from .coverage import (
     IDS_LOOKED_UP,
     OtherPhases,
     missing_items,
+    prefixed_ids_hint,
     written_ids_hint,
     repeated_value,
     unknown_id,
@@ -260,6 +261,7 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
     if len(heads) and columns.tabbed.all() and (position < 0).all():
         elsewhere = keys.elsewhere and keys.elsewhere(heads)
         hint = index_hint or elsewhere or written_ids_hint(heads[0], index)
+        hint = hint or prefixed_ids_hint(heads, index)
         rule = Rule("none of the ids in this file belong to the track", expected, hint)
         raise rule.error(
             problems.file, f"ids such as {shorten(heads[0])!r} on line {columns.lines[0]}"

@@ -182,7 +182,8 @@ def parse_value(text: str, track: Track, notes: list[ReadNote], row_length: int 
     except ValueProblem as problem:
         value = python_literal(text) if problem.message.startswith("not valid JSON") else None
         if value is None:
-            problem.hint = problem.hint or _not_json_hint(text.strip())
+            stripped = text.strip()
+            problem.hint = problem.hint or _not_json_hint(stripped) or _bare_numbers_hint(stripped)
             raise
     notes.append(ReadNote(PYTHON_LITERAL))
     return value
@@ -269,6 +270,21 @@ def _not_json_hint(text: str):
     if text.startswith('"') and '""' in text:
         return CSV_QUOTED
     return None
+
+
+def _bare_numbers_hint(text: str) -> str | None:
+    """The hint for two or more numbers apart without brackets (``0.2;0.3;0.5``, a list written as
+    CSV cells), naming their separator: write a JSON list; else None (``0,3`` is a decimal comma)."""
+    separator = next((s for s in ";,\t" if s in text), None)
+    parts = [part.strip() for part in text.split(separator)]
+    if len(parts) < 2 or not all(map(is_decimal, parts)) or COMMA_DECIMAL.fullmatch(text):
+        return None
+    name = {";": "semicolons", ",": "commas", "\t": "tabs", None: "spaces"}[separator]
+    listed = shorten("[" + ", ".join(parts) + "]")
+    return (
+        f"the values are separated by {name}, without brackets: write them as a JSON list in "
+        f"brackets, comma-separated, such as {listed} (json.dumps(list))"
+    )
 
 
 #: The types of a JSON number (true and false are bools, a type of their own).
