@@ -92,6 +92,16 @@ def test_a_python_literal_costs_linear_time_in_its_length():
     assert ratio < 24, f"8 times the numbers cost {ratio:.0f} times the time (quadratic: 64)"
 
 
+def test_a_python_literal_costs_linear_time_in_the_spaces_after_it():
+    """Spaces after a literal (a value the JSON reader refuses) match no token: each was the start
+    of a failed match that scanned the rest (8 times the spaces cost 64 times the time; a line of
+    20,000 took 30 s)."""
+    small, large = "(0.5, 0.5)" + " " * 1000, "(0.5, 0.5)" + " " * 8000
+    assert python_literal(large) == [0.5, 0.5]
+    ratio = _cost_ratio(lambda: python_literal(large), lambda: python_literal(small), rounds=3)
+    assert ratio < 24, f"8 times the spaces cost {ratio:.0f} times the time (quadratic: 64)"
+
+
 CHAOSNLI = track_from_dict(
     {"id": "snli_soft", "kind": "soft_label", "scale": "categorical", "dataset": "snli",
      "labels": ["entailment", "neutral", "contradiction"], "files": ["snli*.json"]}
