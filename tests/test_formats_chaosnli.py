@@ -502,6 +502,20 @@ def test_a_document_of_several_models_is_refused_as_such_whatever_its_name(tmp_p
     )
 
 
+@pytest.mark.parametrize("names", [("snli_preds.json", "mnli_preds.json"), ("a.json", "b.json")])
+def test_every_document_of_several_models_is_named(tmp_path, names):
+    """Two documents of several models, each a part's (named for its tracks or not): both are
+    named, as other refusals of several files are, not the first one alone."""
+    for name, ids in zip(names, (IDS, MNLI_IDS)):
+        write(tmp_path / name, dict.fromkeys(["roberta-large", "bert-base"], records(ids)))
+    with pytest.raises(SubmissionError) as e:
+        located(tmp_path)
+    lines = str(e.value).splitlines()
+    assert lines[0] == "2 files have problems; each file's first ones are shown:"
+    one_model = ": a ChaosNLI prediction file must hold one model; "
+    assert sorted(line.partition(one_model)[0] for line in lines[1:]) == sorted(names)
+
+
 def test_a_link_is_never_opened_to_match_it(tmp_path):
     target = write(tmp_path / "outside.json", {"m": records()})
     folder = tmp_path / "sub"

@@ -16,6 +16,7 @@ from codajudge.errors import SubmissionError
 from codajudge.formats import values
 from codajudge.formats.perspectivist import annotator_entries, annotator_values
 from codajudge.formats.soft import soft_label
+from codajudge.formats.submission import ItemKeys, read_prediction
 from codajudge.formats.values import ValueProblem, outside_label_set, python_literal
 from codajudge.gold import build_gold
 from codajudge.labels import LabelSet
@@ -89,6 +90,49 @@ def test_a_python_literal_costs_linear_time_in_its_length():
     assert python_literal(large) == [0.5] * 32000
     ratio = _cost_ratio(lambda: python_literal(large), lambda: python_literal(small))
     assert ratio < 24, f"8 times the numbers cost {ratio:.0f} times the time (quadratic: 64)"
+
+
+def test_a_python_literal_costs_linear_time_in_the_spaces_after_it():
+    """Spaces after a literal (a value the JSON reader refuses) match no token: each was the start
+    of a failed match that scanned the rest (8 times the spaces cost 64 times the time; a line of
+    20,000 took 30 s)."""
+    small, large = "(0.5, 0.5)" + " " * 1000, "(0.5, 0.5)" + " " * 8000
+    assert python_literal(large) == [0.5, 0.5]
+    ratio = _cost_ratio(lambda: python_literal(large), lambda: python_literal(small), rounds=3)
+    assert ratio < 24, f"8 times the spaces cost {ratio:.0f} times the time (quadratic: 64)"
+
+
+CHAOSNLI = track_from_dict(
+    {"id": "snli_soft", "kind": "soft_label", "scale": "categorical", "dataset": "snli",
+     "labels": ["entailment", "neutral", "contradiction"], "files": ["snli*.json"]}
+)  # fmt: skip
+#: ChaosNLI documents of ``n`` escaped quotes in a string, each a regex scan's worst case: left
+#: unterminated in a document of too many entries (its models are looked for), or before a NaN
+#: (its record is looked for).
+CHAOSNLI_QUOTES = {
+    "document holds more entries than": lambda n: '{"m": {"u1": {"x": [' + "0," * 300 + '0], "y": "'
+    + '\\"' * n,
+    "item 'u0': not a finite number": lambda n: '{"m": {"u0": {"pad": "' + '\\"' * n
+    + '", "predicted_probabilities": [NaN, 0, 0]}}}',
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("refused", CHAOSNLI_QUOTES)
+def test_a_chaosnli_documents_escaped_quotes_cost_linear_time(tmp_path, refused):
+    """A string's escaped quotes are scanned once: a scan that retried from each of them cost the
+    square of the document's size (8 times the quotes: 64 times the time; 20,000 took 28 s)."""
+    paths = []
+    for n in (1000, 8000):
+        paths.append(tmp_path / f"snli_{n}.json")
+        paths[-1].write_text(CHAOSNLI_QUOTES[refused](n), encoding="utf-8")
+
+    def refusal(path):
+        with pytest.raises(SubmissionError) as e:
+            read_prediction(path, path.name, CHAOSNLI, ItemKeys(["u1", "u2"]))
+        assert refused in str(e.value)
+
+    ratio = _cost_ratio(lambda: refusal(paths[1]), lambda: refusal(paths[0]), rounds=3)
+    assert ratio < 24, f"8 times the quotes cost {ratio:.0f} times the time (quadratic: 64)"
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ from pathlib import Path, PurePosixPath
 from typing import Callable, NamedTuple
 from collections.abc import Iterator, Mapping, Sequence
 
-from ..errors import SubmissionError, first_few, plural
+from ..errors import FileRefusals, SubmissionError, first_few, plural
 from ..tracks import Track
 from ..untrusted import kind_of, read_head
 from .chaosnli import document_uids
@@ -354,13 +354,15 @@ def find_track_files(
     n_items = max(part_items(len(ids_of(dataset)), phases or {}, dataset) for dataset in wanted)
     limit = max_file_bytes(n_items)
     left: list[str] = []
+    refusals = FileRefusals()  # every document of several models is named, not the first alone
     for name in unclaimed:
         path = Path(folder) / name  # a link is never opened
         document = name.lower().endswith(".json") and path.is_file() and not path.is_symlink()
         size = path.stat().st_size if document else 0
         if size > limit:
             notes.append(UNREAD_DOCUMENT.format(name, size, limit))
-        uids = document_uids(path, name, n_items) if document and size <= limit else None
+        readable = document and size <= limit
+        uids = refusals.attempt(document_uids, path, name, n_items) if readable else None
         datasets = _datasets_of_ids(uids, wanted, ids_of) if uids else []
         if not datasets:
             left.append(name)
@@ -370,11 +372,12 @@ def find_track_files(
     unsubmitted = {d for d, ts in wanted.items() if not any(t.id in claimed for t in ts)}
     for name in sorted(named):  # a part's document may hold another part whole, or several
         relative = PurePosixPath(name)
-        uids = document_uids(Path(folder) / name, name, n_items) or set()
+        uids = refusals.attempt(document_uids, Path(folder) / name, name, n_items) or set()
         whole = [d for d in wanted if uids.issuperset(ids_of(d))]
         for dataset in whole if len(whole) > 1 else unsubmitted.intersection(whole):
             others = [t.id for t in wanted[dataset] if claimed.get(t.id) != relative]
             _give(claimed, relative, others, WHOLE_PART.format(name, dataset))
+    refusals.raise_if_any()
     return FoundFiles(tracks, claimed, left, notes)
 
 

@@ -308,8 +308,10 @@ def _parsed(path: Path, display: str, n_items: int):
 #: ``values.parse_json``'s problems of a number (NaN, Infinity, 1e999), which it names without
 #: where it is: a document names its record.
 NOT_FINITE = ("not a finite number", "number out of range")
-#: A key opening an object, as the document writes it: a record's uid (or a record's own key).
-_OBJECT_KEY = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:\s*\{')
+#: A string, and what follows it when it is a key opening an object (a record's uid, or a
+#: record's own key). Each string is one match, its closing quote optional (unterminated, it runs
+#: to the end), so that finditer never retries inside one: a scan is linear in the document.
+_OBJECT_KEY = re.compile(r'"((?:[^"\\]|\\.)*)"?(\s*:\s*\{)?')
 
 
 SEVERAL_MODELS = "a ChaosNLI prediction file must hold one model"
@@ -328,8 +330,9 @@ def _several_models(models: list[str]) -> ValueProblem:
     )
 
 
-#: A string (a key when a colon follows it) or a bracket, as ``_model_names`` scans a document.
-_TOKEN = re.compile(r'("(?:[^"\\]|\\.)*")(\s*:)?|[\[\]{}]')
+#: A string (a key when a colon follows it) or a bracket, as ``_model_names`` scans a document
+#: (linear: a string, its closing quote optional, is one match, as in ``_OBJECT_KEY``).
+_TOKEN = re.compile(r'"((?:[^"\\]|\\.)*)"?(\s*:)?|[\[\]{}]')
 
 
 def _model_names(text: str) -> list[str]:
@@ -338,7 +341,7 @@ def _model_names(text: str) -> list[str]:
     for match in _TOKEN.finditer(text):
         depth += {"{": 1, "[": 1, "}": -1, "]": -1}.get(match.group(), 0)
         if depth == 1 and match.group(2):
-            names.append(match.group(1)[1:-1])
+            names.append(match.group(1))
     return names
 
 
@@ -346,7 +349,7 @@ def _record_at(text: str, number: str) -> str | None:
     """The uid of the record whose value holds ``number`` (as the document writes it) first, else
     None: the last object key before it that is no key of a record (``RECORD_KEYS``)."""
     at = re.search(rf"[\[:,\s]{re.escape(number)}[\],}}\s]", text)
-    keys = [m.group(1) for m in _OBJECT_KEY.finditer(text, 0, at.start() if at else 0)]
+    keys = [m[1] for m in _OBJECT_KEY.finditer(text, 0, at.start() if at else 0) if m[2]]
     uid = next((key for key in reversed(keys[1:]) if key not in RECORD_KEYS), None)
     return shorten(uid) if uid else None
 

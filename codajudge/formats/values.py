@@ -229,7 +229,7 @@ def python_literal(text: str):
         return None
     # per bracket still open: its closing bracket, then "," once it holds a comma
     parts, closers = [], []
-    for token in _LITERAL_TOKEN.finditer(text):
+    for token in _LITERAL_TOKEN.finditer(text.rstrip()):  # end spaces: no token, each a retry
         opening, closing, comma, string, number, other = token.groups()
         if other or ((comma or closing) and not closers) or (comma and parts[-1] in ("[", ",")):
             return None
