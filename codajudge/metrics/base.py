@@ -174,10 +174,11 @@ class Metric:
                 raise
             raise code_failure(error, module, f"metric {self.name!r} on track {track!r}") from None
         if np.isfinite(value):
-            scored = {f"metric {self.name!r} on track {track!r}": value}
-            checked = module and n_labels is not None
-            if checked and (outside := range_problems(scored, *self.bounds(n_labels))):
-                raise ConfigError.single(module, outside[0])
+            if module and n_labels is not None:
+                scored = {f"metric {self.name!r} on track {track!r}": value}
+                outside = range_problems(scored, *self.bounds(n_labels))
+                if outside:
+                    raise ConfigError.single(module, outside[0])
             return MetricValue(value, None, stats)
         if self.undefined_note:
             return MetricValue(0.0, self.undefined_note, stats)

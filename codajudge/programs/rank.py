@@ -5,30 +5,31 @@
         [--overall primary|mean-rank] [--latex-width auto|1|2] [--teams FILE] [--jobs N]
         [--run-code]
 
-SUBMISSIONS_DIR holds one result zip per team or run (a folder of prediction files also works);
-the file name without ``.zip`` names the system (two entries naming one, ``beta.zip`` and a
-folder ``beta``, are refused, exit 2); any other entry (hidden ones and an earlier ranking's
-own output, ``--out`` or its files, aside) is reported as not ranked. The ranking scores predictions: for a code
+SUBMISSIONS_DIR holds one result zip per team or run (a folder of prediction files also works); the
+file name without ``.zip`` names the system (two entries naming one, ``beta.zip`` and a folder
+``beta``, are refused, exit 2); any other entry (hidden ones and an earlier ranking's own output,
+``--out`` or its files, aside) is reported as not ranked. The ranking scores predictions: for a code
 submission (``model.py``), rank the prediction output Codabench keeps of each run (the prediction
-step's output), or give ``--run-code``, which runs each code submission, one at a time, through
-the phase's prediction step as ``run_local.py`` does (the bundle's ingestion program on the phase's
+step's output), or give ``--run-code``, which runs each code submission, one at a time, through the
+phase's prediction step as ``run_local.py`` does (the bundle's ingestion program on the phase's
 input data, under its ``execution_time_limit``, in the bubblewrap sandbox: ``runner.sandbox``) and
-ranks its predictions; it runs none, exit 1, where the sandbox cannot run (install it with
-``apt-get install bubblewrap``). REFERENCE_DIR is a phase's reference folder
-(``task.json`` and the gold ``<dataset>.jsonl``), e.g. ``reference_data/evaluation`` of a bundle
-(of an unzipped bundle with ``--run-code``, which finds the phase's programs there).
-Each zip is opened with the scoring program's safe extraction and scored by the same engine; one
-that cannot be scored is reported (name and reason) and left out, and the others go on; a status
-file (``ingestion_status.json``, which a participant's zip may carry) is heeded only where it says
-the prediction step failed: a prediction output's tracks are its ``<track_id>.tsv`` at the root, and
-the file's notes and names are not shown (``--run-code``'s own outputs' status is heeded
-whole); what the scoring program would note on a ranked one (files ignored, tracks not covered,
-metric warnings) is listed per submission (stderr, ranking.md, and ranking.csv rows
-``submission_note``). The gold is read once; ``--jobs`` processes (default: one per core, at
-most 4) score the submissions. Progress goes to stderr. Written to ``--out`` (default: the current folder; a folder that cannot hold
-them is refused before any scoring, exit 2): ``ranking.md``, ``ranking.csv``,
-``ranking.tex`` and ``ranking.html``, the tables of ``codajudge.stats.tables`` (which writes the CSV)
-rendered by ``stats.markdown``, ``stats.latex`` and ``ranking_page``, each beginning with the ``codajudge rank`` command, every option spelled out, that reproduces it.
+ranks its predictions; it runs none, exit 1, where the sandbox cannot run (install it with ``apt-get
+install bubblewrap``). REFERENCE_DIR is a phase's reference folder (``task.json`` and the gold
+``<dataset>.jsonl``), e.g. ``reference_data/evaluation`` of a bundle (of an unzipped bundle with
+``--run-code``, which finds the phase's programs there). Each zip is opened with the scoring
+program's safe extraction and scored by the same engine; one that cannot be scored is reported (name
+and reason) and left out, and the others go on; a status file (``ingestion_status.json``, which a
+participant's zip may carry) is heeded only where it says the prediction step failed: a prediction
+output's tracks are its ``<track_id>.tsv`` at the root, and the file's notes and names are not shown
+(``--run-code``'s own outputs' status is heeded whole); what the scoring program would note on a
+ranked one (files ignored, tracks not covered, metric warnings) is listed per submission (stderr,
+ranking.md, and ranking.csv rows ``submission_note``). The gold is read once; ``--jobs`` processes
+(default: one per core, at most 4) score the submissions. Progress goes to stderr. Written to
+``--out`` (default: the current folder; a folder that cannot hold them is refused before any
+scoring, exit 2): ``ranking.md``, ``ranking.csv``, ``ranking.tex`` and ``ranking.html``, the tables
+of ``codajudge.stats.tables`` (which writes the CSV) rendered by ``stats.markdown``, ``stats.latex``
+and ``ranking_page``, each beginning with the ``codajudge rank`` command, every option spelled out,
+that reproduces it.
 
 Per track, systems are ranked on the main metric with statistical ties (``codajudge.stats.ranking``):
 ``auto`` uses Williams' t-test for Pearson r, Wilcoxon signed-rank on per-item losses for the
@@ -157,7 +158,7 @@ def find_submissions(
         or (p.is_file() and p.name in OUTPUT_FILES and folder.resolve() == target)
     ]
     if own:
-        names = ", ".join(undecodable_as_text(p.name) + "/" * p.is_dir() for p in own)
+        names = ", ".join(undecodable_as_text(p.name) + ("/" if p.is_dir() else "") for p in own)
         log(f"note: skipped the earlier ranking's own output in {folder} (--out is {out}): {names}")
     entries = [p for p in listing if p.name[:1] != "." and p not in own]
     found = [p for p in entries if p.is_dir() or (p.is_file() and p.suffix.lower() == ".zip")]
