@@ -18,24 +18,43 @@ from .errors import ConfigError, KitError
 KIT_TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
+#: The byte-order marks of Unicode's other encodings, UTF-32's first (UTF-16LE's opens UTF-32LE's).
+OTHER_BOMS = {
+    codecs.BOM_UTF32_LE: "UTF-32",
+    codecs.BOM_UTF32_BE: "UTF-32",
+    codecs.BOM_UTF16_LE: "UTF-16",
+    codecs.BOM_UTF16_BE: "UTF-16",
+}
+
+
+def other_bom(head: bytes) -> tuple[str, str] | None:
+    """(encoding, what a refusal found) of a file whose first bytes ``head`` are the byte-order
+    mark of UTF-16 or UTF-32 (``a UTF-16 byte-order mark (FF FE)``), else None."""
+    for bom, encoding in OTHER_BOMS.items():
+        if head.startswith(bom):
+            return encoding, f"a {encoding} byte-order mark ({bom.hex(' ').upper()})"
+    return None
+
+
 def utf8_text(
     data: bytes, display: str, refusal: type[KitError] = ConfigError, line: int = 1, offset: int = 0
 ) -> str:
     """``data``, the bytes of the file ``display`` from byte ``offset`` (on its line ``line``), as
     text, the UTF-8 BOM that opens a file dropped; else ``refusal`` (ConfigError for the organisers'
     files, SubmissionError for a participant's) naming the line and offset of the first byte that
-    is not UTF-8."""
+    is not UTF-8, or the byte-order mark of another encoding that opens the file."""
     start = len(codecs.BOM_UTF8) if offset == 0 and data.startswith(codecs.BOM_UTF8) else 0
     try:
         return str(memoryview(data)[start:], "utf-8")
     except UnicodeDecodeError as e:
         at = start + e.start
+        bom = other_bom(data) if offset == 0 else None
         raise refusal.single(
             display,
             "file is not UTF-8 text",
             line=line + data.count(b"\n", 0, at),
             expected="UTF-8",
-            found=f"byte 0x{data[at]:02x} at offset {offset + at}",
+            found=bom[1] if bom else f"byte 0x{data[at]:02x} at offset {offset + at}",
             hint="save the file as UTF-8 (Latin-1 and other encodings are refused)",
         ) from None
 

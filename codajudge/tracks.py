@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from fnmatch import fnmatchcase
 from dataclasses import asdict, dataclass, replace
+from itertools import product
 from functools import cached_property
 from collections.abc import Sequence
 
@@ -137,7 +138,10 @@ TRACK_FIELDS = {
         items=Field(STR, choices=METRICS, what="metric"),
     ),
     "primary": Field(BOOL, "its main metric counts in the primary score", default=True),
-    "files": strings("other accepted submission file names (globs; no other track's <id>.tsv)"),
+    "files": strings(
+        "other accepted submission file names (globs; no other track's <id>.tsv, nor its 'files' "
+        "but for a document holding both: *.json, or one results_layout)"
+    ),
     "positional": Field(BOOL, "accept one score per line in input order (similarity)"),
     "release_lines": Field(INT, "input lines of a positional release", minimum=2),
     "results_layout": choice(
@@ -325,27 +329,54 @@ def tracks_from_list(raw: Sequence[dict], where: str = "tracks") -> list[Track]:
         except ConfigError as e:
             walk.problems.extend(e.problems)
     tracks = list(placed.values())
-    seen: dict[str, Track] = {}
-    names: dict[str, str] = {}
+    seen: set[str] = set()
     for t in tracks:
         if t.id in seen:
             walk.refuse(f"track id '{t.id}' is declared twice")
-        seen[t.id] = t
-        for name in t.file_names[1:]:  # a track's own <id>.tsv: _check_own_names_unclaimed
-            owner = seen.get(names.get(name.lower(), t.id), t)
-            # one document may hold each item's value of two tracks of one dataset and of
-            # different kinds (ChaosNLI's predictions: the probabilities and the label)
-            shared = owner.dataset == t.dataset and kinds.of(owner) is not kinds.of(t)
-            if owner.id != t.id and not shared:
-                walk.refuse(
-                    f"file name '{name}' is claimed by tracks '{owner.id}' and '{t.id}'",
-                    hint="only tracks of one dataset and of different kinds may share a file "
-                    "(a document holding both, such as ChaosNLI's prediction file)",
-                )
-            names[name.lower()] = t.id
+        seen.add(t.id)
+    _check_shared_names(tracks, walk)
     _check_own_names_unclaimed(placed, walk)
     walk.raise_if_any()
     return tracks
+
+
+def _check_shared_names(tracks: list[Track], walk: Walk) -> None:
+    """Refuse a name in a track's ``files`` that matches one in another's (either read as a file
+    name) unless one file so named can hold both tracks' values (``_holds_both``): else such a file
+    is read by both tracks, and one of them refuses it."""
+    for i, first in enumerate(tracks):
+        for second in tracks[i + 1 :]:
+            for name, other in product(first.file_names[1:], second.file_names[1:]):
+                if _overlap(name, other) and not _holds_both(first, second, name, other):
+                    shown_names = repr(name) if name == other else f"{name!r} and {other!r}"
+                    walk.refuse(
+                        f"file name {shown_names} is claimed by tracks '{first.id}' and "
+                        f"'{second.id}'",
+                        expected="a name of its own per track (two share one only for a "
+                        "document holding both tracks' values: ChaosNLI's, named *.json, or "
+                        "their one 'results_layout')",
+                        found=f"{shown_names} in their 'files'",
+                        hint="a line ID<TAB>VALUE holds one value, so one track would refuse every "
+                        f"such file: give each track a name of its own ({first.id}.tsv and "
+                        f"{second.id}.tsv are accepted without 'files')",
+                    )
+
+
+def _overlap(name: str, other: str) -> bool:
+    """Whether two file names or patterns may claim one file: one matches the other (any case)."""
+    name, other = name.lower(), other.lower()
+    return fnmatchcase(name, other) or fnmatchcase(other, name)
+
+
+def _holds_both(first: Track, second: Track, name: str, other: str) -> bool:
+    """Whether one file claimed by both tracks' names can hold both tracks' values: tracks of one
+    dataset and of different kinds reading a ChaosNLI document (the kit takes one under a *.json
+    name: ``formats.archive``) or their one ``results_layout`` (a hard label and probabilities)."""
+    if first.dataset != second.dataset or kinds.of(first) is kinds.of(second):
+        return False
+    documents = name.lower().endswith(".json") and other.lower().endswith(".json")
+    layout = first.results_layout
+    return documents or (layout is not None and layout == second.results_layout)
 
 
 def _check_own_names_unclaimed(placed: dict[int, Track], walk: Walk) -> None:
@@ -361,9 +392,9 @@ def _check_own_names_unclaimed(placed: dict[int, Track], walk: Walk) -> None:
                         f"{pattern!r} accepts {own}, the own file name of track '{other.id}'",
                         expected="names accepting no other track's own file name (<id>.tsv)",
                         found=pattern,
-                        hint="to share one file between the two tracks, list another name (such "
-                        f"as {track.dataset}_preds.tsv) under both tracks' 'files'; else choose "
-                        "another name",
+                        hint="choose another name; for one document holding both tracks' values, "
+                        f"list a name such as {track.dataset}*.json (ChaosNLI's) under both "
+                        "tracks' 'files'",
                     )
 
 

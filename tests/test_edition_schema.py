@@ -445,7 +445,37 @@ def test_a_track_s_files_naming_another_track_s_own_file_is_refused(tmp_path, fi
     [problem] = caught.value.problems
     assert problem.file == f"{folder / 'edition.yaml'}: tracks[2] 'nli_soft': files"
     assert "the own file name of track 'nli'" in problem.message and problem.found == files[0]
-    assert "list another name (such as nli_preds.tsv) under both tracks" in problem.hint
-    config["tracks"][1]["files"] = config["tracks"][2]["files"] = ["nli_preds.tsv"]
+    assert "list a name such as nli*.json (ChaosNLI's) under both tracks' 'files'" in problem.hint
+    config["tracks"][1]["files"] = config["tracks"][2]["files"] = ["nli*.json"]
     (folder / "edition.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
     load_edition(folder)
+
+
+@pytest.mark.parametrize(
+    "first, second, names",
+    [
+        (3, 4, (["sar.tsv"], ["SAR.tsv"])),  # soft_label and perspectivist, as in a trial
+        (1, 2, (["nli_preds.tsv"], ["nli_*.tsv"])),  # a pattern matching the other's name
+        (1, 2, (["nli_a*"], ["nli_all.json"])),  # a document's name for one track only
+        (0, 1, (["any.json"], ["any.json"])),  # a document of two datasets' tracks
+    ],
+)
+def test_a_file_name_two_tracks_claim_is_refused_unless_a_document_holds_both(
+    tmp_path, first, second, names
+):
+    """A file of ID<TAB>VALUE lines holds one track's value: a name (or pattern) in two tracks'
+    'files' is refused at the config check, naming both tracks, the name and the fix, unless both
+    tracks, of one dataset and of different kinds, read one document holding both (ChaosNLI's
+    *.json, or their one results_layout: test_edition_schema checks the shipped editions)."""
+    folder = make_edition(tmp_path / "ed")
+    config = yaml.safe_load((folder / "edition.yaml").read_text(encoding="utf-8"))
+    config["tracks"][first]["files"], config["tracks"][second]["files"] = names
+    (folder / "edition.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_edition(folder)
+    [problem] = caught.value.problems
+    ids = [config["tracks"][i]["id"] for i in (first, second)]
+    assert problem.message.startswith("file name '") and "is claimed by tracks" in problem.message
+    assert all(f"'{track}'" in problem.message for track in ids)
+    assert problem.expected.startswith("a name of its own per track")
+    assert f"give each track a name of its own ({ids[0]}.tsv and {ids[1]}.tsv" in problem.hint

@@ -915,9 +915,32 @@ def test_a_delimited_annotations_column_whose_row_names_too_few_annotators_is_re
     write_csv(folder / "data" / "mine.csv", table)
     with pytest.raises(ConfigError) as caught:
         imported(folder)
-    text = str(caught.value)
-    assert "line 2, item 'a': the annotators column does not name one annotator per" in text
-    assert "expected 3 different names separated by ','" in text and "found 'p,q'" in text
+    problem = caught.value.problems[0]
+    assert "line 2, item 'a': the annotators column names 2 annotators for 3 values in " in str(
+        caught.value
+    )
+    assert problem.message.endswith("annotations column 'votes'")
+    assert problem.expected == "3 different names separated by ','" and problem.found == "'p,q'"
+    assert problem.hint == (
+        "give as many values as annotators, in their order, separated by ',', with an empty value "
+        "for an annotator who did not label the item"
+    )
+
+
+def test_an_annotators_column_naming_more_annotators_than_annotations_columns_is_refused(tmp_path):
+    """The message counts the layout's own parts (columns here) and says how to fix the row."""
+    columns = {"id": "id", "texts": ["s1", "s2"], "annotations": ["ann_1", "ann_2", "ann_3"]}
+    folder = annotated_edition(tmp_path, dict(columns, annotators={"column": "who", "sep": ";"}))
+    write_csv(folder / "data" / "mine.csv", [dict(row, who="w1;w2;w3;w4") for row in ANNOTATED])
+    with pytest.raises(ConfigError) as caught:
+        imported(folder)
+    problem = caught.value.problems[0]
+    assert problem.message == "the annotators column names 4 annotators for 3 annotations columns"
+    assert problem.expected == "3 different names separated by ';'"
+    assert problem.hint == (
+        "give one name per annotations column, in their order, with an empty cell for an "
+        "annotator who did not label the item"
+    )
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from hostile import edition
 from hostile.rules import Refusal, assert_refused
-from codajudge.errors import SubmissionError
+from codajudge.errors import ConfigError, SubmissionError
 from codajudge.formats import textfile
 
 BOM = codecs.BOM_UTF8
@@ -57,7 +57,7 @@ RULES = {
     "UTF-16 byte-order mark": (
         "a\t1\n".encode("utf-16"),
         None,
-        Refusal("x.tsv", "file is UTF-16 text", expected="UTF-8 text", found="UTF-16 byte-order"),
+        Refusal("x.tsv", "file is UTF-16 text", found="a UTF-16 byte-order mark (FF FE)"),
     ),
     "UTF-16 without a byte-order mark (little-endian)": (
         "a\t1\nb\t2\n".encode("utf-16-le"),
@@ -77,7 +77,7 @@ RULES = {
     "UTF-32 byte-order mark": (
         "a\t1\n".encode("utf-32"),
         None,
-        Refusal("x.tsv", "file is UTF-32 text", expected="UTF-8 text", found="UTF-32 byte-order"),
+        Refusal("x.tsv", "file is UTF-32 text", found="a UTF-32 byte-order mark (FF FE 00 00)"),
     ),
     "pretty-printed JSON document": (
         b'\n[\n  {"id": "a", "label": 1}\n]\n',
@@ -212,6 +212,31 @@ def test_an_unprintable_file_name_is_escaped_in_the_message(tmp_path):
     with pytest.raises(SubmissionError) as error:
         textfile.read_texts(path, "evil\x1b[2J.tsv", 10)
     assert str(error.value).startswith("evil\\x1b[2J.tsv: file is empty")
+
+
+@pytest.mark.parametrize(
+    "encoding, found",
+    [
+        ("utf-16-le", "a UTF-16 byte-order mark (FF FE)"),
+        ("utf-16-be", "a UTF-16 byte-order mark (FE FF)"),
+        ("utf-32-le", "a UTF-32 byte-order mark (FF FE 00 00)"),
+        ("utf-32-be", "a UTF-32 byte-order mark (00 00 FE FF)"),
+    ],
+)
+def test_the_shared_utf8_check_names_another_encoding_s_byte_order_mark(encoding, found):
+    """``utf8_text``, the UTF-8 check of every file but a participant's predictions (an organiser's
+    data, config and pages, the teams file, a ChaosNLI document), names the encoding of a file that
+    opens with its byte-order mark rather than the mark's first byte; a mark later in the file
+    (read from an offset) is only a byte."""
+    data = "\ufeffid,score\na,1\n".encode(encoding)
+    with pytest.raises(ConfigError) as caught:
+        textfile.utf8_text(data, "data/sim.csv")
+    assert str(caught.value) == (
+        f"data/sim.csv, line 1: file is not UTF-8 text; expected UTF-8, found {found}. Save the "
+        "file as UTF-8 (Latin-1 and other encodings are refused)"
+    )
+    with pytest.raises(SubmissionError, match="found byte 0x"):
+        textfile.utf8_text(data, "x.tsv", SubmissionError, 2, 10)
 
 
 # --- which problem is named when a file has several ----------------------------------------------

@@ -19,7 +19,7 @@ from typing import BinaryIO, NamedTuple
 from collections.abc import Iterator, Sequence
 
 from ..errors import SubmissionError
-from ..texts import utf8_text
+from ..texts import other_bom, utf8_text
 
 
 class Rule(NamedTuple):
@@ -44,11 +44,6 @@ LINE_SLACK = 1000
 BYTES_PER_ITEM = 64 * 1024
 FILE_SLACK_BYTES = 1024 * 1024
 
-#: UTF-32 first: its little-endian mark starts with UTF-16's.
-_OTHER_BOMS = (
-    ((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE), "UTF-32"),
-    ((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE), "UTF-16"),
-)
 #: A file whose first line holds only '[' or '{': one JSON document over many lines (``json.dump(records,
 #: indent=2)``, pandas' ``to_json(orient="records", indent=2)``), whatever its size, named before any bound.
 _PRETTY_JSON = re.compile(rb"[ \t\r\n]*([\[{])[ \t]*\r?\n")
@@ -170,10 +165,9 @@ def _text_start(head: bytes, display: str) -> int:
     """The offset of a file's text after its UTF-8 BOM, if any, given its first bytes (``head``);
     a file of another Unicode encoding (by its BOM, or UTF-16 without one: ``_utf16_without_bom``)
     or that opens as a JSON document over many lines (``_PRETTY_JSON``) is refused by its layout."""
-    for boms, encoding in _OTHER_BOMS:  # named as such: their NUL bytes would read as 'binary'
-        if head.startswith(boms):
-            rule = Rule(f"file is {encoding} text", "UTF-8 text", "save the file as UTF-8")
-            raise rule.error(display, f"a {encoding} byte-order mark")
+    if bom := other_bom(head):  # named as such: their NUL bytes would read as 'binary'
+        rule = Rule(f"file is {bom[0]} text", "UTF-8 text", "save the file as UTF-8")
+        raise rule.error(display, bom[1])
     offset = len(codecs.BOM_UTF8) if head.startswith(codecs.BOM_UTF8) else 0
     if nul_bytes := _utf16_without_bom(head[offset : offset + UTF16_SAMPLE_BYTES]):
         rule = Rule("file looks like UTF-16 text", "UTF-8 text", "save the file as UTF-8")

@@ -39,7 +39,7 @@ from collections import Counter
 from pathlib import Path
 from collections.abc import Callable, Iterator
 
-from ..errors import ConfigError, PlacedProblems, ProblemCollector
+from ..errors import ConfigError, PlacedProblems, ProblemCollector, counted
 from ..fields import ITEM_FIELDS
 from ..formats.items import parsed_json_lines
 from ..formats.textfile import shorten
@@ -289,17 +289,31 @@ def _annotations(columns: dict, row: dict, at: PlacedProblems) -> dict[str, list
         names = _parts(row, listed)
     if listed is not None and (len(names) != len(cells) or len(set(names)) != len(names)):
         column, sep = _column_and_sep(listed)
-        at.add(
-            "the annotators column names an annotator twice"
-            if len(names) == len(cells)
-            else "the annotators column does not name one annotator per annotations column",
-            expected=f"{len(cells)} different names separated by {sep!r}",
-            found=repr(row.get(column))[:80],
-        )
+        message, hint = _annotators_mismatch(spec, len(names), len(cells))
+        expected = f"{len(cells)} different names separated by {sep!r}"
+        at.add(message, expected=expected, found=repr(row.get(column))[:80], hint=hint)
         return {}
     given = [k for k, cell in enumerate(cells) if cell is not None]
     named = {"annotators": [names[k] for k in given]} if names is not None else {}
     return {**named, "annotations": [cells[k] for k in given]} if given else {}
+
+
+def _annotators_mismatch(spec, n_names: int, n_values: int) -> tuple[str, str]:
+    """(message, hint) of a row whose annotators column does not name each of its annotations once
+    (``spec``: the ``annotations`` option, columns or one column holding a list)."""
+    if n_names == n_values:
+        return "the annotators column names an annotator twice", "name each annotator once"
+    unlabelled = "for an annotator who did not label the item"
+    if isinstance(spec, dict):
+        column, sep = _column_and_sep(spec)
+        values = f"{counted(n_values, 'value')} in annotations column {column!r}"
+        fix = f"as many values as annotators, in their order, separated by {sep!r}, with an "
+        fix += f"empty value {unlabelled}"
+    else:
+        values = counted(n_values, "annotations column")
+        fix = f"one name per annotations column, in their order, with an empty cell {unlabelled}"
+    message = f"the annotators column names {counted(n_names, 'annotator')} for {values}"
+    return message, f"give {fix}"
 
 
 def _annotation(value) -> str | list[str] | None:
