@@ -140,7 +140,7 @@ TRACK_FIELDS = {
     "primary": Field(BOOL, "its main metric counts in the primary score", default=True),
     "files": strings(
         "other accepted submission file names (globs; no other track's <id>.tsv, nor its 'files' "
-        "but for a document holding both: *.json, or one results_layout)"
+        "but for the same values or a document holding both: *.json, or one results_layout)"
     ),
     "positional": Field(BOOL, "accept one score per line in input order (similarity)"),
     "release_lines": Field(INT, "input lines of a positional release", minimum=2),
@@ -352,9 +352,9 @@ def _check_shared_names(tracks: list[Track], walk: Walk) -> None:
                     walk.refuse(
                         f"file name {shown_names} is claimed by tracks '{first.id}' and "
                         f"'{second.id}'",
-                        expected="a name of its own per track (two share one only for a "
-                        "document holding both tracks' values: ChaosNLI's, named *.json, or "
-                        "their one 'results_layout')",
+                        expected="a name of its own per track (two share one only for the "
+                        "same values, or a document holding both tracks' values: ChaosNLI's, "
+                        "named *.json, or their one 'results_layout')",
                         found=f"{shown_names} in their 'files'",
                         hint="a line ID<TAB>VALUE holds one value, so one track would refuse every "
                         f"such file: give each track a name of its own ({first.id}.tsv and "
@@ -370,10 +370,13 @@ def _overlap(name: str, other: str) -> bool:
 
 def _holds_both(first: Track, second: Track, name: str, other: str) -> bool:
     """Whether one file claimed by both tracks' names can hold both tracks' values: tracks of one
-    dataset and of different kinds reading a ChaosNLI document (the kit takes one under a *.json
-    name: ``formats.archive``) or their one ``results_layout`` (a hard label and probabilities)."""
-    if first.dataset != second.dataset or kinds.of(first) is kinds.of(second):
+    dataset and of one kind (the same values: two metrics' tracks), or of different kinds reading a
+    ChaosNLI document (the kit takes one under a *.json name: ``formats.archive``) or their one
+    ``results_layout`` (a hard label and probabilities)."""
+    if first.dataset != second.dataset:
         return False
+    if kinds.of(first) is kinds.of(second):
+        return True
     documents = name.lower().endswith(".json") and other.lower().endswith(".json")
     layout = first.results_layout
     return documents or (layout is not None and layout == second.results_layout)

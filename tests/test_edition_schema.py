@@ -451,6 +451,19 @@ def test_a_track_s_files_naming_another_track_s_own_file_is_refused(tmp_path, fi
     load_edition(folder)
 
 
+def test_tracks_of_one_dataset_and_kind_may_claim_one_file(tmp_path):
+    """Two similarity tracks of one dataset (two metrics' tracks) whose patterns overlap
+    (en_*.tsv, en_en*.tsv) read one file's same values: the shared-name rule refused them."""
+    folder = make_edition(tmp_path / "ed")
+    config = yaml.safe_load((folder / "edition.yaml").read_text(encoding="utf-8"))
+    similarity = [t for t in config["tracks"] if t["kind"] == "similarity"][0]
+    second = dict(similarity, id="sim2", primary=False, files=["en_en*.tsv"])
+    similarity["files"] = ["en_*.tsv"]
+    config["tracks"].append(second)
+    (folder / "edition.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    load_edition(folder)
+
+
 @pytest.mark.parametrize(
     "first, second, names",
     [
