@@ -113,7 +113,7 @@ def archives(draw) -> bytes:
     if entries and draw(st.integers(0, 3)) == 0:
         field = draw(st.sampled_from(["flag_bits", "method", "crc", "file_size"]))
         data = patch(
-            data, draw(st.integers(0, len(entries) - 1)), **{field: draw(st.integers(0, 2**16))}
+            data, draw(st.integers(0, len(entries) - 1)), **{field: draw(st.integers(0, 2**16 - 1))}
         )
     return data
 
