@@ -878,6 +878,12 @@ def test_a_ranking_folder_inside_the_submissions_folder_is_not_a_submission_on_a
     )
     rows = list(csv.DictReader(open(subs / "ranking" / "ranking.csv")))
     assert "ranking" not in {r["system"] for r in rows}
+    shutil.rmtree(subs / "ranking")
+    nested = subs / "results" / "ranking"  # a folder holding only the way to --out is skipped too
+    for _ in range(2):
+        command = [str(subs), str(ref), "--out", str(nested), "--teams", str(teams)]
+        assert rank_main([*command, "--resamples", "20"]) == 0
+    assert f"(--out is {nested}): results/\n" in capsys.readouterr().err
 
 
 # --- the real STS 2017 data ----------------------------------------------------------------------------

@@ -144,8 +144,9 @@ def find_submissions(
     folder: Path, out: Path | None = None
 ) -> tuple[list[tuple[str, Path]], list[tuple[str, str]]]:
     """(system name, path) of every zip and sub-folder, sorted by name, and (name, why) of every
-    other entry, which is not ranked (hidden entries, the ranking's ``out`` folder, and its files
-    ``OUTPUT_FILES`` when ``folder`` is ``out``, are skipped, with a note). A name's bytes that are
+    other entry, which is not ranked (hidden entries, the ranking's ``out`` folder or a folder
+    holding only the way to it, and its files ``OUTPUT_FILES`` when ``folder`` is ``out``, are
+    skipped, with a note). A name's bytes that are
     not UTF-8 are written as their values (``caf\\xe9``), in every table. UsageError when there is
     no submission, no such folder (or a file), or two entries name the same system (``beta.zip``
     and a folder ``beta``)."""
@@ -154,7 +155,7 @@ def find_submissions(
     own = [
         p
         for p in listing
-        if (p.is_dir() and p.resolve() == target)
+        if (p.is_dir() and target and _leads_only_to(p, target))
         or (p.is_file() and p.name in OUTPUT_FILES and folder.resolve() == target)
     ]
     if own:
@@ -678,6 +679,18 @@ def run(args: argparse.Namespace) -> int:
         unranked = counted(len(failures), "submission")
         log(f"{unranked} not ranked: " + ", ".join(name for name, _ in failures))
     return 0
+
+
+def _leads_only_to(path: Path, target: Path) -> bool:
+    """Whether the folder ``path`` is ``target`` (resolved) or holds nothing but the way to it, each
+    folder down to it holding only the next (``SUBS/results`` of ``--out SUBS/results/ranking``);
+    a team's folder that also holds ``--out`` is still a submission."""
+    if path.resolve() == target:
+        return True
+    inside = [entry for entry in path.iterdir() if entry.name[:1] != "."]
+    if path.resolve() not in target.parents or len(inside) != 1:
+        return False
+    return inside[0].is_dir() and _leads_only_to(inside[0], target)
 
 
 def score_submissions(
