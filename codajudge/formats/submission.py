@@ -259,9 +259,8 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
         hint = index_hint or elsewhere or written_ids_hint(heads[0], index)
         hint = hint or prefixed_ids_hint(heads, index)
         rule = Rule("none of the ids in this file belong to the track", expected, hint)
-        raise rule.error(
-            problems.file, f"ids such as {shorten(heads[0])!r} on line {columns.lines[0]}"
-        )
+        found = f"ids such as {shorten(heads[0])!r} on line {columns.lines[0]}"
+        raise rule.error(problems.file, found)
     runs = _batch_runs(position)
     first_line: dict[int, int] = {}  # item -> the line that gave it
     # the items a line without a tab starts with (then a space, comma or semicolon): that line's
@@ -274,11 +273,8 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
     rows = zip(heads, columns.starts, columns.lines, position.tolist(), texts)
     for head, start, line, item, text in rows:
         if not start:
-            add_problem(
-                problems,
-                _no_tab(text, columns.json_lines, example, decimal_comma, index),
-                line=line,
-            )
+            problem = _no_tab(text, columns.json_lines, example, decimal_comma, index)
+            add_problem(problems, problem, line=line)
             named.append(index.get(LEADING_FIELD.split(text.strip(), maxsplit=1)[0], -1))
         elif item < 0:
             unknown_id(problems, head, index, line, index_hint)
