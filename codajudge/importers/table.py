@@ -285,8 +285,7 @@ def _annotations(columns: dict, row: dict, at: PlacedProblems) -> dict[str, list
         names = spec or []
         cells = [_annotation(row.get(column)) for column in names]
     listed = columns.get("annotators")  # comma-separated unless it says its own ``sep``
-    if listed is not None:
-        names = _parts(row, listed)
+    names = _parts(row, listed) if listed is not None else names
     if listed is not None and (len(names) != len(cells) or len(set(names)) != len(names)):
         column, sep = _column_and_sep(listed)
         message, hint = _annotators_mismatch(spec, len(names), len(cells))
