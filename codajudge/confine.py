@@ -84,8 +84,7 @@ def missing_file_problem(value: str, base: Path, where: str, key: str, what: str
     """The Problem of ``key``'s file ``value`` (a ``what``) not found in ``base``: the path tried,
     and the closest name of the files of the same suffix in its folder."""
     tried = Path(base) / value
-    same_suffix = tried.parent.glob(f"*{tried.suffix}")
-    near = [path.relative_to(base).as_posix() for path in same_suffix]
+    near = [path.relative_to(base).as_posix() for path in tried.parent.glob(f"*{tried.suffix}")]
     hint = did_you_mean(value, near) or "correct the path or add the file there"
     found = "a folder" if tried.is_dir() else "no such file"
     wanted = f"a {what} at {tried}"

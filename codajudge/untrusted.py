@@ -366,13 +366,6 @@ def _prctl(option: int, value: int) -> bool:
         return False
 
 
-def _adopt_orphans(adopt: bool) -> bool:
-    """Make this process Linux's child subreaper (or stop it): a descendant whose parent ends is
-    then re-parented to it, not to init, whatever session or group it moved to. False where that
-    is unavailable (not Linux)."""
-    return _prctl(36, int(adopt))  # PR_SET_CHILD_SUBREAPER of <linux/prctl.h>
-
-
 def _stop_adopted(spared: frozenset[int]) -> None:
     """While this process is a child subreaper: kill and reap its children but ``spared`` until
     none is left (a descendant whose parent was killed is adopted, and the next round kills it);
@@ -400,19 +393,21 @@ def _stop_adopted(spared: frozenset[int]) -> None:
 
 @contextlib.contextmanager
 def adopting():
-    """While inside, this process adopts the orphans among its descendants (``_adopt_orphans``);
-    on leaving, it kills every process descended from it but its children from before and theirs,
-    until none is left (``_stop_adopted``; a chain of forks, each into a session of its own,
-    included), so that nothing started inside outlives it, and only then stops adopting. Where
-    adoption is unavailable, it kills the descendants it can find (``stop_tree``); a process that
-    left its parent and session is then out of reach (only a sandbox or container ends it).
+    """While inside, this process adopts the orphans among its descendants (it is Linux's child
+    subreaper: a descendant whose parent ends is re-parented to it, not to init, whatever session
+    or group it moved to); on leaving, it kills every process descended from it but its children
+    from before and theirs, until none is left (``_stop_adopted``; a chain of forks, each into a
+    session of its own, included), so that nothing started inside outlives it, and only then stops
+    adopting. Where adoption is unavailable, it kills the descendants it can find (``stop_tree``);
+    a process that left its parent and session is then out of reach (only a sandbox or container
+    ends it).
     On entering, this process also makes itself non-dumpable (Linux): a process of the same user
     without CAP_SYS_PTRACE, such as a descendant running participant code, can then no more open
     its /proc/PID entries (its stdout, its memory); a descendant is dumpable again once it runs a
     new program (exec)."""
     before = _children()
     _prctl(4, 0)  # PR_SET_DUMPABLE of <linux/prctl.h>, for good: see the docstring
-    adopted = _adopt_orphans(True)
+    adopted = _prctl(36, 1)  # PR_SET_CHILD_SUBREAPER of <linux/prctl.h> (False: not Linux)
     try:
         yield
     finally:
@@ -420,6 +415,6 @@ def adopting():
             try:
                 _stop_adopted(before)
             finally:
-                _adopt_orphans(False)
+                _prctl(36, 0)  # no longer the child subreaper
         else:
             stop_tree(os.getpid(), spared=before)

@@ -397,8 +397,7 @@ def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
             found = property_problems(metric, gold, n_labels, track_id)
         except Exception as error:  # the organiser's code: its failure is theirs to fix
             raise code_failure(error, module_file, doing) from None
-        where = f"{module_file}: {doing}"
-        problems.extend(Problem(where, message) for message in found)
+        problems.extend(Problem(f"{module_file}: {doing}", message) for message in found)
     problems += gold_problems(result, columns, f"phase {phase.id!r}")
     if problems:
         raise ConfigError(problems[:1])

@@ -176,9 +176,8 @@ def _positions(records: dict, ids: list[str], problems: ProblemCollector, elsewh
     others = [uid for uid in records if uid not in index]
     phase = elsewhere(others) if elsewhere is not None and not position else None
     if phase:
-        rule = Rule(
-            "none of the document's uids belong to the track", f"uids such as {ids[0]!r}", phase
-        )
+        message = "none of the document's uids belong to the track"
+        rule = Rule(message, f"uids such as {ids[0]!r}", phase)
         raise rule.error(problems.file, f"uids such as {shorten(others[0])!r}")
     parts = {uid: elsewhere.part_of(uid) if elsewhere else None for uid in others}
     every = elsewhere is not None and len(position) == len(ids)

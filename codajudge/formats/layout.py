@@ -107,9 +107,8 @@ class Columns:
         commas = "\t" not in texts[0]
         fields = texts[0].split("," if commas else "\t")
         if len(fields) >= 3 and not fields[0].strip() and all(map(str.strip, fields[1:])):
-            raise (INDEX_AND_COMMAS if commas else INDEX_COLUMN).error(
-                display, repr(shorten(texts[0])), numbers[0]
-            )
+            rule = INDEX_AND_COMMAS if commas else INDEX_COLUMN
+            raise rule.error(display, repr(shorten(texts[0])), numbers[0])
         self._refuse_one_line_of_values(numbers, texts)
         self.numbers, self.texts = numbers, texts
         braced = texts[0].lstrip().startswith("{")

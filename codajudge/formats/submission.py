@@ -69,19 +69,15 @@ RELEASE_LINES_NOTE = (
 #: A line's first field, then the separator written where a tab should be: a comma (CSV), a
 #: semicolon (the CSV Excel writes in locales of a decimal comma) or spaces.
 SEPARATOR = re.compile(r"[^\s,;\[{\"']+( *[,;]|[ \u3000]+)\S")
-SEMICOLON_HINT = (
-    "the line looks semicolon-separated (Excel's CSV in many locales): write a tab between the id "
-    "and the value (df.to_csv(path, sep='\\t', index=False))"
-)
+#: How a line without a tab, its fields separated otherwise (CSV), is fixed.
+TAB_FIX = "write a tab between the id and the value (df.to_csv(path, sep='\\t', index=False))"
+SEMICOLON_HINT = f"the line looks semicolon-separated (Excel's CSV in many locales): {TAB_FIX}"
 KEYED_BY_ID = (
     "the line is one JSON object keyed by the track's ids (json.dump of a dict): write one line per "
     'item, ID<TAB>VALUE, or JSON lines {"id": ID, "label": VALUE}'
 )
 DECIMAL_COMMA_HINT = "; its numbers have a decimal comma: use a dot as the decimal separator"
-CSV_HINT = (
-    "the line looks comma-separated (CSV): write a tab between the id and the value "
-    "(df.to_csv(path, sep='\\t', index=False))"
-)
+CSV_HINT = f"the line looks comma-separated (CSV): {TAB_FIX}"
 SPACES_HINT = "the id and the value look separated by spaces: write one tab between them"
 RESULTS_LAYOUT_GIVEN = (
     "the file looks like the LeWiDi 2023 layout (hard label<TAB>p0<TAB>p1 rows, no id), which "
@@ -263,9 +259,8 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
         hint = index_hint or elsewhere or written_ids_hint(heads[0], index)
         hint = hint or prefixed_ids_hint(heads, index)
         rule = Rule("none of the ids in this file belong to the track", expected, hint)
-        raise rule.error(
-            problems.file, f"ids such as {shorten(heads[0])!r} on line {columns.lines[0]}"
-        )
+        found = f"ids such as {shorten(heads[0])!r} on line {columns.lines[0]}"
+        raise rule.error(problems.file, found)
     runs = _batch_runs(position)
     first_line: dict[int, int] = {}  # item -> the line that gave it
     # the items a line without a tab starts with (then a space, comma or semicolon): that line's
@@ -278,11 +273,8 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
     rows = zip(heads, columns.starts, columns.lines, position.tolist(), texts)
     for head, start, line, item, text in rows:
         if not start:
-            add_problem(
-                problems,
-                _no_tab(text, columns.json_lines, example, decimal_comma, index),
-                line=line,
-            )
+            problem = _no_tab(text, columns.json_lines, example, decimal_comma, index)
+            add_problem(problems, problem, line=line)
             named.append(index.get(LEADING_FIELD.split(text.strip(), maxsplit=1)[0], -1))
         elif item < 0:
             unknown_id(problems, head, index, line, index_hint)

@@ -162,18 +162,17 @@ def _csv_rows(lines: list[str], delimiter: str, problems) -> tuple[list[str], li
                 continue
             rows.append((reader.line_num, row))
     except csv.Error as error:
-        problems.add(**_csv_problem(str(error), max(reader.reader.line_num, 1), len(lines)))
+        problems.add(**_csv_problem(str(error), len(lines)), line=max(reader.reader.line_num, 1))
         raise ConfigError(problems.problems, problems.omitted)
     return header, rows
 
 
-def _csv_problem(error: str, lineno: int, line_count: int) -> dict:
-    """The located problem of a csv module error (its own words only for an unforeseen one); a file
-    of one line (no LF) with a CR in it has lines ending in CR alone."""
+def _csv_problem(error: str, line_count: int) -> dict:
+    """The problem of a csv module error, its line aside (its own words only for an unforeseen
+    one); a file of one line (no LF) with a CR in it has lines ending in CR alone."""
     if "field larger than field limit" in error:
         return dict(
             message="a cell longer than the CSV reader's limit",
-            line=lineno,
             expected=f"cells of at most {csv.field_size_limit():,} characters",
             found="a longer cell",
             hint="a quote that is never closed runs on to the end of the file: check the quotes "
@@ -182,13 +181,12 @@ def _csv_problem(error: str, lineno: int, line_count: int) -> dict:
     if "new-line character seen in unquoted field" in error:
         return dict(
             message="a line break (CR) inside an unquoted cell",
-            line=lineno,
             expected="lines ending in LF or CR LF, a cell holding a line break quoted",
             found="lines ending in CR alone" if line_count == 1 else "a CR in an unquoted cell",
             hint="save the file with LF (Unix) or CR LF (Windows) line ends, and quote a cell "
             "that holds a line break",
         )
-    return dict(message=f"not valid CSV ({error})", line=lineno)
+    return dict(message=f"not valid CSV ({error})")
 
 
 def _text(value) -> str | None:
@@ -285,8 +283,7 @@ def _annotations(columns: dict, row: dict, at: PlacedProblems) -> dict[str, list
         names = spec or []
         cells = [_annotation(row.get(column)) for column in names]
     listed = columns.get("annotators")  # comma-separated unless it says its own ``sep``
-    if listed is not None:
-        names = _parts(row, listed)
+    names = _parts(row, listed) if listed is not None else names
     if listed is not None and (len(names) != len(cells) or len(set(names)) != len(names)):
         column, sep = _column_and_sep(listed)
         message, hint = _annotators_mismatch(spec, len(names), len(cells))
