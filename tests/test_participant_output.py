@@ -103,6 +103,22 @@ def test_each_echoed_line_shows_its_control_characters_escaped_behind_the_prefix
     assert (out / OUTPUT).read_bytes().startswith(b"\r\x1b[2Kscores: 1.0\tok ")
 
 
+def test_a_line_the_code_writes_on_the_kits_pipe_is_echoed_as_the_codes(tmp_path, capfd):
+    """The child's pipe for the kit's lines (its last argument) is open to the code, which runs in
+    the child: a line not of the child's own forms (progress, notes) is shown as the code's, so a
+    forged 'scoring program: ...' line gets the prefix (a trial wrote one through fd 4)."""
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    forging = "os.write(int(sys.argv[-1]), b'scoring program: FORGED\\n')"
+    model = "import os, sys\n" + CHATTY_MODEL.replace("print('fitting', self.track['id'])", forging)
+    out = tmp_path / "out"
+    submission = write_submission(tmp_path / "sub", model)
+    assert main([str(phase["input"]), str(out), str(submission)]) == 0
+    lines = capfd.readouterr().out.splitlines()
+    assert "[your code] scoring program: FORGED" in lines
+    assert "scoring program: FORGED" not in lines
+    assert any(line.startswith("track ") and "fitting" in line for line in lines)
+
+
 def test_quiet_code_leaves_no_output_file_and_a_planted_one_is_removed(tmp_path, capfd):
     phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
     quiet = CHATTY_MODEL.replace("print('fitting', self.track['id'])", "pass")

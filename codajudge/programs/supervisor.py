@@ -53,6 +53,8 @@ PROGRESS_TAIL_BYTES = 16 * 1024
 #: The kit's progress lines (``child._run_track``): "track ID: what it does" and "track ID done in
 #: ...".
 _PROGRESS_LINE = re.compile(r"^track (\S+?)(?:: (fitting|predicting)| done) ")
+#: The forms of the lines the child writes on the kit's pipe (``child.py``: progress and notes).
+_CHILD_LINE = re.compile(r"track \S+[: ]|note: ")
 _CHILD_BOOT = (
     "import sys; sys.path.insert(0, sys.argv.pop(1)); "
     "from codajudge.programs.child import child_main; sys.exit(child_main(sys.argv[1:]))"
@@ -220,7 +222,14 @@ def run_child(
 
 
 def _print_kit_line(line: bytes) -> None:
-    print(safe_display(line.decode("utf-8", "replace").rstrip("\n"))[:KIT_LINE_CHARS], flush=True)
+    """Print a line of the child's pipe as the kit's when it has the form of the child's own lines
+    (``_CHILD_LINE``), else as the participant's code's (``_echo``): the code runs in the child and
+    can write to that pipe too."""
+    text = line.decode("utf-8", "replace").rstrip("\n")
+    if _CHILD_LINE.match(text):
+        print(safe_display(text)[:KIT_LINE_CHARS], flush=True)
+    else:
+        _echo(sys.stdout, line)
 
 
 def past_time_limit(limit: float, during: str, limit_note: str) -> SubmissionError:
