@@ -373,6 +373,21 @@ def test_a_name_starting_with_the_first_word_of_a_datasets_file_names_names_its_
         "tracks 'ven_soft' and 'ven_pe' (<Dataset>_results.tsv is the LeWiDi 2023 name, one file per "
         "dataset): name their files ven_soft.tsv and ven_pe.tsv"
     ]
+    # a track's own <id>.tsv names no dataset: sts2017's track1.tsv (ar-ar) is not tr_en's
+    sts = [
+        track_from_dict(
+            {
+                "id": track_id,
+                "kind": "similarity",
+                "dataset": f"sts_{track_id}",
+                "files": [f"STS.output.track{n}.*.txt"],
+            }
+        )
+        for n, track_id in ((1, "ar_ar"), (6, "tr_en"))
+    ]
+    assert ignored_file_notes(["track1.tsv"], sts) == [
+        "file 'track1.tsv' matches no track and was ignored"
+    ]
 
 
 def test_a_name_holding_every_word_of_one_tracks_name_is_a_near_miss():

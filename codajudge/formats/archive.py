@@ -460,10 +460,11 @@ def _dataset_tracks(name: str, tracks: Sequence[Track]) -> list[Track]:
 
 def _dataset_names(dataset: str, tracks: Sequence[Track]) -> set[str]:
     """The names of ``dataset`` among ``tracks``, two letters at least, lower case: its id and the
-    first word of a file name or pattern of each of its tracks (``varierrnli`` of lewidi2025's
-    ``varierrnli_*_soft.tsv`` and ``varierrnli_*_pe.tsv``)."""
+    first word of a name or pattern of each of its tracks' ``files`` (``varierrnli`` of lewidi2025's
+    ``varierrnli_*_soft.tsv`` and ``varierrnli_*_pe.tsv``), not of its own ``<id>.tsv`` (sts2017's
+    ``tr_en.tsv`` would make ``track1.tsv`` tr_en's)."""
     of_dataset = [t for t in tracks if t.dataset == dataset]
-    words = [{_first_word(pattern) for pattern in t.file_names} for t in of_dataset]
+    words = [{_first_word(pattern) for pattern in t.file_names[1:]} for t in of_dataset]
     names = {dataset.lower(), *set.intersection(*words)}
     return {name for name in names if len(name) > 1 and "*" not in name}
 
