@@ -318,8 +318,8 @@ def test_a_results_rows_bad_probability_is_named_as_a_file_of_lines_names_it(
             "0\t1.2\t-0.2",
             True,
             "soft label has a negative probability; expected probabilities >= 0, found -0.2. "
-            "Probabilities are between 0 and 1: give each label's probability, the row summing to "
-            "1 (a model's raw scores, logits, become such by a softmax)",
+            "Probabilities are between 0 and 1: give each label's probability, the soft label "
+            "summing to 1 (a model's raw scores, logits, become such by a softmax)",
         ),
     ],
     ids=["label", "negative"],

@@ -459,3 +459,21 @@ def test_an_empty_row_is_refused_as_not_summing_to_1():
         "hint": "divide each value by the row's sum",
     }
     assert _probabilities([], 0, "soft label", chosen=True) == []
+
+
+def test_a_negative_probability_of_a_multilabel_pair_is_told_the_pair_sums_to_1():
+    """On a multilabel track each label's pair [P(not), P(chosen)] sums to 1, not the row: the hint
+    said "the row summing to 1", which done literally gives an invalid file (a trial's ven_soft)."""
+    track = track_from_dict(
+        {
+            "id": "ven_soft",
+            "kind": "soft_label",
+            "dataset": "ven",
+            "scale": "multilabel",
+            "labels": ["e", "n", "c"],
+        }
+    )
+    with pytest.raises(ValueProblem) as caught:
+        soft_label([[1.1, -0.1], [0.5, 0.5], [1, 0]], track)
+    assert caught.value.message == "pair for 'e' has a negative probability"
+    assert "give each label's probability, the pair for 'e' summing to 1" in caught.value.hint

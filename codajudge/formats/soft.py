@@ -44,12 +44,14 @@ def _probabilities(value, length: int, what: str, chosen: bool = False) -> Row:
         )
     row = list(map(float, value))
     if not (min(row, default=0) >= 0 and max(row, default=0) < math.inf):
+        # what sums to 1: the value itself (a multilabel track's pair, not its row of pairs)
+        whole = "each on its own" if chosen else f"the {what} summing to 1"
         raise ValueProblem(
             f"{what} has a negative probability",
             expected="probabilities >= 0",
             found=f"{min(row):g}",
-            hint="probabilities are between 0 and 1: give each label's probability, the row "
-            "summing to 1 (a model's raw scores, logits, become such by a softmax)",
+            hint=f"probabilities are between 0 and 1: give each label's probability, {whole} (a "
+            "model's raw scores, logits, become such by a softmax)",
         )
     if chosen and max(row, default=0) > 1 + 1e-9:
         raise ValueProblem("a P(chosen) value is above 1", "values in [0, 1]", f"{max(row):g}")
