@@ -390,6 +390,28 @@ def test_a_name_starting_with_the_first_word_of_a_datasets_file_names_names_its_
     ]
 
 
+def test_a_name_holding_a_word_of_another_tracks_names_is_no_guess():
+    """Track4b_es-en.tsv holds every word of es_en.tsv but also track4b, a word of es_en_mt's names:
+    it was "probably meant for track 'es_en'", and the two tracks' items share ids, so the renamed
+    file was scored as the other track. A name naming another track too is no guess."""
+    sts = [
+        track_from_dict(
+            {
+                "id": track_id,
+                "kind": "similarity",
+                "dataset": f"sts_{track_id}",
+                "files": [f"STS.output.track{n}.*.txt"],
+            }
+        )
+        for n, track_id in (("4a", "es_en"), ("4b", "es_en_mt"), ("5", "en_en"))
+    ]
+    for name in ("Track4b_es-en.tsv", "sts_track5_es-en.tsv"):
+        assert ignored_file_notes([name], sts) == [
+            f"file '{name}' matches no track and was ignored"
+        ]
+    assert naming_hint(["Track5_en-en.tsv"], sts).endswith("track 'en_en': name it en_en.tsv")
+
+
 def test_a_name_holding_every_word_of_one_tracks_name_is_a_near_miss():
     """Words in another order or with more words (a team suffix, STS.out for STS.output) were no near
     miss: only the same name loosely was. A name holding the words of two tracks (en_es_en) gets no

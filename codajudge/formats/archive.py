@@ -417,7 +417,21 @@ def _meant_track(name: str, tracks: Sequence[Track]) -> Track | None:
         found = [t for t in tracks if any(_typo_of(words, pattern) for pattern in t.file_names)]
     if not found:
         found = [t for t in tracks if any(_holds_words(words, pattern) for pattern in t.file_names)]
+        if len(found) == 1 and _names_another(words, found[0], tracks):
+            return None
     return found[0] if len(found) == 1 else None
+
+
+def _names_another(words: list[str], track: Track, tracks: Sequence[Track]) -> bool:
+    """Whether ``words`` (of a loose file name) hold a word of another track's names that none of
+    ``track``'s has: ``Track4b_es-en.tsv`` holds es_en's words, but ``track4b`` is es_en_mt's."""
+
+    def words_of(t: Track) -> set[str]:
+        return {word for name in t.file_names for word in _loose(name).split("_")}
+
+    own = words_of(track)
+    others = set().union(*(words_of(t) for t in tracks if t is not track))
+    return any(word in others and word not in own for word in words)
 
 
 #: How alike (difflib's ratio) a word of a file name must be to a word of a track's name to be
