@@ -477,3 +477,20 @@ def test_a_negative_probability_of_a_multilabel_pair_is_told_the_pair_sums_to_1(
         soft_label([[1.1, -0.1], [0.5, 0.5], [1, 0]], track)
     assert caught.value.message == "pair for 'e' has a negative probability"
     assert "give each label's probability, the pair for 'e' summing to 1" in caught.value.hint
+
+
+def test_a_multilabel_pair_not_summing_to_1_is_told_to_divide_by_the_pairs_sum():
+    """The fix said "divide each value by the row's sum": on a multilabel track the pair sums to 1,
+    and dividing by the row's sum was refused again (a trial's ven_soft)."""
+    track = track_from_dict(
+        {
+            "id": "ven_soft",
+            "kind": "soft_label",
+            "dataset": "ven",
+            "scale": "multilabel",
+            "labels": ["e", "n", "c"],
+        }
+    )
+    with pytest.raises(ValueProblem) as caught:
+        soft_label([[0.7, 0.2], [0.6, 0.4], [0.5, 0.5]], track)
+    assert caught.value.hint == "divide each value by the pair's sum"

@@ -58,9 +58,9 @@ def _probabilities(value, length: int, what: str, chosen: bool = False) -> Row:
     return row
 
 
-def _summing_to_one(value, length: int, what: str) -> tuple[Row, float]:
+def _summing_to_one(value, length: int, what: str, whole: str = "the row") -> tuple[Row, float]:
     """``_probabilities`` whose sum is within ``SUM_TOLERANCE`` of 1 (the last rule, checked after
-    theirs), and that sum."""
+    theirs), and that sum; ``whole`` names what sums to 1 in the fix (a multilabel label's pair)."""
     row = _probabilities(value, length, what)
     total = _total(row)
     # an infinite sum is refused too; 1e-9 for rounding: abs(0.98 - 1) is 0.020000000000000018
@@ -71,7 +71,7 @@ def _summing_to_one(value, length: int, what: str) -> tuple[Row, float]:
             f"{what} does not sum to 1",
             expected=f"a sum within {SUM_TOLERANCE} of 1",
             found=f"sum {total:.6g}" if math.isfinite(total) else overflow.format(max(row)),
-            hint="divide each value by the row's sum",
+            hint=f"divide each value by {whole}'s sum",
         )
     return row, total
 
@@ -133,7 +133,7 @@ def _multilabel(value, track: Track) -> tuple[list, list[ReadNote]]:
         chosen = _probabilities(value, k, "soft label", chosen=True)
         return [[1.0 - x, x] for x in chosen], [ReadNote(CHOSEN_ONLY)]
     pairs = [
-        _normalised(*_summing_to_one(pair, 2, f"pair for '{label}'"))
+        _normalised(*_summing_to_one(pair, 2, f"pair for '{label}'", "the pair"))
         for label, pair in zip(track.labels, value)
     ]
     return [pair for pair, _ in pairs], [note for _, notes in pairs for note in notes]
