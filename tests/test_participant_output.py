@@ -119,6 +119,37 @@ def test_a_line_the_code_writes_on_the_kits_pipe_is_echoed_as_the_codes(tmp_path
     assert any(line.startswith("track ") and "fitting" in line for line in lines)
 
 
+def test_the_codes_lines_and_the_kits_never_run_into_one_line(monkeypatch):
+    """The pipes' reader threads print at once: print() wrote a line and its end apart, and a trial
+    saw '[your code] note: my owntrack snli_nli: fitting on 0 training items'."""
+    import threading
+    import time
+
+    from codajudge.programs import supervisor
+
+    class Slow(io.StringIO):
+        def write(self, text):
+            time.sleep(0.0001)  # room for the other thread between a line and its end
+            return super().write(text)
+
+    stream = Slow()
+    monkeypatch.setattr(supervisor.sys, "stdout", stream)
+    code = threading.Thread(
+        target=lambda: [supervisor._echo(stream, b"mine\n") for _ in range(200)]
+    )
+    kit = threading.Thread(
+        target=lambda: [
+            supervisor._print_kit_line(b"track t: fitting on 1 item\n") for _ in range(200)
+        ]
+    )
+    for thread in (code, kit):
+        thread.start()
+    for thread in (code, kit):
+        thread.join()
+    lines = stream.getvalue().splitlines()
+    assert set(lines) == {"[your code] mine", "track t: fitting on 1 item"} and len(lines) == 400
+
+
 def test_quiet_code_leaves_no_output_file_and_a_planted_one_is_removed(tmp_path, capfd):
     phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
     quiet = CHATTY_MODEL.replace("print('fitting', self.track['id'])", "pass")

@@ -85,11 +85,23 @@ def code_printed(path: Path) -> bool:
     return bool(start) and start != f"\n{MESSAGE_HEADER}\n".encode()
 
 
+#: Held while a line is written: the pipes' reader threads print at once, and print() writes a
+#: line and its end apart, so that two threads' lines could run into one.
+_WRITING = threading.Lock()
+
+
+def _say(stream, text: str) -> None:
+    """Write ``text`` as one whole line on ``stream`` (this program's stdout or stderr)."""
+    with _WRITING:
+        stream.write(text + "\n")
+        stream.flush()
+
+
 def _echo(stream, line: bytes) -> None:
     """Echo one of the participant's lines on ``stream`` (this program's stdout or stderr), its
     control characters but tabs and its invalid bytes escaped, so no line hides ECHO_PREFIX."""
     text = line.decode("utf-8", errors="backslashreplace").rstrip("\r\n")
-    print(ECHO_PREFIX + "\t".join(map(safe_lines, text.split("\t"))), file=stream, flush=True)
+    _say(stream, ECHO_PREFIX + "\t".join(map(safe_lines, text.split("\t"))))
 
 
 class ParticipantOutput(CappedOutput):
@@ -104,7 +116,7 @@ class ParticipantOutput(CappedOutput):
         self._stop_saving = threading.Event()
 
     def head_full(self) -> None:
-        print(HEAD_FULL_NOTE, flush=True)
+        _say(sys.stdout, HEAD_FULL_NOTE)
 
     def drain(self, stdout: BinaryIO, stderr: BinaryIO) -> list[threading.Thread]:
         """Read the child's two pipes into this one output, in the order the lines come, each
@@ -227,7 +239,7 @@ def _print_kit_line(line: bytes) -> None:
     can write to that pipe too."""
     text = line.decode("utf-8", "replace").rstrip("\n")
     if _CHILD_LINE.match(text):
-        print(safe_display(text)[:KIT_LINE_CHARS], flush=True)
+        _say(sys.stdout, safe_display(text)[:KIT_LINE_CHARS])
     else:
         _echo(sys.stdout, line)
 
