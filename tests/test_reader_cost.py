@@ -235,10 +235,11 @@ def test_a_sum_that_overflows_is_named_without_a_numpy_warning(
         warnings.simplefilter("always")
         _read(track, items, [good, row, good], tmp_path)
     assert [str(w.message) for w in caught] == []
+    whole = "pair" if track is MULTI_SOFT else "row"  # what sums to 1
     assert str(error.value) == (
         f"{track.id}.tsv, line 2, item 'i1': {message}; expected a sum within 0.02 of 1, found "
         "values too large to add up (the sum overflows; the largest value is 1e+308). Divide each "
-        "value by the row's sum"
+        f"value by the {whole}'s sum"
     )
 
 
