@@ -223,3 +223,17 @@ def test_a_field_a_template_does_not_receive_is_named_with_those_it_does_or_that
     with pytest.raises(ConfigError) as some:
         prose.fill("mae", name="mae", title="MAE")
     assert "expected fields among $name, $title, found $nme" in str(some.value)
+
+
+def test_no_metric_description_names_a_shipped_editions_dataset():
+    """A metric's text is on the Evaluation page of every edition that scores with it: anad's
+    example named CSC, which a reused lewidi2025 without CSC still showed. Its examples name no
+    dataset of a shipped edition (an official script's provenance, ChaosNLI's, is no dataset id)."""
+    import yaml
+
+    datasets = set()
+    for config in (REPO / "editions").glob("*/edition.yaml"):
+        datasets |= set(yaml.safe_load(config.read_text(encoding="utf-8")).get("datasets") or {})
+    for template in (texts.KIT_TEMPLATES / "metrics").glob("*.md"):
+        words = set(re.findall(r"[a-z0-9_]+", template.read_text(encoding="utf-8").lower()))
+        assert not words & {d.lower() for d in datasets}, template.name
