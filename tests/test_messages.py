@@ -405,7 +405,7 @@ def test_a_name_holding_a_word_of_another_tracks_names_is_no_guess():
         )
         for n, track_id in (("4a", "es_en"), ("4b", "es_en_mt"), ("5", "en_en"))
     ]
-    for name in ("Track4b_es-en.tsv", "sts_track5_es-en.tsv"):
+    for name in ("Track4b_es-en.tsv", "sts_track5_es-en.tsv", "es_en_4b.tsv", "track_4b_es_en.tsv"):
         assert ignored_file_notes([name], sts) == [
             f"file '{name}' matches no track and was ignored"
         ]

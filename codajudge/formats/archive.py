@@ -423,15 +423,23 @@ def _meant_track(name: str, tracks: Sequence[Track]) -> Track | None:
 
 
 def _names_another(words: list[str], track: Track, tracks: Sequence[Track]) -> bool:
-    """Whether ``words`` (of a loose file name) hold a word of another track's names that none of
-    ``track``'s has: ``Track4b_es-en.tsv`` holds es_en's words, but ``track4b`` is es_en_mt's."""
+    """Whether ``words`` (of a loose file name) hold a word that none of ``track``'s names has and
+    that may name another track: a word of another track's names (``Track4b_es-en.tsv`` holds
+    es_en's words, but ``track4b`` is es_en_mt's) or, where other tracks' names are numbered, any
+    word with a digit (``es_en_4b.tsv``, ``tr_en_1.tsv``)."""
 
     def words_of(t: Track) -> set[str]:
         return {word for name in t.file_names for word in _loose(name).split("_")}
 
     own = words_of(track)
     others = set().union(*(words_of(t) for t in tracks if t is not track))
-    return any(word in others and word not in own for word in words)
+
+    def has_digit(word: str) -> bool:
+        return any(map(str.isdigit, word))
+
+    # where other tracks' names are numbered, a number may be theirs whichever way it is written
+    numbered = {word for word in words if has_digit(word)} if any(map(has_digit, others)) else set()
+    return any(word in others | numbered and word not in own for word in words)
 
 
 #: How alike (difflib's ratio) a word of a file name must be to a word of a track's name to be
