@@ -150,6 +150,18 @@ def test_the_codes_lines_and_the_kits_never_run_into_one_line(monkeypatch):
     assert set(lines) == {"[your code] mine", "track t: fitting on 1 item"} and len(lines) == 400
 
 
+def test_a_thread_the_code_leaves_running_does_not_hold_the_run_to_its_time_limit(tmp_path, capfd):
+    """Every track done, the child waited for a non-daemon thread of the code until the time limit,
+    and the run was refused as "past the time limit (... reading what Model.predict returned)"
+    (a trial's thread sleeping forever). The child ends once its report is written."""
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    sleeper = "import threading, time\nthreading.Thread(target=time.sleep, args=(600,)).start()\n"
+    submission = write_submission(tmp_path / "sub", sleeper + CHATTY_MODEL)
+    out = tmp_path / "out"
+    assert main([str(phase["input"]), str(out), str(submission), "--time-limit", "30"]) == 0
+    assert status_of(out)["status"] == "ok"
+
+
 def test_quiet_code_leaves_no_output_file_and_a_planted_one_is_removed(tmp_path, capfd):
     phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
     quiet = CHATTY_MODEL.replace("print('fitting', self.track['id'])", "pass")

@@ -55,9 +55,13 @@ PROGRESS_TAIL_BYTES = 16 * 1024
 _PROGRESS_LINE = re.compile(r"^track (\S+?)(?:: (fitting|predicting)| done) ")
 #: The forms of the lines the child writes on the kit's pipe (``child.py``: progress and notes).
 _CHILD_LINE = re.compile(r"track \S+[: ]|note: ")
+#: The child's program. Once its report is written it ends at once (os._exit, its output flushed):
+#: a thread the code left running would hold it until the time limit, as a process would not
+#: (``untrusted.adopting`` kills those).
 _CHILD_BOOT = (
-    "import sys; sys.path.insert(0, sys.argv.pop(1)); "
-    "from codajudge.programs.child import child_main; sys.exit(child_main(sys.argv[1:]))"
+    "import os, sys; sys.path.insert(0, sys.argv.pop(1)); "
+    "from codajudge.programs.child import child_main; code = child_main(sys.argv[1:]); "
+    "sys.stdout.flush(); sys.stderr.flush(); os._exit(code)"
 )
 
 
