@@ -456,7 +456,7 @@ def test_an_empty_row_is_refused_as_not_summing_to_1():
         "message": "soft label does not sum to 1",
         "expected": "a sum within 0.02 of 1",
         "found": "sum 0",
-        "hint": "divide each value by the row's sum",
+        "hint": "give each label's probability, the row summing to 1 (all zeros gives none)",
     }
     assert _probabilities([], 0, "soft label", chosen=True) == []
 
@@ -494,3 +494,21 @@ def test_a_multilabel_pair_not_summing_to_1_is_told_to_divide_by_the_pairs_sum()
     with pytest.raises(ValueProblem) as caught:
         soft_label([[0.7, 0.2], [0.6, 0.4], [0.5, 0.5]], track)
     assert caught.value.hint == "divide each value by the pair's sum"
+
+
+def test_a_pair_of_zeros_is_not_told_to_divide_by_its_sum():
+    """A ven_soft pair [0, 0] was told "divide each value by the pair's sum", which is 0."""
+    track = track_from_dict(
+        {
+            "id": "ven_soft",
+            "kind": "soft_label",
+            "dataset": "ven",
+            "scale": "multilabel",
+            "labels": ["e", "n"],
+        }
+    )
+    with pytest.raises(ValueProblem) as caught:
+        soft_label([[0, 0], [0.5, 0.5]], track)
+    assert caught.value.hint == (
+        "give each label's probability, the pair summing to 1 (all zeros gives none)"
+    )

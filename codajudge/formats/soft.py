@@ -67,11 +67,14 @@ def _summing_to_one(value, length: int, what: str, whole: str = "the row") -> tu
     if not abs(total - 1) <= SUM_TOLERANCE + 1e-9:
         # finite values whose sum overflows are named as such (not "inf"); an empty row sums to 0
         overflow = "values too large to add up (the sum overflows; the largest value is {:g})"
+        fix = f"divide each value by {whole}'s sum"
+        if total == 0:  # nothing to divide by
+            fix = f"give each label's probability, {whole} summing to 1 (all zeros gives none)"
         raise ValueProblem(
             f"{what} does not sum to 1",
             expected=f"a sum within {SUM_TOLERANCE} of 1",
             found=f"sum {total:.6g}" if math.isfinite(total) else overflow.format(max(row)),
-            hint=f"divide each value by {whole}'s sum",
+            hint=fix,
         )
     return row, total
 
