@@ -389,7 +389,7 @@ def _check_own_names_unclaimed(placed: dict[int, Track], walk: Walk) -> None:
         for pattern in track.file_names[1:]:
             for other in placed.values():
                 own = other.file_names[0]
-                if other.id != track.id and fnmatchcase(own.lower(), pattern.lower()):
+                if other.id != track.id and _overlap(own, pattern):
                     Walk(f"{walk.display}[{i}] '{track.id}'", walk.problems).add(
                         "files",
                         f"{pattern!r} accepts {own}, the own file name of track '{other.id}'",

@@ -144,6 +144,10 @@ _FIELDS = re.compile(r"[\t,;:{}]+")
 FIX = "submit predictions for this phase's items (input_data {}.jsonl of this phase)"
 
 
+#: The hint's words naming the phase whose ids a file holds (``programs.rank`` reads them back).
+OTHER_PHASE_WORDS = "these are the ids of the {} phase"
+
+
 class OtherPhases:
     """``ItemKeys.elsewhere`` for one track: the hint naming the other phase a file is of, by its
     first ids (called with them) or, for a positional file, by its number of lines; never a hint
@@ -187,7 +191,7 @@ class OtherPhases:
         for phase, known in self.ids.items():
             header = len(looked_up) > 1 and looked_up[0] not in known
             if looked_up and all(h in known for h in looked_up[header:]):
-                return f"these are the ids of the {phase} phase; {FIX.format(self.dataset)}"
+                return f"{OTHER_PHASE_WORDS.format(phase)}; {FIX.format(self.dataset)}"
         return None
 
     def of_line_count(self, lines: int) -> str | None:

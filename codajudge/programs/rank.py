@@ -71,6 +71,7 @@ from typing import Union
 from ..baselines.interface import MODEL_FILE
 from ..errors import ConfigError, KitError, SubmissionError, UsageError, counted, first_few
 from ..formats.archive import INGESTION_STATUS, READ_ERRORS, is_ignored, walk_entries
+from ..formats.coverage import OTHER_PHASE_WORDS
 from ..metrics import get as get_metric
 from ..metrics.edition_module import load_source, loaded_modules
 from ..report import atomic_write, submission_notes
@@ -123,7 +124,7 @@ def log(message: str) -> None:
 
 
 #: A refusal of a file of another phase's ids (``formats.coverage.OtherPhases``), naming the phase.
-OTHER_PHASE = re.compile(r"these are the ids of the (\S+) phase", re.IGNORECASE)
+OTHER_PHASE = re.compile(re.escape(OTHER_PHASE_WORDS).replace(r"\{\}", r"(\S+)"), re.IGNORECASE)
 
 
 def log_other_phase(spec: TaskSpec, ref_dir: Path, refused: list[tuple[str, str]], of: int) -> None:
@@ -146,10 +147,9 @@ def find_submissions(
     """(system name, path) of every zip and sub-folder, sorted by name, and (name, why) of every
     other entry, which is not ranked (hidden entries, the ranking's ``out`` folder or a folder
     holding only the way to it, and its files ``OUTPUT_FILES`` when ``folder`` is ``out``, are
-    skipped, with a note). A name's bytes that are
-    not UTF-8 are written as their values (``caf\\xe9``), in every table. UsageError when there is
-    no submission, no such folder (or a file), or two entries name the same system (``beta.zip``
-    and a folder ``beta``)."""
+    skipped, with a note). A name's bytes that are not UTF-8 are written as their values
+    (``caf\\xe9``), in every table. UsageError when there is no submission, no such folder (or a
+    file), or two entries name the same system (``beta.zip`` and a folder ``beta``)."""
     listing = sorted(folder.iterdir()) if folder.is_dir() else []
     target = out.resolve() if out else None
     own = [
