@@ -353,6 +353,21 @@ def test_a_name_starting_with_a_datasets_name_names_that_datasets_tracks_without
     ]
 
 
+def sts_tracks(*numbered: tuple[str, str]) -> list:
+    """Similarity tracks named as sts2017's are: (SemEval track number, track id) each."""
+    return [
+        track_from_dict(
+            {
+                "id": track_id,
+                "kind": "similarity",
+                "dataset": f"sts_{track_id}",
+                "files": [f"STS.output.track{n}.*.txt"],
+            }
+        )
+        for n, track_id in numbered
+    ]
+
+
 def test_a_name_starting_with_the_first_word_of_a_datasets_file_names_names_its_tracks():
     """VariErrNLI_results.tsv matched no track and got no guess: lewidi2025's ven tracks take
     varierrnli_*_soft.tsv, so the first word of a track's file names names its dataset too."""
@@ -374,17 +389,7 @@ def test_a_name_starting_with_the_first_word_of_a_datasets_file_names_names_its_
         "dataset): name their files ven_soft.tsv and ven_pe.tsv"
     ]
     # a track's own <id>.tsv names no dataset: sts2017's track1.tsv (ar-ar) is not tr_en's
-    sts = [
-        track_from_dict(
-            {
-                "id": track_id,
-                "kind": "similarity",
-                "dataset": f"sts_{track_id}",
-                "files": [f"STS.output.track{n}.*.txt"],
-            }
-        )
-        for n, track_id in ((1, "ar_ar"), (6, "tr_en"))
-    ]
+    sts = sts_tracks(("1", "ar_ar"), ("6", "tr_en"))
     assert ignored_file_notes(["track1.tsv"], sts) == [
         "file 'track1.tsv' matches no track and was ignored"
     ]
@@ -394,17 +399,7 @@ def test_a_name_holding_a_word_of_another_tracks_names_is_no_guess():
     """Track4b_es-en.tsv holds every word of es_en.tsv but also track4b, a word of es_en_mt's names:
     it was "probably meant for track 'es_en'", and the two tracks' items share ids, so the renamed
     file was scored as the other track. A name naming another track too is no guess."""
-    sts = [
-        track_from_dict(
-            {
-                "id": track_id,
-                "kind": "similarity",
-                "dataset": f"sts_{track_id}",
-                "files": [f"STS.output.track{n}.*.txt"],
-            }
-        )
-        for n, track_id in (("4a", "es_en"), ("4b", "es_en_mt"), ("5", "en_en"))
-    ]
+    sts = sts_tracks(("4a", "es_en"), ("4b", "es_en_mt"), ("5", "en_en"))
     for name in ("Track4b_es-en.tsv", "sts_track5_es-en.tsv", "es_en_4b.tsv", "track_4b_es_en.tsv"):
         assert ignored_file_notes([name], sts) == [
             f"file '{name}' matches no track and was ignored"

@@ -349,6 +349,26 @@ def test_the_builder_refuses_an_own_metric_that_misbehaves_on_the_gold(
     assert "reference_data" not in text  # a folder the build has not written yet
 
 
+def score_built_edition(tmp_path: Path, metric: str, prediction) -> int:
+    """The scoring program's exit code on the practice phase of the edition built from
+    ``tmp_path/edition`` (its own metric ``metric``), every item predicted ``prediction(items)``,
+    as the platform runs it: the module registered anew from task.json, as "metrics.py"."""
+    from codajudge.bundle.build import build
+    from codajudge.bundle.edition import load_edition
+    from codajudge.programs.score import main as score
+
+    folder = tmp_path / "edition"
+    build(load_edition(folder), folder, tmp_path / "dist")
+    shutil.copytree(tmp_path / "dist" / "small" / "reference_data" / "practice", tmp_path / "ref")
+    items = [json.loads(line) for line in (tmp_path / "ref" / "sim.jsonl").read_text().splitlines()]
+    value = prediction(items)
+    (tmp_path / "res").mkdir()
+    (tmp_path / "res" / "sim.tsv").write_text("".join(f"{item['id']}\t{value}\n" for item in items))
+    LOADED.clear()
+    REGISTRY.pop(metric)
+    return score([str(tmp_path), str(tmp_path / "out")])
+
+
 def test_an_own_metric_raising_on_a_valid_prediction_is_the_bundle_s_error_not_a_kit_bug(
     tmp_path, capsys
 ):
@@ -356,21 +376,10 @@ def test_an_own_metric_raising_on_a_valid_prediction_is_the_bundle_s_error_not_a
     the gold's scale) stops the scoring program as the bundle's problem (exit 1, no scores.json),
     naming its module's line, the metric, the track and the exception; a kit metric's exception
     stays a bug of the kit."""
-    from codajudge.bundle.build import build
-    from codajudge.bundle.edition import load_edition
-    from codajudge.programs.score import main as score
-
     high = "clipped = np.asarray(pred, dtype=float)\n    assert (clipped <= 5).all(), 'too high'"
     module = mae_module("picky_mae").replace("clipped = np.clip(", f"{high}\n    np.clip(")
-    folder = edition_naming(tmp_path / "edition", "picky_mae", module)
-    build(load_edition(folder), folder, tmp_path / "dist")
-    shutil.copytree(tmp_path / "dist" / "small" / "reference_data" / "practice", tmp_path / "ref")
-    items = [json.loads(line) for line in (tmp_path / "ref" / "sim.jsonl").read_text().splitlines()]
-    (tmp_path / "res").mkdir()
-    (tmp_path / "res" / "sim.tsv").write_text("".join(f"{item['id']}\t6\n" for item in items))
-    LOADED.clear()  # the scoring program registers the module from task.json, as "metrics.py"
-    REGISTRY.pop("picky_mae")
-    assert score([str(tmp_path), str(tmp_path / "out")]) == 1
+    edition_naming(tmp_path / "edition", "picky_mae", module)
+    assert score_built_edition(tmp_path, "picky_mae", lambda items: 6) == 1
     error = capsys.readouterr().err
     raising = (
         "metrics.py: line 11: metric 'picky_mae' on track 'sim' raises AssertionError: too high"
@@ -387,21 +396,13 @@ def test_an_own_metric_scoring_outside_its_range_is_the_bundle_s_error(tmp_path,
     declares (which the pages state and a normalised primary score divides by) stops the scoring
     program as the bundle's problem (exit 1, no scores.json), naming its module, the metric, the
     track, the range and the score, and the fix."""
-    from codajudge.bundle.build import build
-    from codajudge.bundle.edition import load_edition
-    from codajudge.programs.score import main as score
+    module = mae_module("narrow_mae").replace("upper=5.0", "upper=2.5")
+    edition_naming(tmp_path / "edition", "narrow_mae", module)
 
-    folder = tmp_path / "edition"
-    edition_naming(folder, "narrow_mae", mae_module("narrow_mae").replace("upper=5.0", "upper=2.5"))
-    build(load_edition(folder), folder, tmp_path / "dist")
-    shutil.copytree(tmp_path / "dist" / "small" / "reference_data" / "practice", tmp_path / "ref")
-    items = [json.loads(line) for line in (tmp_path / "ref" / "sim.jsonl").read_text().splitlines()]
-    far = 5 if np.mean([item["score"] for item in items]) < 2.5 else 0
-    (tmp_path / "res").mkdir()
-    (tmp_path / "res" / "sim.tsv").write_text("".join(f"{item['id']}\t{far}\n" for item in items))
-    LOADED.clear()  # the scoring program registers the module from task.json, as "metrics.py"
-    REGISTRY.pop("narrow_mae")
-    assert score([str(tmp_path), str(tmp_path / "out")]) == 1
+    def far(items):  # a valid prediction far from the gold: its MAE is above 2.5
+        return 5 if np.mean([item["score"] for item in items]) < 2.5 else 0
+
+    assert score_built_edition(tmp_path, "narrow_mae", far) == 1
     error = capsys.readouterr().err
     outside = "metrics.py: metric 'narrow_mae' on track 'sim' scores outside the metric's range; "
     assert outside + "expected every score within [0, 2.5], found " in error, error

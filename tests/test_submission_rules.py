@@ -461,20 +461,23 @@ def test_an_empty_row_is_refused_as_not_summing_to_1():
     assert _probabilities([], 0, "soft label", chosen=True) == []
 
 
+#: A multilabel soft-label track (lewidi2025's ven_soft): each label's pair sums to 1.
+MULTILABEL = track_from_dict(
+    {
+        "id": "ven_soft",
+        "kind": "soft_label",
+        "dataset": "ven",
+        "scale": "multilabel",
+        "labels": ["e", "n", "c"],
+    }
+)
+
+
 def test_a_negative_probability_of_a_multilabel_pair_is_told_the_pair_sums_to_1():
     """On a multilabel track each label's pair [P(not), P(chosen)] sums to 1, not the row: the hint
     said "the row summing to 1", which done literally gives an invalid file (a trial's ven_soft)."""
-    track = track_from_dict(
-        {
-            "id": "ven_soft",
-            "kind": "soft_label",
-            "dataset": "ven",
-            "scale": "multilabel",
-            "labels": ["e", "n", "c"],
-        }
-    )
     with pytest.raises(ValueProblem) as caught:
-        soft_label([[1.1, -0.1], [0.5, 0.5], [1, 0]], track)
+        soft_label([[1.1, -0.1], [0.5, 0.5], [1, 0]], MULTILABEL)
     assert caught.value.message == "pair for 'e' has a negative probability"
     assert "give each label's probability, the pair for 'e' summing to 1" in caught.value.hint
 
@@ -482,33 +485,15 @@ def test_a_negative_probability_of_a_multilabel_pair_is_told_the_pair_sums_to_1(
 def test_a_multilabel_pair_not_summing_to_1_is_told_to_divide_by_the_pairs_sum():
     """The fix said "divide each value by the row's sum": on a multilabel track the pair sums to 1,
     and dividing by the row's sum was refused again (a trial's ven_soft)."""
-    track = track_from_dict(
-        {
-            "id": "ven_soft",
-            "kind": "soft_label",
-            "dataset": "ven",
-            "scale": "multilabel",
-            "labels": ["e", "n", "c"],
-        }
-    )
     with pytest.raises(ValueProblem) as caught:
-        soft_label([[0.7, 0.2], [0.6, 0.4], [0.5, 0.5]], track)
+        soft_label([[0.7, 0.2], [0.6, 0.4], [0.5, 0.5]], MULTILABEL)
     assert caught.value.hint == "divide each value by the pair's sum"
 
 
 def test_a_pair_of_zeros_is_not_told_to_divide_by_its_sum():
     """A ven_soft pair [0, 0] was told "divide each value by the pair's sum", which is 0."""
-    track = track_from_dict(
-        {
-            "id": "ven_soft",
-            "kind": "soft_label",
-            "dataset": "ven",
-            "scale": "multilabel",
-            "labels": ["e", "n"],
-        }
-    )
     with pytest.raises(ValueProblem) as caught:
-        soft_label([[0, 0], [0.5, 0.5]], track)
+        soft_label([[0, 0], [0.5, 0.5], [1, 0]], MULTILABEL)
     assert caught.value.hint == (
         "give each label's probability, the pair summing to 1 (all zeros gives none)"
     )
