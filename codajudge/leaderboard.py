@@ -19,11 +19,16 @@ def score_predictions(bundle, predictions, phase: str) -> dict[str, float]:
 
     ``bundle``: a built bundle's folder or zip, or an unzipped starting kit (which scores the phases
     whose gold it holds: ``local``, and ``practice`` where that gold is public). ``predictions``:
-    a folder of prediction files (as you would zip them) or a result zip. A phase whose gold is
-    hidden, or a refused file, raises ``codajudge.errors.KitError`` with the message the scoring
-    program would print. Each note the scoring program prints first (a file it ignored, a primary
-    track not submitted, a constant prediction, rows renormalised) is issued as a ``UserWarning``
-    (``warnings.warn``) with its text; the scores are those of the leaderboard all the same.
+    a folder of prediction files (as you would zip them) or a result zip. The values are those of
+    scores.json: at full precision where the phase's gold is public, and where it is hidden (a
+    bundle's evaluation phase) the leaderboard's, rounded to 4 decimals (``tracks.PRECISION``), as
+    further digits would tell hidden items' gold. A phase the kit has no gold of, or a bundle or
+    phase that is not there, raises ``codajudge.errors.UsageError``; a refused file raises
+    ``codajudge.errors.SubmissionError`` with the message the scoring program would print (its
+    ``problems``: ``Problem`` records). Each note the scoring program prints first (a file it
+    ignored, a primary track not submitted, a constant prediction, rows renormalised) is issued as
+    a ``UserWarning`` (``warnings.warn``) with its text; the scores are those of the leaderboard
+    all the same.
 
     In an unzipped starting kit, ``score_predictions(".", "my_predictions", "local")``. A bundle
     that is not there is said so:

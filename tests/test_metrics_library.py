@@ -358,6 +358,23 @@ def test_score_predictions_warns_each_note_of_the_scoring_program(tmp_path):
     assert scores["en_en_pearson"] == 0.0 and "primary" in scores
 
 
+def test_score_predictions_gives_a_hidden_gold_phase_the_leaderboards_four_decimals(tmp_path):
+    """The root bundle's evaluation phase hides its gold: its scores are the leaderboard's, 4
+    decimals (not the metrics' 5), and the docstring and the README say so, not that it raises."""
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    items = (REPO / "input_data" / "evaluation" / "sts_en.jsonl").read_text(encoding="utf-8")
+    ids = [json.loads(line)["id"] for line in items.splitlines()]
+    rows = (f"{item}\t{index * 7919 % 50 / 10}\n" for index, item in enumerate(ids))
+    (folder / "en_en.tsv").write_text("".join(rows), encoding="utf-8")
+    with pytest.warns(UserWarning):  # es_es, a primary track, is not submitted
+        scores = leaderboard.score_predictions(REPO, folder, "evaluation")
+    assert scores and all(value == round(value, 4) for value in scores.values())
+    for text in (leaderboard.score_predictions.__doc__, readme_section()):
+        words = " ".join(text.split())
+        assert "4 decimals" in words and "hidden, or a refused file, raises" not in words
+
+
 def test_score_predictions_names_the_bundle_as_given(tmp_path):
     """Not the temporary folder a zipped bundle is opened in."""
     from test_run_local_messages import zipped_bundle
@@ -388,11 +405,15 @@ def test_score_predictions_names_its_phase_argument_not_the_command_lines_option
 README_SECTION = "### Using the official metrics in your own code"
 
 
+def readme_section() -> str:
+    """The README's section on the library."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    return text.split(README_SECTION, 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
+
+
 def readme_examples():
     """The Python blocks of the README's section on the library, in order."""
-    text = (REPO / "README.md").read_text(encoding="utf-8")
-    section = text.split(README_SECTION, 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
-    return re.findall(r"```python\n(.*?)```", section, re.S)
+    return re.findall(r"```python\n(.*?)```", readme_section(), re.S)
 
 
 def run_example(code: str, cwd: Path):
