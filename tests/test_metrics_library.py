@@ -411,9 +411,11 @@ def readme_section() -> str:
     return text.split(README_SECTION, 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
 
 
-def readme_examples():
-    """The Python blocks of the README's section on the library, in order."""
-    return re.findall(r"```python\n(.*?)```", readme_section(), re.S)
+def readme_examples(in_a_kit: bool) -> list[str]:
+    """The Python blocks of the README's section on the library, in order: those that score a
+    starting kit's folder (``in_a_kit``), or the others, which run anywhere."""
+    blocks = re.findall(r"```python\n(.*?)```", readme_section(), re.S)
+    return [code for code in blocks if ("score_predictions" in code) == in_a_kit]
 
 
 def run_example(code: str, cwd: Path):
@@ -427,14 +429,18 @@ def run_example(code: str, cwd: Path):
         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO)},
     )
     assert done.returncode == 0, done.stderr
-    stated = re.findall(r"^print\(.*\)  # (.*)$", code, re.M)
+    stated = re.findall(r"^ *print\(.*\)  # (.*)$", code, re.M)
     assert stated and len(stated) == code.count("print(")
     return done.stdout.splitlines(), stated
 
 
-def test_the_readme_metrics_example_runs_as_written_and_prints_what_it_says(tmp_path):
-    printed, stated = run_example(readme_examples()[0], tmp_path)
-    assert printed == stated
+def test_the_readme_metrics_examples_run_as_written_and_print_what_they_say(tmp_path):
+    """The metrics on plain lists and the registry's directions and ranges."""
+    examples = readme_examples(in_a_kit=False)
+    assert len(examples) == 2
+    for code in examples:
+        printed, stated = run_example(code, tmp_path)
+        assert printed == stated
 
 
 def test_the_readme_folder_example_runs_in_a_starting_kit_whose_readme_points_to_it(
@@ -443,9 +449,12 @@ def test_the_readme_folder_example_runs_in_a_starting_kit_whose_readme_points_to
     if not (REPO / "editions" / "default" / "data").is_dir():
         pytest.skip("editions/default/data is not there yet")
     tree = bundles.shipped("default", REPO / "editions" / "default").tree
-    kit = shutil.copytree(tree / "starting_kit", tmp_path / "starting_kit")
-    printed, stated = run_example(readme_examples()[1], kit)
-    assert printed == stated
+    examples = readme_examples(in_a_kit=True)
+    assert len(examples) == 2  # a folder scored, a refused file's problems as data
+    for number, code in enumerate(examples):
+        kit = shutil.copytree(tree / "starting_kit", tmp_path / f"starting_kit_{number}")
+        printed, stated = run_example(code, kit)
+        assert printed == stated
     kit_readme = (tree / "starting_kit" / "README.md").read_text(encoding="utf-8")
     assert f'"{README_SECTION[4:]}" in its README' in " ".join(kit_readme.split())
 

@@ -139,6 +139,8 @@ class Metric:
         return getattr(module, "__file__", None) or "its metrics module"
 
     def bounds(self, n_labels: int = 0) -> tuple[float, float]:
+        """The range (lower, upper) on a track of ``n_labels`` labels, which only a callable
+        ``upper`` reads (the README shows it to participants: ``REGISTRY["awd"].bounds(6)``)."""
         upper = self.upper(n_labels) if callable(self.upper) else self.upper
         return float(self.lower), float(upper)
 
