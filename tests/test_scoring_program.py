@@ -303,6 +303,21 @@ def test_partial_prediction_output_is_refused(task):
     assert "incomplete" in done.stderr and "nli.tsv" in done.stderr
 
 
+@pytest.mark.parametrize("absolute", [False, True])
+def test_a_listed_track_file_that_is_a_link_is_refused_never_read(task, absolute):
+    """A prediction output's ``<track>.tsv`` linked to the hidden gold: refused as ``run`` and
+    ``rank`` refuse a linked prediction file, without a word of the gold's content."""
+    root, _ = task
+    res = root / "input" / "res"
+    gold = root / "input" / "ref" / "pairs.jsonl"
+    (res / "sim.tsv").symlink_to(gold if absolute else Path("..", "ref", "pairs.jsonl"))
+    (res / "ingestion_status.json").write_text('{"status": "ok", "message": "", "tracks": ["sim"]}')
+    done, scores = run_score(root)
+    assert done.returncode == 2 and scores is None
+    assert "sim.tsv: the prediction file is a symbolic link; expected a regular file" in done.stderr
+    assert "JSON" not in done.stderr and "keys" not in done.stderr
+
+
 def test_missing_items_and_bad_values_are_reported_together(task):
     """One round of fixes should be enough: the missing ids and the bad values of the lines present."""
     root, golds = task

@@ -265,8 +265,23 @@ def walk_entries(folder: Path) -> Iterator[tuple[PurePosixPath, str]]:
             relative = PurePosixPath(full.relative_to(folder).as_posix())
             if is_ignored(relative):
                 continue
-            mode = os.lstat(full).st_mode  # a link (even to a file), FIFO, ... is never opened
-            yield relative, "" if stat.S_ISREG(mode) else kind_of(mode)
+            yield relative, entry_kind(full)
+
+
+def entry_kind(path: Path) -> str:
+    """What the entry at ``path`` is if not a regular file ('' for a regular file), by ``lstat``:
+    a link (even to a file), a FIFO, ... is never followed or opened."""
+    mode = os.lstat(path).st_mode
+    return "" if stat.S_ISREG(mode) else kind_of(mode)
+
+
+def refuse_irregular(relative: PurePosixPath, irregular: str) -> None:
+    """Refuse a track's file ``relative`` that is not a regular file (``irregular``: what it is,
+    as ``entry_kind`` says; '' lets it pass)."""
+    if irregular:
+        hint = "write the predictions into the file itself"
+        rule = Rule(f"the prediction file is {irregular}", "a regular file", hint)
+        raise rule.error(safe_display(relative))
 
 
 def submission_files(folder: Path) -> list[PurePosixPath]:
@@ -304,10 +319,8 @@ def locate_track_files(folder: Path, tracks: Sequence[Track]) -> tuple[TrackFile
     for relative, irregular in walk_entries(Path(folder)):
         if not _claim(claimed, relative, tracks):
             unclaimed.append(safe_display(relative))
-        elif irregular:
-            hint = "write the predictions into the file itself"
-            rule = Rule(f"the prediction file is {irregular}", "a regular file", hint)
-            raise rule.error(safe_display(relative))
+        else:
+            refuse_irregular(relative, irregular)
     return claimed, unclaimed
 
 
