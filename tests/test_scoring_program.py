@@ -292,6 +292,18 @@ def test_only_the_ingestion_programs_files_count_after_a_successful_prediction_s
     assert scores["sim_pearson"] == pytest.approx(1.0)
 
 
+def test_a_status_listing_no_tracks_is_a_plain_result_submission(task):
+    """``"tracks": []`` lists none, so (programs/status.py) no prediction output's tracks are
+    trusted: the files present are read and scored, not refused as "found no files"."""
+    root, golds = task
+    write_gold_submission(root, golds)
+    status = '{"status": "ok", "message": "", "tracks": []}'
+    (root / "input" / "res" / "ingestion_status.json").write_text(status)
+    done, scores = run_score(root)
+    assert done.returncode == 0, done.stderr
+    assert scores["primary"] == pytest.approx(1.0)
+
+
 def test_partial_prediction_output_is_refused(task):
     root, golds = task
     write_gold_submission(root, golds, tracks=[TRACKS[0]])
