@@ -6,6 +6,7 @@ import io
 import json
 import math
 import subprocess
+import zipfile
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
@@ -302,6 +303,25 @@ def test_a_status_listing_no_tracks_is_a_plain_result_submission(task):
     done, scores = run_score(root)
     assert done.returncode == 0, done.stderr
     assert scores["primary"] == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("zipped", [False, True])
+def test_a_submission_of_only_ignored_files_names_them(task, zipped):
+    """Only the worker's ``metadata`` (and a dotfile): "found no files" would be untrue."""
+    root, _ = task
+    res = root / "input" / "res"
+    files = {"metadata": "exitCode: 0\n", ".DS_Store": ""}
+    if zipped:
+        with zipfile.ZipFile(res / "submission.zip", "w") as zf:
+            for name, text in files.items():
+                zf.writestr(name, text)
+    for name, text in files.items() if not zipped else ():
+        (res / name).write_text(text)
+    done, scores = run_score(root)
+    assert done.returncode == 2 and scores is None
+    shown = "'metadata', '.DS_Store'" if zipped else "'.DS_Store', 'metadata'"  # entry order
+    assert f"found only {shown} (ignored: " in done.stderr
+    assert "no files" not in done.stderr
 
 
 def test_partial_prediction_output_is_refused(task):
