@@ -12,6 +12,7 @@ the leaderboard sorts the run last). The primary score is always a finite number
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from collections.abc import Iterable, Sequence
@@ -164,11 +165,13 @@ def ingested_track_files(res_dir: Path, spec: TaskSpec, declared: list[str]):
 
     The worker may also copy a result submission's own files into the prediction output; only the
     ingestion program's checked copies are scored. A declared file that is missing means the
-    prediction output is partial, which is refused.
+    prediction output is partial, which is refused; one that is not a regular file (a link to
+    anywhere) is refused as the prediction file of a result submission is, and never opened.
     """
+    folder = Path(res_dir)
     known = {t.id for t in spec.tracks}
     unknown = [t for t in declared if t not in known]
-    missing = [t for t in declared if t in known and not (Path(res_dir) / f"{t}.tsv").is_file()]
+    missing = [t for t in declared if t in known and not os.path.lexists(folder / f"{t}.tsv")]
     if unknown or missing:
         raise SubmissionError.single(
             "prediction step",
@@ -178,7 +181,10 @@ def ingested_track_files(res_dir: Path, spec: TaskSpec, declared: list[str]):
             f"unknown tracks {', '.join(unknown) or 'none'}",
             hint="the prediction step was probably interrupted; submit again",
         )
-    return archive.FoundFiles(spec.tracks, {t: PurePosixPath(f"{t}.tsv") for t in declared}, [], [])
+    files = {track: PurePosixPath(f"{track}.tsv") for track in declared}
+    for relative in files.values():
+        archive.refuse_irregular(relative, archive.entry_kind(folder / relative))
+    return archive.FoundFiles(spec.tracks, files, [], [])
 
 
 def score_folder(

@@ -6,6 +6,7 @@ import io
 import json
 import math
 import subprocess
+import zipfile
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
@@ -292,6 +293,37 @@ def test_only_the_ingestion_programs_files_count_after_a_successful_prediction_s
     assert scores["sim_pearson"] == pytest.approx(1.0)
 
 
+def test_a_status_listing_no_tracks_is_a_plain_result_submission(task):
+    """``"tracks": []`` lists none, so (programs/status.py) no prediction output's tracks are
+    trusted: the files present are read and scored, not refused as "found no files"."""
+    root, golds = task
+    write_gold_submission(root, golds)
+    status = '{"status": "ok", "message": "", "tracks": []}'
+    (root / "input" / "res" / "ingestion_status.json").write_text(status)
+    done, scores = run_score(root)
+    assert done.returncode == 0, done.stderr
+    assert scores["primary"] == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("zipped", [False, True])
+def test_a_submission_of_only_ignored_files_names_them(task, zipped):
+    """Only the worker's ``metadata`` (and a dotfile): "found no files" would be untrue."""
+    root, _ = task
+    res = root / "input" / "res"
+    files = {"metadata": "exitCode: 0\n", ".DS_Store": ""}
+    if zipped:
+        with zipfile.ZipFile(res / "submission.zip", "w") as zf:
+            for name, text in files.items():
+                zf.writestr(name, text)
+    for name, text in files.items() if not zipped else ():
+        (res / name).write_text(text)
+    done, scores = run_score(root)
+    assert done.returncode == 2 and scores is None
+    shown = "'metadata', '.DS_Store'" if zipped else "'.DS_Store', 'metadata'"  # entry order
+    assert f"found only {shown} (ignored: " in done.stderr
+    assert "no files" not in done.stderr
+
+
 def test_partial_prediction_output_is_refused(task):
     root, golds = task
     write_gold_submission(root, golds, tracks=[TRACKS[0]])
@@ -301,6 +333,21 @@ def test_partial_prediction_output_is_refused(task):
     done, scores = run_score(root)
     assert done.returncode != 0 and scores is None
     assert "incomplete" in done.stderr and "nli.tsv" in done.stderr
+
+
+@pytest.mark.parametrize("absolute", [False, True])
+def test_a_listed_track_file_that_is_a_link_is_refused_never_read(task, absolute):
+    """A prediction output's ``<track>.tsv`` linked to the hidden gold: refused as ``run`` and
+    ``rank`` refuse a linked prediction file, without a word of the gold's content."""
+    root, _ = task
+    res = root / "input" / "res"
+    gold = root / "input" / "ref" / "pairs.jsonl"
+    (res / "sim.tsv").symlink_to(gold if absolute else Path("..", "ref", "pairs.jsonl"))
+    (res / "ingestion_status.json").write_text('{"status": "ok", "message": "", "tracks": ["sim"]}')
+    done, scores = run_score(root)
+    assert done.returncode == 2 and scores is None
+    assert "sim.tsv: the prediction file is a symbolic link; expected a regular file" in done.stderr
+    assert "JSON" not in done.stderr and "keys" not in done.stderr
 
 
 def test_missing_items_and_bad_values_are_reported_together(task):

@@ -38,6 +38,7 @@ PARTICIPANT_OUTPUT = "participant_output.txt"
 IGNORED_NAMES = {"metadata", INGESTION_STATUS, PARTICIPANT_OUTPUT, "thumbs.db", "desktop.ini"}
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar")
 UNUSED_FILE = "file {!r} matches no track and was ignored"
+IGNORED_WHY = "ignored: the platform's own files, dotfiles and __MACOSX are never read"
 #: LeWiDi 2023's file name, one file per dataset (``results_tsv``).
 RESULTS_NAME = re.compile(r".+_results\.tsv", re.IGNORECASE)
 NAMELESS_ENTRY = "archive entry {} has no file name and was ignored"
@@ -100,6 +101,11 @@ def is_ignored(relative: PurePosixPath) -> bool:
     parts = relative.parts
     platform = len(parts) == 1 and parts[0].lower() in IGNORED_NAMES
     return platform or any(p == "__MACOSX" or p.startswith(".") for p in parts)
+
+
+def _is_ignored_file(info: zipfile.ZipInfo) -> bool:
+    """Whether a zip's entry (its path checked) is a file never read (``is_ignored``)."""
+    return not info.is_dir() and is_ignored(PurePosixPath(info.filename))
 
 
 def _entry(name: str) -> str:
@@ -193,7 +199,8 @@ def _plan(
     if not plan and warnings and (nested or not files):
         raise NO_PREDICTION_FILE.error(display, "; ".join(warnings))
     if not plan and tracks is not None:
-        found = FoundFiles(tracks, {}, list(map(safe_display, files)), [])
+        ignored = [_entry(i.filename) for i in infos if _is_ignored_file(i)]
+        found = FoundFiles(tracks, {}, list(map(safe_display, files)), [], ignored)
         found.refuse_if_none(display, list(map(_entry, files.values())))
     return plan, warnings
 
@@ -265,8 +272,36 @@ def walk_entries(folder: Path) -> Iterator[tuple[PurePosixPath, str]]:
             relative = PurePosixPath(full.relative_to(folder).as_posix())
             if is_ignored(relative):
                 continue
-            mode = os.lstat(full).st_mode  # a link (even to a file), FIFO, ... is never opened
-            yield relative, "" if stat.S_ISREG(mode) else kind_of(mode)
+            yield relative, entry_kind(full)
+
+
+def entry_kind(path: Path) -> str:
+    """What the entry at ``path`` is if not a regular file ('' for a regular file), by ``lstat``:
+    a link (even to a file), a FIFO, ... is never followed or opened."""
+    mode = os.lstat(path).st_mode
+    return "" if stat.S_ISREG(mode) else kind_of(mode)
+
+
+def refuse_irregular(relative: PurePosixPath, irregular: str) -> None:
+    """Refuse a track's file ``relative`` that is not a regular file (``irregular``: what it is,
+    as ``entry_kind`` says; '' lets it pass)."""
+    if irregular:
+        hint = "write the predictions into the file itself"
+        rule = Rule(f"the prediction file is {irregular}", "a regular file", hint)
+        raise rule.error(safe_display(relative))
+
+
+def ignored_entries(folder: Path) -> list[str]:
+    """The entries of a folder that ``walk_entries`` skips (``is_ignored``), as shown: an ignored
+    folder once, with a trailing '/', and nothing inside it."""
+    shown: list[str] = []
+    for root, dirs, files in os.walk(folder):  # links to folders are listed, never followed
+        base = PurePosixPath(Path(root).relative_to(folder).as_posix())
+        skipped = {name for name in dirs if is_ignored(base / name)}
+        dirs[:] = sorted(set(dirs) - skipped)
+        shown += [_entry(f"{base / name}/") for name in sorted(skipped)]
+        shown += [_entry(str(base / name)) for name in sorted(files) if is_ignored(base / name)]
+    return shown
 
 
 def submission_files(folder: Path) -> list[PurePosixPath]:
@@ -304,10 +339,8 @@ def locate_track_files(folder: Path, tracks: Sequence[Track]) -> tuple[TrackFile
     for relative, irregular in walk_entries(Path(folder)):
         if not _claim(claimed, relative, tracks):
             unclaimed.append(safe_display(relative))
-        elif irregular:
-            hint = "write the predictions into the file itself"
-            rule = Rule(f"the prediction file is {irregular}", "a regular file", hint)
-            raise rule.error(safe_display(relative))
+        else:
+            refuse_irregular(relative, irregular)
     return claimed, unclaimed
 
 
@@ -351,7 +384,8 @@ def find_track_files(
     notes: list[str] = []
     named = {str(f) for t, f in claimed.items() if str(f).lower().endswith(".json")}
     if not ((unclaimed or named) and wanted):
-        return FoundFiles(tracks, claimed, unclaimed, notes)
+        ignored = [] if claimed or unclaimed else ignored_entries(Path(folder))
+        return FoundFiles(tracks, claimed, unclaimed, notes, ignored)
     n_items = max(part_items(len(ids_of(dataset)), phases or {}, dataset) for dataset in wanted)
     limit = max_file_bytes(n_items)
     left: list[str] = []
@@ -547,6 +581,9 @@ class FoundFiles(NamedTuple):
     files: TrackFiles
     unclaimed: list[str]
     unread: list[str]
+    #: the files present that are never read (``is_ignored``: the platform's, dotfiles), as shown;
+    #: listed only where the submission holds no other file
+    ignored: Sequence[str] = ()
 
     def refuse_if_none(
         self, display: str, shown: Sequence[str] = (), code_file: str = "", hint: str = ""
@@ -560,7 +597,13 @@ class FoundFiles(NamedTuple):
         expected = f"{code_file} (a code submission) or {expected}" if code_file else expected
         hint = hint or naming_hint(self.unclaimed, self.tracks)
         rule = Rule("no prediction file for any track was found", expected, hint)
-        raise rule.error(display, ", ".join((shown or self.unclaimed)[:10]) or "no files")
+        raise rule.error(display, ", ".join((shown or self.unclaimed)[:10]) or self._only_ignored())
+
+    def _only_ignored(self) -> str:
+        """What a submission holding no file but ignored ones holds, in a refusal's words."""
+        if not self.ignored:
+            return "no files"
+        return f"only {first_few(self.ignored, 10)} ({IGNORED_WHY})"
 
     def ignored_notes(self, given: Mapping[str, str]) -> list[str]:
         """The notes of the files not read, then of the archives (never opened), then those of

@@ -82,7 +82,7 @@ def read_status(folder: Path) -> IngestionStatus | None:
     return IngestionStatus(
         status=str(document.get("status")),
         message=str(document.get("message") or "no message"),
-        tracks=tuple(tracks) if listed else None,
+        tracks=tuple(tracks) if listed and tracks else None,
         notes=tuple(map(note_as_read, notes)),
         names={
             track: shorten(safe_display(name), NAME_CHARS)
