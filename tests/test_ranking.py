@@ -1694,3 +1694,20 @@ def test_editing_a_ranking_template_changes_the_sentence_in_every_output(tmp_pat
     for render, text in zip(renderers, before):
         assert old in text
         assert render(_report()) == text.replace(old, new)
+
+
+def test_every_cluster_sentence_says_a_later_system_is_tested_against_the_best_score_alone():
+    """The trial's cluster 2 (beta 69.37 ... eta 66.18 ... eps 36.61): eta against eps gave
+    p = 0.04, beta, its best score, against eps p = 0.08, and eps stayed (``tie_groups`` tests a
+    later system against the best score's systems alone). Every output's track sentence and its
+    legend or overall caption state that rule, from one template."""
+    from codajudge.ranking_page import render_html
+    from codajudge.texts import kit_text
+
+    rule = kit_text("ranking/cluster_rule")
+    assert "any system of that best score" in rule
+    p = {("beta", "eta"): 0.30, ("beta", "eps"): 0.0775, ("eta", "eps"): 0.0400}
+    ranks, _ = tie_groups(["beta", "eta", "eps"], lambda a, b: p[(a, b)], alpha=0.05)
+    assert ranks == {"beta": 1, "eta": 1, "eps": 1}
+    for render in (render_markdown, render_html, render_latex):
+        assert render(_report()).count(rule) == 2, render  # the overall table's and the track's
