@@ -1744,3 +1744,5 @@ def test_affine_copies_whose_r_differ_in_the_last_bit_are_all_the_best_score(tmp
     track_rows = [line.split(" | ") for line in (out / "ranking.md").read_text().splitlines()]
     p_column = [(cells[1], cells[4]) for cells in track_rows if len(cells) == 6 and "[" in cells[3]]
     assert p_column == [("alpha", "-"), ("gamma", "-"), ("zeta", "-"), ("flat", "0.0000")]
+    overall = [(r["system"], r["rank"]) for r in csv.DictReader((out / "ranking.csv").open())]
+    assert overall[1:5] == [("alpha", "1"), ("gamma", "1"), ("zeta", "1"), ("flat", "4")]

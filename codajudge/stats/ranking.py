@@ -164,9 +164,9 @@ def rank_overall(
     ``stand_ins`` score's rank, else after every system that submitted it).
 
     ``BY_PRIMARY``: best primary score first (direction ``primary_higher_is_better``); equal primary
-    scores share a rank and are listed by name. ``BY_MEAN_RANK``: lowest mean rank first; equal
-    means share a rank and are listed by primary score, then name. Ranks are competition ranks
-    (1, 1, 3).
+    scores (to rounding) share a rank and are listed by name. ``BY_MEAN_RANK``: lowest mean rank
+    first; equal means share a rank and are listed by primary score, then name. Ranks are
+    competition ranks (1, 1, 3).
     """
     sign = -1.0 if primary_higher_is_better else 1.0
     means = rank_group(primary_track_ids, rankings, list(primary_scores), stand_ins or {})
@@ -181,11 +181,14 @@ def rank_overall(
 
 
 def _competition_ranks(rows: list, key: Callable, then: Callable = lambda row: 0.0) -> None:
-    """Sort ``rows`` in place by ``key`` (lowest first), then ``then``, then system name, and rank
-    them: a row whose ``key`` equals the previous row's shares its rank."""
-    rows.sort(key=lambda row: (key(row), then(row), row.system))
+    """Sort ``rows`` in place by ``key`` (lowest first; keys equal to rounding as one, as a track's
+    scores: ``score_blocks``), then ``then``, then system name, and rank them: a row whose ``key``
+    equals the previous row's shares its rank."""
+    blocks = score_blocks({row.system: key(row) for row in rows}, higher_is_better=False)
+    block_of = {name: number for number, block in enumerate(blocks) for name in block}
+    rows.sort(key=lambda row: (block_of[row.system], then(row), row.system))
     for position, row in enumerate(rows):
-        same = position > 0 and key(rows[position - 1]) == key(row)
+        same = position > 0 and block_of[rows[position - 1].system] == block_of[row.system]
         row.rank = rows[position - 1].rank if same else position + 1
 
 
