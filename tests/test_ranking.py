@@ -1746,3 +1746,15 @@ def test_affine_copies_whose_r_differ_in_the_last_bit_are_all_the_best_score(tmp
     assert p_column == [("alpha", "-"), ("gamma", "-"), ("zeta", "-"), ("flat", "0.0000")]
     overall = [(r["system"], r["rank"]) for r in csv.DictReader((out / "ranking.csv").open())]
     assert overall[1:5] == [("alpha", "1"), ("gamma", "1"), ("zeta", "1"), ("flat", "4")]
+
+
+@pytest.mark.parametrize("rule", [BY_PRIMARY, BY_MEAN_RANK])
+def test_the_overall_caption_says_its_ranks_carry_no_test(rule):
+    """The trial's two near copies tied in every track's cluster but ranked 2nd and 3rd overall
+    (80.96 vs 80.90), unmarked: the overall table says its ranks carry no significance test."""
+    from codajudge.ranking_page import render_html
+
+    report = _report()
+    report = dataclasses.replace(report, settings=report.settings._replace(overall=rule))
+    for render in (render_markdown, render_html, render_latex):
+        assert render(report).count("with no significance test") == 1, render  # overall only
