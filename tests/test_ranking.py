@@ -1694,3 +1694,67 @@ def test_editing_a_ranking_template_changes_the_sentence_in_every_output(tmp_pat
     for render, text in zip(renderers, before):
         assert old in text
         assert render(_report()) == text.replace(old, new)
+
+
+def test_every_cluster_sentence_says_a_later_system_is_tested_against_the_best_score_alone():
+    """The trial's cluster 2 (beta 69.37 ... eta 66.18 ... eps 36.61): eta against eps gave
+    p = 0.04, beta, its best score, against eps p = 0.08, and eps stayed (``tie_groups`` tests a
+    later system against the best score's systems alone). Every output's track sentence and its
+    legend or overall caption state that rule, from one template."""
+    from codajudge.ranking_page import render_html
+    from codajudge.texts import kit_text
+
+    rule = kit_text("ranking/cluster_rule")
+    assert "any system of that best score" in rule
+    p = {("beta", "eta"): 0.30, ("beta", "eps"): 0.0775, ("eta", "eps"): 0.0400}
+    ranks, _ = tie_groups(["beta", "eta", "eps"], lambda a, b: p[(a, b)], alpha=0.05)
+    assert ranks == {"beta": 1, "eta": 1, "eps": 1}
+    for render in (render_markdown, render_html, render_latex):
+        assert render(_report()).count(rule) == 2, render  # the overall table's and the track's
+
+
+def test_affine_copies_whose_r_differ_in_the_last_bit_are_all_the_best_score(tmp_path):
+    """The trial's ar_en: zeta = 2 alpha + 1 scored r one bit above alpha and gamma (alpha's copy),
+    so zeta alone was the best ("-") while alpha and gamma showed "p vs best 1.0000", listed after
+    it. Equal to rounding, the three are the best score: "-" each, listed by name."""
+    rng = np.random.default_rng(6)
+    ref, subs, out = tmp_path / "ref", tmp_path / "subs", tmp_path / "out"
+    ref.mkdir()
+    subs.mkdir()
+    (ref / "task.json").write_text(
+        json.dumps(_spec([{"id": "sim", "kind": "similarity", "dataset": "sim"}]))
+    )
+    gold = rng.uniform(0, 5, 30)
+    ids = [f"s{i}" for i in range(gold.size)]
+    write_items(
+        ref / "sim.jsonl",
+        [{"id": i, "texts": ["a", "b"], "score": float(g)} for i, g in zip(ids, gold)],
+    )
+    alpha = gold + rng.normal(0, 0.7, gold.size)
+    runs = {"alpha": alpha, "gamma": alpha, "zeta": 2.0 * alpha + 1.0, "flat": np.full(30, 2.0)}
+    for name, values in runs.items():
+        _zip(subs / f"{name}.zip", {"sim.tsv": _tsv(ids, [repr(float(v)) for v in values])})
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "50"]) == 0
+    found = [r for r in csv.DictReader((out / "ranking.csv").open()) if r["table"] == "sim"]
+    values = {r["system"]: float(r["value"]) for r in found}
+    assert values["zeta"] > values["alpha"] == values["gamma"]  # by the last bit
+    shown = [(r["system"], r["rank"], r["p_vs_best"]) for r in found]
+    assert shown[:3] == [("alpha", "1", ""), ("gamma", "1", ""), ("zeta", "1", "")]
+    assert shown[3][0] == "flat" and shown[3][2] != ""
+    track_rows = [line.split(" | ") for line in (out / "ranking.md").read_text().splitlines()]
+    p_column = [(cells[1], cells[4]) for cells in track_rows if len(cells) == 6 and "[" in cells[3]]
+    assert p_column == [("alpha", "-"), ("gamma", "-"), ("zeta", "-"), ("flat", "0.0000")]
+    overall = [(r["system"], r["rank"]) for r in csv.DictReader((out / "ranking.csv").open())]
+    assert overall[1:5] == [("alpha", "1"), ("gamma", "1"), ("zeta", "1"), ("flat", "4")]
+
+
+@pytest.mark.parametrize("rule", [BY_PRIMARY, BY_MEAN_RANK])
+def test_the_overall_caption_says_its_ranks_carry_no_test(rule):
+    """The trial's two near copies tied in every track's cluster but ranked 2nd and 3rd overall
+    (80.96 vs 80.90), unmarked: the overall table says its ranks carry no significance test."""
+    from codajudge.ranking_page import render_html
+
+    report = _report()
+    report = dataclasses.replace(report, settings=report.settings._replace(overall=rule))
+    for render in (render_markdown, render_html, render_latex):
+        assert render(report).count("with no significance test") == 1, render  # overall only

@@ -175,6 +175,7 @@ def _latex_overall(report: RankingReport, style: Style) -> list[str]:
         title=latex_escape(report.spec.title),
         order=latex_escape(tables.overall_text(report)),
         tests=latex_escape(tests),
+        rule=tables.cluster_rule(),
         alpha=f"{report.settings.alpha:g}",
         stand_ins=_stand_in_note(row.system for row in report.overall),
         rules="".join(f" {latex_escape(f'{name}: {note}')}." for name, note in report.rule_notes),

@@ -188,11 +188,16 @@ def oriented_score(metric: Metric, stats: np.ndarray) -> float:
 EQUAL_SCORES_TOLERANCE = 1e-12
 
 
+def equal_scores(a: float, b: float) -> bool:
+    """Whether two scores are equal to rounding (``EQUAL_SCORES_TOLERANCE``)."""
+    return abs(a - b) <= EQUAL_SCORES_TOLERANCE * max(1.0, abs(a), abs(b))
+
+
 def oriented_difference(metric: Metric, stats_a, stats_b) -> float:
     """A's score minus B's, signed so that positive means A is better; exactly 0.0 when the two
-    are equal to rounding (``EQUAL_SCORES_TOLERANCE``)."""
+    are equal to rounding (``equal_scores``)."""
     a, b = oriented_score(metric, stats_a), oriented_score(metric, stats_b)
-    if abs(a - b) <= EQUAL_SCORES_TOLERANCE * max(1.0, abs(a), abs(b)):
+    if equal_scores(a, b):
         return 0.0
     return a - b
 

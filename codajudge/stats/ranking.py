@@ -2,13 +2,15 @@
 
 Per track, systems are ordered by the track's main metric. Ties are groups, contiguous in that order
 so that a rank never inverts two scores: the best remaining score leads a group (every system with
-that exact score), and the systems after it join it, in order, up to (not including) the first one
+that score), and the systems after it join it, in order, up to (not including) the first one
 significantly different (p <= alpha) from any of its leaders; that one, with every system of its
-exact score, starts the next group. Exactly equal scores are never split, so no system's name can
-change a rank or a group. Every member of a group gets its rank (competition ranking: 1, 1, 3).
-Where the p-values fall with the score, the first group is "the best system and every system not
-significantly different from it" that SemEval-2017 marked. A system that did not submit a track
-ranks after all that did.
+score, starts the next group. Scores equal to rounding (``paired.equal_scores``: the Pearson r of
+an affine copy of a system may differ in its last bit) are one score: never split, never tested
+against each other, listed by name, so that neither a system's name nor a float's last bit can
+change a rank, a group or a row. Every member of a group gets its rank (competition ranking:
+1, 1, 3). Where the p-values fall with the score, the first group is "the best system and every
+system not significantly different from it" that SemEval-2017 marked. A system that did not submit
+a track ranks after all that did.
 
 The overall order (``rank_overall``) is by default the primary score, the leaderboard's order: the
 mean of the primary tracks' main metric, each system's own number, so that no third system's
@@ -27,7 +29,7 @@ import numpy as np
 
 from ..metrics import get as get_metric
 from .bootstrap import Interval, percentile_interval
-from .paired import TrackTests, choose_test, shared_resamples
+from .paired import TrackTests, choose_test, equal_scores, shared_resamples
 
 
 @dataclass
@@ -62,10 +64,22 @@ class OverallRow:
     stand_in_ranks: dict[str, int] = field(default_factory=dict)
 
 
-def order_best_first(scores: dict[str, float], higher_is_better: bool) -> list[str]:
-    """System names from best to worst score; equal scores in name order (deterministic)."""
+def score_blocks(scores: dict[str, float], higher_is_better: bool) -> list[list[str]]:
+    """System names in blocks of one score, best first: a block holds the systems whose score
+    equals its best one's to rounding (``paired.equal_scores``), in name order."""
     sign = -1.0 if higher_is_better else 1.0
-    return sorted(scores, key=lambda name: (sign * scores[name], name))
+    blocks: list[list[str]] = []
+    for name in sorted(scores, key=lambda name: sign * scores[name]):
+        if blocks and equal_scores(scores[blocks[-1][0]], scores[name]):
+            blocks[-1].append(name)
+        else:
+            blocks.append([name])
+    return [sorted(block) for block in blocks]
+
+
+def order_best_first(scores: dict[str, float], higher_is_better: bool) -> list[str]:
+    """System names from best to worst score; equal scores (to rounding) in name order."""
+    return [name for block in score_blocks(scores, higher_is_better) for name in block]
 
 
 def tie_groups(
@@ -110,17 +124,19 @@ def rank_track(track, results: dict[str, object], settings) -> TrackRanking:
     n_items = next((len(tr.stats[metric_name]) for tr in submitted.values()), None)
     chosen, note = choose_test(metric_name, settings.test, n_items)
     scores = {name: tr.scores[metric_name] for name, tr in submitted.items()}
-    order = order_best_first(scores, get_metric(metric_name).higher_is_better)
+    blocks = score_blocks(scores, get_metric(metric_name).higher_is_better)
+    order = [name for block in blocks for name in block]
+    block_of = {name: number for number, block in enumerate(blocks) for name in block}
     raws = shared_resamples(metric_name, submitted, settings.resamples, settings.seed)
     tests = TrackTests(chosen, metric_name, submitted, raws)
     ranks, against_best = tie_groups(
         order,
         lambda leader, other: tests.pair(leader, other).p_value,
         settings.alpha,
-        lambda leader, other: scores[leader] == scores[other],
+        lambda one, other: block_of[one] == block_of[other],
     )
     rows = []
-    for name in sorted(order, key=ranks.get):  # a stable sort: the scores' order within a rank
+    for name in sorted(order, key=ranks.get):  # a stable sort: the order's within a rank
         ci = percentile_interval(raws[name], scores[name]) if raws else None
         rank = ranks[name]
         rows.append(RankedSystem(name, scores[name], rank, rank == 1, against_best.get(name), ci))
@@ -148,9 +164,9 @@ def rank_overall(
     ``stand_ins`` score's rank, else after every system that submitted it).
 
     ``BY_PRIMARY``: best primary score first (direction ``primary_higher_is_better``); equal primary
-    scores share a rank and are listed by name. ``BY_MEAN_RANK``: lowest mean rank first; equal
-    means share a rank and are listed by primary score, then name. Ranks are competition ranks
-    (1, 1, 3).
+    scores (to rounding) share a rank and are listed by name. ``BY_MEAN_RANK``: lowest mean rank
+    first; equal means share a rank and are listed by primary score, then name. Ranks are
+    competition ranks (1, 1, 3).
     """
     sign = -1.0 if primary_higher_is_better else 1.0
     means = rank_group(primary_track_ids, rankings, list(primary_scores), stand_ins or {})
@@ -165,11 +181,14 @@ def rank_overall(
 
 
 def _competition_ranks(rows: list, key: Callable, then: Callable = lambda row: 0.0) -> None:
-    """Sort ``rows`` in place by ``key`` (lowest first), then ``then``, then system name, and rank
-    them: a row whose ``key`` equals the previous row's shares its rank."""
-    rows.sort(key=lambda row: (key(row), then(row), row.system))
+    """Sort ``rows`` in place by ``key`` (lowest first; keys equal to rounding as one, as a track's
+    scores: ``score_blocks``), then ``then``, then system name, and rank them: a row whose ``key``
+    equals the previous row's shares its rank."""
+    blocks = score_blocks({row.system: key(row) for row in rows}, higher_is_better=False)
+    block_of = {name: number for number, block in enumerate(blocks) for name in block}
+    rows.sort(key=lambda row: (block_of[row.system], then(row), row.system))
     for position, row in enumerate(rows):
-        same = position > 0 and key(rows[position - 1]) == key(row)
+        same = position > 0 and block_of[rows[position - 1].system] == block_of[row.system]
         row.rank = rows[position - 1].rank if same else position + 1
 
 

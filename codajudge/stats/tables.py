@@ -9,7 +9,8 @@ primary score, each track's main score, the best of a track in bold (every score
 best's is) and the track's first cluster marked ``*``) and one table per track (rank, system,
 score, 95% interval, p against the best, the significance cluster), primary tracks first. A
 cluster is a tie group of ``ranking.tie_groups``: its best score's systems and the systems after
-them up to the first one significantly different from any of them; its systems share its rank.
+them up to the first one significantly different from any of its best score's systems (not from
+any system before it); its systems share its rank.
 Each column's scale is stated once in its head and used for every value in it (``shown``):
 correlations, accuracy and macro-F1 x 100 with two decimals, as the published tables; the LeWiDi
 distances as they are, with four decimals. The CSV keeps full precision (``Table.records``).
@@ -197,10 +198,18 @@ def interval_text(report: RankingReport) -> str:
     return kit_text("ranking/intervals", resamples=settings.resamples, seed=settings.seed)
 
 
+def cluster_rule() -> str:
+    """Which systems a cluster holds, in words (template ``ranking/cluster_rule``): every output's
+    track sentence, legend and overall caption say it alike."""
+    return kit_text("ranking/cluster_rule")
+
+
 def cluster_text(report: RankingReport, ranking: TrackRanking, alpha: str = "alpha ") -> str:
     """What a cluster is on this track, in a sentence (plain text; ``alpha`` before the level)."""
     level = f"{alpha}{report.settings.alpha:g}"
-    return kit_text("ranking/clusters", test=TEST_TITLES[ranking.test], alpha=level)
+    return kit_text(
+        "ranking/clusters", rule=cluster_rule(), test=TEST_TITLES[ranking.test], alpha=level
+    )
 
 
 #: Each lone surrogate as text: a byte of a name that is not UTF-8 (which Python reads as U+DC80 to
@@ -430,7 +439,7 @@ def page_sections(report: RankingReport, style: Style = Style(), mark: str = MAR
     ``style``, their texts through its escaping (the legend names ``mark``); a track's intro states
     its main metric, its direction, its intervals and its clusters."""
     escape = style.name
-    legend = " " + kit_text("ranking/legend", mark=mark)
+    legend = " " + kit_text("ranking/legend", mark=mark, rule=cluster_rule())
     overall = overall_table(report, style)
     sections = [Section("Overall", escape(overall_text(report)) + legend, overall)]
     for group in report.groups:
