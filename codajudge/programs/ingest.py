@@ -96,11 +96,13 @@ def clear_output(output_dir: Path, names: list[str]) -> None:
     previous run's files, or a submission's folder or link of that name, copied there by the
     worker), then every ``*.html`` file and everything that is neither a regular file nor a folder
     (links, FIFOs, sockets: never followed): Codabench's worker copies a submission without a
-    ``metadata`` file into this folder, shows its html as the detailed results while the step
-    runs, and uploads and zips the folder afterwards (a zip stores a link's target); only the
-    scoring program writes that page. It runs before the code runs, again after (code can write
-    here, and its processes are stopped by then), and on a failure. A ``metadata`` entry of any
-    kind is removed too: the worker writes its own there, and fails a step that left one."""
+    ``metadata`` file into this folder and uploads and zips the folder afterwards (a zip stores a
+    link's target). Codabench shows no html of this folder (only the scoring step gets the
+    detailed results' address); the html goes anyway so that the scoring program's page is the
+    only one a run leaves, on a platform that shows a prediction step's html too (CodaLab v1.5).
+    It runs before the code runs, again after (code can write here, and its processes are stopped
+    by then), and on a failure. A ``metadata`` entry of any kind is removed too: the worker writes
+    its own there, and fails a step that left one."""
     for name in [*names, WORKER_METADATA]:
         kind = remove_entry(output_dir / name)
         is_worker_file = name == WORKER_METADATA
