@@ -653,10 +653,7 @@ def test_empty_submission_names_both_kinds(tmp_path, capfd):
 @pytest.mark.parametrize(
     "files, found",
     [
-        (
-            {"metadata": "command: python run.py\n", "run.py": "print(1)\n"},
-            "metadata with 'command: python run.py', run.py",
-        ),
+        ({"run.py": "print(1)\n"}, "run.py"),
         ({"src/main.py": "print(1)\n"}, "src/main.py"),
     ],
 )
@@ -664,9 +661,8 @@ def test_empty_submission_names_both_kinds(tmp_path, capfd):
 def test_a_script_from_another_platform_is_told_what_this_competition_runs(
     tmp_path, capfd, files, found, zipped
 ):
-    """A CodaLab-style code submission (a metadata command and its run.py) or a main.py without
-    model.py, as a folder or a zip: the refusal names them and says how to make model.py, not how
-    to name files."""
+    """A run.py or main.py without model.py, as a folder or a zip: the refusal names them and says
+    how to make model.py, not how to name files."""
     phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
     submission = tmp_path / ("sub.zip" if zipped else "sub")
     for name, text in files.items():
@@ -678,9 +674,75 @@ def test_a_script_from_another_platform_is_told_what_this_competition_runs(
     out = tmp_path / "out"
     result = main([str(phase["input"]), str(out), str(submission)])
     err = assert_failed_cleanly(out, capfd.readouterr().err, result, [f"found {found}"])
-    assert result == 2 and "This competition runs no command or script of a submission" in err
+    assert result == 2 and "The ingestion program runs no script of a submission" in err
     assert "put your script's training in fit() and its prediction in predict()" in err
     assert "name each file after its track" not in err
+
+
+@pytest.mark.parametrize("name", ["metadata", "metadata.yaml"])
+@pytest.mark.parametrize("zipped", [False, True])
+def test_a_submission_whose_metadata_codabench_runs_is_refused_and_not_scored(
+    tmp_path, capfd, name, zipped
+):
+    """A trial's result submission with a metadata command (its run.py copied the results to
+    /app/output and slept past the phase's limit): Codabench's worker runs that command in a
+    container of its own, outside every limit, so the ingestion program refuses the submission
+    (non-zero exit, which the scorer refuses to score) instead of ignoring run.py."""
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    assert main(["--baseline", "random", str(phase["input"]), str(tmp_path / "made")]) == 0
+    files = {
+        name: "command: python3 /app/program/run.py\n",
+        "run.py": "import shutil, time; shutil.copytree('preds', '/app/output'); time.sleep(70)\n",
+        "preds/sts.tsv": (tmp_path / "made" / "sts.tsv").read_text(encoding="utf-8"),
+    }
+    submission = tmp_path / ("sub.zip" if zipped else "sub")
+    for relative, text in files.items():
+        (tmp_path / "sub" / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "sub" / relative).write_text(text, encoding="utf-8")
+        if zipped:
+            with zipfile.ZipFile(submission, "a") as archive:
+                archive.writestr(relative, text)
+    out = tmp_path / "out"
+    result = main([str(phase["input"]), str(out), str(submission)])
+    needles = [name, "Codabench runs the command of this file itself", "outside the competition's"]
+    needles += ["found command 'python3 /app/program/run.py'", f"Remove {name} and submit"]
+    assert_failed_cleanly(out, capfd.readouterr().err, result, needles)
+    assert run_scoring_program(tmp_path, out).returncode != 0
+
+
+KIT_METADATA = REPO / "starting_kit/sample_submissions/code_submission/metadata"
+
+
+@pytest.mark.parametrize(
+    "files, runs",
+    [
+        ({"metadata": KIT_METADATA.read_text(encoding="utf-8")}, None),
+        ({"metadata.yaml": "command: python3 run.py\n"}, "command 'python3 run.py'"),
+        # the worker reads metadata.yaml only, when there is one
+        ({"metadata.yaml": "description: x\n", "metadata": "command: sh run.sh\n"}, None),
+        ({"metadata": "command: ''\n"}, None),
+        ({"metadata": "command: [python3, run.py]\n"}, None),  # the worker fails on a list
+        ({"metadata": "command: sh run.sh\n: [\n"}, None),  # not YAML: the worker runs nothing
+        ({"Metadata": "command: sh run.sh\n"}, None),
+        ({"sub/metadata": "command: sh run.sh\n"}, None),
+        # the worker's FullLoader reads a tag the safe loader refuses
+        ({"metadata": "command: sh run.sh\nx: !!python/tuple [1]\n"}, "command 'sh run.sh'"),
+        ({"metadata": "#" * 70_000 + "\ncommand: sh run.sh\n"}, "a file over 64 KiB"),
+    ],
+)
+def test_a_metadata_command_is_found_by_the_codabench_worker_s_own_rule(tmp_path, files, runs):
+    """The command Codabench's worker runs (compute_worker.py _run_program_directory): the root's
+    metadata.yaml, else its metadata, read as YAML; non-empty text only."""
+    from codajudge.programs.ingest import worker_command
+
+    for relative, text in files.items():
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text(text, encoding="utf-8")
+    found = worker_command(tmp_path)
+    if runs is None:
+        assert found is None
+    else:
+        assert found is not None and found[1].startswith(runs)
 
 
 @pytest.mark.parametrize(

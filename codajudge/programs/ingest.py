@@ -7,6 +7,8 @@ INPUT_DATA holds ``task.json`` and, per dataset, ``<dataset>.jsonl`` (public ite
 ``<dataset>.train.jsonl`` (training items with gold). SUBMISSION (Codabench mounts it at
 /app/ingested_program) is a folder or zip with ``model.py`` (a code submission, see
 ``codajudge.baselines``) or with ``<track_id>.tsv`` files (a result submission, checked and passed on).
+One whose root ``metadata.yaml`` (else ``metadata``) has a command is refused first: Codabench's
+worker runs that command itself, beside this program and outside its limits (``worker_command``).
 
 Participant code runs in a child process (``programs.child``, started by ``programs.supervisor``),
 killed at the time limit (``--time-limit`` or the phase's ``execution_time_limit`` of task.json
@@ -23,7 +25,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
-import re
 import shutil
 import sys
 import tempfile
@@ -32,8 +33,11 @@ from dataclasses import dataclass, field, replace
 from difflib import get_close_matches
 from pathlib import Path, PurePosixPath
 
+import yaml
+
 from ..baselines.base import item_annotators
 from ..baselines.interface import MODEL_FILE
+from ..bundle.check.programs import METADATA
 from ..errors import ConfigError, FileRefusals, SubmissionError, UsageError, plural
 from ..formats import archive
 from ..formats.archive import INGESTION_STATUS
@@ -92,11 +96,13 @@ def clear_output(output_dir: Path, names: list[str]) -> None:
     previous run's files, or a submission's folder or link of that name, copied there by the
     worker), then every ``*.html`` file and everything that is neither a regular file nor a folder
     (links, FIFOs, sockets: never followed): Codabench's worker copies a submission without a
-    ``metadata`` file into this folder, shows its html as the detailed results while the step
-    runs, and uploads and zips the folder afterwards (a zip stores a link's target); only the
-    scoring program writes that page. It runs before the code runs, again after (code can write
-    here, and its processes are stopped by then), and on a failure. A ``metadata`` entry of any
-    kind is removed too: the worker writes its own there, and fails a step that left one."""
+    ``metadata`` file into this folder and uploads and zips the folder afterwards (a zip stores a
+    link's target). Codabench shows no html of this folder (only the scoring step gets the
+    detailed results' address); the html goes anyway so that the scoring program's page is the
+    only one a run leaves, on a platform that shows a prediction step's html too (CodaLab v1.5).
+    It runs before the code runs, again after (code can write here, and its processes are stopped
+    by then), and on a failure. A ``metadata`` entry of any kind is removed too: the worker writes
+    its own there, and fails a step that left one."""
     for name in [*names, WORKER_METADATA]:
         kind = remove_entry(output_dir / name)
         is_worker_file = name == WORKER_METADATA
@@ -138,7 +144,7 @@ def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Pa
     phases, refusals = other_phase_ids(run.input_dir), FileRefusals()
     found = archive.find_track_files(folder, spec.tracks, ids_of, phases)
     if not found.files:
-        habits = other_platform_entry_points(folder, found.unclaimed)
+        habits = other_platform_entry_points(found.unclaimed)
         hint = MODEL_PY_HINT if habits else misnamed_model_hint(found.unclaimed)
         found.refuse_if_none("submission", habits, MODEL_FILE, hint)
     given = {track: safe_display(str(relative)) for track, relative in found.files.items()}
@@ -162,33 +168,66 @@ def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Pa
     return [t.id for t in spec.tracks if t.id in found.files]
 
 
-#: The scripts other platforms start a code submission by (CodaLab's ``metadata`` command runs
-#: one; Kaggle-style kits name them so).
+#: The scripts other platforms start a code submission by (Kaggle-style kits name them so).
 ENTRY_SCRIPTS = ("run.py", "main.py")
-#: The most of a ``metadata`` file read to find its ``command:`` line.
+#: The most of a submission's metadata file read for its command; a larger one is refused unread.
 METADATA_BYTES = 64 * 1024
-COMMAND_LINE = re.compile(r"\s*command\s*:")
-#: What a submission that brought another platform's entry point is told instead of file names.
+#: How a code submission is run here, told to a submission that brought another way to start it.
 MODEL_PY_HINT = (
-    f"this competition runs no command or script of a submission: the ingestion program imports "
-    f"{MODEL_FILE} and calls its class Model, as Model(track), fit(train_items) and "
-    "predict(items), which returns one prediction per item (the kit writes the prediction "
-    f"files); put your script's training in fit() and its prediction in predict() of a class "
-    f"Model in {MODEL_FILE} at the submission's root, as in the starting kit's "
-    f"sample_submissions/code_submission/{MODEL_FILE}"
+    f"the ingestion program runs no script of a submission: it imports {MODEL_FILE} and calls "
+    f"its class Model, as Model(track), fit(train_items) and predict(items), which returns one "
+    "prediction per item (the kit writes the prediction files); put your script's training in "
+    f"fit() and its prediction in predict() of a class Model in {MODEL_FILE} at the "
+    f"submission's root, as in the starting kit's sample_submissions/code_submission/{MODEL_FILE}"
 )
 
 
-def other_platform_entry_points(folder: Path, unclaimed: list[str]) -> list[str]:
-    """What shows a code submission written for another platform, as shown in a message: a root
-    ``metadata`` with a ``command:`` line (CodaLab's, which this competition does not run) and any
-    ``run.py`` or ``main.py``; [] when there is none."""
-    found = [name for name in unclaimed if PurePosixPath(name).name.lower() in ENTRY_SCRIPTS]
-    text = (read_head(folder / "metadata", METADATA_BYTES) or b"").decode("utf-8", "replace")
-    command = next((ln.strip() for ln in text.splitlines() if COMMAND_LINE.match(ln)), None)
-    if command:
-        found.insert(0, f"metadata with {shorten(safe_display(command), 80)!r}")
-    return found
+def worker_command(folder: Path) -> tuple[str, str] | None:
+    """(file name, its command as shown) when Codabench's worker runs a command of the submission
+    ``folder`` (compute_worker.py ``_run_program_directory``): it reads ``metadata.yaml`` at the
+    root, else ``metadata``, as YAML, and runs its ``command`` when that is non-empty text, in a
+    container of its own beside the ingestion program; None when it runs none."""
+    name = next((name for name in METADATA if (folder / name).exists()), None)
+    if name is None:
+        return None
+    data = read_head(folder / name, METADATA_BYTES + 1) or b""
+    if len(data) > METADATA_BYTES:  # the worker reads it whole: a command may be anywhere in it
+        return name, f"a file over {METADATA_BYTES // 1024} KiB, not read here"
+    try:  # the worker's own loader, which also reads some python/ tags a safe loader refuses
+        meta = yaml.load(data.decode("utf-8"), Loader=yaml.FullLoader)
+    except (UnicodeDecodeError, yaml.YAMLError, RecursionError):
+        return None  # the worker cannot read it either, and runs nothing
+    command = meta.get("command") if isinstance(meta, dict) else None
+    if not isinstance(command, str) or not command:  # the worker fails on any other command
+        return None
+    return name, f"command {shorten(safe_display(command), 80)!r}"
+
+
+def refuse_worker_command(folder: Path) -> None:
+    """SubmissionError when Codabench's worker runs a command of the submission (``worker_command``):
+    that run is outside the phase's limits and the kit's, and it shares the prediction output, so
+    nothing of such a submission is scored."""
+    found = worker_command(folder)
+    if found is None:
+        return
+    name, shown = found
+    raise SubmissionError.single(
+        name,
+        "Codabench runs the command of this file itself, in a container of its own beside the "
+        "ingestion program, outside the competition's time limit and the kit's checks, so the "
+        "submission is refused and nothing of it is scored",
+        expected=f"no {' or '.join(METADATA)} with a command at the submission's root",
+        found=shown,
+        hint=f"remove {name} and submit the prediction files themselves, or a {MODEL_FILE} with "
+        f"a class Model, which the ingestion program runs within the time limit (see the "
+        f"starting kit's sample_submissions)",
+    )
+
+
+def other_platform_entry_points(unclaimed: list[str]) -> list[str]:
+    """The ``run.py`` or ``main.py`` files among ``unclaimed`` (as shown), which show a code
+    submission written for another platform; [] when there is none."""
+    return [name for name in unclaimed if PurePosixPath(name).name.lower() in ENTRY_SCRIPTS]
 
 
 def misnamed_model_hint(unclaimed: list[str]) -> str:
@@ -292,6 +331,8 @@ def _predict_submission(run: Ingestion, spec: TaskSpec, submission: Path, paths:
     folder, warnings = open_submission(submission, paths.work)
     for warning in warnings:
         print(f"note: {warning}")
+    # the worker reads the folder it extracted, not a zip inside it
+    refuse_worker_command(submission if submission.is_dir() else folder)
     model_folder = find_model_folder(folder)
     if model_folder is None:
         return check_result_files(run, spec, folder, paths.out_dir), "result submission"
