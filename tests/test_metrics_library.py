@@ -98,7 +98,10 @@ def test_inputs_of_the_wrong_shape_are_refused_with_what_was_expected(call, word
     [
         (lambda: sts.pearson([1, 2, 3], [1, 2, 10**400]), "predictions, item 2: expected finite"),
         (lambda: sts.spearman(np.array([10**400, 1], dtype=object), [1, 2]), "gold, item 0:"),
-        (lambda: lewidi.manhattan([[1, 0], [10**400, 0]], [[1, 0]] * 2), "gold, item 1: expected"),
+        (
+            lambda: lewidi.manhattan([[1, 0], [10**400, 0]], [[1, 0]] * 2),
+            "gold, item 1, label 0: expected",
+        ),
         (lambda: lewidi.error_rate([[1, 10**400]], [[1, 0]]), "gold, item 0, annotator 1:"),
         (lambda: lewidi.multilabel_error_rate([[[1, 0]]], [[[1, 10**400]]]), "predictions, item 0"),
     ],
@@ -221,11 +224,18 @@ def test_classification_labels_that_are_not_labels_are_refused(gold, pred, words
             lambda: sts.pearson(["1", "2", "3.5"], [1, 2, 3]),
             "gold, item 0: expected finite numbers",
         ),
-        (lambda: sts.pearson([1, 2, 3], [1.0, True, 3.0]), "predictions, item 1: expected finite"),
+        (lambda: sts.pearson([1, 2, 3], [1.0, True, 3.0]), "predictions, item 1: booleans are not"),
         (lambda: sts.pearson(np.array([True, False]), [1, 2]), f"found {np.True_!r}"),
-        (lambda: lewidi.manhattan([[0.5, 0.5]], [[True, False]]), "found [True, False]"),
-        (lambda: lewidi.manhattan([["0.5", "0.5"]], [[1, 0]]), "gold, item 0: expected finite"),
-        (lambda: lewidi.error_rate([[1, True]], [[1, 0]]), "gold, item 0, annotator 1: expected"),
+        (
+            lambda: lewidi.manhattan([[0.5, 0.5]], [[True, False]]),
+            "predictions, item 0, label 0: booleans are not accepted as labels or numbers; "
+            "found True",
+        ),
+        (
+            lambda: lewidi.manhattan([["0.5", "0.5"]], [[1, 0]]),
+            "gold, item 0, label 0: expected finite numbers; found '0.5'",
+        ),
+        (lambda: lewidi.error_rate([[1, True]], [[1, 0]]), "gold, item 0, annotator 1: booleans"),
         (lambda: lewidi.multilabel_error_rate([[[1, 0]]], [[[True, 0]]]), "predictions, item 0,"),
         (lambda: lewidi.error_rate(["1"], [[1]]), "gold, item 0: expected a label per annotator"),
         (lambda: lewidi.error_rate([None], [[1]]), "gold, item 0: expected a label per annotator"),
@@ -234,6 +244,43 @@ def test_classification_labels_that_are_not_labels_are_refused(gold, pred, words
 )
 def test_strings_and_booleans_are_not_read_as_numbers(call, words):
     with pytest.raises(ValueError, match=re.escape(words)):
+        call()
+
+
+#: The conversion a boolean's refusal names (``probs > 0.5`` gives numpy booleans).
+CONVERSION = "Write 1 for True and 0 for False: int(x), or x.astype(int) for a numpy array"
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (
+            lambda: lewidi.error_rate([[0, 1]], [[False, True]]),
+            "predictions, item 0, annotator 0: booleans are not accepted as labels or numbers; "
+            "found False",
+        ),
+        (
+            lambda: lewidi.error_rate([[0, 1]], np.array([[0.2, 0.7]]) > 0.5),
+            f"predictions, item 0, annotator 0: booleans are not accepted as labels or numbers; "
+            f"found {np.False_!r}",
+        ),
+        (
+            lambda: lewidi.multilabel_error_rate([[[True, False]]], [[[1, 0]]]),
+            "gold, item 0, label 0, annotator 0: booleans are not accepted as labels or numbers; "
+            "found True",
+        ),
+        (
+            lambda: lewidi.multilabel_error_rate(
+                [[[1, 0], [0, 1]]], np.array([[[0.6, 0.2], [0.1, 0.7]]]) > 0.5
+            ),
+            "predictions, item 0, label 0, annotator 0: booleans are not accepted as labels or "
+            f"numbers; found {np.True_!r}",
+        ),
+    ],
+)
+def test_booleans_are_refused_by_position_with_their_conversion(call, words):
+    """As the scoring program refuses them in files; a notebook's ``probs > 0.5`` gives numpy ones."""
+    with pytest.raises(ValueError, match=re.escape(words) + r"\. " + re.escape(CONVERSION)):
         call()
 
 
@@ -273,7 +320,10 @@ def test_arguments_that_are_not_sequences_are_refused_with_what_was_expected(giv
     "call, words",
     [
         (lambda: sts.pearson([1.0, None, 3.0], [1, 2, 3]), "gold, item 1: expected finite numbers"),
-        (lambda: lewidi.manhattan([[1, 0]], [[float("nan"), 1]]), "predictions, item 0: expected"),
+        (
+            lambda: lewidi.manhattan([[1, 0]], [[float("nan"), 1]]),
+            "predictions, item 0, label 0: expected",
+        ),
         (lambda: lewidi.error_rate([[1, None]], [[1, 0]]), "gold, item 0, annotator 1: expected"),
         (
             lambda: lewidi.manhattan([[1.0, 0.0], [1.0, 0.0]], [[1.0, 0.0], [1.0, 0.0]][0]),

@@ -94,6 +94,50 @@ def test_a_boolean_is_no_label(tmp_path):
     )
 
 
+@pytest.mark.parametrize(
+    "wrong, found, hint",
+    [
+        (
+            True,
+            "'true'",
+            "Booleans are not accepted as numbers: write 1 for true and 0 for false (int(x); a "
+            "numpy array of booleans: x.astype(int))",
+        ),
+        ("1", "'\"1\"'", "The number is in quotes: write it as a JSON number, without quotes"),
+        (2, "'2'", "1 = the annotator chose the label, 0 = not"),
+    ],
+)
+def test_a_label_major_entry_other_than_0_or_1_is_named_where_it_is(tmp_path, wrong, found, hint):
+    """``true`` and ``"1"`` among a label-major row's 0/1 entries are that row's wrong entries,
+    named by label and annotator as a 2 is, not read annotator-major (K vectors for the item's
+    other number of annotators: 'wrong number of annotator entries')."""
+    names = ITEMS[0]["annotators"]
+    vectors = [[0] * len(names) for _ in TRACKS["persp_ml"].labels]
+    vectors[1][2] = wrong
+    path = _file(tmp_path, "persp_ml", {0: json.dumps(vectors)})
+    with pytest.raises(SubmissionError) as error:
+        read(path, "persp_ml")
+    assert str(error.value) == (
+        "persp_ml.tsv, line 1, item 'v01': a label vector holds a value other than 0 or 1; "
+        "expected 3 vectors of 0/1 (entailment, neutral, contradiction), each with one entry per "
+        f"annotator of the item, found {found} in the vector of label 'neutral', entry 3 "
+        f"(annotator {names[2]!r}). {hint}"
+    )
+
+
+def test_a_label_major_row_of_quoted_0_1_entries_is_read_label_major():
+    """A row written label-major with every 0/1 in quotes is named as such (where "0" and "1" are
+    no labels of the track), as one quoted entry is."""
+    names = ITEMS[0]["annotators"]
+    quoted = [["0"] * len(names) for _ in TRACKS["persp_ml"].labels]
+    with pytest.raises(ValueProblem) as problem:
+        _per_row(json.dumps(quoted), TRACKS["persp_ml"], names)
+    assert problem.value.message == "a label vector holds a value other than 0 or 1"
+    assert problem.value.found == (
+        f"'\"0\"' in the vector of label 'entailment', entry 1 (annotator {names[0]!r})"
+    )
+
+
 #: What a multilabel row's entries are made of: 0/1 in both number types, other numbers, booleans,
 #: the track's labels and a text that is none.
 _PIECES = st.sampled_from([0, 1, 0.0, 1.0, 2, 0.5, True, False, "entailment", "neutral", "x"])
@@ -120,7 +164,7 @@ def test_a_row_is_read_label_major_exactly_when_the_detector_says_so(vectors, co
     track = TRACKS["persp_ml"]
     names = [f"A{k}" for k in range(count)]
     value = dict(zip(names, vectors)) if as_object and len(vectors) == count else vectors
-    detected = written_label_major(value, count, len(track.labels))
+    detected = written_label_major(value, count, track)
     by_row = _row_path(value, track, names)
     if by_row is not None and by_row[1] is not None:
         assert by_row[1] == detected

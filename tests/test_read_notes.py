@@ -25,7 +25,7 @@ from codajudge.formats.notes import (
     words,
 )
 from codajudge.formats.soft import soft_label
-from codajudge.formats.values import ValueProblem, parse_value
+from codajudge.formats.values import ValueProblem, parse_value, show_json
 from codajudge.kinds.soft_label import LEADING_BIN_LAYOUT, PRACTICE_PHASE_LAYOUT
 from codajudge.tracks import track_from_dict
 
@@ -88,6 +88,36 @@ def test_a_multilabel_soft_label_of_one_p_chosen_per_label_is_noted():
         "a list of 3 [P(not chosen), P(chosen)] pairs, or of 3 P(chosen) values, one per label "
         "(contradiction, entailment, neutral)"
     )
+
+
+@pytest.mark.parametrize(
+    "wrong, hint",
+    [
+        (True, "booleans are not accepted as numbers: write 1 for true and 0 for false"),
+        ("0.3", "the number is in quotes: write it as a JSON number, without quotes"),
+    ],
+)
+def test_a_p_chosen_list_holding_a_boolean_or_a_quoted_number_names_it(wrong, hint):
+    """K values P(chosen) with ``true`` or ``"0.3"`` among them are refused for that value, with
+    its fix, not as a pair of the wrong length ("wrong pair length, found 'true'"); so is a pair's."""
+    ven = track_from_dict(
+        {
+            "id": "ven_soft",
+            "kind": "soft_label",
+            "scale": "multilabel",
+            "dataset": "ven",
+            "labels": ["contradiction", "entailment", "neutral"],
+        }
+    )
+    for value, what in (
+        ([wrong, 0.5, 0], "soft label"),
+        ([[0.5, 0.5], [wrong, 1], [1, 0]], "pair for 'entailment'"),
+    ):
+        with pytest.raises(ValueProblem) as problem:
+            soft_label(value, ven)
+        assert problem.value.message == f"{what} holds a value that is not a finite number"
+        assert problem.value.found == show_json(wrong)
+        assert problem.value.hint.startswith(hint)
 
 
 def test_a_python_literal_is_noted():

@@ -220,7 +220,12 @@ def _refusal_cases():
             f"{i}\t{json.dumps([row + [2] for row in m])}"
             for (i, _), m in zip(values("persp_ml"), label_major("persp_ml"))
         ],
-        Refusal("persp_ml.tsv", "a value other than 0 or 1", found="'2' on line 1"),
+        Refusal(
+            "persp_ml.tsv",
+            "a value other than 0 or 1",
+            found="'2' in the vector of label 'entailment', entry 8 (the item has 7 annotators) "
+            "on line 1",
+        ),
     )
     empty = edition.EMPTY_INDEX
     lines = valid("persp_cat")

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import Callable
 from collections.abc import Sequence
+from itertools import chain
 
 import numpy as np
 
+from ..errors import counted
 from ..kinds.base import split_multilabel
 from ..tracks import Track
 from .notes import ReadNote
@@ -15,6 +17,7 @@ from .textfile import shorten
 from .values import (
     ValueProblem,
     is_number,
+    not_a_number_hint,
     outside_label_set,
     parse_value,
     show,
@@ -22,15 +25,26 @@ from .values import (
 )
 
 
-def written_label_major(value, annotators: int, k: int) -> bool:
-    """Whether a row (a JSON value) of an item of ``annotators`` annotators on a track of ``k`` labels is
-    written label-major: a list of lists of numbers with a number among them, or the ``k`` empty
-    vectors of an item without annotators (empty lists for an item's annotators are
-    annotator-major: none chose a label). Whether such a row follows the label-major rule is
-    ``_label_major``'s."""
-    vectors = type(value) is list and all(type(vector) is list for vector in value)
-    numbers = vectors and all(is_number(entry) for vector in value for entry in vector)
-    return numbers and (any(value) or (len(value) == k and annotators == 0))
+def written_label_major(value, annotators: int, track: Track) -> bool:
+    """Whether a row (a JSON value) of an item of ``annotators`` annotators on ``track`` is
+    written label-major: a list of lists of 0/1 marks, right or wrong (numbers, booleans, and "0"
+    or "1" where they are no labels: ``true`` or ``"1"`` among 0/1 entries is a label-major row's
+    wrong entry, which ``_label_major`` names), or the K empty vectors of an item without
+    annotators (empty lists for an item's annotators are annotator-major: none chose a label).
+    Whether such a row follows the label-major rule is ``_label_major``'s."""
+    if not (type(value) is list and all(type(vector) is list for vector in value)):
+        return False
+    entries = list(chain.from_iterable(value))
+    if not entries:
+        return len(value) == len(track.labels) and annotators == 0
+    return all(_is_mark(entry, track) for entry in entries)
+
+
+def _is_mark(entry, track: Track) -> bool:
+    """Whether a row's entry is written as a label-major 0/1 choice, right or wrong."""
+    if type(entry) is str:
+        return entry in ("0", "1") and track.label_set.code(entry) < 0
+    return is_number(entry) or type(entry) is bool
 
 
 def annotator_entries(
@@ -42,8 +56,8 @@ def annotator_entries(
     ``longest`` entries."""
     value = parse_value(text, track, notes, longest)
     multilabel = track.scale == "multilabel"
-    if multilabel and written_label_major(value, len(annotators), len(track.labels)):
-        return _label_major(value, track)
+    if multilabel and written_label_major(value, len(annotators), track):
+        return _label_major(value, track, annotators)
     if isinstance(value, dict):
         known = set(annotators)  # once: per key, a set of the item's annotators costs them all
         missing = [a for a in annotators if a not in value]
@@ -88,13 +102,18 @@ def as_annotator_array(values: list, track: Track) -> np.ndarray:
     return np.array(values, dtype=np.int64)
 
 
-def _label_major(value: list, track: Track) -> list[tuple]:
+def _is_choice(entry) -> bool:
+    """A label-major entry: the number 0 or 1 (not ``true``, which equals 1, nor ``"1"``)."""
+    return is_number(entry) and entry in (0, 1)
+
+
+def _label_major(value: list, track: Track, annotators: Sequence[str]) -> list[tuple]:
     """A label-major row as each annotator's 0/1 choices (a tuple of K: JSON writes no tuple, so
     ``annotator_values`` knows them read): K vectors of 0/1, one per label, each with one entry per
-    annotator; when it breaks the rule, which part and how."""
+    annotator (``annotators``, the item's, in order); when it breaks the rule, which part and how."""
     k, m = len(track.labels), len(value[0])
     equal = all(len(vector) == m for vector in value)
-    if len(value) == k and equal and all(x in (0, 1) for vector in value for x in vector):
+    if len(value) == k and equal and all(map(_is_choice, chain.from_iterable(value))):
         return list(zip(*value))
     lengths = sorted({len(v) for v in value})
     layout = f"{k} vectors of 0/1 ({', '.join(track.labels)}), each with one entry per annotator of the item"
@@ -114,11 +133,21 @@ def _label_major(value: list, track: Track) -> list[tuple]:
             expected=layout + ", all equally long",
             found=f"vectors of {', '.join(str(len(v)) for v in value)} entries",
         )
+    label, position, entry = next(
+        (label, position, entry)
+        for label, vector in zip(track.labels, value)
+        for position, entry in enumerate(vector)
+        if not _is_choice(entry)
+    )
+    annotator = f"the item has {counted(len(annotators), 'annotator')}"
+    if position < len(annotators):
+        annotator = f"annotator {annotators[position]!r}"
     raise ValueProblem(
         "a label vector holds a value other than 0 or 1",
         expected=layout,
-        found=show_json(next(x for v in value for x in v if x not in (0, 1))),
-        hint="1 = the annotator chose the label, 0 = not",
+        found=f"{show_json(entry)} in the vector of label {label!r}, entry {position + 1} "
+        f"({annotator})",
+        hint=not_a_number_hint(entry) or "1 = the annotator chose the label, 0 = not",
     )
 
 

@@ -11,7 +11,16 @@ from ..kinds.soft_label import PRACTICE_PHASE_LAYOUT, SUM_TOLERANCE
 from ..errors import counted
 from ..tracks import Track
 from .notes import CHOSEN_ONLY, EMPTY_LEADING_BIN, LEADING_BIN_WITH_MASS, RENORMALISED, ReadNote
-from .values import NUMBER_TYPES, ValueProblem, is_number, label_meant, parse_value, show, show_json
+from .values import (
+    NUMBER_TYPES,
+    ValueProblem,
+    is_number,
+    label_meant,
+    not_a_number_hint,
+    parse_value,
+    show,
+    show_json,
+)
 
 
 #: A row of floats (a soft label's probabilities as read).
@@ -37,10 +46,12 @@ def _probabilities(value, length: int, what: str, chosen: bool = False) -> Row:
         found = counted(len(value), "value") if type(value) is list else show_json(value)
         raise ValueProblem(f"wrong {what} length", f"a list of {length} probabilities", found)
     if not NUMBER_TYPES.issuperset(map(type, value)):
+        wrong = next(v for v in value if not is_number(v))
         raise ValueProblem(
             f"{what} holds a value that is not a finite number",
             expected="finite numbers",
-            found=show_json(next(v for v in value if not is_number(v))),
+            found=show_json(wrong),
+            hint=not_a_number_hint(wrong),
         )
     row = list(map(float, value))
     if not (min(row, default=0) >= 0 and max(row, default=0) < math.inf):
@@ -132,7 +143,8 @@ def _multilabel(value, track: Track) -> tuple[list, list[ReadNote]]:
             expected=f"a list of {k} [P(not chosen), P(chosen)] pairs, or of {k} P(chosen) "
             f"values, one per label ({', '.join(track.labels)})",
         )
-    if NUMBER_TYPES.issuperset(map(type, value)):
+    # no pair nor object among them: K values P(chosen), whose rules name a boolean or a string
+    if not any(isinstance(v, (list, dict)) for v in value):
         chosen = _probabilities(value, k, "soft label", chosen=True)
         return [[1.0 - x, x] for x in chosen], [ReadNote(CHOSEN_ONLY)]
     pairs = [

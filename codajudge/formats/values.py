@@ -296,6 +296,19 @@ def is_number(x) -> bool:
     return type(x) in NUMBER_TYPES
 
 
+def not_a_number_hint(value) -> str | None:
+    """The fix for a JSON value, written where a number is expected, that is a boolean or a number
+    in quotes (``"1"``); else None."""
+    if type(value) is bool:
+        return (
+            "booleans are not accepted as numbers: write 1 for true and 0 for false (int(x); a "
+            "numpy array of booleans: x.astype(int))"
+        )
+    if isinstance(value, str) and is_decimal(value):
+        return "the number is in quotes: write it as a JSON number, without quotes"
+    return None
+
+
 def is_finite_number(x) -> bool:
     """A JSON number that is a finite float: not NaN or infinite, nor an int beyond the largest
     float (``10**400``, which has no float)."""

@@ -46,17 +46,18 @@ def same_length(gold: Sequence, pred: Sequence) -> int:
     return len(gold)
 
 
-def numbers(values, what: str, shape_of_one: str, unit: str = "item", labels: bool = False):
-    """``values`` as a float array of equal-length rows, or a ValueError naming ``what`` (and the
-    ``unit``, an item, of its first axis holding a value that is not a finite number: NaN, None,
-    a boolean, or a string, which numpy reads as a number, unless they are ``labels``: the 2025
-    files write annotators' labels as strings, "-4"). A single value is returned as it is read, for
-    the caller's check of the shape to refuse."""
+def numbers(values, what: str, shape_of_one: str, axes=("item",), labels: bool = False):
+    """``values`` as a float array of equal-length rows, or a ValueError naming ``what`` and where
+    in it (``axes``: the names of its axes, an item first; "entry" past them) the first value is
+    not a finite number: NaN, None, a boolean (with its conversion), or a string, which numpy
+    reads as a number, unless they are ``labels``: the 2025 files write annotators' labels as
+    strings, "-4". A single value is returned as it is read, for the caller's check of the shape
+    to refuse."""
     try:
         array = np.asarray(values, dtype=float)
     except (TypeError, ValueError):
         raise ValueError(
-            _first_unlike(values, what, unit)
+            _first_unlike(values, what, axes[0])
             or f"{what}: expected numbers, {shape_of_one} for every item, all of one length; "
             f"found {_sample(values)}"
         ) from None
@@ -65,12 +66,37 @@ def numbers(values, what: str, shape_of_one: str, unit: str = "item", labels: bo
         array = np.frompyfunc(_inf_if_past_range, 1, 1)(given).astype(float)
     refused = (bool, np.bool_) if labels else (bool, np.bool_, str, bytes)
     if array.ndim and (not np.isfinite(array).all() or _holds(values, refused, array.ndim)):
-        given = np.asarray(values, dtype=object).flat
-        typed = np.array([isinstance(v, refused) for v in given], dtype=bool)
-        first = int(np.argwhere(~np.isfinite(array) | typed.reshape(array.shape))[0][0])
-        found = _sample(list(values)[first])
-        raise ValueError(f"{what}, {unit} {first}: expected finite numbers; found {found}")
+        given = np.asarray(values, dtype=object)
+        typed = np.frompyfunc(lambda value: isinstance(value, refused), 1, 1)(given).astype(bool)
+        position = tuple(np.argwhere(~np.isfinite(array) | typed)[0].tolist())
+        raise ValueError(_not_a_number(_at(values, position), f"{what}, {_place(position, axes)}"))
     return array
+
+
+def _at(values, position: tuple):
+    """The value at ``position`` in ``values`` as given (a numpy boolean stays one)."""
+    for index in position:
+        values = values[index]
+    return values
+
+
+def _place(position: tuple, axes: Sequence[str]) -> str:
+    """A value's position in words, by the names of the axes (``entry`` past them): ``item 0``,
+    ``label 2, annotator 1``."""
+    names = list(axes) + ["entry"] * (len(position) - len(axes))
+    return ", ".join(f"{name} {index}" for name, index in zip(names, position))
+
+
+def _not_a_number(value, where: str) -> str:
+    """The message refusing ``value``, which is not a finite number, at ``where``; a boolean (as
+    ``probs > 0.5`` gives) with its conversion, as the scoring program refuses one in a file."""
+    if isinstance(value, (bool, np.bool_)):
+        return (
+            f"{where}: booleans are not accepted as labels or numbers; found {value!r}. Write 1 "
+            "for True and 0 for False: int(x), or x.astype(int) for a numpy array (such as "
+            "probs > 0.5)"
+        )
+    return f"{where}: expected finite numbers; found {_sample(value)}"
 
 
 def _first_unlike(values, what: str, unit: str) -> str:
@@ -117,8 +143,9 @@ def array_score(name: str, gold, pred, shape_of_one: str = "one distribution", n
     """``official_score`` of the registered metric ``name`` on gold and predicted arrays of ``ndim``
     axes (items first) and one shape: soft labels (2), multilabel soft labels (3), scores (1)."""
     same_length(gold, pred)
-    gold_rows = numbers(gold, "gold", shape_of_one)
-    pred_rows = numbers(pred, "predictions", shape_of_one)
+    axes = ("item", "label")[:ndim]  # a soft label's entries are its labels' probabilities
+    gold_rows = numbers(gold, "gold", shape_of_one, axes)
+    pred_rows = numbers(pred, "predictions", shape_of_one, axes)
     for what, rows in (("gold", gold_rows), ("predictions", pred_rows)):
         if rows.ndim != ndim or 0 in rows.shape:
             raise ValueError(
@@ -235,8 +262,8 @@ def _item_row(row, what: str, index: int, multilabel: bool) -> np.ndarray:
     """One item's annotator labels ``(A,)``, or its label-major 0/1 vectors as ``(A, L)``; an
     item without annotators is refused (it would count as no error)."""
     shape = "a 0/1 vector over the annotators per label" if multilabel else "a label per annotator"
-    unit = "label" if multilabel else "annotator"
-    values = numbers(row, f"{what}, item {index}", shape, unit, labels=True)
+    axes = ("label", "annotator") if multilabel else ("annotator",)
+    values = numbers(row, f"{what}, item {index}", shape, axes, labels=True)
     readable = values.ndim == (2 if multilabel else 1) and values.size > 0
     if multilabel:
         shape += " (1: chosen, 0: not)"
