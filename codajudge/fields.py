@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Callable
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from .errors import ConfigError, Problem, boolean_problem, counted, plural
 
@@ -45,7 +45,9 @@ class Field:
     object, or a function choosing them from the object's value:
     ``bundle.schema.dataset_fields``), ``check`` (a function returning a problem message or None),
     ``what`` (how messages name a bad choice), ``suggest`` (the choices a bad one is matched
-    against and shown, when fewer fit its place: a track's metrics, by its kind), ``example`` (the
+    against and shown, when fewer fit its place: a track's metrics, by its kind), ``synonyms``
+    (another name an organiser may write -> the allowed value it means: ``ndjson`` -> ``jsonl``;
+    its hint names that value, which a misspelling's closest match would not), ``example`` (the
     hint of a missing or misshapen value) and ``doc``."""
 
     type: Type
@@ -62,6 +64,7 @@ class Field:
     check: Callable[[object], str | None] | None = None
     what: str = ""
     suggest: Sequence = ()
+    synonyms: Mapping[str, str] = field(default_factory=dict)
     example: str = ""
 
 
@@ -104,11 +107,14 @@ def _join(where: str, part: str) -> str:
     return f"{where} {part}" if where else part
 
 
-def did_you_mean(key, known: Sequence) -> str | None:
-    """The hint naming the known key closest to ``key`` in any case (a misspelling, or the same in
-    another case), or None."""
+def did_you_mean(key, known: Sequence, synonyms: Mapping[str, str] = {}) -> str | None:
+    """The hint naming the known key ``key`` is another name for (``synonyms``, in any case), else
+    the known key closest to it in any case (a misspelling, or the same in another case), or None."""
     import difflib  # imported here: only a refusal needs it, and the scoring program imports this
 
+    meant = synonyms.get(str(key).lower())
+    if meant is not None:
+        return f"did you mean '{meant}'? ({str(key)!r} is another name for it)"
     lowered = {str(name).lower(): str(name) for name in known}
     close = difflib.get_close_matches(str(key).lower(), lowered, n=1, cutoff=0.6)
     return f"did you mean '{lowered[close[0]]}'?" if close else None
@@ -118,8 +124,10 @@ def did_you_mean(key, known: Sequence) -> str | None:
 ITEM_FIELDS = ("genre", "lang", "label", "id", "score")
 
 
-def _unknown_key(walk: Walk, where: str, key, known: Sequence[str], what: str = "key") -> None:
-    hint = did_you_mean(key, known) or "remove it or correct its name"
+def _unknown_key(
+    walk: Walk, where: str, key, known: Sequence[str], what: str = "key", synonyms: Mapping = {}
+) -> None:
+    hint = did_you_mean(key, known, synonyms) or "remove it or correct its name"
     if key in ITEM_FIELDS and "where" in known:
         hint = f"to keep only some items, write where: {{{key}: VALUE}}"
     walk.add(
@@ -147,7 +155,7 @@ def _check_str(walk: Walk, where: str, label: str, value, spec: Field) -> None:
             f"unknown {spec.what}" if spec.what else f"{label} has an unknown value",
             expected=" | ".join(shown_choices),
             found=shown(value),
-            hint=did_you_mean(value, shown_choices),
+            hint=did_you_mean(value, shown_choices, spec.synonyms),
         )
 
 
@@ -257,7 +265,7 @@ def _check_map(walk: Walk, where: str, label: str, value, spec: Field) -> None:
         return
     for key, entry in value.items():
         if spec.keys and key not in spec.keys:
-            _unknown_key(walk, where, key, spec.keys, what=f"key of {label}")
+            _unknown_key(walk, where, key, spec.keys, f"key of {label}", spec.synonyms)
         else:
             place = f"{label.strip(chr(39))} '{key}'"
             _check_entry(walk, where, place, f"{label} entry '{key}'", entry, spec.items)
@@ -329,9 +337,19 @@ def choice(
     what: str = "",
     default: str | None = None,
     required: bool = False,
+    synonyms: Mapping[str, str] = {},
 ) -> Field:
-    """A string that must be one of ``choices``; ``what`` names a bad one in messages."""
-    return Field(STR, doc, required=required, default=default, choices=tuple(choices), what=what)
+    """A string that must be one of ``choices``; ``what`` names a bad one in messages; ``synonyms``:
+    other names meaning one of them (``Field.synonyms``)."""
+    return Field(
+        STR,
+        doc,
+        required=required,
+        default=default,
+        choices=tuple(choices),
+        what=what,
+        synonyms=synonyms,
+    )
 
 
 def strings(doc: str, example: str = "", required: bool = False) -> Field:

@@ -719,3 +719,47 @@ def test_the_legacy_yaml_places_submissions_as_the_rule_says(rule, competition, 
     keys = ("force_submission_to_leaderboard", "force_best_submission_to_leaderboard")
     assert {k: doc[k] for k in keys if k in doc} == competition
     assert all({k: p[k] for k in keys if k in p} == phase for p in doc["phases"].values())
+
+
+# --- an edition folder reused under its old name ---------------------------------------------------
+
+
+def test_a_config_naming_the_edition_otherwise_than_its_folder_is_noted_by_check(tmp_path, capsys):
+    from codajudge.programs.check import check
+
+    folder = copy_edition(tmp_path / "pairsim2029")  # its config still says name: default
+    assert check(str(folder)) == 0
+    out = capsys.readouterr().out
+    assert f"note: {folder / 'edition.yaml'} names the edition 'default', not its folder's" in out
+    assert "'pairsim2029': the bundle is written as <out>/default.zip" in out
+    assert check(str(copy_edition(tmp_path / "default"))) == 0
+    assert "not its folder's name" not in capsys.readouterr().out
+
+
+def _tree_of(edition):
+    """A ``publish`` writer: a one-file tree, the edition returned as built."""
+
+    def write(tree: Path):
+        tree.mkdir()
+        (tree / "competition.yaml").write_text(f"title: {edition.folder.name}\n", encoding="utf-8")
+        return edition
+
+    return write
+
+
+def test_a_bundle_built_from_another_edition_folder_is_noted_when_replaced(tmp_path):
+    from codajudge.bundle.build import publish
+
+    last_year = load_edition(copy_edition(tmp_path / "myshared"))
+    this_year = load_edition(copy_edition(tmp_path / "pairsim2029"))  # the same name: default
+    out = tmp_path / "dist"
+    assert publish(out, "default", _tree_of(last_year)).notes == []
+    assert publish(out, "default", _tree_of(last_year)).notes == []  # rebuilt from its own folder
+    (note,) = publish(out, "default", _tree_of(this_year)).notes
+    previous = Path(last_year.config).resolve()
+    assert f"{out / 'default'} replaced: it was built from {previous}" in note
+    assert f"this bundle from {this_year.config}" in note
+    assert (out / "default" / "competition.yaml").read_text(
+        encoding="utf-8"
+    ) == "title: pairsim2029\n"
+    assert sorted(p.name for p in out.iterdir()) == [".default.source", "default", "default.zip"]

@@ -116,6 +116,37 @@ def test_every_misspelt_key_is_refused_naming_it_and_the_key_meant(label, key):
     assert text.startswith(DISPLAY)
 
 
+#: Every key whose value is one of some choices, some of them with other names.
+SYNONYM_KEYS = [
+    (label, key)
+    for label, _, _, fields in PLACES
+    for key, spec in fields.items()
+    if spec.synonyms and spec.choices
+]
+
+
+@pytest.mark.parametrize("label, key", SYNONYM_KEYS)
+def test_another_name_of_an_allowed_value_is_refused_naming_the_value_it_means(label, key):
+    spec = at(label)[3][key]
+    for other, meant in spec.synonyms.items():
+        assert meant in spec.choices and other not in spec.choices, other
+        _, config, obj, _ = copy.deepcopy(at(label))
+        obj[key] = other.upper()  # in any case
+        text = problems_of(config)
+        assert f"Did you mean '{meant}'? ('{other.upper()}' is another name for it)" in text, text
+
+
+def test_the_table_format_ndjson_is_told_to_be_jsonl_and_a_validation_split_dev():
+    config = default_config()
+    config["datasets"]["sts_en"] = {**dataset("table"), "format": "ndjson"}
+    config["datasets"]["sts_en"]["exclude"] = {"validation": "test"}
+    text = problems_of(config)
+    assert "Did you mean 'jsonl'? ('ndjson' is another name for it)" in text
+    assert "unknown key of 'exclude' 'validation'" in text
+    assert "Did you mean 'dev'? ('validation' is another name for it)" in text
+    assert SYNONYM_KEYS  # the parametrised test above has cases
+
+
 #: A value of the wrong type for each type, and the words the refusal must contain.
 WRONG = {
     S.STR: (True, "must be a string", "quote it"),

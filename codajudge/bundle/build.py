@@ -695,14 +695,44 @@ def publish(out_dir: Path, name: str, write: Callable[[Path], Edition]) -> Build
             )
             for part in ("reference_data", "input_data", "starting_kit")
         }
+        notes = replaced_other_notes(edition, tree, zip_path)
         for output in (tree, zip_path):
             remove_entry(output)
             (staging / output.name).replace(output)
+        record = source_record(tree)
+        remove_entry(record)
+        record.write_text(config_source(edition), encoding="utf-8")
     finally:  # a cleanup error never hides the build's own (TemporaryDirectory raises it)
         shutil.rmtree(staging, ignore_errors=True)
     sizes["zip"] = zip_path.stat().st_size
     sha256 = hashlib.sha256(zip_path.read_bytes()).hexdigest()
-    return BuildSummary(edition, tree, zip_path, sha256, sizes)
+    return BuildSummary(edition, tree, zip_path, sha256, sizes, notes)
+
+
+def source_record(tree: Path) -> Path:
+    """The file beside a built bundle's tree ``OUT/<name>`` naming the config it was built from
+    (kept out of the bundle: it is a path on the organiser's machine)."""
+    return tree.with_name(f".{tree.name}.source")
+
+
+def config_source(edition: Edition) -> str:
+    return str(Path(edition.config).resolve())
+
+
+def replaced_other_notes(edition: Edition, tree: Path, zip_path: Path) -> list[str]:
+    """A note when the bundle about to be replaced at ``tree`` and ``zip_path`` was built from
+    another config than ``edition``'s (an edition folder copied with its ``name`` left), as its
+    record says; a bundle without a record (built before the kit kept one) is not judged."""
+    record = source_record(tree)
+    if not (tree.exists() or zip_path.exists()) or not record.is_file():
+        return []
+    previous = record.read_text(encoding="utf-8")
+    if previous == config_source(edition):
+        return []
+    prose = Templates.of(edition.folder)
+    return [
+        prose.fill("builder/replaced_other", tree=tree, previous=previous, config=edition.config)
+    ]
 
 
 def build(
@@ -722,12 +752,12 @@ def with_notes(summary: BuildSummary, data: EditionData) -> BuildSummary:
     edition = summary.edition
     prose = Templates.of(edition.folder)
     untrained = untrained_datasets(edition, data)
-    summary.notes = [prose.fill("builder/no_train", dataset=name) for name in untrained]
+    summary.notes += [prose.fill("builder/no_train", dataset=name) for name in untrained]
     summary.notes += [
         prose.fill("builder/not_run", name=name, reason=why)
         for name, why in data.skipped_baselines.items()
     ]
-    summary.notes += past_phase_notes(edition.phases) + reused_page_notes(edition)
+    summary.notes += config_notes(edition, summary.zip_path)
     summary.notes += known_leak_notes(edition, data)
     summary.notes += unused_label_notes(edition.tracks, data.golds) + kit_warnings(edition, data)
     summary.repeats = data.repeats
@@ -751,6 +781,30 @@ def kit_warnings(edition: Edition, data: EditionData) -> list[str]:
     if score.first_phase or edition.kit_scores_no_phase:
         return []
     return [prose.fill("builder/kit_scores_no_phase", phase=score.phase)]
+
+
+def config_notes(edition: Edition, zip_path: Path | str) -> list[str]:
+    """What the config alone tells the organiser (the check's and the build's notes): phases
+    already past, pages copied from a shipped edition, and a ``name`` that is not its folder's
+    (the bundle, ``zip_path``, is named by it)."""
+    return (
+        past_phase_notes(edition.phases)
+        + reused_page_notes(edition)
+        + name_notes(edition, zip_path)
+    )
+
+
+def name_notes(edition: Edition, zip_path: Path | str) -> list[str]:
+    """A note when the config is ``FOLDER/edition.yaml`` and its ``name`` is not FOLDER: a folder
+    copied from another edition with its name left would replace that edition's bundle. Not
+    refused: an organiser may name the folder as they like."""
+    config = Path(edition.config)
+    folder = config.resolve().parent.name
+    if config.name != "edition.yaml" or folder == edition.name:
+        return []
+    prose = Templates.of(edition.folder)
+    fill = dict(config=config, name=edition.name, folder=folder, zip=zip_path)
+    return [prose.fill("builder/name_not_folder", **fill)]
 
 
 def known_leak_notes(edition: Edition, data: EditionData) -> list[str]:

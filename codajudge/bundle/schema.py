@@ -26,9 +26,9 @@ from .. import kinds
 from ..baselines import BASELINES
 from ..fields import ANY, BOOL, INT, LIST, MAP, NUMBER, OBJECT, STR, STR_OR_LIST
 from ..fields import Field, Type, Walk, check_object, choice, resolve, shown, string_map, strings
-from ..importers import IMPORTERS, SPLITS
+from ..importers import IMPORTERS, SPLIT_SYNONYMS, SPLITS
 from ..importers.lewidi import DATASETS as LEWIDI_DATASETS
-from ..importers.table import FORMS as TABLE_FORMS, one_column_or
+from ..importers.table import FORMS as TABLE_FORMS, FORM_SYNONYMS, one_column_or
 from ..metrics import REGISTRY as METRICS
 from .check.findings import is_email, is_uuid
 from ..spec import PHASES, PRIMARY_SCORE_FIELDS
@@ -101,12 +101,12 @@ def _object(doc: str, fields: dict[str, Field], example: str = "") -> Field:
 
 def _per_split(doc: str, items: Field, example: str = "") -> Field:
     """A mapping from some of the splits to ``items``."""
-    return Field(MAP, doc, keys=SPLITS, items=items, example=example)
+    return Field(MAP, doc, keys=SPLITS, items=items, synonyms=SPLIT_SYNONYMS, example=example)
 
 
 def _split(doc: str, required: bool = False) -> Field:
     """The name of one of the splits."""
-    return choice(doc, SPLITS, "split", required=required)
+    return choice(doc, SPLITS, "split", required=required, synonyms=SPLIT_SYNONYMS)
 
 
 def _count(doc: str, minimum: int = 0, maximum: int = 2**31 - 1, default=None) -> Field:
@@ -136,7 +136,10 @@ PHASE_FIELDS = {
     ),
     "end": Field(DATE, "end, UTC (required unless it is the last phase; one past is noted)"),
     "split": choice(
-        "the split scored (default: dev for practice, else test)", ("dev", "test"), "split"
+        "the split scored (default: dev for practice, else test)",
+        ("dev", "test"),
+        "split",
+        synonyms=SPLIT_SYNONYMS,
     ),
     "description": Field(STR, "one line shown on the platform"),
     "max_submissions_per_day": _count("submissions a participant may make a day", default=5),
@@ -311,6 +314,7 @@ IMPORTER_OPTIONS: dict[str, dict[str, Field]] = {
             "csv | tsv | jsonl | json (default: from the file's suffix; see 'Data' above)",
             TABLE_FORMS,  # the importer's forms, in its own order
             "table format",
+            synonyms=FORM_SYNONYMS,
         ),
         "columns": Field(
             OBJECT, "the kit's fields -> the file's columns", required=True, schema=TABLE_COLUMNS

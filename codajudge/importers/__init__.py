@@ -24,6 +24,8 @@ from ..labels import LabelSet
 from .cut import split_of
 
 SPLITS = ("train", "dev", "test")
+#: Other names of a split a release or another toolkit uses -> the kit's (the config's hints).
+SPLIT_SYNONYMS = {"validation": "dev", "valid": "dev", "val": "dev", "development": "dev"}
 
 #: importer name -> (the release it reads and the files it expects under the dataset's ``path``,
 #: where the release is published), for the "release not found" messages.

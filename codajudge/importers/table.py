@@ -57,6 +57,8 @@ FORMS = {
     "jsonl": "JSON lines (one JSON object per line)",
     "json": "one JSON document (an object keyed by id, or a list of records)",
 }
+#: Other names of a form (the ``format`` option's hints): ``json`` is not JSON lines' closest.
+FORM_SYNONYMS = {"ndjson": "jsonl", "jsonlines": "jsonl", "json-lines": "jsonl", "tab": "tsv"}
 
 #: (line number, row): one record of the file, a mapping column -> value.
 Row = tuple[int, dict]

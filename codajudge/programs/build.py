@@ -14,14 +14,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ..bundle.build import REPO_ROOT, build, import_data, kit_warnings, known_leak_notes, write_tree
+from ..bundle.build import REPO_ROOT, build, config_notes, import_data, kit_warnings
+from ..bundle.build import known_leak_notes, write_tree
 from .. import __version__
 from ..assets import is_source_checkout
 from ..bundle.edition import load_edition
 from ..bundle.data_checks import unused_label_notes
 from ..bundle.prose import Templates
-from ..bundle.placeholders import reused_page_notes
-from ..bundle.schedule import past_phase_notes
 from ..bundle.zipdet import tree_files
 from ..errors import ConfigError, Problem
 from ..untrusted import remove_entry
@@ -129,8 +128,9 @@ def dry_run(edition, data_root: Path, data, then: str = "drop --dry-run to build
     to do next, in the closing line."""
     with tempfile.TemporaryDirectory(prefix="codajudge-dry-run-") as tmp:
         write_tree(edition, data, Path(tmp) / edition.name)
-    notes = past_phase_notes(edition.phases) + unused_label_notes(edition.tracks, data.golds)
-    for note in notes + reused_page_notes(edition) + known_leak_notes(edition, data):
+    notes = config_notes(edition, f"<out>/{edition.name}.zip")
+    notes += unused_label_notes(edition.tracks, data.golds) + known_leak_notes(edition, data)
+    for note in notes:
         print(f"note: {note}")
     for warning in kit_warnings(edition, data):
         print(warning)

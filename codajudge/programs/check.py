@@ -28,14 +28,13 @@ def is_edition_config(path: Path) -> bool:
 def check_edition(path: Path, data: str | None = None) -> int:
     """The edition config against the schema and the cross-field rules, as the builder reads it;
     with ``data``, its data and the built bundle too, as the build's dry run."""
+    from ..bundle.build import config_notes
     from ..bundle.edition import load_edition
-    from ..bundle.placeholders import reused_page_notes
-    from ..bundle.schedule import past_phase_notes
     from .build import checked_data, dry_run
 
     if data is None:
         edition = load_edition(path)
-        for note in past_phase_notes(edition.phases) + reused_page_notes(edition):
+        for note in config_notes(edition, f"<out>/{edition.name}.zip"):
             print(f"note: {note}")
         print(
             f"{path}: edition {edition.name}: no problems found in its config; its data was not "
