@@ -14,15 +14,8 @@ from ..kinds.base import split_multilabel
 from ..tracks import Track
 from .notes import ReadNote
 from .textfile import shorten
-from .values import (
-    ValueProblem,
-    is_number,
-    not_a_number_hint,
-    outside_label_set,
-    parse_value,
-    show,
-    show_json,
-)
+from .values import ValueProblem, is_number, not_a_number_hint, outside_label_set, parse_value
+from .values import show, show_json
 
 
 def written_label_major(value, annotators: int, track: Track) -> bool:

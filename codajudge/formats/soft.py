@@ -11,16 +11,8 @@ from ..kinds.soft_label import PRACTICE_PHASE_LAYOUT, SUM_TOLERANCE
 from ..errors import counted
 from ..tracks import Track
 from .notes import CHOSEN_ONLY, EMPTY_LEADING_BIN, LEADING_BIN_WITH_MASS, RENORMALISED, ReadNote
-from .values import (
-    NUMBER_TYPES,
-    ValueProblem,
-    is_number,
-    label_meant,
-    not_a_number_hint,
-    parse_value,
-    show,
-    show_json,
-)
+from .values import NUMBER_TYPES, ValueProblem, is_number, label_meant, not_a_number_hint
+from .values import parse_value, show, show_json
 
 
 #: A row of floats (a soft label's probabilities as read).
