@@ -15,7 +15,7 @@ from scipy import stats as sps
 from codajudge.metrics import get as get_metric
 from codajudge.stats.bootstrap import signature_text, track_intervals
 from codajudge.stats.bootstrap import bootstrap_scores, percentile_interval, resample_draws
-from codajudge.stats.bootstrap import CHUNK_BYTES, chunk_rows
+from codajudge.stats.bootstrap import CHUNK_BYTES, chunk_rows, systems_bootstrap_scores
 from codajudge.stats.paired import (
     bootstrap_p_value,
     oriented_difference,
@@ -114,6 +114,40 @@ def test_pearson_interval_matches_a_plain_loop_over_the_same_resamples():
     assert found.low == pytest.approx(low, abs=1e-9)
     assert found.high == pytest.approx(high, abs=1e-9)
     assert found.low < value.value < found.high
+
+
+def exact_pearson(x, y) -> float:
+    """Pearson r of two float series in exact rational arithmetic (0.0 for a constant series)."""
+    from fractions import Fraction
+
+    xs, ys = [Fraction(v) for v in x], [Fraction(v) for v in y]
+    mean_x, mean_y = sum(xs) / len(xs), sum(ys) / len(ys)
+    cxx = sum((a - mean_x) ** 2 for a in xs)
+    cyy = sum((b - mean_y) ** 2 for b in ys)
+    cxy = sum((a - mean_x) * (b - mean_y) for a, b in zip(xs, ys))
+    if cxx == 0 or cyy == 0:
+        return 0.0
+    return math.copysign(math.sqrt(float(cxy * cxy / (cxx * cyy))), 1 if cxy >= 0 else -1)
+
+
+@pytest.mark.parametrize("outlier", [1e10, 1e200, 1e308])
+def test_an_outlier_prediction_leaves_every_resample_its_own_r(outlier):
+    """Each resample's r is that of its own drawn values, in exact arithmetic, also where an
+    outlier far from the other predictions is not drawn (moments centred on the whole track would
+    cancel there and read as a constant series); the ranking's shared resamples agree."""
+    rng = np.random.default_rng(3)
+    gold = rng.uniform(0, 5, 24).round(1)
+    pred = gold + rng.normal(0, 2, 24)
+    pred[0] = outlier
+    metric = get_metric("pearson")
+    stats = metric.score(gold, pred).stats
+    (found,) = bootstrap_scores([(metric, stats)], 200, seed=12345)
+    draws = np.random.default_rng(12345).integers(0, 24, size=(200, 24))
+    exact = [exact_pearson(pred[i], gold[i]) for i in draws]
+    assert found == pytest.approx(exact, abs=1e-12)
+    other = metric.score(gold, gold + rng.normal(size=24)).stats
+    shared = systems_bootstrap_scores(metric, [stats, other], 200, 12345)[0]
+    assert shared == pytest.approx(found, abs=1e-12)
 
 
 def test_mean_metric_interval_agrees_with_normal_theory():
