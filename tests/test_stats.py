@@ -518,22 +518,18 @@ def test_exact_permutation_test_is_the_sign_test_on_wins_and_losses():
         permutation_p_value(accuracy, np.ones((13, 1)), np.zeros((13, 1)))
 
 
-@pytest.mark.parametrize("metric_name", ["pearson", "macro_f1", "amd"])
+@pytest.mark.parametrize("metric_name", ["macro_f1", "amd"])
 def test_exact_permutation_test_counts_every_swap_of_the_predictions(metric_name):
     """The p-value from swapped sums equals swapping the two systems' predictions item by item and
-    scoring each arrangement from scratch, over all 2^n arrangements (for Pearson r, predictions
-    centred and scaled first, as its statistics hold them: r ignores each system's scale)."""
+    scoring each arrangement from scratch, over all 2^n arrangements."""
     import itertools
 
     rng = np.random.default_rng(34)
     metric, n = get_metric(metric_name), 9
     if metric_name == "macro_f1":
         gold, a, b = (rng.integers(0, 3, n) for _ in range(3))
-    elif metric_name == "amd":
-        gold, a, b = (rng.dirichlet(np.ones(3), n) for _ in range(3))
     else:
-        gold, a, b = rng.normal(size=n), rng.normal(size=n), 5 * rng.normal(size=n) + 2
-        a, b = ((v - v.mean()) / np.abs(v - v.mean()).max() for v in (a, b))
+        gold, a, b = (rng.dirichlet(np.ones(3), n) for _ in range(3))
     observed = abs(metric.score(gold, a).value - metric.score(gold, b).value)
     extreme = 0
     for swap in itertools.product([False, True], repeat=n):
@@ -544,6 +540,40 @@ def test_exact_permutation_test_counts_every_swap_of_the_predictions(metric_name
     stats_a, stats_b = metric.score(gold, a).stats, metric.score(gold, b).stats
     assert permutation_p_value(metric, stats_a, stats_b) == extreme / 2**n
     assert permutation_test(metric, stats_a, stats_b).p_value == extreme / 2**n
+
+
+def z_scored(values) -> np.ndarray:
+    return (values - values.mean()) / values.std()
+
+
+@pytest.mark.parametrize("outlier", [None, 1e3, 1e6])
+def test_exact_permutation_test_of_pearson_swaps_standardised_predictions(outlier):
+    """Each arrangement mixes the two systems' predictions standardised over the track (mean 0,
+    standard deviation 1) and its r is scipy's on the mixed values, whatever scale each system
+    predicts on or an outlier among its predictions; so a system and 2p + 1 tie with any other."""
+    import itertools
+
+    rng = np.random.default_rng(8)
+    metric, n = get_metric("pearson"), 8
+    gold = np.array([4.8, 2.2, 0.8, 2.2, 3.6, 5.0, 1.2, 0.4])
+    a = gold + rng.normal(0, 1.0, n)
+    b = 40 * (gold + rng.normal(0, 2.0, n)) - 7
+    if outlier is not None:
+        b[3] = outlier
+    score_a, score_b = (sps.pearsonr(gold, v)[0] for v in (a, b))
+    observed = abs(score_a - score_b)
+    extreme = 0
+    for swap in itertools.product([False, True], repeat=n):
+        mask = np.array(swap)
+        a2 = np.where(mask, z_scored(b), z_scored(a))
+        b2 = np.where(mask, z_scored(a), z_scored(b))
+        delta = abs(sps.pearsonr(gold, a2)[0] - sps.pearsonr(gold, b2)[0])
+        extreme += delta >= observed - 1e-9 * max(1.0, observed)
+    stats_a, stats_b = metric.score(gold, a).stats, metric.score(gold, b).stats
+    found = permutation_p_value(metric, stats_a, stats_b)
+    assert found == max(extreme / 2**n, p_floor(n))
+    rescaled = metric.score(gold, 2 * b + 1).stats
+    assert permutation_p_value(metric, stats_a, rescaled) == pytest.approx(found, abs=1e-12)
 
 
 def test_a_few_items_choose_the_exact_test_whatever_was_asked():

@@ -129,6 +129,19 @@ def _correlation_of_draws(stats, index, sums=None) -> np.ndarray:
     return r
 
 
+def _standardised(stats) -> np.ndarray:
+    """A correlation's statistics with the predictions and the gold standardised over the track
+    (mean 0, standard deviation 1; a constant series all 0), which r ignores: what the exact
+    permutation test swaps, so that an arrangement mixes two systems' values on one scale."""
+    out = np.array(stats, dtype=float)
+    for column in (_PREDICTIONS, _GOLD):
+        deviation = out[:, column] - out[:, column].mean()
+        spread = deviation.std()
+        constant = out[:, column].max() == out[:, column].min()
+        out[:, column] = 0.0 if constant else deviation / spread
+    return out
+
+
 def average_ranks(values) -> np.ndarray:
     """Ranks 1..n of ``values`` in increasing order, tied values sharing the mean of their ranks:
     scipy's ``rankdata``, whose module (scipy.stats) would cost every scoring run about half a
@@ -161,6 +174,7 @@ _CORRELATION = partial(
     upper=1.0,
     from_stats=_correlation_from_sums,
     from_draws=_correlation_of_draws,
+    swap_stats=_standardised,
     stats_form=MOMENTS,
     percent=True,
     applies_to=(("similarity", None),),
