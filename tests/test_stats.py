@@ -150,6 +150,21 @@ def test_an_outlier_prediction_leaves_every_resample_its_own_r(outlier):
     assert shared == pytest.approx(found, abs=1e-12)
 
 
+def test_spearman_interval_reranks_each_resample():
+    """Each resample's rho is scipy's ``spearmanr`` of its own drawn items (ties included), not
+    Pearson r of the whole track's ranks."""
+    rng = np.random.default_rng(1)
+    gold = rng.integers(0, 6, 60).astype(float)
+    pred = gold + rng.normal(0, 2, 60)
+    pred[:5] = pred[5]
+    metric = get_metric("spearman")
+    value = metric.score(gold, pred)
+    (found,) = bootstrap_scores([(metric, value.stats)], 300, seed=5)
+    draws = np.random.default_rng(5).integers(0, 60, size=(300, 60))
+    loop = [sps.spearmanr(gold[i], pred[i])[0] for i in draws]
+    assert found == pytest.approx(loop, abs=1e-12)
+
+
 def test_mean_metric_interval_agrees_with_normal_theory():
     rng = np.random.default_rng(5)
     losses = rng.exponential(0.4, 3000)

@@ -157,12 +157,30 @@ def average_ranks(values) -> np.ndarray:
 
 
 def spearman_stats(gold, pred):
-    """Per-item statistics of Spearman rho: Pearson's on average ranks of the full track.
-
-    A bootstrap resample keeps the full-track ranks (a standard approximation that keeps every
-    metric on one code path); the score of a whole track is exactly scipy's ``spearmanr``.
-    """
+    """Per-item statistics of Spearman rho: Pearson's on average ranks of the full track, whose
+    score is exactly scipy's ``spearmanr``; a resample re-ranks its own items (``from_draws``)."""
     return pearson_stats(average_ranks(gold), average_ranks(pred))
+
+
+def _rows_average_ranks(values: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """``average_ranks`` of each row of ``values[index]``, without sorting a row: the rank of a
+    value is the number of the row's values below it plus the mean position among its equals."""
+    distinct, codes = np.unique(values, return_inverse=True)
+    drawn = codes.reshape(-1)[index]
+    rows = drawn.shape[0]
+    offsets = (np.arange(rows) * distinct.size)[:, None]
+    counts = np.bincount((drawn + offsets).ravel(), minlength=rows * distinct.size)
+    counts = counts.reshape(rows, distinct.size)
+    rank_of_value = np.cumsum(counts, axis=1) - 0.5 * (counts - 1)
+    return np.take_along_axis(rank_of_value, drawn, axis=1)
+
+
+def _spearman_of_draws(stats, index, sums=None) -> np.ndarray:
+    """Each resample's own rho: r of its drawn items' values ranked within the resample (its
+    ``sums``, of the track's ranks, do not give it)."""
+    x = _rows_average_ranks(np.asarray(stats)[:, _PREDICTIONS], index)
+    y = _rows_average_ranks(np.asarray(stats)[:, _GOLD], index)
+    return _rows_correlation(x, y)
 
 
 #: What both correlations are: higher is better, in [-1, 1], from summed moments, shown x 100,
@@ -190,5 +208,9 @@ _CORRELATION(
     significance=WILLIAMS,
 )
 _CORRELATION(
-    name="spearman", title="Spearman rho", short_title="Spearman", item_stats=spearman_stats
+    name="spearman",
+    title="Spearman rho",
+    short_title="Spearman",
+    item_stats=spearman_stats,
+    from_draws=_spearman_of_draws,
 )
