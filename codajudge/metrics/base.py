@@ -76,6 +76,13 @@ class Metric:
     ``upper`` is the worst (or best) value of the range; a callable takes the track's number of
     labels, for metrics whose range depends on the scale (Wasserstein distance on K bins: K - 1).
     ``from_stats`` is by default the mean of a one-column statistic (``mean_from_sums``).
+    ``from_draws(stats, index, sums)``, where given, scores resamples from their drawn items, not
+    from their summed statistics alone: ``index`` (B, n) holds each resample's rows of ``stats``
+    (N, S), ``sums`` (B, S) their sums or None, and it returns B scores (NaN where undefined). A
+    correlation has one: each resample's r is that of its own values, as the whole track's is.
+    The exact permutation test then swaps the rows of ``swap_stats(stats)`` (default: ``stats``)
+    between two systems and scores each arrangement with ``from_draws`` (no sums): a
+    correlation's predictions standardised over the track, on one scale.
     ``stats_form`` (MEAN, MOMENTS, ONE_HOT) says what ``item_stats`` returns and so whether the
     metric has per-item losses and how a bootstrap sums its rows; ``significance`` is the paired test
     that applies to it (WILLIAMS, WILCOXON or BOOTSTRAP); ``percent`` says tables print it x 100.
@@ -103,6 +110,8 @@ class Metric:
     upper: object
     item_stats: Callable
     from_stats: Callable = mean_from_sums
+    from_draws: Callable | None = None
+    swap_stats: Callable | None = None
     description: str = ""
     undefined_note: str = ""
     short_title: str = ""  # for leaderboard columns whose full title would not fit (default: title)

@@ -4,7 +4,10 @@ A resample draws N items with replacement; its score is ``metric.from_stats(sums
 the column sums of the drawn items' statistics: one code path for every metric, vectorised over
 resamples. The sums are gathered and summed column by column (one or two columns), or taken as
 ``counts @ stats`` with ``counts`` how often each item was drawn (more columns; one-hot rows such as
-macro-F1's confusion cells sum to exact counts either way). Draws come in chunks sized by a fixed memory budget, so 1,000 resamples of 100,000 items
+macro-F1's confusion cells sum to exact counts either way). A metric with ``from_draws`` (a
+correlation) is scored by it, from the drawn items and their sums: each resample's r is that of its
+own values.
+Draws come in chunks sized by a fixed memory budget, so 1,000 resamples of 100,000 items
 need tens of megabytes, not gigabytes.
 
 Reproducibility: resample b of a track of N items is drawn by ``numpy.random.default_rng(seed)``
@@ -88,6 +91,21 @@ def scores_from_sums(metric: Metric, sums: np.ndarray, n_items: int) -> np.ndarr
         return np.asarray(metric.from_stats(sums, n_items), dtype=float).reshape(-1)
 
 
+def drawn_scores(metric: Metric, stats: np.ndarray, index: np.ndarray, sums=None) -> np.ndarray:
+    """``metric.from_draws``'s scores of the resamples ``index`` (B, n) of ``stats`` (with their
+    summed statistics ``sums`` where known), flat floats."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.asarray(metric.from_draws(stats, index, sums), dtype=float).reshape(-1)
+
+
+def resample_scores(metric: Metric, stats: np.ndarray, index: np.ndarray, sums) -> np.ndarray:
+    """The scores of the resamples ``index`` of ``stats`` whose summed statistics are ``sums``:
+    ``from_draws``'s where the metric has one, else ``from_stats``'s."""
+    if metric.from_draws is None:
+        return scores_from_sums(metric, sums, index.shape[1])
+    return drawn_scores(metric, stats, index, sums)
+
+
 def bootstrap_scores(
     scored: Sequence[tuple[Metric, np.ndarray]], resamples: int, seed: int
 ) -> list[np.ndarray]:
@@ -108,7 +126,7 @@ def bootstrap_scores(
             else:
                 counts = _cell_counts(index.copy(), n_items) if counts is None else counts
                 sums = counts @ stats
-            out[k].append(scores_from_sums(metric, sums, n_items))
+            out[k].append(resample_scores(metric, stats, index, sums))
     return [np.concatenate(parts) if parts else np.zeros(0) for parts in out]
 
 
@@ -120,7 +138,7 @@ def systems_bootstrap_scores(
     The systems' (N, S) statistics stand side by side, a column that equals the first system's
     (one that depends on the gold alone, such as a correlation's gold moments) only once, and each
     chunk of resamples is summed for all of them by one matrix product ``counts @ columns`` and
-    scored by one ``from_stats`` call. The draws are those of ``bootstrap_scores`` with the same
+    scored by one ``from_stats`` call per system (or ``from_draws``). The draws are those of ``bootstrap_scores`` with the same
     seed; sums may differ from its gathered ones by rounding (1e-16 relative).
     """
     prepared = [np.asarray(s, dtype=float).reshape(len(s), -1) for s in stats]
@@ -130,8 +148,9 @@ def systems_bootstrap_scores(
     distinct, where = _distinct_columns(prepared)
     out: list[np.ndarray] = []
     for index in resample_draws(n_items, resamples, seed):
-        sums = (_cell_counts(index, n_items) @ distinct)[:, where]  # (b, systems, S)
-        out.append(scores_from_sums(metric, sums, n_items).reshape(len(sums), -1))
+        sums = (_cell_counts(index.copy(), n_items) @ distinct)[:, where]  # (b, systems, S)
+        scores = [resample_scores(metric, s, index, sums[:, k]) for k, s in enumerate(prepared)]
+        out.append(np.stack(scores, axis=1))
     scores = np.concatenate(out) if out else np.zeros((0, len(prepared)))
     return [np.ascontiguousarray(scores[:, k]) for k in range(len(prepared))]
 

@@ -18,7 +18,13 @@ approximate test (Williams' t, the normal approximation of Wilcoxon's test, the 
 1 / (resamples + 1) resolution) but the exact paired permutation test on the track's main metric
 (``permutation_p_value``): every one of the 2^n swaps is enumerated and
 p = #{|delta'| >= |delta|} / 2^n, with delta the oriented difference of the two systems' scores
-and delta' its value after the swap.
+and delta' its value after the swap. What is swapped is each item's row of per-item statistics,
+and an arrangement is scored from its summed rows; a metric scored from drawn items
+(``Metric.from_draws``: a correlation) swaps the rows of ``Metric.swap_stats`` instead and scores
+each arrangement from its own values. For Pearson r these are each system's predictions
+standardised over the track (mean 0, standard deviation 1, which r ignores), so that an
+arrangement mixes two systems on one scale, whatever scale each predicts on, and its r is that of
+the mixed values themselves.
 
 Williams' t-test compares two dependent Pearson correlations that share the gold (metrics.md §7).
 Systems 2 and 3 are each correlated with the same gold (variable 1): r12 and r13, with r23 the
@@ -55,7 +61,7 @@ import numpy as np
 
 from ..texts import kit_text
 from ..metrics import BOOTSTRAP, WILCOXON, WILLIAMS, Metric, get as get_metric
-from .bootstrap import scores_from_sums, systems_bootstrap_scores, undefined_as_zero
+from .bootstrap import drawn_scores, scores_from_sums, systems_bootstrap_scores, undefined_as_zero
 
 #: The test ``permutation_p_value`` computes, as a ranking names it.
 PERMUTATION = "permutation"
@@ -88,13 +94,30 @@ def permutation_p_value(metric, stats_a, stats_b) -> float:
     n = a.shape[0]
     if n > EXACT_MAX_ITEMS:
         raise ValueError(f"the exact test enumerates 2^n swaps: n = {n} > {EXACT_MAX_ITEMS}")
-    moved = swap_masks(n) @ (b - a)  # what each arrangement moves from A's sums to B's
-    score_a = scores_from_sums(metric, a.sum(axis=0) + moved, n)
-    score_b = scores_from_sums(metric, b.sum(axis=0) - moved, n)
+    if metric.from_draws is None:
+        moved = swap_masks(n) @ (b - a)  # what each arrangement moves from A's sums to B's
+        score_a = scores_from_sums(metric, a.sum(axis=0) + moved, n)
+        score_b = scores_from_sums(metric, b.sum(axis=0) - moved, n)
+    else:
+        score_a, score_b = drawn_arrangement_scores(metric, a, b)
     deltas = np.abs(undefined_as_zero(score_a) - undefined_as_zero(score_b))
     observed = deltas[0]
     extreme = np.count_nonzero(deltas >= observed - SWAP_TOLERANCE * max(1.0, observed))
     return max(float(extreme) / deltas.size, p_floor(n))
+
+
+def drawn_arrangement_scores(metric, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A's and B's scores in each of the 2^n arrangements of a metric with ``from_draws``: both
+    systems' ``swap_stats`` rows stacked, A's arrangement taking item k's row from B where swapped."""
+    if metric.swap_stats is not None:
+        a, b = metric.swap_stats(a), metric.swap_stats(b)
+    n = a.shape[0]
+    swapped = swap_masks(n).astype(np.intp)
+    stacked = np.vstack([a, b])
+    items = np.arange(n)
+    score_a = drawn_scores(metric, stacked, items + n * swapped)
+    score_b = drawn_scores(metric, stacked, items + n * (1 - swapped))
+    return score_a, score_b
 
 
 class TestResult(NamedTuple):
