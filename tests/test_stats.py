@@ -598,3 +598,24 @@ def test_a_few_items_choose_the_exact_test_whatever_was_asked():
     assert "replaces the Williams' t-test" in choose_test("pearson", "auto", 5)[1]
     assert choose_test("pearson", "auto", EXACT_MAX_ITEMS + 1) == ("williams", None)
     assert choose_test("amd", "auto", None) == ("wilcoxon", None)
+
+
+def test_a_correlation_group_score_is_that_of_the_groups_own_values():
+    """A group without the track's outlier keeps its own r (moments centred on the whole track
+    cancel there), and a group's rho ranks its items within the group, as scipy does on them."""
+    rng = np.random.default_rng(3)
+    gold = rng.uniform(0, 5, 40)
+    pred = gold + rng.normal(0, 1, 40)
+    pred[0] = 1e10  # the outlier, in group "a"
+    groups = ["a"] * 10 + ["b"] * 30
+    b = slice(10, None)
+    for name, expected in (
+        ("pearson", sps.pearsonr(gold[b], pred[b])[0]),
+        ("spearman", sps.spearmanr(gold[b], pred[b])[0]),
+    ):
+        metric = get_metric(name)
+        found = dict(
+            (group, score)
+            for group, _, score in group_scores(metric, metric.score(gold, pred).stats, groups)
+        )
+        assert found["b"] == pytest.approx(expected, abs=1e-12), name

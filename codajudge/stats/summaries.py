@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..metrics import Metric
-from .bootstrap import scores_from_sums
+from .bootstrap import resample_scores
 
 
 def confusion_counts(gold, pred, n_labels: int) -> np.ndarray:
@@ -60,12 +60,16 @@ def per_annotator_errors(
 def group_scores(
     metric: Metric, stats, groups: Sequence[str]
 ) -> list[tuple[str, int, float | None]]:
-    """(group value, items, score) of each group of items; score None when undefined there."""
+    """(group value, items, score) of each group of items, scored as a draw of its own items (a
+    correlation's r of the group's own values, its rho of their ranks within the group); score None
+    when undefined there."""
     stats = np.asarray(stats, dtype=float).reshape(len(stats), -1)
     values = np.asarray(list(groups), dtype=object)
     out = []
     for value in sorted(set(values.tolist())):
         mask = values == value
-        score = float(scores_from_sums(metric, stats[mask].sum(axis=0), int(mask.sum()))[0])
+        members = np.flatnonzero(mask)[None, :]  # the group as one draw of its own items
+        sums = stats[mask].sum(axis=0)[None, :]
+        score = float(resample_scores(metric, stats, members, sums)[0])
         out.append((str(value), int(mask.sum()), score if np.isfinite(score) else None))
     return out
