@@ -6,9 +6,8 @@ resamples. The sums are gathered and summed column by column (one or two columns
 ``counts @ stats`` with ``counts`` how often each item was drawn (more columns; one-hot rows such as
 macro-F1's confusion cells sum to exact counts either way). A metric with ``from_draws`` (a
 correlation) is scored by it, from the drawn items and their sums: each resample's r is that of its
-own values.
-Draws come in chunks sized by a fixed memory budget, so 1,000 resamples of 100,000 items
-need tens of megabytes, not gigabytes.
+own values. Draws come in chunks sized by a fixed memory budget, so 1,000 resamples of 100,000
+items need tens of megabytes, not gigabytes.
 
 Reproducibility: resample b of a track of N items is drawn by ``numpy.random.default_rng(seed)``
 with ``integers(0, N)`` in chunks whose size depends only on N; the same kit version, seed, number
@@ -138,8 +137,8 @@ def systems_bootstrap_scores(
     The systems' (N, S) statistics stand side by side, a column that equals the first system's
     (one that depends on the gold alone, such as a correlation's gold moments) only once, and each
     chunk of resamples is summed for all of them by one matrix product ``counts @ columns`` and
-    scored by one ``from_stats`` call per system (or ``from_draws``). The draws are those of ``bootstrap_scores`` with the same
-    seed; sums may differ from its gathered ones by rounding (1e-16 relative).
+    scored by one ``from_stats`` call per system (or ``from_draws``). The draws are those of
+    ``bootstrap_scores`` with the same seed; sums may differ from its gathered ones by rounding (1e-16 relative).
     """
     prepared = [np.asarray(s, dtype=float).reshape(len(s), -1) for s in stats]
     if len(prepared) < 2:
