@@ -159,6 +159,16 @@ def test_overall_mean_rank_option_counts_missing_tracks_last():
     assert [r.system for r in lower] == ["a", "b", "c"]
 
 
+def test_overall_mean_rank_lists_equal_means_of_primaries_equal_to_rounding_by_name():
+    """Equal mean ranks are listed by primary score, and primary scores equal to rounding (affine
+    copies' r differ in the last bit) as one score, then by name: not by the last bit."""
+    rankings = {"t1": _ranking("t1", {"zeta": 1, "alpha": 1, "beta": 1})}
+    primary = {"zeta": 0.8103083544403670, "alpha": 0.8103083544403669, "beta": 0.81030835444036}
+    assert primary["zeta"] > primary["alpha"] > primary["beta"]
+    rows = rank_overall(["t1"], rankings, primary, rule=BY_MEAN_RANK)
+    assert [(r.system, r.rank) for r in rows] == [("alpha", 1), ("beta", 1), ("zeta", 1)]
+
+
 def test_overall_rank_is_the_primary_score_by_default_with_ties_by_name():
     rankings = {"t1": _ranking("t1", {"a": 1, "b": 2, "c": 3, "d": 4})}
     primary = {"a": 0.5, "b": 0.8, "c": 0.8, "d": 0.1}

@@ -176,16 +176,23 @@ def rank_overall(
     if rule == BY_PRIMARY:
         _competition_ranks(rows, lambda r: sign * r.primary)
     else:
-        _competition_ranks(rows, lambda r: r.mean_rank, lambda r: sign * r.primary)
+        primary_place = _block_numbers({row.system: sign * row.primary for row in rows})
+        _competition_ranks(rows, lambda r: r.mean_rank, lambda r: primary_place[r.system])
     return rows
 
 
-def _competition_ranks(rows: list, key: Callable, then: Callable = lambda row: 0.0) -> None:
+def _block_numbers(values: dict[str, float]) -> dict[str, int]:
+    """Name -> the place of its value among ``values``, lowest first, values equal to rounding
+    sharing one (``score_blocks``)."""
+    blocks = score_blocks(values, higher_is_better=False)
+    return {name: number for number, block in enumerate(blocks) for name in block}
+
+
+def _competition_ranks(rows: list, key: Callable, then: Callable = lambda row: 0) -> None:
     """Sort ``rows`` in place by ``key`` (lowest first; keys equal to rounding as one, as a track's
     scores: ``score_blocks``), then ``then``, then system name, and rank them: a row whose ``key``
     equals the previous row's shares its rank."""
-    blocks = score_blocks({row.system: key(row) for row in rows}, higher_is_better=False)
-    block_of = {name: number for number, block in enumerate(blocks) for name in block}
+    block_of = _block_numbers({row.system: key(row) for row in rows})
     rows.sort(key=lambda row: (block_of[row.system], then(row), row.system))
     for position, row in enumerate(rows):
         same = position > 0 and block_of[rows[position - 1].system] == block_of[row.system]
