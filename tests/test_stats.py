@@ -591,6 +591,32 @@ def test_exact_permutation_test_of_pearson_swaps_standardised_predictions(outlie
     assert permutation_p_value(metric, stats_a, rescaled) == pytest.approx(found, abs=1e-12)
 
 
+@pytest.mark.parametrize("tied", [False, True])
+def test_exact_permutation_test_of_spearman_swaps_the_systems_ranks(tied):
+    """Each arrangement mixes the two systems' average ranks and its rho is scipy's on the mixed
+    ranks: equal ranks of the two systems stay equal (standardised, they could differ in the last
+    bit and be ranked apart), with tied predictions too."""
+    import itertools
+
+    gold = np.array([0.2, 1.1, 3.6, 2.2, 4.6, 3.1, 1.3, 1.2, 1.5, 1.1])
+    a = np.array([-0.342, 3.011, 4.466, 3.135, 4.657, 3.224, 2.269, -0.198, 0.69, 1.185])
+    b = np.array([-2.736, 4.385, 2.35, 1.338, 5.247, 6.117, 1.214, -0.337, -0.368, 1.565])
+    if tied:
+        a, b = np.round(a), np.round(b)
+    metric, n = get_metric("spearman"), len(gold)
+    ranks_a, ranks_b = sps.rankdata(a), sps.rankdata(b)
+    observed = abs(sps.spearmanr(gold, a)[0] - sps.spearmanr(gold, b)[0])
+    extreme = 0
+    for swap in itertools.product([False, True], repeat=n):
+        mask = np.array(swap)
+        mixed_a = np.where(mask, ranks_b, ranks_a)
+        mixed_b = np.where(mask, ranks_a, ranks_b)
+        delta = abs(sps.spearmanr(gold, mixed_a)[0] - sps.spearmanr(gold, mixed_b)[0])
+        extreme += delta >= observed - 1e-9 * max(1.0, observed)
+    stats_a, stats_b = metric.score(gold, a).stats, metric.score(gold, b).stats
+    assert permutation_p_value(metric, stats_a, stats_b) == max(extreme / 2**n, p_floor(n))
+
+
 def test_a_few_items_choose_the_exact_test_whatever_was_asked():
     for requested in ("auto", "williams", "bootstrap", "wilcoxon"):
         test, note = choose_test("pearson", requested, EXACT_MAX_ITEMS)

@@ -158,8 +158,15 @@ def average_ranks(values) -> np.ndarray:
 
 def spearman_stats(gold, pred):
     """Per-item statistics of Spearman rho: Pearson's on average ranks of the full track, whose
-    score is exactly scipy's ``spearmanr``; a resample re-ranks its own items (``from_draws``)."""
-    return pearson_stats(average_ranks(gold), average_ranks(pred))
+    score is exactly scipy's ``spearmanr``, with the ranks themselves as the drawn values: a
+    resample re-ranks its own items (``from_draws``), and the exact test swaps the two systems'
+    ranks, half-integers that compare equal exactly where they are equal."""
+    gold_ranks = average_ranks(gold)
+    pred_ranks = average_ranks(pred)
+    stats = pearson_stats(gold_ranks, pred_ranks)
+    stats[:, _PREDICTIONS] = pred_ranks
+    stats[:, _GOLD] = gold_ranks
+    return stats
 
 
 def _rows_average_ranks(values: np.ndarray, index: np.ndarray) -> np.ndarray:
@@ -213,4 +220,5 @@ _CORRELATION(
     short_title="Spearman",
     item_stats=spearman_stats,
     from_draws=_spearman_of_draws,
+    swap_stats=None,  # ranks share one scale: standardised, equal ranks could differ in a last bit
 )
