@@ -650,6 +650,28 @@ def test_empty_submission_names_both_kinds(tmp_path, capfd):
     )
 
 
+@pytest.mark.parametrize("zipped", [False, True])
+def test_a_submission_of_only_dotfiles_names_them_zipped_or_not(tmp_path, capfd, zipped):
+    """A zip is extracted without its ignored entries, so nothing would be left to name: "found
+    no files" would be untrue for a zip as for a folder."""
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    files = {".DS_Store": "x", ".sts.tsv": "a\t1\n"}
+    for name, text in files.items():
+        (sub / name).write_text(text)
+    if zipped:
+        with zipfile.ZipFile(tmp_path / "sub.zip", "w") as zf:
+            for name, text in files.items():
+                zf.writestr(name, text)
+        sub = tmp_path / "sub.zip"
+    out = tmp_path / "out"
+    result = main([str(phase["input"]), str(out), str(sub)])
+    err = capfd.readouterr().err
+    assert_failed_cleanly(out, err, result, ["found only", "'.DS_Store'", "'.sts.tsv'"])
+    assert "no files" not in err
+
+
 @pytest.mark.parametrize(
     "files, found",
     [

@@ -194,15 +194,32 @@ def _plan(
                 plan.append((info, relative))
             else:
                 warnings.append(UNUSED_FILE.format(safe_display(relative)))
-    if not plan and nested and not files:
+    if not plan:
+        _refuse_nothing_to_extract(infos, display, tracks, files, nested, warnings)
+    return plan, warnings
+
+
+def _refuse_nothing_to_extract(
+    infos: list[zipfile.ZipInfo],
+    display: str,
+    tracks: Sequence[Track] | None,
+    files: dict[PurePosixPath, str],
+    nested: list[str],
+    warnings: list[str],
+) -> None:
+    """Refuse a zip of which ``_plan`` extracts nothing (``files``: the entries neither skipped
+    nor nested, ``nested``: the archives inside, as shown), when that leaves nothing to score or
+    to name later: only archives, only unwanted files, no track's file, or only ignored files."""
+    if nested and not files:
         raise ONLY_NESTED.error(display, ", ".join(nested[:5]))
-    if not plan and warnings and (nested or not files):
+    if warnings and (nested or not files):
         raise NO_PREDICTION_FILE.error(display, "; ".join(warnings))
-    if not plan and tracks is not None:
-        ignored = [_entry(i.filename) for i in infos if _is_ignored_file(i)]
+    ignored = [_entry(i.filename) for i in infos if _is_ignored_file(i)]
+    if tracks is not None:
         found = FoundFiles(tracks, {}, list(map(safe_display, files)), [], ignored)
         found.refuse_if_none(display, list(map(_entry, files.values())))
-    return plan, warnings
+    elif ignored and not files:  # extracted whole, nothing would be left to name them
+        raise NO_PREDICTION_FILE.error(display, only_ignored(ignored))
 
 
 def accepted_file_names(tracks: Sequence[Track], by_track: bool = False) -> str:
@@ -289,6 +306,14 @@ def refuse_irregular(relative: PurePosixPath, irregular: str) -> None:
         hint = "write the predictions into the file itself"
         rule = Rule(f"the prediction file is {irregular}", "a regular file", hint)
         raise rule.error(safe_display(relative))
+
+
+def only_ignored(ignored: Sequence[str]) -> str:
+    """What a submission holding no file but the ``ignored`` ones (as shown) holds, in a
+    refusal's words."""
+    if not ignored:
+        return "no files"
+    return f"only {first_few(ignored, 10)} ({IGNORED_WHY})"
 
 
 def ignored_entries(folder: Path) -> list[str]:
@@ -597,13 +622,9 @@ class FoundFiles(NamedTuple):
         expected = f"{code_file} (a code submission) or {expected}" if code_file else expected
         hint = hint or naming_hint(self.unclaimed, self.tracks)
         rule = Rule("no prediction file for any track was found", expected, hint)
-        raise rule.error(display, ", ".join((shown or self.unclaimed)[:10]) or self._only_ignored())
-
-    def _only_ignored(self) -> str:
-        """What a submission holding no file but ignored ones holds, in a refusal's words."""
-        if not self.ignored:
-            return "no files"
-        return f"only {first_few(self.ignored, 10)} ({IGNORED_WHY})"
+        raise rule.error(
+            display, ", ".join((shown or self.unclaimed)[:10]) or only_ignored(self.ignored)
+        )
 
     def ignored_notes(self, given: Mapping[str, str]) -> list[str]:
         """The notes of the files not read, then of the archives (never opened), then those of
