@@ -169,7 +169,9 @@ def test_the_sandbox_starts_python_through_a_linked_environment_at_its_real_plac
     (tmp_path / "project" / ".venv").symlink_to(tmp_path / "env")
     monkeypatch.setattr(sys, "executable", str(tmp_path / "project" / ".venv" / "bin" / "python"))
     args = sandbox.command("bwrap", [sys.executable, "-c", "pass"], None)
-    assert args[args.index("--") + 1 :] == [os.path.realpath(real) + "/python", "-c", "pass"]
+    python = os.path.realpath(real) + "/python"
+    assert args[-3:] == [python, "-c", "pass"]
+    assert args[args.index("--") + 1] == python  # the limiter, which then starts the command
 
 
 def test_a_run_stopped_at_the_phase_limit_is_told_so(tmp_path, monkeypatch):

@@ -9,12 +9,15 @@ same attacks then succeed, which shows that the attack code works.
 
 import hashlib
 import json
+import os
+import subprocess
+import sys
 import shutil
 from pathlib import Path
 
 import pytest
 
-from codajudge.errors import SubmissionError
+from codajudge.errors import SubmissionError, UsageError
 from codajudge.programs import run_local
 from codajudge.runner import sandbox
 from codajudge.runner.local import phase_task
@@ -291,3 +294,92 @@ def test_scoring_uses_a_read_only_copy(bundle, tmp_path):
     ref = tmp_path / "work" / "score" / "app" / "input" / "ref"
     assert result.scoring.exit_code == 0
     assert all(not (p.stat().st_mode & 0o222) for p in [ref, *ref.rglob("*")])
+
+
+#: A code submission that takes too much of one thing (``what``: a limit's name), then predicts.
+HOG = r"""
+import subprocess
+from codajudge.baselines import MostFrequent
+
+WHAT = {what!r}
+CHUNK = b"\0" * (1 << 24)
+
+
+def fill(path):
+    with open(path, "wb") as out:
+        for _ in range(64):
+            out.write(CHUNK)
+
+
+class Model:
+    def __init__(self, track):
+        self.track = track
+
+    def fit(self, items):
+        if WHAT == "memory":
+            self.held = bytearray(3 * 1024**3)
+        elif WHAT == "file size":
+            fill("/app/output/junk.bin")
+        elif WHAT == "/tmp size":
+            fill("/tmp/junk.bin")
+        elif WHAT == "processes":
+            self.children = [subprocess.Popen(["sleep", "30"]) for _ in range(100)]
+        self.fallback = MostFrequent(self.track)
+        self.fallback.fit(items)
+
+    def predict(self, items):
+        return self.fallback.predict(items)
+"""
+
+
+@needs_bwrap
+@pytest.mark.parametrize("limit", sandbox.LIMITS, ids=lambda limit: limit.env)
+def test_each_limit_stops_a_submission_that_passes_it(bundle, tmp_path, monkeypatch, limit):
+    """Each limit of the sandbox, lowered below what the code takes (3 GiB of memory, a file of
+    1 GiB, 1 GiB under /tmp, 100 processes), stops it with a message naming the limit and its
+    variable; the starting kit's code submission passes under the same lowered limits."""
+    if limit.rlimit == "RLIMIT_NPROC" and os.geteuid() == 0:
+        pytest.skip("RLIMIT_NPROC does not hold for root (see the test below)")
+    monkeypatch.delenv(sandbox.BWRAP_ENV, raising=False)
+    monkeypatch.setenv(limit.env, "64" if limit.unit == "processes" else "256")
+    hog = _submission(tmp_path / "hog", HOG.format(what=limit.name))
+    with pytest.raises(SubmissionError) as stopped:
+        run_local.run_once(bundle, hog, "evaluation", output=tmp_path / "out")
+    message = str(stopped.value)
+    assert limit.env in message and limit.name in message, message
+    junk = tmp_path / "out" / "predictions" / "junk.bin"
+    assert not junk.exists() or junk.stat().st_size <= 256 * 1024**2
+    kit = bundle / "starting_kit"
+    code = str(kit / "sample_submissions" / "code_submission")
+    assert "sim_pearson" in run_local.run_once(kit, code, "practice")
+
+
+def test_a_limit_that_is_no_number_is_refused(monkeypatch):
+    monkeypatch.setenv("CODAJUDGE_LIMIT_MEMORY_MIB", "8G")
+    with pytest.raises(UsageError, match="a whole number of MiB > 0"):
+        sandbox.command("bwrap", ["python", "x"], None)
+
+
+@needs_bwrap
+def test_the_rlimits_are_set_inside_and_root_is_told_the_process_limit_does_not_hold(
+    monkeypatch, capsys
+):
+    """The sandboxed command starts with the rlimits of the environment; as root, the runner says
+    that the process limit does not hold (the kernel exempts root from RLIMIT_NPROC)."""
+    monkeypatch.setenv("CODAJUDGE_LIMIT_PROCESSES", "77")
+    monkeypatch.setenv("CODAJUDGE_LIMIT_MEMORY_MIB", "5000")
+    monkeypatch.setattr(sandbox, "_warned", [])
+    names = ("RLIMIT_NPROC", "RLIMIT_DATA", "RLIMIT_FSIZE")
+    script = f"import resource; print([resource.getrlimit(getattr(resource, n)) for n in {names}])"
+    args = sandbox.command(sandbox.bwrap_binary(), [sys.executable, "-c", script], None)
+    done = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == str([(77, 77), (5000 * 1024**2,) * 2, (1024**3, 1024**3)])
+    assert ("does not hold for root" in capsys.readouterr().err) == (os.geteuid() == 0)
+
+
+def test_the_docs_state_each_limit_as_the_sandbox_sets_it():
+    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    checks = (REPO / "docs" / "participant-checks.md").read_text(encoding="utf-8")
+    for limit in sandbox.LIMITS:
+        assert f"{limit.default} {limit.unit}" in readme and f"`{limit.env}`" in readme
+        assert f"| {limit.default}" in checks and f"`{limit.env}`" in checks

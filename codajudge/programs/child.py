@@ -40,6 +40,7 @@ from ..errors import ConfigError, FileRefusals, KitError, SubmissionError, count
 from ..formats.items import public_view, read_items
 from ..formats.textfile import safe_display, shorten
 from ..report import atomic_write
+from ..runner.sandbox import limit_hint
 from ..spec import read_spec
 from ..tracks import Track
 
@@ -177,6 +178,7 @@ def call_participant(what: str, root: Path | None, function: Callable, *args, si
         unwritable = isinstance(error, OSError) and error.errno in refused and error.filename
         hints = [RETURN_PREDICTIONS_HINT if unwritable else _relative_path_hint(error)]
         hints.append(_missing_package_hint(error))
+        hints.append(limit_hint(error))
         if root is not None:  # participant code, whose own frames are shown
             hints = [_raised_at(error, root), *hints, participant_traceback(error, root)]
         raise SubmissionError.single(

@@ -35,6 +35,7 @@ from ..formats.archive import PARTICIPANT_OUTPUT
 from ..formats.textfile import safe_display, safe_lines, shorten
 from ..report import atomic_write
 from ..runner.capture import JOIN_SECONDS, CappedOutput, drain
+from ..runner.sandbox import limits_in_force
 from ..untrusted import adopting, read_head, wait_then_stop
 from .child import BASELINE_PREFIX, INTERNAL_ERROR, PROGRESS, REPORT, ChildPaths
 from .status import read_json_object
@@ -287,6 +288,10 @@ def last_progress(log: str) -> str:
     return _while_running(*found[-1].groups())
 
 
+#: What a participant can look for when the child stopped without a report.
+CRASH_HINT = "look for os._exit(), crashes in native libraries or memory use"
+
+
 def _child_report(paths: ChildPaths, returncode: int, details_dir: Path, trusted: bool) -> dict:
     """The child's report when it says "ok"; otherwise its failure is raised.
 
@@ -306,7 +311,7 @@ def _child_report(paths: ChildPaths, returncode: int, details_dir: Path, trusted
         raise SubmissionError.single(
             "code submission",
             f"the code submission stopped unexpectedly: the process {how}{_during(paths)}",
-            hint="look for os._exit(), crashes in native libraries or memory use",
+            hint="; ".join(filter(None, [CRASH_HINT, limits_in_force()])),
         )
     if trusted and report.get("kind") == "internal":  # the head of the kit's own traceback
         text = read_head(paths.work / INTERNAL_ERROR, MAX_TRACEBACK_BYTES)

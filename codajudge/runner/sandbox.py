@@ -14,10 +14,17 @@ program get round it). Inside the sandbox the code sees only what the step needs
 The bundle (its scoring program and reference data), the runner's work folder and the rest of the
 file system are absent. ``CODAJUDGE_BWRAP`` names the bwrap binary (default: ``bwrap`` on PATH);
 ``none`` turns the sandbox off.
+
+``LIMITS`` bound what the code may take (memory, size of a file, /tmp, processes), each overridable
+by its environment variable. The rlimits are set inside the sandbox, after bwrap made its user
+namespace and before the step's command starts (``LIMITER``): the process count is then that of
+the sandbox's namespace, not of the user's other processes. /tmp's size is bwrap's ``--size``.
+Neither CPU nor the disk beyond single files is bounded (no cgroups): see docs/participant-checks.md.
 """
 
 from __future__ import annotations
 
+import errno
 import functools
 import os
 import shutil
@@ -26,6 +33,9 @@ import subprocess
 import sys
 from pathlib import Path
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ..errors import UsageError
 
 BWRAP_ENV = "CODAJUDGE_BWRAP"
 #: System folders the interpreter and its libraries may need (mounted read-only when present).
@@ -50,7 +60,7 @@ APP_WRITABLE = ("/app/output", "/app/shared")
 #: session of its own, its own /proc, /dev and /tmp, and an empty /app for the step's folders.
 ISOLATION = (
     "--unshare-all --die-with-parent --new-session --cap-drop ALL "
-    "--proc /proc --dev /dev --tmpfs /tmp --tmpfs /app"
+    "--proc /proc --dev /dev --tmpfs /app"
 )
 #: How to get the sandbox.
 INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap)"
@@ -58,6 +68,130 @@ UNISOLATED_NOTE = (
     "the prediction step ran without isolation ({reason}): the submitted code could read and "
     f"change any file this user can. To run it in a sandbox, {INSTALL_HINT}."
 )
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A bound on what the step's code may take: ``env`` holds its value (MiB, or a count for
+    processes) when the organiser sets one; ``rlimit``: the resource.RLIMIT_* name it sets (None:
+    /tmp, bwrap's ``--size``); ``error``: what the code sees past it (an exception class and, for an
+    OSError, its errno); ``advice``: what a participant can do about it."""
+
+    name: str
+    env: str
+    default: int
+    unit: str
+    rlimit: str | None
+    error: tuple[type, int | None]
+    advice: str
+
+    def value(self) -> int:
+        """The limit here: its environment variable's whole number > 0, else the default."""
+        text = os.environ.get(self.env, "").strip()
+        if not text:
+            return self.default
+        if not text.isdigit() or int(text) == 0:
+            raise UsageError.single(
+                self.env,
+                f"not a limit of the sandbox's {self.name}",
+                expected=f"a whole number of {self.unit} > 0",
+                found=repr(text[:40]),
+                hint=f"unset it for the default ({self.default} {self.unit})",
+            )
+        return int(text)
+
+    def amount(self) -> int:
+        """The limit as the kernel takes it (bytes, or processes)."""
+        return self.value() * 1024**2 if self.unit == "MiB" else self.value()
+
+    def raised_by(self, error: BaseException) -> bool:
+        kind, number = self.error
+        return isinstance(error, kind) and (number is None or getattr(error, "errno", 0) == number)
+
+
+#: What the sandboxed step may take. Memory is RLIMIT_DATA (the heap and private writable
+#: mappings), not RLIMIT_AS: numpy, BLAS and torch reserve address space they never use.
+LIMITS = (
+    Limit(
+        "memory",
+        "CODAJUDGE_LIMIT_MEMORY_MIB",
+        8192,
+        "MiB",
+        "RLIMIT_DATA",
+        (MemoryError, None),
+        "use less memory (a smaller model, smaller batches, fewer copies of the data)",
+    ),
+    Limit(
+        "file size",
+        "CODAJUDGE_LIMIT_FILE_MIB",
+        1024,
+        "MiB",
+        "RLIMIT_FSIZE",
+        (OSError, errno.EFBIG),
+        "write smaller files: return the predictions, the kit writes them",
+    ),
+    Limit(
+        "/tmp size",
+        "CODAJUDGE_LIMIT_TMP_MIB",
+        1024,
+        "MiB",
+        None,
+        (OSError, errno.ENOSPC),
+        "keep less under /tmp (it is held in memory): delete what you no longer need",
+    ),
+    Limit(
+        "processes",
+        "CODAJUDGE_LIMIT_PROCESSES",
+        256,
+        "processes",
+        "RLIMIT_NPROC",
+        (OSError, errno.EAGAIN),
+        "start fewer processes or threads (a smaller pool, or none)",
+    ),
+)
+#: Run inside the sandbox before the step's command: set the rlimits the environment names, then
+#: become the command. Standard library only, as nothing of the kit is imported yet.
+LIMITER = """
+import os, resource, sys
+end = sys.argv.index("--")
+for name, value in zip(sys.argv[1:end:2], sys.argv[2:end:2]):
+    resource.setrlimit(getattr(resource, name), (int(value), int(value)))
+os.execvp(sys.argv[end + 1], sys.argv[end + 1 :])
+"""
+
+
+#: The process limit as the kernel applies it: never to the host's root, whose processes the
+#: sandbox's are (its user namespace maps root to root).
+ROOT_NOTE = (
+    "the prediction step runs as root: the sandbox's process limit (CODAJUDGE_LIMIT_PROCESSES) "
+    "does not hold for root; run the kit as another user for it to hold"
+)
+
+
+def limit_hint(error: BaseException) -> str | None:
+    """What to do about ``error`` when a limit of the sandbox raised it: which one, how an organiser
+    raises it, what a participant can do. None outside the sandbox (on Codabench, the platform's
+    container is the limit), where its environment variables are not set."""
+    for limit in LIMITS:
+        value = os.environ.get(limit.env)
+        if value is not None and limit.raised_by(error):
+            return (
+                f"the local sandbox's {limit.name} limit is {value} {limit.unit}, which this may "
+                f"have passed: {limit.advice}; an organiser raises it with {limit.env}=N"
+            )
+    return None
+
+
+def limits_in_force() -> str | None:
+    """The sandbox's limits as the step's environment holds them, for a step that stopped without
+    saying why; None outside the sandbox (on Codabench)."""
+    held = [(limit, os.environ.get(limit.env)) for limit in LIMITS]
+    said = [f"{limit.name}: {value} {limit.unit} ({limit.env})" for limit, value in held if value]
+    if not said:
+        return None
+    return "the local sandbox's limits, which an organiser raises with these variables: " + (
+        ", ".join(said)
+    )
 
 
 #: CODAJUDGE_BWRAP's values that turn the sandbox off.
@@ -110,7 +244,7 @@ def command(bwrap: str, args: Sequence[str], root: Path | None) -> list[str]:
     """The bwrap command running ``args`` (with /app paths) in a sandbox that mounts the
     ``APP_READ_ONLY`` and ``APP_WRITABLE`` folders found in the step's folder ``root`` (its ``app/...``; None: none), in an
     environment of its own."""
-    out = [bwrap, *ISOLATION.split()]
+    out = [bwrap, *ISOLATION.split(), *_tmp_size(bwrap), "--tmpfs", "/tmp"]
     out += [part for mount in _system_mounts() for part in mount]
     for target in APP_READ_ONLY + APP_WRITABLE if root is not None else ():
         if os.path.isdir(f"{root}{target}"):
@@ -125,11 +259,38 @@ def command(bwrap: str, args: Sequence[str], root: Path | None) -> list[str]:
         "TMPDIR": "/tmp",
         "PYTHONUNBUFFERED": "1",
         **locale,
+        **{limit.env: str(limit.value()) for limit in LIMITS},
     }
     for key, value in sorted(env.items()):
         out += ["--setenv", key, value]
     program = [interpreter() if args[0] == sys.executable else args[0]]
-    return out + ["--"] + program + list(args[1:])
+    if os.geteuid() == 0:
+        warn_once(ROOT_NOTE)
+    rlimits = [(limit.rlimit, str(limit.amount())) for limit in LIMITS if limit.rlimit]
+    limiter = [interpreter(), "-c", LIMITER, *[part for pair in rlimits for part in pair], "--"]
+    return out + ["--"] + limiter + program + list(args[1:])
+
+
+def _tmp_size(bwrap: str) -> list[str]:
+    """bwrap's options bounding the next tmpfs to the /tmp limit, where this bwrap has ``--size``
+    (0.8.0 on); else none, said once on stderr."""
+    if not _has_size_option(bwrap):
+        warn_once(
+            "this bubblewrap has no --size option (0.8.0 and later have it): the sandbox's /tmp "
+            "is bounded only by the machine's memory"
+        )
+        return []
+    tmp = next(limit for limit in LIMITS if limit.rlimit is None)
+    return ["--size", str(tmp.amount())]
+
+
+@functools.lru_cache(maxsize=4)
+def _has_size_option(bwrap: str) -> bool:
+    try:
+        done = subprocess.run([bwrap, "--help"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return "--size" in done.stdout + done.stderr
 
 
 def probe() -> str | None:
@@ -160,9 +321,14 @@ _warned: list[str] = []
 
 def warn_unisolated(reason: str) -> None:
     """Say on stderr, once per process, that the step ran without isolation."""
-    if not _warned:
-        print(f"note: {UNISOLATED_NOTE.format(reason=reason)}", file=sys.stderr)
-        _warned.append(reason)
+    warn_once(UNISOLATED_NOTE.format(reason=reason))
+
+
+def warn_once(note: str) -> None:
+    """Say ``note`` on stderr, once per process."""
+    if note not in _warned:
+        print(f"note: {note}", file=sys.stderr)
+        _warned.append(note)
 
 
 def make_read_only(folder: Path) -> None:
