@@ -5,6 +5,7 @@ The edition module of these tests is the README's worked example (a mean absolut
 similarity track), the main metric of a track that is not primary.
 """
 
+import dataclasses
 import json
 import shutil
 import subprocess
@@ -288,6 +289,21 @@ def test_the_property_check_names_each_broken_property():
 
     (stacked,) = property_problems(_metric(errors, first_row, upper=5.0, stats_form=MEAN), GOLD, 0)
     assert "from_stats on stacked sums" in stacked
+
+
+#: Ten items, as a small track: the exact permutation test's arrangements tell scales apart.
+TEN_ITEMS = np.array([4.6, 1.2, 4.6, 0.0, 3.2, 2.0, 0.8, 3.8, 5.0, 2.4])
+
+
+def test_a_scale_free_metric_whose_exact_test_mixes_scales_is_refused_with_the_fix():
+    """Pearson r swapping predictions scaled by their own largest value (its swap_stats dropped):
+    the exact test's p changes when one system is scaled and shifted, and ``scale_free`` says it
+    may not."""
+    pearson = REGISTRY["pearson"]
+    assert property_problems(pearson, TEN_ITEMS, 0) == []
+    (mixed,) = property_problems(dataclasses.replace(pearson, swap_stats=None), TEN_ITEMS, 0)
+    assert "scale_free, but its exact permutation test changes" in mixed
+    assert "Register swap_stats(stats)" in mixed
 
 
 @pytest.mark.parametrize(

@@ -116,9 +116,10 @@ def property_problems(metric: Metric, gold, n_labels: int, track: str = "") -> l
     takes it), against a prediction other than the gold where the gold is an array (each item
     predicted as its neighbour's gold): one statistics row per item in the declared form, a finite
     score within the declared range (the gold's own too), unchanged when the items are reversed,
-    and ``from_stats`` vectorised over stacked sums; first, a finite range. A similarity prediction
-    off the gold's scale (negative) must score too: a metric undefined on it raises ConfigError
-    (``Metric.score``)."""
+    and ``from_stats`` vectorised over stacked sums; first, a finite range. Then a ``scale_free``
+    metric's exact permutation test ignores a system's scale (``scale_problems``). A similarity
+    prediction off the gold's scale (negative) must score too: a metric undefined on it raises
+    ConfigError (``Metric.score``)."""
     low, high = metric.bounds(n_labels)
     if not (np.isfinite([low, high]).all() and low < high):
         return [f"its range [{low:g}, {high:g}] is not a finite interval"]
@@ -149,7 +150,52 @@ def property_problems(metric: Metric, gold, n_labels: int, track: str = "") -> l
     one_by_one = np.array([float(metric.from_stats(row, n_items)) for row in sums])
     if stacked.shape != (2,) or not np.allclose(stacked, one_by_one, equal_nan=True):
         problems.append("from_stats on stacked sums (B, S) differs from one call per row")
-    return problems
+    # the resamples' and the exact test's checks assume the properties above
+    return problems or statistics_problems(metric, gold, pred, stats)
+
+
+def statistics_problems(metric: Metric, gold, pred, stats) -> list[str]:
+    """What the exact test would get wrong on an array ``gold``: for a ``scale_free``
+    metric, a system's scale (``scale_problems``)."""
+    if not isinstance(gold, np.ndarray):
+        return []
+    if metric.scale_free and gold.ndim == 1:
+        return scale_problems(metric, gold)
+    return []
+
+
+def scale_problems(metric: Metric, gold) -> list[str]:
+    """A ``scale_free`` metric's exact permutation test (tracks of at most 12 items) must not
+    change when one system's predictions are scaled and shifted: the p-value of two systems on the
+    track's first items, against the second system x 1000 shifted by 10,000 of the gold's
+    standard deviations."""
+    from ..stats.paired import permutation_p_value  # imports the metrics
+
+    items = np.asarray(gold[:10], dtype=float)  # 1,024 arrangements
+    spread = float(np.std(items)) or 1.0
+    system_a = np.roll(items, 1)
+    system_b = items + np.random.default_rng(0).normal(0.0, spread, items.size)
+    p_values = [
+        permutation_p_value(metric, metric.item_stats(items, system_a), metric.item_stats(items, b))
+        for b in (system_b, 1000.0 * system_b + 1e4 * spread)
+    ]
+    if abs(p_values[0] - p_values[1]) <= 1e-12:
+        return []
+    fix = (
+        "register swap_stats(stats) returning the statistics with each system's predictions "
+        "standardised over the track (mean 0, standard deviation 1), as the kit's correlations do: "
+        "the exact test swaps its rows between two systems, so they must share one scale"
+    )
+    return [
+        problem_text(
+            "",
+            "scale_free, but its exact permutation test changes when one system's predictions are "
+            "multiplied by 1000 and shifted by 10,000 standard deviations",
+            f"the same p-value ({p_values[0]:.4f})",
+            f"{p_values[1]:.4f}",
+            fix,
+        )
+    ]
 
 
 def range_problems(scores: dict[str, float], low: float, high: float) -> list[str]:
