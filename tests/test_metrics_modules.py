@@ -454,3 +454,13 @@ def test_a_refusal_of_the_builder_s_own_gold_is_the_edition_s_not_its_module_s(
     [problem] = caught.value.problems
     assert problem.message == "scoring the gold of phase 'practice' was refused", problem
     assert "given by more than one file" in problem.found and "metrics.py" not in problem.file
+
+
+def test_a_metric_whose_resamples_are_not_its_score_on_their_items_is_refused_with_the_fix():
+    """Spearman's rho without ``from_draws``: a resample summed from the whole track's ranks is not
+    the rho of its own items (a bootstrap interval of the wrong width), which the builder refuses."""
+    spearman = REGISTRY["spearman"]
+    assert property_problems(spearman, GOLD, 0) == []
+    (summed,) = property_problems(dataclasses.replace(spearman, from_draws=None), GOLD, 0)
+    assert "a bootstrap resample (items drawn with repeats) scored from its summed" in summed
+    assert "Register from_draws(stats, index, sums)" in summed
