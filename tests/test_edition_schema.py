@@ -227,6 +227,17 @@ def test_the_json_schema_accepts_the_shipped_editions_and_refuses_a_misspelt_key
         jsonschema.validate(config, doc)
 
 
+def test_the_json_schema_accepts_an_edition_s_own_metric_and_suggests_the_kit_s():
+    """A track may name a metric its edition's ``metrics_module`` registers: the editor's schema
+    lists the kit's metrics as examples, not as the only names allowed."""
+    jsonschema = pytest.importorskip("jsonschema")
+    config = default_config()
+    config["tracks"][0]["metrics"] = ["kendall", "pearson"]
+    jsonschema.validate(json.loads(json.dumps(config, default=str)), S.json_schema())
+    track = S.json_schema()["properties"]["tracks"]["items"]["properties"]
+    assert "pearson" in track["metrics"]["items"]["examples"]
+
+
 def test_the_documented_reference_is_the_schema():
     """docs/edition-config.md ends with `codajudge schema --markdown`: every key documented."""
     from codajudge.programs.schema import markdown_reference
