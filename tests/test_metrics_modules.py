@@ -155,11 +155,15 @@ def test_similarity_predictions_take_any_scale_only_where_every_metric_ignores_i
 
 def test_a_new_kit_metric_is_one_module_in_a_copy_of_the_package(tmp_path):
     """The module dropped into ``codajudge/metrics/`` of a copy of the kit, nothing else changed: an
-    edition naming it builds, and its title reaches the pages and the leaderboard."""
+    edition naming it builds, and its title reaches the pages and the leaderboard; once the docs
+    are regenerated (``codajudge schema --write-docs``, docs/architecture.md's worked example),
+    the registry's and the schema's tests pass on the copy, the new metric among theirs."""
     kit = tmp_path / "kit"
-    for name in ("codajudge", "scoring_program", "ingestion_program", "starting_kit", "editions"):
+    kept = ("codajudge", "scoring_program", "ingestion_program", "starting_kit", "editions")
+    for name in (*kept, "tests", "docs", "pages"):
         shutil.copytree(REPO / name, kit / name, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(REPO / "build_bundle.py", kit)
+    for name in ("build_bundle.py", "pytest.ini"):
+        shutil.copy(REPO / name, kit)
     (kit / "codajudge" / "metrics" / "mae.py").write_text(mae_module("mae"))
     folder = edition_naming(tmp_path / "edition", "mae")
     run("build_bundle.py", "--edition", folder, "--out", tmp_path / "dist", cwd=kit)
@@ -167,6 +171,12 @@ def test_a_new_kit_metric_is_one_module_in_a_copy_of_the_package(tmp_path):
     assert "title: sim Mean absolute error" in (bundle / "competition.yaml").read_text()
     assert "(`mae`) | lower is better" in (bundle / "pages" / "evaluation.md").read_text()
     assert "mae" not in REGISTRY  # the repository's own package is untouched
+    run("-m", "codajudge", "schema", "--write-docs", cwd=kit)
+    assert "`mae` (Mean absolute error)" in (kit / "docs" / "edition-config.md").read_text()
+    registry_tests = ("tests/test_metrics_registry.py", "tests/test_edition_schema.py")
+    done = run("-m", "pytest", "-q", "-p", "no:cacheprovider", *registry_tests, cwd=kit)
+    assert "[mae]" in run("-m", "pytest", "-q", "--collect-only", registry_tests[0], cwd=kit).stdout
+    assert " passed" in done.stdout and "failed" not in done.stdout
 
 
 @pytest.mark.parametrize(
