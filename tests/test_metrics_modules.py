@@ -21,6 +21,7 @@ from codajudge.errors import ConfigError
 from codajudge.metrics import REGISTRY, Metric
 from codajudge.metrics.base import HIGHER, LOWER, MEAN, mean_from_sums
 from codajudge.metrics.edition_module import LOADED, load_source, property_problems
+from codajudge.stats.metric_checks import statistics_problems
 
 from small_edition import REPO, make_edition
 
@@ -310,8 +311,8 @@ def test_a_scale_free_metric_whose_exact_test_mixes_scales_is_refused_with_the_f
     the exact test's p changes when one system is scaled and shifted, and ``scale_free`` says it
     may not."""
     pearson = REGISTRY["pearson"]
-    assert property_problems(pearson, TEN_ITEMS, 0) == []
-    (mixed,) = property_problems(dataclasses.replace(pearson, swap_stats=None), TEN_ITEMS, 0)
+    assert statistics_problems(pearson, TEN_ITEMS) == []
+    (mixed,) = statistics_problems(dataclasses.replace(pearson, swap_stats=None), TEN_ITEMS)
     assert "scale_free, but its exact permutation test changes" in mixed
     assert "Register swap_stats(stats)" in mixed
 
@@ -470,7 +471,7 @@ def test_a_metric_whose_resamples_are_not_its_score_on_their_items_is_refused_wi
     """Spearman's rho without ``from_draws``: a resample summed from the whole track's ranks is not
     the rho of its own items (a bootstrap interval of the wrong width), which the builder refuses."""
     spearman = REGISTRY["spearman"]
-    assert property_problems(spearman, GOLD, 0) == []
-    (summed,) = property_problems(dataclasses.replace(spearman, from_draws=None), GOLD, 0)
+    assert statistics_problems(spearman, GOLD) == []
+    (summed,) = statistics_problems(dataclasses.replace(spearman, from_draws=None), GOLD)
     assert "a bootstrap resample (items drawn with repeats) scored from its summed" in summed
     assert "Register from_draws(stats, index, sums)" in summed

@@ -419,7 +419,7 @@ def test_the_significance_test_is_the_registered_one_and_applies(name):
 def test_a_bootstrap_resample_scores_what_the_metric_gives_on_its_items(name, data):
     """A resample (items drawn with repeats) scored as the bootstrap scores it, from its summed
     statistics or by ``from_draws``, is the metric computed afresh on the resample's items: what
-    the builder checks of an edition's own metric (``edition_module.resample_problems``)."""
+    the builder checks of an edition's own metric (``stats.metric_checks.resample_problems``)."""
     case = data.draw(cases(name))
     metric = REGISTRY[name]
     stats = np.asarray(metric.item_stats(*case.arrays()), dtype=float)

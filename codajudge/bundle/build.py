@@ -30,6 +30,7 @@ from ..importers import PartlyRead, load_split, missing_releases, split_source
 from ..metrics import get as get_metric
 from ..metrics.edition_module import code_failure, metrics_of, module_lines, own_module_of
 from ..metrics.edition_module import property_problems
+from ..stats.metric_checks import statistics_problems
 from ..scoring import load_gold, score_folder, scored_subset
 from ..spec import read_spec, write_spec
 from ..tracks import dataset_label_set
@@ -368,7 +369,8 @@ def _key_differences(columns: list[str], written: list[str]) -> str:
 
 def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
     """Score the gold as a submission: the scorer's keys must be the leaderboard's, every score perfect,
-    the edition's own metrics well behaved on it (``metrics.edition_module.property_problems``)."""
+    the edition's own metrics well behaved on it (``metrics.edition_module.property_problems``, then
+    ``stats.metric_checks.statistics_problems``)."""
     module_file = str(edition.folder / edition.metrics_module.get("file", ""))
     try:
         result = score_gold(root / "reference_data" / phase.id)
@@ -394,7 +396,9 @@ def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
             continue
         doing = f"metric {metric.name!r} on track {track_id!r}"
         try:
+            # the statistics layer's checks assume the basic properties
             found = property_problems(metric, gold, n_labels, track_id)
+            found = found or statistics_problems(metric, gold)
         except Exception as error:  # the organiser's code: its failure is theirs to fix
             raise code_failure(error, module_file, doing) from None
         problems.extend(Problem(f"{module_file}: {doing}", message) for message in found)

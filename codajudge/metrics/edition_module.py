@@ -116,10 +116,8 @@ def property_problems(metric: Metric, gold, n_labels: int, track: str = "") -> l
     takes it), against a prediction other than the gold where the gold is an array (each item
     predicted as its neighbour's gold): one statistics row per item in the declared form, a finite
     score within the declared range (the gold's own too), unchanged when the items are reversed,
-    and ``from_stats`` vectorised over stacked sums; first, a finite range. Then a bootstrap
-    resample scores what the metric computed on its items does (``resample_problems``), and a
-    ``scale_free`` metric's exact permutation test ignores a system's scale (``scale_problems``). A
-    similarity prediction off the gold's scale (negative) must score too: a metric undefined on it
+    and ``from_stats`` vectorised over stacked sums; first, a finite range (the statistics layer's
+    checks follow: ``stats.metric_checks``). A similarity prediction off the gold's scale (negative) must score too: a metric undefined on it
     raises ConfigError (``Metric.score``)."""
     low, high = metric.bounds(n_labels)
     if not (np.isfinite([low, high]).all() and low < high):
@@ -151,90 +149,7 @@ def property_problems(metric: Metric, gold, n_labels: int, track: str = "") -> l
     one_by_one = np.array([float(metric.from_stats(row, n_items)) for row in sums])
     if stacked.shape != (2,) or not np.allclose(stacked, one_by_one, equal_nan=True):
         problems.append("from_stats on stacked sums (B, S) differs from one call per row")
-    # the resamples' and the exact test's checks assume the properties above
-    return problems or statistics_problems(metric, gold, pred, stats)
-
-
-def statistics_problems(metric: Metric, gold, pred, stats) -> list[str]:
-    """What the bootstrap and the exact test would get wrong on an array ``gold``: a resample's
-    score (``resample_problems``) and, for a ``scale_free`` metric, a system's scale
-    (``scale_problems``)."""
-    if not isinstance(gold, np.ndarray):
-        return []
-    problems = resample_problems(metric, gold, pred, stats)
-    if metric.scale_free and gold.ndim == 1:
-        problems += scale_problems(metric, gold)
     return problems
-
-
-#: The seeded resamples ``resample_problems`` draws (each of the track's size, items repeated).
-CHECKED_RESAMPLES = 5
-
-
-def resample_problems(metric: Metric, gold, pred, stats) -> list[str]:
-    """A bootstrap resample scored as the bootstrap scores it (from its summed ``stats``, or by
-    ``from_draws`` where registered) must score what the metric computed afresh on the resample's
-    items does: a score that is not a mean of per-item values nor a function of summed statistics
-    (Kendall's tau from per-item pair counts) needs ``from_draws``."""
-    from ..stats.bootstrap import resample_scores, undefined_as_zero  # imports the metrics
-
-    draws = np.random.default_rng(0).integers(0, len(gold), size=(CHECKED_RESAMPLES, len(gold)))
-    sums = np.stack([stats[row].sum(axis=0) for row in draws])
-    resampled = undefined_as_zero(resample_scores(metric, stats, draws, sums))
-    fresh = np.array([metric.score(gold[row], pred[row]).value for row in draws])
-    if np.allclose(resampled, fresh, rtol=1e-9, atol=1e-9):
-        return []
-    worst = int(np.argmax(np.abs(resampled - fresh)))
-    how = "by its from_draws" if metric.from_draws else "from its summed item_stats"
-    fix = (
-        "register from_draws(stats, index, sums) returning each resample's score computed from its "
-        "drawn rows of item_stats (index (B, n)), as the kit's correlations do; the bootstrap "
-        "intervals and tests score resamples with it"
-    )
-    return [
-        problem_text(
-            "",
-            f"a bootstrap resample (items drawn with repeats) scored {how} differs from the "
-            "metric computed on the resample's items",
-            "the same score",
-            f"{resampled[worst]:g} against {fresh[worst]:g}",
-            fix,
-        )
-    ]
-
-
-def scale_problems(metric: Metric, gold) -> list[str]:
-    """A ``scale_free`` metric's exact permutation test (tracks of at most 12 items) must not
-    change when one system's predictions are scaled and shifted: the p-value of two systems on the
-    track's first items, against the second system x 1000 shifted by 10,000 of the gold's
-    standard deviations."""
-    from ..stats.paired import permutation_p_value  # imports the metrics
-
-    items = np.asarray(gold[:10], dtype=float)  # 1,024 arrangements
-    spread = float(np.std(items)) or 1.0
-    system_a = np.roll(items, 1)
-    system_b = items + np.random.default_rng(0).normal(0.0, spread, items.size)
-    p_values = [
-        permutation_p_value(metric, metric.item_stats(items, system_a), metric.item_stats(items, b))
-        for b in (system_b, 1000.0 * system_b + 1e4 * spread)
-    ]
-    if abs(p_values[0] - p_values[1]) <= 1e-12:
-        return []
-    fix = (
-        "register swap_stats(stats) returning the statistics with each system's predictions "
-        "standardised over the track (mean 0, standard deviation 1), as the kit's correlations do: "
-        "the exact test swaps its rows between two systems, so they must share one scale"
-    )
-    return [
-        problem_text(
-            "",
-            "scale_free, but its exact permutation test changes when one system's predictions are "
-            "multiplied by 1000 and shifted by 10,000 standard deviations",
-            f"the same p-value ({p_values[0]:.4f})",
-            f"{p_values[1]:.4f}",
-            fix,
-        )
-    ]
 
 
 def range_problems(scores: dict[str, float], low: float, high: float) -> list[str]:
