@@ -163,7 +163,7 @@ def test_a_new_kit_metric_is_one_module_in_a_copy_of_the_package(tmp_path):
     kept = ("codajudge", "scoring_program", "ingestion_program", "starting_kit", "editions")
     for name in (*kept, "tests", "docs", "pages"):
         shutil.copytree(REPO / name, kit / name, ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("build_bundle.py", "pytest.ini"):
+    for name in ("build_bundle.py", "pytest.ini", "README.md"):
         shutil.copy(REPO / name, kit)
     (kit / "codajudge" / "metrics" / "mae.py").write_text(mae_module("mae"))
     folder = edition_naming(tmp_path / "edition", "mae")

@@ -7,7 +7,9 @@ are multiples of 1/16, so sums are exact and summation order cannot move a round
 """
 
 import math
+import re
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -452,3 +454,19 @@ def test_systems_summed_side_by_side_equal_each_system_alone(name, data):
         # Scores are rounded to 5 decimals; the two sums differ in their last bits, which can
         # move a score that sits on a half unit (0.021875) to the neighbouring unit.
         np.testing.assert_allclose(raw, alone, rtol=0, atol=1e-5 + 1e-12)
+
+
+def test_the_readme_names_each_metric_s_registered_significance_test():
+    """The README's sentence on the ranking's tests names metrics whose registration says so."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    sentence = " ".join(readme.split("(each metric's registered test: ")[1].split(";")[0].split())
+    wilcoxon, bootstrap = sentence.split("Wilcoxon's signed-rank test for the LeWiDi 2025")[
+        1
+    ].split("the paired bootstrap")
+    named = {
+        test: re.findall(r"`(\w+)`", text)
+        for test, text in ((WILCOXON, wilcoxon), (BOOTSTRAP, bootstrap))
+    }
+    assert named[WILCOXON] and named[BOOTSTRAP]
+    for test, names in named.items():
+        assert [REGISTRY[name].significance for name in names] == [test] * len(names), test
