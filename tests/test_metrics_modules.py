@@ -185,6 +185,11 @@ def test_a_new_kit_metric_is_one_module_in_a_copy_of_the_package(tmp_path):
     [
         ("import numpy as np\n\nx = 1 +\n", "line 3: invalid syntax. Correct the Python there"),
         ("import numpy\n", "registers no metric"),
+        (
+            "from mylib import EPS\n",
+            "line 1: ModuleNotFoundError: No module named 'mylib'. The module must be one "
+            "self-contained file: only its text is shipped",
+        ),
         ("raise ValueError('no such scale')\n", "line 1: ValueError: no such scale"),
         (mae_module("x1").replace('applies_to=(("similarity", None),),', ""), "applies to no kind"),
         (mae_module("x2").replace("prediction and gold", "|p - g|"), "without '|'"),
@@ -290,6 +295,7 @@ def test_the_property_check_names_each_broken_property():
     assert "reversing the items changes the score" in order
     (columns,) = property_problems(_metric(lambda g, p: np.zeros((len(g), 2))), GOLD, 0)
     assert "stats_form MEAN needs one column" in columns
+    assert "declare stats_form=MOMENTS" in columns
     (rows,) = property_problems(_metric(lambda g, p: np.zeros((1, 1))), GOLD, 0)
     assert "not one row per item" in rows
     (endless,) = property_problems(_metric(errors, upper=np.inf), GOLD, 0)
@@ -353,6 +359,13 @@ def test_a_scale_free_metric_whose_exact_test_mixes_scales_is_refused_with_the_f
             ("np.abs(clipped", "0.5 + np.abs(clipped"),
             "metrics.py registers offset_mae without on_gold: where the gold's best value is not "
             "the range's end, declare on_gold (and on_gold_tolerance) as the README's",
+        ),
+        # an on_gold that is not what the metric gives the gold: on_gold itself named
+        (
+            "wrong_on_gold",
+            ("from_stats=mean_from_sums,", "from_stats=mean_from_sums, on_gold=lambda gold: 0.25,"),
+            "metrics.py registers wrong_on_gold's on_gold, whose value for this gold is not what "
+            "the metric scores it (0): correct on_gold",
         ),
         # NaN on a negative prediction, which a similarity track accepts: not its best value, 0.0
         (

@@ -253,6 +253,7 @@ def test_a_metric_undefined_on_a_valid_prediction_without_a_declared_value_is_th
     text = refused.value.render()
     assert __file__ in text and "metric 'root' gives no score on track 'sim'" in text, text
     assert "found nan" in text and "every valid prediction" in text
+    assert "register undefined_note='...' saying so" in text
     declared = Metric(name="root", direction=HIGHER, undefined_note="undefined: 0.0", **fields)
     assert declared.score(gold, negative)[:2] == (0.0, "undefined: 0.0")
 
