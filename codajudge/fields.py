@@ -48,7 +48,9 @@ class Field:
     against and shown, when fewer fit its place: a track's metrics, by its kind), ``synonyms``
     (another name an organiser may write -> the allowed value it means: ``ndjson`` -> ``jsonl``;
     its hint names that value, which a misspelling's closest match would not), ``example`` (the
-    hint of a missing or misshapen value) and ``doc``."""
+    hint of a missing or misshapen value), ``doc``, and ``extensible``: the choices are the kit's,
+    which an edition may add to (a track's metrics: ``metrics_module``), so the JSON Schema gives
+    them as ``examples`` an editor suggests, not as an ``enum`` it enforces."""
 
     type: Type
     doc: str = ""
@@ -66,6 +68,7 @@ class Field:
     suggest: Sequence = ()
     synonyms: Mapping[str, str] = field(default_factory=dict)
     example: str = ""
+    extensible: bool = False
 
 
 @dataclass

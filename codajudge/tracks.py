@@ -135,7 +135,7 @@ TRACK_FIELDS = {
     "metrics": Field(
         LIST,
         "the metrics scored, main metric first (default: the kind's; see docs/edition-config.md)",
-        items=Field(STR, choices=METRICS, what="metric"),
+        items=Field(STR, choices=METRICS, what="metric", extensible=True),
     ),
     "primary": Field(BOOL, "its main metric counts in the primary score", default=True),
     "files": strings(

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from codajudge import kinds
 from codajudge.bundle import schema as S
 from codajudge.bundle.schema import IMPORTER_OPTIONS, dataset_fields
 from codajudge.bundle.config_yaml import load_config_yaml
@@ -227,6 +228,17 @@ def test_the_json_schema_accepts_the_shipped_editions_and_refuses_a_misspelt_key
         jsonschema.validate(config, doc)
 
 
+def test_the_json_schema_accepts_an_edition_s_own_metric_and_suggests_the_kit_s():
+    """A track may name a metric its edition's ``metrics_module`` registers: the editor's schema
+    lists the kit's metrics as examples, not as the only names allowed."""
+    jsonschema = pytest.importorskip("jsonschema")
+    config = default_config()
+    config["tracks"][0]["metrics"] = ["kendall", "pearson"]
+    jsonschema.validate(json.loads(json.dumps(config, default=str)), S.json_schema())
+    track = S.json_schema()["properties"]["tracks"]["items"]["properties"]
+    assert "pearson" in track["metrics"]["items"]["examples"]
+
+
 def test_the_documented_reference_is_the_schema():
     """docs/edition-config.md ends with `codajudge schema --markdown`: every key documented."""
     from codajudge.programs.schema import markdown_reference
@@ -293,9 +305,10 @@ def test_an_unknown_metric_is_matched_against_the_metrics_of_the_track_s_kind_an
     track = config["tracks"][5]
     assert (track["kind"], track["scale"]) == ("soft_label", "categorical")
     track["metrics"] = ["mad"]
-    told = (
-        "unknown metric; expected amd | cross_entropy | jsd | kl, found 'mad'. Did you mean 'amd'?"
-    )
+    # the metrics that apply, from the registry: a new metric module among them changes no test
+    applying = " | ".join(sorted(kinds.REGISTRY["soft_label"].applicable_metrics("categorical")))
+    assert "amd" in applying and "mamd" not in applying
+    told = f"unknown metric; expected {applying}, found 'mad'. Did you mean 'amd'?"
     assert f"tracks[5] 'nli_zh_soft': {told}" in problems_of(config)
     with pytest.raises(ConfigError) as caught:
         track_from_dict(track)

@@ -5,6 +5,7 @@ The edition module of these tests is the README's worked example (a mean absolut
 similarity track), the main metric of a track that is not primary.
 """
 
+import dataclasses
 import json
 import shutil
 import subprocess
@@ -20,6 +21,7 @@ from codajudge.errors import ConfigError
 from codajudge.metrics import REGISTRY, Metric
 from codajudge.metrics.base import HIGHER, LOWER, MEAN, mean_from_sums
 from codajudge.metrics.edition_module import LOADED, load_source, property_problems
+from codajudge.stats.metric_checks import statistics_problems
 
 from small_edition import REPO, make_edition
 
@@ -154,11 +156,15 @@ def test_similarity_predictions_take_any_scale_only_where_every_metric_ignores_i
 
 def test_a_new_kit_metric_is_one_module_in_a_copy_of_the_package(tmp_path):
     """The module dropped into ``codajudge/metrics/`` of a copy of the kit, nothing else changed: an
-    edition naming it builds, and its title reaches the pages and the leaderboard."""
+    edition naming it builds, and its title reaches the pages and the leaderboard; once the docs
+    are regenerated (``codajudge schema --write-docs``, docs/architecture.md's worked example),
+    the registry's and the schema's tests pass on the copy, the new metric among theirs."""
     kit = tmp_path / "kit"
-    for name in ("codajudge", "scoring_program", "ingestion_program", "starting_kit", "editions"):
+    kept = ("codajudge", "scoring_program", "ingestion_program", "starting_kit", "editions")
+    for name in (*kept, "tests", "docs", "pages"):
         shutil.copytree(REPO / name, kit / name, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(REPO / "build_bundle.py", kit)
+    for name in ("build_bundle.py", "pytest.ini", "README.md"):
+        shutil.copy(REPO / name, kit)
     (kit / "codajudge" / "metrics" / "mae.py").write_text(mae_module("mae"))
     folder = edition_naming(tmp_path / "edition", "mae")
     run("build_bundle.py", "--edition", folder, "--out", tmp_path / "dist", cwd=kit)
@@ -166,6 +172,12 @@ def test_a_new_kit_metric_is_one_module_in_a_copy_of_the_package(tmp_path):
     assert "title: sim Mean absolute error" in (bundle / "competition.yaml").read_text()
     assert "(`mae`) | lower is better" in (bundle / "pages" / "evaluation.md").read_text()
     assert "mae" not in REGISTRY  # the repository's own package is untouched
+    run("-m", "codajudge", "schema", "--write-docs", cwd=kit)
+    assert "`mae` (Mean absolute error)" in (kit / "docs" / "edition-config.md").read_text()
+    registry_tests = ("tests/test_metrics_registry.py", "tests/test_edition_schema.py")
+    done = run("-m", "pytest", "-q", "-p", "no:cacheprovider", *registry_tests, cwd=kit)
+    assert "[mae]" in run("-m", "pytest", "-q", "--collect-only", registry_tests[0], cwd=kit).stdout
+    assert " passed" in done.stdout and "failed" not in done.stdout
 
 
 @pytest.mark.parametrize(
@@ -173,6 +185,11 @@ def test_a_new_kit_metric_is_one_module_in_a_copy_of_the_package(tmp_path):
     [
         ("import numpy as np\n\nx = 1 +\n", "line 3: invalid syntax. Correct the Python there"),
         ("import numpy\n", "registers no metric"),
+        (
+            "from mylib import EPS\n",
+            "line 1: ModuleNotFoundError: No module named 'mylib'. The module must be one "
+            "self-contained file: only its text is shipped",
+        ),
         ("raise ValueError('no such scale')\n", "line 1: ValueError: no such scale"),
         (mae_module("x1").replace('applies_to=(("similarity", None),),', ""), "applies to no kind"),
         (mae_module("x2").replace("prediction and gold", "|p - g|"), "without '|'"),
@@ -278,6 +295,7 @@ def test_the_property_check_names_each_broken_property():
     assert "reversing the items changes the score" in order
     (columns,) = property_problems(_metric(lambda g, p: np.zeros((len(g), 2))), GOLD, 0)
     assert "stats_form MEAN needs one column" in columns
+    assert "declare stats_form=MOMENTS" in columns
     (rows,) = property_problems(_metric(lambda g, p: np.zeros((1, 1))), GOLD, 0)
     assert "not one row per item" in rows
     (endless,) = property_problems(_metric(errors, upper=np.inf), GOLD, 0)
@@ -288,6 +306,21 @@ def test_the_property_check_names_each_broken_property():
 
     (stacked,) = property_problems(_metric(errors, first_row, upper=5.0, stats_form=MEAN), GOLD, 0)
     assert "from_stats on stacked sums" in stacked
+
+
+#: Ten items, as a small track: the exact permutation test's arrangements tell scales apart.
+TEN_ITEMS = np.array([4.6, 1.2, 4.6, 0.0, 3.2, 2.0, 0.8, 3.8, 5.0, 2.4])
+
+
+def test_a_scale_free_metric_whose_exact_test_mixes_scales_is_refused_with_the_fix():
+    """Pearson r swapping predictions scaled by their own largest value (its swap_stats dropped):
+    the exact test's p changes when one system is scaled and shifted, and ``scale_free`` says it
+    may not."""
+    pearson = REGISTRY["pearson"]
+    assert statistics_problems(pearson, TEN_ITEMS) == []
+    (mixed,) = statistics_problems(dataclasses.replace(pearson, swap_stats=None), TEN_ITEMS)
+    assert "scale_free, but its exact permutation test changes" in mixed
+    assert "Register swap_stats(stats)" in mixed
 
 
 @pytest.mark.parametrize(
@@ -326,6 +359,13 @@ def test_the_property_check_names_each_broken_property():
             ("np.abs(clipped", "0.5 + np.abs(clipped"),
             "metrics.py registers offset_mae without on_gold: where the gold's best value is not "
             "the range's end, declare on_gold (and on_gold_tolerance) as the README's",
+        ),
+        # an on_gold that is not what the metric gives the gold: on_gold itself named
+        (
+            "wrong_on_gold",
+            ("from_stats=mean_from_sums,", "from_stats=mean_from_sums, on_gold=lambda gold: 0.25,"),
+            "metrics.py registers wrong_on_gold's on_gold, whose value for this gold is not what "
+            "the metric scores it (0): correct on_gold",
         ),
         # NaN on a negative prediction, which a similarity track accepts: not its best value, 0.0
         (
@@ -438,3 +478,13 @@ def test_a_refusal_of_the_builder_s_own_gold_is_the_edition_s_not_its_module_s(
     [problem] = caught.value.problems
     assert problem.message == "scoring the gold of phase 'practice' was refused", problem
     assert "given by more than one file" in problem.found and "metrics.py" not in problem.file
+
+
+def test_a_metric_whose_resamples_are_not_its_score_on_their_items_is_refused_with_the_fix():
+    """Spearman's rho without ``from_draws``: a resample summed from the whole track's ranks is not
+    the rho of its own items (a bootstrap interval of the wrong width), which the builder refuses."""
+    spearman = REGISTRY["spearman"]
+    assert statistics_problems(spearman, GOLD) == []
+    (summed,) = statistics_problems(dataclasses.replace(spearman, from_draws=None), GOLD)
+    assert "a bootstrap resample (items drawn with repeats) scored from its summed" in summed
+    assert "Register from_draws(stats, index, sums)" in summed

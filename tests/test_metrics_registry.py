@@ -7,7 +7,9 @@ are multiples of 1/16, so sums are exact and summation order cannot move a round
 """
 
 import math
+import re
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -108,8 +110,9 @@ def _distribution(draw, k):
 def cases(draw, name):
     family = FAMILY[name]
     n = draw(st.integers(3 if family == "scores" else 1, 15))
-    if family == "scores":  # STS-like grid, optionally shifted far from zero
-        shift = draw(st.sampled_from([0.0, 100.0, -3.5]))
+    if family == "scores":  # STS-like grid, shifted far from zero for a scale-free metric
+        scale_free = REGISTRY[name].scale_free
+        shift = draw(st.sampled_from([0.0, 100.0, -3.5])) if scale_free else 0.0
         grid = st.integers(0, 25).map(lambda v: v * 0.2 + shift)
         return Case(
             name,
@@ -250,6 +253,7 @@ def test_a_metric_undefined_on_a_valid_prediction_without_a_declared_value_is_th
     text = refused.value.render()
     assert __file__ in text and "metric 'root' gives no score on track 'sim'" in text, text
     assert "found nan" in text and "every valid prediction" in text
+    assert "register undefined_note='...' saying so" in text
     declared = Metric(name="root", direction=HIGHER, undefined_note="undefined: 0.0", **fields)
     assert declared.score(gold, negative)[:2] == (0.0, "undefined: 0.0")
 
@@ -335,24 +339,20 @@ def first_label_as_last(k: int):
     return one_item([0, 0, 0], [k - 1] * 3, k)
 
 
-#: Per metric, a gold and a prediction on ``k`` labels that score its range's worst end.
-WORST_CASES = {
-    "accuracy": every_label_wrong,
-    "macro_f1": every_label_wrong,
-    "balanced_accuracy": every_label_wrong,
-    "micro_f1": every_label_wrong,
-    "pearson": lambda k: (np.arange(5.0), -np.arange(5.0)),
-    "spearman": lambda k: (np.arange(5.0), -np.arange(5.0)),
-    "cross_entropy": lambda k: one_hot_pair(k, 0, 1),
-    "amd": lambda k: one_hot_pair(k, 0, 1),
-    "awd": lambda k: one_hot_pair(k, 0, k - 1),
-    "mamd": lambda k: (np.array([[[1.0, 0.0]] * k]), np.array([[[0.0, 1.0]] * k])),
-    "error_rate": first_label_as_last,
-    "anad": first_label_as_last,
-    "mer": lambda k: one_item([[0.0] * k, [1.0] * k], [[1.0] * k, [0.0] * k], k),
-    # disjoint supports: the 1e-15 floor leaves the distance at its end to 1e-12
-    "jsd": lambda k: one_hot_pair(k, 0, 1),
-    "kl": lambda k: one_hot_pair(k, 0, 1),
+#: Per input family, golds and predictions on ``k`` labels at the ends of what the family may
+#: predict (similarity: the default 0-5 scale's ends, crossed): the worst of them scores a metric's
+#: worst end. No metric is named, so a new metric of a family needs no entry here.
+EXTREMES = {
+    "labels": (every_label_wrong,),
+    "scores": (
+        lambda k: (np.arange(5.0), -np.arange(5.0)),
+        lambda k: (np.array([0.0, 5.0, 0.0, 5.0]), np.array([5.0, 0.0, 5.0, 0.0])),
+    ),
+    # disjoint supports: the 1e-15 floor leaves jsd and kl at their ends to 1e-12
+    "soft": (lambda k: one_hot_pair(k, 0, 1), lambda k: one_hot_pair(k, 0, k - 1)),
+    "multilabel_soft": (lambda k: (np.array([[[1.0, 0.0]] * k]), np.array([[[0.0, 1.0]] * k])),),
+    "annotator_labels": (first_label_as_last,),
+    "annotator_choices": (lambda k: one_item([[0.0] * k, [1.0] * k], [[1.0] * k, [0.0] * k], k),),
 }
 
 
@@ -360,8 +360,9 @@ WORST_CASES = {
 def test_the_worst_value_is_reached_by_the_worst_prediction(k):
     for name in METRIC_NAMES:
         metric = REGISTRY[name]
-        value = metric.score(*WORST_CASES[name](k)).value
-        assert value == pytest.approx(metric.worst(k), abs=1e-12), name
+        values = [metric.score(*case(k)).value for case in EXTREMES[FAMILY[name]]]
+        worst = min(values) if metric.higher_is_better else max(values)
+        assert worst == pytest.approx(metric.worst(k), abs=1e-12), name
 
 
 # --- the facts a registration carries, which the statistics layer asks instead of naming metrics ----
@@ -418,23 +419,19 @@ def test_the_significance_test_is_the_registered_one_and_applies(name):
 @pytest.mark.parametrize("name", METRIC_NAMES)
 @PROPERTY_SETTINGS
 @given(data=st.data())
-def test_bootstrap_sums_by_the_registered_form_equal_plain_resampled_sums(name, data):
+def test_a_bootstrap_resample_scores_what_the_metric_gives_on_its_items(name, data):
+    """A resample (items drawn with repeats) scored as the bootstrap scores it, from its summed
+    statistics or by ``from_draws``, is the metric computed afresh on the resample's items: what
+    the builder checks of an edition's own metric (``stats.metric_checks.resample_problems``)."""
     case = data.draw(cases(name))
     metric = REGISTRY[name]
     stats = np.asarray(metric.item_stats(*case.arrays()), dtype=float)
     seed = data.draw(st.integers(0, 2**31 - 1))
     (raw,) = bootstrap_scores([(metric, stats)], 7, seed)
     draws = np.concatenate(list(resample_draws(stats.shape[0], 7, seed)))
-    if metric.from_draws is not None:  # scored from the drawn items: as a track of those items
-        gold, pred = (np.asarray(values) for values in case.arrays())
-        plain = np.array([metric.score(gold[row], pred[row]).value for row in draws])
-        np.testing.assert_allclose(np.nan_to_num(raw), plain, rtol=0, atol=1e-9)
-        return
-    with np.errstate(divide="ignore", invalid="ignore"):
-        plain = np.array(
-            [float(metric.from_stats(stats[row].sum(axis=0), stats.shape[0])) for row in draws]
-        )
-    np.testing.assert_allclose(raw, plain, rtol=0, atol=1e-9)
+    fresh = np.array([metric.score(*case.arrays(order=row)).value for row in draws])
+    # LeWiDi scores are rounded to 5 decimals: sums in another order can move a half unit
+    np.testing.assert_allclose(np.nan_to_num(raw), fresh, rtol=0, atol=1e-5 + 1e-12)
 
 
 @pytest.mark.parametrize("name", METRIC_NAMES)
@@ -458,3 +455,19 @@ def test_systems_summed_side_by_side_equal_each_system_alone(name, data):
         # Scores are rounded to 5 decimals; the two sums differ in their last bits, which can
         # move a score that sits on a half unit (0.021875) to the neighbouring unit.
         np.testing.assert_allclose(raw, alone, rtol=0, atol=1e-5 + 1e-12)
+
+
+def test_the_readme_names_each_metric_s_registered_significance_test():
+    """The README's sentence on the ranking's tests names metrics whose registration says so."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    sentence = " ".join(readme.split("(each metric's registered test: ")[1].split(";")[0].split())
+    wilcoxon, bootstrap = sentence.split("Wilcoxon's signed-rank test for the LeWiDi 2025")[
+        1
+    ].split("the paired bootstrap")
+    named = {
+        test: re.findall(r"`(\w+)`", text)
+        for test, text in ((WILCOXON, wilcoxon), (BOOTSTRAP, bootstrap))
+    }
+    assert named[WILCOXON] and named[BOOTSTRAP]
+    for test, names in named.items():
+        assert [REGISTRY[name].significance for name in names] == [test] * len(names), test

@@ -30,6 +30,7 @@ from ..importers import PartlyRead, load_split, missing_releases, split_source
 from ..metrics import get as get_metric
 from ..metrics.edition_module import code_failure, metrics_of, module_lines, own_module_of
 from ..metrics.edition_module import property_problems
+from ..stats.metric_checks import statistics_problems
 from ..scoring import load_gold, score_folder, scored_subset
 from ..spec import read_spec, write_spec
 from ..tracks import dataset_label_set
@@ -349,7 +350,14 @@ def _imperfect_gold_hint(metric, value: float, n_labels: int) -> str | None:
             f"the gold scores the worst end of the range: is {metric.name}'s direction {other}? "
             f"({metric.module_file} registers {metric.direction.upper()})"
         )
-    if metric.on_gold is None and own_module_of(metric.name):
+    module = own_module_of(metric.name)
+    if metric.on_gold is not None and module:
+        return (
+            f"{module} registers {metric.name}'s on_gold, whose value for this gold is not what "
+            f"the metric scores it ({value:.6g}): correct on_gold (the metric's value when the "
+            "gold is submitted) or widen on_gold_tolerance"
+        )
+    if metric.on_gold is None and module:
         return (
             f"{own_module_of(metric.name)} registers {metric.name} without on_gold: where the "
             "gold's best value is not the range's end, declare on_gold (and on_gold_tolerance) as "
@@ -368,7 +376,8 @@ def _key_differences(columns: list[str], written: list[str]) -> str:
 
 def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
     """Score the gold as a submission: the scorer's keys must be the leaderboard's, every score perfect,
-    the edition's own metrics well behaved on it (``metrics.edition_module.property_problems``)."""
+    the edition's own metrics well behaved on it (``metrics.edition_module.property_problems``, then
+    ``stats.metric_checks.statistics_problems``)."""
     module_file = str(edition.folder / edition.metrics_module.get("file", ""))
     try:
         result = score_gold(root / "reference_data" / phase.id)
@@ -394,7 +403,9 @@ def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
             continue
         doing = f"metric {metric.name!r} on track {track_id!r}"
         try:
+            # the statistics layer's checks assume the basic properties
             found = property_problems(metric, gold, n_labels, track_id)
+            found = found or statistics_problems(metric, gold)
         except Exception as error:  # the organiser's code: its failure is theirs to fix
             raise code_failure(error, module_file, doing) from None
         problems.extend(Problem(f"{module_file}: {doing}", message) for message in found)

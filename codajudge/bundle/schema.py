@@ -452,7 +452,8 @@ def _json_field(spec: Field) -> dict:
         bounds = {"minItems": fewest, "maxItems": spec.length}
     else:
         bounds = {"minimum": spec.minimum, "maximum": spec.maximum}
-    extra = {**bounds, "enum": list(spec.choices) or None, "default": spec.default}
+    listed = "examples" if spec.extensible else "enum"
+    extra = {**bounds, listed: list(spec.choices) or None, "default": spec.default}
     out = {"description": spec.doc or None, **shape, **extra}
     return {key: value for key, value in out.items() if value is not None}
 

@@ -199,7 +199,9 @@ class Metric:
             expected="a finite score on every valid prediction",
             found=str(value),
             hint="make the metric defined on every prediction the track accepts (clip or guard "
-            "the values it takes, as the README's MAE example clips to the scale)",
+            "the values it takes, as the README's MAE example clips to the scale), or, where it "
+            "is undefined by nature (a correlation of a constant series), register "
+            "undefined_note='...' saying so: the score is then reported as 0.0 with that note",
         )
 
     def _computed(self, gold, pred, keep) -> tuple[np.ndarray, float]:

@@ -99,6 +99,12 @@ def code_failure(error: Exception, file_name: str, doing: str = "") -> ConfigErr
         at = f"line {lines[-1]}: " if lines else ""
         problem = f"{at}{doing}{' raises ' if doing else ''}{type(error).__name__}: {error}"
         hint = "fix the module's code there"
+        if isinstance(error, ModuleNotFoundError) and not doing:
+            hint = (
+                "the module must be one self-contained file: only its text is shipped (each "
+                "phase's task.json carries it), so copy what it uses from a file beside it "
+                f"({error.name}.py) into it; a library must be installed in the scoring image"
+            )
         if doing:  # a metric's function failed on the arrays it is given
             hint += ": a metric must not fail on any valid prediction (the numpy arrays of gold "
             hint += "and predictions the README's 'An edition's own metric' describes)"
@@ -116,9 +122,9 @@ def property_problems(metric: Metric, gold, n_labels: int, track: str = "") -> l
     takes it), against a prediction other than the gold where the gold is an array (each item
     predicted as its neighbour's gold): one statistics row per item in the declared form, a finite
     score within the declared range (the gold's own too), unchanged when the items are reversed,
-    and ``from_stats`` vectorised over stacked sums; first, a finite range. A similarity prediction
-    off the gold's scale (negative) must score too: a metric undefined on it raises ConfigError
-    (``Metric.score``)."""
+    and ``from_stats`` vectorised over stacked sums; first, a finite range (the statistics layer's
+    checks follow: ``stats.metric_checks``). A similarity prediction off the gold's scale (negative) must score too: a metric undefined on it
+    raises ConfigError (``Metric.score``)."""
     low, high = metric.bounds(n_labels)
     if not (np.isfinite([low, high]).all() and low < high):
         return [f"its range [{low:g}, {high:g}] is not a finite interval"]
@@ -132,7 +138,11 @@ def property_problems(metric: Metric, gold, n_labels: int, track: str = "") -> l
     problems = []
     columns = stats.shape[1]  # per item
     if metric.stats_form == MEAN and columns != 1:
-        problems.append(f"stats_form MEAN needs one column per item, item_stats gives {columns}")
+        problems.append(
+            f"stats_form MEAN needs one column per item, item_stats gives {columns}: declare "
+            "stats_form=MOMENTS (columns of statistics whose sums from_stats scores) or ONE_HOT "
+            "(one confusion cell per item) in its registration, or return values[:, None]"
+        )
     if metric.stats_form == ONE_HOT and not (
         np.isin(stats, (0.0, 1.0)).all() and (stats.sum(axis=1) == 1.0).all()
     ):
