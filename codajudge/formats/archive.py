@@ -384,12 +384,10 @@ def _document_tracks(tracks: Sequence[Track]) -> dict[str, list[Track]]:
 
 
 def phase_parts(tracks: Sequence[Track], given: dict[str, str], ids_of) -> dict[str, tuple]:
-    """dataset -> (the phase's ids of it, its file, or None where none is given) of the tracks
-    ``given`` (track id -> file) and of every track that takes a JSON document (``_document_tracks``),
-    so that a document's uid of another part is told that part's file, given or not."""
-    documents = _document_tracks(tracks)
-    chosen = [t for t in tracks if t.id in given or t.dataset in documents]
-    ordered = sorted(chosen, key=lambda t: t.id in given)  # a track's file over its part's none
+    """dataset -> (the phase's ids of it, its file, or None where none is given) of every track's
+    dataset (``given``: track id -> file), so that an id of another part is told that part's
+    track and file, given or not."""
+    ordered = sorted(tracks, key=lambda t: t.id in given)  # a track's file over its part's none
     return {t.dataset: (ids_of(t.dataset), given.get(t.id)) for t in ordered}
 
 

@@ -256,7 +256,8 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
         _refuse_column_of_no_ids(columns, expected, problems.file)
     if len(heads) and columns.tabbed.all() and (position < 0).all():
         elsewhere = keys.elsewhere and keys.elsewhere(heads)
-        hint = index_hint or elsewhere or written_ids_hint(heads[0], index)
+        other_track = _other_track_hint(heads, columns.track, keys)
+        hint = index_hint or elsewhere or other_track or written_ids_hint(heads[0], index)
         hint = hint or prefixed_ids_hint(heads, index)
         rule = Rule("none of the ids in this file belong to the track", expected, hint)
         found = f"ids such as {shorten(heads[0])!r} on line {columns.lines[0]}"
@@ -277,13 +278,21 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
             add_problem(problems, problem, line=line)
             named.append(index.get(LEADING_FIELD.split(text.strip(), maxsplit=1)[0], -1))
         elif item < 0:
-            unknown_id(problems, head, index, line, index_hint)
+            hint = index_hint or _other_track_hint([head], columns.track, keys)
+            unknown_id(problems, head, index, line, hint)
         elif item in first_line:
             duplicate_id(problems, line, head, first_line[item], "keep one line per item" + runs)
         else:
             first_line[item] = line
     if first_line or not problems:  # no line gave an item: its lines' problems say why
         missing_items(keys.ids, [*first_line, *named], problems)
+
+
+def _other_track_hint(heads: Sequence[str], track: Track, keys: ItemKeys) -> str | None:
+    """``OtherPhases.other_track_hint`` of ``heads`` when ``keys`` know the phase's other parts."""
+    if keys.elsewhere is None:
+        return None
+    return keys.elsewhere.other_track_hint(heads, track, keys.tracks)
 
 
 def _refuse_column_of_no_ids(columns: Columns, expected: str, display: str) -> None:
