@@ -495,6 +495,21 @@ def test_a_multilabel_pair_not_summing_to_1_is_told_to_divide_by_the_pairs_sum()
     assert caught.value.hint == "divide each value by the pair's sum"
 
 
+@pytest.mark.parametrize(
+    "row", [[6.89, 7.26, 6.35, 0.5], [40, 30, 20, 10]], ids=["logits", "percent"]
+)
+def test_values_above_1_are_told_of_logits_and_counts_not_only_to_divide(row):
+    """Positive logits (a trial's ChaosNLI [6.89, 7.26, 6.35]) were told only "divide each value by
+    the row's sum", which gives a wrong distribution: the hint names the softmax too, and the
+    division for counts or percentages."""
+    with pytest.raises(ValueProblem) as caught:
+        soft_label(row, FOUR_LABELS)
+    assert "logits), apply a softmax" in caught.value.hint
+    assert caught.value.hint.endswith(
+        "if counts or percentages, divide each value by the row's sum"
+    )
+
+
 def test_a_pair_of_zeros_is_not_told_to_divide_by_its_sum():
     """A ven_soft pair [0, 0] was told "divide each value by the pair's sum", which is 0."""
     with pytest.raises(ValueProblem) as caught:

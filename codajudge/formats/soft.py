@@ -71,6 +71,11 @@ def _summing_to_one(value, length: int, what: str, whole: str = "the row") -> tu
         # finite values whose sum overflows are named as such (not "inf"); an empty row sums to 0
         overflow = "values too large to add up (the sum overflows; the largest value is {:g})"
         fix = f"divide each value by {whole}'s sum"
+        if max(row, default=0) > 1:  # no probabilities: a model's logits, or counts or percentages
+            fix = (
+                "values above 1 are no probabilities: if they are a model's raw scores (logits), "
+                f"apply a softmax (scipy.special.softmax); if counts or percentages, {fix}"
+            )
         if total == 0:  # nothing to divide by
             fix = f"give each label's probability, {whole} summing to 1 (all zeros gives none)"
         raise ValueProblem(
