@@ -10,7 +10,8 @@ import numpy as np
 from ..kinds.soft_label import PRACTICE_PHASE_LAYOUT, SUM_TOLERANCE
 from ..errors import counted
 from ..tracks import Track
-from .notes import CHOSEN_ONLY, EMPTY_LEADING_BIN, LEADING_BIN_WITH_MASS, RENORMALISED, ReadNote
+from .notes import CHOSEN_ONLY, EMPTY_LEADING_BIN, LEADING_BIN_WITH_MASS, MISSING_LABELS
+from .notes import RENORMALISED, ReadNote
 from .values import NUMBER_TYPES, ValueProblem, is_number, label_meant, not_a_number_hint
 from .values import parse_value, show, show_json
 
@@ -187,7 +188,10 @@ def soft_label_by_name(value, track: Track) -> tuple[list, list[ReadNote]]:
             [v["0"], v["1"]] if isinstance(v, dict) and v.keys() == {"0", "1"} else v for v in row
         ]
     try:
-        return soft_label(row, track)
+        probabilities, notes = soft_label(row, track)
     except ValueProblem as problem:
         problem.hint = "; ".join(filter(None, [lacking and lacking + " (read as 0)", problem.hint]))
         raise
+    if missing:
+        notes.insert(0, ReadNote(MISSING_LABELS, alignment=f"no {', '.join(missing)}"))
+    return probabilities, notes

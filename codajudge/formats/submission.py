@@ -386,8 +386,10 @@ def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector
     notes: list[ReadNote] = []
     values = []
     for j in range(len(rows.item)):
+        noted = len(notes)
         try:
             values.append(reader(rows.text(j), track, notes))
+            notes[noted:] = [note._replace(line=rows.line[j]) for note in notes[noted:]]
         except ValueProblem as problem:
             if not problems:  # the first value refused tells whether the file is another track's
                 problem.hint = other_track_hint(rows.text(j), track, keys.tracks) or problem.hint
