@@ -36,7 +36,7 @@ from .coverage import (
 )
 from .index_hints import labels_as_indices_hint
 from .items import duplicate_id
-from .layout import JSON_LINES_NOTE, Columns, comments_note, layout_of
+from .layout import JSON_ARRAY_NOTE, JSON_LINES_NOTE, Columns, comments_note, layout_of
 from .notes import ReadNote, note_warnings
 from .perspectivist import annotator_entries, annotator_values, as_annotator_array
 from .results_tsv import (
@@ -173,7 +173,7 @@ def _table_rows(lines, track: Track, keys: ItemKeys, problems: ProblemCollector)
     warnings = [  # each that applies, in this order
         columns.comments and comments_note(len(columns.comments)),
         header and "the first line was read as a header and skipped",
-        columns.json_lines and JSON_LINES_NOTE,
+        columns.json_lines and (JSON_ARRAY_NOTE if columns.records_array else JSON_LINES_NOTE),
         release and RELEASE_LINES_NOTE.format(track.release_lines, len(keys.ids)),
     ]
     return rows, layout, list(filter(None, warnings))
@@ -361,6 +361,8 @@ def _no_tab(
         line, found = None, f"{found}: {p.message}"
     if problem := misshapen_records(line):  # ChaosNLI's records: its layout is the fix
         return problem
+    if is_columns(line):
+        return _columns_problem(line)
     if isinstance(line, dict):
         found = f"keys {shorten(', '.join(map(str, line)))}"
         if len(line) == 2 and "id" in line:
@@ -370,6 +372,29 @@ def _no_tab(
             hint = KEYED_BY_ID
     expected = 'one object {"id": ID, "any name": VALUE} a line, the id a string or an integer'
     return ValueProblem('a JSON line must hold exactly "id" and one value', expected, found, hint)
+
+
+def is_columns(line) -> bool:
+    """Whether ``line`` (a JSON value) is one object of columns, "id" among them, each a list of as
+    many values (a HuggingFace dataset's ``to_dict()``, pandas' ``to_dict(orient="list")``); an
+    object keyed by ids whose values are lists (soft labels) has no "id" key."""
+    if not (isinstance(line, dict) and len(line) > 1 and "id" in line):
+        return False
+    lengths = {len(column) if type(column) is list else -1 for column in line.values()}
+    return len(lengths) == 1 and min(lengths) > 0
+
+
+def _columns_problem(line: dict) -> ValueProblem:
+    """The problem of a JSON line that is one object of columns (``is_columns``)."""
+    rows = len(line["id"])
+    return ValueProblem(
+        "the file is one JSON object of columns, not one record per item",
+        expected='one object {"id": ID, "any name": VALUE} a line, one line per item',
+        found=f"columns {shorten(', '.join(map(str, line)))}, each a list of {rows} values",
+        hint='write one record per item: pd.DataFrame(d).to_json(path, orient="records", '
+        'lines=True) of this object d (of a DataFrame df: df.to_json(path, orient="records", '
+        "lines=True))",
+    )
 
 
 def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
