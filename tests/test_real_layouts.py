@@ -450,7 +450,8 @@ def test_a_label_keyed_twice_is_refused(tmp_path):
         read(MP_SOFT, MP_ITEMS, text, tmp_path, "mp_soft.tsv")
     assert str(error.value).startswith(
         "mp_soft.tsv: soft label names a label twice, on 5 lines (lines 1, 2, 3, 4, 5; items '3', '13', '23', "
-        "'33', '43'); expected each label once, found '0, 0.0, 1' on line 1"
+        "'33', '43'); expected each label once, found '0, 0.0, 1' on line 1. '0' and '0.0' both "
+        "name the label '0': keep one key per label"
     )
 
 

@@ -2,6 +2,7 @@
 value and raises the first rule it breaks; ``parse_soft`` reads one from its text."""
 
 import functools
+from collections import Counter
 import math
 import operator
 
@@ -159,6 +160,21 @@ def parse_soft(text: str, track: Track, notes: list[ReadNote]) -> list:
     return probabilities
 
 
+def _named_twice(codes: dict, track: Track) -> ValueProblem:
+    """The problem of a soft-label object (``codes``: key -> label index) naming a label twice,
+    with two keys of that label (its name and an alias, say)."""
+    counts = Counter(codes.values())
+    twice = next(code for code, count in counts.items() if count > 1)
+    keys = [key for key, code in codes.items() if code == twice]
+    return ValueProblem(
+        "soft label names a label twice",
+        "each label once",
+        show(", ".join(map(str, codes))),
+        f"{keys[0]!r} and {keys[1]!r} both name the label {track.labels[twice]!r}: keep one key "
+        "per label",
+    )
+
+
 def soft_label_by_name(value, track: Track) -> tuple[list, list[ReadNote]]:
     """``soft_label`` of a JSON value, or of an object label -> probability keyed as releases key
     theirs (a label's name or alias, a missing label 0): a number label also by value ("0.0", MP
@@ -178,9 +194,7 @@ def soft_label_by_name(value, track: Track) -> tuple[list, list[ReadNote]]:
             hint=label_meant(str(unknown[0]), track) or lacking,
         )
     if len(set(codes.values())) < len(codes):
-        raise ValueProblem(
-            "soft label names a label twice", "each label once", show(", ".join(value))
-        )
+        raise _named_twice(codes, track)
     given = {code: value[key] for key, code in codes.items()}
     row = [given.get(code, 0.0) for code in range(len(track.labels))]
     if track.scale == "multilabel":
