@@ -266,7 +266,8 @@ def test_probabilities_by_label_are_read_as_a_files_soft_label_object(tmp_path):
         (lambda d: d["m"].update({"zzz": d["m"].pop(IDS[0])}), "item 'zzz': unknown id"),
         (
             lambda d: d["m"][IDS[1]].update(uid="other"),
-            "not its key; expected '4705552913.jpg#2r1c', found 'other'",
+            "not its key; expected '4705552913.jpg#2r1c', found 'other'. Key each record by its "
+            "own uid, {uid: {\"uid\": uid, ...}}, or leave 'uid' out",
         ),
         (
             lambda d: d["m"][IDS[1]].update(predicted_probabilities=[0.5, 0.6, 0.1]),
@@ -278,7 +279,10 @@ def test_probabilities_by_label_are_read_as_a_files_soft_label_object(tmp_path):
         ),
         (
             lambda d: d["m"][IDS[1]].pop("predicted_probabilities"),
-            "the prediction has no probabilities",
+            "the prediction has no probabilities; expected a key 'predicted_probabilities' (or "
+            "'logits') with 3 values for e, n, c, found keys uid, predicted_label. Give each record "
+            "its probabilities, 'predicted_probabilities': [pE, pN, pC], or a model's raw scores "
+            "as 'logits': [lE, lN, lC] (read through a softmax)",
         ),
         (lambda d: d["m"][IDS[2]].update(logits=[1, "x", 2]), "'logits' must be 3 numbers"),
         (
@@ -318,7 +322,8 @@ def test_nan_and_a_track_the_layout_does_not_fit_are_refused(tmp_path):
     path = tmp_path / "snli.json"
     path.write_text(text, encoding="utf-8")
     assert (
-        f"snli.json, item {IDS[0]!r}: not a finite number; expected finite numbers, found NaN"
+        f"snli.json, item {IDS[0]!r}: not a finite number; expected finite numbers, found NaN. "
+        "Predict a finite number for every item (the model's output holds NaN or infinity)"
         in refusal(path)
     )
     doc = records()

@@ -133,3 +133,52 @@ def test_a_first_column_repeating_one_value_is_no_ids_even_when_another_phase_ha
         f"mp_soft.tsv: {message}. Write one line per item: its id (the 'id' field of the input "
         "file), a tab and its value, as in the expected line"
     )
+
+
+#: Two tracks of another part of this phase (hard labels and soft labels of "rte"), and its ids.
+OTHER_PART_TRACKS = [
+    track_from_dict({"id": "rte_nli", "kind": "classification", "dataset": "rte", "labels": ["0", "1"]}),
+    track_from_dict(
+        {"id": "rte_soft", "kind": "soft_label", "scale": "categorical", "dataset": "rte", "labels": ["0", "1"]}
+    ),
+]  # fmt: skip
+PART_IDS = [f"rte-{i}" for i in range(4)]
+OTHER_TRACK_HINT = (
+    "These are ids of track 'rte_soft' (part 'rte' of this phase): write their predictions in "
+    "rte_soft.tsv, and in this file this track's items only"
+)
+
+
+@pytest.mark.parametrize("own", [0, len(OWN_IDS)], ids=["only-the-other-part", "both-parts"])
+def test_ids_of_another_tracks_items_of_this_phase_name_that_track_and_its_file(tmp_path, own):
+    """A soft-label file holding the ids of another part's items of this phase (a ChaosNLI MNLI
+    file sent as the SNLI one, or both parts in one file): the refusal names the track of that part
+    and of the same kind, with its file name, whether no id or only some are this track's."""
+    track = track_from_dict(TRACKS["soft_label"])
+    elsewhere = OtherPhases(track, {}, {"rte": (frozenset(PART_IDS), None), "sim": (OWN_IDS, None)})
+    keys = ItemKeys(OWN_IDS, elsewhere=elsewhere, tracks=[track, *OTHER_PART_TRACKS])
+    path = tmp_path / "file.tsv"
+    path.write_text(id_lines("soft_label", OWN_IDS[:own] + PART_IDS), encoding="utf-8")
+    with pytest.raises(SubmissionError) as refused:
+        read_prediction(path, "file.tsv", track, keys)
+    assert OTHER_TRACK_HINT in refused.value.render()
+
+
+def test_an_unknown_id_of_no_other_part_gets_no_other_tracks_hint(tmp_path):
+    track = track_from_dict(TRACKS["soft_label"])
+    elsewhere = OtherPhases(track, {}, {"rte": (frozenset(PART_IDS), None)})
+    keys = ItemKeys(OWN_IDS, elsewhere=elsewhere, tracks=[track, *OTHER_PART_TRACKS])
+    path = tmp_path / "file.tsv"
+    path.write_text(id_lines("soft_label", OWN_IDS + ["alien"]), encoding="utf-8")
+    with pytest.raises(SubmissionError) as refused:
+        read_prediction(path, "file.tsv", track, keys)
+    assert "rte_soft" not in refused.value.render()
+
+
+def test_the_phase_parts_are_every_tracks_dataset_given_or_not():
+    """An id of a part no file is given for is named too: the ingestion knows every part's ids."""
+    from codajudge.formats.archive import phase_parts
+
+    tracks = [track_from_dict(TRACKS["soft_label"]), *OTHER_PART_TRACKS]
+    parts = phase_parts(tracks, {"mp_soft": "file.tsv"}, lambda dataset: [dataset + "-0"])
+    assert parts == {"sim": (["sim-0"], "file.tsv"), "rte": (["rte-0"], None)}

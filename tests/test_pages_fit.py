@@ -302,3 +302,17 @@ def test_multilabel_layouts_are_described_only_where_a_multilabel_track_exists()
         for text in (readme, pages.data_page(edition)):
             for layout in ("Multi-label tracks", "label-major", "P(chosen)", "annotators list"):
                 assert (layout in text) == multilabel, (multilabel, layout)
+
+
+def test_the_chaosnli_pages_describe_chaosnlis_prediction_document():
+    """The kit README and the Data page of an edition whose tracks take a JSON document (ChaosNLI's
+    ``snli*.json``) describe its layout, which the scorer reads; an edition without such tracks
+    says nothing of it."""
+    listed = [dict(title=name, file=f"pages/{name}.md") for name in ("data", "evaluation", "terms")]
+    chaosnli = load_edition(REPO / "editions" / "chaosnli")
+    layout = '`{"model_name": {"uid": {"predicted_probabilities": [pE, pN, pC]'
+    for text in (pages.render(chaosnli, NO_LOCAL, {}, listed, "random"), pages.data_page(chaosnli)):
+        assert layout in text and "`snli*.json` or `mnli*.json`" in text
+        assert "passed through a softmax" in text and "submit one model per file" in text
+    default = load_edition(REPO / "editions" / "default")
+    assert layout not in pages.data_page(default)

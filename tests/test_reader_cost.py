@@ -238,8 +238,10 @@ def test_a_sum_that_overflows_is_named_without_a_numpy_warning(
     whole = "pair" if track is MULTI_SOFT else "row"  # what sums to 1
     assert str(error.value) == (
         f"{track.id}.tsv, line 2, item 'i1': {message}; expected a sum within 0.02 of 1, found "
-        "values too large to add up (the sum overflows; the largest value is 1e+308). Divide each "
-        f"value by the {whole}'s sum"
+        "values too large to add up (the sum overflows; the largest value is 1e+308). Values "
+        "above 1 are no probabilities: if they are a model's raw scores (logits), apply a "
+        f"softmax (scipy.special.softmax); if counts or percentages, divide each value by the "
+        f"{whole}'s sum"
     )
 
 

@@ -450,7 +450,8 @@ def test_a_label_keyed_twice_is_refused(tmp_path):
         read(MP_SOFT, MP_ITEMS, text, tmp_path, "mp_soft.tsv")
     assert str(error.value).startswith(
         "mp_soft.tsv: soft label names a label twice, on 5 lines (lines 1, 2, 3, 4, 5; items '3', '13', '23', "
-        "'33', '43'); expected each label once, found '0, 0.0, 1' on line 1"
+        "'33', '43'); expected each label once, found '0, 0.0, 1' on line 1. '0' and '0.0' both "
+        "name the label '0': keep one key per label"
     )
 
 
@@ -615,7 +616,26 @@ def test_a_json_array_of_records_on_one_line_is_read_as_json_lines(tmp_path):
         NLI, NLI_ITEMS, json.dumps(records) + "\n", tmp_path, "ocnli_50k_predict.json"
     )
     assert prediction.values.tolist() == [NLI.labels.index(label) for label in labels]
-    assert prediction.warnings == [JSON_LINES_NOTE]
+    assert prediction.warnings == [
+        'the file was read as one JSON array of objects {"id": ID, "any name": VALUE}, one per '
+        'item (json.dump of a list of records, to_json(orient="records"))'
+    ]
+
+
+@pytest.mark.parametrize("name", ["nli.tsv", "ocnli_50k_predict.json"])
+def test_one_json_object_of_columns_is_told_to_write_records(tmp_path, name):
+    """A HuggingFace dataset's columns ({"id": [...], "label": [...]}) were told to keep only "id"
+    and the prediction, as a JSON line with extra keys: the problem is columns for records."""
+    columns = {"id": [item["id"] for item in NLI_ITEMS], "label": ["neutral"] * len(NLI_ITEMS)}
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, json.dumps(columns) + "\n", tmp_path, name)
+    assert str(error.value) == (
+        f"{name}, line 1: the file is one JSON object of columns, not one record per item; "
+        'expected one object {"id": ID, "any name": VALUE} a line, one line per item, found '
+        f"columns id, label, each a list of {len(NLI_ITEMS)} values. Write one record per item: "
+        'pd.DataFrame(d).to_json(path, orient="records", lines=True) of this object d (of a '
+        'DataFrame df: df.to_json(path, orient="records", lines=True))'
+    )
 
 
 def test_a_bad_record_in_a_json_array_is_named_by_its_item(tmp_path):

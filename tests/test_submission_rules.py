@@ -495,6 +495,39 @@ def test_a_multilabel_pair_not_summing_to_1_is_told_to_divide_by_the_pairs_sum()
     assert caught.value.hint == "divide each value by the pair's sum"
 
 
+@pytest.mark.parametrize(
+    "row", [[6.89, 7.26, 6.35, 0.5], [40, 30, 20, 10]], ids=["logits", "percent"]
+)
+def test_values_above_1_are_told_of_logits_and_counts_not_only_to_divide(row):
+    """Positive logits (a trial's ChaosNLI [6.89, 7.26, 6.35]) were told only "divide each value by
+    the row's sum", which gives a wrong distribution: the hint names the softmax too, and the
+    division for counts or percentages."""
+    with pytest.raises(ValueProblem) as caught:
+        soft_label(row, FOUR_LABELS)
+    assert "logits), apply a softmax" in caught.value.hint
+    assert caught.value.hint.endswith(
+        "if counts or percentages, divide each value by the row's sum"
+    )
+
+
+def test_a_soft_label_object_lacking_a_label_is_read_with_a_note_naming_it_and_its_lines(tmp_path):
+    """{"a": 0.5, "b": 0.5} on a track of four labels was scored with c and d at 0 and no note (a
+    trial's ChaosNLI file without "c": KL 7.0); the note names the missing labels and the lines."""
+    from codajudge.formats.submission import ItemKeys, read_prediction
+
+    path = tmp_path / "four.tsv"
+    lines = ['i0\t{"a": 0.5, "b": 0.5}', 'i1\t{"a": 0.2, "b": 0.3, "c": 0.1, "d": 0.4}']
+    lines += [f'i{i}\t{{"a": 0.5, "b": 0.5}}' for i in range(2, 9)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    read = read_prediction(path, "four.tsv", FOUR_LABELS, ItemKeys([f"i{i}" for i in range(9)]))
+    assert read.values[0].tolist() == [0.5, 0.5, 0, 0]
+    assert read.warnings == [
+        "8 soft label objects lacked labels, each read as probability 0 (a forgotten label costs "
+        "much KL divergence: give every label, 0 where meant): no 'c', 'd' (8 items); on lines "
+        "1, 3, 4, 5, 6 and 3 more"
+    ]
+
+
 def test_a_pair_of_zeros_is_not_told_to_divide_by_its_sum():
     """A ven_soft pair [0, 0] was told "divide each value by the pair's sum", which is 0."""
     with pytest.raises(ValueProblem) as caught:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from .. import kinds
 from ..baselines.interface import IMAGE_PACKAGES
 from ..errors import plural
+from ..formats.archive import document_tracks
 from ..formats.results_tsv import layout_files
 from ..importers import gold_choices
 from ..metrics import get as get_metric
@@ -239,7 +240,18 @@ def _other_names(prose: Templates, edition: Edition) -> str:
         [f"`{t.file_names[0]}`" for t in edition.tracks if n in t.file_names[1:]] for n in names
     ]
     listed = ", ".join(f"`{n}` (read as {' and '.join(f)})" for n, f in zip(names, files))
-    return "\n\n" + prose.fill("kit_readme/other_names", names=listed) if names else ""
+    paragraphs = [prose.fill("kit_readme/other_names", names=listed)] if names else []
+    return _paragraphs(paragraphs + _json_document(prose, edition))
+
+
+def _json_document(prose: Templates, edition: Edition) -> list[str]:
+    """The paragraph on ChaosNLI's prediction document, with the file names its tracks take it by
+    (``formats.archive.document_tracks``), when the edition has such tracks; else none."""
+    tracks = [t for part in document_tracks(edition.tracks).values() for t in part]
+    patterns = dict.fromkeys(p for t in tracks for p in t.files if p.lower().endswith(".json"))
+    if not patterns:
+        return []
+    return [prose.fill("data/json_document", files=" or ".join(f"`{p}`" for p in patterns))]
 
 
 def score_titles(tracks, primary: str) -> list[tuple[str, str]]:
@@ -353,7 +365,11 @@ def data_page(edition: Edition, untrained: Sequence[str] = ()) -> str:
     if files := layout_files(edition.tracks):
         given = [f"`{name}`: " + ", ".join(f"`{i}`" for i in ids) for name, ids in files.items()]
         notes.append(prose.fill("data/results_layout", files="; ".join(given)))
-    notes += label_policy(prose, edition) + _gold_sources(prose, edition)
+    notes += (
+        _json_document(prose, edition)
+        + label_policy(prose, edition)
+        + _gold_sources(prose, edition)
+    )
     disagreement = any(kind.lists_annotators for kind in present)
     page = prose.fill(
         "data",

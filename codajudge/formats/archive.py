@@ -175,7 +175,7 @@ def _plan(
     metadata = PurePosixPath("metadata") if tracks is None else None
     # an entry no track's name claims may still be a ChaosNLI document, claimed by its ids
     # (``find_track_files``): extracted to be read when some track takes JSON documents
-    documents = tracks is not None and bool(_document_tracks(tracks))
+    documents = tracks is not None and bool(document_tracks(tracks))
     for info in infos:
         relative = _entry_path(info, display)
         if not relative.parts:  # checked first: ZipInfo.is_dir() fails on an empty name
@@ -373,7 +373,7 @@ def locate_track_files(folder: Path, tracks: Sequence[Track]) -> tuple[TrackFile
 WHOLE_PART = "{0} holds every item of part '{1}', so it is that part's file too"
 
 
-def _document_tracks(tracks: Sequence[Track]) -> dict[str, list[Track]]:
+def document_tracks(tracks: Sequence[Track]) -> dict[str, list[Track]]:
     """dataset -> its tracks that take a JSON document by name (a ``*.json`` file pattern, as
     ``snli*.json``): a document named otherwise is theirs when its ids are the dataset's."""
     out: dict[str, list[Track]] = {}
@@ -384,19 +384,17 @@ def _document_tracks(tracks: Sequence[Track]) -> dict[str, list[Track]]:
 
 
 def phase_parts(tracks: Sequence[Track], given: dict[str, str], ids_of) -> dict[str, tuple]:
-    """dataset -> (the phase's ids of it, its file, or None where none is given) of the tracks
-    ``given`` (track id -> file) and of every track that takes a JSON document (``_document_tracks``),
-    so that a document's uid of another part is told that part's file, given or not."""
-    documents = _document_tracks(tracks)
-    chosen = [t for t in tracks if t.id in given or t.dataset in documents]
-    ordered = sorted(chosen, key=lambda t: t.id in given)  # a track's file over its part's none
+    """dataset -> (the phase's ids of it, its file, or None where none is given) of every track's
+    dataset (``given``: track id -> file), so that an id of another part is told that part's
+    track and file, given or not."""
+    ordered = sorted(tracks, key=lambda t: t.id in given)  # a track's file over its part's none
     return {t.dataset: (ids_of(t.dataset), given.get(t.id)) for t in ordered}
 
 
 def find_track_files(
     folder: Path, tracks: Sequence[Track], ids_of: Callable[[str], Sequence[str]], phases=None
 ) -> FoundFiles:
-    """``locate_track_files``, then, for the tracks that take a JSON document (``_document_tracks``),
+    """``locate_track_files``, then, for the tracks that take a JSON document (``document_tracks``),
     each file no name claims that is a ChaosNLI document (``formats.chaosnli``) whose ids are most of
     all a dataset's (``ids_of(dataset)``, called only then), read within the bounds of the
     dataset's whole part (``coverage.part_items`` of ``phases``); and each document a name claims,
@@ -405,7 +403,7 @@ def find_track_files(
     (``_give``). A ``.json`` file larger than a document of the largest such dataset is not read,
     with a note; without such tracks no file is read."""
     claimed, unclaimed = locate_track_files(folder, tracks)
-    wanted = _document_tracks(tracks)
+    wanted = document_tracks(tracks)
     notes: list[str] = []
     named = {str(f) for t, f in claimed.items() if str(f).lower().endswith(".json")}
     if not ((unclaimed or named) and wanted):

@@ -358,7 +358,12 @@ def _record(record, uid: str) -> dict:
     if not isinstance(record, dict):
         raise ValueProblem("a prediction must be an object", PREDICTION, show_json(record))
     if "uid" in record and record["uid"] != uid:
-        raise ValueProblem("the record's 'uid' is not its key", repr(uid), _shown(record["uid"]))
+        raise ValueProblem(
+            "the record's 'uid' is not its key",
+            repr(uid),
+            _shown(record["uid"]),
+            "key each record by its own uid, {uid: {\"uid\": uid, ...}}, or leave 'uid' out",
+        )
     return record
 
 
@@ -374,6 +379,8 @@ def _probabilities(record: dict):
             "the prediction has no probabilities",
             expected=f"a key {PROBABILITIES_KEY!r} (or {LOGITS_KEY!r}) with 3 values for e, n, c",
             found="keys " + shorten(", ".join(map(str, record))),
+            hint=f"give each record its probabilities, {PROBABILITIES_KEY!r}: [pE, pN, pC], or a "
+            f"model's raw scores as {LOGITS_KEY!r}: [lE, lN, lC] (read through a softmax)",
         )
     logits = record[LOGITS_KEY]
     if not (isinstance(logits, list) and len(logits) == 3 and all(map(is_number, logits))):

@@ -170,6 +170,30 @@ class OtherPhases:
         hashed = id_hash(item_id)
         return part or next((d for d, ids in self._hashes.items() if hashed in ids), None)
 
+    def other_track_hint(self, heads: Sequence[str], track, tracks: Sequence) -> str | None:
+        """The hint for ids (``heads``, the first ``IDS_LOOKED_UP`` looked up) of which half or more
+        are this phase's items of one other dataset (``parts``): the file seems to be that
+        dataset's track's (of ``tracks``, of the track's kind if one is), named with its file name;
+        else None."""
+        looked_up = heads[:IDS_LOOKED_UP]
+        found = (
+            next((d for d, (ids, _) in self.parts.items() if h in ids), None) for h in looked_up
+        )
+        counts = Counter(part for part in found if part is not None)
+        part, count = counts.most_common(1)[0] if counts else (None, 0)
+        if 2 * count < len(looked_up):
+            return None
+        own_part = [t for t in tracks if t.dataset == part]
+        other = next(
+            (t for t in own_part if t.kind == track.kind), own_part[0] if own_part else None
+        )
+        if other is None:
+            return None
+        return (
+            f"these are ids of track {other.id!r} (part {part!r} of this phase): write their "
+            f"predictions in {other.file_names[0]}, and in this file this track's items only"
+        )
+
     @cached_property
     def _hashes(self) -> dict[str, set]:
         """dataset -> the id hashes of every other phase's items of it."""

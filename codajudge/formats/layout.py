@@ -52,6 +52,10 @@ INDEX_AND_COMMAS = INDEX_COLUMN._replace(
 )
 R_TABLE_FIX = 'use write.table(..., row.names=FALSE, quote=FALSE, sep="\\t")'
 JSON_LINES_NOTE = 'the file was read as JSON lines, one object {"id": ID, "any name": VALUE} a line (CLUE\'s layout)'
+JSON_ARRAY_NOTE = (
+    'the file was read as one JSON array of objects {"id": ID, "any name": VALUE}, one per item '
+    '(json.dump of a list of records, to_json(orient="records"))'
+)
 
 
 def records_array(numbers: Sequence[int], texts: list[str]) -> Lines:
@@ -100,7 +104,10 @@ class Columns:
     ):
         self.track, self.ids, self.display = track, ids, display
         numbers, texts, self.comments = self._without_comments(*lines)
-        numbers, texts = records_array(numbers, texts)
+        array = records_array(numbers, texts)
+        #: Whether the file was one JSON array of records, read as one record a line.
+        self.records_array = array.texts is not texts
+        numbers, texts = array
         # pandas' to_csv writes the DataFrame's index as an unnamed first column by default
         # (index=True): its header line starts with a tab, or a comma (sep=","), before two or
         # more names

@@ -8,7 +8,7 @@ from collections import Counter
 from typing import NamedTuple
 from collections.abc import Sequence
 
-from ..errors import counted
+from ..errors import counted, plural
 from ..kinds.soft_label import LEADING_BIN_LAYOUT, SUM_TOLERANCE
 
 #: The words several kinds' texts share.
@@ -27,8 +27,11 @@ class ReadNote(NamedTuple):
 
     kind: str
     mass: float | None = None
-    #: For a row fitted to its item's annotators: which of its entries were scored against whom.
+    #: For a row fitted to its item's annotators: which of its entries were scored against whom;
+    #: for a soft-label object lacking labels: which.
     alignment: str | None = None
+    #: The line of the value, where the file has lines (``LINED_NOTES`` name them).
+    line: int | None = None
 
 
 def words(kind: str, count: int, mass: float = 0.0) -> str:
@@ -44,11 +47,25 @@ def _warning(kind: str, notes: Sequence[ReadNote]) -> str:
     ``words``; notes that carry an alignment (``ReadNote.alignment``) end it with each alignment and
     its number of items, the most frequent first."""
     text = f"{len(notes)} {words(kind, len(notes), max(n.mass or 0.0 for n in notes))}"
-    return f"{text}: {_alignments(notes)}" if notes[0].alignment else text
+    if notes[0].alignment:
+        text = f"{text}: {_alignments(notes)}"
+    lines = [note.line for note in notes if note.line is not None]
+    if kind in LINED_NOTES and lines:
+        text += f"; on {_lines(lines)}"
+    return text
+
+
+def _lines(lines: Sequence[int]) -> str:
+    """ "line 3", or "lines 1, 2, 3, 4, 5 and 7 more": the first ``SHOWN_LINES`` of ``lines``."""
+    shown = ", ".join(map(str, lines[:SHOWN_LINES]))
+    more = f" and {len(lines) - SHOWN_LINES} more" if len(lines) > SHOWN_LINES else ""
+    return f"{plural(len(lines), 'line')} {shown}{more}"
 
 
 #: At most this many distinct alignments are named in one warning.
 SHOWN_ALIGNMENTS = 4
+#: At most this many lines are named in a warning of ``LINED_NOTES``.
+SHOWN_LINES = 5
 
 
 def _alignments(notes: Sequence[ReadNote]) -> str:
@@ -82,8 +99,22 @@ ANNOTATOR_POOL = (
 ANNOTATORS_LIST_FIRST = f"row{{s}} had one entry {_LISTED}; {_FIRST_ENTRIES}"
 ANNOTATOR_POOL_FIRST = f"row{{s}} had one entry {_POOL}; {_FIRST_ENTRIES}"
 
+MISSING_LABELS = (
+    "soft label object{s} lacked labels, each read as probability 0 (a forgotten label costs much "
+    "KL divergence: give every label, 0 where meant)"
+)
+
 #: The kinds of notes a value's rules leave (``values``, ``soft``), in the order of their warnings.
-VALUE_NOTES = (RENORMALISED, EMPTY_LEADING_BIN, PYTHON_LITERAL, LEADING_BIN_WITH_MASS, CHOSEN_ONLY)
+VALUE_NOTES = (
+    MISSING_LABELS,
+    RENORMALISED,
+    EMPTY_LEADING_BIN,
+    PYTHON_LITERAL,
+    LEADING_BIN_WITH_MASS,
+    CHOSEN_ONLY,
+)
+#: The kinds of notes whose warning names the lines of the values (a silent change of the score).
+LINED_NOTES = (MISSING_LABELS,)
 #: The kinds of notes the fitting of perspectivist rows leaves (``annotators.RowFit``).
 LAYOUT_NOTES = (ANNOTATORS_LIST, ANNOTATOR_POOL, ANNOTATORS_LIST_FIRST, ANNOTATOR_POOL_FIRST)
 #: Every kind of note, in the order of the warnings of a file's reading.

@@ -2,6 +2,7 @@
 value and raises the first rule it breaks; ``parse_soft`` reads one from its text."""
 
 import functools
+from collections import Counter
 import math
 import operator
 
@@ -10,7 +11,8 @@ import numpy as np
 from ..kinds.soft_label import PRACTICE_PHASE_LAYOUT, SUM_TOLERANCE
 from ..errors import counted
 from ..tracks import Track
-from .notes import CHOSEN_ONLY, EMPTY_LEADING_BIN, LEADING_BIN_WITH_MASS, RENORMALISED, ReadNote
+from .notes import CHOSEN_ONLY, EMPTY_LEADING_BIN, LEADING_BIN_WITH_MASS, MISSING_LABELS
+from .notes import RENORMALISED, ReadNote
 from .values import NUMBER_TYPES, ValueProblem, is_number, label_meant, not_a_number_hint
 from .values import parse_value, show, show_json
 
@@ -71,6 +73,11 @@ def _summing_to_one(value, length: int, what: str, whole: str = "the row") -> tu
         # finite values whose sum overflows are named as such (not "inf"); an empty row sums to 0
         overflow = "values too large to add up (the sum overflows; the largest value is {:g})"
         fix = f"divide each value by {whole}'s sum"
+        if max(row, default=0) > 1:  # no probabilities: a model's logits, or counts or percentages
+            fix = (
+                "values above 1 are no probabilities: if they are a model's raw scores (logits), "
+                f"apply a softmax (scipy.special.softmax); if counts or percentages, {fix}"
+            )
         if total == 0:  # nothing to divide by
             fix = f"give each label's probability, {whole} summing to 1 (all zeros gives none)"
         raise ValueProblem(
@@ -153,6 +160,21 @@ def parse_soft(text: str, track: Track, notes: list[ReadNote]) -> list:
     return probabilities
 
 
+def _named_twice(codes: dict, track: Track) -> ValueProblem:
+    """The problem of a soft-label object (``codes``: key -> label index) naming a label twice,
+    with two keys of that label (its name and an alias, say)."""
+    counts = Counter(codes.values())
+    twice = next(code for code, count in counts.items() if count > 1)
+    keys = [key for key, code in codes.items() if code == twice]
+    return ValueProblem(
+        "soft label names a label twice",
+        "each label once",
+        show(", ".join(map(str, codes))),
+        f"{keys[0]!r} and {keys[1]!r} both name the label {track.labels[twice]!r}: keep one key "
+        "per label",
+    )
+
+
 def soft_label_by_name(value, track: Track) -> tuple[list, list[ReadNote]]:
     """``soft_label`` of a JSON value, or of an object label -> probability keyed as releases key
     theirs (a label's name or alias, a missing label 0): a number label also by value ("0.0", MP
@@ -172,9 +194,7 @@ def soft_label_by_name(value, track: Track) -> tuple[list, list[ReadNote]]:
             hint=label_meant(str(unknown[0]), track) or lacking,
         )
     if len(set(codes.values())) < len(codes):
-        raise ValueProblem(
-            "soft label names a label twice", "each label once", show(", ".join(value))
-        )
+        raise _named_twice(codes, track)
     given = {code: value[key] for key, code in codes.items()}
     row = [given.get(code, 0.0) for code in range(len(track.labels))]
     if track.scale == "multilabel":
@@ -182,7 +202,10 @@ def soft_label_by_name(value, track: Track) -> tuple[list, list[ReadNote]]:
             [v["0"], v["1"]] if isinstance(v, dict) and v.keys() == {"0", "1"} else v for v in row
         ]
     try:
-        return soft_label(row, track)
+        probabilities, notes = soft_label(row, track)
     except ValueProblem as problem:
         problem.hint = "; ".join(filter(None, [lacking and lacking + " (read as 0)", problem.hint]))
         raise
+    if missing:
+        notes.insert(0, ReadNote(MISSING_LABELS, alignment=f"no {', '.join(missing)}"))
+    return probabilities, notes

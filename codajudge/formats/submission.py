@@ -36,7 +36,7 @@ from .coverage import (
 )
 from .index_hints import labels_as_indices_hint
 from .items import duplicate_id
-from .layout import JSON_LINES_NOTE, Columns, comments_note, layout_of
+from .layout import JSON_ARRAY_NOTE, JSON_LINES_NOTE, Columns, comments_note, layout_of
 from .notes import ReadNote, note_warnings
 from .perspectivist import annotator_entries, annotator_values, as_annotator_array
 from .results_tsv import (
@@ -173,7 +173,7 @@ def _table_rows(lines, track: Track, keys: ItemKeys, problems: ProblemCollector)
     warnings = [  # each that applies, in this order
         columns.comments and comments_note(len(columns.comments)),
         header and "the first line was read as a header and skipped",
-        columns.json_lines and JSON_LINES_NOTE,
+        columns.json_lines and (JSON_ARRAY_NOTE if columns.records_array else JSON_LINES_NOTE),
         release and RELEASE_LINES_NOTE.format(track.release_lines, len(keys.ids)),
     ]
     return rows, layout, list(filter(None, warnings))
@@ -256,7 +256,8 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
         _refuse_column_of_no_ids(columns, expected, problems.file)
     if len(heads) and columns.tabbed.all() and (position < 0).all():
         elsewhere = keys.elsewhere and keys.elsewhere(heads)
-        hint = index_hint or elsewhere or written_ids_hint(heads[0], index)
+        other_track = _other_track_hint(heads, columns.track, keys)
+        hint = index_hint or elsewhere or other_track or written_ids_hint(heads[0], index)
         hint = hint or prefixed_ids_hint(heads, index)
         rule = Rule("none of the ids in this file belong to the track", expected, hint)
         found = f"ids such as {shorten(heads[0])!r} on line {columns.lines[0]}"
@@ -277,13 +278,21 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
             add_problem(problems, problem, line=line)
             named.append(index.get(LEADING_FIELD.split(text.strip(), maxsplit=1)[0], -1))
         elif item < 0:
-            unknown_id(problems, head, index, line, index_hint)
+            hint = index_hint or _other_track_hint([head], columns.track, keys)
+            unknown_id(problems, head, index, line, hint)
         elif item in first_line:
             duplicate_id(problems, line, head, first_line[item], "keep one line per item" + runs)
         else:
             first_line[item] = line
     if first_line or not problems:  # no line gave an item: its lines' problems say why
         missing_items(keys.ids, [*first_line, *named], problems)
+
+
+def _other_track_hint(heads: Sequence[str], track: Track, keys: ItemKeys) -> str | None:
+    """``OtherPhases.other_track_hint`` of ``heads`` when ``keys`` know the phase's other parts."""
+    if keys.elsewhere is None:
+        return None
+    return keys.elsewhere.other_track_hint(heads, track, keys.tracks)
 
 
 def _refuse_column_of_no_ids(columns: Columns, expected: str, display: str) -> None:
@@ -352,6 +361,8 @@ def _no_tab(
         line, found = None, f"{found}: {p.message}"
     if problem := misshapen_records(line):  # ChaosNLI's records: its layout is the fix
         return problem
+    if is_columns(line):
+        return _columns_problem(line)
     if isinstance(line, dict):
         found = f"keys {shorten(', '.join(map(str, line)))}"
         if len(line) == 2 and "id" in line:
@@ -361,6 +372,29 @@ def _no_tab(
             hint = KEYED_BY_ID
     expected = 'one object {"id": ID, "any name": VALUE} a line, the id a string or an integer'
     return ValueProblem('a JSON line must hold exactly "id" and one value', expected, found, hint)
+
+
+def is_columns(line) -> bool:
+    """Whether ``line`` (a JSON value) is one object of columns, "id" among them, each a list of as
+    many values (a HuggingFace dataset's ``to_dict()``, pandas' ``to_dict(orient="list")``); an
+    object keyed by ids whose values are lists (soft labels) has no "id" key."""
+    if not (isinstance(line, dict) and len(line) > 1 and "id" in line):
+        return False
+    lengths = {len(column) if type(column) is list else -1 for column in line.values()}
+    return len(lengths) == 1 and min(lengths) > 0
+
+
+def _columns_problem(line: dict) -> ValueProblem:
+    """The problem of a JSON line that is one object of columns (``is_columns``)."""
+    rows = len(line["id"])
+    return ValueProblem(
+        "the file is one JSON object of columns, not one record per item",
+        expected='one object {"id": ID, "any name": VALUE} a line, one line per item',
+        found=f"columns {shorten(', '.join(map(str, line)))}, each a list of {rows} values",
+        hint='write one record per item: pd.DataFrame(d).to_json(path, orient="records", '
+        'lines=True) of this object d (of a DataFrame df: df.to_json(path, orient="records", '
+        "lines=True))",
+    )
 
 
 def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
@@ -377,8 +411,10 @@ def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector
     notes: list[ReadNote] = []
     values = []
     for j in range(len(rows.item)):
+        noted = len(notes)
         try:
             values.append(reader(rows.text(j), track, notes))
+            notes[noted:] = [note._replace(line=rows.line[j]) for note in notes[noted:]]
         except ValueProblem as problem:
             if not problems:  # the first value refused tells whether the file is another track's
                 problem.hint = other_track_hint(rows.text(j), track, keys.tracks) or problem.hint

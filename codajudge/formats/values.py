@@ -75,8 +75,7 @@ def parse_number(text: str, track: Track = None, notes: list[ReadNote] = None) -
     type's reader."""
     stripped = text.strip()
     if NON_FINITE.fullmatch(stripped):
-        hint = "predict a finite number for every item (the model's output holds NaN or infinity)"
-        raise ValueProblem("not a finite number", "finite numbers", show(text), hint)
+        raise ValueProblem("not a finite number", "finite numbers", show(text), NOT_FINITE_HINT)
     if not DECIMAL.fullmatch(stripped):
         comma = COMMA_DECIMAL.fullmatch(stripped)
         hint = "use a dot as the decimal separator" if comma else _not_json_hint(stripped)
@@ -89,14 +88,20 @@ def is_decimal(text: str) -> bool:
     return parse_numbers([text]) is not None
 
 
+#: The fix of a value that is NaN or infinite.
+NOT_FINITE_HINT = (
+    "predict a finite number for every item (the model's output holds NaN or infinity)"
+)
+
+
 def _reject_constant(name: str):
-    raise ValueProblem("not a finite number", expected="finite numbers", found=name)
+    raise ValueProblem("not a finite number", "finite numbers", name, NOT_FINITE_HINT)
 
 
 def _json_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise ValueProblem("number out of range", expected="finite numbers", found=show(text))
+        raise ValueProblem("number out of range", "finite numbers", show(text), NOT_FINITE_HINT)
     return value
 
 
