@@ -1039,6 +1039,25 @@ def test_a_missing_input_folder_is_a_usage_error_naming_the_phases_folders(tmp_p
     )
 
 
+def test_input_data_given_as_its_zip_is_read_as_its_folder(tmp_path, capsys):
+    """CodaLab v1.5's Files tab gives a phase's input data as a zip: the starting kit's local
+    check reads it as the folder it holds (extracted safely); another file is a usage error."""
+    phase = make_phase(tmp_path / "phase", tracks=SMALL_TRACKS)
+    zipped = tmp_path / "input_data_evaluation.zip"
+    with zipfile.ZipFile(zipped, "w") as archive:
+        for path in sorted(phase["input"].iterdir()):
+            archive.write(path, path.name)
+    assert main([str(zipped), str(tmp_path / "out"), "--baseline", "most_frequent"]) == 0
+    assert sorted(p.name for p in (tmp_path / "out").glob("*.tsv")) == ["nli.tsv", "sts.tsv"]
+    capsys.readouterr()
+    task = phase["input"] / "task.json"
+    assert main([str(task), str(tmp_path / "out2"), "--baseline", "most_frequent"]) == 2
+    assert capsys.readouterr().err == (
+        f"ingestion program: {task}: a file, not a phase's data. Give the folder of a phase's "
+        "data, the one holding its task.json, or its zip\n"
+    )
+
+
 def test_no_submission_argument_says_how_to_give_one(tmp_path, capsys):
     phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
     assert main([str(phase["input"]), str(tmp_path / "chk")]) == 2
