@@ -26,7 +26,7 @@ from codajudge.errors import SubmissionError
 from codajudge.formats.items import public_view, write_items
 from codajudge.programs.ingest import INGESTION_STATUS, main
 from codajudge.scoring import score_folder
-from codajudge.spec import TaskSpec, read_spec, write_spec
+from codajudge.spec import RESULTS_ONLY, TaskSpec, read_spec, write_spec
 from codajudge.tracks import track_from_dict
 
 REPO = Path(__file__).resolve().parents[1]
@@ -1056,6 +1056,29 @@ def test_input_data_given_as_its_zip_is_read_as_its_folder(tmp_path, capsys):
         f"ingestion program: {task}: a file, not a phase's data. Give the folder of a phase's "
         "data, the one holding its task.json, or its zip\n"
     )
+
+
+def test_a_results_only_phase_refuses_a_zip_of_code_as_its_platform_does(tmp_path, capfd):
+    """A CodaLab v1.5 phase (``scoring_only`` in its input data's task.json too) scores every
+    upload as results: the kit's check refuses a zip holding model.py, as the scoring program
+    does, saying why; the model's folder still runs, to write the prediction files to upload."""
+    phase = make_phase(tmp_path / "phase", tracks=SMALL_TRACKS, scoring_only=True)
+    code = write_submission(tmp_path / "code", GOOD_MODEL)
+    (code / "helper.py").write_text("def length(item):\n    return 1.0\n", encoding="utf-8")
+    zipped = tmp_path / "my_submission.zip"
+    with zipfile.ZipFile(zipped, "w") as archive:
+        archive.write(code / "model.py", "model.py")
+    assert main([str(phase["input"]), str(tmp_path / "checked"), str(zipped)]) == 2
+    refusal = capfd.readouterr().err
+    assert (
+        "the zip holds model.py, a code submission, which this competition's platform refuses"
+        in refusal
+    )
+    assert RESULTS_ONLY[1:] in refusal  # the hint begins with a capital
+    with pytest.raises(SubmissionError) as scored:
+        score_folder(phase["spec"], phase["ref"], code)
+    assert RESULTS_ONLY[1:] in str(scored.value)
+    assert main([str(phase["input"]), str(tmp_path / "predictions"), str(code)]) == 0
 
 
 def test_no_submission_argument_says_how_to_give_one(tmp_path, capsys):

@@ -304,9 +304,12 @@ def write_legacy_tree(edition: Edition, v2_root: Path, root: Path) -> None:
     write_zip(tree_files(v2_root / "scoring_program"), root / "scoring_program.zip")
     readme = v2_root / "starting_kit" / "README.md"
     readme.write_text(legacy_kit_readme(readme.read_text("utf-8"), edition), "utf-8")
+    # the input data too, so that the kit's ingestion program refuses a zip of code as v1.5 does
+    for data in [v2_root / kind / phase.id for kind in PHASE_DATA for phase in edition.phases]:
+        if data.is_dir():
+            mark_scoring_only(data)
     write_zip(tree_files(v2_root / "starting_kit"), root / "starting_kit.zip")
     for phase in edition.phases:
-        mark_scoring_only(v2_root / "reference_data" / phase.id)
         for kind in ("reference_data", "input_data"):
             write_zip(tree_files(v2_root / kind / phase.id), root / f"{kind}_{phase.id}.zip")
     write_yaml(root / "competition.yaml", legacy_yaml(edition, pages), edition)
@@ -314,12 +317,17 @@ def write_legacy_tree(edition: Edition, v2_root: Path, root: Path) -> None:
     write_known_leaks(root, {legacy_public_path(name): why for name, why in known.items()})
 
 
-def mark_scoring_only(ref: Path) -> None:
-    """Mark the phase's reference ``task.json`` ``scoring_only``: no ingestion program runs before
-    the scoring program, which then reads any ingestion status in a submission as the participant's
-    (``programs.score.prediction_status``)."""
-    spec = read_spec(ref)
-    write_spec(ref, replace(spec, extra={**spec.extra, SCORING_ONLY: True}))
+#: The folders of a phase's data whose task.json says ``scoring_only`` (``mark_scoring_only``).
+PHASE_DATA = ("reference_data", "input_data", "starting_kit/input_data")
+
+
+def mark_scoring_only(data: Path) -> None:
+    """Mark a phase's ``task.json`` ``scoring_only``: no ingestion program runs before the scoring
+    program, which then reads any ingestion status in a submission as the participant's
+    (``programs.score.prediction_status``) and refuses a zip of code as results only; the kit's
+    ingestion program refuses such a zip too (``programs.ingest``)."""
+    spec = read_spec(data)
+    write_spec(data, replace(spec, extra={**spec.extra, SCORING_ONLY: True}))
 
 
 def legacy_public_path(path: str) -> str:

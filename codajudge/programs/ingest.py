@@ -36,7 +36,6 @@ from pathlib import Path, PurePosixPath
 import yaml
 
 from ..baselines.base import item_annotators
-from ..baselines.interface import MODEL_FILE
 from ..bundle.check.programs import METADATA
 from ..errors import ConfigError, FileRefusals, SubmissionError, UsageError, plural
 from ..formats import archive
@@ -46,7 +45,7 @@ from ..formats.items import read_items
 from ..formats.submission import ItemKeys, read_prediction
 from ..gold import listed_annotators
 from ..formats.textfile import MAX_FILE_BYTES, safe_display, shorten
-from ..spec import TaskSpec, read_spec
+from ..spec import MODEL_FILE, RESULTS_ONLY, SCORING_ONLY, TaskSpec, read_spec
 from ..untrusted import TreeLimits, copy_regular, prune_tree, read_head, remove_entry
 from .child import BASELINE_PREFIX, ChildPaths, load_dataset, nothing_predicted
 from .supervisor import ParticipantOutput, run_child
@@ -336,6 +335,16 @@ def _predict_submission(run: Ingestion, spec: TaskSpec, submission: Path, paths:
     model_folder = find_model_folder(folder)
     if model_folder is None:
         return check_result_files(run, spec, folder, paths.out_dir), "result submission"
+    if spec.extra.get(SCORING_ONLY) is True and folder != submission:
+        # a zip is what is uploaded, and the platform scores it as results; a folder is run
+        raise SubmissionError.single(
+            safe_display(str(submission)),
+            f"the zip holds {MODEL_FILE}, a code submission, which this competition's platform "
+            "refuses",
+            expected="a zip of the prediction files (a result submission)",
+            found=safe_display(str(model_folder.relative_to(folder) / MODEL_FILE)),
+            hint=RESULTS_ONLY,
+        )
     _note_result_files_beside_code(spec, folder, run.notes)
     for dataset in dict.fromkeys(t.dataset for t in spec.tracks):
         # the bundle's data is checked here, out of the code's reach (the child says the notes)
