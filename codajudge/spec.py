@@ -22,6 +22,15 @@ PHASES = ("practice", "evaluation", "post-campaign")
 #: task.json's key (true) for a phase no ingestion program of the kit runs before scoring (a CodaLab
 #: v1.5 bundle's): its submissions are results as uploaded, with no prediction step to report on.
 SCORING_ONLY = "scoring_only"
+#: The file a code submission is run from (``programs.child`` imports its class Model).
+MODEL_FILE = "model.py"
+#: Why a ``SCORING_ONLY`` phase refuses a submission of code (a zip holding ``MODEL_FILE``).
+RESULTS_ONLY = (
+    f"this competition takes result submissions only: no code is run on CodaLab v1.5, so "
+    f"{MODEL_FILE} is not run; run it on your machine with the starting kit's ingestion program (python3 "
+    "ingestion_program/ingest.py INPUT_DATA predictions MODEL_FOLDER) and upload a zip of the "
+    "prediction files it writes"
+)
 
 #: The missing-track rules of the primary score (``primary_score: {missing: ...}``).
 WORST, BASELINE, UNRANKED = "worst", "baseline", "unranked"

@@ -667,6 +667,21 @@ def test_each_legacy_defect_is_found(case, small, tmp_path):
     assert any(expected in line for line in problems), "\n".join(problems) or "no problem found"
 
 
+def test_v15_rule_breaks_do_not_hide_the_content_checks(small, tmp_path):
+    """An ingestion program on a phase and an unknown phase key leave the bundle readable: the
+    reversed sort the content checks find is said in the same run (README: one line per problem)."""
+
+    def break_rules(doc):
+        doc["phases"][2].update(ingestion_program="scoring_program.zip", colour="red")
+        doc["leaderboard"]["columns"]["primary"]["sort"] = "asc"
+
+    bundle = broken_copy(small[1].tree, edit_yaml(break_rules), tmp_path / "bundle")
+    problems = check_bundle(bundle, (v2, legacy_check))
+    assert len(problems) == 3, "\n".join(problems)
+    assert "a CodaLab v1.5 phase with an ingestion program" in problems[1]
+    assert problems[2].startswith("leaderboard.columns.primary: column 'primary' ranks its metric")
+
+
 @pytest.mark.parametrize("version", [2, "2"])
 def test_a_v15_bundle_under_version_2_is_one_problem_naming_the_cause(version, small, tmp_path):
     edit = edit_yaml(lambda d: d.update(version=version))

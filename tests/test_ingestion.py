@@ -26,7 +26,7 @@ from codajudge.errors import SubmissionError
 from codajudge.formats.items import public_view, write_items
 from codajudge.programs.ingest import INGESTION_STATUS, main
 from codajudge.scoring import score_folder
-from codajudge.spec import TaskSpec, read_spec, write_spec
+from codajudge.spec import RESULTS_ONLY, TaskSpec, read_spec, write_spec
 from codajudge.tracks import track_from_dict
 
 REPO = Path(__file__).resolve().parents[1]
@@ -1037,6 +1037,48 @@ def test_a_missing_input_folder_is_a_usage_error_naming_the_phases_folders(tmp_p
         f"ingestion program: {missing}: no such folder. The folders of a phase's data there are "
         f"{phase['input']}, {phase['ref']}\n"
     )
+
+
+def test_input_data_given_as_its_zip_is_read_as_its_folder(tmp_path, capsys):
+    """CodaLab v1.5's Files tab gives a phase's input data as a zip: the starting kit's local
+    check reads it as the folder it holds (extracted safely); another file is a usage error."""
+    phase = make_phase(tmp_path / "phase", tracks=SMALL_TRACKS)
+    zipped = tmp_path / "input_data_evaluation.zip"
+    with zipfile.ZipFile(zipped, "w") as archive:
+        for path in sorted(phase["input"].iterdir()):
+            archive.write(path, path.name)
+    assert main([str(zipped), str(tmp_path / "out"), "--baseline", "most_frequent"]) == 0
+    assert sorted(p.name for p in (tmp_path / "out").glob("*.tsv")) == ["nli.tsv", "sts.tsv"]
+    capsys.readouterr()
+    task = phase["input"] / "task.json"
+    assert main([str(task), str(tmp_path / "out2"), "--baseline", "most_frequent"]) == 2
+    assert capsys.readouterr().err == (
+        f"ingestion program: {task}: a file, not a phase's data. Give the folder of a phase's "
+        "data, the one holding its task.json, or its zip\n"
+    )
+
+
+def test_a_results_only_phase_refuses_a_zip_of_code_as_its_platform_does(tmp_path, capfd):
+    """A CodaLab v1.5 phase (``scoring_only`` in its input data's task.json too) scores every
+    upload as results: the kit's check refuses a zip holding model.py, as the scoring program
+    does, saying why; the model's folder still runs, to write the prediction files to upload."""
+    phase = make_phase(tmp_path / "phase", tracks=SMALL_TRACKS, scoring_only=True)
+    code = write_submission(tmp_path / "code", GOOD_MODEL)
+    (code / "helper.py").write_text("def length(item):\n    return 1.0\n", encoding="utf-8")
+    zipped = tmp_path / "my_submission.zip"
+    with zipfile.ZipFile(zipped, "w") as archive:
+        archive.write(code / "model.py", "model.py")
+    assert main([str(phase["input"]), str(tmp_path / "checked"), str(zipped)]) == 2
+    refusal = capfd.readouterr().err
+    assert (
+        "the zip holds model.py, a code submission, which this competition's platform refuses"
+        in refusal
+    )
+    assert RESULTS_ONLY[1:] in refusal  # the hint begins with a capital
+    with pytest.raises(SubmissionError) as scored:
+        score_folder(phase["spec"], phase["ref"], code)
+    assert RESULTS_ONLY[1:] in str(scored.value)
+    assert main([str(phase["input"]), str(tmp_path / "predictions"), str(code)]) == 0
 
 
 def test_no_submission_argument_says_how_to_give_one(tmp_path, capsys):

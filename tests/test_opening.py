@@ -76,6 +76,23 @@ def test_a_zip_beside_other_files_is_said_to_be_a_nested_archive_not_opened(tmp_
     assert found.ignored_notes({"sts": "sts.tsv"}) == [not_opened]
 
 
+def test_a_zip_the_v1_worker_extracted_beside_itself_is_said_to_be_read(tmp_path):
+    """CodaLab v1.5's worker extracts a submission's top-level ``inner.zip`` into ``inner/``
+    (worker.py get_bundle) and leaves the zip: the files read are the folder's, and the note says
+    so rather than that the zip was ignored."""
+    phase = make_phase(tmp_path / "phase", tracks=SMALL_TRACKS)
+    folder = tmp_path / "res"
+    _zip(folder / "inner.zip", {"sts.tsv": "a\t1\n"})
+    (folder / "inner").mkdir()
+    (folder / "inner" / "sts.tsv").write_text("a\t1\n")
+    found = find_track_files(folder, phase["spec"].tracks, ids_of=lambda dataset: [])
+    assert {track: str(path) for track, path in found.files.items()} == {"sts": "inner/sts.tsv"}
+    assert found.ignored_notes({"sts": "inner/sts.tsv"}) == [
+        "nested archive 'inner.zip' was not opened: the platform extracted it into the folder "
+        "'inner/', whose files were read"
+    ]
+
+
 def test_only_the_tracks_files_are_extracted_when_the_tracks_are_given(tmp_path):
     phase = make_phase(tmp_path / "phase", tracks=SMALL_TRACKS)
     archive = _zip(tmp_path / "res" / "s.zip", {"sts.tsv": "a\t1\n", "other.txt": "x"})

@@ -460,6 +460,21 @@ def test_legacy_kit_says_codalab_takes_result_submissions_only(legacy_tree):
     assert "ingestion_program/ingest.py EVALUATION_DATA predictions" in readme[note:]
 
 
+def test_legacy_kit_readme_and_input_data_are_true_for_v15(legacy_tree):
+    """v1.5's Files tab gives the evaluation data as input_data_evaluation.zip and runs no ingestion
+    program: the kit's README says so (its ``legacy`` variant), and each phase's input data marks
+    the phase results-only, for the kit's ingestion program to refuse a zip of code as v1.5 does."""
+    with zipfile.ZipFile(legacy_tree / "starting_kit.zip") as zf:
+        readme = zf.read("README.md").decode("utf-8")
+    section = readme[readme.index("## The evaluation phase") :]
+    assert "input_data/evaluation` in the bundle" not in section
+    assert "the same ingestion program the platform" not in section
+    assert "ingest.py input_data_evaluation.zip checked my_submission.zip" in section
+    for data in sorted(legacy_tree.glob("input_data_*.zip")):
+        with zipfile.ZipFile(data) as zf:
+            assert json.loads(zf.read("task.json"))["scoring_only"] is True, data.name
+
+
 def test_legacy_pages_say_how_to_submit_and_what_the_platforms_do_with_dates(legacy_tree):
     doc = yaml.safe_load((legacy_tree / "competition.yaml").read_text(encoding="utf-8"))
     html = doc["html"]

@@ -22,7 +22,6 @@ from ..kinds.base import ANNOTATOR_ROW, LABEL, SCORE, ValueType
 from ..tracks import Track
 from .base import item_annotators
 
-MODEL_FILE = "model.py"
 #: The Docker image the kit's bundles run in on the platform (an edition's default ``docker_image``).
 KIT_IMAGE = "codalab/codalab-legacy:py312"
 #: The packages code can import in that image, by import name, as the starting kit's README lists

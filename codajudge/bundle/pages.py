@@ -196,7 +196,7 @@ def render(
         image_packages=listed(list(IMAGE_PACKAGES.values())),
         check_command=run_command(score, "my_submission.zip"),
         check_note=_check_note(prose, score),
-        evaluation=_evaluation(prose, edition, sample_baseline),
+        evaluation=evaluation_section(prose, edition, sample_baseline),
         **{f"{name}_page": _page(prose, pages, name) for name in ("data", "evaluation", "terms")},
         examples="\n\n".join(f"`{name}`:\n\n```\n{line}\n```" for name, line in examples.items()),
         # the sample result submission the README's check command takes
@@ -210,12 +210,16 @@ def render(
     return text + "\n"
 
 
-def _evaluation(prose: Templates, edition: Edition, baseline: str) -> str:
+def evaluation_section(
+    prose: Templates, edition: Edition, baseline: str, legacy: bool = False
+) -> str:
     """How to run a submission on the evaluation phase: scored where its gold is public and ships
-    in the kit (``kit_readme/evaluation_public``), else checked (``_hidden``) with ``baseline``."""
+    in the kit (``kit_readme/evaluation_public``), else checked (``_hidden``) with ``baseline``;
+    ``legacy``: the ``legacy/`` variant, for a CodaLab v1.5 bundle's kit."""
     public = any(phase.public_gold for phase in edition.phases if phase.id == "evaluation")
     gold = "public" if public else "hidden"
-    return prose.fill(f"kit_readme/evaluation_{gold}", evaluation_baseline=baseline)
+    template = f"legacy/evaluation_{gold}" if legacy else f"kit_readme/evaluation_{gold}"
+    return prose.fill(template, evaluation_baseline=baseline)
 
 
 def _kind_checks(prose: Templates, edition: Edition) -> str:

@@ -43,6 +43,12 @@ IGNORED_WHY = "ignored: the platform's own files, dotfiles and __MACOSX are neve
 RESULTS_NAME = re.compile(r".+_results\.tsv", re.IGNORECASE)
 NAMELESS_ENTRY = "archive entry {} has no file name and was ignored"
 NESTED_ARCHIVE = "nested archive {} ignored: put the prediction files in the zip itself"
+#: A nested zip that CodaLab v1.5's worker extracted into a folder beside it (worker.py
+#: ``get_bundle``: every top-level ``*.zip`` into a folder named as the zip without ``.zip``).
+EXTRACTED_ARCHIVE = (
+    "nested archive {!r} was not opened: the platform extracted it into the folder {!r}, whose "
+    "files were read"
+)
 UNREAD_DOCUMENT = (
     "file {!r} was not read to look for a ChaosNLI document: it holds {:,} bytes, more than a "
     "document of this edition's tracks may ({:,})"
@@ -640,7 +646,7 @@ class FoundFiles(NamedTuple):
         archives: list[str] = []  # the platform extracted the zip: these were inside it
         for name in self.unclaimed:
             if PurePosixPath(name).suffix.lower() in ARCHIVE_SUFFIXES:
-                archives.append(NESTED_ARCHIVE.format(repr(name)))
+                archives.append(self._archive_note(name))
                 continue
             meant = _meant_tracks(name, self.tracks, without)
             unused = UNUSED_FILE.format(name)
@@ -663,6 +669,16 @@ class FoundFiles(NamedTuple):
             listed = first_few([repr(name) for name in other])
             notes.append(f"{len(other)} files match no track and were ignored: {listed}")
         return self.unread + archives + notes
+
+    def _archive_note(self, name: str) -> str:
+        """The note of an archive in the submission folder (``name``, as shown): never opened, and
+        its files read when the platform's worker extracted it into a folder beside it, the zip's
+        path without its suffix (CodaLab v1.5's, ``EXTRACTED_ARCHIVE``), which holds a file."""
+        extracted = PurePosixPath(name).with_suffix("")
+        paths = [*self.files.values(), *map(PurePosixPath, self.unclaimed)]
+        if any(extracted in path.parents for path in paths):
+            return EXTRACTED_ARCHIVE.format(name, f"{extracted}/")
+        return NESTED_ARCHIVE.format(repr(name))
 
 
 def naming_hint(unclaimed: Sequence[str], tracks: Sequence[Track]) -> str:

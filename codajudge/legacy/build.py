@@ -63,7 +63,8 @@ from ..bundle.build import (
 from ..bundle.compose import leaderboard_columns
 from ..bundle.edition import Edition
 from ..bundle.leaks import write_known_leaks
-from ..bundle.pages import timeline_page
+from ..bundle.baselines_run import sample_baseline
+from ..bundle.pages import evaluation_section, timeline_page
 from ..bundle.prose import Templates
 from ..bundle.zipdet import tree_files, write_zip
 from ..confine import slug
@@ -274,11 +275,19 @@ def legacy_yaml(edition: Edition, pages: dict[str, str]) -> dict:
     return doc
 
 
-def legacy_kit_readme(text: str, submitting: str) -> str:
-    """The starting kit's README with the CodaLab note ``submitting`` before its section on the
-    platform's two kinds of submission, ``## Two ways to submit`` (a participant reads that only
-    results are taken before reading how to submit); appended when the README has no such section."""
-    note = submitting + "\n\n"
+def legacy_kit_readme(text: str, edition: Edition) -> str:
+    """The starting kit's README with its evaluation section in the ``legacy`` variant (CodaLab
+    v1.5 gives the data as a zip and runs no ingestion program) and the CodaLab note
+    ``legacy/submitting`` before its section on the platform's two kinds of submission, ``## Two
+    ways to submit`` (a participant reads that only results are taken before reading how to
+    submit); appended when the README has no such section."""
+    prose = Templates.of(edition.folder)
+    baseline = sample_baseline(edition.baselines)
+    text = text.replace(
+        evaluation_section(prose, edition, baseline),
+        evaluation_section(prose, edition, baseline, legacy=True),
+    )
+    note = prose.fill("legacy/submitting") + "\n\n"
     at = text.find("\n## Two ways to submit\n")
     if at < 0:
         return text.rstrip("\n") + "\n\n" + note
@@ -293,13 +302,14 @@ def write_legacy_tree(edition: Edition, v2_root: Path, root: Path) -> None:
     pages = write_html_pages(edition, v2_root, root)
     legacy_metadata(v2_root / "scoring_program")
     write_zip(tree_files(v2_root / "scoring_program"), root / "scoring_program.zip")
-    # the CodaLab submitting note in the kit's README
-    submitting = Templates.of(edition.folder).fill("legacy/submitting")
     readme = v2_root / "starting_kit" / "README.md"
-    readme.write_text(legacy_kit_readme(readme.read_text("utf-8"), submitting), "utf-8")
+    readme.write_text(legacy_kit_readme(readme.read_text("utf-8"), edition), "utf-8")
+    # the input data too, so that the kit's ingestion program refuses a zip of code as v1.5 does
+    for data in [v2_root / kind / phase.id for kind in PHASE_DATA for phase in edition.phases]:
+        if data.is_dir():
+            mark_scoring_only(data)
     write_zip(tree_files(v2_root / "starting_kit"), root / "starting_kit.zip")
     for phase in edition.phases:
-        mark_scoring_only(v2_root / "reference_data" / phase.id)
         for kind in ("reference_data", "input_data"):
             write_zip(tree_files(v2_root / kind / phase.id), root / f"{kind}_{phase.id}.zip")
     write_yaml(root / "competition.yaml", legacy_yaml(edition, pages), edition)
@@ -307,12 +317,17 @@ def write_legacy_tree(edition: Edition, v2_root: Path, root: Path) -> None:
     write_known_leaks(root, {legacy_public_path(name): why for name, why in known.items()})
 
 
-def mark_scoring_only(ref: Path) -> None:
-    """Mark the phase's reference ``task.json`` ``scoring_only``: no ingestion program runs before
-    the scoring program, which then reads any ingestion status in a submission as the participant's
-    (``programs.score.prediction_status``)."""
-    spec = read_spec(ref)
-    write_spec(ref, replace(spec, extra={**spec.extra, SCORING_ONLY: True}))
+#: The folders of a phase's data whose task.json says ``scoring_only`` (``mark_scoring_only``).
+PHASE_DATA = ("reference_data", "input_data", "starting_kit/input_data")
+
+
+def mark_scoring_only(data: Path) -> None:
+    """Mark a phase's ``task.json`` ``scoring_only``: no ingestion program runs before the scoring
+    program, which then reads any ingestion status in a submission as the participant's
+    (``programs.score.prediction_status``) and refuses a zip of code as results only; the kit's
+    ingestion program refuses such a zip too (``programs.ingest``)."""
+    spec = read_spec(data)
+    write_spec(data, replace(spec, extra={**spec.extra, SCORING_ONLY: True}))
 
 
 def legacy_public_path(path: str) -> str:

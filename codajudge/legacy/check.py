@@ -85,7 +85,7 @@ def check(doc: dict, root: Path, findings: Findings) -> None:
             found="docker_image/pages",
         )
     for key in sorted(set(doc) - set(V15_TOP_KEYS) - {"docker_image", "pages"}, key=str):
-        findings.add(
+        findings.add_rule_break(
             "competition.yaml",
             f"unknown top-level key {key!r}: CodaLab v1.5 refuses a key its Competition model "
             "has not (a TypeError on upload)",
@@ -118,7 +118,7 @@ def _check_phases(phases, root: Path, findings: Findings) -> None:
     starts = [_check_phase(key, phase, root, findings) for key, phase in ordered]
     for (where, start), (next_where, next_start) in zip(starts, starts[1:]):
         if start and next_start and next_start - start <= dt.timedelta(days=1):
-            findings.add(
+            findings.add_rule_break(
                 next_where,
                 "a v1.5 phase must start more than a day after the previous one (Codabench "
                 "ends a phase one day before the next starts)",
@@ -167,7 +167,7 @@ def _check_phase(key, phase: dict, root: Path, findings: Findings) -> tuple:
             findings.add(where, f"a phase needs a {needed!r}")
     check_text(phase, "label", where, findings, 50, required=False)  # the model's max_length
     for unknown in sorted(set(phase) - set(V15_PHASE_KEYS), key=str):
-        findings.add(
+        findings.add_rule_break(
             where,
             f"unknown phase key {unknown!r}: CodaLab v1.5 refuses a key its CompetitionPhase "
             "model has not (a FieldError on upload)",
@@ -185,7 +185,7 @@ def _check_phase(key, phase: dict, root: Path, findings: Findings) -> tuple:
     # ``hidden_ref``) and the v1 worker mounts it into the container where the ingestion program
     # runs participant code (competitions-v1-compute-worker worker.py:325-331, 587)
     if phase.get("ingestion_program") not in (None, ""):
-        findings.add(
+        findings.add_rule_break(
             where,
             "a CodaLab v1.5 phase with an ingestion program lets participant code read the "
             "phase's reference data (v1.5 mounts it as hidden_ref beside the code the ingestion "
@@ -238,7 +238,7 @@ def _check_numeric_format(value, where: str, findings: Findings) -> None:
     """A column's decimal places: v1.5 shows 1 to 10 (CompetitionPhase.format_value clamps any
     other number, and falls back to 1 on text) and Codabench's unpacker needs an integer."""
     if value is not None and not 1 <= (as_int(value) or 0) <= 10:
-        findings.add(
+        findings.add_rule_break(
             where,
             "'numeric_format' (the decimal places shown) must be an integer from 1 to 10",
             found=shown(value),

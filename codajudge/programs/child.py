@@ -31,7 +31,6 @@ from ..assets import PACKAGE
 from ..baselines.interface import (
     IMAGE_PACKAGES,
     KIT_IMAGE,
-    MODEL_FILE,
     plain_data,
     prediction_lines,
     track_settings,
@@ -41,7 +40,7 @@ from ..formats.items import public_view, read_items
 from ..formats.textfile import safe_display, shorten
 from ..report import atomic_write
 from ..runner.sandbox import limit_hint
-from ..spec import read_spec
+from ..spec import MODEL_FILE, read_spec
 from ..tracks import Track
 
 #: The participant's traceback in a message: its last frames, and at most this many characters.

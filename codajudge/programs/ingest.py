@@ -3,7 +3,7 @@
 ``ingest.py INPUT_DATA OUTPUT [SUBMISSION] [--time-limit S] [--seed N]`` or
 ``python3 -m codajudge.programs.ingest --baseline NAME [--seed N] INPUT_DATA OUTPUT``.
 
-INPUT_DATA holds ``task.json`` and, per dataset, ``<dataset>.jsonl`` (public items) and
+INPUT_DATA (a folder, or its zip as CodaLab v1.5's Files tab gives it) holds ``task.json`` and, per dataset, ``<dataset>.jsonl`` (public items) and
 ``<dataset>.train.jsonl`` (training items with gold). SUBMISSION (Codabench mounts it at
 /app/ingested_program) is a folder or zip with ``model.py`` (a code submission, see
 ``codajudge.baselines``) or with ``<track_id>.tsv`` files (a result submission, checked and passed on).
@@ -36,7 +36,6 @@ from pathlib import Path, PurePosixPath
 import yaml
 
 from ..baselines.base import item_annotators
-from ..baselines.interface import MODEL_FILE
 from ..bundle.check.programs import METADATA
 from ..errors import ConfigError, FileRefusals, SubmissionError, UsageError, plural
 from ..formats import archive
@@ -46,7 +45,7 @@ from ..formats.items import read_items
 from ..formats.submission import ItemKeys, read_prediction
 from ..gold import listed_annotators
 from ..formats.textfile import MAX_FILE_BYTES, safe_display, shorten
-from ..spec import TaskSpec, read_spec
+from ..spec import MODEL_FILE, RESULTS_ONLY, SCORING_ONLY, TaskSpec, read_spec
 from ..untrusted import TreeLimits, copy_regular, prune_tree, read_head, remove_entry
 from .child import BASELINE_PREFIX, ChildPaths, load_dataset, nothing_predicted
 from .supervisor import ParticipantOutput, run_child
@@ -336,6 +335,16 @@ def _predict_submission(run: Ingestion, spec: TaskSpec, submission: Path, paths:
     model_folder = find_model_folder(folder)
     if model_folder is None:
         return check_result_files(run, spec, folder, paths.out_dir), "result submission"
+    if spec.extra.get(SCORING_ONLY) is True and folder != submission:
+        # a zip is what is uploaded, and the platform scores it as results; a folder is run
+        raise SubmissionError.single(
+            safe_display(str(submission)),
+            f"the zip holds {MODEL_FILE}, a code submission, which this competition's platform "
+            "refuses",
+            expected="a zip of the prediction files (a result submission)",
+            found=safe_display(str(model_folder.relative_to(folder) / MODEL_FILE)),
+            hint=RESULTS_ONLY,
+        )
     _note_result_files_beside_code(spec, folder, run.notes)
     for dataset in dict.fromkeys(t.dataset for t in spec.tracks):
         # the bundle's data is checked here, out of the code's reach (the child says the notes)
@@ -379,7 +388,7 @@ def _note_result_files_beside_code(spec: TaskSpec, folder: Path, notes: list[str
 #: The program's arguments -> their ``argparse`` settings; the folders default to the platform's.
 ARGUMENTS = {
     "input_data": dict(
-        nargs="?", default="/app/input_data", help="folder with task.json and items"
+        nargs="?", default="/app/input_data", help="folder (or zip) with task.json and items"
     ),
     "output": dict(nargs="?", default="/app/output", help="folder for <track_id>.tsv files"),
     "submission": dict(
@@ -441,6 +450,27 @@ def check_input_folder(input_data: Path) -> None:
     )
 
 
+def opened_input_data(input_data: Path, work: Path) -> Path:
+    """The INPUT_DATA argument as a folder: a zip of a phase's input data (what CodaLab v1.5's
+    Files tab gives) is extracted safely into ``work``; a folder is used as it is. A usage error
+    names any other file, or a zip that is not one."""
+    check_input_folder(input_data)
+    if not input_data.is_file():
+        return input_data
+    hint = "give the folder of a phase's data, the one holding its task.json, or its zip"
+    if input_data.suffix.lower() != ".zip":
+        raise UsageError.single(str(input_data), "a file, not a phase's data", hint=hint)
+    target = work / "input_data"
+    target.mkdir()
+    try:
+        warnings = archive.safe_extract(input_data, target, str(input_data))
+    except SubmissionError as refused:
+        raise UsageError(refused.problems) from None
+    for warning in warnings:
+        print(f"note: {warning}")
+    return target
+
+
 def main(argv: list[str] | None = None, prog: str = "ingest.py") -> int:
     """``prog`` names the command in usage and error lines (``codajudge ingest`` from the CLI); the
     platform's script says "ingestion program" in the messages its logs and status file show."""
@@ -452,9 +482,10 @@ def main(argv: list[str] | None = None, prog: str = "ingest.py") -> int:
     run = Ingestion(Path(args.input_data), output_dir, output, args.seed, args.time_limit)
 
     def body() -> int:
-        check_input_folder(Path(args.input_data))
-        submission = None if args.baseline else submission_path(args.submission, prog)
-        return ingest(run, submission, args.baseline)
+        with tempfile.TemporaryDirectory(prefix="codajudge-input-") as work:
+            run.input_dir = opened_input_data(Path(args.input_data), Path(work))
+            submission = None if args.baseline else submission_path(args.submission, prog)
+            return ingest(run, submission, args.baseline)
 
     def on_error(message: str) -> None:
         try:

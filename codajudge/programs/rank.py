@@ -68,7 +68,6 @@ from pathlib import Path, PurePosixPath
 from collections.abc import Iterator
 from typing import Union
 
-from ..baselines.interface import MODEL_FILE
 from ..errors import ConfigError, KitError, SubmissionError, UsageError, counted, first_few
 from ..formats.archive import INGESTION_STATUS, READ_ERRORS, is_ignored, walk_entries
 from ..formats.coverage import OTHER_PHASE_WORDS
@@ -77,7 +76,7 @@ from ..metrics.edition_module import load_source, loaded_modules
 from ..report import atomic_write, submission_notes
 from ..gold import GoldTrack
 from ..scoring import Result, load_gold
-from ..spec import BASELINE, UNRANKED, TaskSpec, read_spec
+from ..spec import BASELINE, MODEL_FILE, UNRANKED, TaskSpec, read_spec
 from ..texts import kit_text
 from ..stats.bootstrap import DEFAULT_RESAMPLES, signature_text
 from ..stats.paired import BOOTSTRAP, TESTS, choose_test

@@ -74,7 +74,7 @@ def check_bundle(
             from .content import check_content, check_data_files
 
             check_data_files(root, findings)
-            if not findings.problems:  # the content checks need a sound layout
+            if findings.layout_sound():  # the content checks need a sound layout
                 check_content(doc, root, findings, platform)
     (notes if notes is not None else []).extend(findings.notes)
     return findings.lines()

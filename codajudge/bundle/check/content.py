@@ -125,11 +125,11 @@ def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleTyp
         sortings = platform.column_sortings(doc)
         _check_column_keys(platform.score_keys(doc), sortings, metrics, findings)
         _check_sortings(sortings, metrics, findings)
-        if not findings.problems:
+        if findings.layout_sound():
             paths = [relative_path(root, value) for value in platform.published_paths(doc)]
             public = sorted({path for path in paths if path is not None and path.exists()})
             _check_leaks(root, references, public, _public_gold_digests(root, work), findings)
-        if not findings.problems and platform.HAS_PHASE_ENDS:
+        if findings.layout_sound() and platform.HAS_PHASE_ENDS:
             check_rescored(doc, references, findings)
 
 
@@ -141,7 +141,8 @@ def _check_column_keys(columns: list, sortings: dict, metrics: dict, findings: F
         hint = did_you_mean(key, list(metrics)) or "remove the column"
         message = "the column shows no key the scoring program writes: it would stay empty"
         expected = "a key the scoring program writes"
-        findings.add(sortings[key][0], message, expected=expected, found=repr(key), hint=hint)
+        place = sortings[key][0]
+        findings.add_rule_break(place, message, expected=expected, found=repr(key), hint=hint)
 
 
 def _check_sortings(sortings: dict, metrics: dict[str, str], findings: Findings) -> None:
@@ -154,7 +155,8 @@ def _check_sortings(sortings: dict, metrics: dict[str, str], findings: Findings)
         if key in metrics and sorting != right:
             message = f"column {key!r} ranks its metric {metrics[key]!r}, {better} is better, in "
             message += "reverse: the best runs would rank last"
-            findings.add(place, message, expected=f"{name}: {right}", found=f"{name}: {sorting}")
+            expected, found = f"{name}: {right}", f"{name}: {sorting}"
+            findings.add_rule_break(place, message, expected=expected, found=found)
 
 
 def _folders(

@@ -37,11 +37,22 @@ class Findings:
         self.problems: list[Problem] = []
         self.checked: set = set()  # what was checked once already (a program shared by every task)
         self.notes: list[str] = []  # what the check cannot tell and the organisers should know
+        self.rule_breaks = 0  # how many of the problems are ``add_rule_break``'s
 
     def add(self, where: str, message: str, **details) -> None:
         """A problem at ``where`` (a file, or a key's path) with ``Problem``'s expected, found and
         hint."""
         self.problems.append(Problem(where, message, **details))
+
+    def add_rule_break(self, where: str, message: str, **details) -> None:
+        """A problem (as ``add``) that breaks a rule of the platform and leaves the bundle's layout
+        sound: the later checks, which read the bundle's files, still run."""
+        self.add(where, message, **details)
+        self.rule_breaks += 1
+
+    def layout_sound(self) -> bool:
+        """Whether the later checks can read the bundle: every problem so far is a rule break."""
+        return len(self.problems) == self.rule_breaks
 
     def unless_refused(self, read: Callable, *args, **options):
         """What ``read(*args, **options)`` returns (a reader of a bundle file: ``utf8_text``, ...),
