@@ -306,6 +306,31 @@ def test_a_soft_track_reads_the_2023_layout_only_with_labels_in_the_first_column
         read_track_file(path, path.name, soft)
 
 
+def test_the_evaluation_page_says_the_kit_renormalises_what_the_2023_code_did_not(
+    brexit_dev, tmp_path
+):
+    """Rows truncated to 3 decimals (summing to 0.998 or so) are renormalised by the kit and not by
+    the 2023 code, so the scores differ: the page claimed the organisers' computation, unqualified."""
+    from codajudge.bundle import pages
+    from codajudge.bundle.edition import load_edition
+
+    soft, _ = brexit_dev
+    rng = np.random.default_rng(3)
+    p1 = rng.uniform(0.05, 0.95, size=len(soft.ids))
+    rows = np.floor(np.column_stack([1 - p1, p1]) * 1000) / 1000
+    path = tmp_path / "soft.tsv"
+    path.write_text("".join(f"{i}\t{json.dumps(list(r))}\n" for i, r in zip(soft.ids, rows)))
+    kit = score_track(soft, read_track_file(path, path.name, soft), path.name)
+    clipped = np.clip(rows, 1e-12, 1 - 1e-12)
+    organisers = -np.sum(soft.gold * np.log(clipped + 1e-9)) / len(rows)
+    assert abs(kit.scores["cross_entropy"] - organisers) > 1e-4
+    editions = Path(__file__).resolve().parents[1] / "editions"
+    no_local = pages.LocalScore(practice_public=True, local_items={})
+    page = pages.evaluation_page(load_edition(editions / "lewidi2023"), no_local)
+    assert "a predicted row summing to within 0.02 of 1 is first renormalised" in page
+    assert "which their code did not" in page
+
+
 def test_a_results_file_with_a_header_line_is_told_to_remove_it(brexit_dev, tmp_path):
     soft, _ = brexit_dev
     path = tmp_path / "HS-Brexit_results.tsv"
