@@ -380,6 +380,23 @@ def test_a_name_starting_with_a_datasets_name_names_that_datasets_tracks_without
     ]
 
 
+@pytest.mark.parametrize("name", ["ArMIS_results.txt", "armis_results.csv"])
+def test_a_shared_file_of_the_wrong_suffix_is_told_to_rename_it(name):
+    """ArMIS_results.txt was told to name its tracks' files armis_soft.tsv and armis_hard.tsv:
+    renaming it ArMIS_results.tsv, the name both tracks accept, is the whole fix."""
+    shared = "ArMIS_results.tsv"
+    tracks = [
+        track_from_dict(
+            {"id": f"armis_{k}", "kind": "similarity", "dataset": "armis", "files": [shared]}
+        )
+        for k in ("soft", "hard")
+    ]
+    assert ignored_file_notes([name], tracks) == [
+        f"file {name!r} matches no track and was ignored; it was probably meant for tracks "
+        "'armis_soft' and 'armis_hard': rename it ArMIS_results.tsv"
+    ]
+
+
 def sts_tracks(*numbered: tuple[str, str]) -> list:
     """Similarity tracks named as sts2017's are: (SemEval track number, track id) each."""
     return [
