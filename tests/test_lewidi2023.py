@@ -461,3 +461,21 @@ def test_the_data_page_states_the_gold_chosen_and_the_2023_layout():
     assert "`ConvAbuse_results.tsv`: `convabuse_soft`, `convabuse_hard`" in page
     other = data_page(load_edition(editions / "lewidi2025"))
     assert "**Gold.**" not in other and "LeWiDi 2023 layout" not in other
+
+
+def test_the_kit_readme_says_the_2023_files_have_no_ids():
+    """The README said ArMIS_results.tsv is "read as armis_soft.tsv and armis_hard.tsv", never
+    that it has no ids and is hard<TAB>p0<TAB>p1 in item order (only the Data page did)."""
+    from codajudge.bundle import pages
+    from codajudge.bundle.edition import load_edition
+
+    editions = Path(__file__).resolve().parents[1] / "editions"
+    no_local = pages.LocalScore(practice_public=True, local_items={})
+    listed = [dict(title=name, file=f"pages/{name}.md") for name in ("data", "evaluation", "terms")]
+    readme = pages.render(load_edition(editions / "lewidi2023"), no_local, {}, listed, "random")
+    assert (
+        "`HS-Brexit_results.tsv` and `MD-Agreement_results.tsv` hold no ids: one row per " in readme
+    )
+    assert "in the phase's input order, `hard_label<TAB>p0<TAB>p1`" in readme
+    other = pages.render(load_edition(editions / "lewidi2025"), no_local, {}, listed, "random")
+    assert "hold no ids" not in other
