@@ -249,6 +249,88 @@ def test_a_results_file_of_another_layout_is_told_the_2023_layout_once(
     assert "<track id>.tsv" in message and "ID<TAB>VALUE" in message
 
 
+@pytest.mark.parametrize("make_id", [str, lambda i: f"item{i}"], ids=["track_ids", "id_shaped"])
+def test_a_tracks_own_file_of_ids_and_probabilities_is_refused_not_read_by_position(
+    brexit_dev, tmp_path, make_id
+):
+    """The trial's armis_soft.tsv (ID<TAB>p0<TAB>p1, reversed order) was read in the 2023 layout:
+    its ids taken as hard labels, its rows aligned by position (7.71 for the gold's 0.22)."""
+    soft, hard = brexit_dev
+    ids = [make_id(i) if make_id is not str else i for i in soft.ids]
+    rows = [f"{i}\t{p0}\t{p1}" for i, (p0, p1) in zip(ids, soft.gold)][::-1]
+    path = tmp_path / "soft.tsv"
+    path.write_text("\n".join(rows) + "\n")
+    for track, gold in ((SOFT, soft), (HARD, hard)):
+        with pytest.raises(SubmissionError) as refused:
+            read_prediction(path, path.name, track, ItemKeys(gold.ids, gold.annotators))
+        message = str(refused.value)
+        assert "line 1: the first column holds ids" in message, message
+        assert f"found the id {ids[-1]!r}" in message
+        assert "expected ID<TAB>VALUE lines, or the LeWiDi 2023 layout" in message
+        assert "remove the id column, keeping the rows in item order" in message
+    assert f"the soft label as one JSON list ({ids[-1]}<TAB>[" in str(
+        pytest.raises(
+            SubmissionError, read_prediction, path, path.name, SOFT, ItemKeys(soft.ids)
+        ).value
+    )
+
+
+def test_a_results_file_with_an_id_column_is_told_to_remove_it_once(brexit_dev, tmp_path):
+    """3 fields, the first an id: was told "label outside the track's label set" on every line."""
+    soft, _ = brexit_dev
+    path = tmp_path / "HS-Brexit_results.tsv"
+    path.write_text("".join(f"{i}\t0.5\t0.5\n" for i in soft.ids))
+    refusals = FileRefusals()
+    for track, gold in zip((SOFT, HARD), brexit_dev):
+        track = track_from_dict({**track.to_dict(), "files": [path.name]})
+        refusals.attempt(
+            read_prediction, path, path.name, track, ItemKeys(gold.ids, gold.annotators)
+        )
+    with pytest.raises(SubmissionError) as refused:
+        refusals.raise_if_any()
+    message = str(refused.value)
+    assert message.count(path.name) == 1 and "line 1: the first column holds ids" in message
+    assert "label outside" not in message
+    assert "Remove the id column, keeping the rows in item order, the hard label first" in message
+
+
+def test_a_soft_track_reads_the_2023_layout_only_with_labels_in_the_first_column(
+    brexit_dev, tmp_path
+):
+    soft, _ = brexit_dev
+    path = tmp_path / "HS-Brexit_results.tsv"
+    rows = ["0\t1.0\t0.0"] * len(soft.ids)
+    rows[4] = "2\t1.0\t0.0"
+    path.write_text("\n".join(rows) + "\n")
+    with pytest.raises(SubmissionError, match=r"line 5: label outside the track's label set"):
+        read_track_file(path, path.name, soft)
+
+
+def test_the_evaluation_page_says_the_kit_renormalises_what_the_2023_code_did_not(
+    brexit_dev, tmp_path
+):
+    """Rows truncated to 3 decimals (summing to 0.998 or so) are renormalised by the kit and not by
+    the 2023 code, so the scores differ: the page claimed the organisers' computation, unqualified."""
+    from codajudge.bundle import pages
+    from codajudge.bundle.edition import load_edition
+
+    soft, _ = brexit_dev
+    rng = np.random.default_rng(3)
+    p1 = rng.uniform(0.05, 0.95, size=len(soft.ids))
+    rows = np.floor(np.column_stack([1 - p1, p1]) * 1000) / 1000
+    path = tmp_path / "soft.tsv"
+    path.write_text("".join(f"{i}\t{json.dumps(list(r))}\n" for i, r in zip(soft.ids, rows)))
+    kit = score_track(soft, read_track_file(path, path.name, soft), path.name)
+    clipped = np.clip(rows, 1e-12, 1 - 1e-12)
+    organisers = -np.sum(soft.gold * np.log(clipped + 1e-9)) / len(rows)
+    assert abs(kit.scores["cross_entropy"] - organisers) > 1e-4
+    editions = Path(__file__).resolve().parents[1] / "editions"
+    no_local = pages.LocalScore(practice_public=True, local_items={})
+    page = pages.evaluation_page(load_edition(editions / "lewidi2023"), no_local)
+    assert "a predicted row summing to within 0.02 of 1 is first renormalised" in page
+    assert "which their code did not" in page
+
+
 def test_a_results_file_with_a_header_line_is_told_to_remove_it(brexit_dev, tmp_path):
     soft, _ = brexit_dev
     path = tmp_path / "HS-Brexit_results.tsv"
@@ -379,3 +461,21 @@ def test_the_data_page_states_the_gold_chosen_and_the_2023_layout():
     assert "`ConvAbuse_results.tsv`: `convabuse_soft`, `convabuse_hard`" in page
     other = data_page(load_edition(editions / "lewidi2025"))
     assert "**Gold.**" not in other and "LeWiDi 2023 layout" not in other
+
+
+def test_the_kit_readme_says_the_2023_files_have_no_ids():
+    """The README said ArMIS_results.tsv is "read as armis_soft.tsv and armis_hard.tsv", never
+    that it has no ids and is hard<TAB>p0<TAB>p1 in item order (only the Data page did)."""
+    from codajudge.bundle import pages
+    from codajudge.bundle.edition import load_edition
+
+    editions = Path(__file__).resolve().parents[1] / "editions"
+    no_local = pages.LocalScore(practice_public=True, local_items={})
+    listed = [dict(title=name, file=f"pages/{name}.md") for name in ("data", "evaluation", "terms")]
+    readme = pages.render(load_edition(editions / "lewidi2023"), no_local, {}, listed, "random")
+    assert (
+        "`HS-Brexit_results.tsv` and `MD-Agreement_results.tsv` hold no ids: one row per " in readme
+    )
+    assert "in the phase's input order, `hard_label<TAB>p0<TAB>p1`" in readme
+    other = pages.render(load_edition(editions / "lewidi2025"), no_local, {}, listed, "random")
+    assert "hold no ids" not in other

@@ -268,6 +268,33 @@ def test_the_release_ids_without_the_tracks_prefix_are_named_so(line, tmp_path):
     )
 
 
+@pytest.mark.parametrize(
+    "written, hint",
+    [
+        ("ArMIS_test-{k}", "an extra prefix 'ArMIS_' ('ArMIS_test-10' for 'test-10'): remove"),
+        (
+            "ArMIS-{k}",
+            "an extra prefix 'ArMIS-', without their prefix 'test-' ('ArMIS-10' for 'test-10'): remove",
+        ),
+        (
+            "hs_brexit_{k}",
+            "an extra prefix 'hs_brexit_', without their prefix 'test-' ('hs_brexit_10' for",
+        ),
+    ],
+)
+def test_ids_with_a_dataset_name_in_front_are_told_to_remove_it(written, hint, tmp_path):
+    """Ids with a leading dataset or track name (``ArMIS_test-1``) were told only that none is
+    the track's: the hint names the extra part to remove (and the track's prefix, if missing)."""
+    path = tmp_path / "f.tsv"
+    path.write_text("".join(f"{written.format(k=k)}\tneutral\n" for k in range(10, 13)))
+    items = [{"id": f"test-{k}", "texts": ["a", "b"], "label": "neutral"} for k in range(10, 13)]
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "f.tsv", build_gold(NLI, items, "g"))
+    message = str(error.value)
+    assert "These are the track's ids with " + hint in message, message
+    assert message.endswith("write the ids as the input file gives them (its 'id' field)")
+
+
 def test_a_csv_quoted_file_has_its_header_skipped_and_its_quoting_named(tmp_path):
     """csv.QUOTE_ALL (pandas' to_csv(quoting=csv.QUOTE_ALL)) quotes the header too: it is read as a
     header, and the quoted ids, or labels, are refused naming the quoting."""
@@ -350,6 +377,23 @@ def test_a_name_starting_with_a_datasets_name_names_that_datasets_tracks_without
     assert FoundFiles(tracks, given, ["mp-extra.tsv"], []).ignored_notes(given) == [
         "file 'mp-extra.tsv' matches no track and was ignored; it was probably meant for track "
         "'mp_hard': name it mp_hard.tsv"
+    ]
+
+
+@pytest.mark.parametrize("name", ["ArMIS_results.txt", "armis_results.csv"])
+def test_a_shared_file_of_the_wrong_suffix_is_told_to_rename_it(name):
+    """ArMIS_results.txt was told to name its tracks' files armis_soft.tsv and armis_hard.tsv:
+    renaming it ArMIS_results.tsv, the name both tracks accept, is the whole fix."""
+    shared = "ArMIS_results.tsv"
+    tracks = [
+        track_from_dict(
+            {"id": f"armis_{k}", "kind": "similarity", "dataset": "armis", "files": [shared]}
+        )
+        for k in ("soft", "hard")
+    ]
+    assert ignored_file_notes([name], tracks) == [
+        f"file {name!r} matches no track and was ignored; it was probably meant for tracks "
+        "'armis_soft' and 'armis_hard': rename it ArMIS_results.tsv"
     ]
 
 

@@ -238,13 +238,18 @@ def _check_note(prose: Templates, score: LocalScore) -> str:
 
 
 def _other_names(prose: Templates, edition: Edition) -> str:
-    """The tracks' other accepted file names, each with the track files it is read as."""
+    """The tracks' other accepted file names, each with the track files it is read as, and the
+    layout of those in LeWiDi 2023's (``results_tsv``), which have no ids; then the paragraph on a
+    JSON prediction document where tracks take one (``_json_document``)."""
     names = dict.fromkeys(name for t in edition.tracks for name in t.file_names[1:])
     files = [
         [f"`{t.file_names[0]}`" for t in edition.tracks if n in t.file_names[1:]] for n in names
     ]
-    listed = ", ".join(f"`{n}` (read as {' and '.join(f)})" for n, f in zip(names, files))
-    paragraphs = [prose.fill("kit_readme/other_names", names=listed)] if names else []
+    listed_names = ", ".join(f"`{n}` (read as {' and '.join(f)})" for n, f in zip(names, files))
+    paragraphs = [prose.fill("kit_readme/other_names", names=listed_names)] if names else []
+    layout = [f"`{name}`" for name in layout_files(edition.tracks)]  # no ids: said here too
+    if paragraphs and layout:
+        paragraphs[0] += " " + prose.fill("kit_readme/results_layout", files=listed(layout))
     return _paragraphs(paragraphs + _json_document(prose, edition))
 
 

@@ -570,9 +570,21 @@ def _meant_for(name: str, meant: Sequence[Track]) -> str:
     their files, saying when the file has LeWiDi 2023's name (``RESULTS_NAME``)."""
     old = " (<Dataset>_results.tsv is the LeWiDi 2023 name, one file per dataset)"
     old = old if RESULTS_NAME.fullmatch(PurePosixPath(name).name) else ""
+    same = _shared_name(name, meant)
+    if same:  # one file for them all, only its suffix wrong: renaming it is the whole fix
+        return f"probably meant for {_tracks_named(meant)}: rename it {same}"
     files = " and ".join(t.file_names[0] for t in meant)
     rename = plural(len(meant), "name it", "name their files")
     return f"probably meant for {_tracks_named(meant)}{old}: {rename} {files}"
+
+
+def _shared_name(name: str, meant: Sequence[Track]) -> str | None:
+    """The file name (no pattern) every track of ``meant`` accepts that is ``name`` but for its
+    suffix, in any case (``ArMIS_results.tsv`` for ``ArMIS_results.txt``), else None."""
+    stem = PurePosixPath(name).stem.lower()
+    shared = set.intersection(*(set(t.file_names) for t in meant))
+    fits = (n for n in sorted(shared) if "*" not in n and PurePosixPath(n).stem.lower() == stem)
+    return next(fits, None)
 
 
 def _holds_words(words: list[str], pattern: str) -> bool:

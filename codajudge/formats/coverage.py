@@ -44,18 +44,40 @@ def written_ids_hint(head: str, ids: Mapping[str, int]) -> str | None:
     return None
 
 
+#: The longest leading part of a file's ids (a dataset's or track's name) ``prefixed_ids_hint``
+#: tries removing: the ids are the participant's, of any length.
+EXTRA_PREFIX_MOST = 64
+
+
 def prefixed_ids_hint(heads: Sequence[str], ids: Mapping[str, int]) -> str | None:
     """The hint for a file's first ids (``heads``, up to ``IDS_LOOKED_UP``; one at least) that are
-    each an id of ``ids`` (id -> item index) with one prefix every id of ``ids`` starts with put in
-    front (the LeWiDi 2023 kit's ``dev-1`` of the release's ``1``), the longest such prefix; else
-    None."""
+    each an id of ``ids`` (id -> item index) once a leading part they all share, ending in a
+    separator (``ArMIS_``, a dataset's name), is removed and/or a prefix every id of ``ids`` starts
+    with is put in front (the LeWiDi 2023 kit's ``dev-1`` of the release's ``1``): the shortest
+    such part, removed alone if it can be, else with the longest such prefix; else None."""
     shared, looked_up = os.path.commonprefix(list(ids)), heads[:IDS_LOOKED_UP]
-    for prefix in (shared[:end] for end in range(len(shared), 0, -1)):
-        if all(prefix + head in ids for head in looked_up):
-            shown = f"{looked_up[0]!r} for {prefix + looked_up[0]!r}"
-            fix = "write the ids as the input file gives them (its 'id' field)"
-            return f"these are the track's ids without their prefix {prefix!r} ({shown}): {fix}"
+    extra = os.path.commonprefix(list(looked_up))[:EXTRA_PREFIX_MOST]
+    cuts = [0] + [end for end in range(1, len(extra) + 1) if not extra[end - 1].isalnum()]
+    prefixes = [shared[:end] for end in range(len(shared), 0, -1)]  # the longest first
+    for cut in cuts:
+        for prefix in ([""] if cut else []) + prefixes:  # something removed or added
+            if all(prefix + head[cut:] in ids for head in looked_up):
+                return _prefix_hint(looked_up[0], extra[:cut], prefix)
     return None
+
+
+def _prefix_hint(head: str, removed: str, added: str) -> str:
+    """The hint for ids such as ``head`` that are the track's with ``removed`` taken off their
+    start and ``added`` put in front."""
+    shown = f"{head!r} for {added + head[len(removed) :]!r}"
+    fix = "write the ids as the input file gives them (its 'id' field)"
+    if not removed:
+        return f"these are the track's ids without their prefix {added!r} ({shown}): {fix}"
+    missing = f", without their prefix {added!r}" if added else ""
+    return (
+        f"these are the track's ids with an extra prefix {removed!r}{missing} ({shown}): remove "
+        f"{removed!r} and {fix}"
+    )
 
 
 #: How many ids of the items without a prediction a refusal lists.

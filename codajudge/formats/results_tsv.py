@@ -4,12 +4,14 @@ column, one row per item in the release's item order, ``hard_label<TAB>p0<TAB>p1
 probabilities in the order of the track's labels). One file gives both of a dataset's tracks: a
 track whose value is a label reads the first column, one whose value is a distribution the others.
 A file is read so when its first line has those 1 + K tab-separated fields (the kit's own layout
-has two: ``ID<TAB>VALUE``)."""
+has two: ``ID<TAB>VALUE``), and only when its first column holds the track's labels: a first column
+of ids (``id_column``) is refused, never read as labels with its rows aligned by position."""
 
 from __future__ import annotations
 
 import json
 from fnmatch import fnmatchcase
+from collections.abc import Collection, Sequence
 from pathlib import PurePosixPath
 
 from .. import kinds
@@ -18,12 +20,26 @@ from ..errors import ProblemCollector, SubmissionError, counted
 from ..tracks import Track
 from .coverage import OtherPhases
 from .textfile import Lines, refuse_blank_line, shorten
-from .values import ValueProblem, add_problem, is_decimal, parse_number
+from .values import (
+    ValueProblem,
+    add_problem,
+    is_decimal,
+    outside_label_set,
+    parse_number,
+    show,
+)
 
 LAYOUT = "lewidi2023"
 NOTE = (
     "the file was read in the LeWiDi 2023 layout: one row per item in item order, "
     "hard label<TAB>p0<TAB>p1, no id"
+)
+
+
+#: The other way to submit a dataset's tracks, which a refusal of the layout's file names.
+OWN_FILES = (
+    "give each of the dataset's tracks its own file of ID<TAB>VALUE lines, named after the track "
+    "(<track id>.tsv, listed on the Data page)"
 )
 
 
@@ -53,34 +69,100 @@ def reads_results_layout(track: Track, lines: Lines) -> bool:
     return track.results_layout == LAYOUT and lines.texts[0].count("\t") == len(track.labels)
 
 
+def named_as_layout(track: Track, display: str) -> bool:
+    """Whether ``display`` is one of the layout's file names (``track.files``) for ``track``."""
+    name = PurePosixPath(display).name.lower()
+    return track.results_layout == LAYOUT and any(fnmatchcase(name, f.lower()) for f in track.files)
+
+
+def layout_expected(track: Track) -> str:
+    """The layout's row for ``track``, as a refusal's "expected" names it."""
+    probabilities = "<TAB>".join(f"p{j}" for j in range(len(track.labels)))
+    return f"label<TAB>{probabilities}, no id, one row per item in the phase's input order"
+
+
 def refuse_other_layout(track: Track, display: str, lines: Lines) -> None:
     """Refuse a file named as the layout's (``track.files``) whose first row has not its 1 + K
     fields: the file feeds both of a dataset's tracks, so no ``ID<TAB>VALUE`` reading can fit (the
     message is the same for both tracks, so it is named once)."""
-    name = PurePosixPath(display).name.lower()
-    if track.results_layout != LAYOUT or not any(fnmatchcase(name, f.lower()) for f in track.files):
+    if not named_as_layout(track, display):
         return
-    k, first = len(track.labels), lines.texts[0]
+    first = lines.texts[0]
     raise SubmissionError.single(
         display,
         "the row is not one of the LeWiDi 2023 layout, which this file's name takes",
         line=lines.numbers[0],
-        expected=f"{k + 1} tab-separated fields, label<TAB>"
-        + "<TAB>".join(f"p{j}" for j in range(k))
-        + ", no id, one row per item in the phase's input order",
+        expected=f"{len(track.labels) + 1} tab-separated fields, {layout_expected(track)}",
         found=f"{counted(first.count(chr(9)) + 1, 'field')}: {shorten(repr(first))}",
         hint="write the hard label, then one probability per label, separated by tabs and without "
-        "an id; or give each of the dataset's tracks its own file of ID<TAB>VALUE lines, named "
-        "after the track (<track id>.tsv, listed on the Data page)",
+        f"an id; or {OWN_FILES}",
     )
 
 
+def id_column(track: Track, heads: Sequence[str], ids: Collection[str]) -> int | None:
+    """The index of the row to name (the first whose first field is one of the track's ``ids``,
+    else the first) when the first column (``heads``) holds ids rather than the track's labels:
+    distinct values (labels repeat), not all labels, and the track's ids or no fractions (those
+    are probabilities); else None."""
+    if len(set(heads)) < max(len(heads), 2) or all(c >= 0 for c in track.label_set.codes(heads)):
+        return None
+    known = next((j for j, head in enumerate(heads) if head in ids), None)
+    if known is not None:
+        return known
+    fractions = any(is_decimal(head) and not head.lstrip("+-").isdigit() for head in heads)
+    return None if fractions else 0
+
+
+def refuse_id_column(track: Track, display: str, lines: Lines, ids: Collection[str]) -> None:
+    """Refuse a file of the layout's 1 + K fields whose first column holds ids (``id_column``): the
+    layout has none, so its rows would be aligned by position and the ids taken as hard labels. A
+    file named as the layout's is told to remove the column (in one message for both its tracks);
+    a track's own file, also how to write its value as one field."""
+    heads = [text.partition("\t")[0].strip() for text in lines.texts]
+    row = id_column(track, heads, ids)
+    if row is None:
+        return
+    text = lines.texts[row]
+    found = f"the id {shorten(heads[row])!r} in {shorten(repr(text))}"
+    remove = "remove the id column, keeping the rows in item order, the hard label first"
+    if named_as_layout(track, display):
+        expected = layout_expected(track)
+        hint = f"{remove}; or {OWN_FILES}"
+    else:
+        expected = f"ID<TAB>VALUE lines, or the LeWiDi 2023 layout: {layout_expected(track)}"
+        hint = f"write {_one_field(track, heads[row], text)}; or {remove}"
+    raise SubmissionError.single(
+        display,
+        "the first column holds ids, which the LeWiDi 2023 layout (rows in item order) has not",
+        line=lines.numbers[row],
+        expected=expected,
+        found=found,
+        hint=hint,
+    )
+
+
+def _one_field(track: Track, head: str, text: str) -> str:
+    """How the row ``text`` of the id ``head`` is written as an ``ID<TAB>VALUE`` line: a soft
+    label as one JSON list of the row's probabilities, a label as the label alone."""
+    if kinds.of(track).value_type is LABEL:
+        return f"the label alone after the id ({shorten(head)}<TAB>{track.labels[0]})"
+    probabilities = ", ".join(field.strip() for field in text.split("\t")[1:])
+    return f"the soft label as one JSON list ({shorten(head)}<TAB>[{shorten(probabilities)}])"
+
+
 def results_rows(
-    track: Track, lines: Lines, n_items: int, problems: ProblemCollector, elsewhere: OtherPhases
+    track: Track,
+    lines: Lines,
+    ids: Sequence[str],
+    problems: ProblemCollector,
+    elsewhere: OtherPhases,
 ) -> tuple[range, list[int], list[str]]:
     """(item index, line number, value text) of each row, the value text being the track's part of
-    the row: the label, or the probabilities as a JSON list. A row count other than the track's
-    number of items is refused, naming the other phase (``elsewhere``) that has that many items, if any."""
+    the row: the label, or the probabilities as a JSON list. A first column of ids is refused
+    (``refuse_id_column``), then a row count other than the track's number of items (``ids``),
+    naming the other phase (``elsewhere``) that has that many items, if any."""
+    refuse_id_column(track, problems.file, lines, frozenset(ids))
+    n_items = len(ids)
     numbers, texts = list(lines.numbers), lines.texts
     if len(texts) != n_items:
         # one row too many, the first not ending in a number: a header line, which the layout has not
@@ -114,6 +196,11 @@ def results_rows(
         except ValueProblem as problem:
             problem.expected = expected  # the row's layout, of which the field is a part
             add_problem(problems, problem, line=line)
+        else:  # a soft-label track checks the label too: the row is read only when whole
+            if track.label_set.code(fields[0]) < 0:
+                add_problem(
+                    problems, outside_label_set(fields[0], track, show(fields[0])), line=line
+                )
         values.append(fields[0] if reads_label else json.dumps(probabilities))
     problems.raise_if_any()
     return range(len(texts)), numbers, values

@@ -145,7 +145,7 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
     try:
         lines = read_texts(path, display, len(keys.ids))
         if reads_results_layout(track, lines):  # another task's layout the track declares
-            rows = Rows(*results_rows(track, lines, len(keys.ids), problems, keys.elsewhere))
+            rows = Rows(*results_rows(track, lines, keys.ids, problems, keys.elsewhere))
             layout, warnings = "positional", [RESULTS_NOTE]
         else:
             refuse_other_layout(track, display, lines)
