@@ -1768,3 +1768,20 @@ def test_the_overall_caption_says_its_ranks_carry_no_test(rule):
     report = dataclasses.replace(report, settings=report.settings._replace(overall=rule))
     for render in (render_markdown, render_html, render_latex):
         assert render(report).count("with no significance test") == 1, render  # overall only
+
+
+def test_a_code_zip_with_prediction_files_is_refused_as_code_without_run_code(small_phase, capsys):
+    """A zip holding model.py and no prediction step status is a code submission, refused before
+    scoring whatever else it holds; a prediction output (status at its root, model.py copied beside
+    it by the platform's worker) is ranked on its track files."""
+    ref, subs, out = small_phase
+    with zipfile.ZipFile(subs / "good.zip") as archive:
+        files = {name: archive.read(name).decode() for name in archive.namelist()}
+    _zip(subs / "smug.zip", {**files, "model.py": "Model = None\n"})
+    status = {"status": "ok", "message": "ok", "tracks": ["sim", "soft"]}
+    output = {**files, "model.py": "Model = None\n", "ingestion_status.json": json.dumps(status)}
+    _zip(subs / "output.zip", output)
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "20"]) == 0
+    err = " ".join(capsys.readouterr().err.split())
+    assert "smug: NOT SCORED: a code submission (it holds model.py)" in err
+    assert "output: scored (sim, soft)" in err

@@ -8,9 +8,12 @@
 SUBMISSIONS_DIR holds one result zip per team or run (a folder of prediction files also works); the
 file name without ``.zip`` names the system (two entries naming one, ``beta.zip`` and a folder
 ``beta``, are refused, exit 2); any other entry (hidden ones and an earlier ranking's own output,
-``--out`` or its files, aside) is reported as not ranked. The ranking scores predictions: for a code
-submission (``model.py``), rank the prediction output Codabench keeps of each run (the prediction
-step's output), or give ``--run-code``, which runs each code submission, one at a time, through the
+``--out`` or its files, aside) is reported as not ranked. The ranking scores predictions: a code
+submission (``model.py`` and no status file at its root) is refused before scoring, whatever else it
+holds. A status file is trusted only from the platform's prediction output: rank the prediction
+output Codabench keeps of each run (the prediction step's output), or give ``--run-code`` on the
+submissions as uploaded, which runs each one holding ``model.py`` (whatever status file it holds,
+with a note), one at a time, through the
 phase's prediction step as ``run_local.py`` does (the bundle's ingestion program on the phase's
 input data, under its ``execution_time_limit``, in the bubblewrap sandbox: ``runner.sandbox``) and
 ranks its predictions; it runs none, exit 1, where the sandbox cannot run (install it with ``apt-get
@@ -196,6 +199,8 @@ def score_one(path: Path, spec: TaskSpec, ref_dir: Path, gold: dict, made_here=(
     ConfigError (the reference data is wrong) propagates. Its ingestion status (tracks, notes) is
     trusted only where the path is ``made_here``: a prediction output ``--run-code`` made."""
     started = time.monotonic()
+    if path not in made_here and is_code_submission(path):
+        return kit_text("ranking/code_submission", model=MODEL_FILE), time.monotonic() - started
     try:
         outcome: Result | str = score_submission_folder(
             spec, ref_dir, path, gold, path in made_here
@@ -204,31 +209,46 @@ def score_one(path: Path, spec: TaskSpec, ref_dir: Path, gold: dict, made_here=(
         raise  # the reference data is wrong: no submission can be ranked
     except KitError as e:
         outcome = " / ".join(e.render().splitlines())
-        if holds_code(path):
-            outcome = kit_text("ranking/code_submission", model=MODEL_FILE)
     except Exception as e:  # noqa: BLE001 - one broken submission must not stop the others
         outcome = f"internal error ({e.__class__.__name__}: {e})"
     return outcome, time.monotonic() - started
 
 
 def holds_code(path: Path) -> bool:
-    """Whether a submission (zip or folder) is code to run: a ``model.py`` among its files where
+    """Whether a submission (zip or folder) holds code to run: a ``model.py`` among its files where
     the ingestion program finds one (``ingest.find_model_folder``: at any depth, ignored entries
     such as ``__MACOSX/`` left out; a link or other special file so named counts too, which that
-    program refuses, naming it), and no ingestion status at its root (a prediction output holds the
-    submission's files too, as the platform's worker copies them there)."""
+    program refuses, naming it), whatever else it holds."""
+    files = [PurePosixPath(name) for name in entry_names(path) if not name.endswith("/")]
+    return any(f.name == MODEL_FILE and not is_ignored(f) for f in files)
+
+
+def holds_status(path: Path) -> bool:
+    """Whether a submission (zip or folder) holds an ingestion status at its root, as the
+    platform's prediction output does (anyone can write one: it is trusted only where
+    ``--run-code`` made it)."""
     if path.is_dir():
-        names = [relative.as_posix() for relative, _ in walk_entries(path)]
-        has_status = os.path.lexists(path / INGESTION_STATUS)
-    else:
-        try:
-            with zipfile.ZipFile(path) as archive:
-                names = archive.namelist()
-        except READ_ERRORS:
-            return False
-        has_status = INGESTION_STATUS in names
-    files = [PurePosixPath(name) for name in names if not name.endswith("/")]
-    return not has_status and any(f.name == MODEL_FILE and not is_ignored(f) for f in files)
+        return os.path.lexists(path / INGESTION_STATUS)
+    return INGESTION_STATUS in entry_names(path)
+
+
+def is_code_submission(path: Path) -> bool:
+    """Whether a submission is code to run rather than a prediction output: it holds code and no
+    ingestion status (a prediction output holds the submission's files too, as the platform's
+    worker copies them there)."""
+    return holds_code(path) and not holds_status(path)
+
+
+def entry_names(path: Path) -> list[str]:
+    """The relative names of a folder's entries or a zip's members ([] for a zip that cannot be
+    read: scoring it says why)."""
+    if path.is_dir():
+        return [relative.as_posix() for relative, _ in walk_entries(path)]
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return archive.namelist()
+    except READ_ERRORS:
+        return []
 
 
 def code_task(reference: Path, spec: TaskSpec) -> PhaseTask:
@@ -272,6 +292,9 @@ def run_code_submissions(
         if name in code:
             prefix = f"[{code.index(name) + 1}/{len(code)}] {name}"
             log(f"{prefix}: running its code in the sandbox ({limit})")
+            if holds_status(path):
+                note = kit_text("ranking/code_with_status", model=MODEL_FILE)
+                log(f"{prefix}: note: {note}")
             path, said = run_code(task, path, work / str(number))
             log(f"{prefix}: {'NOT RUN: ' if path is None else ''}{said}")
         if path is None:
