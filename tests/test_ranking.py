@@ -655,7 +655,10 @@ def test_command_names_each_entry_that_is_neither_a_zip_nor_a_folder(small_phase
         assert f"{name}: NOT RANKED: neither a zip nor a folder" in err
         assert reasons[name].startswith("neither a zip nor a folder, so not read")
         assert f"- {name}: neither a zip nor a folder" in markdown
-    assert "DS_Store" not in err and ".DS_Store" not in reasons  # hidden entries are no one's
+    assert ".DS_Store" not in reasons  # hidden entries are no one's: skipped with a note
+    assert (
+        f"note: skipped the hidden entries (names starting with a dot) in {subs}: .DS_Store" in err
+    )
     only_others = subs.parent / "only_others"
     only_others.mkdir()
     (only_others / "team3.tar.gz").write_text("x")
@@ -1785,3 +1788,25 @@ def test_a_code_zip_with_prediction_files_is_refused_as_code_without_run_code(sm
     err = " ".join(capsys.readouterr().err.split())
     assert "smug: NOT SCORED: a code submission (it holds model.py)" in err
     assert "output: scored (sim, soft)" in err
+
+
+def test_control_characters_in_names_are_escaped_everywhere(small_phase, capsys):
+    """A name's control characters (a carriage return and terminal escapes forging a progress
+    line, a newline forging another) are shown as escapes on stderr and in every output, and a
+    hidden zip is named in a note, not dropped silently."""
+    ref, subs, out = small_phase
+    forging = "zz\r\x1b[2K[1 of 2] beta: NOT SCORED: cheating detected\x1b[8m"
+    shutil.copy(subs / "good.zip", subs / f"{forging}.zip")
+    shutil.copy(subs / "good.zip", subs / "nl\nINJECTED.zip")
+    shutil.copy(subs / "good.zip", subs / ".teamx.zip")
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "20"]) == 0
+    err = capsys.readouterr().err
+    escaped = "zz\\r\\x1b[2K[1 of 2] beta: NOT SCORED: cheating detected\\x1b[8m"
+    assert f"{escaped}: scored" in err and "nl\\nINJECTED: scored" in err
+    assert "\r" not in err and "\x1b" not in err and "\nINJECTED" not in err
+    assert "hidden entries (names starting with a dot) in" in err and ".teamx.zip" in err
+    for name in OUTPUT_FILES:
+        text = (out / name).read_text(encoding="utf-8")
+        assert "\x1b" not in text and "\r" not in text, name
+    rows = list(csv.DictReader((out / "ranking.csv").open(encoding="utf-8")))
+    assert escaped in {row["system"] for row in rows}

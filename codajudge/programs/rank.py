@@ -75,6 +75,7 @@ from ..baselines.interface import MODEL_FILE
 from ..errors import ConfigError, KitError, SubmissionError, UsageError, counted, first_few
 from ..formats.archive import INGESTION_STATUS, READ_ERRORS, is_ignored, walk_entries
 from ..formats.coverage import OTHER_PHASE_WORDS
+from ..formats.textfile import safe_display
 from ..metrics import get as get_metric
 from ..metrics.edition_module import load_source, loaded_modules
 from ..report import atomic_write, submission_notes
@@ -103,7 +104,6 @@ from ..stats.tables import (
     RankingReport,
     Settings,
     render_csv,
-    undecodable_as_text,
 )
 from ..runner.local import PhaseTask, phase_task, predict, require_sandbox
 from .common import argument_parser, run_parsed
@@ -162,11 +162,19 @@ def find_submissions(
         or (p.is_file() and p.name in OUTPUT_FILES and folder.resolve() == target)
     ]
     if own:
-        names = ", ".join(undecodable_as_text(p.name) + ("/" if p.is_dir() else "") for p in own)
-        log(f"note: skipped the earlier ranking's own output in {folder} (--out is {out}): {names}")
-    entries = [p for p in listing if p.name[:1] != "." and p not in own]
+        log(
+            f"note: skipped the earlier ranking's own output in {folder} (--out is {out}): "
+            + shown(own)
+        )
+    hidden = [p for p in listing if p.name[:1] == "."]
+    if hidden:
+        log(
+            f"note: skipped the hidden entries (names starting with a dot) in {folder}: "
+            + shown(hidden)
+        )
+    entries = [p for p in listing if p not in hidden and p not in own]
     found = [p for p in entries if p.is_dir() or (p.is_file() and p.suffix.lower() == ".zip")]
-    others = [(undecodable_as_text(p.name), NOT_A_SUBMISSION) for p in entries if p not in found]
+    others = [(safe_display(p.name), NOT_A_SUBMISSION) for p in entries if p not in found]
     if not found:
         problem = "is a file, not a folder" if folder.exists() else "does not exist"
         raise UsageError.single(
@@ -176,7 +184,7 @@ def find_submissions(
             found=first_few([name for name, _ in others]) if others else None,
             hint=None if folder.is_dir() else "give the folder that holds the result zips",
         )
-    names = [undecodable_as_text(path.stem if path.is_file() else path.name) for path in found]
+    names = [safe_display(path.stem if path.is_file() else path.name) for path in found]
     clashes = [
         f"{path.name}{'/' * path.is_dir()}" for n, path in zip(names, found) if names.count(n) > 1
     ]
@@ -185,13 +193,19 @@ def find_submissions(
             str(folder),
             "entries name the same system (the file name without .zip names it)",
             expected="one zip or folder per system",
-            found=first_few([undecodable_as_text(name) for name in clashes]),
+            found=first_few([safe_display(name) for name in clashes]),
             hint="remove or rename all but one of each",
         )
     submissions = list(zip(names, found))
     for name, why in others:
         log(f"{name}: NOT RANKED: {why}")
     return submissions, others
+
+
+def shown(paths: list[Path]) -> str:
+    """The names of entries of the submissions folder, for a note: each escaped (``safe_display``),
+    a folder's with ``/``."""
+    return ", ".join(safe_display(p.name) + ("/" if p.is_dir() else "") for p in paths)
 
 
 def score_one(path: Path, spec: TaskSpec, ref_dir: Path, gold: dict, made_here=()) -> Outcome:
