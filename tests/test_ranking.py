@@ -1606,7 +1606,10 @@ def test_two_entries_naming_one_system_are_refused_naming_both(small_phase, caps
     assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "20"]) == 2
     err = " ".join(capsys.readouterr().err.split())
     assert f"{subs}: entries name the same system (the file name without .zip names it)" in err
-    assert "expected one zip or folder per system, found good/, good.zip. Remove or" in err
+    assert (
+        "expected one zip or folder per system, under names that look different, found good/, good.zip. Remove or"
+        in err
+    )
     assert "scoring" not in err and not out.exists()
 
 
@@ -1810,3 +1813,37 @@ def test_control_characters_in_names_are_escaped_everywhere(small_phase, capsys)
         assert "\x1b" not in text and "\r" not in text, name
     rows = list(csv.DictReader((out / "ranking.csv").open(encoding="utf-8")))
     assert escaped in {row["system"] for row in rows}
+
+
+@pytest.mark.parametrize(
+    "twin",
+    ["ALPHA.zip", "\u0430lpha.zip", "alpha\u200b.zip", "alpha .zip", "\uff41lpha.zip"],
+)
+def test_names_that_look_alike_are_refused_as_naming_one_system(small_phase, capsys, twin):
+    """Names equal once NFKC-normalised, case-folded and stripped of invisible characters and of
+    whitespace at either end name one system; a look-alike in another script (Cyrillic а) is
+    another name."""
+    ref, subs, out = small_phase
+    shutil.copy(subs / "good.zip", subs / "alpha.zip")
+    shutil.copy(subs / "good.zip", subs / twin)
+    code = rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "20"])
+    err = capsys.readouterr().err
+    if twin.startswith("\u0430"):
+        assert code == 0
+        return
+    assert code == 2 and "entries name the same system" in err, err
+
+
+def test_an_nfc_and_an_nfd_name_name_one_system_and_end_spaces_show(small_phase, capsys):
+    ref, subs, out = small_phase
+    shutil.copy(subs / "good.zip", subs / "caf\u00e9.zip")
+    shutil.copy(subs / "good.zip", subs / "cafe\u0301.zip")
+    assert rank_main([str(subs), str(ref), "--out", str(out)]) == 2
+    assert "entries name the same system" in capsys.readouterr().err
+    (subs / "cafe\u0301.zip").rename(subs / "cafe .zip")
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "20"]) == 0
+    assert "cafe\\x20: scored" in capsys.readouterr().err
+    shown = {"ranking.md": "cafe\\\\x20", "ranking.tex": "cafe\\textbackslash{}x20"}
+    for name in OUTPUT_FILES:
+        text = (out / name).read_text(encoding="utf-8")
+        assert shown.get(name, "cafe\\x20") in text and "cafe " not in text, name

@@ -87,9 +87,18 @@ def safe_display(name: object) -> str:
     way the kit shows names: the bytes of a name that are not UTF-8 as their values (``caf\\xe9``,
     ``SURROGATES_AS_TEXT``) and each control, bidi, invisible (a zero-width space) or other
     unprintable character escaped alone (``\\x1b``, ``\\u200b``; quotes and backslashes stay as
-    they are), so that no name moves the terminal's cursor, forges a line or hides a character."""
+    they are), and so is a space at either end (``\\x20``), so that no name moves the terminal's
+    cursor, forges a line or hides a character."""
     text = str(name).translate(SURROGATES_AS_TEXT)
-    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+    inner = range(len(text) - len(text.lstrip()), len(text.rstrip()))
+    return "".join(
+        ch if ch.isprintable() and k in inner else _escaped(ch) for k, ch in enumerate(text)
+    )
+
+
+def _escaped(ch: str) -> str:
+    """One character as its escape: ``\\x1b``, ``\\u200b``, a space as ``\\x20``."""
+    return "\\x20" if ch == " " else repr(ch)[1:-1]
 
 
 def safe_lines(text: str) -> str:

@@ -7,8 +7,9 @@
 
 SUBMISSIONS_DIR holds one result zip per team or run (a folder of prediction files also works); the
 file name without ``.zip`` names the system (two entries naming one, ``beta.zip`` and a folder
-``beta``, are refused, exit 2); any other entry (hidden ones and an earlier ranking's own output,
-``--out`` or its files, aside) is reported as not ranked. The ranking scores predictions: a code
+``beta``, or names that look alike, ``alpha`` and ``ALPHA``, are refused, exit 2); any other entry
+(hidden ones and an earlier ranking's own output, ``--out`` or its files, aside, with a note) is
+reported as not ranked. The ranking scores predictions: a code
 submission (``model.py`` and no status file at its root) is refused before scoring, whatever else it
 holds. A status file is trusted only from the platform's prediction output: rank the prediction
 output Codabench keeps of each run (the prediction step's output), or give ``--run-code`` on the
@@ -64,6 +65,7 @@ import shlex
 import sys
 import tempfile
 import time
+import unicodedata
 import zipfile
 from dataclasses import replace
 from concurrent.futures import ProcessPoolExecutor
@@ -150,9 +152,10 @@ def find_submissions(
     """(system name, path) of every zip and sub-folder, sorted by name, and (name, why) of every
     other entry, which is not ranked (hidden entries, the ranking's ``out`` folder or a folder
     holding only the way to it, and its files ``OUTPUT_FILES`` when ``folder`` is ``out``, are
-    skipped, with a note). A name's bytes that are not UTF-8 are written as their values
-    (``caf\\xe9``), in every table. UsageError when there is no submission, no such folder (or a
-    file), or two entries name the same system (``beta.zip`` and a folder ``beta``)."""
+    skipped, with a note). A name is shown by ``safe_display`` in every table (bytes that are not
+    UTF-8 as their values, ``caf\\xe9``; unprintable characters and end spaces escaped). UsageError
+    when there is no submission, no such folder (or a file), or two entries name the same system
+    (``beta.zip`` and a folder ``beta``) or names that look alike (``name_as_read``)."""
     listing = sorted(folder.iterdir()) if folder.is_dir() else []
     target = out.resolve() if out else None
     own = [
@@ -164,13 +167,13 @@ def find_submissions(
     if own:
         log(
             f"note: skipped the earlier ranking's own output in {folder} (--out is {out}): "
-            + shown(own)
+            + ", ".join(shown(own))
         )
     hidden = [p for p in listing if p.name[:1] == "."]
     if hidden:
         log(
             f"note: skipped the hidden entries (names starting with a dot) in {folder}: "
-            + shown(hidden)
+            + ", ".join(shown(hidden))
         )
     entries = [p for p in listing if p not in hidden and p not in own]
     found = [p for p in entries if p.is_dir() or (p.is_file() and p.suffix.lower() == ".zip")]
@@ -184,28 +187,36 @@ def find_submissions(
             found=first_few([name for name, _ in others]) if others else None,
             hint=None if folder.is_dir() else "give the folder that holds the result zips",
         )
-    names = [safe_display(path.stem if path.is_file() else path.name) for path in found]
-    clashes = [
-        f"{path.name}{'/' * path.is_dir()}" for n, path in zip(names, found) if names.count(n) > 1
-    ]
+    raw_names = [path.stem if path.is_file() else path.name for path in found]
+    looks = [name_as_read(name) for name in raw_names]
+    clashes = [path for look, path in zip(looks, found) if looks.count(look) > 1]
     if clashes:
         raise UsageError.single(
             str(folder),
-            "entries name the same system (the file name without .zip names it)",
-            expected="one zip or folder per system",
-            found=first_few([safe_display(name) for name in clashes]),
+            "entries name the same system (the file name without .zip names it), or names that "
+            "look alike (equal but for case, Unicode normal form, invisible characters or "
+            "whitespace at either end)",
+            expected="one zip or folder per system, under names that look different",
+            found=first_few(shown(clashes)),
             hint="remove or rename all but one of each",
         )
-    submissions = list(zip(names, found))
+    submissions = [(safe_display(name), path) for name, path in zip(raw_names, found)]
     for name, why in others:
         log(f"{name}: NOT RANKED: {why}")
     return submissions, others
 
 
-def shown(paths: list[Path]) -> str:
-    """The names of entries of the submissions folder, for a note: each escaped (``safe_display``),
-    a folder's with ``/``."""
-    return ", ".join(safe_display(p.name) + ("/" if p.is_dir() else "") for p in paths)
+def name_as_read(name: str) -> str:
+    """A system name as a reader takes it: NFKC-normalised, case-folded, without invisible (format,
+    Cf) characters and whitespace at either end; two names equal by it look alike."""
+    visible = "".join(ch for ch in name if unicodedata.category(ch) != "Cf")
+    return unicodedata.normalize("NFKC", visible).casefold().strip()
+
+
+def shown(paths: list[Path]) -> list[str]:
+    """The names of entries of the submissions folder, for a message: each escaped
+    (``safe_display``), a folder's with ``/``."""
+    return [safe_display(p.name) + ("/" if p.is_dir() else "") for p in paths]
 
 
 def score_one(path: Path, spec: TaskSpec, ref_dir: Path, gold: dict, made_here=()) -> Outcome:
