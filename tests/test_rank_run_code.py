@@ -240,3 +240,34 @@ def test_a_linked_model_py_is_code_whose_link_the_ingestion_program_names(tmp_pa
     assert rank(submissions, tmp_path / "out") == 2
     err = " ".join(capsys.readouterr().err.split())
     assert "linked: NOT SCORED: a code submission (it holds model.py)" in err
+
+
+def test_run_code_runs_a_code_submission_whatever_status_file_it_holds(tmp_path, monkeypatch):
+    """Under --run-code the input is participants' submissions: a zip holding model.py and a
+    status file of its own (anyone can write one) is run, with a note, not ranked on its files."""
+    from codajudge.programs import rank
+    from codajudge.spec import read_spec
+
+    forged = {"status": "ok", "message": "ok", "tracks": [], "notes": [], "names": {}}
+    smug = write_zip(
+        tmp_path / "smug.zip",
+        {"model.py": "Model = None\n", "ingestion_status.json": json.dumps(forged)},
+    )
+    plain = write_zip(tmp_path / "plain.zip", {"en_en.tsv": "id\tscore\n"})
+    output = tmp_path / "output"
+    ran = []
+
+    def run_code(task, path, work):
+        ran.append(path)
+        return output, "ok"
+
+    monkeypatch.setattr(rank, "require_sandbox", lambda task: None)
+    monkeypatch.setattr(rank, "run_code", run_code)
+    logged = []
+    monkeypatch.setattr(rank, "log", logged.append)
+    submissions = [("plain", plain), ("smug", smug)]
+    kept, failures = rank.run_code_submissions(
+        submissions, REFERENCE, read_spec(REFERENCE), tmp_path
+    )
+    assert ran == [smug] and kept == [("plain", plain), ("smug", output)] and failures == []
+    assert any("smug: note: it holds an ingestion_status.json" in line for line in logged)

@@ -655,7 +655,10 @@ def test_command_names_each_entry_that_is_neither_a_zip_nor_a_folder(small_phase
         assert f"{name}: NOT RANKED: neither a zip nor a folder" in err
         assert reasons[name].startswith("neither a zip nor a folder, so not read")
         assert f"- {name}: neither a zip nor a folder" in markdown
-    assert "DS_Store" not in err and ".DS_Store" not in reasons  # hidden entries are no one's
+    assert ".DS_Store" not in reasons  # hidden entries are no one's: skipped with a note
+    assert (
+        f"note: skipped the hidden entries (names starting with a dot) in {subs}: .DS_Store" in err
+    )
     only_others = subs.parent / "only_others"
     only_others.mkdir()
     (only_others / "team3.tar.gz").write_text("x")
@@ -1603,7 +1606,10 @@ def test_two_entries_naming_one_system_are_refused_naming_both(small_phase, caps
     assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "20"]) == 2
     err = " ".join(capsys.readouterr().err.split())
     assert f"{subs}: entries name the same system (the file name without .zip names it)" in err
-    assert "expected one zip or folder per system, found good/, good.zip. Remove or" in err
+    assert (
+        "expected one zip or folder per system, under names that look different, found good/, good.zip. Remove or"
+        in err
+    )
     assert "scoring" not in err and not out.exists()
 
 
@@ -1768,3 +1774,76 @@ def test_the_overall_caption_says_its_ranks_carry_no_test(rule):
     report = dataclasses.replace(report, settings=report.settings._replace(overall=rule))
     for render in (render_markdown, render_html, render_latex):
         assert render(report).count("with no significance test") == 1, render  # overall only
+
+
+def test_a_code_zip_with_prediction_files_is_refused_as_code_without_run_code(small_phase, capsys):
+    """A zip holding model.py and no prediction step status is a code submission, refused before
+    scoring whatever else it holds; a prediction output (status at its root, model.py copied beside
+    it by the platform's worker) is ranked on its track files."""
+    ref, subs, out = small_phase
+    with zipfile.ZipFile(subs / "good.zip") as archive:
+        files = {name: archive.read(name).decode() for name in archive.namelist()}
+    _zip(subs / "smug.zip", {**files, "model.py": "Model = None\n"})
+    status = {"status": "ok", "message": "ok", "tracks": ["sim", "soft"]}
+    output = {**files, "model.py": "Model = None\n", "ingestion_status.json": json.dumps(status)}
+    _zip(subs / "output.zip", output)
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "20"]) == 0
+    err = " ".join(capsys.readouterr().err.split())
+    assert "smug: NOT SCORED: a code submission (it holds model.py)" in err
+    assert "output: scored (sim, soft)" in err
+
+
+def test_control_characters_in_names_are_escaped_everywhere(small_phase, capsys):
+    """A name's control characters (a carriage return and terminal escapes forging a progress
+    line, a newline forging another) are shown as escapes on stderr and in every output, and a
+    hidden zip is named in a note, not dropped silently."""
+    ref, subs, out = small_phase
+    forging = "zz\r\x1b[2K[1 of 2] beta: NOT SCORED: cheating detected\x1b[8m"
+    shutil.copy(subs / "good.zip", subs / f"{forging}.zip")
+    shutil.copy(subs / "good.zip", subs / "nl\nINJECTED.zip")
+    shutil.copy(subs / "good.zip", subs / ".teamx.zip")
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "20"]) == 0
+    err = capsys.readouterr().err
+    escaped = "zz\\r\\x1b[2K[1 of 2] beta: NOT SCORED: cheating detected\\x1b[8m"
+    assert f"{escaped}: scored" in err and "nl\\nINJECTED: scored" in err
+    assert "\r" not in err and "\x1b" not in err and "\nINJECTED" not in err
+    assert "hidden entries (names starting with a dot) in" in err and ".teamx.zip" in err
+    for name in OUTPUT_FILES:
+        text = (out / name).read_text(encoding="utf-8")
+        assert "\x1b" not in text and "\r" not in text, name
+    rows = list(csv.DictReader((out / "ranking.csv").open(encoding="utf-8")))
+    assert escaped in {row["system"] for row in rows}
+
+
+@pytest.mark.parametrize(
+    "twin",
+    ["ALPHA.zip", "\u0430lpha.zip", "alpha\u200b.zip", "alpha .zip", "\uff41lpha.zip"],
+)
+def test_names_that_look_alike_are_refused_as_naming_one_system(small_phase, capsys, twin):
+    """Names equal once NFKC-normalised, case-folded and stripped of invisible characters and of
+    whitespace at either end name one system; a look-alike in another script (Cyrillic а) is
+    another name."""
+    ref, subs, out = small_phase
+    shutil.copy(subs / "good.zip", subs / "alpha.zip")
+    shutil.copy(subs / "good.zip", subs / twin)
+    code = rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "20"])
+    err = capsys.readouterr().err
+    if twin.startswith("\u0430"):
+        assert code == 0
+        return
+    assert code == 2 and "entries name the same system" in err, err
+
+
+def test_an_nfc_and_an_nfd_name_name_one_system_and_end_spaces_show(small_phase, capsys):
+    ref, subs, out = small_phase
+    shutil.copy(subs / "good.zip", subs / "caf\u00e9.zip")
+    shutil.copy(subs / "good.zip", subs / "cafe\u0301.zip")
+    assert rank_main([str(subs), str(ref), "--out", str(out)]) == 2
+    assert "entries name the same system" in capsys.readouterr().err
+    (subs / "cafe\u0301.zip").rename(subs / "cafe .zip")
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "20"]) == 0
+    assert "cafe\\x20: scored" in capsys.readouterr().err
+    shown = {"ranking.md": "cafe\\\\x20", "ranking.tex": "cafe\\textbackslash{}x20"}
+    for name in OUTPUT_FILES:
+        text = (out / name).read_text(encoding="utf-8")
+        assert shown.get(name, "cafe\\x20") in text and "cafe " not in text, name

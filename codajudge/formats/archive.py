@@ -118,10 +118,7 @@ def _entry(name: str) -> str:
     """An entry name fit for a message, in quotes: each unprintable character escaped alone, the
     bytes of a name that are not UTF-8 (lone surrogates) as their values (``caf\\xe9``, as the
     ranking tables show them), long names cut."""
-    from ..stats.tables import undecodable_as_text  # here, not above: only a refusal needs it
-
-    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in undecodable_as_text(name))
-    return f"'{shorten(shown, 80)}'"
+    return f"'{shorten(safe_display(name), 80)}'"
 
 
 def _entry_path(info: zipfile.ZipInfo, display: str) -> PurePosixPath:

@@ -75,11 +75,30 @@ def unquoted(text: str) -> str | None:
     return text[1:-1] if len(text) > 1 and text[0] == text[-1] and text[0] in "\"'" else None
 
 
+#: Each lone surrogate as text: a byte of a name that is not UTF-8 (which Python reads as U+DC80 to
+#: U+DCFF) as its value, ``\xe9``, any other as ``\ud800``: characters every output and every TeX
+#: engine accepts (U+FFFD is not one).
+SURROGATES_AS_TEXT = {code: f"\\u{code:04x}" for code in range(0xD800, 0xE000)}
+SURROGATES_AS_TEXT.update({0xDC00 + byte: f"\\x{byte:02x}" for byte in range(0x80, 0x100)})
+
+
 def safe_display(name: object) -> str:
-    """A file name (a string or a path) fit to print: control, bidi and other unprintable
-    characters are escaped."""
-    name = str(name)
-    return name if name.isprintable() else repr(name)[1:-1]
+    """A name (a file's, a submission's; a string or a path) fit to print or write anywhere, the one
+    way the kit shows names: the bytes of a name that are not UTF-8 as their values (``caf\\xe9``,
+    ``SURROGATES_AS_TEXT``) and each control, bidi, invisible (a zero-width space) or other
+    unprintable character escaped alone (``\\x1b``, ``\\u200b``; quotes and backslashes stay as
+    they are), and so is a space at either end (``\\x20``), so that no name moves the terminal's
+    cursor, forges a line or hides a character."""
+    text = str(name).translate(SURROGATES_AS_TEXT)
+    inner = range(len(text) - len(text.lstrip()), len(text.rstrip()))
+    return "".join(
+        ch if ch.isprintable() and k in inner else _escaped(ch) for k, ch in enumerate(text)
+    )
+
+
+def _escaped(ch: str) -> str:
+    """One character as its escape: ``\\x1b``, ``\\u200b``, a space as ``\\x20``."""
+    return "\\x20" if ch == " " else repr(ch)[1:-1]
 
 
 def safe_lines(text: str) -> str:

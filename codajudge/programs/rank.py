@@ -7,10 +7,14 @@
 
 SUBMISSIONS_DIR holds one result zip per team or run (a folder of prediction files also works); the
 file name without ``.zip`` names the system (two entries naming one, ``beta.zip`` and a folder
-``beta``, are refused, exit 2); any other entry (hidden ones and an earlier ranking's own output,
-``--out`` or its files, aside) is reported as not ranked. The ranking scores predictions: for a code
-submission (``model.py``), rank the prediction output Codabench keeps of each run (the prediction
-step's output), or give ``--run-code``, which runs each code submission, one at a time, through the
+``beta``, or names that look alike, ``alpha`` and ``ALPHA``, are refused, exit 2); any other entry
+(hidden ones and an earlier ranking's own output, ``--out`` or its files, aside, with a note) is
+reported as not ranked. The ranking scores predictions: a code
+submission (``model.py`` and no status file at its root) is refused before scoring, whatever else it
+holds. A status file is trusted only from the platform's prediction output: rank the prediction
+output Codabench keeps of each run (the prediction step's output), or give ``--run-code`` on the
+submissions as uploaded, which runs each one holding ``model.py`` (whatever status file it holds,
+with a note), one at a time, through the
 phase's prediction step as ``run_local.py`` does (the bundle's ingestion program on the phase's
 input data, under its ``execution_time_limit``, in the bubblewrap sandbox: ``runner.sandbox``) and
 ranks its predictions; it runs none, exit 1, where the sandbox cannot run (install it with ``apt-get
@@ -61,6 +65,7 @@ import shlex
 import sys
 import tempfile
 import time
+import unicodedata
 import zipfile
 from dataclasses import replace
 from concurrent.futures import ProcessPoolExecutor
@@ -71,6 +76,7 @@ from typing import Union
 from ..errors import ConfigError, KitError, SubmissionError, UsageError, counted, first_few
 from ..formats.archive import INGESTION_STATUS, READ_ERRORS, is_ignored, walk_entries
 from ..formats.coverage import OTHER_PHASE_WORDS
+from ..formats.textfile import safe_display
 from ..metrics import get as get_metric
 from ..metrics.edition_module import load_source, loaded_modules
 from ..report import atomic_write, submission_notes
@@ -99,7 +105,6 @@ from ..stats.tables import (
     RankingReport,
     Settings,
     render_csv,
-    undecodable_as_text,
 )
 from ..runner.local import PhaseTask, phase_task, predict, require_sandbox
 from .common import argument_parser, run_parsed
@@ -146,9 +151,10 @@ def find_submissions(
     """(system name, path) of every zip and sub-folder, sorted by name, and (name, why) of every
     other entry, which is not ranked (hidden entries, the ranking's ``out`` folder or a folder
     holding only the way to it, and its files ``OUTPUT_FILES`` when ``folder`` is ``out``, are
-    skipped, with a note). A name's bytes that are not UTF-8 are written as their values
-    (``caf\\xe9``), in every table. UsageError when there is no submission, no such folder (or a
-    file), or two entries name the same system (``beta.zip`` and a folder ``beta``)."""
+    skipped, with a note). A name is shown by ``safe_display`` in every table (bytes that are not
+    UTF-8 as their values, ``caf\\xe9``; unprintable characters and end spaces escaped). UsageError
+    when there is no submission, no such folder (or a file), or two entries name the same system
+    (``beta.zip`` and a folder ``beta``) or names that look alike (``name_as_read``)."""
     listing = sorted(folder.iterdir()) if folder.is_dir() else []
     target = out.resolve() if out else None
     own = [
@@ -158,11 +164,19 @@ def find_submissions(
         or (p.is_file() and p.name in OUTPUT_FILES and folder.resolve() == target)
     ]
     if own:
-        names = ", ".join(undecodable_as_text(p.name) + ("/" if p.is_dir() else "") for p in own)
-        log(f"note: skipped the earlier ranking's own output in {folder} (--out is {out}): {names}")
-    entries = [p for p in listing if p.name[:1] != "." and p not in own]
+        log(
+            f"note: skipped the earlier ranking's own output in {folder} (--out is {out}): "
+            + ", ".join(shown(own))
+        )
+    hidden = [p for p in listing if p.name[:1] == "."]
+    if hidden:
+        log(
+            f"note: skipped the hidden entries (names starting with a dot) in {folder}: "
+            + ", ".join(shown(hidden))
+        )
+    entries = [p for p in listing if p not in hidden and p not in own]
     found = [p for p in entries if p.is_dir() or (p.is_file() and p.suffix.lower() == ".zip")]
-    others = [(undecodable_as_text(p.name), NOT_A_SUBMISSION) for p in entries if p not in found]
+    others = [(safe_display(p.name), NOT_A_SUBMISSION) for p in entries if p not in found]
     if not found:
         problem = "is a file, not a folder" if folder.exists() else "does not exist"
         raise UsageError.single(
@@ -172,22 +186,36 @@ def find_submissions(
             found=first_few([name for name, _ in others]) if others else None,
             hint=None if folder.is_dir() else "give the folder that holds the result zips",
         )
-    names = [undecodable_as_text(path.stem if path.is_file() else path.name) for path in found]
-    clashes = [
-        f"{path.name}{'/' * path.is_dir()}" for n, path in zip(names, found) if names.count(n) > 1
-    ]
+    raw_names = [path.stem if path.is_file() else path.name for path in found]
+    looks = [name_as_read(name) for name in raw_names]
+    clashes = [path for look, path in zip(looks, found) if looks.count(look) > 1]
     if clashes:
         raise UsageError.single(
             str(folder),
-            "entries name the same system (the file name without .zip names it)",
-            expected="one zip or folder per system",
-            found=first_few([undecodable_as_text(name) for name in clashes]),
+            "entries name the same system (the file name without .zip names it), or names that "
+            "look alike (equal but for case, Unicode normal form, invisible characters or "
+            "whitespace at either end)",
+            expected="one zip or folder per system, under names that look different",
+            found=first_few(shown(clashes)),
             hint="remove or rename all but one of each",
         )
-    submissions = list(zip(names, found))
+    submissions = [(safe_display(name), path) for name, path in zip(raw_names, found)]
     for name, why in others:
         log(f"{name}: NOT RANKED: {why}")
     return submissions, others
+
+
+def name_as_read(name: str) -> str:
+    """A system name as a reader takes it: NFKC-normalised, case-folded, without invisible (format,
+    Cf) characters and whitespace at either end; two names equal by it look alike."""
+    visible = "".join(ch for ch in name if unicodedata.category(ch) != "Cf")
+    return unicodedata.normalize("NFKC", visible).casefold().strip()
+
+
+def shown(paths: list[Path]) -> list[str]:
+    """The names of entries of the submissions folder, for a message: each escaped
+    (``safe_display``), a folder's with ``/``."""
+    return [safe_display(p.name) + ("/" if p.is_dir() else "") for p in paths]
 
 
 def score_one(path: Path, spec: TaskSpec, ref_dir: Path, gold: dict, made_here=()) -> Outcome:
@@ -195,6 +223,8 @@ def score_one(path: Path, spec: TaskSpec, ref_dir: Path, gold: dict, made_here=(
     ConfigError (the reference data is wrong) propagates. Its ingestion status (tracks, notes) is
     trusted only where the path is ``made_here``: a prediction output ``--run-code`` made."""
     started = time.monotonic()
+    if path not in made_here and is_code_submission(path):
+        return kit_text("ranking/code_submission", model=MODEL_FILE), time.monotonic() - started
     try:
         outcome: Result | str = score_submission_folder(
             spec, ref_dir, path, gold, path in made_here
@@ -203,31 +233,46 @@ def score_one(path: Path, spec: TaskSpec, ref_dir: Path, gold: dict, made_here=(
         raise  # the reference data is wrong: no submission can be ranked
     except KitError as e:
         outcome = " / ".join(e.render().splitlines())
-        if holds_code(path):
-            outcome = kit_text("ranking/code_submission", model=MODEL_FILE)
     except Exception as e:  # noqa: BLE001 - one broken submission must not stop the others
         outcome = f"internal error ({e.__class__.__name__}: {e})"
     return outcome, time.monotonic() - started
 
 
 def holds_code(path: Path) -> bool:
-    """Whether a submission (zip or folder) is code to run: a ``model.py`` among its files where
+    """Whether a submission (zip or folder) holds code to run: a ``model.py`` among its files where
     the ingestion program finds one (``ingest.find_model_folder``: at any depth, ignored entries
     such as ``__MACOSX/`` left out; a link or other special file so named counts too, which that
-    program refuses, naming it), and no ingestion status at its root (a prediction output holds the
-    submission's files too, as the platform's worker copies them there)."""
+    program refuses, naming it), whatever else it holds."""
+    files = [PurePosixPath(name) for name in entry_names(path) if not name.endswith("/")]
+    return any(f.name == MODEL_FILE and not is_ignored(f) for f in files)
+
+
+def holds_status(path: Path) -> bool:
+    """Whether a submission (zip or folder) holds an ingestion status at its root, as the
+    platform's prediction output does (anyone can write one: it is trusted only where
+    ``--run-code`` made it)."""
     if path.is_dir():
-        names = [relative.as_posix() for relative, _ in walk_entries(path)]
-        has_status = os.path.lexists(path / INGESTION_STATUS)
-    else:
-        try:
-            with zipfile.ZipFile(path) as archive:
-                names = archive.namelist()
-        except READ_ERRORS:
-            return False
-        has_status = INGESTION_STATUS in names
-    files = [PurePosixPath(name) for name in names if not name.endswith("/")]
-    return not has_status and any(f.name == MODEL_FILE and not is_ignored(f) for f in files)
+        return os.path.lexists(path / INGESTION_STATUS)
+    return INGESTION_STATUS in entry_names(path)
+
+
+def is_code_submission(path: Path) -> bool:
+    """Whether a submission is code to run rather than a prediction output: it holds code and no
+    ingestion status (a prediction output holds the submission's files too, as the platform's
+    worker copies them there)."""
+    return holds_code(path) and not holds_status(path)
+
+
+def entry_names(path: Path) -> list[str]:
+    """The relative names of a folder's entries or a zip's members ([] for a zip that cannot be
+    read: scoring it says why)."""
+    if path.is_dir():
+        return [relative.as_posix() for relative, _ in walk_entries(path)]
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return archive.namelist()
+    except READ_ERRORS:
+        return []
 
 
 def code_task(reference: Path, spec: TaskSpec) -> PhaseTask:
@@ -271,6 +316,9 @@ def run_code_submissions(
         if name in code:
             prefix = f"[{code.index(name) + 1}/{len(code)}] {name}"
             log(f"{prefix}: running its code in the sandbox ({limit})")
+            if holds_status(path):
+                note = kit_text("ranking/code_with_status", model=MODEL_FILE)
+                log(f"{prefix}: note: {note}")
             path, said = run_code(task, path, work / str(number))
             log(f"{prefix}: {'NOT RUN: ' if path is None else ''}{said}")
         if path is None:

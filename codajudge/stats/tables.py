@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
+from ..formats.textfile import SURROGATES_AS_TEXT
 from ..metrics import get as get_metric
 from ..texts import csv_text, kit_text
 from .paired import TEST_TITLES
@@ -212,11 +213,6 @@ def cluster_text(report: RankingReport, ranking: TrackRanking, alpha: str = "alp
     )
 
 
-#: Each lone surrogate as text: a byte of a name that is not UTF-8 (which Python reads as U+DC80 to
-#: U+DCFF) as its value, ``\xe9``, any other as ``\ud800``: characters every output and every TeX
-#: engine accepts (U+FFFD is not one).
-SURROGATES_AS_TEXT = {code: f"\\u{code:04x}" for code in range(0xD800, 0xE000)}
-SURROGATES_AS_TEXT.update({0xDC00 + byte: f"\\x{byte:02x}" for byte in range(0x80, 0x100)})
 #: Control characters (newlines, tabs, carriage returns...) and line separators, each as a space.
 LINE_BREAKS_AS_SPACES = dict.fromkeys([*range(32), 127, 0x85, 0x2028, 0x2029], " ")
 ONE_LINE = {**SURROGATES_AS_TEXT, **LINE_BREAKS_AS_SPACES}
@@ -225,11 +221,6 @@ ONE_LINE = {**SURROGATES_AS_TEXT, **LINE_BREAKS_AS_SPACES}
 def one_line(text) -> str:
     """``text`` on one line, undecodable bytes as text (``ONE_LINE``)."""
     return str(text).translate(ONE_LINE)
-
-
-def undecodable_as_text(text) -> str:
-    """``text`` with lone surrogates as text (``SURROGATES_AS_TEXT``)."""
-    return str(text).translate(SURROGATES_AS_TEXT)
 
 
 #: How Markdown and HTML state that a column is printed x 100 (LaTeX: ``TIMES_100``).
