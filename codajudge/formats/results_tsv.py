@@ -20,14 +20,7 @@ from ..errors import ProblemCollector, SubmissionError, counted
 from ..tracks import Track
 from .coverage import OtherPhases
 from .textfile import Lines, refuse_blank_line, shorten
-from .values import (
-    ValueProblem,
-    add_problem,
-    is_decimal,
-    outside_label_set,
-    parse_number,
-    show,
-)
+from .values import ValueProblem, add_problem, is_decimal, outside_label_set, parse_number, show
 
 LAYOUT = "lewidi2023"
 NOTE = (
