@@ -100,7 +100,7 @@ MNLI_IDS = ["63735n", "91383n", "134211e"]
 
 def read_in_phase(path: Path, track=SOFT, ids=IDS):
     phases = {"evaluation": {"snli": list(map(id_hash, EXTRA))}}
-    parts = {"mnli": (MNLI_IDS, "mnli_preds.json")}
+    parts = {"mnli": (lambda: MNLI_IDS, "mnli_preds.json")}
     return read_prediction(
         path, path.name, track, ItemKeys(ids, elsewhere=OtherPhases(track, phases, parts))
     )
@@ -146,7 +146,7 @@ def test_a_uid_of_no_phase_of_the_part_is_refused_naming_the_part_it_is_of(tmp_p
     ]
 
 
-@pytest.mark.parametrize("parts", [{"mnli": (MNLI_IDS, "snli_x.json")}, {}])
+@pytest.mark.parametrize("parts", [{"mnli": (lambda: MNLI_IDS, "snli_x.json")}, {}])
 def test_a_document_of_the_other_parts_records_is_told_that_parts_file_names(tmp_path, parts):
     """snli_x.json holding MNLI's records only, read for MNLI's tracks too (no other file gives
     them) or for no track of that part: the hint names the file names of MNLI's tracks, never

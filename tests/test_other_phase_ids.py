@@ -155,7 +155,8 @@ def test_ids_of_another_tracks_items_of_this_phase_name_that_track_and_its_file(
     file sent as the SNLI one, or both parts in one file): the refusal names the track of that part
     and of the same kind, with its file name, whether no id or only some are this track's."""
     track = track_from_dict(TRACKS["soft_label"])
-    elsewhere = OtherPhases(track, {}, {"rte": (frozenset(PART_IDS), None), "sim": (OWN_IDS, None)})
+    parts = {"rte": (lambda: PART_IDS, None), "sim": (lambda: OWN_IDS, None)}
+    elsewhere = OtherPhases(track, {}, parts)
     keys = ItemKeys(OWN_IDS, elsewhere=elsewhere, tracks=[track, *OTHER_PART_TRACKS])
     path = tmp_path / "file.tsv"
     path.write_text(id_lines("soft_label", OWN_IDS[:own] + PART_IDS), encoding="utf-8")
@@ -166,7 +167,7 @@ def test_ids_of_another_tracks_items_of_this_phase_name_that_track_and_its_file(
 
 def test_an_unknown_id_of_no_other_part_gets_no_other_tracks_hint(tmp_path):
     track = track_from_dict(TRACKS["soft_label"])
-    elsewhere = OtherPhases(track, {}, {"rte": (frozenset(PART_IDS), None)})
+    elsewhere = OtherPhases(track, {}, {"rte": (lambda: PART_IDS, None)})
     keys = ItemKeys(OWN_IDS, elsewhere=elsewhere, tracks=[track, *OTHER_PART_TRACKS])
     path = tmp_path / "file.tsv"
     path.write_text(id_lines("soft_label", OWN_IDS + ["alien"]), encoding="utf-8")
@@ -176,9 +177,18 @@ def test_an_unknown_id_of_no_other_part_gets_no_other_tracks_hint(tmp_path):
 
 
 def test_the_phase_parts_are_every_tracks_dataset_given_or_not():
-    """An id of a part no file is given for is named too: the ingestion knows every part's ids."""
+    """An id of a part no file is given for is named too: the ingestion knows every part's ids,
+    read only when a hint asks for them (a dataset no file gives is not read to score others)."""
     from codajudge.formats.archive import phase_parts
 
     tracks = [track_from_dict(TRACKS["soft_label"]), *OTHER_PART_TRACKS]
-    parts = phase_parts(tracks, {"mp_soft": "file.tsv"}, lambda dataset: [dataset + "-0"])
-    assert parts == {"sim": (["sim-0"], "file.tsv"), "rte": (["rte-0"], None)}
+    read = []
+
+    def ids_of(dataset):
+        read.append(dataset)
+        return [dataset + "-0"]
+
+    parts = phase_parts(tracks, {"mp_soft": "file.tsv"}, ids_of)
+    assert {d: file for d, (_, file) in parts.items()} == {"sim": "file.tsv", "rte": None}
+    assert read == []
+    assert {d: ids() for d, (ids, _) in parts.items()} == {"sim": ["sim-0"], "rte": ["rte-0"]}

@@ -6,6 +6,7 @@ bombs) before anything is written, and a corrupt entry is the submission's probl
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
@@ -387,11 +388,12 @@ def document_tracks(tracks: Sequence[Track]) -> dict[str, list[Track]]:
 
 
 def phase_parts(tracks: Sequence[Track], given: dict[str, str], ids_of) -> dict[str, tuple]:
-    """dataset -> (the phase's ids of it, its file, or None where none is given) of every track's
-    dataset (``given``: track id -> file), so that an id of another part is told that part's
-    track and file, given or not."""
+    """dataset -> (a function giving the phase's ids of it, its file, or None where none is
+    given) of every track's dataset (``given``: track id -> file), so that an id of another part is
+    told that part's track and file, given or not; ``ids_of`` is called only where they are read
+    (``coverage.OtherPhases.parts``), so a dataset no file gives is not read to score the others."""
     ordered = sorted(tracks, key=lambda t: t.id in given)  # a track's file over its part's none
-    return {t.dataset: (ids_of(t.dataset), given.get(t.id)) for t in ordered}
+    return {t.dataset: (functools.partial(ids_of, t.dataset), given.get(t.id)) for t in ordered}
 
 
 def find_track_files(

@@ -177,13 +177,14 @@ class OtherPhases:
 
     def __init__(self, track, phases: Mapping[str, Mapping[str, Sequence[str]]] | None, parts=None):
         self.dataset, self.phases = track.dataset, phases or {}
-        #: dataset -> (the ids of this phase's items of another dataset of the edition, its file or
-        #: None)
-        self.parts = {
-            dataset: (frozenset(ids), file)
-            for dataset, (ids, file) in (parts or {}).items()
-            if dataset != self.dataset
-        }
+        #: dataset -> (a function giving this phase's ids of it, its file or None) (``phase_parts``)
+        self._parts = {d: part for d, part in (parts or {}).items() if d != self.dataset}
+
+    @cached_property
+    def parts(self) -> dict[str, tuple[frozenset, str | None]]:
+        """dataset -> (the ids of this phase's items of another dataset of the edition, its file
+        or None), read when first asked: only a refusal's hint or a JSON document needs them."""
+        return {dataset: (frozenset(ids()), file) for dataset, (ids, file) in self._parts.items()}
 
     def part_of(self, item_id: str) -> str | None:
         """The dataset ``item_id`` is an item of: another of this phase's (``parts``), or any of
