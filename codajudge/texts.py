@@ -17,6 +17,12 @@ from .errors import ConfigError, KitError
 #: The kit's templates, shipped in the package (package data of the wheel).
 KIT_TEMPLATES = Path(__file__).resolve().parent / "templates"
 
+#: Each lone surrogate as text: a byte of a name that is not UTF-8 (which Python reads as U+DC80 to
+#: U+DCFF) as its value, ``\xe9``, any other as ``\ud800``: characters every output and every TeX
+#: engine accepts (U+FFFD is not one).
+SURROGATES_AS_TEXT = {code: f"\\u{code:04x}" for code in range(0xD800, 0xE000)}
+SURROGATES_AS_TEXT.update({0xDC00 + byte: f"\\x{byte:02x}" for byte in range(0x80, 0x100)})
+
 
 #: The byte-order marks of Unicode's other encodings, UTF-32's first (UTF-16LE's opens UTF-32LE's).
 OTHER_BOMS = {

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
+from .. import kinds
+
 from ..errors import ProblemCollector, SubmissionError, counted, plural
 from ..untrusted import read_head
 from .textfile import shorten, unquoted
@@ -207,9 +209,8 @@ class OtherPhases:
         if 2 * count < len(looked_up):
             return None
         own_part = [t for t in tracks if t.dataset == part]
-        other = next(
-            (t for t in own_part if t.kind == track.kind), own_part[0] if own_part else None
-        )
+        same_kind = [t for t in own_part if kinds.of(t) is kinds.of(track)]
+        other = next(iter(same_kind + own_part), None)
         if other is None:
             return None
         return (

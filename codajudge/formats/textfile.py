@@ -19,7 +19,7 @@ from typing import BinaryIO, NamedTuple
 from collections.abc import Iterator, Sequence
 
 from ..errors import SubmissionError
-from ..texts import other_bom, utf8_text
+from ..texts import SURROGATES_AS_TEXT, other_bom, utf8_text
 
 
 class Rule(NamedTuple):
@@ -73,13 +73,6 @@ def unquoted(text: str) -> str | None:
     ``repr`` writes a string), else None."""
     text = text.strip()
     return text[1:-1] if len(text) > 1 and text[0] == text[-1] and text[0] in "\"'" else None
-
-
-#: Each lone surrogate as text: a byte of a name that is not UTF-8 (which Python reads as U+DC80 to
-#: U+DCFF) as its value, ``\xe9``, any other as ``\ud800``: characters every output and every TeX
-#: engine accepts (U+FFFD is not one).
-SURROGATES_AS_TEXT = {code: f"\\u{code:04x}" for code in range(0xD800, 0xE000)}
-SURROGATES_AS_TEXT.update({0xDC00 + byte: f"\\x{byte:02x}" for byte in range(0x80, 0x100)})
 
 
 def safe_display(name: object) -> str:

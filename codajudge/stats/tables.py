@@ -21,9 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
-from ..formats.textfile import SURROGATES_AS_TEXT
 from ..metrics import get as get_metric
-from ..texts import csv_text, kit_text
+from ..texts import SURROGATES_AS_TEXT, csv_text, kit_text
 from .paired import TEST_TITLES
 from .ranking import (
     BY_MEAN_RANK,
