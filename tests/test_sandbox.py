@@ -354,10 +354,39 @@ def test_each_limit_stops_a_submission_that_passes_it(bundle, tmp_path, monkeypa
     assert "sim_pearson" in run_local.run_once(kit, code, "practice")
 
 
-def test_a_limit_that_is_no_number_is_refused(monkeypatch):
-    monkeypatch.setenv("CODAJUDGE_LIMIT_MEMORY_MIB", "8G")
-    with pytest.raises(UsageError, match="a whole number of MiB > 0"):
+@pytest.mark.parametrize("value", ["8G", "0", "²", str(2**30 + 1), "99999999999999"])
+def test_a_limit_that_is_no_whole_number_in_range_is_refused(monkeypatch, value):
+    """ "²" is a digit that int() refuses; a value past the kernel's C long overflowed."""
+    monkeypatch.setenv("CODAJUDGE_LIMIT_MEMORY_MIB", value)
+    with pytest.raises(UsageError, match=f"a whole number of MiB from 1 to {2**30}"):
         sandbox.command("bwrap", ["python", "x"], None)
+
+
+def test_the_probe_of_bwrap_runs_under_no_limit(monkeypatch):
+    """A limit too small for Python to start fails the step, naming the limits; it never makes
+    the probe fail, which would run the step without isolation and without any limit."""
+    monkeypatch.setenv("CODAJUDGE_LIMIT_MEMORY_MIB", "16")
+    probe = sandbox.command("bwrap", ["python", "-c", "import numpy"], None, limited=False)
+    step = sandbox.command("bwrap", ["python", "-c", "import numpy"], None)
+    assert "RLIMIT_DATA" not in probe and "CODAJUDGE_LIMIT_MEMORY_MIB" not in probe
+    assert "RLIMIT_DATA" in step and str(16 * 1024**2) in step
+
+
+def test_a_thread_the_limits_refuse_names_them_in_the_code_and_in_the_kit(monkeypatch):
+    """Python's "can't start new thread" (a stack past the memory limit, or the process limit)
+    names both limits; in the kit's own code it is the limits', not "a bug in the kit"."""
+    from codajudge.programs.common import EXIT_INTERNAL_ERROR, unexpected_failure
+
+    refused = RuntimeError("can't start new thread")
+    assert sandbox.limit_hint(refused) is None  # outside the sandbox: no limit is set
+    monkeypatch.setenv("CODAJUDGE_LIMIT_MEMORY_MIB", "100")
+    monkeypatch.setenv("CODAJUDGE_LIMIT_PROCESSES", "4")
+    hint = sandbox.limit_hint(refused)
+    assert "memory limit is 100 MiB" in hint and "processes limit is 4 processes" in hint
+    assert sandbox.limit_hint(RuntimeError("another failure")) is None
+    message, code = unexpected_failure(refused, "ingestion program", None)
+    assert code != EXIT_INTERNAL_ERROR and "bug in the kit" not in message
+    assert "CODAJUDGE_LIMIT_MEMORY_MIB=N" in message
 
 
 @needs_bwrap

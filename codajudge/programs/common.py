@@ -121,13 +121,23 @@ def run_guarded(
 def unexpected_failure(error: Exception, program: str, details_dir: Path | None) -> tuple[str, int]:
     """The message and exit code of an exception no KitError names. A write on an open stream
     that failed (an OSError naming no file: stdout or stderr on a full disk or a closed log) is the
-    platform's problem (exit 1); anything else is a bug in the kit (exit 3), its traceback saved to
-    ``details_dir`` for organisers."""
+    platform's problem (exit 1), as is one a limit of the local sandbox explains (``limit_hint``);
+    anything else is a bug in the kit (exit 3), its traceback saved to ``details_dir`` for
+    organisers."""
     if isinstance(error, OSError) and error.errno is not None and error.filename is None:
         return (
             f"{program}: the platform could not write the program's output or log, found "
             f"{error.strerror}; neither the submission nor the kit is at fault: run it again, and "
             "if it fails again the organisers must check the worker (a full disk, a closed log)",
+            EXIT_BUNDLE_ERROR,
+        )
+    from ..runner.sandbox import limit_hint  # here: only a failure needs it
+
+    limit = limit_hint(error)
+    if limit is not None:  # the kit's own code passed a limit the organiser set the sandbox
+        return (
+            f"{program}: stopped by the local sandbox's limits ({error.__class__.__name__}: "
+            f"{error}): {limit}",
             EXIT_BUNDLE_ERROR,
         )
     if details_dir is not None:

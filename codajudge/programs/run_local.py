@@ -31,6 +31,7 @@ from ..report import score_meanings
 from ..spec import read_spec
 from ..runner.local import PREDICTION_OUTPUT, PhaseTask, RunResult, run_submission
 from ..runner.local import phase_task, read_competition
+from ..runner.sandbox import limits_in_force
 from .supervisor import HEAD_FULL_NOTE, code_printed, last_progress, past_time_limit
 from ..untrusted import copy_tree, remove_entry
 from .opening import open_submission
@@ -142,7 +143,9 @@ def read_scores(result: RunResult) -> dict[str, float]:
                 raise error_type.single("", own_words(step.stderr))
         tail = "\n".join(step.stderr.strip().splitlines()[-25:])
         reason = f"the {name} exited with code {step.exit_code}"
-        raise SubmissionError.single(name, reason, found=tail or "no message")
+        # a limit the organiser set may leave the step no room to start (numpy's import)
+        hint = limits_in_force()
+        raise SubmissionError.single(name, reason, found=tail or "no message", hint=hint)
     return json.loads((result.output / "scores.json").read_text(encoding="utf-8"))
 
 

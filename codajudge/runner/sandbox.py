@@ -70,19 +70,26 @@ UNISOLATED_NOTE = (
 )
 
 
+#: How Python says a thread could not start (a stack past the memory limit, or the process limit).
+THREAD_REFUSED = "can't start new thread"
+#: The largest value a limit takes (in its unit): the kernel's rlimits are C longs of bytes.
+LARGEST_LIMIT = 2**30
+
+
 @dataclass(frozen=True)
 class Limit:
     """A bound on what the step's code may take: ``env`` holds its value (MiB, or a count for
     processes) when the organiser sets one; ``rlimit``: the resource.RLIMIT_* name it sets (None:
-    /tmp, bwrap's ``--size``); ``error``: what the code sees past it (an exception class and, for an
-    OSError, its errno); ``advice``: what a participant can do about it."""
+    /tmp, bwrap's ``--size``); ``errors``: what the code sees past it (each an exception class with,
+    for an OSError, its errno, or the start of its message); ``advice``: what a participant can do
+    about it."""
 
     name: str
     env: str
     default: int
     unit: str
     rlimit: str | None
-    error: tuple[type, int | None]
+    errors: tuple[tuple[type, int | str | None], ...]
     advice: str
 
     def value(self) -> int:
@@ -90,11 +97,12 @@ class Limit:
         text = os.environ.get(self.env, "").strip()
         if not text:
             return self.default
-        if not text.isdigit() or int(text) == 0:
+        whole = text.isascii() and text.isdigit()  # "²" is a digit that int() refuses
+        if not whole or not 0 < int(text) <= LARGEST_LIMIT:
             raise UsageError.single(
                 self.env,
                 f"not a limit of the sandbox's {self.name}",
-                expected=f"a whole number of {self.unit} > 0",
+                expected=f"a whole number of {self.unit} from 1 to {LARGEST_LIMIT}",
                 found=repr(text[:40]),
                 hint=f"unset it for the default ({self.default} {self.unit})",
             )
@@ -105,8 +113,16 @@ class Limit:
         return self.value() * 1024**2 if self.unit == "MiB" else self.value()
 
     def raised_by(self, error: BaseException) -> bool:
-        kind, number = self.error
-        return isinstance(error, kind) and (number is None or getattr(error, "errno", 0) == number)
+        return any(_is_error(error, kind, detail) for kind, detail in self.errors)
+
+
+def _is_error(error: BaseException, kind: type, detail: int | str | None) -> bool:
+    """Whether ``error`` is a ``kind`` with ``detail``: its errno, the start of its message, or any."""
+    if not isinstance(error, kind):
+        return False
+    if isinstance(detail, str):
+        return str(error).startswith(detail)
+    return detail is None or getattr(error, "errno", 0) == detail
 
 
 #: What the sandboxed step may take. Memory is RLIMIT_DATA (the heap and private writable
@@ -118,7 +134,7 @@ LIMITS = (
         8192,
         "MiB",
         "RLIMIT_DATA",
-        (MemoryError, None),
+        ((MemoryError, None), (RuntimeError, THREAD_REFUSED)),
         "use less memory (a smaller model, smaller batches, fewer copies of the data)",
     ),
     Limit(
@@ -127,7 +143,7 @@ LIMITS = (
         1024,
         "MiB",
         "RLIMIT_FSIZE",
-        (OSError, errno.EFBIG),
+        ((OSError, errno.EFBIG),),
         "write smaller files: return the predictions, the kit writes them",
     ),
     Limit(
@@ -136,7 +152,7 @@ LIMITS = (
         1024,
         "MiB",
         None,
-        (OSError, errno.ENOSPC),
+        ((OSError, errno.ENOSPC),),
         "keep less under /tmp (it is held in memory): delete what you no longer need",
     ),
     Limit(
@@ -145,7 +161,7 @@ LIMITS = (
         256,
         "processes",
         "RLIMIT_NPROC",
-        (OSError, errno.EAGAIN),
+        ((OSError, errno.EAGAIN), (RuntimeError, THREAD_REFUSED)),
         "start fewer processes or threads (a smaller pool, or none)",
     ),
 )
@@ -172,14 +188,13 @@ def limit_hint(error: BaseException) -> str | None:
     """What to do about ``error`` when a limit of the sandbox raised it: which one, how an organiser
     raises it, what a participant can do. None outside the sandbox (on Codabench, the platform's
     container is the limit), where its environment variables are not set."""
-    for limit in LIMITS:
-        value = os.environ.get(limit.env)
-        if value is not None and limit.raised_by(error):
-            return (
-                f"the local sandbox's {limit.name} limit is {value} {limit.unit}, which this may "
-                f"have passed: {limit.advice}; an organiser raises it with {limit.env}=N"
-            )
-    return None
+    hints = [
+        f"the local sandbox's {limit.name} limit is {os.environ[limit.env]} {limit.unit}, which "
+        f"this may have passed: {limit.advice}; an organiser raises it with {limit.env}=N"
+        for limit in LIMITS
+        if limit.env in os.environ and limit.raised_by(error)
+    ]
+    return "; or ".join(hints) or None
 
 
 def limits_in_force() -> str | None:
@@ -240,10 +255,11 @@ def exposed_secret(secrets: Iterable[Path]) -> str | None:
     return None
 
 
-def command(bwrap: str, args: Sequence[str], root: Path | None) -> list[str]:
+def command(bwrap: str, args: Sequence[str], root: Path | None, limited: bool = True) -> list[str]:
     """The bwrap command running ``args`` (with /app paths) in a sandbox that mounts the
-    ``APP_READ_ONLY`` and ``APP_WRITABLE`` folders found in the step's folder ``root`` (its ``app/...``; None: none), in an
-    environment of its own."""
+    ``APP_READ_ONLY`` and ``APP_WRITABLE`` folders found in the step's folder ``root`` (its
+    ``app/...``; None: none), in an environment of its own, under the ``LIMITS`` unless not
+    ``limited`` (``probe``: whether bwrap works is not a question of the step's limits)."""
     out = [bwrap, *ISOLATION.split(), *_tmp_size(bwrap), "--tmpfs", "/tmp"]
     out += [part for mount in _system_mounts() for part in mount]
     for target in APP_READ_ONLY + APP_WRITABLE if root is not None else ():
@@ -259,11 +275,13 @@ def command(bwrap: str, args: Sequence[str], root: Path | None) -> list[str]:
         "TMPDIR": "/tmp",
         "PYTHONUNBUFFERED": "1",
         **locale,
-        **{limit.env: str(limit.value()) for limit in LIMITS},
+        **{limit.env: str(limit.value()) for limit in LIMITS if limited},
     }
     for key, value in sorted(env.items()):
         out += ["--setenv", key, value]
     program = [interpreter() if args[0] == sys.executable else args[0]]
+    if not limited:
+        return out + ["--"] + program + list(args[1:])
     if os.geteuid() == 0:
         warn_once(ROOT_NOTE)
     rlimits = [(limit.rlimit, str(limit.amount())) for limit in LIMITS if limit.rlimit]
@@ -305,7 +323,7 @@ def probe() -> str | None:
 @functools.lru_cache(maxsize=4)
 def _probe_binary(bwrap: str) -> str | None:
     """``probe`` of an installed bwrap: it runs the kit's Python once per process."""
-    args = command(bwrap, [sys.executable, "-c", "import numpy"], None)
+    args = command(bwrap, [sys.executable, "-c", "import numpy"], None, limited=False)
     try:
         done = subprocess.run(args, capture_output=True, text=True, errors="replace", timeout=60)
     except (OSError, subprocess.TimeoutExpired) as e:
