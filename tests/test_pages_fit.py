@@ -316,3 +316,7 @@ def test_the_chaosnli_pages_describe_chaosnlis_prediction_document():
         assert "passed through a softmax" in text and "submit one model per file" in text
     default = load_edition(REPO / "editions" / "default")
     assert layout not in pages.data_page(default)
+    # ocnli's *.json name is CLUE's file of labels (JSON lines), which its own note describes
+    ocnli = load_edition(REPO / "editions" / "ocnli")
+    for text in (pages.render(ocnli, NO_LOCAL, {}, listed, "random"), pages.data_page(ocnli)):
+        assert layout not in text and "ChaosNLI's own prediction file" not in text

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .. import kinds
+from ..kinds.base import DISTRIBUTION
 from ..baselines.interface import IMAGE_PACKAGES
 from ..errors import plural
 from ..formats.archive import document_tracks
@@ -253,10 +254,19 @@ def _other_names(prose: Templates, edition: Edition) -> str:
     return _paragraphs(paragraphs + _json_document(prose, edition))
 
 
+def _gives_distributions(track) -> bool:
+    """Whether ``track``'s values are probability distributions (a soft-label kind's)."""
+    return kinds.of(track).value_type is DISTRIBUTION
+
+
 def _json_document(prose: Templates, edition: Edition) -> list[str]:
     """The paragraph on ChaosNLI's prediction document, with the file names its tracks take it by
-    (``formats.archive.document_tracks``), when the edition has such tracks; else none."""
-    tracks = [t for part in document_tracks(edition.tracks).values() for t in part]
+    (``formats.archive.document_tracks``), when a part of such tracks has a soft-label track (the
+    document's probabilities); else none: a label track's JSON name is another task's file (CLUE's
+    ``ocnli_50k_predict.json``, JSON lines of labels), which its own note describes."""
+    parts = document_tracks(edition.tracks).values()
+    soft_parts = [part for part in parts if any(_gives_distributions(t) for t in part)]
+    tracks = [t for part in soft_parts for t in part]
     patterns = dict.fromkeys(p for t in tracks for p in t.files if p.lower().endswith(".json"))
     if not patterns:
         return []
