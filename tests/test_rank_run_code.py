@@ -194,6 +194,24 @@ def test_a_run_stopped_at_the_phase_limit_is_told_so(tmp_path, monkeypatch):
     )
 
 
+def test_a_run_that_ends_without_a_status_under_set_limits_names_them(tmp_path, monkeypatch):
+    """A limit the organiser set too low leaves the step no room to start (numpy's import): the
+    run not ranked names the limits and their variables, with the value as the sandbox reads it."""
+    from codajudge.programs import rank
+    from codajudge.runner.local import StepResult
+
+    ended = StepResult(1, "", "OpenBLAS error: Memory allocation still failed", False, 0.4, 600)
+    monkeypatch.setattr(rank, "predict", lambda task, path, work, limit: (tmp_path, ended, None))
+    task = SimpleNamespace(time_limit=600)
+    monkeypatch.delenv("CODAJUDGE_LIMIT_MEMORY_MIB", raising=False)
+    _, said = rank.run_code(task, tmp_path / "a.zip", tmp_path / "w")
+    assert "CODAJUDGE_LIMIT" not in said
+    monkeypatch.setenv("CODAJUDGE_LIMIT_MEMORY_MIB", " 7 ")
+    _, said = rank.run_code(task, tmp_path / "a.zip", tmp_path / "w")
+    assert "without an ingestion status" in said
+    assert "memory: 7 MiB (CODAJUDGE_LIMIT_MEMORY_MIB)" in said
+
+
 LAYOUTS = {
     "at the root": ["model.py"],
     "one folder down": ["team/model.py", "team/README.md"],

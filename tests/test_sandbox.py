@@ -362,6 +362,24 @@ def test_a_limit_that_is_no_whole_number_in_range_is_refused(monkeypatch, value)
         sandbox.command("bwrap", ["python", "x"], None)
 
 
+def test_a_limit_above_the_systems_hard_limit_is_refused_before_running(monkeypatch):
+    """The sandbox cannot raise an rlimit past the hard limit it inherits (a traceback inside the
+    step, blamed on the submission): such a value is refused with the most it can be."""
+    import resource
+
+    real = resource.getrlimit
+
+    def hard_100_processes(which):
+        return (100, 100) if which == resource.RLIMIT_NPROC else real(which)
+
+    monkeypatch.setattr(resource, "getrlimit", hard_100_processes)
+    monkeypatch.setenv("CODAJUDGE_LIMIT_PROCESSES", "200")
+    with pytest.raises(UsageError, match="at most 100 processes"):
+        sandbox.command("bwrap", ["python", "x"], None)
+    monkeypatch.setenv("CODAJUDGE_LIMIT_PROCESSES", "100")
+    assert "100" in sandbox.command("bwrap", ["python", "x"], None)
+
+
 def test_the_probe_of_bwrap_runs_under_no_limit(monkeypatch):
     """A limit too small for Python to start fails the step, naming the limits; it never makes
     the probe fail, which would run the step without isolation and without any limit."""

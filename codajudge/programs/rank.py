@@ -107,6 +107,7 @@ from ..stats.tables import (
     render_csv,
 )
 from ..runner.local import PhaseTask, phase_task, predict, require_sandbox
+from ..runner.sandbox import limits_in_force
 from .common import argument_parser, run_parsed
 from .score import score_submission_folder
 from .status import read_status
@@ -341,8 +342,9 @@ def run_code(task: PhaseTask, submission: Path, work: Path) -> tuple[Path | None
     if status is not None:
         said = status.message.splitlines()[0] if status.message else "no message"
         return output, f"prediction step {status.status} in {step.seconds:.1f} s: {said}"
-    exit_code = step.exit_code
-    return None, f"the prediction step ended (exit code {exit_code}) without an ingestion status"
+    ended = f"the prediction step ended (exit code {step.exit_code}) without an ingestion status"
+    limits = limits_in_force()  # a limit the organiser set may leave the step no room to start
+    return None, f"{ended}; {limits}" if limits else ended
 
 
 def score_all(

@@ -109,11 +109,33 @@ class Limit:
         return int(text)
 
     def amount(self) -> int:
-        """The limit as the kernel takes it (bytes, or processes)."""
-        return self.value() * 1024**2 if self.unit == "MiB" else self.value()
+        """The limit as the kernel takes it (bytes, or processes), refused where it is above this
+        system's hard limit of its rlimit, which the sandbox cannot raise."""
+        amount = self.value() * 1024**2 if self.unit == "MiB" else self.value()
+        hard = _hard_limit(self.rlimit)
+        if hard is not None and amount > hard:
+            most = hard // 1024**2 if self.unit == "MiB" else hard
+            raise UsageError.single(
+                self.env,
+                f"above this system's hard limit of the sandbox's {self.name}",
+                expected=f"at most {most} {self.unit}",
+                found=f"{self.value()} {self.unit}",
+                hint=f"set it to {most} or less, or unset it (default {self.default} {self.unit})",
+            )
+        return amount
 
     def raised_by(self, error: BaseException) -> bool:
         return any(_is_error(error, kind, detail) for kind, detail in self.errors)
+
+
+def _hard_limit(rlimit: str | None) -> int | None:
+    """This system's hard limit of ``rlimit`` (a resource.RLIMIT_* name), None where it has none."""
+    if rlimit is None:
+        return None
+    import resource  # here: not on every platform, and only the sandbox sets rlimits
+
+    hard = resource.getrlimit(getattr(resource, rlimit))[1]
+    return None if hard == resource.RLIM_INFINITY else hard
 
 
 def _is_error(error: BaseException, kind: type, detail: int | str | None) -> bool:
@@ -189,7 +211,7 @@ def limit_hint(error: BaseException) -> str | None:
     raises it, what a participant can do. None outside the sandbox (on Codabench, the platform's
     container is the limit), where its environment variables are not set."""
     hints = [
-        f"the local sandbox's {limit.name} limit is {os.environ[limit.env]} {limit.unit}, which "
+        f"the local sandbox's {limit.name} limit is {limit.value()} {limit.unit}, which "
         f"this may have passed: {limit.advice}; an organiser raises it with {limit.env}=N"
         for limit in LIMITS
         if limit.env in os.environ and limit.raised_by(error)
@@ -200,8 +222,8 @@ def limit_hint(error: BaseException) -> str | None:
 def limits_in_force() -> str | None:
     """The sandbox's limits as the step's environment holds them, for a step that stopped without
     saying why; None outside the sandbox (on Codabench)."""
-    held = [(limit, os.environ.get(limit.env)) for limit in LIMITS]
-    said = [f"{limit.name}: {value} {limit.unit} ({limit.env})" for limit, value in held if value]
+    held = [limit for limit in LIMITS if os.environ.get(limit.env, "").strip()]
+    said = [f"{limit.name}: {limit.value()} {limit.unit} ({limit.env})" for limit in held]
     if not said:
         return None
     return "the local sandbox's limits, which an organiser raises with these variables: " + (
