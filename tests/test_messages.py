@@ -397,6 +397,24 @@ def test_a_shared_file_of_the_wrong_suffix_is_told_to_rename_it(name):
     ]
 
 
+@pytest.mark.parametrize("name", ["snli_soft.jsonl", "snli.txt"])
+def test_a_document_of_the_wrong_suffix_is_told_the_name_its_tracks_pattern_takes(name):
+    """A ChaosNLI document named snli_soft.jsonl was told to name its tracks' files snli_soft.tsv
+    and snli_nli.tsv (one file cannot take two names): its name with the suffix of the pattern both
+    tracks share (snli*.json) is the whole fix."""
+    tracks = [
+        track_from_dict(
+            {"id": f"snli_{k}", "kind": "similarity", "dataset": "snli", "files": ["snli*.json"]}
+        )
+        for k in ("soft", "nli")
+    ]
+    renamed = name.rsplit(".", 1)[0] + ".json"
+    assert ignored_file_notes([name], tracks) == [
+        f"file {name!r} matches no track and was ignored; it was probably meant for tracks "
+        f"'snli_soft' and 'snli_nli': rename it {renamed}"
+    ]
+
+
 def sts_tracks(*numbered: tuple[str, str]) -> list:
     """Similarity tracks named as sts2017's are: (SemEval track number, track id) each."""
     return [

@@ -578,12 +578,19 @@ def _meant_for(name: str, meant: Sequence[Track]) -> str:
 
 
 def _shared_name(name: str, meant: Sequence[Track]) -> str | None:
-    """The file name (no pattern) every track of ``meant`` accepts that is ``name`` but for its
-    suffix, in any case (``ArMIS_results.tsv`` for ``ArMIS_results.txt``), else None."""
-    stem = PurePosixPath(name).stem.lower()
+    """The file name every track of ``meant`` accepts that is ``name`` but for its suffix, in any
+    case: a name they share (``ArMIS_results.tsv`` for ``ArMIS_results.txt``), or ``name``'s stem
+    with the suffix of a pattern they share where it then fits (``snli_soft.json`` for a ChaosNLI
+    document ``snli_soft.jsonl``, by ``snli*.json``); else None."""
+    stem = PurePosixPath(name).stem
     shared = set.intersection(*(set(t.file_names) for t in meant))
-    fits = (n for n in sorted(shared) if "*" not in n and PurePosixPath(n).stem.lower() == stem)
-    return next(fits, None)
+    for accepted in sorted(shared):
+        renamed = stem + PurePosixPath(accepted).suffix if "*" in accepted else accepted
+        same_stem = PurePosixPath(renamed).stem.lower() == stem.lower()
+        other_suffix = renamed.lower() != PurePosixPath(name).name.lower()
+        if same_stem and other_suffix and fnmatchcase(renamed.lower(), accepted.lower()):
+            return renamed
+    return None
 
 
 def _holds_words(words: list[str], pattern: str) -> bool:
