@@ -169,6 +169,21 @@ def write_submission(folder: Path, code: str) -> Path:
     return folder
 
 
+def submission_of(tmp_path: Path, files: dict[str, str], zipped: bool) -> Path:
+    """``files`` (relative name -> text) written in the folder ``tmp_path/sub``, and, ``zipped``,
+    as the zip ``tmp_path/sub.zip`` too, which is then the submission."""
+    folder = tmp_path / "sub"
+    for relative, text in files.items():
+        (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+        (folder / relative).write_text(text, encoding="utf-8")
+    if not zipped:
+        return folder
+    with zipfile.ZipFile(tmp_path / "sub.zip", "w") as archive:
+        for relative, text in files.items():
+            archive.writestr(relative, text)
+    return tmp_path / "sub.zip"
+
+
 def run_scoring_program(phase_root: Path, res: Path, output=None) -> subprocess.CompletedProcess:
     """The real scoring program's main on INPUT = {ref, res}, in this process, writing to
     ``output`` (default: ``phase_root/scores``): its exit code and what it printed (its script in
@@ -655,16 +670,7 @@ def test_a_submission_of_only_dotfiles_names_them_zipped_or_not(tmp_path, capfd,
     """A zip is extracted without its ignored entries, so nothing would be left to name: "found
     no files" would be untrue for a zip as for a folder."""
     phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
-    sub = tmp_path / "sub"
-    sub.mkdir()
-    files = {".DS_Store": "x", ".sts.tsv": "a\t1\n"}
-    for name, text in files.items():
-        (sub / name).write_text(text)
-    if zipped:
-        with zipfile.ZipFile(tmp_path / "sub.zip", "w") as zf:
-            for name, text in files.items():
-                zf.writestr(name, text)
-        sub = tmp_path / "sub.zip"
+    sub = submission_of(tmp_path, {".DS_Store": "x", ".sts.tsv": "a\t1\n"}, zipped)
     out = tmp_path / "out"
     result = main([str(phase["input"]), str(out), str(sub)])
     err = capfd.readouterr().err
@@ -686,13 +692,7 @@ def test_a_script_from_another_platform_is_told_what_this_competition_runs(
     """A run.py or main.py without model.py, as a folder or a zip: the refusal names them and says
     how to make model.py, not how to name files."""
     phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
-    submission = tmp_path / ("sub.zip" if zipped else "sub")
-    for name, text in files.items():
-        (tmp_path / "sub" / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / "sub" / name).write_text(text, encoding="utf-8")
-        if zipped:
-            with zipfile.ZipFile(submission, "a") as archive:
-                archive.writestr(name, text)
+    submission = submission_of(tmp_path, files, zipped)
     out = tmp_path / "out"
     result = main([str(phase["input"]), str(out), str(submission)])
     err = assert_failed_cleanly(out, capfd.readouterr().err, result, [f"found {found}"])
@@ -717,13 +717,7 @@ def test_a_submission_whose_metadata_codabench_runs_is_refused_and_not_scored(
         "run.py": "import shutil, time; shutil.copytree('preds', '/app/output'); time.sleep(70)\n",
         "preds/sts.tsv": (tmp_path / "made" / "sts.tsv").read_text(encoding="utf-8"),
     }
-    submission = tmp_path / ("sub.zip" if zipped else "sub")
-    for relative, text in files.items():
-        (tmp_path / "sub" / relative).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / "sub" / relative).write_text(text, encoding="utf-8")
-        if zipped:
-            with zipfile.ZipFile(submission, "a") as archive:
-                archive.writestr(relative, text)
+    submission = submission_of(tmp_path, files, zipped)
     out = tmp_path / "out"
     result = main([str(phase["input"]), str(out), str(submission)])
     needles = [name, "Codabench runs the command of this file itself", "outside the competition's"]

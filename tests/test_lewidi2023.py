@@ -217,6 +217,20 @@ def test_a_results_file_of_as_many_rows_as_another_phases_items_is_noted(brexit_
     assert not any("no ids" in w for w in read_prediction(path, path.name, SOFT, keys).warnings)
 
 
+def refused_for_both_tracks(path: Path, golds) -> str:
+    """The one refusal of a results file read, as the layout's file, for HS-Brexit's soft and hard
+    tracks (``golds``, the ``brexit_dev`` fixture's)."""
+    refusals = FileRefusals()
+    for track, gold in zip((SOFT, HARD), golds):
+        track = track_from_dict({**track.to_dict(), "files": [path.name]})
+        refusals.attempt(
+            read_prediction, path, path.name, track, ItemKeys(gold.ids, gold.annotators)
+        )
+    with pytest.raises(SubmissionError) as refused:
+        refusals.raise_if_any()
+    return str(refused.value)
+
+
 @pytest.mark.parametrize(
     "row, found",
     [
@@ -235,15 +249,7 @@ def test_a_results_file_of_another_layout_is_told_the_2023_layout_once(
     ids, in one message for both its tracks."""
     path = tmp_path / "HS-Brexit_results.tsv"
     path.write_text(f"{row}\n" * len(brexit_dev[0].ids))
-    refusals = FileRefusals()
-    for track, gold in zip((SOFT, HARD), brexit_dev):
-        track = track_from_dict({**track.to_dict(), "files": [path.name]})
-        refusals.attempt(
-            read_prediction, path, path.name, track, ItemKeys(gold.ids, gold.annotators)
-        )
-    with pytest.raises(SubmissionError) as refused:
-        refusals.raise_if_any()
-    message = str(refused.value)
+    message = refused_for_both_tracks(path, brexit_dev)
     assert message.count(path.name) == 1 and "line 1: " in message and found in message, message
     assert "expected 3 tab-separated fields, label<TAB>p0<TAB>p1, no id" in message
     assert "<track id>.tsv" in message and "ID<TAB>VALUE" in message
@@ -256,7 +262,7 @@ def test_a_tracks_own_file_of_ids_and_probabilities_is_refused_not_read_by_posit
     """The trial's armis_soft.tsv (ID<TAB>p0<TAB>p1, reversed order) was read in the 2023 layout:
     its ids taken as hard labels, its rows aligned by position (7.71 for the gold's 0.22)."""
     soft, hard = brexit_dev
-    ids = [make_id(i) if make_id is not str else i for i in soft.ids]
+    ids = [make_id(i) for i in soft.ids]
     rows = [f"{i}\t{p0}\t{p1}" for i, (p0, p1) in zip(ids, soft.gold)][::-1]
     path = tmp_path / "soft.tsv"
     path.write_text("\n".join(rows) + "\n")
@@ -280,15 +286,7 @@ def test_a_results_file_with_an_id_column_is_told_to_remove_it_once(brexit_dev, 
     soft, _ = brexit_dev
     path = tmp_path / "HS-Brexit_results.tsv"
     path.write_text("".join(f"{i}\t0.5\t0.5\n" for i in soft.ids))
-    refusals = FileRefusals()
-    for track, gold in zip((SOFT, HARD), brexit_dev):
-        track = track_from_dict({**track.to_dict(), "files": [path.name]})
-        refusals.attempt(
-            read_prediction, path, path.name, track, ItemKeys(gold.ids, gold.annotators)
-        )
-    with pytest.raises(SubmissionError) as refused:
-        refusals.raise_if_any()
-    message = str(refused.value)
+    message = refused_for_both_tracks(path, brexit_dev)
     assert message.count(path.name) == 1 and "line 1: the first column holds ids" in message
     assert "label outside" not in message
     assert "Remove the id column, keeping the rows in item order, the hard label first" in message

@@ -1622,25 +1622,31 @@ def test_a_teams_file_that_is_not_utf8_is_refused_naming_the_line_and_byte(tmp_p
     assert read_teams(path).exact == {"good": "alpha", "weak": "beta"}
 
 
-def test_the_negation_of_the_best_run_is_not_tied_with_it_and_an_affine_copy_is(tmp_path):
-    """Issue 22 item 9 through the ranking (``paired.pearson_test``): r23 = -1 tests r12 against 0."""
-    rng = np.random.default_rng(91)
-    ref, subs = tmp_path / "ref", tmp_path / "subs"
+def _similarity_runs(ref: Path, subs: Path, gold, runs: dict) -> None:
+    """A reference folder ``ref`` of one similarity track "sim" with ``gold``'s scores (ids s0,
+    s1, ...), and in ``subs`` one result zip per run of ``runs`` (name -> predictions)."""
     ref.mkdir()
     subs.mkdir()
     (ref / "task.json").write_text(
         json.dumps(_spec([{"id": "sim", "kind": "similarity", "dataset": "sim"}]))
     )
-    gold = rng.uniform(0, 5, 150)
     ids = [f"s{i}" for i in range(gold.size)]
     write_items(
         ref / "sim.jsonl",
         [{"id": i, "texts": ["a", "b"], "score": float(g)} for i, g in zip(ids, gold)],
     )
-    best = gold + rng.normal(0, 0.7, gold.size)
-    runs = {"best": best, "negated": -best, "copy": 2.0 * best + 1.0, "flat": np.full(150, 2.0)}
     for name, values in runs.items():
         _zip(subs / f"{name}.zip", {"sim.tsv": _tsv(ids, [repr(float(v)) for v in values])})
+
+
+def test_the_negation_of_the_best_run_is_not_tied_with_it_and_an_affine_copy_is(tmp_path):
+    """Issue 22 item 9 through the ranking (``paired.pearson_test``): r23 = -1 tests r12 against 0."""
+    rng = np.random.default_rng(91)
+    ref, subs = tmp_path / "ref", tmp_path / "subs"
+    gold = rng.uniform(0, 5, 150)
+    best = gold + rng.normal(0, 0.7, gold.size)
+    runs = {"best": best, "negated": -best, "copy": 2.0 * best + 1.0, "flat": np.full(150, 2.0)}
+    _similarity_runs(ref, subs, gold, runs)
     assert (
         rank_main([str(subs), str(ref), "--out", str(tmp_path / "out"), "--resamples", "50"]) == 0
     )
@@ -1735,21 +1741,10 @@ def test_affine_copies_whose_r_differ_in_the_last_bit_are_all_the_best_score(tmp
     it. Equal to rounding, the three are the best score: "-" each, listed by name."""
     rng = np.random.default_rng(6)
     ref, subs, out = tmp_path / "ref", tmp_path / "subs", tmp_path / "out"
-    ref.mkdir()
-    subs.mkdir()
-    (ref / "task.json").write_text(
-        json.dumps(_spec([{"id": "sim", "kind": "similarity", "dataset": "sim"}]))
-    )
     gold = rng.uniform(0, 5, 30)
-    ids = [f"s{i}" for i in range(gold.size)]
-    write_items(
-        ref / "sim.jsonl",
-        [{"id": i, "texts": ["a", "b"], "score": float(g)} for i, g in zip(ids, gold)],
-    )
     alpha = gold + rng.normal(0, 0.7, gold.size)
     runs = {"alpha": alpha, "gamma": alpha, "zeta": 2.0 * alpha + 1.0, "flat": np.full(30, 2.0)}
-    for name, values in runs.items():
-        _zip(subs / f"{name}.zip", {"sim.tsv": _tsv(ids, [repr(float(v)) for v in values])})
+    _similarity_runs(ref, subs, gold, runs)
     assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "50"]) == 0
     found = [r for r in csv.DictReader((out / "ranking.csv").open()) if r["table"] == "sim"]
     values = {r["system"]: float(r["value"]) for r in found}

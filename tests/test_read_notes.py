@@ -62,19 +62,22 @@ def test_each_soft_label_read_another_way_leaves_one_note():
     ]
 
 
+#: A multilabel soft-label track (lewidi2025's ven_soft).
+VEN_SOFT = track_from_dict(
+    {
+        "id": "ven_soft",
+        "kind": "soft_label",
+        "scale": "multilabel",
+        "dataset": "ven",
+        "labels": ["contradiction", "entailment", "neutral"],
+    }
+)
+
+
 def test_a_multilabel_soft_label_of_one_p_chosen_per_label_is_noted():
     """On a multilabel track a list of K numbers is read as P(chosen) per label, the pairs
     [1 - p, p], with a note; a list of another length names both forms it takes."""
-    ven = track_from_dict(
-        {
-            "id": "ven_soft",
-            "kind": "soft_label",
-            "scale": "multilabel",
-            "dataset": "ven",
-            "labels": ["contradiction", "entailment", "neutral"],
-        }
-    )
-    assert soft_label([0.25, 1, 0], ven) == (
+    assert soft_label([0.25, 1, 0], VEN_SOFT) == (
         [[0.75, 0.25], [0.0, 1.0], [1.0, 0.0]],
         [ReadNote(CHOSEN_ONLY)],
     )
@@ -83,7 +86,7 @@ def test_a_multilabel_soft_label_of_one_p_chosen_per_label_is_noted():
         "[1 - P(chosen), P(chosen)] pairs"
     ]
     with pytest.raises(ValueProblem) as problem:
-        soft_label([0.5, 0.5], ven)
+        soft_label([0.5, 0.5], VEN_SOFT)
     assert problem.value.expected == (
         "a list of 3 [P(not chosen), P(chosen)] pairs, or of 3 P(chosen) values, one per label "
         "(contradiction, entailment, neutral)"
@@ -100,21 +103,12 @@ def test_a_multilabel_soft_label_of_one_p_chosen_per_label_is_noted():
 def test_a_p_chosen_list_holding_a_boolean_or_a_quoted_number_names_it(wrong, hint):
     """K values P(chosen) with ``true`` or ``"0.3"`` among them are refused for that value, with
     its fix, not as a pair of the wrong length ("wrong pair length, found 'true'"); so is a pair's."""
-    ven = track_from_dict(
-        {
-            "id": "ven_soft",
-            "kind": "soft_label",
-            "scale": "multilabel",
-            "dataset": "ven",
-            "labels": ["contradiction", "entailment", "neutral"],
-        }
-    )
     for value, what in (
         ([wrong, 0.5, 0], "soft label"),
         ([[0.5, 0.5], [wrong, 1], [1, 0]], "pair for 'entailment'"),
     ):
         with pytest.raises(ValueProblem) as problem:
-            soft_label(value, ven)
+            soft_label(value, VEN_SOFT)
         assert problem.value.message == f"{what} holds a value that is not a finite number"
         assert problem.value.found == show_json(wrong)
         assert problem.value.hint.startswith(hint)
