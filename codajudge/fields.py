@@ -335,24 +335,12 @@ def resolve(schema, value):
 
 
 def choice(
-    doc: str,
-    choices: Sequence[str],
-    what: str = "",
-    default: str | None = None,
-    required: bool = False,
-    synonyms: Mapping[str, str] = {},
+    doc: str, choices: Sequence[str], what: str = "", default: str | None = None, **options
 ) -> Field:
-    """A string that must be one of ``choices``; ``what`` names a bad one in messages; ``synonyms``:
-    other names meaning one of them (``Field.synonyms``)."""
-    return Field(
-        STR,
-        doc,
-        required=required,
-        default=default,
-        choices=tuple(choices),
-        what=what,
-        synonyms=synonyms,
-    )
+    """A string that must be one of ``choices``; ``what`` names a bad one in messages; ``options``:
+    the field's ``required`` and ``synonyms`` (other names meaning one of the choices:
+    ``Field.synonyms``)."""
+    return Field(STR, doc, default=default, choices=tuple(choices), what=what, **options)
 
 
 def strings(doc: str, example: str = "", required: bool = False) -> Field:
