@@ -351,19 +351,19 @@ def _imperfect_gold_hint(metric, value: float, n_labels: int) -> str | None:
             f"({metric.module_file} registers {metric.direction.upper()})"
         )
     module = own_module_of(metric.name)
-    if metric.on_gold is not None and module:
+    if not module:
+        return None
+    if metric.on_gold is not None:
         return (
             f"{module} registers {metric.name}'s on_gold, whose value for this gold is not what "
             f"the metric scores it ({value:.6g}): correct on_gold (the metric's value when the "
             "gold is submitted) or widen on_gold_tolerance"
         )
-    if metric.on_gold is None and module:
-        return (
-            f"{own_module_of(metric.name)} registers {metric.name} without on_gold: where the "
-            "gold's best value is not the range's end, declare on_gold (and on_gold_tolerance) as "
-            "the README's 'An edition's own metric' says"
-        )
-    return None
+    return (
+        f"{module} registers {metric.name} without on_gold: where the "
+        "gold's best value is not the range's end, declare on_gold (and on_gold_tolerance) as "
+        "the README's 'An edition's own metric' says"
+    )
 
 
 def _key_differences(columns: list[str], written: list[str]) -> str:

@@ -226,8 +226,7 @@ def evaluation_section(
 def _kind_checks(prose: Templates, edition: Edition) -> str:
     """The checks of the values of the edition's kinds (``kinds/KIND_checks``, one per line), each
     once, each after ``; ``."""
-    own = [kind for kind in _kinds(edition) if prose.has(f"kinds/{kind.name}_checks")]
-    checks = "\n".join(kind_text(prose, kind, "checks") for kind in own).splitlines()
+    checks = "\n".join(_own_kind_texts(prose, edition, "checks")).splitlines()
     return "".join("; " + check for check in dict.fromkeys(checks))
 
 
@@ -254,18 +253,14 @@ def _other_names(prose: Templates, edition: Edition) -> str:
     return _paragraphs(paragraphs + _json_document(prose, edition))
 
 
-def _gives_distributions(track) -> bool:
-    """Whether ``track``'s values are probability distributions (a soft-label kind's)."""
-    return kinds.of(track).value_type is DISTRIBUTION
-
-
 def _json_document(prose: Templates, edition: Edition) -> list[str]:
     """The paragraph on ChaosNLI's prediction document, with the file names its tracks take it by
     (``formats.archive.document_tracks``), when a part of such tracks has a soft-label track (the
     document's probabilities); else none: a label track's JSON name is another task's file (CLUE's
     ``ocnli_50k_predict.json``, JSON lines of labels), which its own note describes."""
     parts = document_tracks(edition.tracks).values()
-    soft_parts = [part for part in parts if any(_gives_distributions(t) for t in part)]
+    # a soft-label kind's values are probability distributions
+    soft_parts = [p for p in parts if any(kinds.of(t).value_type is DISTRIBUTION for t in p)]
     tracks = [t for part in soft_parts for t in part]
     patterns = dict.fromkeys(p for t in tracks for p in t.files if p.lower().endswith(".json"))
     if not patterns:
@@ -286,6 +281,12 @@ def _kinds(edition: Edition) -> list[kinds.Kind]:
     """The kinds of the edition's tracks, in registry order."""
     present = [kinds.of(t) for t in edition.tracks]
     return [kind for kind in kinds.REGISTRY.values() if kind in present]
+
+
+def _own_kind_texts(prose: Templates, edition: Edition, part: str) -> list[str]:
+    """The texts ``kinds/KIND_PART`` of the edition's kinds that have one, in registry order."""
+    present = [kind for kind in _kinds(edition) if prose.has(f"kinds/{kind.name}_{part}")]
+    return [kind_text(prose, kind, part) for kind in present]
 
 
 def _with_aliases(prose: Templates, t, label: str) -> str:
@@ -510,11 +511,7 @@ def evaluation_page(edition: Edition, score: LocalScore) -> str:
     """``score``: what the starting kit can score (``LocalScore``), whose local phase shows what a
     public-gold phase shows."""
     prose = Templates.of(edition.folder)
-    edges = [
-        kind_text(prose, kind, "edge_cases")
-        for kind in _kinds(edition)
-        if prose.has(f"kinds/{kind.name}_edge_cases")
-    ]
+    edges = _own_kind_texts(prose, edition, "edge_cases")
     if any(metric in ROUNDED for t in edition.tracks for metric in t.metrics):
         edges.append(prose.fill("evaluation/lewidi_rounding"))
     notes = [prose.fill("evaluation/edge_cases", edge_cases=" ".join(edges))] if edges else []

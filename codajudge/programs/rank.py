@@ -164,17 +164,14 @@ def find_submissions(
         if (p.is_dir() and target and _leads_only_to(p, target))
         or (p.is_file() and p.name in OUTPUT_FILES and folder.resolve() == target)
     ]
-    if own:
-        log(
-            f"note: skipped the earlier ranking's own output in {folder} (--out is {out}): "
-            + ", ".join(shown(own))
-        )
     hidden = [p for p in listing if p.name[:1] == "."]
-    if hidden:
-        log(
-            f"note: skipped the hidden entries (names starting with a dot) in {folder}: "
-            + ", ".join(shown(hidden))
-        )
+    skipped = {
+        f"the earlier ranking's own output in {folder} (--out is {out})": own,
+        f"the hidden entries (names starting with a dot) in {folder}": hidden,
+    }
+    for what, paths in skipped.items():
+        if paths:
+            log(f"note: skipped {what}: " + ", ".join(shown(paths)))
     entries = [p for p in listing if p not in hidden and p not in own]
     found = [p for p in entries if p.is_dir() or (p.is_file() and p.suffix.lower() == ".zip")]
     others = [(safe_display(p.name), NOT_A_SUBMISSION) for p in entries if p not in found]
@@ -224,7 +221,9 @@ def score_one(path: Path, spec: TaskSpec, ref_dir: Path, gold: dict, made_here=(
     ConfigError (the reference data is wrong) propagates. Its ingestion status (tracks, notes) is
     trusted only where the path is ``made_here``: a prediction output ``--run-code`` made."""
     started = time.monotonic()
-    if path not in made_here and is_code_submission(path):
+    # code to run rather than a prediction output: code and no ingestion status (a prediction
+    # output holds the submission's files too, as the platform's worker copies them there)
+    if path not in made_here and holds_code(path) and not holds_status(path):
         return kit_text("ranking/code_submission", model=MODEL_FILE), time.monotonic() - started
     try:
         outcome: Result | str = score_submission_folder(
@@ -255,13 +254,6 @@ def holds_status(path: Path) -> bool:
     if path.is_dir():
         return os.path.lexists(path / INGESTION_STATUS)
     return INGESTION_STATUS in entry_names(path)
-
-
-def is_code_submission(path: Path) -> bool:
-    """Whether a submission is code to run rather than a prediction output: it holds code and no
-    ingestion status (a prediction output holds the submission's files too, as the platform's
-    worker copies them there)."""
-    return holds_code(path) and not holds_status(path)
 
 
 def entry_names(path: Path) -> list[str]:

@@ -57,22 +57,6 @@ def _check_metadata(res_dir: Path) -> None:
             )
 
 
-def check_prediction_step(res_dir: Path, status: IngestionStatus) -> None:
-    """Refuse to score when the prediction step (ingestion or submitted code) failed; ``status``
-    is ``read_status(res_dir)`` (an ``ok`` one for a plain result submission)."""
-    if status.status != OK:
-        # the prediction step's own message (its lines kept), cut to STATUS_MESSAGE_CHARS; the
-        # kit's own UNREADABLE_MESSAGE passes through unchanged
-        failure = shorten(safe_lines(own_words(status.message)), STATUS_MESSAGE_CHARS)
-        cut = failure.endswith("...") and len(failure) > STATUS_MESSAGE_CHARS
-        raise SubmissionError.single(
-            INGESTION_STATUS,
-            f"the prediction step failed: {failure}",
-            hint="the ingestion program's log has the whole message" if cut else None,
-        )
-    _check_metadata(res_dir)
-
-
 #: The prediction step's status files, read from the root of a zip (its extraction leaves them out).
 STATUS_FILES = (INGESTION_STATUS, "metadata")
 IGNORED_STATUS = (
@@ -88,9 +72,18 @@ def prediction_status(spec: TaskSpec, folder: Path) -> tuple[IngestionStatus, li
     status = read_status(folder)
     if spec.extra.get(SCORING_ONLY) is True:
         return IngestionStatus(OK, ""), [IGNORED_STATUS] if status else []
-    status = status or IngestionStatus(OK, "")  # none: a plain result submission
-    check_prediction_step(folder, status)
-    return status, []
+    if status is not None and status.status != OK:  # the prediction step (or its code) failed
+        # the prediction step's own message (its lines kept), cut to STATUS_MESSAGE_CHARS; the
+        # kit's own UNREADABLE_MESSAGE passes through unchanged
+        failure = shorten(safe_lines(own_words(status.message)), STATUS_MESSAGE_CHARS)
+        cut = failure.endswith("...") and len(failure) > STATUS_MESSAGE_CHARS
+        raise SubmissionError.single(
+            INGESTION_STATUS,
+            f"the prediction step failed: {failure}",
+            hint="the ingestion program's log has the whole message" if cut else None,
+        )
+    _check_metadata(folder)
+    return status or IngestionStatus(OK, ""), []  # none: a plain result submission
 
 
 def score_submission_folder(

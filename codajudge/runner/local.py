@@ -298,7 +298,7 @@ def predict(
         args = sandbox.command(sandbox.bwrap_binary(), inside, step)
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}  # bwrap sets the step's
     else:
-        sandbox.warn_unisolated(unisolated)
+        sandbox.warn_once(sandbox.UNISOLATED_NOTE.format(reason=unisolated))
         args = program_command(program, str(step), is_scoring=False)
         env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=str(GUARD_SITE))
         env[FORBIDDEN_ENV] = str(task.reference_data.resolve())

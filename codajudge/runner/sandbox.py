@@ -359,11 +359,6 @@ def _probe_binary(bwrap: str) -> str | None:
 _warned: list[str] = []
 
 
-def warn_unisolated(reason: str) -> None:
-    """Say on stderr, once per process, that the step ran without isolation."""
-    warn_once(UNISOLATED_NOTE.format(reason=reason))
-
-
 def warn_once(note: str) -> None:
     """Say ``note`` on stderr, once per process."""
     if note not in _warned:
