@@ -30,7 +30,7 @@ from ..compose import score_rows
 from ..leaks import HiddenSplit, check_public_tree, read_known_leaks, text_key
 from ..phase_gold import later_hidden_pairs, rescored
 from .findings import Findings, as_int, relative_path, scratch_folder
-from .v2 import phase_dates, scored_tasks
+from .v2 import phase_dates, references as scored_references
 
 
 def _gold_digest(folder: Path) -> str:
@@ -349,13 +349,12 @@ def check_rescored(doc: dict, references: dict[str, Reference], findings: Findin
     """A finding for each (earlier, later) pair of the dated hidden-gold phases, the later one not
     post-campaign, that score items in common."""
     phases = []
-    for phase, task in scored_tasks(doc):
-        reference = references[task["reference_data"]]
+    for name, value, _, phase in scored_references(doc):
+        reference = references[value]
         spec = reference.result.spec
         hidden = reference.items.items() if spec.hide_gold else ()
         keys = {_item_key(dataset, item) for dataset, items in hidden for item in items}
         dates = phase_dates(phase, reference.where, Findings())  # (start, end)
-        name = str(phase.get("name"))
         phases.append(ScoredPhase(spec.phase, name, reference.where, *dates, spec.hide_gold, keys))
     for earlier, later in later_hidden_pairs([p for p in phases if p.start is not None]):
         if shared := len(earlier.keys & later.keys):

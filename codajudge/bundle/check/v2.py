@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from functools import partial
 from pathlib import Path
-from collections.abc import Iterator
 
 from ...baselines.interface import KIT_IMAGE
 from ...errors import Problem
@@ -292,16 +291,6 @@ def phase_dates(phase: dict, where: str, findings: Findings) -> tuple:
     return tuple(parse_date(phase.get(key), f"{where}.{key}", findings) for key in ("start", "end"))
 
 
-def scored_tasks(doc: dict) -> Iterator[tuple[dict, dict]]:
-    """(phase, task) of every task with reference data, in phase order (of a bundle whose yaml
-    the v2 check found sound)."""
-    tasks = {task["index"]: task for task in doc["tasks"]}
-    for phase in sorted(doc["phases"], key=lambda p: p["index"]):
-        for ref in phase["tasks"]:
-            if tasks[ref].get("reference_data"):
-                yield phase, tasks[ref]
-
-
 def score_keys(doc: dict) -> list[str]:
     """The keys the scoring program must write: the columns of the (first) leaderboard that the
     platform does not compute (of a yaml the checks found sound)."""
@@ -318,9 +307,14 @@ def column_sortings(doc: dict) -> dict[str, tuple[str, str, object]]:
 
 
 def references(doc: dict) -> list[tuple[str, str, str | None, dict]]:
+    """(phase name, reference_data path, input_data path or None, phase) of every task with
+    reference data, in phase order (of a bundle whose yaml the v2 check found sound)."""
+    tasks = {task["index"]: task for task in doc["tasks"]}
     return [
-        (str(phase.get("name")), task["reference_data"], task.get("input_data"), phase)
-        for phase, task in scored_tasks(doc)
+        (str(phase.get("name")), tasks[ref]["reference_data"], tasks[ref].get("input_data"), phase)
+        for phase in sorted(doc["phases"], key=lambda p: p["index"])
+        for ref in phase["tasks"]
+        if tasks[ref].get("reference_data")
     ]
 
 
