@@ -24,17 +24,16 @@ _CONSTANT_NOTE = (
 
 
 def _centred_unit(values) -> np.ndarray:
-    """Values centred on their mean and divided by their largest deviation.
+    """Values divided by their largest magnitude (``_unit``), then centred on their mean and divided
+    by their largest deviation.
 
     Pearson r is unchanged by shifting and scaling either series; doing both first keeps squares and
     products finite for predictions such as 1e200 and normal for 1e-170 (which would otherwise
     overflow or underflow and read as a constant series).
     """
-    v = np.asarray(values, dtype=float)
+    v = _unit(values)
     if not v.size:
         return v
-    largest = np.max(np.abs(v))
-    v = v / largest if largest > 0 else v
     deviation = v - v.mean()
     spread = np.max(np.abs(deviation))
     return deviation / spread if spread > 0 else deviation
