@@ -16,7 +16,7 @@ from functools import partial
 
 import numpy as np
 
-from .base import HIGHER, MOMENTS, WILLIAMS, registered
+from .base import HIGHER, MOMENTS, WILLIAMS, cell_counts, registered
 
 _CONSTANT_NOTE = (
     "correlation is undefined because the predictions (or the gold) are constant; reported as 0.0"
@@ -173,10 +173,7 @@ def _rows_average_ranks(values: np.ndarray, index: np.ndarray) -> np.ndarray:
     value is the number of the row's values below it plus the mean position among its equals."""
     distinct, codes = np.unique(values, return_inverse=True)
     drawn = codes.reshape(-1)[index]
-    rows = drawn.shape[0]
-    offsets = (np.arange(rows) * distinct.size)[:, None]
-    counts = np.bincount((drawn + offsets).ravel(), minlength=rows * distinct.size)
-    counts = counts.reshape(rows, distinct.size)
+    counts = cell_counts(drawn, distinct.size)  # per row, how often each distinct value is drawn
     rank_of_value = np.cumsum(counts, axis=1) - 0.5 * (counts - 1)
     return np.take_along_axis(rank_of_value, drawn, axis=1)
 
