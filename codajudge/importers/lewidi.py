@@ -84,11 +84,10 @@ DATASETS: dict[str, Dataset] = {
         ("contradiction", "entailment", "neutral"),
         "multilabel",
     ),
-    "ArMIS": Dataset("ArMIS", (), ("0", "1"), "categorical"),
-    "ConvAbuse": Dataset("ConvAbuse", (), ("0", "1"), "categorical"),
-    "HS-Brexit": Dataset("HS-Brexit", (), ("0", "1"), "categorical"),
-    "MD-Agreement": Dataset("MD-Agreement", (), ("0", "1"), "categorical"),
 }
+#: The 2023 datasets: one text string, binary labels.
+for _name in ("ArMIS", "ConvAbuse", "HS-Brexit", "MD-Agreement"):
+    DATASETS[_name] = Dataset(_name, (), ("0", "1"), "categorical")
 
 
 def load_split(source: dict, root: Path, split: str) -> list[dict]:

@@ -62,6 +62,17 @@ def item_order_sum(stats: np.ndarray) -> np.ndarray:
     return np.cumsum(stats, axis=0)[-1] if stats.shape[0] else stats.sum(axis=0)
 
 
+def cell_counts(cells: np.ndarray, n_cells: int) -> np.ndarray:
+    """Per row of ``cells`` (b, n) of cell numbers 0..n_cells-1, how often each cell occurs:
+    (b, n_cells) floats (a bootstrap's draws per item, a resample's values per distinct value).
+
+    One ``bincount`` for every row at once, each row's cells offset by its own n_cells, not a
+    Python loop over rows."""
+    b = cells.shape[0]
+    offset = cells + (np.arange(b, dtype=cells.dtype) * n_cells)[:, None]
+    return np.bincount(offset.ravel(), minlength=b * n_cells).reshape(b, n_cells).astype(float)
+
+
 def mean_from_sums(sums, n):
     """The mean of a one-column statistic from its sum over ``n`` items (vectorised over resamples)."""
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -16,7 +16,7 @@ from functools import partial
 
 import numpy as np
 
-from .base import HIGHER, MOMENTS, WILLIAMS, registered
+from .base import HIGHER, MOMENTS, WILLIAMS, cell_counts, registered
 
 _CONSTANT_NOTE = (
     "correlation is undefined because the predictions (or the gold) are constant; reported as 0.0"
@@ -24,17 +24,16 @@ _CONSTANT_NOTE = (
 
 
 def _centred_unit(values) -> np.ndarray:
-    """Values centred on their mean and divided by their largest deviation.
+    """Values divided by their largest magnitude (``_unit``), then centred on their mean and divided
+    by their largest deviation.
 
     Pearson r is unchanged by shifting and scaling either series; doing both first keeps squares and
     products finite for predictions such as 1e200 and normal for 1e-170 (which would otherwise
     overflow or underflow and read as a constant series).
     """
-    v = np.asarray(values, dtype=float)
+    v = _unit(values)
     if not v.size:
         return v
-    largest = np.max(np.abs(v))
-    v = v / largest if largest > 0 else v
     deviation = v - v.mean()
     spread = np.max(np.abs(deviation))
     return deviation / spread if spread > 0 else deviation
@@ -174,10 +173,7 @@ def _rows_average_ranks(values: np.ndarray, index: np.ndarray) -> np.ndarray:
     value is the number of the row's values below it plus the mean position among its equals."""
     distinct, codes = np.unique(values, return_inverse=True)
     drawn = codes.reshape(-1)[index]
-    rows = drawn.shape[0]
-    offsets = (np.arange(rows) * distinct.size)[:, None]
-    counts = np.bincount((drawn + offsets).ravel(), minlength=rows * distinct.size)
-    counts = counts.reshape(rows, distinct.size)
+    counts = cell_counts(drawn, distinct.size)  # per row, how often each distinct value is drawn
     rank_of_value = np.cumsum(counts, axis=1) - 0.5 * (counts - 1)
     return np.take_along_axis(rank_of_value, drawn, axis=1)
 

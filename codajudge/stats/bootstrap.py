@@ -25,6 +25,7 @@ import numpy as np
 
 from .. import __version__
 from ..metrics import Metric, get as get_metric
+from ..metrics.base import cell_counts
 
 #: Default number of resamples of the scoring program and the ranking tool.
 DEFAULT_RESAMPLES = 1000
@@ -73,16 +74,6 @@ def resample_draws(n_items: int, resamples: int, seed: int) -> Iterator[np.ndarr
         yield rng.integers(0, n_items, size=(min(rows, resamples - done), n_items))
 
 
-def _cell_counts(cells: np.ndarray, n_cells: int) -> np.ndarray:
-    """Per row of ``cells`` (b, n) of cell numbers, how often each cell occurs: (b, n_cells) floats.
-
-    One ``bincount`` per chunk, offsetting each row's cells in place (``cells`` is a chunk's own
-    array), not a Python loop over resamples."""
-    b = cells.shape[0]
-    cells += (np.arange(b, dtype=cells.dtype) * n_cells)[:, None]
-    return np.bincount(cells.ravel(), minlength=b * n_cells).reshape(b, n_cells).astype(float)
-
-
 def scores_from_sums(metric: Metric, sums: np.ndarray, n_items: int) -> np.ndarray:
     """``metric``'s scores of summed statistics (one per row of ``sums``, or one), flat, as floats:
     NaN where a score is undefined, which no warning reports."""
@@ -123,7 +114,7 @@ def bootstrap_scores(
             if stats.shape[1] <= GATHER_COLUMNS:
                 sums = np.stack([stats[:, j][index].sum(axis=1) for j in range(stats.shape[1])], 1)
             else:
-                counts = _cell_counts(index.copy(), n_items) if counts is None else counts
+                counts = cell_counts(index, n_items) if counts is None else counts
                 sums = counts @ stats
             out[k].append(resample_scores(metric, stats, index, sums))
     return [np.concatenate(parts) if parts else np.zeros(0) for parts in out]
@@ -147,7 +138,7 @@ def systems_bootstrap_scores(
     distinct, where = _distinct_columns(prepared)
     out: list[np.ndarray] = []
     for index in resample_draws(n_items, resamples, seed):
-        sums = (_cell_counts(index.copy(), n_items) @ distinct)[:, where]  # (b, systems, S)
+        sums = (cell_counts(index, n_items) @ distinct)[:, where]  # (b, systems, S)
         scores = [resample_scores(metric, s, index, sums[:, k]) for k, s in enumerate(prepared)]
         out.append(np.stack(scores, axis=1))
     scores = np.concatenate(out) if out else np.zeros((0, len(prepared)))
