@@ -192,9 +192,8 @@ class TextValues:
         self.number_codes = self.numbers._replace(values=self.codes[self.numbers.positions])
         self.quantised = self.numbers._replace(values=quantise(self.numbers.values))
         id_of = {self.index[i]: i for i in hidden_ids if i in self.index}
-        is_id = np.isin(np.arange(len(values)), list(id_of))  # of each distinct token
         self.id_positions: dict[str, list[int]] = {}
-        for position in np.flatnonzero(is_id[self.codes]).tolist():
+        for position in np.flatnonzero(np.isin(self.codes, list(id_of))).tolist():
             self.id_positions.setdefault(id_of[int(self.codes[position])], []).append(position)
 
     def _select(self, values: np.ndarray, keep: np.ndarray) -> Stream:
@@ -274,18 +273,6 @@ def line_columns(stream: Stream, lines: np.ndarray, which: str) -> dict[str, np.
     }
 
 
-def id_columns(stream: Stream, positions: np.ndarray, lines: np.ndarray) -> dict[str, np.ndarray]:
-    """For ids at token ``positions`` on ``lines``: column name -> the index in ``stream`` of each
-    id's value in that column (-1 where it has none)."""
-    after = np.searchsorted(stream.positions, positions, side="right")
-    before = np.searchsorted(stream.positions, positions, side="left") - 1
-    return {
-        "the value just after their ids": np.where(after < len(stream.positions), after, -1),
-        "the value just before their ids": before,
-        **line_columns(stream, lines, "their ids' lines"),
-    }
-
-
 #: (what an id is less its line's index counted from 0, how that line is named): the ways a
 #: release numbers its items by their lines, with or without a header line.
 LINE_NUMBERINGS = (
@@ -362,11 +349,18 @@ def column_share(probe: Probe, gold: np.ndarray, values: np.ndarray) -> float:
 
 def by_id_columns(probe: Probe, text: TextValues, stream: Stream) -> Iterator[tuple]:
     """(items, how their gold is read, the index in ``stream`` of each item's value or -1) of each
-    by-id column (``ID_COLUMNS``): beside the first occurrence of the items' ids (``id_columns``),
-    and for ids that are whole numbers (a release's line numbers), on line id+2, id+1 and id."""
+    by-id column (``ID_COLUMNS``): beside the first occurrence of the items' ids (the value just
+    after and just before it, the first and last of its line), and for ids that are whole numbers
+    (a release's line numbers), on line id+2, id+1 and id."""
     ids = [item_id for item_id in probe.patterns if item_id in text.id_positions]
     positions = np.asarray([text.id_positions[item_id][0] for item_id in ids], dtype=np.int64)
-    for name, index in id_columns(stream, positions, text.lines[positions]).items():
+    after = np.searchsorted(stream.positions, positions, side="right")
+    beside_ids = {
+        "the value just after their ids": np.where(after < len(stream.positions), after, -1),
+        "the value just before their ids": np.searchsorted(stream.positions, positions) - 1,
+        **line_columns(stream, text.lines[positions], "their ids' lines"),
+    }
+    for name, index in beside_ids.items():
         yield ids, f"transformed, in {name}", index  # as it is: read by exact_by_id
     numbered = [item_id for item_id in probe.patterns if item_id.isascii() and item_id.isdigit()]
     for start, which in LINE_NUMBERINGS:
