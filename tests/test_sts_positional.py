@@ -178,3 +178,29 @@ def test_extra_lines_after_every_id_get_the_id_readers_messages(
         read_track_file(write(tmp_path, text.format(lines)), "f", gold)
     first = 251 + bool(header)
     assert str(error.value).startswith(problem.format(first, first + 1))
+
+
+def test_shuffled_whole_number_ids_read_as_ids_say_so(tmp_path):
+    """Ranks 0..249 of one's system, a confidence after each (the trial's ``35<TAB>74``): every id
+    once, out of order, so the file could be positional; the id reading is noted with the way to
+    mean either, and an id file in the input order gets no note."""
+    gold = numbered()
+    ranks = np.random.default_rng(2).permutation(250)
+    path = tmp_path / "t.tsv"
+    path.write_text("".join(f"{r}\t{50 + r % 51}\n" for r in ranks), encoding="utf-8")
+    prediction = read_track_file(path, "t.tsv", gold)
+    assert prediction.format == "id"
+    assert prediction.warnings == [
+        f"the first column holds each of the track's 250 item ids once, out of the input order "
+        f"(such as '{ranks[0]}' on line 1), and was read as each line's item id, the second column "
+        "as its score (ID<TAB>SCORE); if the first column is your scores (one per line in input "
+        "order, a confidence after it), give them as scores from 0 to 5 with decimals (whole "
+        "numbers each once, such as ranks, are read as ids); to keep the id reading without this "
+        "note, start the file with the header line 'id<TAB>score'"
+    ]
+    path.write_text("".join(f"{k}\t{s}\n" for k, s in enumerate(gold.gold)), encoding="utf-8")
+    assert read_track_file(path, "t.tsv", gold).warnings == []
+    path.write_text("id\tscore\n" + "".join(f"{r}\t3.5\n" for r in ranks), encoding="utf-8")
+    assert read_track_file(path, "t.tsv", gold).warnings == [
+        "the first line was read as a header and skipped"
+    ]

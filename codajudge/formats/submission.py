@@ -36,7 +36,14 @@ from .coverage import (
 )
 from .index_hints import labels_as_indices_hint
 from .items import duplicate_id
-from .layout import JSON_ARRAY_NOTE, JSON_LINES_NOTE, Columns, comments_note, layout_of
+from .layout import (
+    JSON_ARRAY_NOTE,
+    JSON_LINES_NOTE,
+    Columns,
+    comments_note,
+    layout_of,
+    shuffled_ids_note,
+)
 from .notes import ReadNote, note_warnings
 from .perspectivist import annotator_entries, annotator_values, as_annotator_array
 from .results_tsv import (
@@ -175,6 +182,7 @@ def _table_rows(lines, track: Track, keys: ItemKeys, problems: ProblemCollector)
         header and "the first line was read as a header and skipped",
         columns.json_lines and (JSON_ARRAY_NOTE if columns.records_array else JSON_LINES_NOTE),
         release and RELEASE_LINES_NOTE.format(track.release_lines, len(keys.ids)),
+        layout == "id" and track.positional and shuffled_ids_note(columns),
     ]
     return rows, layout, list(filter(None, warnings))
 
