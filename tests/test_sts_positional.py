@@ -204,3 +204,35 @@ def test_shuffled_whole_number_ids_read_as_ids_say_so(tmp_path):
     assert read_track_file(path, "t.tsv", gold).warnings == [
         "the first line was read as a header and skipped"
     ]
+
+
+def test_quoted_scores_get_the_quote_hint_and_a_line_without_tab_names_the_positional_form(
+    tmp_path,
+):
+    """Every line a quoted number (``"0.2174"``) was refused as 250 lines without a tab, the
+    positional form left out of the expected lines; one quoted line had no quote hint."""
+    gold = numbered(5)
+    path = tmp_path / "t.tsv"
+    path.write_text("".join(f'"{s}"\n' for s in gold.gold), encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "t.tsv", gold)
+    assert str(error.value) == (
+        "t.tsv: not a number, on 5 lines (lines 1, 2, 3, 4, 5; items '0', '1', '2', '3', '4'); "
+        f"expected a decimal number such as 3.2, found '\"{gold.gold[0]}\"' on line 1. The value "
+        "is CSV-quoted: write it without quotes (csv.QUOTE_NONE)"
+    )
+    path.write_text("".join(f"score={s}\n" for s in gold.gold), encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "t.tsv", gold)
+    assert str(error.value).startswith(
+        "t.tsv: line has no tab, on 5 lines (lines 1, 2, 3, 4, 5); expected ID<TAB>VALUE such as "
+        "ID<TAB>3.2, or one score per line in input order (SemEval positional), found "
+        f"'score={gold.gold[0]}' on line 1"
+    )
+    path.write_text('"1.5"\n' + "".join(f"{s}\n" for s in gold.gold[1:]), encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "t.tsv", gold)
+    assert str(error.value) == (
+        "t.tsv, line 1, item '0': not a number; expected a decimal number such as 3.2, found "
+        "'\"1.5\"'. The value is CSV-quoted: write it without quotes (csv.QUOTE_NONE)"
+    )

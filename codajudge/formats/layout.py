@@ -19,7 +19,7 @@ from ..errors import SubmissionError, counted, plural
 from ..tracks import Track
 from .coverage import IDS_LOOKED_UP
 from .textfile import Lines, Rule, shorten, unquoted
-from .values import COMMA_DECIMAL, is_decimal, json_or_none, parse_numbers
+from .values import COMMA_DECIMAL, is_decimal, is_quoted_number, json_or_none, parse_numbers
 
 # index: GLUE's index<TAB>prediction; idx: HF datasets
 HEADER_NAMES = ("id", "item", "item_id", "index", "idx")
@@ -323,7 +323,7 @@ def _holds_ids(columns: Columns) -> bool:
 
 def _reads_positionally(columns: Columns) -> bool:
     """Whether every line holds one or two fields and most first fields are numbers, decimal commas
-    counted ("2,68", ``COMMA_DECIMAL``): such lines are then refused one by one, with the hint of
+    and quoted numbers counted ("2,68", ``COMMA_DECIMAL``; ``"0.2174"``): such lines are then refused one by one, with the hint of
     ``parse_number`` (use a dot), rather than all as lines without a tab. A first column of whole
     numbers, each once, some above 5, is refused: ids or line numbers, which would be read as
     scores (and the scores as confidences); the track's ids written as floats (``0.0``) are ids."""
@@ -331,7 +331,7 @@ def _reads_positionally(columns: Columns) -> bool:
     if any(len(fields) > 2 for fields in split.values()):
         return False
     if scores is None:
-        numbers = sum(is_decimal(first) or bool(COMMA_DECIMAL.fullmatch(first)) for first in firsts)
+        numbers = sum(map(_number_like, firsts))
         return 2 * numbers >= len(firsts)
     whole = all(value % 1 == 0 for value in scores)
     if whole and max(scores) > 5 and len(set(scores)) == len(scores):
@@ -348,3 +348,9 @@ def _reads_positionally(columns: Columns) -> bool:
             hint="write each item's id (the 'id' field of the input file) and a tab before its score",
         )
     return True
+
+
+def _number_like(text: str) -> bool:
+    """Whether a positional line's first field is meant as a number: one, one with a decimal comma
+    or one in quotes (each refused at its line with its fix, by ``parse_number``)."""
+    return is_decimal(text) or bool(COMMA_DECIMAL.fullmatch(text)) or is_quoted_number(text)

@@ -280,9 +280,14 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
     last_fields = (text.rpartition(";")[2].strip() for text in texts[:IDS_LOOKED_UP])
     decimal_comma = any(map(COMMA_DECIMAL.fullmatch, last_fields))
     rows = zip(heads, columns.starts, columns.lines, position.tolist(), texts)
+    no_tab_expected = f"ID<TAB>VALUE such as {example}" + (
+        ", or one score per line in input order (SemEval positional)"
+        if columns.track.positional
+        else ""
+    )
     for head, start, line, item, text in rows:
         if not start:
-            problem = _no_tab(text, columns.json_lines, example, decimal_comma, index)
+            problem = _no_tab(text, columns.json_lines, no_tab_expected, decimal_comma, index)
             add_problem(problems, problem, line=line)
             named.append(index.get(LEADING_FIELD.split(text.strip(), maxsplit=1)[0], -1))
         elif item < 0:
@@ -353,13 +358,13 @@ def _separator_hint(text: str, decimal_comma: bool) -> str | None:
 
 
 def _no_tab(
-    text: str, json_lines: bool, example: str, decimal_comma: bool, ids: dict[str, int]
+    text: str, json_lines: bool, expected: str, decimal_comma: bool, ids: dict[str, int]
 ) -> ValueProblem:
     """The problem of a line without a tab, with the separator it has if any
     (``_separator_hint``); in a JSON-lines file, a line that is no object of an ``"id"`` and one
-    value (``_id_tab_value``), named by the keys it has (one object keyed by the track's ``ids``)."""
+    value (``_id_tab_value``), named by the keys it has (one object keyed by the track's ``ids``);
+    ``expected``: the lines the track reads (ID<TAB>VALUE, and the positional form where accepted)."""
     if not json_lines:
-        expected = f"ID<TAB>VALUE such as {example}"
         hint = _separator_hint(text, decimal_comma)
         return ValueProblem("line has no tab", expected, repr(text[:60]), hint)
     found, hint = repr(shorten(text)), None
