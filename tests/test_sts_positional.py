@@ -236,3 +236,25 @@ def test_quoted_scores_get_the_quote_hint_and_a_line_without_tab_names_the_posit
         "t.tsv, line 1, item '0': not a number; expected a decimal number such as 3.2, found "
         "'\"1.5\"'. The value is CSV-quoted: write it without quotes (csv.QUOTE_NONE)"
     )
+
+
+def test_unknown_number_ids_name_the_track_items_and_a_shift_by_one(tmp_path):
+    """Ids 0..499 on a 250-item track (STS 2017 track 6's release lines) were refused with only
+    "Ids look like '0'"; ids 1..250 had no word of ids starting at 0."""
+    gold = numbered(250, release_lines=500)
+    path = tmp_path / "t.tsv"
+    path.write_text("".join(f"{k}\t{k % 5}.5\n" for k in range(500)), encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "t.tsv", gold)
+    assert str(error.value) == (
+        "t.tsv: unknown id: not an item of this track, on 250 lines (lines 251, 252, 253, 254, 255, "
+        "...; items '250', '251', '252', '253', '254', ...). The track has 250 items, ids '0' to '249'"
+    )
+    path.write_text("".join(f"{k + 1}\t{k % 5}.5\n" for k in range(250)), encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "t.tsv", gold)
+    assert str(error.value).startswith(
+        "t.tsv, line 250, item '250': unknown id: not an item of this track. The track has 250 "
+        "items, ids '0' to '249': the file's ids ('1' to '250') are shifted by one; write each id "
+        "minus 1\n"
+    )

@@ -28,6 +28,7 @@ from .coverage import (
     IDS_LOOKED_UP,
     OtherPhases,
     missing_items,
+    numbered_ids_hint,
     prefixed_ids_hint,
     written_ids_hint,
     repeated_value,
@@ -270,7 +271,7 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
         rule = Rule("none of the ids in this file belong to the track", expected, hint)
         found = f"ids such as {shorten(heads[0])!r} on line {columns.lines[0]}"
         raise rule.error(problems.file, found)
-    runs = _batch_runs(position)
+    runs, described = _batch_runs(position), None
     first_line: dict[int, int] = {}  # item -> the line that gave it
     # the items a line without a tab starts with (then a space, comma or semicolon): that line's
     # problem says why they have no prediction, so they are not also listed as items without one
@@ -292,7 +293,9 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
             named.append(index.get(LEADING_FIELD.split(text.strip(), maxsplit=1)[0], -1))
         elif item < 0:
             hint = index_hint or _other_track_hint([head], columns.track, keys)
-            unknown_id(problems, head, index, line, hint)
+            if described is None:  # once per file
+                described = numbered_ids_hint(heads, index) or ""
+            unknown_id(problems, head, index, line, hint, described)
         elif item in first_line:
             duplicate_id(problems, line, head, first_line[item], "keep one line per item" + runs)
         else:
