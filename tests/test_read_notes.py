@@ -16,6 +16,7 @@ from codajudge.formats.notes import (
     EMPTY_LEADING_BIN,
     LAYOUT_NOTES,
     LEADING_BIN_WITH_MASS,
+    LONGER_ROWS_FIRST,
     NOTE_KINDS,
     PYTHON_LITERAL,
     RENORMALISED,
@@ -169,6 +170,28 @@ def test_a_pool_row_out_of_the_pool_s_order_is_read_by_its_first_entries_only():
     with pytest.raises(ValueProblem):
         RowFit(items, lengths={1: 3}).fit(1, row, [])
     assert RowFit(items, lengths={1: 3}, first_entries=True).fit(1, row, []) == ["x", "y"]
+
+
+def test_a_longer_row_of_any_length_is_read_by_its_first_entries_as_the_2025_scorer_did():
+    """A row of 5 for an item of 4 (CSC's pool is 840) was refused "wrong number of annotator
+    entries" under official_2025, whose scorer's zip() scored its first 4; by name it stays refused,
+    naming the lengths that fit (the item's annotators, the pool), and a shorter row stays refused."""
+    notes = []
+    fit = RowFit(POOL_ITEMS, lengths={0: 5, 2: 6}, first_entries=True)
+    assert fit.fit(0, [1, 2, 3, 4, 5], notes) == [1, 2, 3, 4]
+    assert fit.fit(2, [1, 2, 3, 4, 5, 6], notes) == [1, 2, 3]
+    assert note_warnings(notes, LAYOUT_NOTES) == [
+        f"2 {words(LONGER_ROWS_FIRST, 2)}: columns 1, 2, 3, 4 against a, b, c, d (1 item); "
+        "columns 1, 2, 3 against a, c, d (1 item)"
+    ]
+    with pytest.raises(ValueProblem, match="wrong number"):
+        fit.fit(2, [1, 2], [])
+    with pytest.raises(ValueProblem) as problem:
+        RowFit(POOL_ITEMS, lengths={2: 5}).fit(2, [1, 2, 3, 4, 5], [])
+    assert problem.value.expected == (
+        "3 entries, one per annotator of the item in this order: a, c, d (or 4, one per annotator "
+        "of the dataset's pool)"
+    )
 
 
 def test_a_listed_row_by_its_first_entries_is_not_merged():

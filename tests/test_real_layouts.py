@@ -768,6 +768,32 @@ def test_csc_rows_of_seven_with_more_than_the_tolerance_in_the_first_bin_are_sti
     )
 
 
+def test_csc_objects_with_the_practice_phase_bin_0_are_read_as_the_lists_of_seven(tmp_path):
+    """The practice-phase object {"0": 0.0, "1": p1, ..., "6": p6} was refused "soft label names an
+    unknown label ... found '0'" while the same 7 values as a list were read with the bin dropped."""
+    row = {"0": 0.0, "1": 0.1, "2": 0.2, "3": 0.3, "4": 0.2, "5": 0.1, "6": 0.1}
+    text = "".join(f"{i['id']}\t{json.dumps(row)}\n" for i in CSC_ITEMS)
+    prediction = read(CSC_SOFT, CSC_ITEMS, text, tmp_path)
+    assert prediction.warnings == [
+        "6 soft labels had an extra, empty leading bin (one value more than the track's labels, the "
+        "2025 practice-phase layout) that was dropped"
+    ]
+    assert np.allclose(prediction.values, [[0.1, 0.2, 0.3, 0.2, 0.1, 0.1]] * 6)
+    row = {**row, "0": 0.1, "6": 0.0}
+    with pytest.raises(SubmissionError) as error:
+        read(
+            CSC_SOFT,
+            CSC_ITEMS,
+            "".join(f"{i['id']}\t{json.dumps(row)}\n" for i in CSC_ITEMS),
+            tmp_path,
+        )
+    assert str(error.value).startswith(
+        "f.tsv: wrong soft label length, on 6 lines (lines 1, 2, 3, 4, 5, ...; items '700', '701', "
+        "'702', '703', '704', ...); expected keys 1, 2, 3, 4, 5, 6, found the key '0' holding 0.1 "
+        "(keys 0, 1, 2, 3, 4, 5, 6) on line 1. A row of 7 values looks like the 2025 practice-phase layout"
+    )
+
+
 # --- values written by Python's str() of a list (pandas' to_csv of a list column) -----------------
 
 PYTHON_LITERALS = (

@@ -178,3 +178,83 @@ def test_extra_lines_after_every_id_get_the_id_readers_messages(
         read_track_file(write(tmp_path, text.format(lines)), "f", gold)
     first = 251 + bool(header)
     assert str(error.value).startswith(problem.format(first, first + 1))
+
+
+def test_shuffled_whole_number_ids_read_as_ids_say_so(tmp_path):
+    """Ranks 0..249 of one's system, a confidence after each (the trial's ``35<TAB>74``): every id
+    once, out of order, so the file could be positional; the id reading is noted with the way to
+    mean either, and an id file in the input order gets no note."""
+    gold = numbered()
+    ranks = np.random.default_rng(2).permutation(250)
+    path = tmp_path / "t.tsv"
+    path.write_text("".join(f"{r}\t{50 + r % 51}\n" for r in ranks), encoding="utf-8")
+    prediction = read_track_file(path, "t.tsv", gold)
+    assert prediction.format == "id"
+    assert prediction.warnings == [
+        f"the first column holds each of the track's 250 item ids once, out of the input order "
+        f"(such as '{ranks[0]}' on line 1), and was read as each line's item id, the second column "
+        "as its score (ID<TAB>SCORE); if the first column is your scores (one per line in input "
+        "order, a confidence after it), give them as scores from 0 to 5 with decimals (whole "
+        "numbers each once, such as ranks, are read as ids); to keep the id reading without this "
+        "note, start the file with the header line 'id<TAB>score'"
+    ]
+    path.write_text("".join(f"{k}\t{s}\n" for k, s in enumerate(gold.gold)), encoding="utf-8")
+    assert read_track_file(path, "t.tsv", gold).warnings == []
+    path.write_text("id\tscore\n" + "".join(f"{r}\t3.5\n" for r in ranks), encoding="utf-8")
+    assert read_track_file(path, "t.tsv", gold).warnings == [
+        "the first line was read as a header and skipped"
+    ]
+
+
+def test_quoted_scores_get_the_quote_hint_and_a_line_without_tab_names_the_positional_form(
+    tmp_path,
+):
+    """Every line a quoted number (``"0.2174"``) was refused as 250 lines without a tab, the
+    positional form left out of the expected lines; one quoted line had no quote hint."""
+    gold = numbered(5)
+    path = tmp_path / "t.tsv"
+    path.write_text("".join(f'"{s}"\n' for s in gold.gold), encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "t.tsv", gold)
+    assert str(error.value) == (
+        "t.tsv: not a number, on 5 lines (lines 1, 2, 3, 4, 5; items '0', '1', '2', '3', '4'); "
+        f"expected a decimal number such as 3.2, found '\"{gold.gold[0]}\"' on line 1. The value "
+        "is CSV-quoted: write it without quotes (csv.QUOTE_NONE)"
+    )
+    path.write_text("".join(f"score={s}\n" for s in gold.gold), encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "t.tsv", gold)
+    assert str(error.value).startswith(
+        "t.tsv: line has no tab, on 5 lines (lines 1, 2, 3, 4, 5); expected ID<TAB>VALUE such as "
+        "ID<TAB>3.2, or one score per line in input order (SemEval positional), found "
+        f"'score={gold.gold[0]}' on line 1"
+    )
+    path.write_text('"1.5"\n' + "".join(f"{s}\n" for s in gold.gold[1:]), encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "t.tsv", gold)
+    assert str(error.value) == (
+        "t.tsv, line 1, item '0': not a number; expected a decimal number such as 3.2, found "
+        "'\"1.5\"'. The value is CSV-quoted: write it without quotes (csv.QUOTE_NONE)"
+    )
+
+
+def test_unknown_number_ids_name_the_track_items_and_a_shift_by_one(tmp_path):
+    """Ids 0..499 on a 250-item track (STS 2017 track 6's release lines) were refused with only
+    "Ids look like '0'"; ids 1..250 had no word of ids starting at 0."""
+    gold = numbered(250, release_lines=500)
+    path = tmp_path / "t.tsv"
+    path.write_text("".join(f"{k}\t{k % 5}.5\n" for k in range(500)), encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "t.tsv", gold)
+    assert str(error.value) == (
+        "t.tsv: unknown id: not an item of this track, on 250 lines (lines 251, 252, 253, 254, 255, "
+        "...; items '250', '251', '252', '253', '254', ...). The track has 250 items, ids '0' to '249'"
+    )
+    path.write_text("".join(f"{k + 1}\t{k % 5}.5\n" for k in range(250)), encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "t.tsv", gold)
+    assert str(error.value).startswith(
+        "t.tsv, line 250, item '250': unknown id: not an item of this track. The track has 250 "
+        "items, ids '0' to '249': the file's ids ('1' to '250') are shifted by one; write each id "
+        "minus 1\n"
+    )

@@ -32,6 +32,7 @@ from .notes import (
     ANNOTATOR_POOL_FIRST,
     ANNOTATORS_LIST,
     ANNOTATORS_LIST_FIRST,
+    LONGER_ROWS_FIRST,
     ReadNote,
 )
 from .perspectivist import annotator_entries, annotator_values, as_annotator_array
@@ -41,6 +42,8 @@ from .values import ValueProblem
 #: announce a row read in it: by name, and (index 1) by first entries.
 LISTED = (ANNOTATORS_LIST, ANNOTATORS_LIST_FIRST)
 POOL = (ANNOTATOR_POOL, ANNOTATOR_POOL_FIRST)
+#: A row longer than its item's annotators in neither layout, read by first entries only.
+LONGER = (LONGER_ROWS_FIRST, LONGER_ROWS_FIRST)
 
 
 def per_annotator(values: np.ndarray, counts: np.ndarray, n_labels: int) -> PerAnnotator:
@@ -86,8 +89,8 @@ NAMES_SHOWN = 8
 class RowFit:
     """Fits a file's rows to their items' annotators. ``listed[i]``: item i's annotators list as the release
     wrote it (None when it names each annotator once); ``lengths[i]``: how many entries item i's row has;
-    ``first_entries``: a longer row's first entries are its item's annotators' (the 2025 scorer's rule),
-    else each entry is its list or pool annotator's."""
+    ``first_entries``: a longer row's first entries are its item's annotators' (the 2025 scorer's rule,
+    a row of any greater length), else each entry is its list or pool annotator's."""
 
     def __init__(
         self,
@@ -117,6 +120,9 @@ class RowFit:
                 expected = f"{len(names)} entries, one per annotator of the item in this order: {first_few(names, NAMES_SHOWN)}"
             if listed is not None:
                 expected += f" (or {len(listed)}, one per name of the release's annotators list {first_few(listed, 12)})"
+            by_pool = not self.first_entries and self._positions(i) is not None
+            if names and len(self.pool) != len(names) and by_pool:
+                expected += f" (or {len(self.pool)}, one per annotator of the dataset's pool)"
             raise ValueProblem(
                 "wrong number of annotator entries",
                 expected=expected,
@@ -139,7 +145,10 @@ class RowFit:
         """The layouts a row of ``m`` entries (not item i's number of annotators) fits."""
         fits = [LISTED] if self.listed[i] is not None and m == len(self.listed[i]) else []
         by_pool = self.first_entries or self._positions(i) is not None  # by name: pool order
-        return fits + [POOL] if m == len(self.pool) and by_pool else fits
+        fits += [POOL] if m == len(self.pool) and by_pool else []
+        # the 2025 scorer's zip(): any longer row's first entries, the others dropped
+        longer = self.first_entries and not fits and m > len(self.annotators[i])
+        return [LONGER] if longer else fits
 
     def _positions(self, i: int) -> list[int] | None:
         """Pool positions of item i's annotators when all are in the pool, in its order; else None."""

@@ -24,12 +24,42 @@ UNKNOWN_ID = "unknown id: not an item of this track"
 
 
 def unknown_id(
-    problems: ProblemCollector, head: str, ids: Mapping[str, int], line=None, hint=None
+    problems: ProblemCollector,
+    head: str,
+    ids: Mapping[str, int],
+    line=None,
+    hint=None,
+    described: str | None = None,
 ) -> None:
     """Add the problem of a record (at ``line``, if known) naming ``head``, no item of ``ids`` (id
-    -> item index), with ``hint`` (the file's cause, if known) or one of its own."""
-    own = written_ids_hint(head, ids) or (f"ids look like {next(iter(ids))!r}" if ids else None)
+    -> item index), with ``hint`` (the file's cause, if known) or one of its own: the id written
+    otherwise (``written_ids_hint``), else ``described`` (``numbered_ids_hint``, once per file),
+    else an id of the track."""
+    shown = f"ids look like {next(iter(ids))!r}" if ids else None
+    own = written_ids_hint(head, ids) or described or shown
     problems.add(UNKNOWN_ID, line=line, item=shorten(head), hint=hint or own)
+
+
+def numbered_ids_hint(heads: Sequence[str], ids: Mapping[str, int]) -> str | None:
+    """For a track whose ids (``ids``: id -> item index) are the whole numbers from ``low`` to
+    ``high``, each once ("0".."249"), the hint on a file's unknown ids: the track's number of
+    items and that range, and where every id of the file (``heads``) is a track's id shifted by
+    one (1..250 for 0..249, or the other way), that the ids are shifted; else None."""
+    try:
+        numbers = [int(key) for key in ids]
+    except ValueError:
+        return None
+    low, high = (min(numbers), max(numbers)) if numbers else (0, -1)
+    if high - low + 1 != len(numbers) or list(map(str, numbers)) != list(ids):
+        return None
+    text = f"the track has {counted(len(numbers), 'item')}, ids {str(low)!r} to {str(high)!r}"
+    given = [int(head) for head in heads if head.isascii() and head.isdigit()]
+    for shift in (1, -1):
+        if len(given) == len(heads) and all(low <= n - shift <= high for n in given):
+            first, last = str(min(given)), str(max(given))
+            fix = f"write each id {'minus' if shift > 0 else 'plus'} 1"
+            return f"{text}: the file's ids ({first!r} to {last!r}) are shifted by one; {fix}"
+    return text
 
 
 def written_ids_hint(head: str, ids: Mapping[str, int]) -> str | None:

@@ -19,7 +19,7 @@ from ..errors import SubmissionError, counted, plural
 from ..tracks import Track
 from .coverage import IDS_LOOKED_UP
 from .textfile import Lines, Rule, shorten, unquoted
-from .values import COMMA_DECIMAL, is_decimal, json_or_none, parse_numbers
+from .values import COMMA_DECIMAL, is_decimal, is_quoted_number, json_or_none, parse_numbers
 
 # index: GLUE's index<TAB>prediction; idx: HF datasets
 HEADER_NAMES = ("id", "item", "item_id", "index", "idx")
@@ -277,6 +277,35 @@ def layout_of(columns: Columns) -> str:
     )
 
 
+def shuffled_ids_note(columns: Columns) -> str | None:
+    """The note on a file read as ``ID<TAB>SCORE`` whose first column could also be a positional
+    file's scores: no header, every item id once as a whole number, out of the track's order (a
+    column of ids written by the kit's input file is in order; ranks are not), and two numbers on
+    every line. The id reading stays (a file sorted by score has its ids out of order; whole
+    numbers each once are refused as positional scores, ``_reads_positionally``); the note says
+    so, and how to make the file mean either reading; None for any other file."""
+    position, n = columns.position, len(columns.ids)
+    if columns.header or len(position) != n or not columns.tabbed.all() or (position < 0).any():
+        return None
+    if (np.diff(position) > 0).all() or len(np.unique(position)) != n:
+        return None
+    _, _, split, scores = columns.positional
+    if scores is None or len(split) != n or not all(len(f) == 2 for f in split.values()):
+        return None
+    if not all(map(is_decimal, (fields[1] for fields in split.values()))):
+        return None
+    low, high = columns.track.score_range
+    return (
+        f"the first column holds each of the track's {n:,} item ids once, out of the input order "
+        f"(such as {columns.heads[0]!r} on line {columns.lines[0]}), and was read as each line's "
+        "item id, the second column as its score (ID<TAB>SCORE); if the first column is your "
+        f"scores (one per line in input order, a confidence after it), give them as scores from "
+        f"{low:g} to {high:g} with decimals (whole numbers each once, such as ranks, are read as "
+        "ids); to keep the id reading without this note, start the file with the header line "
+        "'id<TAB>score'"
+    )
+
+
 def _holds_ids(columns: Columns) -> bool:
     """Whether a file's first column holds item ids: every line has a tab, some of its first heads
     are known ids, and its header line names an id column (``HEADER_NAMES``), or each line gives
@@ -294,7 +323,7 @@ def _holds_ids(columns: Columns) -> bool:
 
 def _reads_positionally(columns: Columns) -> bool:
     """Whether every line holds one or two fields and most first fields are numbers, decimal commas
-    counted ("2,68", ``COMMA_DECIMAL``): such lines are then refused one by one, with the hint of
+    and quoted numbers counted ("2,68", ``COMMA_DECIMAL``; ``"0.2174"``): such lines are then refused one by one, with the hint of
     ``parse_number`` (use a dot), rather than all as lines without a tab. A first column of whole
     numbers, each once, some above 5, is refused: ids or line numbers, which would be read as
     scores (and the scores as confidences); the track's ids written as floats (``0.0``) are ids."""
@@ -302,7 +331,7 @@ def _reads_positionally(columns: Columns) -> bool:
     if any(len(fields) > 2 for fields in split.values()):
         return False
     if scores is None:
-        numbers = sum(is_decimal(first) or bool(COMMA_DECIMAL.fullmatch(first)) for first in firsts)
+        numbers = sum(map(_number_like, firsts))
         return 2 * numbers >= len(firsts)
     whole = all(value % 1 == 0 for value in scores)
     if whole and max(scores) > 5 and len(set(scores)) == len(scores):
@@ -319,3 +348,9 @@ def _reads_positionally(columns: Columns) -> bool:
             hint="write each item's id (the 'id' field of the input file) and a tab before its score",
         )
     return True
+
+
+def _number_like(text: str) -> bool:
+    """Whether a positional line's first field is meant as a number: one, one with a decimal comma
+    or one in quotes (each refused at its line with its fix, by ``parse_number``)."""
+    return is_decimal(text) or bool(COMMA_DECIMAL.fullmatch(text)) or is_quoted_number(text)

@@ -98,6 +98,7 @@ ANNOTATOR_POOL = (
 )
 ANNOTATORS_LIST_FIRST = f"row{{s}} had one entry {_LISTED}; {_FIRST_ENTRIES}"
 ANNOTATOR_POOL_FIRST = f"row{{s}} had one entry {_POOL}; {_FIRST_ENTRIES}"
+LONGER_ROWS_FIRST = f"row{{s}} had more entries than the item's annotators; {_FIRST_ENTRIES}"
 
 MISSING_LABELS = (
     "soft label object{s} lacked labels, each read as probability 0 (a forgotten label costs much "
@@ -116,7 +117,13 @@ VALUE_NOTES = (
 #: The kinds of notes whose warning names the lines of the values (a silent change of the score).
 LINED_NOTES = (MISSING_LABELS,)
 #: The kinds of notes the fitting of perspectivist rows leaves (``annotators.RowFit``).
-LAYOUT_NOTES = (ANNOTATORS_LIST, ANNOTATOR_POOL, ANNOTATORS_LIST_FIRST, ANNOTATOR_POOL_FIRST)
+LAYOUT_NOTES = (
+    ANNOTATORS_LIST,
+    ANNOTATOR_POOL,
+    ANNOTATORS_LIST_FIRST,
+    ANNOTATOR_POOL_FIRST,
+    LONGER_ROWS_FIRST,
+)
 #: Every kind of note, in the order of the warnings of a file's reading.
 NOTE_KINDS = VALUE_NOTES + LAYOUT_NOTES
 

@@ -186,6 +186,8 @@ def soft_label_by_name(value, track: Track) -> tuple[list, list[ReadNote]]:
     missing = [repr(label) for code, label in enumerate(track.labels) if code not in codes.values()]
     lacking = f"the object has no key {', '.join(missing)}" if missing else None
     unknown = sorted((key for key, code in codes.items() if code < 0), key=str)
+    if not missing and _is_leading_bin_key(unknown, value, track):
+        return _object_without_leading_bin(value, codes, unknown[0], track)
     if unknown:
         raise ValueProblem(
             "soft label names an unknown label",
@@ -209,3 +211,28 @@ def soft_label_by_name(value, track: Track) -> tuple[list, list[ReadNote]]:
     if missing:
         notes.insert(0, ReadNote(MISSING_LABELS, alignment=f"no {', '.join(missing)}"))
     return probabilities, notes
+
+
+def _is_leading_bin_key(unknown: list, value: dict, track: Track) -> bool:
+    """Whether the one unknown key of an ordinal soft-label object is the extra leading bin of
+    ``LEADING_BIN_LAYOUT`` (the label before the first by value, "0" before "1"), holding a number."""
+    if track.scale != "ordinal" or len(unknown) != 1 or not is_number(value[unknown[0]]):
+        return False
+    try:
+        return float(unknown[0]) == float(track.labels[0]) - 1
+    except ValueError:
+        return False
+
+
+def _object_without_leading_bin(value: dict, codes: dict, key, track: Track):
+    """A soft-label object of every label and the extra leading bin ``key``, read as the list of
+    K+1 values is (``_without_leading_bin``): the bin dropped where it holds no mass, else refused
+    naming the key."""
+    given = {code: value[name] for name, code in codes.items() if code >= 0}
+    row = [value[key], *(given[code] for code in range(len(track.labels)))]
+    try:
+        return _without_leading_bin(row, track)
+    except ValueProblem as problem:
+        problem.found = f"the key {str(key)!r} holding {float(value[key]):g} (keys {', '.join(map(str, value))})"
+        problem.expected = "keys " + ", ".join(track.labels)
+        raise

@@ -28,6 +28,7 @@ from .coverage import (
     IDS_LOOKED_UP,
     OtherPhases,
     missing_items,
+    numbered_ids_hint,
     prefixed_ids_hint,
     written_ids_hint,
     repeated_value,
@@ -36,7 +37,14 @@ from .coverage import (
 )
 from .index_hints import labels_as_indices_hint
 from .items import duplicate_id
-from .layout import JSON_ARRAY_NOTE, JSON_LINES_NOTE, Columns, comments_note, layout_of
+from .layout import (
+    JSON_ARRAY_NOTE,
+    JSON_LINES_NOTE,
+    Columns,
+    comments_note,
+    layout_of,
+    shuffled_ids_note,
+)
 from .notes import ReadNote, note_warnings
 from .perspectivist import annotator_entries, annotator_values, as_annotator_array
 from .results_tsv import (
@@ -175,6 +183,7 @@ def _table_rows(lines, track: Track, keys: ItemKeys, problems: ProblemCollector)
         header and "the first line was read as a header and skipped",
         columns.json_lines and (JSON_ARRAY_NOTE if columns.records_array else JSON_LINES_NOTE),
         release and RELEASE_LINES_NOTE.format(track.release_lines, len(keys.ids)),
+        layout == "id" and track.positional and shuffled_ids_note(columns),
     ]
     return rows, layout, list(filter(None, warnings))
 
@@ -262,7 +271,7 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
         rule = Rule("none of the ids in this file belong to the track", expected, hint)
         found = f"ids such as {shorten(heads[0])!r} on line {columns.lines[0]}"
         raise rule.error(problems.file, found)
-    runs = _batch_runs(position)
+    runs, described = _batch_runs(position), None
     first_line: dict[int, int] = {}  # item -> the line that gave it
     # the items a line without a tab starts with (then a space, comma or semicolon): that line's
     # problem says why they have no prediction, so they are not also listed as items without one
@@ -272,14 +281,21 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
     last_fields = (text.rpartition(";")[2].strip() for text in texts[:IDS_LOOKED_UP])
     decimal_comma = any(map(COMMA_DECIMAL.fullmatch, last_fields))
     rows = zip(heads, columns.starts, columns.lines, position.tolist(), texts)
+    no_tab_expected = f"ID<TAB>VALUE such as {example}" + (
+        ", or one score per line in input order (SemEval positional)"
+        if columns.track.positional
+        else ""
+    )
     for head, start, line, item, text in rows:
         if not start:
-            problem = _no_tab(text, columns.json_lines, example, decimal_comma, index)
+            problem = _no_tab(text, columns.json_lines, no_tab_expected, decimal_comma, index)
             add_problem(problems, problem, line=line)
             named.append(index.get(LEADING_FIELD.split(text.strip(), maxsplit=1)[0], -1))
         elif item < 0:
             hint = index_hint or _other_track_hint([head], columns.track, keys)
-            unknown_id(problems, head, index, line, hint)
+            if described is None:  # once per file
+                described = numbered_ids_hint(heads, index) or ""
+            unknown_id(problems, head, index, line, hint, described)
         elif item in first_line:
             duplicate_id(problems, line, head, first_line[item], "keep one line per item" + runs)
         else:
@@ -345,13 +361,13 @@ def _separator_hint(text: str, decimal_comma: bool) -> str | None:
 
 
 def _no_tab(
-    text: str, json_lines: bool, example: str, decimal_comma: bool, ids: dict[str, int]
+    text: str, json_lines: bool, expected: str, decimal_comma: bool, ids: dict[str, int]
 ) -> ValueProblem:
     """The problem of a line without a tab, with the separator it has if any
     (``_separator_hint``); in a JSON-lines file, a line that is no object of an ``"id"`` and one
-    value (``_id_tab_value``), named by the keys it has (one object keyed by the track's ``ids``)."""
+    value (``_id_tab_value``), named by the keys it has (one object keyed by the track's ``ids``);
+    ``expected``: the lines the track reads (ID<TAB>VALUE, and the positional form where accepted)."""
     if not json_lines:
-        expected = f"ID<TAB>VALUE such as {example}"
         hint = _separator_hint(text, decimal_comma)
         return ValueProblem("line has no tab", expected, repr(text[:60]), hint)
     found, hint = repr(shorten(text)), None

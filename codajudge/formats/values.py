@@ -274,7 +274,14 @@ def _not_json_hint(text: str):
         return "this is numpy's printing: write json.dumps(x.tolist())"
     if text.startswith('"') and '""' in text:
         return CSV_QUOTED
-    return None
+    return CSV_QUOTED if is_quoted_number(text) else None
+
+
+def is_quoted_number(text: str) -> bool:
+    """Whether ``text`` is a number ``parse_number`` accepts in double or single quotes (CSV
+    quoting, ``repr`` of a string): ``"0.2174"``."""
+    inner = unquoted(text)
+    return inner is not None and is_decimal(inner)
 
 
 def _bare_numbers_hint(text: str) -> str | None:
