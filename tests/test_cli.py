@@ -227,6 +227,22 @@ def test_a_missing_library_is_one_line_naming_what_to_install(entry, package, tm
     )
 
 
+def test_the_missing_library_line_names_run_sh_only_where_it_is(tmp_path, monkeypatch, capsys):
+    """A starting kit, a bundle's program or an installed kit has no run.sh: the line names it
+    (by its path) only beside the running package, in the organisers' repository."""
+    from codajudge import deps
+
+    monkeypatch.setattr(deps.importlib.util, "find_spec", lambda name: None)
+    for root, shown in ((tmp_path, False), (REPO, True)):
+        monkeypatch.setattr(deps, "REPO_ROOT", str(root))
+        with pytest.raises(SystemExit):
+            deps.require_runtime("run_local.py")
+        line = capsys.readouterr().err
+        assert "pip install numpy scipy pyyaml" in line
+        assert (f"or run 'bash {Path(root) / 'run.sh'}', which sets up .venv" in line) is shown
+        assert ("run.sh" in line) is shown
+
+
 def test_a_built_trees_folder_in_the_working_folder_does_not_hide_the_edition(
     tmp_path, monkeypatch
 ):
