@@ -171,6 +171,24 @@ def test_a_missing_release_named_for_several_splits_of_one_dataset_names_it_once
     assert problem.file == f"{tmp_path / 'nope.csv'} (dataset 'a')"
 
 
+def test_a_missing_release_lists_the_files_the_edition_reads_there(tmp_path):
+    """STS 2017 reads only train and dev of the STS Benchmark (its datasets' fallback): the
+    message named sts-test.csv too, though a folder without it passes."""
+    from codajudge.importers import missing_releases
+
+    stsb = {"importer": "stsb", "path": "stsbenchmark"}
+    fallback = {"importer": "semeval_sts", "path": "sts2017", "track": "track1.ar-ar"}
+    fallback["fallback"] = {"train": stsb, "dev": stsb}
+    own = {**stsb, "path": "own", "files": {"test": "mine.tsv"}}
+    problems = missing_releases({"a": fallback, "b": own}, tmp_path)
+    expected = {problem.file.split(" (")[0]: problem.expected for problem in problems}
+    assert expected[str(tmp_path / "stsbenchmark")] == (
+        "stsbenchmark: the STS Benchmark: sts-train.csv, sts-dev.csv (folder stsbenchmark/ of "
+        "Stsbenchmark.tar.gz)"
+    )
+    assert "sts-train.csv, sts-dev.csv, mine.tsv (" in expected[str(tmp_path / "own")]
+
+
 def test_a_release_missing_from_data_but_in_the_edition_s_own_folder_says_so(tmp_path):
     """``--data`` naming another folder than the edition's own, which holds the release."""
     from codajudge.importers import missing_releases
