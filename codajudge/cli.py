@@ -50,6 +50,20 @@ def usage() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command; a closed stdout (``codajudge ... --help | head -1``) ends any of them
+    quietly, argparse's help and usage included, which are printed before any program's guard."""
+    from .errors import stdout_closed
+
+    try:
+        try:
+            return _run(argv)
+        finally:  # what print() left in the buffer fails here, not at exit with a traceback
+            sys.stdout.flush()
+    except BrokenPipeError:
+        return stdout_closed()
+
+
+def _run(argv: list[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(usage())

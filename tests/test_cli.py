@@ -261,6 +261,29 @@ def test_the_missing_library_line_names_run_sh_only_where_it_is(tmp_path, monkey
         assert ("run.sh" in line) is shown
 
 
+@pytest.mark.parametrize(
+    "args", [["--help"], ["--version"]] + [[c, "--help"] for c in cli.COMMANDS]
+)
+def test_a_closed_stdout_ends_any_command_quietly(args, tmp_path):
+    """``codajudge --help | head -1`` ended in a BrokenPipeError traceback: here the pipe's reader
+    is gone before the command starts, so that every write fails."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "codajudge", *args],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=tmp_path,
+            env=ENV,
+        )
+    finally:
+        os.close(write)
+    # 130 (stdout_closed), or 0 where argparse swallowed the failed write of a long help
+    assert done.stderr == "" and done.returncode in (0, 130)
+
+
 def test_a_built_trees_folder_in_the_working_folder_does_not_hide_the_edition(
     tmp_path, monkeypatch
 ):
