@@ -7,7 +7,7 @@
     codajudge schema [--markdown]          # the edition config's JSON Schema, for editors
     codajudge run BUNDLE SUBMISSION --phase PHASE [--output DIR]   # the local runner (both steps)
     codajudge score INPUT OUTPUT           # the scoring program's contract (INPUT/ref, INPUT/res)
-    codajudge ingest INPUT_DATA OUTPUT SUBMISSION   # the ingestion program's contract
+    codajudge ingest INPUT_DATA OUTPUT SUBMISSION|--baseline NAME   # the ingestion program's contract
     codajudge rank SUBMISSIONS_DIR REFERENCE_DIR --out DIR   # final ranking with statistical ties
 
 ``codajudge COMMAND --help`` gives each command's options.

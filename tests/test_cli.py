@@ -38,6 +38,16 @@ def test_the_readme_lists_the_commands_the_help_lists():
     assert line.split("#", 1)[1].strip().split(", ") == list(cli.COMMANDS)
 
 
+def test_the_ingest_usage_shows_the_submission_or_a_baseline():
+    """``codajudge ingest INPUT_DATA OUTPUT SUBMISSION`` takes ``--baseline NAME`` read as if all three
+    went with --baseline: the README and the command's doc show the choice, as the parser makes it
+    ("give either a submission folder or --baseline, not both")."""
+    usage = re.compile(r"codajudge ingest INPUT_DATA OUTPUT SUBMISSION ?(\| ?--baseline NAME)?")
+    for text in ((REPO / "README.md").read_text(encoding="utf-8"), cli.__doc__):
+        found = usage.findall(text)
+        assert found and all(found), found
+
+
 def test_every_option_a_command_s_help_names_is_documented(capsys):
     """Each option of each command (its ``--help``) is named in the README or docs/."""
     option = re.compile(r"(?<![\w-])--[a-z][\w-]*")
