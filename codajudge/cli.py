@@ -7,7 +7,7 @@
     codajudge schema [--markdown]          # the edition config's JSON Schema, for editors
     codajudge run BUNDLE SUBMISSION --phase PHASE [--output DIR]   # the local runner (both steps)
     codajudge score INPUT OUTPUT           # the scoring program's contract (INPUT/ref, INPUT/res)
-    codajudge ingest INPUT_DATA OUTPUT SUBMISSION   # the ingestion program's contract
+    codajudge ingest INPUT_DATA OUTPUT SUBMISSION|--baseline NAME   # the ingestion program's contract
     codajudge rank SUBMISSIONS_DIR REFERENCE_DIR --out DIR   # final ranking with statistical ties
 
 ``codajudge COMMAND --help`` gives each command's options.
@@ -50,6 +50,20 @@ def usage() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command; a closed stdout (``codajudge ... --help | head -1``) ends any of them
+    quietly, argparse's help and usage included, which are printed before any program's guard."""
+    from .errors import stdout_closed
+
+    try:
+        try:
+            return _run(argv)
+        finally:  # what print() left in the buffer fails here, not at exit with a traceback
+            sys.stdout.flush()
+    except BrokenPipeError:
+        return stdout_closed()
+
+
+def _run(argv: list[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(usage())

@@ -3,7 +3,10 @@ what was found, and how to fix it. Only the command-line edges turn them into ex
 
 from __future__ import annotations
 
+import contextlib
 import copyreg
+import os
+import sys
 from bisect import bisect
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
@@ -19,6 +22,15 @@ EXIT_USER_ERROR = 2
 EXIT_BUNDLE_ERROR = 1
 #: The exit code of a program stopped by Ctrl-C (the shell's 128 + SIGINT).
 EXIT_INTERRUPTED = 130
+
+
+def stdout_closed() -> int:
+    """Stop quietly when the output's reader has gone (``| head``: a BrokenPipeError), as a pipe's
+    writer does (the idiom of Python's signal docs): stdout is pointed at os.devnull, so that
+    nothing more is flushed, nor fails again at exit. Returns the exit code, EXIT_INTERRUPTED."""
+    with contextlib.suppress(OSError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return EXIT_INTERRUPTED
 
 
 def plural(count: int, singular: str, plural_form: str | None = None) -> str:

@@ -19,6 +19,7 @@ import os
 import stat
 import sys
 import time
+from collections.abc import Container
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, NamedTuple
@@ -216,14 +217,28 @@ def _copy_folder(dir_fd: int, folder: Path, prefix: str, depth: int, budget: _Bu
 # ---------------------------------------------------------------- pruning
 
 
+def tree_entries(folder: Path) -> set[tuple[str, int, int]]:
+    """(relative path, inode, modification time in ns) of every entry below ``folder`` (links
+    listed, never followed); none when ``folder`` is no folder. An entry rewritten or replaced
+    since has another inode or time: ``prune_tree`` keeps only the entries given unchanged."""
+    found = set()
+    for current, folders, files in os.walk(folder):
+        for name in folders + files:
+            path = os.path.join(current, name)
+            with contextlib.suppress(OSError):  # gone meanwhile
+                info = os.lstat(path)
+                found.add((os.path.relpath(path, folder), info.st_ino, info.st_mtime_ns))
+    return found
+
+
 def prune_tree(
-    folder: Path, unwanted: Callable[[str], bool], display: str
+    folder: Path, unwanted: Callable[[str], bool], display: str, kept: Container = frozenset()
 ) -> list[tuple[str, str]]:
     """Remove from ``folder`` every entry that is neither a regular file nor a folder (links,
     FIFOs, sockets, devices: never followed) and every regular file whose name ``unwanted``
-    accepts; more than ``TreeLimits().entries`` entries is the submission's problem (named
-    ``display``), refused as ``copy_tree`` refuses it. Returns (relative path, what it was) of each
-    removed entry."""
+    accepts, but the entries ``kept`` lists as they are (``tree_entries``); more than
+    ``TreeLimits().entries`` entries is the submission's problem (named ``display``), refused as
+    ``copy_tree`` refuses it. Returns (relative path, what it was) of each removed entry."""
     removed, budget = [], _Budget(display, TreeLimits())
     for current, folders, files in os.walk(folder):  # links are listed, never followed
         for name in folders + files:
@@ -231,10 +246,13 @@ def prune_tree(
             relative = os.path.relpath(path, folder)
             budget.take(relative, 0)
             try:
-                mode = os.lstat(path).st_mode
+                info = os.lstat(path)
             except OSError:  # gone, or in a folder that can be listed but not searched
                 continue
+            mode = info.st_mode
             if stat.S_ISDIR(mode) or (stat.S_ISREG(mode) and not unwanted(name)):
+                continue
+            if (relative, info.st_ino, info.st_mtime_ns) in kept:
                 continue
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(path)

@@ -38,6 +38,16 @@ def test_the_readme_lists_the_commands_the_help_lists():
     assert line.split("#", 1)[1].strip().split(", ") == list(cli.COMMANDS)
 
 
+def test_the_ingest_usage_shows_the_submission_or_a_baseline():
+    """``codajudge ingest INPUT_DATA OUTPUT SUBMISSION`` takes ``--baseline NAME`` read as if all three
+    went with --baseline: the README and the command's doc show the choice, as the parser makes it
+    ("give either a submission folder or --baseline, not both")."""
+    usage = re.compile(r"codajudge ingest INPUT_DATA OUTPUT SUBMISSION ?(\| ?--baseline NAME)?")
+    for text in ((REPO / "README.md").read_text(encoding="utf-8"), cli.__doc__):
+        found = usage.findall(text)
+        assert found and all(found), found
+
+
 def test_every_option_a_command_s_help_names_is_documented(capsys):
     """Each option of each command (its ``--help``) is named in the README or docs/."""
     option = re.compile(r"(?<![\w-])--[a-z][\w-]*")
@@ -171,6 +181,24 @@ def test_a_missing_release_named_for_several_splits_of_one_dataset_names_it_once
     assert problem.file == f"{tmp_path / 'nope.csv'} (dataset 'a')"
 
 
+def test_a_missing_release_lists_the_files_the_edition_reads_there(tmp_path):
+    """STS 2017 reads only train and dev of the STS Benchmark (its datasets' fallback): the
+    message named sts-test.csv too, though a folder without it passes."""
+    from codajudge.importers import missing_releases
+
+    stsb = {"importer": "stsb", "path": "stsbenchmark"}
+    fallback = {"importer": "semeval_sts", "path": "sts2017", "track": "track1.ar-ar"}
+    fallback["fallback"] = {"train": stsb, "dev": stsb}
+    own = {**stsb, "path": "own", "files": {"test": "mine.tsv"}}
+    problems = missing_releases({"a": fallback, "b": own}, tmp_path)
+    expected = {problem.file.split(" (")[0]: problem.expected for problem in problems}
+    assert expected[str(tmp_path / "stsbenchmark")] == (
+        "stsbenchmark: the STS Benchmark: sts-train.csv, sts-dev.csv (folder stsbenchmark/ of "
+        "Stsbenchmark.tar.gz)"
+    )
+    assert "sts-train.csv, sts-dev.csv, mine.tsv (" in expected[str(tmp_path / "own")]
+
+
 def test_a_release_missing_from_data_but_in_the_edition_s_own_folder_says_so(tmp_path):
     """``--data`` naming another folder than the edition's own, which holds the release."""
     from codajudge.importers import missing_releases
@@ -225,6 +253,45 @@ def test_a_missing_library_is_one_line_naming_what_to_install(entry, package, tm
         f"missing Python package(s) {name}" in lines[0]
         and "pip install numpy scipy pyyaml" in lines[0]
     )
+
+
+def test_the_missing_library_line_names_run_sh_only_where_it_is(tmp_path, monkeypatch, capsys):
+    """A starting kit, a bundle's program or an installed kit has no run.sh: the line names it
+    (by its path) only beside the running package, in the organisers' repository."""
+    from codajudge import deps
+
+    monkeypatch.setattr(deps.importlib.util, "find_spec", lambda name: None)
+    for root, shown in ((tmp_path, False), (REPO, True)):
+        monkeypatch.setattr(deps, "REPO_ROOT", str(root))
+        with pytest.raises(SystemExit):
+            deps.require_runtime("run_local.py")
+        line = capsys.readouterr().err
+        assert "pip install numpy scipy pyyaml" in line
+        assert (f"or run 'bash {Path(root) / 'run.sh'}', which sets up .venv" in line) is shown
+        assert ("run.sh" in line) is shown
+
+
+@pytest.mark.parametrize(
+    "args", [["--help"], ["--version"]] + [[c, "--help"] for c in cli.COMMANDS]
+)
+def test_a_closed_stdout_ends_any_command_quietly(args, tmp_path):
+    """``codajudge --help | head -1`` ended in a BrokenPipeError traceback: here the pipe's reader
+    is gone before the command starts, so that every write fails."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "codajudge", *args],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=tmp_path,
+            env=ENV,
+        )
+    finally:
+        os.close(write)
+    # 130 (stdout_closed), or 0 where argparse swallowed the failed write of a long help
+    assert done.stderr == "" and done.returncode in (0, 130)
 
 
 def test_a_built_trees_folder_in_the_working_folder_does_not_hide_the_edition(

@@ -118,17 +118,49 @@ def test_submitted_html_is_removed_from_the_prediction_output(tmp_path, capfd):
     submission = tmp_path / "sub"
     submission.mkdir()
     shutil.copyfile(tmp_path / "made" / "sts.tsv", submission / "sts.tsv")
+    (submission / "detailed_results.html").write_text("<html>not the kit's results</html>")
+    (submission / "inner").mkdir()
+    (submission / "inner" / "Page.HTM").write_text("<html></html>")
     out = tmp_path / "out"
     # what Codabench's worker does with a submission without 'metadata': its files land in the output
     shutil.copytree(submission, out)
-    (out / "detailed_results.html").write_text("<html>not the kit's results</html>")
-    (out / "inner").mkdir()
-    (out / "inner" / "Page.HTM").write_text("<html></html>")
     capfd.readouterr()
     assert ingest_main([str(phase["input"]), str(out), str(submission)]) == 0
     assert not [p for p in out.rglob("*") if p.suffix.lower() in (".html", ".htm")]
     assert (out / "sts.tsv").is_file()
     assert "removed 'detailed_results.html' from the prediction output" in capfd.readouterr().out
+
+
+def test_a_run_by_hand_leaves_what_the_output_folder_held_before(tmp_path, capfd):
+    """By hand (the starting kit's README), OUTPUT may be any folder: its own html pages, links and
+    sub-folders stay; only what the step itself writes is removed."""
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    out = tmp_path / "out"
+    (out / "sub").mkdir(parents=True)
+    (out / "sub" / "report.html").write_text("<html>mine</html>")
+    (out / "index.htm").write_text("<html>mine</html>")
+    (out / "latest").symlink_to(tmp_path)
+    assert ingest_main(["--baseline", "random", str(phase["input"]), str(out)]) == 0
+    assert (out / "sub" / "report.html").read_text() == "<html>mine</html>"
+    assert (out / "index.htm").is_file() and (out / "latest").is_symlink()
+    assert (out / "sts.tsv").is_file() and "removed" not in capfd.readouterr().out
+
+
+@pytest.mark.parametrize("wrong", ["input", "submission"])
+def test_a_refused_argument_writes_and_removes_nothing(tmp_path, capfd, wrong):
+    """Every argument is checked before OUTPUT is made, cleaned or given a status file."""
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    kept, new = tmp_path / "kept", tmp_path / "new" / "out"
+    (kept / "sub").mkdir(parents=True)
+    (kept / "sub" / "report.html").write_text("<html>mine</html>")
+    given = {"input": str(tmp_path / "nonexistent"), "submission": str(phase["input"])}
+    submission = str(tmp_path / "sumbission.zip")
+    for out in (kept, new):
+        assert ingest_main([given[wrong], str(out), submission]) == 2
+    err = capfd.readouterr().err
+    assert "no such folder" in err if wrong == "input" else "nothing is at this path" in err
+    assert [p.name for p in kept.rglob("*")] == ["sub", "report.html"]
+    assert not (tmp_path / "new").exists()
 
 
 # ---------------------------------------------------------------- column titles

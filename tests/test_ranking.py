@@ -1842,3 +1842,17 @@ def test_an_nfc_and_an_nfd_name_name_one_system_and_end_spaces_show(small_phase,
     for name in OUTPUT_FILES:
         text = (out / name).read_text(encoding="utf-8")
         assert shown.get(name, "cafe\\x20") in text and "cafe " not in text, name
+
+
+def test_the_track_log_counts_its_systems_in_words(monkeypatch, capsys):
+    """The ranking log said "(1 systems, ...)": the count agrees with its noun (``counted``)."""
+    from types import SimpleNamespace
+
+    from codajudge.programs import rank
+
+    for rows, said in ((1, "(1 system, test exact)"), (3, "(3 systems, test exact)")):
+        ranked = SimpleNamespace(rows=[None] * rows, test="exact")
+        monkeypatch.setattr(rank, "rank_track", lambda track, results, settings: ranked)
+        spec = SimpleNamespace(tracks=[SimpleNamespace(id="sim")])
+        rank.rank_tracks(spec, {}, None)
+        assert f"ranked track sim {said} in " in capsys.readouterr().err

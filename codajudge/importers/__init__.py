@@ -28,7 +28,8 @@ SPLITS = ("train", "dev", "test")
 SPLIT_SYNONYMS = {"validation": "dev", "valid": "dev", "val": "dev", "development": "dev"}
 
 #: importer name -> (the release it reads and the files it expects under the dataset's ``path``,
-#: where the release is published), for the "release not found" messages.
+#: where the release is published), for the "release not found" messages; ``{files}``: the files
+#: of the splits the edition reads there, by the importer's ``split_file``.
 RELEASES: dict[str, tuple] = {
     "kit": (
         "kit item files train.jsonl, dev.jsonl, test.jsonl (see codajudge/formats/items.py)",
@@ -40,8 +41,7 @@ RELEASES: dict[str, tuple] = {
         "the STS wiki, https://ixa2.si.ehu.eus/stswiki (CC BY-SA 4.0)",
     ),
     "stsb": (
-        "the STS Benchmark: sts-train.csv, sts-dev.csv, sts-test.csv (folder stsbenchmark/ of "
-        "Stsbenchmark.tar.gz)",
+        "the STS Benchmark: {files} (folder stsbenchmark/ of Stsbenchmark.tar.gz)",
         "https://ixa2.si.ehu.eus/stswiki/images/4/48/Stsbenchmark.tar.gz",
     ),
     "ocnli": (
@@ -116,19 +116,21 @@ def missing_releases(datasets: dict, root: Path, own: Path | None = None) -> lis
     """One problem per release folder or file that is not under the --data folder ``root`` (not one per
     track or split), naming the folder searched, what was expected there and where it is published
     (or that it is in ``own``, the edition's folder, the default of --data)."""
-    missing: dict[str, tuple[str, list[str]]] = {}  # path -> its importer, the datasets naming it
+    missing: dict[str, tuple[str, list[str], dict]] = {}  # path -> importer, datasets, files read
     for key, source in datasets.items():
-        # the source and those it names for some splits (the schema has checked their shapes)
-        subs = [source, *source.get("fallback", {}).values()]
-        for sub in subs + [split_source(source, split) for split in source.get("splits", {})]:
+        for sub, splits in sources_read(source):
             path = sub.get("path")
             if isinstance(path, str) and not (Path(root) / path).exists():
-                missing.setdefault(path, (sub.get("importer", "kit"), []))[1].append(f"'{key}'")
+                importer = sub.get("importer", "kit")
+                entry = missing.setdefault(path, (importer, [], {}))
+                entry[1].append(f"'{key}'")
+                entry[2].update(dict.fromkeys(_split_files(importer, sub, splits)))
     problems = []
-    for path, (importer, keys) in sorted(missing.items()):
+    for path, (importer, keys, files) in sorted(missing.items()):
         if any(path.startswith(other.rstrip("/") + "/") for other in missing if other != path):
             continue  # inside a missing folder already reported
         what, published = RELEASES[importer]  # the schema has refused an unknown importer
+        what = what.format(files=", ".join(files))
         named = list(dict.fromkeys(keys))  # a dataset naming the path for several splits once
         hint = f"download it from {published}" if importer != "table" else OWN_DATA_HINT
         if own is not None and (Path(own) / path).exists():
@@ -142,6 +144,24 @@ def missing_releases(datasets: dict, root: Path, own: Path | None = None) -> lis
             )
         )
     return problems
+
+
+def sources_read(source: dict) -> list[tuple[dict, list[str]]]:
+    """(source, the splits read from it) of a dataset's ``source``: its own for the splits no
+    ``fallback`` or ``splits`` entry names, and each of those for its split (the schema has checked
+    their shapes)."""
+    named = {**source.get("fallback", {}), **source.get("splits", {})}
+    found = [(source, [split for split in SPLITS if split not in named])]
+    found += [(sub, [split]) for split, sub in source.get("fallback", {}).items()]
+    return found + [(split_source(source, split), [split]) for split in source.get("splits", {})]
+
+
+def _split_files(importer: str, source: dict, splits: list[str]) -> list[str]:
+    """The files ``importer`` reads for ``splits`` of ``source`` (its ``split_file``), in the
+    order of SPLITS; none for an importer whose files are not one per split."""
+    split_file = getattr(importlib.import_module(f"{__name__}.{importer}"), "split_file", None)
+    ordered = [split for split in SPLITS if split in splits]
+    return [split_file(source, split) for split in ordered] if split_file else []
 
 
 def gold_choices(source: dict) -> list[tuple[str, dict[str, str]]]:

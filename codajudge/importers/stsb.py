@@ -21,9 +21,15 @@ FIELDS = ("genre", "file", "year", "id", "score", "sentence1", "sentence2")
 GENRE_SPELLINGS = {"main-forum": "main-forums"}
 
 
+def split_file(source: dict, split: str) -> str:
+    """The release file of ``split`` (``files``, else ``sts-<split>.csv``), also named by the
+    "release not found" message (``importers.missing_releases``)."""
+    return (source.get("files") or {}).get(split, f"sts-{split}.csv")
+
+
 def load_split(source: dict, root: Path, split: str) -> list[dict]:
     """The STS-B items of ``split`` with their gold similarity ``score``."""
-    path = Path(root) / source["path"] / (source.get("files") or {}).get(split, f"sts-{split}.csv")
+    path = Path(root) / source["path"] / split_file(source, split)
     problems = ProblemCollector(str(path))
     items = []
     for index, fields in tab_fields(path, FIELDS, problems, more=True):

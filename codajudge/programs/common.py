@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import sys
 import tempfile
 import traceback
@@ -19,6 +18,7 @@ from ..errors import (
     ConfigError,
     KitError,
     UsageError,
+    stdout_closed,
 )
 
 EXIT_INTERNAL_ERROR = 3
@@ -101,9 +101,7 @@ def run_guarded(
     except KeyboardInterrupt:
         message, code = f"{program}: interrupted", EXIT_INTERRUPTED
     except BrokenPipeError:  # the output's reader has gone (``| head``)
-        with contextlib.suppress(OSError):  # stop as a pipe's writer does, flushing nothing more
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_INTERRUPTED
+        return stdout_closed()
     except MemoryError:
         message, code = f"{program}: out of memory while processing the submission", EXIT_USER_ERROR
     except Exception as e:  # noqa: BLE001 - the last line of defence before the participant

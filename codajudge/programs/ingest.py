@@ -31,6 +31,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field, replace
 from difflib import get_close_matches
+from collections.abc import Container
 from pathlib import Path, PurePosixPath
 
 import yaml
@@ -46,7 +47,7 @@ from ..formats.submission import ItemKeys, read_prediction
 from ..gold import listed_annotators
 from ..formats.textfile import MAX_FILE_BYTES, safe_display, shorten
 from ..spec import MODEL_FILE, RESULTS_ONLY, SCORING_ONLY, TaskSpec, read_spec
-from ..untrusted import TreeLimits, copy_regular, prune_tree, read_head, remove_entry
+from ..untrusted import TreeLimits, copy_regular, prune_tree, read_head, remove_entry, tree_entries
 from .child import BASELINE_PREFIX, ChildPaths, load_dataset, nothing_predicted
 from .supervisor import ParticipantOutput, run_child
 from .common import argument_parser, run_guarded, writing_into
@@ -90,11 +91,13 @@ def time_limit_of(spec: TaskSpec, option: float | None) -> float | None:
     return min(limits) if limits else None
 
 
-def clear_output(output_dir: Path, names: list[str]) -> None:
+def clear_output(output_dir: Path, names: list[str], kept: Container = frozenset()) -> None:
     """Remove whatever stands at ``names`` in the prediction output (names this program writes: a
     previous run's files, or a submission's folder or link of that name, copied there by the
     worker), then every ``*.html`` file and everything that is neither a regular file nor a folder
-    (links, FIFOs, sockets: never followed): Codabench's worker copies a submission without a
+    (links, FIFOs, sockets: never followed), but the entries ``kept`` lists unchanged (what was in
+    the folder before the run, ``entries_before``: a folder given by hand is not this step's to
+    clean; on the platform it starts empty): Codabench's worker copies a submission without a
     ``metadata`` file into this folder and uploads and zips the folder afterwards (a zip stores a
     link's target). Codabench shows no html of this folder (only the scoring step gets the
     detailed results' address); the html goes anyway so that the scoring program's page is the
@@ -114,11 +117,20 @@ def clear_output(output_dir: Path, names: list[str]) -> None:
             )
         print(f"note: removed {name!r} from the prediction output: it was {kind}, and the {writer}")
     is_page = lambda name: name.lower().endswith((".html", ".htm"))  # noqa: E731
-    for relative, kind in prune_tree(output_dir, is_page, "the prediction output"):
+    for relative, kind in prune_tree(output_dir, is_page, "the prediction output", kept):
         why = f"it was {kind}, and only regular files are kept"
         if kind == "a regular file":
             why = "only the scoring program writes the detailed results page"
         print(f"note: removed {relative!r} from the prediction output: {why}")
+
+
+def entries_before(output_dir: Path, submission: Path | None) -> set[tuple[str, int, int]]:
+    """The entries in the prediction output before the run (``tree_entries``), which the step
+    leaves as they are, but those at the relative paths of the submission folder's own entries:
+    Codabench's worker copies a submission folder there (``clear_output``), and that copy is the
+    step's. A run by hand thus never removes a file the output folder held before it."""
+    copied = {relative for relative, *_ in tree_entries(submission)} if submission else set()
+    return {entry for entry in tree_entries(output_dir) if entry[0] not in copied}
 
 
 def public_keys(items: list[dict]) -> ItemKeys:
@@ -275,7 +287,9 @@ class Ingestion:
     (``output``, saved by the caller on failure), the seed and the time limit given on the
     command line (None: task.json's), the names of the files written to the output folder so far
     (removed on failure), and the notes and each track's file name as the participant wrote it
-    (for the status file)."""
+    (for the status file); ``before``: what the output folder held before the run, left there
+    (``entries_before``; None until every argument was checked: nothing is written before).
+    """
 
     input_dir: Path
     output_dir: Path
@@ -285,6 +299,7 @@ class Ingestion:
     written: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     names: dict[str, str] = field(default_factory=dict)
+    before: set | None = None
 
 
 def ingest(run: Ingestion, submission: Path | None, baseline: str | None) -> int:
@@ -297,7 +312,7 @@ def ingest(run: Ingestion, submission: Path | None, baseline: str | None) -> int
     own_names = [INGESTION_STATUS, archive.PARTICIPANT_OUTPUT]
     own_names += [f"{t.id}.tsv" for t in spec.tracks]
     with writing_into(output_dir):  # checked before the code runs
-        clear_output(output_dir, own_names)
+        clear_output(output_dir, own_names, run.before)
     with tempfile.TemporaryDirectory(prefix="codajudge-ingest-") as tmp:
         paths = ChildPaths(run.input_dir, Path(tmp) / "predictions", Path(tmp))
         paths.out_dir.mkdir()
@@ -310,7 +325,7 @@ def ingest(run: Ingestion, submission: Path | None, baseline: str | None) -> int
         status = IngestionStatus(OK, message, tuple(tracks), tuple(run.notes), run.names)
         with writing_into(output_dir):
             # the code has run and its processes are stopped; on the platform it could write here
-            clear_output(output_dir, own_names)
+            clear_output(output_dir, own_names, run.before)
             for track in tracks:  # only the tracks' files: anything else the code left stays
                 name = f"{track}.tsv"
                 copy_regular(
@@ -421,8 +436,11 @@ def parse_arguments(argv: list[str] | None, prog: str = "ingest.py") -> argparse
 
 def submission_path(given: str | None, prog: str) -> Path:
     """The SUBMISSION argument, or PLATFORM_SUBMISSION, where the platform mounts it; a usage
-    error when neither is given (the program run by hand without a submission)."""
+    error when neither is given (the program run by hand without a submission) or nothing is at
+    the path given."""
     if given is not None:
+        if not (Path(given).exists() or Path(given).is_symlink()):
+            raise UsageError(archive.NOTHING_AT_PATH.error(safe_display(given)).problems)
         return Path(given)
     if Path(PLATFORM_SUBMISSION).exists():
         return Path(PLATFORM_SUBMISSION)
@@ -476,20 +494,27 @@ def main(argv: list[str] | None = None, prog: str = "ingest.py") -> int:
     platform's script says "ingestion program" in the messages its logs and status file show."""
     args = parse_arguments(argv, prog)
     output_dir = Path(args.output)
-    with contextlib.suppress(OSError):  # for a failure's status; ingest() says why it cannot
-        output_dir.mkdir(parents=True, exist_ok=True)
     output = ParticipantOutput(saved_in=output_dir)
     run = Ingestion(Path(args.input_data), output_dir, output, args.seed, args.time_limit)
 
     def body() -> int:
         with tempfile.TemporaryDirectory(prefix="codajudge-input-") as work:
+            # every argument is checked before anything is written to or removed from OUTPUT
             run.input_dir = opened_input_data(Path(args.input_data), Path(work))
             submission = None if args.baseline else submission_path(args.submission, prog)
+            folder = submission if submission is not None and submission.is_dir() else None
+            run.before = entries_before(output_dir, folder)
+            with contextlib.suppress(
+                OSError
+            ):  # for a failure's status; ingest() says why it cannot
+                output_dir.mkdir(parents=True, exist_ok=True)
             return ingest(run, submission, args.baseline)
 
     def on_error(message: str) -> None:
+        if run.before is None:  # an argument refused: nothing is written
+            return
         try:
-            clear_output(output_dir, [INGESTION_STATUS, *run.written])
+            clear_output(output_dir, [INGESTION_STATUS, *run.written], run.before)
             remove_entry(output_dir / archive.PARTICIPANT_OUTPUT)
             output.keep(failure=message)
         finally:

@@ -436,7 +436,7 @@ def rank_tracks(
         started = time.monotonic()
         ranking = rank_track(track, results, settings)
         rankings[track.id] = ranking
-        said = f"{len(ranking.rows)} systems, test {ranking.test}"
+        said = f"{counted(len(ranking.rows), 'system')}, test {ranking.test}"
         log(f"ranked track {track.id} ({said}) in {time.monotonic() - started:.1f} s")
     return rankings
 
