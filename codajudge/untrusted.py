@@ -220,10 +220,13 @@ def _copy_folder(dir_fd: int, folder: Path, prefix: str, depth: int, budget: _Bu
 def tree_entries(folder: Path) -> set[tuple[str, int, int]]:
     """(relative path, inode, modification time in ns) of every entry below ``folder`` (links
     listed, never followed); none when ``folder`` is no folder. An entry rewritten or replaced
-    since has another inode or time: ``prune_tree`` keeps only the entries given unchanged."""
+    since has another inode or time: ``prune_tree`` keeps only the entries given unchanged. At
+    most ``TreeLimits().entries`` are listed: a folder beyond that is refused by ``prune_tree``."""
     found = set()
     for current, folders, files in os.walk(folder):
         for name in folders + files:
+            if len(found) >= TreeLimits().entries:
+                return found
             path = os.path.join(current, name)
             with contextlib.suppress(OSError):  # gone meanwhile
                 info = os.lstat(path)

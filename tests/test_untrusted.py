@@ -247,3 +247,13 @@ def test_code_run_inside_adopting_cannot_open_the_programs_own_stdout():
     ran = subprocess.run(command, capture_output=True, text=True, cwd=Path(__file__).parents[1])
     assert "FORGED" not in ran.stdout
     assert "PermissionError" in ran.stderr
+
+
+def test_tree_entries_lists_at_most_the_tree_limit(tmp_path, monkeypatch):
+    """What was in an output folder before a run is listed up to the entries a pruned tree may
+    hold (a folder past it is refused by prune_tree), not without end."""
+    for k in range(5):
+        (tmp_path / f"f{k}").write_text("x")
+    small = untrusted.TreeLimits(entries=2)
+    monkeypatch.setattr(untrusted, "TreeLimits", lambda: small)
+    assert len(untrusted.tree_entries(tmp_path)) < 5

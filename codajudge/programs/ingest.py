@@ -504,9 +504,8 @@ def main(argv: list[str] | None = None, prog: str = "ingest.py") -> int:
             submission = None if args.baseline else submission_path(args.submission, prog)
             folder = submission if submission is not None and submission.is_dir() else None
             run.before = entries_before(output_dir, folder)
-            with contextlib.suppress(
-                OSError
-            ):  # for a failure's status; ingest() says why it cannot
+            # made for a failure's status; ingest() says why it cannot be
+            with contextlib.suppress(OSError):
                 output_dir.mkdir(parents=True, exist_ok=True)
             return ingest(run, submission, args.baseline)
 
