@@ -323,8 +323,9 @@ def _holds_ids(columns: Columns) -> bool:
 
 def _reads_positionally(columns: Columns) -> bool:
     """Whether every line holds one or two fields and most first fields are numbers, decimal commas
-    and quoted numbers counted ("2,68", ``COMMA_DECIMAL``; ``"0.2174"``): such lines are then refused one by one, with the hint of
-    ``parse_number`` (use a dot), rather than all as lines without a tab. A first column of whole
+    and quoted numbers counted ("2,68", ``COMMA_DECIMAL``; ``"0.2174"``): such lines are then
+    refused one by one, with the hint of ``parse_number`` (use a dot, remove the quotes), rather
+    than all as lines without a tab. A first column of whole
     numbers, each once, some above 5, is refused: ids or line numbers, which would be read as
     scores (and the scores as confidences); the track's ids written as floats (``0.0``) are ids."""
     _, firsts, split, scores = columns.positional

@@ -233,6 +233,7 @@ def _object_without_leading_bin(value: dict, codes: dict, key, track: Track):
     try:
         return _without_leading_bin(row, track)
     except ValueProblem as problem:
-        problem.found = f"the key {str(key)!r} holding {float(value[key]):g} (keys {', '.join(map(str, value))})"
+        keys = ", ".join(map(str, value))
+        problem.found = f"the key {str(key)!r} holding {float(value[key]):g} (keys {keys})"
         problem.expected = "keys " + ", ".join(track.labels)
         raise
