@@ -5,11 +5,14 @@ metrics chosen per track, so that a newly registered metric changes no existing 
 import dataclasses
 from pathlib import Path
 
+import pytest
+
 from codajudge import kinds
 from codajudge.bundle import pages
 from codajudge.bundle.edition import load_edition
 from codajudge.bundle.pages import LocalScore
 from codajudge.metrics import REGISTRY as METRICS, get as get_metric
+from codajudge.metrics.lewidi import multilabel_error_rate
 from codajudge.bundle.prose import Templates, kind_text
 from codajudge.tracks import track_from_dict
 
@@ -320,3 +323,17 @@ def test_the_chaosnli_pages_describe_chaosnlis_prediction_document():
     ocnli = load_edition(REPO / "editions" / "ocnli")
     for text in (pages.render(ocnli, NO_LOCAL, {}, listed, "random"), pages.data_page(ocnli)):
         assert layout not in text and "ChaosNLI's own prediction file" not in text
+
+
+def test_the_lewidi2025_overview_says_varierrnlis_error_rate_is_label_by_label():
+    """The Overview said VariErrNLI's error rate asks an annotator's whole set of labels to match;
+    the metric scores each label's choice (the README's example: 1 of 6 choices wrong, 1/6,
+    not the 0.5 of one annotator of two whose set differs)."""
+    assert multilabel_error_rate(
+        [[[1, 0], [0, 1], [0, 0]]], [[[1, 0], [0, 0], [0, 0]]]
+    ) == pytest.approx(1 / 6)
+    text = " ".join(
+        (REPO / "editions" / "lewidi2025" / "pages" / "overview.md").read_text().split()
+    )
+    assert "labels set must match" not in text
+    assert "VariErrNLI: label by label, the share of the item's annotators whose choice" in text
