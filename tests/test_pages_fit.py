@@ -3,6 +3,7 @@ track, titles rather than keys on the Baselines page, Markdown table characters 
 metrics chosen per track, so that a newly registered metric changes no existing edition."""
 
 import dataclasses
+import re
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from codajudge.bundle.pages import LocalScore
 from codajudge.metrics import REGISTRY as METRICS, get as get_metric
 from codajudge.metrics.lewidi import multilabel_error_rate
 from codajudge.bundle.prose import Templates, kind_text
+from codajudge.formats.values import is_decimal
 from codajudge.tracks import track_from_dict
 
 REPO = Path(__file__).resolve().parents[1]
@@ -337,3 +339,21 @@ def test_the_lewidi2025_overview_says_varierrnlis_error_rate_is_label_by_label()
     )
     assert "labels set must match" not in text
     assert "VariErrNLI: label by label, the share of the item's annotators whose choice" in text
+
+
+def test_the_kit_readmes_number_check_says_which_numbers_are_read_and_which_refused():
+    """The check promised "plain decimal notation", yet 2.17e-01, +.2174 and 1e-05 are read (rightly):
+    the README's number check names examples the reader reads before "never" and ones it refuses
+    after it, for an edition of similarity tracks and one of soft-label tracks."""
+    listed = [dict(title=name, file=f"pages/{name}.md") for name in ("data", "evaluation", "terms")]
+    for name in ("sts2017", "lewidi2023"):
+        readme = pages.render(
+            load_edition(REPO / "editions" / name), NO_LOCAL, {}, listed, "random"
+        )
+        checks = " ".join(readme.split("The checks: ")[1].split(". Archives")[0].split())
+        check = next(line for line in checks.split("; ") if line.startswith("numbers"))
+        assert "plain decimal" not in check
+        read, refused = (re.findall(r"`([^`]+)`", part) for part in check.split(" never "))
+        assert {"2.17e-01", "1e-05", "+.2174"} <= set(read), read
+        assert all(map(is_decimal, read)), read
+        assert len(refused) >= 5 and not any(map(is_decimal, refused)), refused
