@@ -357,3 +357,21 @@ def test_the_kit_readmes_number_check_says_which_numbers_are_read_and_which_refu
         assert {"2.17e-01", "1e-05", "+.2174"} <= set(read), read
         assert all(map(is_decimal, read)), read
         assert len(refused) >= 5 and not any(map(is_decimal, refused)), refused
+
+
+def test_the_data_pages_table_gives_the_gold_scale_and_the_predictions_as_the_format_does(
+    monkeypatch,
+):
+    """sts2017's table said "score 0-5" while the format below and the overview say predictions may
+    be on any scale (Pearson is scale-free, out-of-range values are read): each ranged row names the
+    gold's scale and the predictions', as the format sentence does, by the tracks' metrics."""
+    sts = load_edition(REPO / "editions" / "sts2017")
+    text = pages.data_page(sts)
+    rows = [line for line in text.splitlines() if "| similarity |" in line]
+    assert len(rows) == len(sts.tracks) == 7
+    assert all("| gold score 0-5; predictions on any scale |" in row for row in rows)
+    assert "a number (any scale" in text
+    bound = dataclasses.replace(get_metric("pearson"), scale_free=False)
+    monkeypatch.setattr(pages, "get_metric", lambda name: bound)
+    text = pages.data_page(sts)
+    assert "| gold score 0-5; predictions on that scale |" in text and "any scale" not in text
