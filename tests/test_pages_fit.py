@@ -4,6 +4,7 @@ metrics chosen per track, so that a newly registered metric changes no existing 
 
 import dataclasses
 import re
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from codajudge.bundle.pages import LocalScore
 from codajudge.metrics import REGISTRY as METRICS, get as get_metric
 from codajudge.metrics.lewidi import multilabel_error_rate
 from codajudge.bundle.prose import Templates, kind_text
+from codajudge.formats.archive import locate_track_files, safe_extract
 from codajudge.formats.values import is_decimal
 from codajudge.tracks import track_from_dict
 
@@ -375,3 +377,23 @@ def test_the_data_pages_table_gives_the_gold_scale_and_the_predictions_as_the_fo
     monkeypatch.setattr(pages, "get_metric", lambda name: bound)
     text = pages.data_page(sts)
     assert "| gold score 0-5; predictions on that scale |" in text and "any scale" not in text
+
+
+def test_the_pages_say_where_in_the_zip_the_track_files_may_be_as_the_reader_finds_them(tmp_path):
+    """The Data page and the kit README said "at its root or inside one folder"; the reader finds a
+    track's file at any depth, the tracks' files split between the root and folders."""
+    sts = sts_only()
+    tracks = [dataclasses.replace(sts.tracks[0], id=i) for i in ("en_en", "es_es", "ar_ar")]
+    archive = tmp_path / "submission.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        for name in ("en_en.tsv", "a/es_es.tsv", "a/b/ar_ar.tsv"):
+            zf.writestr(name, "1\t3.2\n")
+    safe_extract(archive, tmp_path / "out", "submission.zip", tracks)
+    found, _ = locate_track_files(tmp_path / "out", tracks)
+    assert sorted(map(str, found.values())) == ["a/b/ar_ar.tsv", "a/es_es.tsv", "en_en.tsv"]
+    listed = [dict(title=name, file=f"pages/{name}.md") for name in ("data", "evaluation", "terms")]
+    said = (
+        "anywhere in the zip: at its root or in folders at any depth, the tracks' files in the same"
+    )
+    for text in (pages.data_page(sts), pages.render(sts, NO_LOCAL, {}, listed, "random")):
+        assert said in " ".join(text.split()) and "one folder" not in text
