@@ -397,3 +397,20 @@ def test_the_pages_say_where_in_the_zip_the_track_files_may_be_as_the_reader_fin
     )
     for text in (pages.data_page(sts), pages.render(sts, NO_LOCAL, {}, listed, "random")):
         assert said in " ".join(text.split()) and "one folder" not in text
+
+
+def test_the_lewidi2025_overview_says_how_a_team_entering_one_task_is_ordered_and_ranked():
+    """A Task B-only team is sorted on the one leaderboard by a primary score made of the baseline's
+    Task A values, which the Overview called "a summary only": it now says so plainly, and that each
+    task's ranking is the organisers' mean-rank table of that group of tracks."""
+    edition = load_edition(REPO / "editions" / "lewidi2025")
+    text = " ".join((edition.folder / "pages" / "overview.md").read_text().split())
+    assert "a summary only" not in text
+    rule = edition.primary_rule
+    assert (rule.missing, rule.baseline) == ("baseline", "most_frequent")
+    assert "**a team that enters Task B (perspectivist) only** is placed on the leaderboard" in text
+    groups = edition.ranking["groups"]
+    assert {group["order"] for group in groups.values()} == {"mean_rank"}
+    assert "`codajudge rank`" in text and "by their mean rank over the four datasets" in text
+    for title in groups:  # "Task A (soft labels)", "Task B (perspectivist)"
+        assert f"table for {title}" in text or f"one for {title}" in text, title
