@@ -3,14 +3,21 @@ track, titles rather than keys on the Baselines page, Markdown table characters 
 metrics chosen per track, so that a newly registered metric changes no existing edition."""
 
 import dataclasses
+import re
+import zipfile
 from pathlib import Path
+
+import pytest
 
 from codajudge import kinds
 from codajudge.bundle import pages
 from codajudge.bundle.edition import load_edition
 from codajudge.bundle.pages import LocalScore
 from codajudge.metrics import REGISTRY as METRICS, get as get_metric
+from codajudge.metrics.lewidi import multilabel_error_rate
 from codajudge.bundle.prose import Templates, kind_text
+from codajudge.formats.archive import locate_track_files, safe_extract
+from codajudge.formats.values import is_decimal
 from codajudge.tracks import track_from_dict
 
 REPO = Path(__file__).resolve().parents[1]
@@ -320,3 +327,90 @@ def test_the_chaosnli_pages_describe_chaosnlis_prediction_document():
     ocnli = load_edition(REPO / "editions" / "ocnli")
     for text in (pages.render(ocnli, NO_LOCAL, {}, listed, "random"), pages.data_page(ocnli)):
         assert layout not in text and "ChaosNLI's own prediction file" not in text
+
+
+def test_the_lewidi2025_overview_says_varierrnlis_error_rate_is_label_by_label():
+    """The Overview said VariErrNLI's error rate asks an annotator's whole set of labels to match;
+    the metric scores each label's choice (the README's example: 1 of 6 choices wrong, 1/6,
+    not the 0.5 of one annotator of two whose set differs)."""
+    assert multilabel_error_rate(
+        [[[1, 0], [0, 1], [0, 0]]], [[[1, 0], [0, 0], [0, 0]]]
+    ) == pytest.approx(1 / 6)
+    text = " ".join(
+        (REPO / "editions" / "lewidi2025" / "pages" / "overview.md").read_text().split()
+    )
+    assert "labels set must match" not in text
+    assert "VariErrNLI: label by label, the share of the item's annotators whose choice" in text
+
+
+def test_the_kit_readmes_number_check_says_which_numbers_are_read_and_which_refused():
+    """The check promised "plain decimal notation", yet 2.17e-01, +.2174 and 1e-05 are read (rightly):
+    the README's number check names examples the reader reads before "never" and ones it refuses
+    after it, for an edition of similarity tracks and one of soft-label tracks."""
+    listed = [dict(title=name, file=f"pages/{name}.md") for name in ("data", "evaluation", "terms")]
+    for name in ("sts2017", "lewidi2023"):
+        readme = pages.render(
+            load_edition(REPO / "editions" / name), NO_LOCAL, {}, listed, "random"
+        )
+        checks = " ".join(readme.split("The checks: ")[1].split(". Archives")[0].split())
+        check = next(line for line in checks.split("; ") if line.startswith("numbers"))
+        assert "plain decimal" not in check
+        read, refused = (re.findall(r"`([^`]+)`", part) for part in check.split(" never "))
+        assert {"2.17e-01", "1e-05", "+.2174"} <= set(read), read
+        assert all(map(is_decimal, read)), read
+        assert len(refused) >= 5 and not any(map(is_decimal, refused)), refused
+
+
+def test_the_data_pages_table_gives_the_gold_scale_and_the_predictions_as_the_format_does(
+    monkeypatch,
+):
+    """sts2017's table said "score 0-5" while the format below and the overview say predictions may
+    be on any scale (Pearson is scale-free, out-of-range values are read): each ranged row names the
+    gold's scale and the predictions', as the format sentence does, by the tracks' metrics."""
+    sts = load_edition(REPO / "editions" / "sts2017")
+    text = pages.data_page(sts)
+    rows = [line for line in text.splitlines() if "| similarity |" in line]
+    assert len(rows) == len(sts.tracks) == 7
+    assert all("| gold score 0-5; predictions on any scale |" in row for row in rows)
+    assert "a number (any scale" in text
+    bound = dataclasses.replace(get_metric("pearson"), scale_free=False)
+    monkeypatch.setattr(pages, "get_metric", lambda name: bound)
+    text = pages.data_page(sts)
+    assert "| gold score 0-5; predictions on that scale |" in text and "any scale" not in text
+
+
+def test_the_pages_say_where_in_the_zip_the_track_files_may_be_as_the_reader_finds_them(tmp_path):
+    """The Data page and the kit README said "at its root or inside one folder"; the reader finds a
+    track's file at any depth, the tracks' files split between the root and folders."""
+    sts = sts_only()
+    tracks = [dataclasses.replace(sts.tracks[0], id=i) for i in ("en_en", "es_es", "ar_ar")]
+    archive = tmp_path / "submission.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        for name in ("en_en.tsv", "a/es_es.tsv", "a/b/ar_ar.tsv"):
+            zf.writestr(name, "1\t3.2\n")
+    safe_extract(archive, tmp_path / "out", "submission.zip", tracks)
+    found, _ = locate_track_files(tmp_path / "out", tracks)
+    assert sorted(map(str, found.values())) == ["a/b/ar_ar.tsv", "a/es_es.tsv", "en_en.tsv"]
+    listed = [dict(title=name, file=f"pages/{name}.md") for name in ("data", "evaluation", "terms")]
+    said = (
+        "anywhere in the zip: at its root or in folders at any depth, the tracks' files in the same"
+    )
+    for text in (pages.data_page(sts), pages.render(sts, NO_LOCAL, {}, listed, "random")):
+        assert said in " ".join(text.split()) and "one folder" not in text
+
+
+def test_the_lewidi2025_overview_says_how_a_team_entering_one_task_is_ordered_and_ranked():
+    """A Task B-only team is sorted on the one leaderboard by a primary score made of the baseline's
+    Task A values, which the Overview called "a summary only": it now says so plainly, and that each
+    task's ranking is the organisers' mean-rank table of that group of tracks."""
+    edition = load_edition(REPO / "editions" / "lewidi2025")
+    text = " ".join((edition.folder / "pages" / "overview.md").read_text().split())
+    assert "a summary only" not in text
+    rule = edition.primary_rule
+    assert (rule.missing, rule.baseline) == ("baseline", "most_frequent")
+    assert "**a team that enters Task B (perspectivist) only** is placed on the leaderboard" in text
+    groups = edition.ranking["groups"]
+    assert {group["order"] for group in groups.values()} == {"mean_rank"}
+    assert "`codajudge rank`" in text and "by their mean rank over the four datasets" in text
+    for title in groups:  # "Task A (soft labels)", "Task B (perspectivist)"
+        assert f"table for {title}" in text or f"one for {title}" in text, title

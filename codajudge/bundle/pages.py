@@ -296,10 +296,13 @@ def _with_aliases(prose: Templates, t, label: str) -> str:
 
 
 def _track_row(prose: Templates, t) -> str:
-    """A track's row of the Data page; its values are the scale of its gold for a kind with a
-    ``range``, else its labels, each with its aliases (``_with_aliases``)."""
+    """A track's row of the Data page; its values are, for a kind with a ``range``, the scale of its
+    gold and that of its predictions (any, ``data/scale_any``, when all its metrics are
+    ``scale_free``), else its labels, each with its aliases (``_with_aliases``)."""
     if kinds.of(t).has_range:
-        values = prose.fill("data/scale", low=f"{t.score_range[0]:g}", high=f"{t.score_range[1]:g}")
+        free = all(get_metric(m).scale_free for m in t.metrics)
+        low, high = (f"{bound:g}" for bound in t.score_range)
+        values = prose.fill("data/scale_any" if free else "data/scale", low=low, high=high)
     else:
         values = ", ".join(_with_aliases(prose, t, label) for label in t.labels)
     return prose.fill(
