@@ -399,7 +399,8 @@ def track_table(ranking: TrackRanking, style: Style) -> Table:
     rows, records = [], []
     for r in ranking.rows:
         low, high = (r.interval.low, r.interval.high) if r.interval else (None, None)
-        interval = f"[{shown(low, percent)}, {shown(high, percent)}]" if r.interval else "n/a"
+        none = "-" if r.undefined else "n/a"  # an undefined score has none, see the track's note
+        interval = f"[{shown(low, percent)}, {shown(high, percent)}]" if r.interval else none
         p_value = "-" if r.p_value is None else f"{r.p_value:.4f}"
         cells = [str(r.rank), style.name(r.system), shown(r.value, percent), interval, p_value]
         rows.append([*cells, str(number[r.system])])
