@@ -1694,6 +1694,28 @@ def test_a_constant_run_is_placed_by_its_0_with_no_interval_and_no_test_in_every
     assert note in (out / "ranking.html").read_text()
 
 
+def test_a_track_nobody_submitted_is_one_line_not_an_empty_table(tmp_path):
+    """Trial 58: a track no run submitted got a section with a header-only table in ranking.md
+    (and an empty table in ranking.tex and ranking.html): one line says so instead."""
+    rng = np.random.default_rng(3)
+    ref, subs, out = tmp_path / "ref", tmp_path / "subs", tmp_path / "out"
+    gold = rng.uniform(0, 5, 40)
+    _similarity_runs(ref, subs, gold, {"one": gold + rng.normal(0, 1, 40)})
+    tracks = [{"id": t, "kind": "similarity", "dataset": "sim"} for t in ("sim", "other")]
+    (ref / "task.json").write_text(json.dumps(_spec(tracks)))
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "20"]) == 0
+    markdown = (out / "ranking.md").read_text()
+    section = markdown.split("## other (other)", 1)[1].split("\n## ", 1)[0]
+    assert section.strip() == "No system submitted this track."
+    assert markdown.count("| Rank | System | Pearson r") == 1  # sim's table alone
+    tex = (out / "ranking.tex").read_text()
+    assert "% other (other): No system submitted this track." in tex
+    assert tex.count("\\label{tab:ranking-") == 2  # the overall table and sim's
+    page = (out / "ranking.html").read_text()
+    assert "<h2>other (other)</h2><p>No system submitted this track.</p>" in page
+    assert page.count("<table") == 2
+
+
 def test_a_track_of_few_items_is_ranked_by_the_exact_permutation_test(tmp_path):
     """Issue 34 item 10: on 5 items no paired test can report p below 2 x 0.5^5 = 0.0625, so no
     system differs from the best at alpha 0.05 (Williams' t said p = 0.0013 for the reversed run);

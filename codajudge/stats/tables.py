@@ -447,8 +447,11 @@ def page_sections(report: RankingReport, style: Style = Style(), mark: str = MAR
         )
         tag = t if t in report.primary_tracks else f"{t}, not primary"
         heading = f"{escape(ranking.track.title)} ({escape(tag)})"
-        note, missing = track_remarks(ranking, escape, escape)
         table = track_table(ranking, style)
+        if not ranking.rows:  # one line, not a table of no rows
+            sections.append(Section(heading, kit_text("ranking/nobody_submitted"), table))
+            continue
+        note, missing = track_remarks(ranking, escape, escape)
         sections.append(Section(heading, escape(intro), table, note, missing, ranking))
     return sections
 
