@@ -1471,6 +1471,11 @@ def test_ranking_by_team_keeps_each_team_s_best_run(small_phase, capsys):
     assert sim == {"alpha": by_run["good"], "beta": by_run["folder_run"]}
     markdown = (out / "ranking.md").read_text()
     assert "## Runs ranked" in markdown and "--teams" in markdown.splitlines()[2]
+    # trial 58: every table row of a team names the run that stands for it (ranking.csv's run)
+    rows = list(csv.DictReader((out / "ranking.csv").open()))
+    tables = [r for r in rows if r["table"] in ("overall", "sim")]
+    assert {(r["system"], r["run"]) for r in tables} == set(runs.items()) and len(tables) == 4
+    assert "- alpha: good" in markdown and "- beta: folder\\_run" in markdown
 
 
 def test_ranking_by_team_notes_a_team_whose_rows_name_no_ranked_submission(small_phase, capsys):

@@ -468,6 +468,7 @@ CSV_COLUMNS = (
     "table",
     "rank",
     "system",
+    "run",  # with --teams: the run that stands for the team (the system) in every table
     "metric",
     "value",
     "ci_low",
@@ -499,13 +500,14 @@ def _cell(value) -> object:
 
 def render_csv(report: RankingReport) -> str:
     """The official ranking as one CSV table (``ranking.csv``): the command first (table
-    ``command``, in ``note``), then one row per system overall, per group and per (track, system),
-    then the missing-track rule's runs, the runs kept per team, the notes and the failures; empty
+    ``command``, in ``note``), then one row per system overall, per group and per (track, system)
+    (with ``--teams``, each naming in ``run`` the run that stands for the team), then the
+    missing-track rule's runs, the runs kept per team, the notes and the failures; empty
     cells where not applicable. Numbers at full precision (``repr``); every text cell made safe for
     spreadsheets (``_cell``)."""
     records = [dict(table="command", note=report.settings.command or report.signature)]
     for section in page_sections(report):
-        records += section.table.records
+        records += [dict(r, run=report.runs.get(r.get("system"))) for r in section.table.records]
     notes = [(name, note) for name, notes in report.notes.items() for note in notes]
     listed = {
         "primary_rule": report.rule_notes,
