@@ -28,7 +28,7 @@ def render_html(report: RankingReport) -> str:
             shown.append(f"<div class='fig'>{_chart(section.ranking)}</div>")
         # a column of names aligns left (html_table's LEFT is True)
         columns = [(c.page_head(_e, "<br>"), c.names) for c in section.table.columns]
-        shown.append(html_table(columns, section.table.rows))
+        shown += [html_table(columns, section.table.rows)] if section.table.rows else []
         shown += [f"<p>{section.missing}</p>"] if section.missing else []
         # a group's heading, sentence and table stand on one line
         parts.append(("" if number and not section.ranking else "\n").join(shown))

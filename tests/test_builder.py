@@ -455,6 +455,10 @@ def test_a_training_item_that_is_a_test_item_is_refused(tmp_path):
         and "test items with the texts of items of a public split (dev, train): 1," in text
     )
     assert "more than the 0 declared" in text and "test item 't3'" in text
+    # the repeats were checked: what is left for the built bundle is the public files' leak check
+    last = text.splitlines()[-1]
+    assert last.startswith("not checked: the leaderboard's keys, the pages and the public files'")
+    assert "the leak checks" not in text
 
 
 def test_test_items_copied_into_train_under_new_ids_are_refused(tmp_path):

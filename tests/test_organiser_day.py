@@ -302,7 +302,7 @@ def test_the_organiser_sections_run_the_kit_as_the_quick_starts_environment_prov
     section = readme.split("## For organisers", 1)[1].split("## Installing the `codajudge`", 1)[0]
     pattern = rf"(?:^|`)codajudge (?:{'|'.join(COMMANDS)})\b"
     bare = [m.group(0) for m in re.finditer(pattern, section, flags=re.MULTILINE)]
-    assert bare == ["`codajudge rank"], bare  # the ranking's outputs quote the command, as written
+    assert bare == ["`codajudge rank"], bare  # the installed form of the ranking's reproduce line
     assert "python -m codajudge new myedition" in section
     assert "python -m codajudge check myedition --data myedition" in section
 
@@ -342,6 +342,29 @@ def test_new_prints_its_next_commands_as_the_kit_was_started(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "\n  python -m codajudge check mine --data mine\n" in done.stdout
     assert "\n  python -m codajudge build --edition mine --data mine --out dist" in done.stdout
+    header = (tmp_path / "mine" / "edition.yaml").read_text()
+    assert "# Build: python -m codajudge build --edition mine --data mine --out dist" in header
+    assert "# Baselines: python -m codajudge baselines mine --data mine" in header
+
+
+@pytest.mark.parametrize(
+    "started, command, printed",
+    [
+        ("/x/codajudge/__main__.py", "build", "python -m codajudge build"),
+        ("rank_submissions.py", "rank", "python rank_submissions.py"),
+        ("../kit/build_bundle.py", "check", "python ../kit/build_bundle.py --check"),
+        ("build_bundle.py", "rank", "python -m codajudge rank"),
+        ("/usr/local/bin/codajudge", "build", "codajudge build"),
+        ("/x/pytest/__main__.py", "build", "codajudge build"),
+    ],
+)
+def test_a_printed_command_names_the_form_that_ran(monkeypatch, started, command, printed):
+    """The quick start's environment has no ``codajudge`` script: every command the kit prints
+    (a ranking's reproduce line, check's build hint, ``new``'s) is in the form that ran."""
+    from codajudge.assets import kit_command
+
+    monkeypatch.setattr("sys.argv", [started])
+    assert kit_command(command) == printed
 
 
 def test_check_with_data_of_a_sound_edition_writes_nothing_and_says_how_to_build(tmp_path, capsys):
@@ -358,5 +381,6 @@ def test_check_with_data_of_a_sound_edition_writes_nothing_and_says_how_to_build
     before = sorted(tmp_path.rglob("*"))
     assert cli(["check", str(folder), "--data", str(folder)]) == 0, capsys.readouterr().err
     out = capsys.readouterr().out
-    assert "is complete and valid; nothing was written (build it: codajudge build --edition" in out
+    build = f"(build it: codajudge build --edition {folder} --data {folder} --out dist)"
+    assert "is complete and valid; nothing was written " + build in out
     assert sorted(tmp_path.rglob("*")) == before

@@ -1004,19 +1004,20 @@ def test_sts2017_every_track_ranks_the_noisy_gold_copies_first(sts2017):
         assert all(r["test"] == "williams" for r in track.values())
 
 
-def test_sts2017_monolingual_tracks_rank_cosine_third_and_tie_the_chance_baselines(sts2017):
+def test_sts2017_monolingual_tracks_rank_cosine_third_and_the_constant_by_its_0_untested(sts2017):
+    """most_frequent predicts one value: its Pearson r is undefined (reported as 0.0), so it is
+    ordered by that 0.0 in a cluster of its own, with no interval and no test."""
     gold, predictions, rows, _ = sts2017
     for tid in MONOLINGUAL:
         track = {r["system"]: r for r in rows if r["table"] == tid}
         assert track["cosine_bow"]["rank"] == "3", tid
-        assert track["random"]["rank"] == track["most_frequent"]["rank"] == "4", tid
-        assert (
-            williams_p(gold[tid], predictions["random"][tid], predictions["most_frequent"][tid])
-            > 0.05
-        )
-        assert (
-            float(track["most_frequent"]["value"]) == 0.0
-        )  # a constant: Pearson undefined, reported 0
+        constant, random = track["most_frequent"], track["random"]
+        assert float(constant["value"]) == 0.0  # a constant: Pearson undefined, reported 0
+        assert constant["p_vs_best"] == constant["ci_low"] == constant["ci_high"] == "", tid
+        assert "most_frequent (rank " in constant["note"]
+        above = float(random["value"]) > 0.0
+        assert int(constant["rank"]) == (5 if above else 4), tid
+        assert [r["cluster"] for r in track.values()].count(constant["cluster"]) == 1, tid
 
 
 def test_sts2017_published_cosine_baseline_and_overall_order(sts2017):
@@ -1470,6 +1471,11 @@ def test_ranking_by_team_keeps_each_team_s_best_run(small_phase, capsys):
     assert sim == {"alpha": by_run["good"], "beta": by_run["folder_run"]}
     markdown = (out / "ranking.md").read_text()
     assert "## Runs ranked" in markdown and "--teams" in markdown.splitlines()[2]
+    # trial 58: every table row of a team names the run that stands for it (ranking.csv's run)
+    rows = list(csv.DictReader((out / "ranking.csv").open()))
+    tables = [r for r in rows if r["table"] in ("overall", "sim")]
+    assert {(r["system"], r["run"]) for r in tables} == set(runs.items()) and len(tables) == 4
+    assert "- alpha: good" in markdown and "- beta: folder\\_run" in markdown
 
 
 def test_ranking_by_team_notes_a_team_whose_rows_name_no_ranked_submission(small_phase, capsys):
@@ -1656,7 +1662,63 @@ def test_the_negation_of_the_best_run_is_not_tied_with_it_and_an_affine_copy_is(
     assert r12 > 0.9 and float(rows["negated"]["p_vs_best"]) == pytest.approx(p12, rel=1e-6)
     assert rows["negated"]["tied_with_best"] == "0" and rows["negated"]["rank"] == "4"
     assert rows["copy"]["tied_with_best"] == "1" and rows["copy"]["p_vs_best"] == ""  # best's r
-    assert float(rows["flat"]["p_vs_best"]) == pytest.approx(p12, rel=1e-6)  # r of a constant: 0
+    # a constant's r is undefined (reported as 0.0): ordered by it, never tested nor resampled
+    assert rows["flat"]["p_vs_best"] == rows["flat"]["ci_low"] == "" and rows["flat"]["rank"] == "3"
+
+
+def test_a_constant_run_is_placed_by_its_0_with_no_interval_and_no_test_in_every_output(tmp_path):
+    """Trial 58: a constant prediction (Pearson r undefined, reported as 0.0) got the interval
+    [0.00, 0.00] and a Williams p-value (4.04e-28) computed from that stand-in. It is ordered by
+    the 0.0, in a cluster of its own, shown "-" in both columns with a note saying why and where;
+    a run below it is still tested against the best."""
+    rng = np.random.default_rng(58)
+    ref, subs, out = tmp_path / "ref", tmp_path / "subs", tmp_path / "out"
+    gold = rng.uniform(0, 5, 80)
+    best = gold + rng.normal(0, 0.5, gold.size)
+    runs = {"best": best, "flat": np.full(80, 2.0), "reversed": -best}
+    _similarity_runs(ref, subs, gold, runs)
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "50"]) == 0
+    found = [r for r in csv.DictReader((out / "ranking.csv").open()) if r["table"] == "sim"]
+    rows = {r["system"]: r for r in found}
+    assert [(r["system"], r["rank"], r["cluster"]) for r in found] == [
+        ("best", "1", "1"),
+        ("flat", "2", "2"),
+        ("reversed", "3", "3"),
+    ]
+    assert rows["flat"]["p_vs_best"] == rows["flat"]["ci_low"] == rows["flat"]["ci_high"] == ""
+    assert float(rows["reversed"]["p_vs_best"]) < 0.05 and rows["reversed"]["ci_low"] != ""
+    note = "Pearson r is undefined for 1 system on this track"
+    assert (
+        note in rows["flat"]["note"]
+        and "flat (rank 2), each placed by that 0.0" in rows["flat"]["note"]
+    )
+    markdown = (out / "ranking.md").read_text()
+    assert "| 2 | flat | 0.00 | - | - | 2 |" in markdown and note in markdown
+    tex = (out / "ranking.tex").read_text()
+    assert "2 & flat & 0.00 & - & 2 \\\\" in tex and note in tex
+    assert note in (out / "ranking.html").read_text()
+
+
+def test_a_track_nobody_submitted_is_one_line_not_an_empty_table(tmp_path):
+    """Trial 58: a track no run submitted got a section with a header-only table in ranking.md
+    (and an empty table in ranking.tex and ranking.html): one line says so instead."""
+    rng = np.random.default_rng(3)
+    ref, subs, out = tmp_path / "ref", tmp_path / "subs", tmp_path / "out"
+    gold = rng.uniform(0, 5, 40)
+    _similarity_runs(ref, subs, gold, {"one": gold + rng.normal(0, 1, 40)})
+    tracks = [{"id": t, "kind": "similarity", "dataset": "sim"} for t in ("sim", "other")]
+    (ref / "task.json").write_text(json.dumps(_spec(tracks)))
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "20"]) == 0
+    markdown = (out / "ranking.md").read_text()
+    section = markdown.split("## other (other)", 1)[1].split("\n## ", 1)[0]
+    assert section.strip() == "No system submitted this track."
+    assert markdown.count("| Rank | System | Pearson r") == 1  # sim's table alone
+    tex = (out / "ranking.tex").read_text()
+    assert "% other (other): No system submitted this track." in tex
+    assert tex.count("\\label{tab:ranking-") == 2  # the overall table and sim's
+    page = (out / "ranking.html").read_text()
+    assert "<h2>other (other)</h2><p>No system submitted this track.</p>" in page
+    assert page.count("<table") == 2
 
 
 def test_a_track_of_few_items_is_ranked_by_the_exact_permutation_test(tmp_path):
@@ -1751,10 +1813,10 @@ def test_affine_copies_whose_r_differ_in_the_last_bit_are_all_the_best_score(tmp
     assert values["zeta"] > values["alpha"] == values["gamma"]  # by the last bit
     shown = [(r["system"], r["rank"], r["p_vs_best"]) for r in found]
     assert shown[:3] == [("alpha", "1", ""), ("gamma", "1", ""), ("zeta", "1", "")]
-    assert shown[3][0] == "flat" and shown[3][2] != ""
+    assert shown[3] == ("flat", "4", "")  # undefined r: no test
     track_rows = [line.split(" | ") for line in (out / "ranking.md").read_text().splitlines()]
     p_column = [(cells[1], cells[4]) for cells in track_rows if len(cells) == 6 and "[" in cells[3]]
-    assert p_column == [("alpha", "-"), ("gamma", "-"), ("zeta", "-"), ("flat", "0.0000")]
+    assert p_column == [("alpha", "-"), ("gamma", "-"), ("zeta", "-")]  # flat: no interval
     overall = [(r["system"], r["rank"]) for r in csv.DictReader((out / "ranking.csv").open())]
     assert overall[1:5] == [("alpha", "1"), ("gamma", "1"), ("zeta", "1"), ("flat", "4")]
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ..assets import kit_command
 from ..errors import UsageError, counted
 from .common import argument_parser, run_parsed
 
@@ -42,7 +43,7 @@ def check_edition(path: Path, data: str | None = None) -> int:
         )
         return 0
     edition, data_root, read = checked_data(path, data)
-    then = f"build it: codajudge build --edition {path} --data {data}"
+    then = f"build it: {kit_command('build')} --edition {path} --data {data} --out dist"
     return dry_run(edition, data_root, read, then)
 
 

@@ -13,11 +13,10 @@ kit's templates ``templates/new_edition/`` (``config``, ``overview``, ``terms``)
 from __future__ import annotations
 
 import shutil
-import sys
 from dataclasses import replace
 from pathlib import Path
 
-from ..assets import kit_root
+from ..assets import kit_command, kit_root
 from ..bundle.prose import Templates
 from ..confine import slug_problem
 from ..errors import UsageError
@@ -43,7 +42,7 @@ def write_edition(name: str, out: Path) -> Path:
     if problem is not None:  # a path as NAME: its last part is the name, the rest is --out
         path = Path(name)
         if path.parent.name:
-            fix = f"codajudge new {path.name} --out {path.parent}"
+            fix = f"{kit_command('new')} {path.name} --out {path.parent}"
             problem = replace(problem, hint=f"to write the folder {name}, run {fix}")
         raise UsageError([problem])
     folder = Path(out) / name
@@ -54,7 +53,9 @@ def write_edition(name: str, out: Path) -> Path:
     (folder / "data").mkdir()
     kit = Templates()
     description = PLACEHOLDER_TEXTS["description"]
-    config = kit.fill("new_edition/config", name=name, title=title, description=description)
+    config = kit.fill(
+        "new_edition/config", name=name, title=title, description=description, kit=kit_form()
+    )
     overview = kit.fill("new_edition/overview", mark=PLACEHOLDER_MARK, title=title)
     terms = kit.fill("new_edition/terms", mark=PLACEHOLDER_MARK)
     (folder / "edition.yaml").write_text(config + "\n", encoding="utf-8")
@@ -65,12 +66,15 @@ def write_edition(name: str, out: Path) -> Path:
     return folder
 
 
+def kit_form() -> str:
+    """The kit's command as this process was started (``python -m codajudge`` or ``codajudge``), for
+    the commands ``new`` prints and writes into ``edition.yaml``."""
+    return kit_command("new").rsplit(" ", 1)[0]
+
+
 def run(args) -> int:
     folder = write_edition(args.name, Path(args.out))
-    # the kit's command as this process was started: in a checkout's environment, where no
-    # ``codajudge`` script may be installed, ``python -m codajudge``
-    kit = "python -m codajudge" if Path(sys.argv[0]).name == "__main__.py" else "codajudge"
-    print(Templates().fill("new_edition/next_steps", folder=folder, kit=kit))
+    print(Templates().fill("new_edition/next_steps", folder=folder, kit=kit_form()))
     return 0
 
 

@@ -73,6 +73,7 @@ from pathlib import Path, PurePosixPath
 from collections.abc import Iterator
 from typing import Union
 
+from ..assets import kit_command
 from ..errors import ConfigError, KitError, SubmissionError, UsageError, counted, first_few
 from ..formats.archive import INGESTION_STATUS, READ_ERRORS, is_ignored, walk_entries
 from ..formats.coverage import OTHER_PHASE_WORDS
@@ -759,13 +760,13 @@ def command_line(args: argparse.Namespace, seed: int) -> str:
     """The ``codajudge rank`` command that reproduces a ranking: the paths as given (relative where
     they were), every option that changes the tables with its value (``NOT_REPRODUCED`` do not),
     the seed the ranking used."""
-    parts = ["codajudge", "rank", str(args.submissions), str(args.reference)]
+    parts = [str(args.submissions), str(args.reference)]
     for flag in option_table():
         value = seed if flag == "--seed" else getattr(args, flag[2:].replace("-", "_"))
         if flag in NOT_REPRODUCED or value is None or value is False:
             continue
         parts += [flag] if value is True else [flag, str(value)]
-    return " ".join(shlex.quote(part) for part in parts)
+    return " ".join([kit_command("rank")] + [shlex.quote(part) for part in parts])
 
 
 def main(argv: list[str] | None = None, prog: str = "rank_submissions.py") -> int:

@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..assets import CACHES, PACKAGE
+from ..assets import CACHES, PACKAGE, kit_command
 from ..baselines import known_baseline
 from ..bundle.baselines_run import SOLUTION_TEMPLATE
 from ..bundle.check.findings import Findings
@@ -104,7 +104,7 @@ def phase_task(
             f"{shown}/competition.yaml",
             f"phase {phase!r} cannot be run from this competition.yaml",
             found=f"{e.__class__.__name__}: {e}"[:120],
-            hint=f"'codajudge check {shown}' lists what is wrong in it",
+            hint=f"'{kit_command('check')} {shown}' lists what is wrong in it",
         ) from None
 
 
@@ -126,7 +126,7 @@ def _phase_task(bundle: Path, phase: str, doc: dict, shown: str) -> PhaseTask:
             f"{shown}/competition.yaml",
             f"phase {phase!r} cannot be run: it names task {index!r}, which no task has",
             expected="the index of an entry of 'tasks'",
-            hint=f"'codajudge check {shown}' lists what is wrong in it",
+            hint=f"'{kit_command('check')} {shown}' lists what is wrong in it",
         )
     # a folder the task does not name is None (a bundle without a prediction step)
     folders = ("scoring_program", "ingestion_program", "reference_data", "input_data")

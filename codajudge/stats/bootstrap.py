@@ -159,6 +159,15 @@ def _distinct_columns(prepared: list[np.ndarray]) -> tuple[np.ndarray, np.ndarra
     return np.stack(kept, axis=1), where
 
 
+def undefined_score(metric: Metric, stats: np.ndarray) -> bool:
+    """Whether ``metric``'s score of a system's full per-item statistics is undefined (NaN, which
+    scoring reports as 0.0: a constant prediction's Pearson r)."""
+    stats = np.asarray(stats, dtype=float).reshape(len(stats), -1)
+    every_item = np.arange(len(stats))[None, :]
+    score = resample_scores(metric, stats, every_item, stats.sum(axis=0)[None, :])
+    return len(stats) > 0 and not np.isfinite(score[0])
+
+
 def undefined_as_zero(values: np.ndarray) -> np.ndarray:
     """The scoring policy for undefined resampled scores: NaN counts as 0.0."""
     return np.where(np.isfinite(values), values, 0.0)

@@ -194,6 +194,9 @@ def latex_stack(text: str) -> str:
 
 
 def _latex_track(report: RankingReport, ranking: TrackRanking, style: Style) -> list[str]:
+    if not ranking.rows:  # a comment line, not a table of no rows in the paper
+        title = tables.one_line(f"{ranking.track.title} ({ranking.track.id})")
+        return ["", f"% {title}: {kit_text('ranking/nobody_submitted')}"]
     note, missing = tables.track_remarks(ranking, latex_escape, style.name)
     caption = kit_text(
         "ranking/latex_track_caption",

@@ -45,7 +45,7 @@ def render_markdown(report: tables.RankingReport) -> str:
     for section in tables.page_sections(report, STYLE, f"`{tables.MARK}`"):
         out += ["", f"## {section.heading}", "", section.intro]
         out += [section.note] if section.note else []
-        out += [""] + markdown_table(section.table)
+        out += [""] + markdown_table(section.table) if section.table.rows else []
         out += ["", section.missing] if section.missing else []
     for heading, intro, items in tables.closing_lists(report, str):
         out += ["", f"## {heading}", ""] + ([intro, ""] if intro else [])

@@ -10,7 +10,9 @@ against each other, listed by name, so that neither a system's name nor a float'
 change a rank, a group or a row. Every member of a group gets its rank (competition ranking:
 1, 1, 3). Where the p-values fall with the score, the first group is "the best system and every
 system not significantly different from it" that SemEval-2017 marked. A system that did not submit
-a track ranks after all that did.
+a track ranks after all that did. A system whose score on a track is undefined (reported as 0.0: a
+constant prediction's Pearson r) is ordered by that 0.0 but never tested nor resampled: no
+interval, no p-value, a cluster of its own, and the track's note names it.
 
 The overall order (``rank_overall``) is by default the primary score, the leaderboard's order: the
 mean of the primary tracks' main metric, each system's own number, so that no third system's
@@ -22,13 +24,16 @@ although A's primary score is higher (tests/test_ranking.py shows such a run).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from ..errors import counted
 from ..metrics import get as get_metric
-from .bootstrap import Interval, percentile_interval
+from ..texts import kit_text
+from .bootstrap import Interval, percentile_interval, undefined_score
 from .paired import TrackTests, choose_test, equal_scores, shared_resamples
 
 
@@ -42,6 +47,7 @@ class RankedSystem:
     tied_with_best: bool
     p_value: float | None = None  # against the best system (None for the best itself)
     interval: Interval | None = None
+    undefined: bool = False  # its score is undefined (reported as 0.0): no interval, no test
 
 
 @dataclass
@@ -102,10 +108,11 @@ def tie_groups(
             name for name in remaining if name == remaining[0] or same_score(remaining[0], name)
         ]
         others = [name for name in remaining if name not in leaders]
-        tested = {other: min(p_value(leader, other) for leader in leaders) for other in others}
+        tested = {o: _smallest(p_value(lead, o) for lead in leaders) for o in others}
         if not ranks:
             against_best = tested
-        cut = next((i for i, other in enumerate(others) if tested[other] <= alpha), len(others))
+        # a system not tested (NaN: its score is undefined) is never placed in a tested cluster
+        cut = next((i for i, o in enumerate(others) if not tested[o] > alpha), len(others))
         while 0 < cut < len(others) and same_score(others[cut - 1], others[cut]):
             cut -= 1  # the whole block of one score starts the next group
         group = leaders + others[:cut]
@@ -113,6 +120,11 @@ def tie_groups(
         ranks.update(dict.fromkeys(group, len(ranks) + 1))
         remaining = others[cut:]
     return ranks, against_best
+
+
+def _smallest(p_values) -> float:
+    """The smallest p-value, leaving out NaN (a pair not tested); NaN when none was tested."""
+    return min((p for p in p_values if not math.isnan(p)), default=math.nan)
 
 
 def rank_track(track, results: dict[str, object], settings) -> TrackRanking:
@@ -129,19 +141,45 @@ def rank_track(track, results: dict[str, object], settings) -> TrackRanking:
     block_of = {name: number for number, block in enumerate(blocks) for name in block}
     raws = shared_resamples(metric_name, submitted, settings.resamples, settings.seed)
     tests = TrackTests(chosen, metric_name, submitted, raws)
+    metric = get_metric(metric_name)
+    # a score undefined on the track (reported as 0.0) is ordered by that 0.0 but never tested
+    undefined = {
+        name for name, tr in submitted.items() if undefined_score(metric, tr.stats[metric_name])
+    }
+
+    def p_value(leader: str, other: str) -> float:
+        if leader in undefined or other in undefined:
+            return math.nan
+        return tests.pair(leader, other).p_value
+
     ranks, against_best = tie_groups(
-        order,
-        lambda leader, other: tests.pair(leader, other).p_value,
-        settings.alpha,
-        lambda one, other: block_of[one] == block_of[other],
+        order, p_value, settings.alpha, lambda one, other: block_of[one] == block_of[other]
     )
     rows = []
     for name in sorted(order, key=ranks.get):  # a stable sort: the order's within a rank
-        ci = percentile_interval(raws[name], scores[name]) if raws else None
-        rank = ranks[name]
-        rows.append(RankedSystem(name, scores[name], rank, rank == 1, against_best.get(name), ci))
+        tested = name not in undefined
+        ci = percentile_interval(raws[name], scores[name]) if raws and tested else None
+        p = against_best.get(name, math.nan)
+        row = RankedSystem(name, scores[name], ranks[name], ranks[name] == 1, None, ci, not tested)
+        row.p_value = None if math.isnan(p) else p
+        rows.append(row)
+    note = _undefined_note(metric, [row for row in rows if row.undefined], note)
     missing = sorted(name for name in results if name not in submitted)
     return TrackRanking(track, metric_name, chosen, note, rows, missing)
+
+
+def _undefined_note(metric, rows: list[RankedSystem], note: str | None) -> str | None:
+    """The track's note, with a sentence naming the systems whose score is undefined there."""
+    if not rows:
+        return note
+    said = kit_text(
+        "ranking/undefined",
+        metric=metric.title,
+        count=counted(len(rows), "system"),
+        why=metric.undefined_note,
+        systems=", ".join(f"{row.system} (rank {row.rank})" for row in rows),
+    )
+    return f"{note}. {said}" if note else said
 
 
 #: The overall orders ``rank_overall`` knows: the primary score (the default, which no third system

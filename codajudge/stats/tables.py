@@ -399,7 +399,8 @@ def track_table(ranking: TrackRanking, style: Style) -> Table:
     rows, records = [], []
     for r in ranking.rows:
         low, high = (r.interval.low, r.interval.high) if r.interval else (None, None)
-        interval = f"[{shown(low, percent)}, {shown(high, percent)}]" if r.interval else "n/a"
+        none = "-" if r.undefined else "n/a"  # an undefined score has none, see the track's note
+        interval = f"[{shown(low, percent)}, {shown(high, percent)}]" if r.interval else none
         p_value = "-" if r.p_value is None else f"{r.p_value:.4f}"
         cells = [str(r.rank), style.name(r.system), shown(r.value, percent), interval, p_value]
         rows.append([*cells, str(number[r.system])])
@@ -446,8 +447,11 @@ def page_sections(report: RankingReport, style: Style = Style(), mark: str = MAR
         )
         tag = t if t in report.primary_tracks else f"{t}, not primary"
         heading = f"{escape(ranking.track.title)} ({escape(tag)})"
-        note, missing = track_remarks(ranking, escape, escape)
         table = track_table(ranking, style)
+        if not ranking.rows:  # one line, not a table of no rows
+            sections.append(Section(heading, kit_text("ranking/nobody_submitted"), table))
+            continue
+        note, missing = track_remarks(ranking, escape, escape)
         sections.append(Section(heading, escape(intro), table, note, missing, ranking))
     return sections
 
@@ -464,6 +468,7 @@ CSV_COLUMNS = (
     "table",
     "rank",
     "system",
+    "run",  # with --teams: the run that stands for the team (the system) in every table
     "metric",
     "value",
     "ci_low",
@@ -495,13 +500,14 @@ def _cell(value) -> object:
 
 def render_csv(report: RankingReport) -> str:
     """The official ranking as one CSV table (``ranking.csv``): the command first (table
-    ``command``, in ``note``), then one row per system overall, per group and per (track, system),
-    then the missing-track rule's runs, the runs kept per team, the notes and the failures; empty
+    ``command``, in ``note``), then one row per system overall, per group and per (track, system)
+    (with ``--teams``, each naming in ``run`` the run that stands for the team), then the
+    missing-track rule's runs, the runs kept per team, the notes and the failures; empty
     cells where not applicable. Numbers at full precision (``repr``); every text cell made safe for
     spreadsheets (``_cell``)."""
     records = [dict(table="command", note=report.settings.command or report.signature)]
     for section in page_sections(report):
-        records += section.table.records
+        records += [dict(r, run=report.runs.get(r.get("system"))) for r in section.table.records]
     notes = [(name, note) for name, notes in report.notes.items() for note in notes]
     listed = {
         "primary_rule": report.rule_notes,
