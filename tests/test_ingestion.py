@@ -764,6 +764,9 @@ KIT_METADATA = REPO / "starting_kit/sample_submissions/code_submission/metadata"
         ({"metadata": "command: 0\n"}, None),
         ({"metadata": "command:\n"}, None),
         ({"metadata": "command: sh run.sh\n: [\n"}, None),  # not YAML: the worker runs nothing
+        # a character escaped for the message is escaped once (a repr doubled its backslash)
+        ({"metadata": 'command: "   "\n'}, "a blank command '\\x20\\x20\\x20'"),
+        ({"metadata": 'command: "sh\\trun.sh"\n'}, "command 'sh\\trun.sh'"),
         ({"Metadata": "command: sh run.sh\n"}, None),
         ({"sub/metadata": "command: sh run.sh\n"}, None),
         # the worker's FullLoader reads a tag the safe loader refuses

@@ -218,7 +218,8 @@ def worker_command(folder: Path) -> tuple[str, str, str] | None:
     if not isinstance(command, str):
         shown = shorten(safe_display(repr(command)), 80)
         return name, f"a command of type {type(command).__name__}, not text: {shown}", FAILS_ON_IT
-    return name, f"command {shorten(safe_display(command), 80)!r}", RUNS_ITSELF
+    shown = f"'{shorten(safe_display(command), 80)}'"  # escaped once, not again by a repr
+    return name, f"{'command' if command.strip() else 'a blank command'} {shown}", RUNS_ITSELF
 
 
 def refuse_worker_command(folder: Path) -> None:
