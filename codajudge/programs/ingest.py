@@ -37,7 +37,7 @@ import yaml
 
 from ..baselines.base import item_annotators
 from ..bundle.check.programs import METADATA
-from ..errors import ConfigError, FileRefusals, SubmissionError, UsageError, plural
+from ..errors import ConfigError, FileRefusals, SubmissionError, UsageError, first_few, plural
 from ..formats import archive
 from ..formats.archive import INGESTION_STATUS
 from ..formats.coverage import OtherPhases, other_phase_ids, test_submission_warning
@@ -255,11 +255,12 @@ def misnamed_model_hint(unclaimed: list[str]) -> str:
     meant = [n for n in unclaimed if get_close_matches(PurePosixPath(n).name.lower(), [MODEL_FILE])]
     # a notebook's JSON is no Python: it is converted, not renamed
     notebook = "a notebook is not run: export it as a Python script (jupyter nbconvert --to script)"
-    return "; ".join(
+    hints = [
         f"file {name!r} was probably meant as {MODEL_FILE}, the file a code submission is run "
         f"from: {notebook if name.lower().endswith('.ipynb') else f'name it exactly {MODEL_FILE}'}"
-        for name in meant[:3]
-    )
+        for name in meant
+    ]
+    return first_few(hints, 3, sep="; ")
 
 
 def find_model_folder(folder: Path) -> Path | None:
@@ -276,7 +277,7 @@ def find_model_folder(folder: Path) -> Path | None:
             "submission",
             f"more than one {MODEL_FILE}",
             expected=f"one {MODEL_FILE}",
-            found=", ".join(map(str, top[:5])),
+            found=first_few(list(map(str, top))),
         )
     if found[top[0]]:  # a link (never followed), a FIFO, ...
         raise SubmissionError.single(
@@ -394,7 +395,7 @@ def _note_result_files_beside_code(spec: TaskSpec, folder: Path, notes: list[str
         return
     if not files:
         return
-    listed = ", ".join(repr(str(relative)) for relative in list(files.values())[:5])
+    listed = first_few([repr(str(relative)) for relative in files.values()])
     files_were = plural(len(files), "file {} was", "files {} were").format(listed)
     note = (
         f"the submission holds {MODEL_FILE}, so it was run as a code submission and its prediction "
