@@ -48,9 +48,11 @@ def counted(count: int, singular: str, plural_form: str | None = None) -> str:
 MAX_PLACES_SHOWN = 5
 
 
-def first_few(texts: Sequence[str], shown: int = MAX_PLACES_SHOWN) -> str:
-    """The first ``shown`` of ``texts``, comma-separated, then ", ..." when there are more."""
-    return ", ".join(texts[:shown]) + (", ..." if len(texts) > shown else "")
+def first_few(texts: Sequence[str], shown: int = MAX_PLACES_SHOWN, sep: str = ", ") -> str:
+    """The first ``shown`` of ``texts``, ``sep``-separated, then how many more there are
+    (``a, b and 7 more``) when there are more: a cut list always says what it left out."""
+    more = f" and {len(texts) - shown} more" if len(texts) > shown else ""
+    return sep.join(texts[:shown]) + more
 
 
 def problem_text(

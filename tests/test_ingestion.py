@@ -726,6 +726,23 @@ def test_a_submission_whose_metadata_codabench_runs_is_refused_and_not_scored(
     assert run_scoring_program(tmp_path, out).returncode != 0
 
 
+@pytest.mark.parametrize("command, found", [("[python3, x.py]", "list"), ("123", "int")])
+def test_a_metadata_command_that_is_not_text_is_refused_with_a_message(
+    tmp_path, capfd, command, found
+):
+    """A trial's code submission whose metadata command was a list or a number was run without a
+    word, while Codabench's worker fails on it (compute_worker.py replace_legacy_metadata_command
+    calls its replace) and ends the prediction step with no message: it is refused, and told so."""
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    files = {"metadata": f"command: {command}\n", "model.py": "class Model:\n    pass\n"}
+    submission = submission_of(tmp_path, files, False)
+    out = tmp_path / "out"
+    result = main([str(phase["input"]), str(out), str(submission)])
+    needles = ["metadata: Codabench's worker reads the command of this file itself and fails on"]
+    needles += [f"found a command of type {found}, not text: ", "Remove metadata and submit"]
+    assert_failed_cleanly(out, capfd.readouterr().err, result, needles)
+
+
 KIT_METADATA = REPO / "starting_kit/sample_submissions/code_submission/metadata"
 
 
@@ -737,8 +754,19 @@ KIT_METADATA = REPO / "starting_kit/sample_submissions/code_submission/metadata"
         # the worker reads metadata.yaml only, when there is one
         ({"metadata.yaml": "description: x\n", "metadata": "command: sh run.sh\n"}, None),
         ({"metadata": "command: ''\n"}, None),
-        ({"metadata": "command: [python3, run.py]\n"}, None),  # the worker fails on a list
+        # the worker fails on a value other than text (it calls its replace): refused too
+        ({"metadata": "command: [python3, run.py]\n"}, "a command of type list, not text: ['py"),
+        ({"metadata": "command: 123\n"}, "a command of type int, not text: 123"),
+        ({"metadata": "command: {python3: run.py}\n"}, "a command of type dict, not text"),
+        ({"metadata": "command: true\n"}, "a command of type bool, not text: True"),
+        # an empty value of any type is no command to the worker: it runs nothing
+        ({"metadata": "command: []\n"}, None),
+        ({"metadata": "command: 0\n"}, None),
+        ({"metadata": "command:\n"}, None),
         ({"metadata": "command: sh run.sh\n: [\n"}, None),  # not YAML: the worker runs nothing
+        # a character escaped for the message is escaped once (a repr doubled its backslash)
+        ({"metadata": 'command: "   "\n'}, "a blank command '\\x20\\x20\\x20'"),
+        ({"metadata": 'command: "sh\\trun.sh"\n'}, "command 'sh\\trun.sh'"),
         ({"Metadata": "command: sh run.sh\n"}, None),
         ({"sub/metadata": "command: sh run.sh\n"}, None),
         # the worker's FullLoader reads a tag the safe loader refuses
@@ -748,7 +776,8 @@ KIT_METADATA = REPO / "starting_kit/sample_submissions/code_submission/metadata"
 )
 def test_a_metadata_command_is_found_by_the_codabench_worker_s_own_rule(tmp_path, files, runs):
     """The command Codabench's worker runs (compute_worker.py _run_program_directory): the root's
-    metadata.yaml, else its metadata, read as YAML; non-empty text only."""
+    metadata.yaml, else its metadata, read as YAML; any value but an empty one (text runs, any
+    other value fails the worker)."""
     from codajudge.programs.ingest import worker_command
 
     for relative, text in files.items():

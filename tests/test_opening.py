@@ -128,6 +128,40 @@ def test_another_archive_named_zip_is_named_by_its_first_bytes(kind, head, tmp_p
     )
 
 
+@pytest.mark.parametrize(
+    "cut, found, hint",
+    [
+        (
+            500,
+            "a zip cut short or damaged: it begins as a zip, but its list of files, at its end, "
+            "is missing or unreadable",
+            "It was probably cut short by an upload, download or copy",
+        ),
+        (0, "an empty file", "Create it with 'zip -r submission.zip FILES'"),
+        (
+            None,
+            "a file that does not begin as a zip",
+            "Create it with 'zip -r submission.zip FILES'",
+        ),
+    ],
+)
+def test_a_file_that_does_not_open_as_a_zip_is_told_what_it_is(cut, found, hint, tmp_path):
+    """A trial's zip cut short at 500 bytes was refused with Python's 'File is not a zip file':
+    the refusal now says what the file is (a zip cut short, an empty file, no zip) and how to make
+    it right, in the kit's words only."""
+    archive = tmp_path / "submission.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as made:
+        for k in range(12):
+            made.writestr(f"track{k}.tsv", "".join(f"i{n}\t{n * k % 7}\n" for n in range(200)))
+    whole = archive.read_bytes()
+    archive.write_bytes(whole[:cut] if cut is not None else b"id\tvalue\n" + whole[:40])
+    with pytest.raises(SubmissionError) as caught:
+        open_submission(archive, tmp_path)
+    text = caught.value.render()
+    assert text.startswith(f"submission.zip: not a valid zip archive, found {found}. {hint}")
+    assert "File is not a zip file" not in text
+
+
 def test_a_tar_named_zip_is_named_by_its_first_bytes(tmp_path):
     archive = tmp_path / "submission.zip"
     _tar(archive)

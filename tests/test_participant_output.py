@@ -18,7 +18,7 @@ from codajudge.runner.capture import CappedOutput
 from codajudge.runner.local import run_step
 from codajudge.scoring import score_folder
 from codajudge.spec import read_spec
-from test_ingestion import SMALL_TRACKS, make_phase, status_of, write_submission
+from test_ingestion import ALL_TRACKS, SMALL_TRACKS, make_phase, status_of, write_submission
 
 OUTPUT = "participant_output.txt"
 HELPER = "def explode(n):\n    raise ValueError(f'bad value {n}')\n"
@@ -286,6 +286,18 @@ def test_prediction_files_beside_model_py_get_a_note(tmp_path, capfd):
     assert note in status_of(out)["notes"]
     result = score_folder(read_spec(phase["ref"]), phase["ref"], out, ["sts", "nli"])
     assert sorted(result.tracks) == ["nli", "sts"]
+
+
+def test_the_note_on_prediction_files_beside_model_py_counts_those_it_leaves_out(tmp_path, capfd):
+    """A trial's code submission held the sample's 12 result files beside model.py: the note
+    named 5 of them and said nothing of the other 7; a cut list says how many it left out."""
+    phase = make_phase(tmp_path, tracks=ALL_TRACKS)
+    submission = write_submission(tmp_path / "sub", CHATTY_MODEL)
+    for track in ALL_TRACKS:
+        (submission / f"{track['id']}.tsv").write_text("x\t1\n", encoding="utf-8")
+    main([str(phase["input"]), str(tmp_path / "out"), str(submission)])
+    listed = re.search(r"its prediction files (.*) were ignored", capfd.readouterr().out)
+    assert listed and listed[1].count(".tsv'") == 5 and listed[1].endswith(" and 3 more")
 
 
 def test_an_error_while_importing_model_py_comes_with_its_traceback(tmp_path, capfd):

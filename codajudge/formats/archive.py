@@ -68,6 +68,13 @@ OTHER_ARCHIVES = (
 OTHER_ARCHIVE = NOT_A_ZIP._replace(
     hint="only zip is read: unpack it, then zip the files with 'zip -r submission.zip FILES'"
 )
+#: A zip's first bytes (its first entry's header): a file that has them but does not open is a
+#: zip cut short (an upload, download or copy that stopped early) or damaged.
+ZIP_MAGIC = b"PK\x03\x04"
+CUT_SHORT_ZIP = NOT_A_ZIP._replace(
+    hint="it was probably cut short by an upload, download or copy that stopped early, and cannot "
+    "be repaired: create the zip again with 'zip -r submission.zip FILES' and submit the new file"
+)
 TOO_MANY_ENTRIES = Rule("archive has too many entries", f"at most {MAX_ENTRIES}")
 NAME_NOT_UTF8 = Rule(
     "an entry name is not valid UTF-8", "UTF-8 file names", "rename the files with ASCII characters"
@@ -238,13 +245,25 @@ def accepted_file_names(tracks: Sequence[Track], by_track: bool = False) -> str:
 
 
 def _not_a_zip(archive: Path, display: str, error: Exception) -> SubmissionError:
-    """The refusal of a file that does not open as a zip, naming the archive it is by its first
-    bytes (``OTHER_ARCHIVES``), else zipfile's reason."""
+    """The refusal of a file that does not open as a zip, saying what it is by its first bytes:
+    another archive (``OTHER_ARCHIVES``), a zip cut short or damaged (``ZIP_MAGIC``), an empty
+    file or no zip at all; the system's reason only when the file could not be read."""
+    if isinstance(error, OSError):
+        return NOT_A_ZIP.error(
+            display, f"a file that cannot be read ({error.strerror or error.__class__.__name__})"
+        )
     head = read_head(archive, 262) or b""
     kind = next((name for name, at, magic in OTHER_ARCHIVES if head[at:].startswith(magic)), None)
-    if kind is None:
-        return NOT_A_ZIP.error(display, str(error)[:200] or error.__class__.__name__)
-    return OTHER_ARCHIVE.error(display, f"a {kind} archive (by its first bytes)")
+    if kind is not None:
+        return OTHER_ARCHIVE.error(display, f"a {kind} archive (by its first bytes)")
+    if head.startswith(ZIP_MAGIC):
+        found = (
+            "a zip cut short or damaged: it begins as a zip, but its list of files, at its end, "
+        )
+        return CUT_SHORT_ZIP.error(display, found + "is missing or unreadable")
+    return NOT_A_ZIP.error(
+        display, "an empty file" if not head else "a file that does not begin as a zip"
+    )
 
 
 def safe_extract(

@@ -22,7 +22,7 @@ from ..bundle.edition import load_edition
 from ..bundle.data_checks import unused_label_notes
 from ..bundle.prose import Templates
 from ..bundle.zipdet import tree_files
-from ..errors import ConfigError, Problem
+from ..errors import ConfigError, Problem, first_few
 from ..untrusted import remove_entry
 from .common import argument_parser, run_parsed
 
@@ -100,7 +100,7 @@ def sync_root(check_only: bool) -> int:
         prose = Templates()
         if check_only:
             if stale:
-                files = "\n".join(f"  {name}" for name in stale[:20])
+                files = "  " + first_few(stale, 20, sep="\n  ")
                 print(prose.fill("builder/root_stale", files=files), file=sys.stderr)
                 return 1
             print(prose.fill("builder/root_fresh"))

@@ -306,7 +306,7 @@ def load_model_class(root: Path) -> type:
     if not isinstance(model_class, type):
         alike = _model_like_classes(module)
         if alike:  # the class is there under another name
-            found = ", ".join(f"class {name}" for name in alike[:5]) + " (with fit and predict)"
+            found = first_few([f"class {name}" for name in alike]) + " (with fit and predict)"
             hint = f"rename it Model, or add the line 'Model = {alike[0]}' after it"
         else:
             found = f"Model = {model_class!r}"[:80] if model_class is not None else "nothing"

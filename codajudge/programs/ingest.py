@@ -38,7 +38,7 @@ import yaml
 
 from ..baselines.base import item_annotators
 from ..bundle.check.programs import METADATA
-from ..errors import ConfigError, FileRefusals, SubmissionError, UsageError, plural
+from ..errors import ConfigError, FileRefusals, SubmissionError, UsageError, first_few, plural
 from ..formats import archive
 from ..formats.archive import INGESTION_STATUS
 from ..formats.coverage import OtherPhases, other_phase_ids, test_submission_warning
@@ -193,40 +193,59 @@ MODEL_PY_HINT = (
 )
 
 
-def worker_command(folder: Path) -> tuple[str, str] | None:
-    """(file name, its command as shown) when Codabench's worker runs a command of the submission
-    ``folder`` (compute_worker.py ``_run_program_directory``): it reads ``metadata.yaml`` at the
-    root, else ``metadata``, as YAML, and runs its ``command`` when that is non-empty text, in a
-    container of its own beside the ingestion program; None when it runs none."""
+#: Why a submission is refused whose metadata command Codabench's worker takes: it runs text ...
+RUNS_ITSELF = (
+    "Codabench runs the command of this file itself, in a container of its own beside the "
+    "ingestion program, outside the competition's time limit and the kit's checks, so the "
+    "submission is refused and nothing of it is scored"
+)
+#: ... and fails on any other value but an empty one, with no message to the participant.
+FAILS_ON_IT = (
+    "Codabench's worker reads the command of this file itself and fails on a command that is not "
+    "text, ending the prediction step with no message, so the submission is refused and nothing "
+    "of it is scored"
+)
+
+
+def worker_command(folder: Path) -> tuple[str, str, str] | None:
+    """(file name, its command as shown, why it is refused: ``RUNS_ITSELF``, ``FAILS_ON_IT``) when
+    Codabench's worker takes a command of the submission ``folder`` (compute_worker.py
+    ``_run_program_directory``): it reads ``metadata.yaml`` at the root, else ``metadata``, as
+    YAML, and takes its ``command`` when that is not empty (null, "", 0, [], {}); it runs text, in
+    a container of its own beside the ingestion program, and fails on any other value
+    (``replace_legacy_metadata_command`` calls its ``replace``); None when it takes none."""
     name = next((name for name in METADATA if (folder / name).exists()), None)
     if name is None:
         return None
     data = read_head(folder / name, METADATA_BYTES + 1) or b""
     if len(data) > METADATA_BYTES:  # the worker reads it whole: a command may be anywhere in it
-        return name, f"a file over {METADATA_BYTES // 1024} KiB, not read here"
+        return name, f"a file over {METADATA_BYTES // 1024} KiB, not read here", RUNS_ITSELF
     try:  # the worker's own loader, which also reads some python/ tags a safe loader refuses
         meta = yaml.load(data.decode("utf-8"), Loader=yaml.FullLoader)
     except (UnicodeDecodeError, yaml.YAMLError, RecursionError):
         return None  # the worker cannot read it either, and runs nothing
     command = meta.get("command") if isinstance(meta, dict) else None
-    if not isinstance(command, str) or not command:  # the worker fails on any other command
+    if not command:  # the worker runs nothing
         return None
-    return name, f"command {shorten(safe_display(command), 80)!r}"
+    if not isinstance(command, str):
+        shown = shorten(safe_display(repr(command)), 80)
+        return name, f"a command of type {type(command).__name__}, not text: {shown}", FAILS_ON_IT
+    shown = f"'{shorten(safe_display(command), 80)}'"  # escaped once, not again by a repr
+    return name, f"{'command' if command.strip() else 'a blank command'} {shown}", RUNS_ITSELF
 
 
 def refuse_worker_command(folder: Path) -> None:
-    """SubmissionError when Codabench's worker runs a command of the submission (``worker_command``):
-    that run is outside the phase's limits and the kit's, and it shares the prediction output, so
-    nothing of such a submission is scored."""
+    """SubmissionError when Codabench's worker takes a command of the submission
+    (``worker_command``): a text command runs outside the phase's limits and the kit's, and it
+    shares the prediction output; any other value fails the step with no message. Nothing of such
+    a submission is scored."""
     found = worker_command(folder)
     if found is None:
         return
-    name, shown = found
+    name, shown, why = found
     raise SubmissionError.single(
         name,
-        "Codabench runs the command of this file itself, in a container of its own beside the "
-        "ingestion program, outside the competition's time limit and the kit's checks, so the "
-        "submission is refused and nothing of it is scored",
+        why,
         expected=f"no {' or '.join(METADATA)} with a command at the submission's root",
         found=shown,
         hint=f"remove {name} and submit the prediction files themselves, or a {MODEL_FILE} with "
@@ -248,11 +267,12 @@ def misnamed_model_hint(unclaimed: list[str]) -> str:
     meant = [n for n in unclaimed if get_close_matches(PurePosixPath(n).name.lower(), [MODEL_FILE])]
     # a notebook's JSON is no Python: it is converted, not renamed
     notebook = "a notebook is not run: export it as a Python script (jupyter nbconvert --to script)"
-    return "; ".join(
+    hints = [
         f"file {name!r} was probably meant as {MODEL_FILE}, the file a code submission is run "
         f"from: {notebook if name.lower().endswith('.ipynb') else f'name it exactly {MODEL_FILE}'}"
-        for name in meant[:3]
-    )
+        for name in meant
+    ]
+    return first_few(hints, 3, sep="; ")
 
 
 def find_model_folder(folder: Path) -> Path | None:
@@ -269,7 +289,7 @@ def find_model_folder(folder: Path) -> Path | None:
             "submission",
             f"more than one {MODEL_FILE}",
             expected=f"one {MODEL_FILE}",
-            found=", ".join(map(str, top[:5])),
+            found=first_few(list(map(str, top))),
         )
     if found[top[0]]:  # a link (never followed), a FIFO, ...
         raise SubmissionError.single(
@@ -390,7 +410,7 @@ def _note_result_files_beside_code(spec: TaskSpec, folder: Path, notes: list[str
         return
     if not files:
         return
-    listed = ", ".join(repr(str(relative)) for relative in list(files.values())[:5])
+    listed = first_few([repr(str(relative)) for relative in files.values()])
     files_were = plural(len(files), "file {} was", "files {} were").format(listed)
     note = (
         f"the submission holds {MODEL_FILE}, so it was run as a code submission and its prediction "

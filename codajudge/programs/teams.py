@@ -89,8 +89,8 @@ def _unused_file_names(teams: Teams) -> list[str]:
 
 
 def _places(owners: dict[str, str]) -> str:
-    """``'alpha' on line 2, 'beta' on line 5``: the first ``PLACES_SHOWN`` of them, then ", ..."
-    when there are more (``first_few``)."""
+    """``'alpha' on line 2, 'beta' on line 5``: the first ``PLACES_SHOWN`` of them, then how
+    many more there are (``first_few``)."""
     return first_few([f"{team!r} on {place}" for team, place in owners.items()], PLACES_SHOWN)
 
 
@@ -193,7 +193,7 @@ def teams_of(
             str(teams.path),
             f"{counted(len(ambiguous), 'submission')} can be found only by a file name "
             f"that several teams gave: "
-            + "; ".join(f"{n!r} ({_places(teams.files[n])})" for n in ambiguous[:5]),
+            + first_few([f"{n!r} ({_places(teams.files[n])})" for n in ambiguous], sep="; "),
             hint="name each zip by its submission id (Codabench's 'Submission ID', or 'id')",
         )
     unknown = [name for name in systems if found[name] is None]
