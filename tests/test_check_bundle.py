@@ -984,3 +984,14 @@ def test_a_script_beyond_the_scanned_bound_is_a_finding_not_read(
     expected = "scoring program's score.py is too large to check; expected a script of at most 100"
     assert any(expected in line for line in problems), problems
     assert not any("score.py imports the codajudge engine" in line for line in problems), problems
+
+
+def test_a_rebuild_hint_names_the_build_command_in_the_form_that_ran(small, tmp_path, monkeypatch):
+    """The checker's "rebuild the bundle" hint, like every command the kit prints, is in the form
+    this process was started with: ``python -m codajudge build`` where no script is installed."""
+    monkeypatch.setattr("sys.argv", ["/repo/codajudge/__main__.py"])
+    tree = broken_copy(small[0].tree, remove("scoring_program/codajudge"), tmp_path / "bundle")
+    problems = [line for line in check_bundle(tree) if "imports the codajudge engine" in line]
+    assert problems and all(
+        "rebuild the bundle with python -m codajudge build" in line for line in problems
+    ), problems

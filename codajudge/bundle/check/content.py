@@ -18,6 +18,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Callable, NamedTuple
 
+from ...assets import kit_command
 from ...errors import KitError, Problem, counted
 from ...formats.archive import safe_extract
 from ...fields import did_you_mean
@@ -99,7 +100,7 @@ def _check_ids(gold: tuple[str, list], inputs: tuple[str, list], findings: Findi
         message = "the gold's item ids are not those of the input data: every submission would fail"
         expected = f"the {counted(len(input_ids), 'id')} of {input_file}"
         hint = "point the task's reference_data and input_data at the same phase's folders, or "
-        hint += "rebuild the bundle with codajudge build"
+        hint += f"rebuild the bundle with {kit_command('build')}"
         findings.add(gold_file, message, expected=expected, found=found, hint=hint)
 
 
@@ -175,7 +176,7 @@ def _folders(
                 str(value),
                 f"reference data of phase {phase!r} has no task.json, which the scoring "
                 "program reads",
-                hint="build the bundle with codajudge build",
+                hint=f"build the bundle with {kit_command('build')}",
             )
             continue
         folders[value] = (str(value), folder, (opened(inputs), str(inputs)))
@@ -196,7 +197,8 @@ def _check_wiring(doc: dict, platform: ModuleType, opened: Callable, findings: F
                 specs[value] = read_spec(opened(value))
         found = ", ".join(f"{value} of phase {spec.phase!r}" for value, spec in specs.items())
         kit_phases = {spec.phase for spec in specs.values()}
-        hint = f"check {platform.PHASE_DATA_KEYS}, or rebuild the bundle with codajudge build"
+        rebuild = f"rebuild the bundle with {kit_command('build')}"
+        hint = f"check {platform.PHASE_DATA_KEYS}, or {rebuild}"
         if len(kit_phases) > 1:
             findings.add(
                 f"phase {name!r}",
@@ -319,7 +321,7 @@ def check_data_files(root: Path, findings: Findings) -> None:
                         f"{where}/{name}",
                         f"the {part.replace('_', ' ')} file is missing",
                         expected=f"{what} of dataset '{dataset}', which {where}/task.json names",
-                        hint="rebuild the bundle with codajudge build, or restore the file",
+                        hint=f"rebuild the bundle with {kit_command('build')}, or restore the file",
                     )
 
 

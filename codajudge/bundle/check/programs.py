@@ -10,6 +10,7 @@ import shlex
 import zipfile
 from pathlib import Path
 
+from ...assets import kit_command
 from ...errors import ConfigError
 from ..config_yaml import bundle_yaml
 from ..leaks import MAX_SCANNED_BYTES
@@ -112,7 +113,7 @@ def check_program(
             f"{what}'s {script} imports the codajudge engine, but the program has no codajudge "
             "folder beside it: every submission would fail",
             expected=f"{path.name}/codajudge/",
-            hint="rebuild the bundle with codajudge build",
+            hint=f"rebuild the bundle with {kit_command('build')}",
         )
 
 
