@@ -43,6 +43,7 @@ from codajudge.stats.ranking import (
     RankedSystem,
     TrackRanking,
     order_best_first,
+    place_undefined,
     rank_overall,
     tie_groups,
 )
@@ -1719,6 +1720,61 @@ def test_a_track_nobody_submitted_is_one_line_not_an_empty_table(tmp_path):
     page = (out / "ranking.html").read_text()
     assert "<h2>other (other)</h2><p>No system submitted this track.</p>" in page
     assert page.count("<table") == 2
+
+
+def test_a_constant_best_run_leaves_the_others_clustered_and_tested_as_without_it(tmp_path):
+    """Trial 58 (regression): a constant run (r undefined, 0.0) above two negated runs was rank 1
+    and the others' p vs best blank and their mutual test hidden (p 0.281 without it), the note
+    saying it had "no test against the best". The others are clustered and tested as without it,
+    against the best of them; it is placed by its 0.0 in a cluster of its own, in every output."""
+    rng = np.random.default_rng(58)
+    gold = rng.uniform(0, 5, 40)
+    neg2 = -(gold + rng.normal(0, 4, gold.size))
+    runs = {"cst": np.full(40, 2.5), "neg": neg2 + rng.normal(0, 1.5, gold.size), "neg2": neg2}
+    found = {}
+    for name, kept in (("all", runs), ("without", {k: runs[k] for k in ("neg", "neg2")})):
+        ref, subs, out = tmp_path / f"r{name}", tmp_path / f"s{name}", tmp_path / f"o{name}"
+        _similarity_runs(ref, subs, gold, kept)
+        assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "50"]) == 0
+        csv_rows = csv.DictReader((out / "ranking.csv").open())
+        found[name] = {r["system"]: r for r in csv_rows if r["table"] == "sim"}
+    rows, alone = found["all"], found["without"]
+    assert [(s, r["rank"], r["cluster"]) for s, r in rows.items()] == [
+        ("cst", "1", "1"),
+        ("neg", "2", "2"),
+        ("neg2", "2", "2"),
+    ]
+    assert alone["neg2"]["rank"] == "1" and 0.05 < float(alone["neg2"]["p_vs_best"]) < 1
+    assert rows["neg2"]["p_vs_best"] == alone["neg2"]["p_vs_best"]
+    assert rows["neg"]["p_vs_best"] == rows["cst"]["p_vs_best"] == ""
+    note = rows["cst"]["note"]
+    assert "no test against the best" not in note and "cst (rank 1)" in note
+    assert note.endswith("as if the undefined ones were absent, against the best of them: neg")
+    p = f"{float(alone['neg2']['p_vs_best']):.4f}"
+    out = tmp_path / "oall"
+    markdown = (out / "ranking.md").read_text()
+    lines = markdown.splitlines()
+    assert any(line.startswith("| 2 | neg2 |") and line.endswith(f" | {p} | 2 |") for line in lines)
+    assert "| 1 | cst | 0.00 | - | - | 1 |" in lines
+    tex = (out / "ranking.tex").read_text()
+    assert "1 & cst & 0.00 & - & 1 \\\\" in tex and "against the best of them: neg." in tex
+    page = (out / "ranking.html").read_text()
+    assert p in page and "against the best of them: neg." in page
+
+
+def test_an_undefined_score_splits_the_cluster_it_falls_within_so_no_rank_inverts_two_scores():
+    """The others keep their groups; each undefined one is a group of its own at its place."""
+    groups = {"a": 1, "b": 1, "c": 3, "d": 3}
+    assert place_undefined(["a", "u", "b", "c", "v", "d"], groups, {"u", "v"}) == {
+        "a": 1,
+        "u": 2,
+        "b": 3,
+        "c": 4,
+        "v": 5,
+        "d": 6,
+    }
+    assert place_undefined(["u", "a", "b"], groups, {"u"}) == {"u": 1, "a": 2, "b": 2}
+    assert place_undefined(["u", "v"], {}, {"u", "v"}) == {"u": 1, "v": 2}
 
 
 def test_a_track_of_few_items_is_ranked_by_the_exact_permutation_test(tmp_path):

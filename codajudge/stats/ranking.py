@@ -11,8 +11,10 @@ change a rank, a group or a row. Every member of a group gets its rank (competit
 1, 1, 3). Where the p-values fall with the score, the first group is "the best system and every
 system not significantly different from it" that SemEval-2017 marked. A system that did not submit
 a track ranks after all that did. A system whose score on a track is undefined (reported as 0.0: a
-constant prediction's Pearson r) is ordered by that 0.0 but never tested nor resampled: no
-interval, no p-value, a cluster of its own, and the track's note names it.
+constant prediction's Pearson r) is never tested nor resampled: the others are clustered and tested
+among themselves exactly as without it (their best is the reference of "p vs best"), and it is
+placed by that 0.0 (after the others of that score) in a cluster of its own, splitting a cluster
+it falls within; the track's note names it.
 
 The overall order (``rank_overall``) is by default the primary score, the leaderboard's order: the
 mean of the primary tracks' main metric, each system's own number, so that no third system's
@@ -24,7 +26,6 @@ although A's primary score is higher (tests/test_ranking.py shows such a run).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from collections.abc import Callable, Sequence
 
@@ -108,11 +109,10 @@ def tie_groups(
             name for name in remaining if name == remaining[0] or same_score(remaining[0], name)
         ]
         others = [name for name in remaining if name not in leaders]
-        tested = {o: _smallest(p_value(lead, o) for lead in leaders) for o in others}
+        tested = {other: min(p_value(leader, other) for leader in leaders) for other in others}
         if not ranks:
             against_best = tested
-        # a system not tested (NaN: its score is undefined) is never placed in a tested cluster
-        cut = next((i for i, o in enumerate(others) if not tested[o] > alpha), len(others))
+        cut = next((i for i, other in enumerate(others) if tested[other] <= alpha), len(others))
         while 0 < cut < len(others) and same_score(others[cut - 1], others[cut]):
             cut -= 1  # the whole block of one score starts the next group
         group = leaders + others[:cut]
@@ -122,9 +122,16 @@ def tie_groups(
     return ranks, against_best
 
 
-def _smallest(p_values) -> float:
-    """The smallest p-value, leaving out NaN (a pair not tested); NaN when none was tested."""
-    return min((p for p in p_values if not math.isnan(p)), default=math.nan)
+def place_undefined(order: Sequence[str], ranks: dict[str, int], undefined: set) -> dict[str, int]:
+    """Competition ranks of ``order`` (best first): the systems of ``ranks`` (name -> rank among
+    them) keep their groups, and each ``undefined`` one is a group of its own at its place in the
+    order, splitting a group it falls within, so that no rank inverts two scores."""
+    placed, previous = {}, None
+    for position, name in enumerate(order, start=1):
+        group = name if name in undefined else ranks[name]
+        placed[name] = position if group != previous else placed[order[position - 2]]
+        previous = group
+    return placed
 
 
 def rank_track(track, results: dict[str, object], settings) -> TrackRanking:
@@ -136,40 +143,44 @@ def rank_track(track, results: dict[str, object], settings) -> TrackRanking:
     n_items = next((len(tr.stats[metric_name]) for tr in submitted.values()), None)
     chosen, note = choose_test(metric_name, settings.test, n_items)
     scores = {name: tr.scores[metric_name] for name, tr in submitted.items()}
-    blocks = score_blocks(scores, get_metric(metric_name).higher_is_better)
-    order = [name for block in blocks for name in block]
-    block_of = {name: number for number, block in enumerate(blocks) for name in block}
-    raws = shared_resamples(metric_name, submitted, settings.resamples, settings.seed)
-    tests = TrackTests(chosen, metric_name, submitted, raws)
     metric = get_metric(metric_name)
     # a score undefined on the track (reported as 0.0) is ordered by that 0.0 but never tested
     undefined = {
         name for name, tr in submitted.items() if undefined_score(metric, tr.stats[metric_name])
     }
-
-    def p_value(leader: str, other: str) -> float:
-        if leader in undefined or other in undefined:
-            return math.nan
-        return tests.pair(leader, other).p_value
-
+    blocks = score_blocks(scores, metric.higher_is_better)
+    # within a block of one score, an undefined one after the others (name order otherwise)
+    order = [name for block in blocks for name in sorted(block, key=undefined.__contains__)]
+    block_of = {name: number for number, block in enumerate(blocks) for name in block}
+    raws = shared_resamples(metric_name, submitted, settings.resamples, settings.seed)
+    tests = TrackTests(chosen, metric_name, submitted, raws)
+    defined = [name for name in order if name not in undefined]
     ranks, against_best = tie_groups(
-        order, p_value, settings.alpha, lambda one, other: block_of[one] == block_of[other]
+        defined,
+        lambda leader, other: tests.pair(leader, other).p_value,
+        settings.alpha,
+        lambda one, other: block_of[one] == block_of[other],
     )
+    ranks = place_undefined(order, ranks, undefined)
     rows = []
     for name in sorted(order, key=ranks.get):  # a stable sort: the order's within a rank
         tested = name not in undefined
         ci = percentile_interval(raws[name], scores[name]) if raws and tested else None
-        p = against_best.get(name, math.nan)
-        row = RankedSystem(name, scores[name], ranks[name], ranks[name] == 1, None, ci, not tested)
-        row.p_value = None if math.isnan(p) else p
-        rows.append(row)
-    note = _undefined_note(metric, [row for row in rows if row.undefined], note)
+        rank = ranks[name]
+        rows.append(
+            RankedSystem(
+                name, scores[name], rank, rank == 1, against_best.get(name), ci, not tested
+            )
+        )
+    best = [name for name in defined if block_of[name] == block_of[defined[0]]] if defined else []
+    note = _undefined_note(metric, [row for row in rows if row.undefined], best, note)
     missing = sorted(name for name in results if name not in submitted)
     return TrackRanking(track, metric_name, chosen, note, rows, missing)
 
 
-def _undefined_note(metric, rows: list[RankedSystem], note: str | None) -> str | None:
-    """The track's note, with a sentence naming the systems whose score is undefined there."""
+def _undefined_note(metric, rows: list[RankedSystem], best: list[str], note: str | None):
+    """The track's note, with a sentence naming the systems whose score is undefined there and the
+    ``best`` of the others, the reference of their "p vs best"."""
     if not rows:
         return note
     said = kit_text(
@@ -178,6 +189,7 @@ def _undefined_note(metric, rows: list[RankedSystem], note: str | None) -> str |
         count=counted(len(rows), "system"),
         why=metric.undefined_note,
         systems=", ".join(f"{row.system} (rank {row.rank})" for row in rows),
+        others=kit_text("ranking/undefined_others", best=", ".join(best)) if best else "",
     )
     return f"{note}. {said}" if note else said
 
