@@ -1002,7 +1002,11 @@ def test_sts2017_every_track_ranks_the_noisy_gold_copies_first(sts2017):
         assert p < 0.05 and float(track["gold_noise_0.8"]["p_vs_best"]) == pytest.approx(
             p, rel=1e-6
         )
-        assert all(r["test"] == "williams" for r in track.values())
+        # an undefined score (a constant's r, named in the note with its rank) is not tested
+        assert all(
+            r["test"] == ("" if f"{s} (rank " in r["note"] else "williams")
+            for s, r in track.items()
+        )
 
 
 def test_sts2017_monolingual_tracks_rank_cosine_third_and_the_constant_by_its_0_untested(sts2017):
@@ -1687,6 +1691,7 @@ def test_a_constant_run_is_placed_by_its_0_with_no_interval_and_no_test_in_every
         ("reversed", "3", "3"),
     ]
     assert rows["flat"]["p_vs_best"] == rows["flat"]["ci_low"] == rows["flat"]["ci_high"] == ""
+    assert rows["flat"]["test"] == "" and rows["best"]["test"] == "williams"  # flat: not tested
     assert float(rows["reversed"]["p_vs_best"]) < 0.05 and rows["reversed"]["ci_low"] != ""
     note = "Pearson r is undefined for 1 system on this track"
     assert (
@@ -1747,6 +1752,7 @@ def test_a_constant_best_run_leaves_the_others_clustered_and_tested_as_without_i
     assert alone["neg2"]["rank"] == "1" and 0.05 < float(alone["neg2"]["p_vs_best"]) < 1
     assert rows["neg2"]["p_vs_best"] == alone["neg2"]["p_vs_best"]
     assert rows["neg"]["p_vs_best"] == rows["cst"]["p_vs_best"] == ""
+    assert rows["cst"]["test"] == "" and rows["neg"]["test"] == rows["neg2"]["test"] == "williams"
     note = rows["cst"]["note"]
     assert "no test against the best" not in note and "cst (rank 1)" in note
     assert note.endswith("as if the undefined ones were absent, against the best of them: neg")

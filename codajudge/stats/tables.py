@@ -392,7 +392,6 @@ def track_table(ranking: TrackRanking, style: Style) -> Table:
     track_fields = dict(
         table=ranking.track.id,
         metric=ranking.metric,
-        test=ranking.test,
         note=ranking.note or "",
         title=ranking.track.title,
     )
@@ -406,6 +405,7 @@ def track_table(ranking: TrackRanking, style: Style) -> Table:
         rows.append([*cells, str(number[r.system])])
         # system, value, rank and tied_with_best are CSV columns
         found = dict(ci_low=low, ci_high=high, p_vs_best=r.p_value, cluster=number[r.system])
+        found["test"] = None if r.undefined else ranking.test  # an undefined score is not tested
         records.append(dict(vars(r), **found, **track_fields))
     return Table(columns, rows, records)
 
