@@ -126,9 +126,12 @@ def place_undefined(order: Sequence[str], ranks: dict[str, int], undefined: set)
     """Competition ranks of ``order`` (best first): the systems of ``ranks`` (name -> rank among
     them) keep their groups, and each ``undefined`` one is a group of its own at its place in the
     order, splitting a group it falls within, so that no rank inverts two scores."""
-    keys = [name if name in undefined else ranks[name] for name in order]
-    starts = [i for i, key in enumerate(keys) if i == 0 or key != keys[i - 1]]  # each group's first
-    return {name: max(s for s in starts if s <= i) + 1 for i, name in enumerate(order)}
+    placed, previous = {}, None
+    for position, name in enumerate(order, start=1):
+        group = name if name in undefined else ranks[name]
+        placed[name] = position if group != previous else placed[order[position - 2]]
+        previous = group
+    return placed
 
 
 def rank_track(track, results: dict[str, object], settings) -> TrackRanking:
@@ -142,7 +145,9 @@ def rank_track(track, results: dict[str, object], settings) -> TrackRanking:
     scores = {name: tr.scores[metric_name] for name, tr in submitted.items()}
     metric = get_metric(metric_name)
     # a score undefined on the track (reported as 0.0) is ordered by that 0.0 but never tested
-    undefined = {n for n, tr in submitted.items() if undefined_score(metric, tr.stats[metric_name])}
+    undefined = {
+        name for name, tr in submitted.items() if undefined_score(metric, tr.stats[metric_name])
+    }
     blocks = score_blocks(scores, metric.higher_is_better)
     # within a block of one score, an undefined one after the others (name order otherwise)
     order = [name for block in blocks for name in sorted(block, key=undefined.__contains__)]
@@ -159,9 +164,14 @@ def rank_track(track, results: dict[str, object], settings) -> TrackRanking:
     ranks = place_undefined(order, ranks, undefined)
     rows = []
     for name in sorted(order, key=ranks.get):  # a stable sort: the order's within a rank
-        ci = percentile_interval(raws[name], scores[name]) if raws and name in defined else None
-        rank, p = ranks[name], against_best.get(name)
-        rows.append(RankedSystem(name, scores[name], rank, rank == 1, p, ci, name in undefined))
+        tested = name not in undefined
+        ci = percentile_interval(raws[name], scores[name]) if raws and tested else None
+        rank = ranks[name]
+        rows.append(
+            RankedSystem(
+                name, scores[name], rank, rank == 1, against_best.get(name), ci, not tested
+            )
+        )
     best = [name for name in defined if block_of[name] == block_of[defined[0]]] if defined else []
     note = _undefined_note(metric, [row for row in rows if row.undefined], best, note)
     missing = sorted(name for name in results if name not in submitted)
