@@ -152,6 +152,47 @@ def test_an_id_column_with_one_id_repeated_is_read_by_id(header, tmp_path):
     assert read_track_file(write(tmp_path, text), "f", gold).values.tolist() == scores.tolist()
 
 
+@pytest.mark.parametrize("separator", ["", " "], ids=["tab lost", "a space"])
+def test_an_id_file_with_a_line_whose_tab_was_lost_is_read_by_id(separator, tmp_path):
+    """``52.025`` for ``5<TAB>2.025`` on one line of 250: the ids were no longer "every line tabbed",
+    so the file was read positionally, the ids scored as the predictions (r 0.07, no note). The
+    file is an id file; that line is refused at its line, and its item named as missing."""
+    gold = numbered()
+    lines = [f"{k}\t{s:.2f}\n" for k, s in enumerate(gold.gold)]
+    lines[5] = lines[5].replace("\t", separator)
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(write(tmp_path, "".join(lines)), "f", gold)
+    problems = str(error.value).split("\n")
+    assert problems[0].startswith(
+        f"f, line 6: line has no tab; expected ID<TAB>VALUE such as ID<TAB>3.2, or one score per "
+        f"line in input order (SemEval positional), found {lines[5].strip()!r}"
+    )
+    if separator:  # the item the line starts with is that line's: not also listed as missing
+        assert len(problems) == 1
+    else:
+        assert problems[1].startswith("f: 1 of the track's 250 items has no prediction")
+    # half the lines without a tab: no id file (read positionally, as before)
+    half = "".join(line.replace("\t", "") if k % 2 else line for k, line in enumerate(lines))
+    assert read_track_file(write(tmp_path, half), "f", gold).format == "positional"
+
+
+def test_line_numbers_with_a_line_whose_tab_was_lost_are_never_scored(tmp_path):
+    """Line numbers where the ids are words, one line's tab lost: a positional reading took the line
+    numbers for the scores (the one line not a whole number let the file through)."""
+    gold = numbered()
+    items = [
+        {"id": f"dev-{k}", "texts": ["a", "b"], "score": float(s)} for k, s in enumerate(gold.gold)
+    ]
+    gold = build_gold(gold.track, items, "gold")
+    lines = [f"{k + 1}\t{s:.2f}\n" for k, s in enumerate(gold.gold)]
+    lines[5] = lines[5].replace("\t", "")
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(write(tmp_path, "".join(lines)), "f", gold)
+    assert str(error.value).startswith(
+        "f: the first column holds whole numbers, each once, up to 250: item ids or line numbers"
+    )
+
+
 @pytest.mark.parametrize(
     "text, release, problem",
     [

@@ -306,16 +306,25 @@ def shuffled_ids_note(columns: Columns) -> str | None:
     )
 
 
+#: The share of an ``ID<TAB>VALUE`` file's lines that may have lost their tab (``52.025`` for
+#: ``5<TAB>2.025``) and the file still be read by id, each such line refused at its line.
+BROKEN_LINES_SHARE = 0.1
+
+
 def _holds_ids(columns: Columns) -> bool:
-    """Whether a file's first column holds item ids: every line has a tab, some of its first heads
-    are known ids, and its header line names an id column (``HEADER_NAMES``), or each line gives
-    another known id, or its distinct known ids are at least half its lines and more than a column
-    of whole 0-5 scores holds (so that a repeated, missing or unknown id gets the id reader's message)."""
-    heads = columns.heads
+    """Whether a file's first column holds item ids: all its lines but a few (``BROKEN_LINES_SHARE``,
+    each refused as a line without a tab) have a tab, some of its first heads are known ids, and its
+    header line names an id column (``HEADER_NAMES``), or each line gives another known id, or its
+    distinct known ids are at least half its lines and more than a column of whole 0-5 scores holds
+    (so that a repeated, missing or unknown id or a lost tab gets the id reader's message)."""
+    heads, tabbed = columns.heads, columns.tabbed
     # cheap first: a positional file's lines are not looked up
-    if not (heads and columns.tabbed.all()) or set(heads[:IDS_LOOKED_UP]).isdisjoint(columns.ids):
+    broken = len(heads) - int(tabbed.sum())
+    if not heads or broken > BROKEN_LINES_SHARE * len(heads):
         return False
-    distinct = len(np.unique(columns.position[columns.position >= 0]))
+    if set(heads[:IDS_LOOKED_UP]).isdisjoint(columns.ids):
+        return False
+    distinct = len(np.unique(columns.position[tabbed & (columns.position >= 0)]))
     named = columns.header and _header_fields(columns.texts[0])[0].lower() in HEADER_NAMES
     many = distinct > 6 and 2 * distinct >= len(heads)  # whole 0-5 scores take at most 6 values
     return bool(named or many or distinct == len(heads))
@@ -326,23 +335,26 @@ def _reads_positionally(columns: Columns) -> bool:
     and quoted numbers counted ("2,68", ``COMMA_DECIMAL``; ``"0.2174"``): such lines are then
     refused one by one, with the hint of ``parse_number`` (use a dot, remove the quotes), rather
     than all as lines without a tab. A first column of whole
-    numbers, each once, some above 5, is refused: ids or line numbers, which would be read as
-    scores (and the scores as confidences); the track's ids written as floats (``0.0``) are ids."""
+    numbers, each once, some above 5, is refused, even with a few other lines (``BROKEN_LINES_SHARE``):
+    ids or line numbers, which would be read as scores (and the scores as confidences); the track's
+    ids written as floats (``0.0``) are ids."""
     _, firsts, split, scores = columns.positional
     if any(len(fields) > 2 for fields in split.values()):
         return False
     if scores is None:
         numbers = sum(map(_number_like, firsts))
         return 2 * numbers >= len(firsts)
-    whole = all(value % 1 == 0 for value in scores)
-    if whole and max(scores) > 5 and len(set(scores)) == len(scores):
+    # all but a few (a line whose tab was lost, 52.025 for 5<TAB>2.025): such a column is never scored
+    whole = [value for value in scores if value % 1 == 0]
+    few_others = len(scores) - len(whole) <= BROKEN_LINES_SHARE * len(scores)
+    if few_others and max(whole, default=0) > 5 and len(set(whole)) == len(whole):
         known = set(columns.ids)
         if all(first.endswith(".0") and first[:-2] in known for first in firsts):
             return False  # the track's ids written as floats: the id reader's hint names them
         raise SubmissionError.single(
             columns.display,
             "the first column holds whole numbers, each once, up to "
-            f"{max(scores):.0f}: item ids or line numbers, not scores",
+            f"{max(whole):.0f}: item ids or line numbers, not scores",
             expected=f"ID<TAB>SCORE lines with the track's ids (such as {columns.ids[0]!r}<TAB>3.2) "
             "or one score per line in input order",
             found=f"lines such as {shorten(columns.texts[columns.positional.header])!r}",
