@@ -176,18 +176,28 @@ def test_an_id_file_with_a_line_whose_tab_was_lost_is_read_by_id(separator, tmp_
     assert read_track_file(write(tmp_path, half), "f", gold).format == "positional"
 
 
-def test_line_numbers_with_a_line_whose_tab_was_lost_are_never_scored(tmp_path):
+@pytest.mark.parametrize("tabs", [True, False], ids=["tabbed", "spaced"])
+def test_line_numbers_with_a_line_whose_tab_was_lost_are_never_scored(tabs, tmp_path):
     """Line numbers where the ids are words, one line's tab lost: a positional reading took the line
-    numbers for the scores (the one line not a whole number let the file through)."""
+    numbers for the scores (the one line not a whole number let the file through). Tabbed, they are
+    refused as unknown ids and that line as one without a tab; spaced, as line numbers."""
     gold = numbered()
     items = [
         {"id": f"dev-{k}", "texts": ["a", "b"], "score": float(s)} for k, s in enumerate(gold.gold)
     ]
     gold = build_gold(gold.track, items, "gold")
-    lines = [f"{k + 1}\t{s:.2f}\n" for k, s in enumerate(gold.gold)]
-    lines[5] = lines[5].replace("\t", "")
+    separator = "\t" if tabs else " "
+    lines = [f"{k + 1}{separator}{s:.2f}\n" for k, s in enumerate(gold.gold)]
+    lines[5] = lines[5].replace(separator, "")
     with pytest.raises(SubmissionError) as error:
         read_track_file(write(tmp_path, "".join(lines)), "f", gold)
+    if tabs:
+        assert str(error.value).startswith(
+            "f: unknown id: not an item of this track, on 249 lines (lines 1, 2, 3, 4, 5, ...; "
+            "items '1', '2', '3', '4', '5', ...)"
+        )
+        assert "f, line 6: line has no tab; expected ID<TAB>VALUE" in str(error.value)
+        return
     assert str(error.value).startswith(
         "f: the first column holds whole numbers, each once, up to 250: item ids or line numbers"
     )
@@ -219,6 +229,20 @@ def test_extra_lines_after_every_id_get_the_id_readers_messages(
         read_track_file(write(tmp_path, text.format(lines)), "f", gold)
     first = 251 + bool(header)
     assert str(error.value).startswith(problem.format(first, first + 1))
+
+
+def test_a_tabbed_file_of_ids_out_of_the_tracks_range_is_refused_as_ids(tmp_path):
+    """``1000<TAB>4.222``: ids offset by 1000 were refused as "whole numbers ... not scores ... write
+    each item's id and a tab before its score", though the file has tabs and ids; they are unknown
+    ids, refused with the track's range."""
+    gold = numbered()
+    text = "".join(f"{k + 1000}\t{s:.2f}\n" for k, s in enumerate(gold.gold))
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(write(tmp_path, text), "f", gold)
+    assert str(error.value) == (
+        "f: none of the ids in this file belong to the track; expected lines such as '0'<TAB>3.2, "
+        "found ids such as '1000' on line 1. The track has 250 items, ids '0' to '249'"
+    )
 
 
 def test_shuffled_whole_number_ids_read_as_ids_say_so(tmp_path):

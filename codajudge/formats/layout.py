@@ -319,8 +319,7 @@ def _holds_ids(columns: Columns) -> bool:
     (so that a repeated, missing or unknown id or a lost tab gets the id reader's message)."""
     heads, tabbed = columns.heads, columns.tabbed
     # cheap first: a positional file's lines are not looked up
-    broken = len(heads) - int(tabbed.sum())
-    if not heads or broken > BROKEN_LINES_SHARE * len(heads):
+    if not (heads and _nearly_all_tabbed(columns)):
         return False
     if set(heads[:IDS_LOOKED_UP]).isdisjoint(columns.ids):
         return False
@@ -330,6 +329,12 @@ def _holds_ids(columns: Columns) -> bool:
     return bool(named or many or distinct == len(heads))
 
 
+def _nearly_all_tabbed(columns: Columns) -> bool:
+    """Whether all a file's lines after its header but a few (``BROKEN_LINES_SHARE``) have a tab."""
+    broken = len(columns.tabbed) - int(columns.tabbed.sum())
+    return broken <= BROKEN_LINES_SHARE * len(columns.tabbed)
+
+
 def _reads_positionally(columns: Columns) -> bool:
     """Whether every line holds one or two fields and most first fields are numbers, decimal commas
     and quoted numbers counted ("2,68", ``COMMA_DECIMAL``; ``"0.2174"``): such lines are then
@@ -337,7 +342,8 @@ def _reads_positionally(columns: Columns) -> bool:
     than all as lines without a tab. A first column of whole
     numbers, each once, some above 5, is refused, even with a few other lines (``BROKEN_LINES_SHARE``):
     ids or line numbers, which would be read as scores (and the scores as confidences); the track's
-    ids written as floats (``0.0``) are ids."""
+    ids written as floats (``0.0``) and such a column before a tab on (nearly) every line are ids,
+    refused as unknown ones by the id reader."""
     _, firsts, split, scores = columns.positional
     if any(len(fields) > 2 for fields in split.values()):
         return False
@@ -351,6 +357,8 @@ def _reads_positionally(columns: Columns) -> bool:
         known = set(columns.ids)
         if all(first.endswith(".0") and first[:-2] in known for first in firsts):
             return False  # the track's ids written as floats: the id reader's hint names them
+        if _nearly_all_tabbed(columns):
+            return False  # ID<TAB>SCORE lines of unknown ids: the id reader names them and the ids' range
         raise SubmissionError.single(
             columns.display,
             "the first column holds whole numbers, each once, up to "
