@@ -265,6 +265,15 @@ def test_shuffled_whole_number_ids_read_as_ids_say_so(tmp_path):
     ]
     path.write_text("".join(f"{k}\t{s}\n" for k, s in enumerate(gold.gold)), encoding="utf-8")
     assert read_track_file(path, "t.tsv", gold).warnings == []
+    # sorted as text ('sort -k1,1': 0, 1, 10, 100, ...): an ordinary id file, no note
+    lines = sorted(f"{k}\t{s}\n" for k, s in enumerate(gold.gold))
+    path.write_text("".join(lines), encoding="utf-8")
+    assert read_track_file(path, "t.tsv", gold).warnings == []
+    # the example is the first line out of order, not a line in order
+    lines = [f"{k}\t{s}\n" for k, s in enumerate(gold.gold)]
+    lines[3:5] = lines[4], lines[3]
+    path.write_text("".join(lines), encoding="utf-8")
+    assert "(such as '4' on line 4)" in read_track_file(path, "t.tsv", gold).warnings[0]
     path.write_text("id\tscore\n" + "".join(f"{r}\t3.5\n" for r in ranks), encoding="utf-8")
     assert read_track_file(path, "t.tsv", gold).warnings == [
         "the first line was read as a header and skipped"

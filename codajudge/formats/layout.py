@@ -280,14 +280,17 @@ def layout_of(columns: Columns) -> str:
 def shuffled_ids_note(columns: Columns) -> str | None:
     """The note on a file read as ``ID<TAB>SCORE`` whose first column could also be a positional
     file's scores: no header, every item id once as a whole number, out of the track's order (a
-    column of ids written by the kit's input file is in order; ranks are not), and two numbers on
-    every line. The id reading stays (a file sorted by score has its ids out of order; whole
+    column of ids written by the kit's input file is in order, or sorted as text by ``sort``;
+    ranks are not), and two numbers on every line; its example is the first line out of order. The id reading stays (a file sorted by score has its ids out of order; whole
     numbers each once are refused as positional scores, ``_reads_positionally``); the note says
     so, and how to make the file mean either reading; None for any other file."""
     position, n = columns.position, len(columns.ids)
     if columns.header or len(position) != n or not columns.tabbed.all() or (position < 0).any():
         return None
-    if (np.diff(position) > 0).all() or len(np.unique(position)) != n:
+    heads = columns.heads
+    # in the input order, or sorted as text ('sort -k1,1': 0, 1, 10, 100, ...): an ordinary id file
+    in_order = (np.diff(position) > 0).all() or all(map(str.__le__, heads, heads[1:]))
+    if in_order or len(np.unique(position)) != n:
         return None
     _, _, split, scores = columns.positional
     if scores is None or len(split) != n or not all(len(f) == 2 for f in split.values()):
@@ -295,9 +298,10 @@ def shuffled_ids_note(columns: Columns) -> str | None:
     if not all(map(is_decimal, (fields[1] for fields in split.values()))):
         return None
     low, high = columns.track.score_range
+    moved = int(np.argmax(position != np.arange(n)))  # the first line out of order
     return (
         f"the first column holds each of the track's {n:,} item ids once, out of the input order "
-        f"(such as {columns.heads[0]!r} on line {columns.lines[0]}), and was read as each line's "
+        f"(such as {heads[moved]!r} on line {columns.lines[moved]}), and was read as each line's "
         "item id, the second column as its score (ID<TAB>SCORE); if the first column is your "
         f"scores (one per line in input order, a confidence after it), give them as scores from "
         f"{low:g} to {high:g} with decimals (whole numbers each once, such as ranks, are read as "
