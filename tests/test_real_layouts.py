@@ -804,7 +804,9 @@ def test_csc_objects_with_the_practice_phase_bin_0_are_read_as_the_lists_of_seve
     assert str(error.value).startswith(
         "f.tsv: wrong soft label length, on 6 lines (lines 1, 2, 3, 4, 5, ...; items '700', '701', "
         "'702', '703', '704', ...); expected keys 1, 2, 3, 4, 5, 6, found the key '0' holding 0.1 "
-        "(keys 0, 1, 2, 3, 4, 5, 6) on line 1. A row of 7 values looks like the 2025 practice-phase layout"
+        "(keys 0, 1, 2, 3, 4, 5, 6) on line 1. An object of 7 keys looks like the 2025 practice-phase "
+        'layout, which had an extra, always-zero first bin "0": remove the key "0" (it holds '
+        "probability here, so check that the other 6 are the labels 1..6)"
     )
 
 
