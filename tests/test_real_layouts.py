@@ -138,6 +138,20 @@ def test_ids_or_line_numbers_before_the_scores_are_refused_not_read_positionally
     with pytest.raises(SubmissionError) as error:
         read(STS, items, text, tmp_path, "en_en.tsv")
     top, shown = (8, first.format(line=8)) if "line" in first else (7, first.format(k=7))
+    if "\t" in first:  # ID<TAB>SCORE lines of unknown ids: refused as ids, not as scores
+        hint = (
+            "These are the track's ids without their prefix 'dev-' ('7' for 'dev-7'): write the ids "
+            "as the input file gives them (its 'id' field)"
+            if "k" in first
+            else "The first column holds whole numbers (line numbers, ranks), not the track's ids; "
+            "write one line per item: its id (the 'id' field of the input file), a tab and its "
+            "value, as in the expected line"
+        )
+        assert str(error.value) == (
+            "en_en.tsv: none of the ids in this file belong to the track; expected lines such as "
+            f"'dev-0'<TAB>3.2, found ids such as {str(top)!r} on line 1. {hint}"
+        )
+        return
     assert str(error.value) == (
         f"en_en.tsv: the first column holds whole numbers, each once, up to {top}: item ids or line numbers, not "
         f"scores; expected ID<TAB>SCORE lines with the track's ids (such as {items[0]['id']!r}<TAB>3.2) or one "
@@ -182,14 +196,14 @@ def test_a_first_word_is_no_header_when_the_file_has_a_line_per_item(first, tmp_
 
 def test_a_glue_header_over_row_numbers_is_refused_as_row_numbers(tmp_path):
     """``index<TAB>prediction`` over row numbers where the ids are not row numbers: after the header the
-    first column is 0..7, refused as such (it was "one line too many", which hid the cause)."""
+    first column is 0..7, refused as no ids of the track (it was "one line too many", which hid the cause)."""
     items = [dict(item, id=f"dev-{item['id']}") for item in STS_ITEMS]
     text = "index\tprediction\n" + "".join(f"{k}\t{p}\n" for k, p in enumerate(STS_SCORES))
     with pytest.raises(SubmissionError) as error:
         read(STS, items, text, tmp_path)
     assert str(error.value).startswith(
-        "f.tsv: the first column holds whole numbers, each once, up to 7: item ids "
-        "or line numbers, not scores;"
+        "f.tsv: none of the ids in this file belong to the track; expected lines such as "
+        "'dev-0'<TAB>3.2, found ids such as '0' on line 2."
     )
 
 
@@ -790,7 +804,9 @@ def test_csc_objects_with_the_practice_phase_bin_0_are_read_as_the_lists_of_seve
     assert str(error.value).startswith(
         "f.tsv: wrong soft label length, on 6 lines (lines 1, 2, 3, 4, 5, ...; items '700', '701', "
         "'702', '703', '704', ...); expected keys 1, 2, 3, 4, 5, 6, found the key '0' holding 0.1 "
-        "(keys 0, 1, 2, 3, 4, 5, 6) on line 1. A row of 7 values looks like the 2025 practice-phase layout"
+        "(keys 0, 1, 2, 3, 4, 5, 6) on line 1. An object of 7 keys looks like the 2025 practice-phase "
+        'layout, which had an extra, always-zero first bin "0": remove the key "0" (it holds '
+        "probability here, so check that the other 6 are the labels 1..6)"
     )
 
 

@@ -152,6 +152,57 @@ def test_an_id_column_with_one_id_repeated_is_read_by_id(header, tmp_path):
     assert read_track_file(write(tmp_path, text), "f", gold).values.tolist() == scores.tolist()
 
 
+@pytest.mark.parametrize("separator", ["", " "], ids=["tab lost", "a space"])
+def test_an_id_file_with_a_line_whose_tab_was_lost_is_read_by_id(separator, tmp_path):
+    """``52.025`` for ``5<TAB>2.025`` on one line of 250: the ids were no longer "every line tabbed",
+    so the file was read positionally, the ids scored as the predictions (r 0.07, no note). The
+    file is an id file; that line is refused at its line, and its item named as missing."""
+    gold = numbered()
+    lines = [f"{k}\t{s:.2f}\n" for k, s in enumerate(gold.gold)]
+    lines[5] = lines[5].replace("\t", separator)
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(write(tmp_path, "".join(lines)), "f", gold)
+    problems = str(error.value).split("\n")
+    assert problems[0].startswith(
+        f"f, line 6: line has no tab; expected ID<TAB>VALUE such as ID<TAB>3.2, or one score per "
+        f"line in input order (SemEval positional), found {lines[5].strip()!r}"
+    )
+    if separator:  # the item the line starts with is that line's: not also listed as missing
+        assert len(problems) == 1
+    else:
+        assert problems[1].startswith("f: 1 of the track's 250 items has no prediction")
+    # half the lines without a tab: no id file (read positionally, as before)
+    half = "".join(line.replace("\t", "") if k % 2 else line for k, line in enumerate(lines))
+    assert read_track_file(write(tmp_path, half), "f", gold).format == "positional"
+
+
+@pytest.mark.parametrize("tabs", [True, False], ids=["tabbed", "spaced"])
+def test_line_numbers_with_a_line_whose_tab_was_lost_are_never_scored(tabs, tmp_path):
+    """Line numbers where the ids are words, one line's tab lost: a positional reading took the line
+    numbers for the scores (the one line not a whole number let the file through). Tabbed, they are
+    refused as unknown ids and that line as one without a tab; spaced, as line numbers."""
+    gold = numbered()
+    items = [
+        {"id": f"dev-{k}", "texts": ["a", "b"], "score": float(s)} for k, s in enumerate(gold.gold)
+    ]
+    gold = build_gold(gold.track, items, "gold")
+    separator = "\t" if tabs else " "
+    lines = [f"{k + 1}{separator}{s:.2f}\n" for k, s in enumerate(gold.gold)]
+    lines[5] = lines[5].replace(separator, "")
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(write(tmp_path, "".join(lines)), "f", gold)
+    if tabs:
+        assert str(error.value).startswith(
+            "f: unknown id: not an item of this track, on 249 lines (lines 1, 2, 3, 4, 5, ...; "
+            "items '1', '2', '3', '4', '5', ...)"
+        )
+        assert "f, line 6: line has no tab; expected ID<TAB>VALUE" in str(error.value)
+        return
+    assert str(error.value).startswith(
+        "f: the first column holds whole numbers, each once, up to 250: item ids or line numbers"
+    )
+
+
 @pytest.mark.parametrize(
     "text, release, problem",
     [
@@ -180,6 +231,20 @@ def test_extra_lines_after_every_id_get_the_id_readers_messages(
     assert str(error.value).startswith(problem.format(first, first + 1))
 
 
+def test_a_tabbed_file_of_ids_out_of_the_tracks_range_is_refused_as_ids(tmp_path):
+    """``1000<TAB>4.222``: ids offset by 1000 were refused as "whole numbers ... not scores ... write
+    each item's id and a tab before its score", though the file has tabs and ids; they are unknown
+    ids, refused with the track's range."""
+    gold = numbered()
+    text = "".join(f"{k + 1000}\t{s:.2f}\n" for k, s in enumerate(gold.gold))
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(write(tmp_path, text), "f", gold)
+    assert str(error.value) == (
+        "f: none of the ids in this file belong to the track; expected lines such as '0'<TAB>3.2, "
+        "found ids such as '1000' on line 1. The track has 250 items, ids '0' to '249'"
+    )
+
+
 def test_shuffled_whole_number_ids_read_as_ids_say_so(tmp_path):
     """Ranks 0..249 of one's system, a confidence after each (the trial's ``35<TAB>74``): every id
     once, out of order, so the file could be positional; the id reading is noted with the way to
@@ -200,6 +265,15 @@ def test_shuffled_whole_number_ids_read_as_ids_say_so(tmp_path):
     ]
     path.write_text("".join(f"{k}\t{s}\n" for k, s in enumerate(gold.gold)), encoding="utf-8")
     assert read_track_file(path, "t.tsv", gold).warnings == []
+    # sorted as text ('sort -k1,1': 0, 1, 10, 100, ...): an ordinary id file, no note
+    lines = sorted(f"{k}\t{s}\n" for k, s in enumerate(gold.gold))
+    path.write_text("".join(lines), encoding="utf-8")
+    assert read_track_file(path, "t.tsv", gold).warnings == []
+    # the example is the first line out of order, not a line in order
+    lines = [f"{k}\t{s}\n" for k, s in enumerate(gold.gold)]
+    lines[3:5] = lines[4], lines[3]
+    path.write_text("".join(lines), encoding="utf-8")
+    assert "(such as '4' on line 4)" in read_track_file(path, "t.tsv", gold).warnings[0]
     path.write_text("id\tscore\n" + "".join(f"{r}\t3.5\n" for r in ranks), encoding="utf-8")
     assert read_track_file(path, "t.tsv", gold).warnings == [
         "the first line was read as a header and skipped"

@@ -99,7 +99,10 @@ def _refusal_cases():
         "sim",
         [f"{k}\t{s}" for k, s in enumerate(scores)],
         Refusal(
-            "sim.tsv", "whole numbers, each once", expected="ID<TAB>SCORE lines", found="'0\\t1.50'"
+            "sim.tsv",
+            "none of the ids in this file belong to the track",
+            expected="lines such as 's01'<TAB>3.2",
+            found="ids such as '0' on line 1",
         ),
     )
     yield (

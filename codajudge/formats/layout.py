@@ -280,14 +280,17 @@ def layout_of(columns: Columns) -> str:
 def shuffled_ids_note(columns: Columns) -> str | None:
     """The note on a file read as ``ID<TAB>SCORE`` whose first column could also be a positional
     file's scores: no header, every item id once as a whole number, out of the track's order (a
-    column of ids written by the kit's input file is in order; ranks are not), and two numbers on
-    every line. The id reading stays (a file sorted by score has its ids out of order; whole
+    column of ids written by the kit's input file is in order, or sorted as text by ``sort``;
+    ranks are not), and two numbers on every line; its example is the first line out of order. The id reading stays (a file sorted by score has its ids out of order; whole
     numbers each once are refused as positional scores, ``_reads_positionally``); the note says
     so, and how to make the file mean either reading; None for any other file."""
     position, n = columns.position, len(columns.ids)
     if columns.header or len(position) != n or not columns.tabbed.all() or (position < 0).any():
         return None
-    if (np.diff(position) > 0).all() or len(np.unique(position)) != n:
+    heads = columns.heads
+    # in the input order, or sorted as text ('sort -k1,1': 0, 1, 10, 100, ...): an ordinary id file
+    in_order = (np.diff(position) > 0).all() or all(map(str.__le__, heads, heads[1:]))
+    if in_order or len(np.unique(position)) != n:
         return None
     _, _, split, scores = columns.positional
     if scores is None or len(split) != n or not all(len(f) == 2 for f in split.values()):
@@ -295,9 +298,10 @@ def shuffled_ids_note(columns: Columns) -> str | None:
     if not all(map(is_decimal, (fields[1] for fields in split.values()))):
         return None
     low, high = columns.track.score_range
+    moved = int(np.argmax(position != np.arange(n)))  # the first line out of order
     return (
         f"the first column holds each of the track's {n:,} item ids once, out of the input order "
-        f"(such as {columns.heads[0]!r} on line {columns.lines[0]}), and was read as each line's "
+        f"(such as {heads[moved]!r} on line {columns.lines[moved]}), and was read as each line's "
         "item id, the second column as its score (ID<TAB>SCORE); if the first column is your "
         f"scores (one per line in input order, a confidence after it), give them as scores from "
         f"{low:g} to {high:g} with decimals (whole numbers each once, such as ranks, are read as "
@@ -306,19 +310,33 @@ def shuffled_ids_note(columns: Columns) -> str | None:
     )
 
 
+#: The share of an ``ID<TAB>VALUE`` file's lines that may have lost their tab (``52.025`` for
+#: ``5<TAB>2.025``) and the file still be read by id, each such line refused at its line.
+BROKEN_LINES_SHARE = 0.1
+
+
 def _holds_ids(columns: Columns) -> bool:
-    """Whether a file's first column holds item ids: every line has a tab, some of its first heads
-    are known ids, and its header line names an id column (``HEADER_NAMES``), or each line gives
-    another known id, or its distinct known ids are at least half its lines and more than a column
-    of whole 0-5 scores holds (so that a repeated, missing or unknown id gets the id reader's message)."""
-    heads = columns.heads
+    """Whether a file's first column holds item ids: all its lines but a few (``BROKEN_LINES_SHARE``,
+    each refused as a line without a tab) have a tab, some of its first heads are known ids, and its
+    header line names an id column (``HEADER_NAMES``), or each line gives another known id, or its
+    distinct known ids are at least half its lines and more than a column of whole 0-5 scores holds
+    (so that a repeated, missing or unknown id or a lost tab gets the id reader's message)."""
+    heads, tabbed = columns.heads, columns.tabbed
     # cheap first: a positional file's lines are not looked up
-    if not (heads and columns.tabbed.all()) or set(heads[:IDS_LOOKED_UP]).isdisjoint(columns.ids):
+    if not (heads and _nearly_all_tabbed(columns)):
         return False
-    distinct = len(np.unique(columns.position[columns.position >= 0]))
+    if set(heads[:IDS_LOOKED_UP]).isdisjoint(columns.ids):
+        return False
+    distinct = len(np.unique(columns.position[tabbed & (columns.position >= 0)]))
     named = columns.header and _header_fields(columns.texts[0])[0].lower() in HEADER_NAMES
     many = distinct > 6 and 2 * distinct >= len(heads)  # whole 0-5 scores take at most 6 values
     return bool(named or many or distinct == len(heads))
+
+
+def _nearly_all_tabbed(columns: Columns) -> bool:
+    """Whether all a file's lines after its header but a few (``BROKEN_LINES_SHARE``) have a tab."""
+    broken = len(columns.tabbed) - int(columns.tabbed.sum())
+    return broken <= BROKEN_LINES_SHARE * len(columns.tabbed)
 
 
 def _reads_positionally(columns: Columns) -> bool:
@@ -326,23 +344,29 @@ def _reads_positionally(columns: Columns) -> bool:
     and quoted numbers counted ("2,68", ``COMMA_DECIMAL``; ``"0.2174"``): such lines are then
     refused one by one, with the hint of ``parse_number`` (use a dot, remove the quotes), rather
     than all as lines without a tab. A first column of whole
-    numbers, each once, some above 5, is refused: ids or line numbers, which would be read as
-    scores (and the scores as confidences); the track's ids written as floats (``0.0``) are ids."""
+    numbers, each once, some above 5, is refused, even with a few other lines (``BROKEN_LINES_SHARE``):
+    ids or line numbers, which would be read as scores (and the scores as confidences); the track's
+    ids written as floats (``0.0``) and such a column before a tab on (nearly) every line are ids,
+    refused as unknown ones by the id reader."""
     _, firsts, split, scores = columns.positional
     if any(len(fields) > 2 for fields in split.values()):
         return False
     if scores is None:
         numbers = sum(map(_number_like, firsts))
         return 2 * numbers >= len(firsts)
-    whole = all(value % 1 == 0 for value in scores)
-    if whole and max(scores) > 5 and len(set(scores)) == len(scores):
+    # all but a few (a line whose tab was lost, 52.025 for 5<TAB>2.025): such a column is never scored
+    whole = [value for value in scores if value % 1 == 0]
+    few_others = len(scores) - len(whole) <= BROKEN_LINES_SHARE * len(scores)
+    if few_others and max(whole, default=0) > 5 and len(set(whole)) == len(whole):
         known = set(columns.ids)
         if all(first.endswith(".0") and first[:-2] in known for first in firsts):
             return False  # the track's ids written as floats: the id reader's hint names them
+        if _nearly_all_tabbed(columns):
+            return False  # ID<TAB>SCORE lines of unknown ids: the id reader names them and the ids' range
         raise SubmissionError.single(
             columns.display,
             "the first column holds whole numbers, each once, up to "
-            f"{max(scores):.0f}: item ids or line numbers, not scores",
+            f"{max(whole):.0f}: item ids or line numbers, not scores",
             expected=f"ID<TAB>SCORE lines with the track's ids (such as {columns.ids[0]!r}<TAB>3.2) "
             "or one score per line in input order",
             found=f"lines such as {shorten(columns.texts[columns.positional.header])!r}",

@@ -111,17 +111,20 @@ def soft_label(value, track: Track) -> tuple[list, list[ReadNote]]:
     return _normalised(*_summing_to_one(value, k, "soft label"))
 
 
-def _without_leading_bin(value: list, track: Track) -> tuple[list, list[ReadNote]]:
+def _without_leading_bin(
+    value: list, track: Track, shape: str = "a row of {} values", drop: str = "drop the first value"
+) -> tuple[list, list[ReadNote]]:
     """An ordinal soft label of K+1 values whose first is a number: a bin to drop when it holds at
-    most ``SUM_TOLERANCE``, else refused, naming ``PRACTICE_PHASE_LAYOUT``."""
+    most ``SUM_TOLERANCE``, else refused, naming ``PRACTICE_PHASE_LAYOUT``, the value's ``shape``
+    (of K+1) and the way to ``drop`` the bin (an object's: remove its key)."""
     k, first = len(track.labels), float(value[0])
     if not 0 <= first <= SUM_TOLERANCE:
         raise ValueProblem(
             "wrong soft label length",
             expected=f"a list of {k} probabilities",
             found=f"{k + 1} values, the first {first:g}",
-            hint=f"a row of {k + 1} values looks like {PRACTICE_PHASE_LAYOUT}, which "
-            f'had an extra, always-zero first bin "0": drop the first value (it '
+            hint=f"{shape.format(k + 1)} looks like {PRACTICE_PHASE_LAYOUT}, which "
+            f'had an extra, always-zero first bin "0": {drop} (it '
             f"holds probability here, so check that the other {k} are the labels "
             f"{track.labels[0]}..{track.labels[-1]})",
         )
@@ -231,7 +234,7 @@ def _object_without_leading_bin(value: dict, codes: dict, key, track: Track):
     given = {code: value[name] for name, code in codes.items() if code >= 0}
     row = [value[key], *(given[code] for code in range(len(track.labels)))]
     try:
-        return _without_leading_bin(row, track)
+        return _without_leading_bin(row, track, "an object of {} keys", f'remove the key "{key}"')
     except ValueProblem as problem:
         keys = ", ".join(map(str, value))
         problem.found = f"the key {str(key)!r} holding {float(value[key]):g} (keys {keys})"

@@ -95,6 +95,11 @@ ID_COLUMN_HINT = (
     "write one line per item: its id (the 'id' field of the input file), a tab and its value, as "
     "in the expected line"
 )
+#: The hint on a first column of whole numbers that are no ids of the track (ids are no numbers).
+NUMBERS_HINT = (
+    "the first column holds whole numbers (line numbers, ranks), not the track's ids; "
+    + ID_COLUMN_HINT
+)
 #: A value with a tab in it: the line has more columns than the id and the value.
 EXTRA_COLUMNS_HINT = (
     "the line has {} tab-separated columns: write only the id and the value, ID<TAB>VALUE "
@@ -267,7 +272,8 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
         elsewhere = keys.elsewhere and keys.elsewhere(heads)
         other_track = _other_track_hint(heads, columns.track, keys)
         hint = index_hint or elsewhere or other_track or written_ids_hint(heads[0], index)
-        hint = hint or prefixed_ids_hint(heads, index)
+        hint = hint or prefixed_ids_hint(heads, index) or numbered_ids_hint(heads, index)
+        hint = hint or (NUMBERS_HINT if all(map(str.isdigit, heads)) else None)
         rule = Rule("none of the ids in this file belong to the track", expected, hint)
         found = f"ids such as {shorten(heads[0])!r} on line {columns.lines[0]}"
         raise rule.error(problems.file, found)
