@@ -281,9 +281,10 @@ def shuffled_ids_note(columns: Columns) -> str | None:
     """The note on a file read as ``ID<TAB>SCORE`` whose first column could also be a positional
     file's scores: no header, every item id once as a whole number, out of the track's order (a
     column of ids written by the kit's input file is in order, or sorted as text by ``sort``;
-    ranks are not), and two numbers on every line; its example is the first line out of order. The id reading stays (a file sorted by score has its ids out of order; whole
-    numbers each once are refused as positional scores, ``_reads_positionally``); the note says
-    so, and how to make the file mean either reading; None for any other file."""
+    ranks are not), and two numbers on every line; its example is the first line out of order.
+    The id reading stays (a file sorted by score has its ids out of order; whole numbers each once
+    are refused as positional scores, ``_reads_positionally``); the note says so, and how to make
+    the file mean either reading; None for any other file."""
     position, n = columns.position, len(columns.ids)
     if columns.header or len(position) != n or not columns.tabbed.all() or (position < 0).any():
         return None
@@ -316,11 +317,12 @@ BROKEN_LINES_SHARE = 0.1
 
 
 def _holds_ids(columns: Columns) -> bool:
-    """Whether a file's first column holds item ids: all its lines but a few (``BROKEN_LINES_SHARE``,
-    each refused as a line without a tab) have a tab, some of its first heads are known ids, and its
-    header line names an id column (``HEADER_NAMES``), or each line gives another known id, or its
-    distinct known ids are at least half its lines and more than a column of whole 0-5 scores holds
-    (so that a repeated, missing or unknown id or a lost tab gets the id reader's message)."""
+    """Whether a file's first column holds item ids: all its lines but a few
+    (``BROKEN_LINES_SHARE``, each refused as a line without a tab) have a tab, some of its first
+    heads are known ids, and its header line names an id column (``HEADER_NAMES``), or each line
+    gives another known id, or its distinct known ids are at least half its lines and more than a
+    column of whole 0-5 scores holds (so that a repeated, missing or unknown id or a lost tab gets
+    the id reader's message)."""
     heads, tabbed = columns.heads, columns.tabbed
     # cheap first: a positional file's lines are not looked up
     if not (heads and _nearly_all_tabbed(columns)):
@@ -343,18 +345,18 @@ def _reads_positionally(columns: Columns) -> bool:
     """Whether every line holds one or two fields and most first fields are numbers, decimal commas
     and quoted numbers counted ("2,68", ``COMMA_DECIMAL``; ``"0.2174"``): such lines are then
     refused one by one, with the hint of ``parse_number`` (use a dot, remove the quotes), rather
-    than all as lines without a tab. A first column of whole
-    numbers, each once, some above 5, is refused, even with a few other lines (``BROKEN_LINES_SHARE``):
-    ids or line numbers, which would be read as scores (and the scores as confidences); the track's
-    ids written as floats (``0.0``) and such a column before a tab on (nearly) every line are ids,
-    refused as unknown ones by the id reader."""
+    than all as lines without a tab. A first column of whole numbers, each once, some above 5, is
+    refused, even with a few other lines (``BROKEN_LINES_SHARE``): ids or line numbers, which
+    would be read as scores (and the scores as confidences); the track's ids written as floats
+    (``0.0``) and such a column before a tab on (nearly) every line are ids, refused as unknown
+    ones by the id reader."""
     _, firsts, split, scores = columns.positional
     if any(len(fields) > 2 for fields in split.values()):
         return False
     if scores is None:
         numbers = sum(map(_number_like, firsts))
         return 2 * numbers >= len(firsts)
-    # all but a few (a line whose tab was lost, 52.025 for 5<TAB>2.025): such a column is never scored
+    # all but a few (a line whose tab was lost, 52.025 for 5<TAB>2.025): never scored as values
     whole = [value for value in scores if value % 1 == 0]
     few_others = len(scores) - len(whole) <= BROKEN_LINES_SHARE * len(scores)
     if few_others and max(whole, default=0) > 5 and len(set(whole)) == len(whole):
@@ -362,7 +364,8 @@ def _reads_positionally(columns: Columns) -> bool:
         if all(first.endswith(".0") and first[:-2] in known for first in firsts):
             return False  # the track's ids written as floats: the id reader's hint names them
         if _nearly_all_tabbed(columns):
-            return False  # ID<TAB>SCORE lines of unknown ids: the id reader names them and the ids' range
+            # ID<TAB>SCORE lines of unknown ids: the id reader names them and the ids' range
+            return False
         raise SubmissionError.single(
             columns.display,
             "the first column holds whole numbers, each once, up to "
