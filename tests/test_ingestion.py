@@ -1113,3 +1113,27 @@ def test_no_submission_argument_says_how_to_give_one(tmp_path, capsys):
         "after the output folder, as in ingest.py INPUT_DATA OUTPUT SUBMISSION, or run a built-in "
         "baseline with --baseline NAME\n"
     )
+
+
+@pytest.mark.parametrize(
+    "where, relation",
+    [("sub", "is"), ("sub/out", "is inside"), (".", "holds"), ("input", "is")],
+)
+def test_an_output_folder_sharing_the_submission_or_the_data_is_refused_first(
+    tmp_path, capsys, where, relation
+):
+    """Trial 58, item 1: ``ingest.py INPUT same same`` removed the participant's html and track
+    files, then refused the submission; such an OUTPUT is refused before anything is written."""
+    phase = make_phase(tmp_path, SMALL_TRACKS)
+    sub = write_submission(
+        tmp_path / "sub", "from codajudge.baselines import MostFrequent as Model\n"
+    )
+    (sub / "page.html").write_text("<p>mine</p>", encoding="utf-8")
+    (sub / "en_en.tsv").write_text("mine", encoding="utf-8")
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    code = main([str(phase["input"]), str(tmp_path / where), str(sub)])
+    err = capsys.readouterr().err
+    assert code == 2 and sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+    what = "input data" if where == "input" else "submission"
+    assert f"the output folder {relation} the {what} folder" in err, err
+    assert str(tmp_path / where) in err and "Give another output folder" in err

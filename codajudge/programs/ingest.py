@@ -509,6 +509,28 @@ def opened_input_data(input_data: Path, work: Path) -> Path:
     return target
 
 
+def refuse_shared_output(output_dir: Path, folders: dict[str, Path | None]) -> None:
+    """A usage error, before anything is written, when the output folder is, holds or is inside
+    one of ``folders`` (what they are -> the folder given, None or a zip: nothing to share): the
+    step clears its output (``clear_output``) and would remove the submission's or the data's
+    files."""
+    out = output_dir.resolve()
+    for what, folder in folders.items():
+        if folder is None or not folder.is_dir():
+            continue
+        other = folder.resolve()
+        inside, holds = other in out.parents, out in other.parents
+        relation = "is" if out == other else "is inside" if inside else "holds" if holds else ""
+        if relation:
+            raise UsageError.single(
+                f"OUTPUT {output_dir}",
+                f"the output folder {relation} the {what} folder {folder}, whose files this "
+                "program would remove or overwrite",
+                expected="1 output folder apart from the submission and the input data",
+                hint="give another output folder, neither inside nor holding them",
+            )
+
+
 def main(argv: list[str] | None = None, prog: str = "ingest.py") -> int:
     """``prog`` names the command in usage and error lines (``codajudge ingest`` from the CLI); the
     platform's script says "ingestion program" in the messages its logs and status file show."""
@@ -523,6 +545,8 @@ def main(argv: list[str] | None = None, prog: str = "ingest.py") -> int:
             run.input_dir = opened_input_data(Path(args.input_data), Path(work))
             submission = None if args.baseline else submission_path(args.submission, prog)
             folder = submission if submission is not None and submission.is_dir() else None
+            given = {"submission": folder, "input data": Path(args.input_data)}
+            refuse_shared_output(output_dir, given)
             run.before = entries_before(output_dir, folder)
             # made for a failure's status; ingest() says why it cannot be
             with contextlib.suppress(OSError):
