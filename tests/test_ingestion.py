@@ -772,6 +772,8 @@ KIT_METADATA = REPO / "starting_kit/sample_submissions/code_submission/metadata"
         # the worker's FullLoader reads a tag the safe loader refuses
         ({"metadata": "command: sh run.sh\nx: !!python/tuple [1]\n"}, "command 'sh run.sh'"),
         ({"metadata": "#" * 70_000 + "\ncommand: sh run.sh\n"}, "a file over 64 KiB"),
+        # the worker catches only yaml.YAMLError: a RecursionError ends its step
+        ({"metadata": "command: " + "[" * 5000 + "\n"}, "YAML nested deeper than the worker"),
     ],
 )
 def test_a_metadata_command_is_found_by_the_codabench_worker_s_own_rule(tmp_path, files, runs):
@@ -1137,3 +1139,21 @@ def test_an_output_folder_sharing_the_submission_or_the_data_is_refused_first(
     what = "input data" if where == "input" else "submission"
     assert f"the output folder {relation} the {what} folder" in err, err
     assert str(tmp_path / where) in err and "Give another output folder" in err
+
+
+@pytest.mark.parametrize("name", ["metadata", "metadata.yaml"])
+def test_a_metadata_file_the_worker_cannot_read_as_utf8_is_refused(tmp_path, capfd, name):
+    """Trial 58, item 5: a metadata file that is not UTF-8 was taken as "no command" and accepted,
+    while Codabench's worker (open(..., "r") then yaml.load, catching only yaml.YAMLError) fails
+    the step on it: it is refused, naming the file and the fix."""
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    sub = write_submission(
+        tmp_path / "sub", "from codajudge.baselines import MostFrequent as Model\n"
+    )
+    (sub / name).write_bytes(b"description: caf\xe9\n")
+    out = tmp_path / "out"
+    result = main([str(phase["input"]), str(out), str(sub)])
+    needles = [f"{name}: Codabench's worker reads this file as UTF-8 YAML and fails on one it"]
+    needles += ["found bytes that are not UTF-8 text, the first at byte 16"]
+    needles += [f"expected {name} saved as UTF-8 YAML, or no {name}"]
+    assert_failed_cleanly(out, capfd.readouterr().err, result, needles)
