@@ -772,6 +772,8 @@ KIT_METADATA = REPO / "starting_kit/sample_submissions/code_submission/metadata"
         # the worker's FullLoader reads a tag the safe loader refuses
         ({"metadata": "command: sh run.sh\nx: !!python/tuple [1]\n"}, "command 'sh run.sh'"),
         ({"metadata": "#" * 70_000 + "\ncommand: sh run.sh\n"}, "a file over 64 KiB"),
+        # the worker catches only yaml.YAMLError: a RecursionError ends its step
+        ({"metadata": "command: " + "[" * 5000 + "\n"}, "YAML nested deeper than the worker"),
     ],
 )
 def test_a_metadata_command_is_found_by_the_codabench_worker_s_own_rule(tmp_path, files, runs):
@@ -1113,3 +1115,45 @@ def test_no_submission_argument_says_how_to_give_one(tmp_path, capsys):
         "after the output folder, as in ingest.py INPUT_DATA OUTPUT SUBMISSION, or run a built-in "
         "baseline with --baseline NAME\n"
     )
+
+
+@pytest.mark.parametrize(
+    "where, relation",
+    [("sub", "is"), ("sub/out", "is inside"), (".", "holds"), ("input", "is")],
+)
+def test_an_output_folder_sharing_the_submission_or_the_data_is_refused_first(
+    tmp_path, capsys, where, relation
+):
+    """Trial 58, item 1: ``ingest.py INPUT same same`` removed the participant's html and track
+    files, then refused the submission; such an OUTPUT is refused before anything is written."""
+    phase = make_phase(tmp_path, SMALL_TRACKS)
+    sub = write_submission(
+        tmp_path / "sub", "from codajudge.baselines import MostFrequent as Model\n"
+    )
+    (sub / "page.html").write_text("<p>mine</p>", encoding="utf-8")
+    (sub / "en_en.tsv").write_text("mine", encoding="utf-8")
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    code = main([str(phase["input"]), str(tmp_path / where), str(sub)])
+    err = capsys.readouterr().err
+    assert code == 2 and sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+    what = "input data" if where == "input" else "submission"
+    assert f"the output folder {relation} the {what} folder" in err, err
+    assert str(tmp_path / where) in err and "Give another output folder" in err
+
+
+@pytest.mark.parametrize("name", ["metadata", "metadata.yaml"])
+def test_a_metadata_file_the_worker_cannot_read_as_utf8_is_refused(tmp_path, capfd, name):
+    """Trial 58, item 5: a metadata file that is not UTF-8 was taken as "no command" and accepted,
+    while Codabench's worker (open(..., "r") then yaml.load, catching only yaml.YAMLError) fails
+    the step on it: it is refused, naming the file and the fix."""
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    sub = write_submission(
+        tmp_path / "sub", "from codajudge.baselines import MostFrequent as Model\n"
+    )
+    (sub / name).write_bytes(b"description: caf\xe9\n")
+    out = tmp_path / "out"
+    result = main([str(phase["input"]), str(out), str(sub)])
+    needles = [f"{name}: Codabench's worker reads this file as UTF-8 YAML and fails on one it"]
+    needles += ["found bytes that are not UTF-8 text, the first at byte 16"]
+    needles += [f"expected {name} saved as UTF-8 YAML, or no {name}"]
+    assert_failed_cleanly(out, capfd.readouterr().err, result, needles)

@@ -416,3 +416,17 @@ def test_the_baselines_page_says_why_cosine_bow_cannot_differ_on_one_text(
         "have fewer than 2 texts, it has nothing to compare and predicts as most_frequent does."
     ) in page
     assert "cannot differ" not in (tree / "pages" / "baselines.md").read_text("utf-8")
+
+
+def test_the_edition_yaml_header_gives_the_commands_new_prints(tmp_path):
+    """Trial 58, item 3: ``new e2 --out DIR`` wrote ``# Build: ... --edition e2 --data e2``, which
+    runs from nowhere; the header's commands are those ``new`` prints, which name the folder."""
+    done = codajudge("new", "e2", "--out", str(tmp_path / "x"), cwd=tmp_path)
+    printed = [line.strip() for line in done.stdout.splitlines()[1:] if line.strip()]
+    header = (tmp_path / "x" / "e2" / "edition.yaml").read_text(encoding="utf-8").splitlines()
+    said = {line.split(":", 1)[0]: line.split(": ", 1)[1] for line in header[2:4]}
+    assert (
+        said["# Build"].split("   (")[0] == printed[1]
+        and f"--data {tmp_path / 'x' / 'e2'}" in printed[1]
+    )
+    assert said["# Baselines"] == printed[0].replace(" check ", " baselines ", 1)

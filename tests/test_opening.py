@@ -218,3 +218,21 @@ def test_a_zip_inside_the_zip_is_said_once_by_both_programs(tmp_path, capfd):
     )
     assert messages == [expected, expected]
     assert "nested archive" not in messages[0]
+
+
+def test_a_zip_with_a_bad_crc_is_named_damaged_in_words_not_python_s(tmp_path):
+    """Trial 58, item 4: a zip whose file fails its CRC showed "(BadZipFile: Bad CRC-32 for file
+    'en_en.tsv')"; every program now says what it is (a damaged file inside the zip, named) and
+    the fix (create the zip again)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as zf:
+        zf.writestr("en_en.tsv", "id\tscore\n")
+    data = buffer.getvalue().replace(b"id\tscore", b"id\tscorf")
+    (tmp_path / "crc.zip").write_bytes(data)
+    with pytest.raises(SubmissionError) as refused:
+        open_submission(tmp_path / "crc.zip", tmp_path)
+    message = refused.value.render()
+    assert "a damaged file inside the zip" in message and "'en_en.tsv'" in message, message
+    assert (
+        "Create the zip again" in message and "BadZipFile" not in message and "CRC" not in message
+    )

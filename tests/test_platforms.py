@@ -146,6 +146,29 @@ def test_a_run_by_hand_leaves_what_the_output_folder_held_before(tmp_path, capfd
     assert (out / "sts.tsv").is_file() and "removed" not in capfd.readouterr().out
 
 
+def test_the_readme_says_which_html_the_ingestion_program_removes(tmp_path, capfd):
+    """Trial 58, item 2: the README said the ingestion program "deletes every html file from its
+    output"; it removes only what the run put there, a file at a path the submission also has
+    taken for the worker's copy: the README says so, and the program does it."""
+    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    assert "deletes every html file" not in readme
+    assert "all but those the output held before the run, unchanged since, at a path the " in readme
+    assert "a file at a path the submission also has is taken for the worker's copy" in readme
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    submission = write_submission(
+        tmp_path / "sub", "from codajudge.baselines import Random as Model\n"
+    )
+    (submission / "page.html").write_text("<html>submitted</html>")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "page.html").write_text("<html>a copy</html>")
+    (out / "mine.html").write_text("<html>mine</html>")
+    assert ingest_main([str(phase["input"]), str(out), str(submission)]) == 0
+    assert (
+        not (out / "page.html").exists() and (out / "mine.html").read_text() == "<html>mine</html>"
+    )
+
+
 @pytest.mark.parametrize("wrong", ["input", "submission"])
 def test_a_refused_argument_writes_and_removes_nothing(tmp_path, capfd, wrong):
     """Every argument is checked before OUTPUT is made, cleaned or given a status file."""

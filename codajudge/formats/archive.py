@@ -266,6 +266,25 @@ def _not_a_zip(archive: Path, display: str, error: Exception) -> SubmissionError
     )
 
 
+def _damaged_entry(display: str, entry: str, error: Exception) -> SubmissionError:
+    """The refusal of the zip entry ``entry`` that cannot be extracted, saying what it is in words,
+    not Python's (``error``): a file encrypted or compressed in a way zip readers do not all read
+    (RuntimeError, NotImplementedError), one that cannot be written here (an OSError: its reason,
+    without the temporary paths), else a damaged file (a CRC or its compressed data)."""
+    again = "create the zip again from the files themselves ('zip -r')"
+    if isinstance(error, OSError):  # a path this system cannot write, or a full disk
+        what = f"it cannot be written here ({error.strerror or error.__class__.__name__})"
+        hint = f"a path in it may be a file and a folder at once, or too long: {again}"
+    elif isinstance(error, RuntimeError):  # a password, or a compression method not supported
+        what = "a file encrypted or compressed by a method not supported"
+        hint = "create the zip again without a password, with plain 'zip -r' (deflate)"
+    else:
+        what = "a damaged file inside the zip (its data does not match what the zip recorded)"
+        hint = f"{again}; a damaged zip cannot be trusted to be repaired"
+    reason = f"archive entry cannot be extracted: {what}"
+    return SubmissionError.single(display, reason, found=entry, hint=hint)
+
+
 def safe_extract(
     archive: Path, target: Path, display: str, tracks: Sequence[Track] | None = None
 ) -> list[str]:
@@ -290,15 +309,7 @@ def safe_extract(
                 with zf.open(info) as source, open(destination, "wb") as sink:
                     shutil.copyfileobj(source, sink, 1 << 20)
             except READ_ERRORS as e:
-                # an OSError's strerror, without the temporary paths str(e) would show
-                detail = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-                raise SubmissionError.single(
-                    display,
-                    "archive entry cannot be extracted",
-                    found=_entry(info.filename),
-                    hint=f"the archive is damaged or unusual ({e.__class__.__name__}: "
-                    f"{detail[:120]}); create it again with 'zip -r'",
-                )
+                raise _damaged_entry(display, _entry(info.filename), e) from None
     return warnings
 
 

@@ -206,14 +206,22 @@ FAILS_ON_IT = (
     "of it is scored"
 )
 
+#: ... and crashes on a file it cannot read as YAML text (it catches only yaml.YAMLError).
+CANNOT_READ = (
+    "Codabench's worker reads this file as UTF-8 YAML and fails on one it cannot read, ending the "
+    "prediction step with no message, so the submission is refused and nothing of it is scored"
+)
+
 
 def worker_command(folder: Path) -> tuple[str, str, str] | None:
-    """(file name, its command as shown, why it is refused: ``RUNS_ITSELF``, ``FAILS_ON_IT``) when
-    Codabench's worker takes a command of the submission ``folder`` (compute_worker.py
+    """(file name, its command as shown, why it is refused: ``RUNS_ITSELF``, ``FAILS_ON_IT``,
+    ``CANNOT_READ``) when Codabench's worker takes a command of the submission ``folder`` (compute_worker.py
     ``_run_program_directory``): it reads ``metadata.yaml`` at the root, else ``metadata``, as
     YAML, and takes its ``command`` when that is not empty (null, "", 0, [], {}); it runs text, in
     a container of its own beside the ingestion program, and fails on any other value
-    (``replace_legacy_metadata_command`` calls its ``replace``); None when it takes none."""
+    (``replace_legacy_metadata_command`` calls its ``replace``); it catches only yaml.YAMLError,
+    so a file not UTF-8 or nested too deep ends the step (``CANNOT_READ``); None when it takes
+    none."""
     name = next((name for name in METADATA if (folder / name).exists()), None)
     if name is None:
         return None
@@ -222,8 +230,12 @@ def worker_command(folder: Path) -> tuple[str, str, str] | None:
         return name, f"a file over {METADATA_BYTES // 1024} KiB, not read here", RUNS_ITSELF
     try:  # the worker's own loader, which also reads some python/ tags a safe loader refuses
         meta = yaml.load(data.decode("utf-8"), Loader=yaml.FullLoader)
-    except (UnicodeDecodeError, yaml.YAMLError, RecursionError):
-        return None  # the worker cannot read it either, and runs nothing
+    except yaml.YAMLError:
+        return None  # the worker catches this one, and runs nothing
+    except UnicodeDecodeError as e:  # the worker's open(..., "r") reads UTF-8 (its C locale)
+        return name, f"bytes that are not UTF-8 text, the first at byte {e.start}", CANNOT_READ
+    except RecursionError:
+        return name, "YAML nested deeper than the worker's reader follows", CANNOT_READ
     command = meta.get("command") if isinstance(meta, dict) else None
     if not command:  # the worker runs nothing
         return None
@@ -243,10 +255,13 @@ def refuse_worker_command(folder: Path) -> None:
     if found is None:
         return
     name, shown, why = found
+    expected = f"no {' or '.join(METADATA)} with a command at the submission's root"
+    if why == CANNOT_READ:
+        expected = f"{name} saved as UTF-8 YAML, or no {name}"
     raise SubmissionError.single(
         name,
         why,
-        expected=f"no {' or '.join(METADATA)} with a command at the submission's root",
+        expected=expected,
         found=shown,
         hint=f"remove {name} and submit the prediction files themselves, or a {MODEL_FILE} with "
         f"a class Model, which the ingestion program runs within the time limit (see the "
@@ -509,6 +524,28 @@ def opened_input_data(input_data: Path, work: Path) -> Path:
     return target
 
 
+def refuse_shared_output(output_dir: Path, folders: dict[str, Path | None]) -> None:
+    """A usage error, before anything is written, when the output folder is, holds or is inside
+    one of ``folders`` (what they are -> the folder given, None or a zip: nothing to share): the
+    step clears its output (``clear_output``) and would remove the submission's or the data's
+    files."""
+    out = output_dir.resolve()
+    for what, folder in folders.items():
+        if folder is None or not folder.is_dir():
+            continue
+        other = folder.resolve()
+        inside, holds = other in out.parents, out in other.parents
+        relation = "is" if out == other else "is inside" if inside else "holds" if holds else ""
+        if relation:
+            raise UsageError.single(
+                f"OUTPUT {output_dir}",
+                f"the output folder {relation} the {what} folder {folder}, whose files this "
+                "program would remove or overwrite",
+                expected="1 output folder apart from the submission and the input data",
+                hint="give another output folder, neither inside nor holding them",
+            )
+
+
 def main(argv: list[str] | None = None, prog: str = "ingest.py") -> int:
     """``prog`` names the command in usage and error lines (``codajudge ingest`` from the CLI); the
     platform's script says "ingestion program" in the messages its logs and status file show."""
@@ -523,6 +560,8 @@ def main(argv: list[str] | None = None, prog: str = "ingest.py") -> int:
             run.input_dir = opened_input_data(Path(args.input_data), Path(work))
             submission = None if args.baseline else submission_path(args.submission, prog)
             folder = submission if submission is not None and submission.is_dir() else None
+            given = {"submission": folder, "input data": Path(args.input_data)}
+            refuse_shared_output(output_dir, given)
             run.before = entries_before(output_dir, folder)
             # made for a failure's status; ingest() says why it cannot be
             with contextlib.suppress(OSError):

@@ -53,9 +53,8 @@ def write_edition(name: str, out: Path) -> Path:
     (folder / "data").mkdir()
     kit = Templates()
     description = PLACEHOLDER_TEXTS["description"]
-    config = kit.fill(
-        "new_edition/config", name=name, title=title, description=description, kit=kit_form()
-    )
+    fields = dict(name=name, title=title, description=description, **next_commands(folder))
+    config = kit.fill("new_edition/config", **fields)
     overview = kit.fill("new_edition/overview", mark=PLACEHOLDER_MARK, title=title)
     terms = kit.fill("new_edition/terms", mark=PLACEHOLDER_MARK)
     (folder / "edition.yaml").write_text(config + "\n", encoding="utf-8")
@@ -72,9 +71,21 @@ def kit_form() -> str:
     return kit_command("new").rsplit(" ", 1)[0]
 
 
+def next_commands(folder: Path) -> dict[str, str]:
+    """The commands that check, build and score the baselines of the new edition ``folder``, as
+    ``new`` prints them and as ``edition.yaml``'s header says them: the same words, which run from
+    where ``new`` ran."""
+    kit = kit_form()
+    return {
+        "check": f"{kit} check {folder} --data {folder}",
+        "build": f"{kit} build --edition {folder} --data {folder} --out dist",
+        "baselines": f"{kit} baselines {folder} --data {folder}",
+    }
+
+
 def run(args) -> int:
     folder = write_edition(args.name, Path(args.out))
-    print(Templates().fill("new_edition/next_steps", folder=folder, kit=kit_form()))
+    print(Templates().fill("new_edition/next_steps", folder=folder, **next_commands(folder)))
     return 0
 
 
