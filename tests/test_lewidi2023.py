@@ -231,6 +231,16 @@ def refused_for_both_tracks(path: Path, golds) -> str:
     return str(refused.value)
 
 
+def results_with_one_row(folder: Path, n_items: int, line: int, row: str) -> Path:
+    """An ``HS-Brexit_results.tsv`` of ``n_items`` sound 2023-layout rows (``0<TAB>1.0<TAB>0.0``)
+    but line ``line`` (1-based), which is ``row``."""
+    rows = ["0\t1.0\t0.0"] * n_items
+    rows[line - 1] = row
+    path = folder / "HS-Brexit_results.tsv"
+    path.write_text("\n".join(rows) + "\n")
+    return path
+
+
 @pytest.mark.parametrize(
     "row, found",
     [
@@ -296,10 +306,7 @@ def test_a_soft_track_reads_the_2023_layout_only_with_labels_in_the_first_column
     brexit_dev, tmp_path
 ):
     soft, _ = brexit_dev
-    path = tmp_path / "HS-Brexit_results.tsv"
-    rows = ["0\t1.0\t0.0"] * len(soft.ids)
-    rows[4] = "2\t1.0\t0.0"
-    path.write_text("\n".join(rows) + "\n")
+    path = results_with_one_row(tmp_path, len(soft.ids), 5, "2\t1.0\t0.0")
     with pytest.raises(SubmissionError, match=r"line 5: label outside the track's label set"):
         read_track_file(path, path.name, soft)
 
@@ -352,10 +359,7 @@ def test_a_file_refused_alike_for_both_its_tracks_is_named_once(brexit_dev, tmp_
 
 def test_a_results_row_that_is_not_label_and_probabilities_is_located(brexit_dev, tmp_path):
     soft, _ = brexit_dev
-    path = tmp_path / "HS-Brexit_results.tsv"
-    rows = ["0\t1.0\t0.0"] * len(soft.ids)
-    rows[6] = "0\tabc\t0.0"
-    path.write_text("\n".join(rows) + "\n")
+    path = results_with_one_row(tmp_path, len(soft.ids), 7, "0\tabc\t0.0")
     with pytest.raises(SubmissionError, match=r"line 7.*3 fields: label<TAB>p0<TAB>p1"):
         read_track_file(path, path.name, soft)
 
@@ -375,10 +379,7 @@ def test_a_results_rows_bad_probability_is_named_as_a_file_of_lines_names_it(
     """A row of the layout's 3 fields is refused for its probability's own problem, as the TSV
     readers name it, not as a row of another shape."""
     soft, hard = brexit_dev
-    path = tmp_path / "HS-Brexit_results.tsv"
-    rows = ["0\t1.0\t0.0"] * len(soft.ids)
-    rows[6] = row
-    path.write_text("\n".join(rows) + "\n")
+    path = results_with_one_row(tmp_path, len(soft.ids), 7, row)
     for gold in (soft, hard):
         with pytest.raises(SubmissionError, match=f"line 7: {problem}") as refused:
             read_track_file(path, path.name, gold)
@@ -409,10 +410,7 @@ def test_a_results_rows_refused_value_says_how_to_fix_it(
 ):
     """The trial's refusals said where, what was expected and what was found, but not the fix."""
     soft, hard = brexit_dev
-    path = tmp_path / "HS-Brexit_results.tsv"
-    rows = ["0\t1.0\t0.0"] * len(soft.ids)
-    rows[6] = row
-    path.write_text("\n".join(rows) + "\n")
+    path = results_with_one_row(tmp_path, len(soft.ids), 7, row)
     with pytest.raises(SubmissionError) as refused:
         read_track_file(path, path.name, soft if soft_track else hard)
     assert str(refused.value).endswith(problem)
@@ -423,10 +421,7 @@ def test_a_results_row_nested_deeper_than_json_reads_is_located_not_a_traceback(
     brexit_dev, tmp_path
 ):
     soft, _ = brexit_dev
-    path = tmp_path / "HS-Brexit_results.tsv"
-    rows = ["0\t1.0\t0.0"] * len(soft.ids)
-    rows[2] = "0\t" + "[" * 100_000 + "\t0.0"
-    path.write_text("\n".join(rows) + "\n")
+    path = results_with_one_row(tmp_path, len(soft.ids), 3, "0\t" + "[" * 100_000 + "\t0.0")
     with pytest.raises(SubmissionError, match=r"line 3.*3 fields: label<TAB>p0<TAB>p1"):
         read_track_file(path, path.name, soft)
 
