@@ -259,8 +259,9 @@ def _not_a_zip(archive: Path, display: str, error: Exception) -> SubmissionError
     if head.startswith(ZIP_MAGIC):
         found = (
             "a zip cut short or damaged: it begins as a zip, but its list of files, at its end, "
+            "is missing or unreadable"
         )
-        return CUT_SHORT_ZIP.error(display, found + "is missing or unreadable")
+        return CUT_SHORT_ZIP.error(display, found)
     return NOT_A_ZIP.error(
         display, "an empty file" if not head else "a file that does not begin as a zip"
     )
