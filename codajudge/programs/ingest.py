@@ -215,8 +215,8 @@ CANNOT_READ = (
 
 def worker_command(folder: Path) -> tuple[str, str, str] | None:
     """(file name, its command as shown, why it is refused: ``RUNS_ITSELF``, ``FAILS_ON_IT``,
-    ``CANNOT_READ``) when Codabench's worker takes a command of the submission ``folder`` (compute_worker.py
-    ``_run_program_directory``): it reads ``metadata.yaml`` at the root, else ``metadata``, as
+    ``CANNOT_READ``) when Codabench's worker takes a command of the submission ``folder``
+    (compute_worker.py ``_run_program_directory``): it reads ``metadata.yaml`` at the root, else ``metadata``, as
     YAML, and takes its ``command`` when that is not empty (null, "", 0, [], {}); it runs text, in
     a container of its own beside the ingestion program, and fails on any other value
     (``replace_legacy_metadata_command`` calls its ``replace``); it catches only yaml.YAMLError,
@@ -524,6 +524,16 @@ def opened_input_data(input_data: Path, work: Path) -> Path:
     return target
 
 
+def _relation(out: Path, other: Path) -> str:
+    """How folder ``out`` stands to folder ``other`` (both resolved): "is", "is inside", "holds",
+    or "" when they are apart."""
+    if out == other:
+        return "is"
+    if other in out.parents:
+        return "is inside"
+    return "holds" if out in other.parents else ""
+
+
 def refuse_shared_output(output_dir: Path, folders: dict[str, Path | None]) -> None:
     """A usage error, before anything is written, when the output folder is, holds or is inside
     one of ``folders`` (what they are -> the folder given, None or a zip: nothing to share): the
@@ -533,9 +543,7 @@ def refuse_shared_output(output_dir: Path, folders: dict[str, Path | None]) -> N
     for what, folder in folders.items():
         if folder is None or not folder.is_dir():
             continue
-        other = folder.resolve()
-        inside, holds = other in out.parents, out in other.parents
-        relation = "is" if out == other else "is inside" if inside else "holds" if holds else ""
+        relation = _relation(out, folder.resolve())
         if relation:
             raise UsageError.single(
                 f"OUTPUT {output_dir}",
