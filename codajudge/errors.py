@@ -109,14 +109,20 @@ class Problem:
         shown = min(self.count, MAX_PLACES_SHOWN)
         by_lines = len(self.lines) == shown
         unit = "lines" if by_lines else "items" if len(self.items) == shown else ""
-        more = ", ..." if self.count > MAX_PLACES_SHOWN else ""
-        cut = lambda places: more if len(places) == MAX_PLACES_SHOWN else ""  # noqa: E731
+
+        def cut(places: tuple, kind: str) -> str:
+            """What follows a full list of places: how many more when the count is of them."""
+            if len(places) < MAX_PLACES_SHOWN or self.count <= MAX_PLACES_SHOWN:
+                return ""
+            return f" and {self.count - shown} more" if kind == unit else ", ..."
+
         places = []
         if self.lines:  # fewer than shown are all the lines there are; the same for ids
             lines = ", ".join(map(str, self.lines))
-            places.append(f"{plural(len(self.lines), 'line')} {lines}{cut(self.lines)}")
+            places.append(f"{plural(len(self.lines), 'line')} {lines}{cut(self.lines, 'lines')}")
         if self.items:
-            places.append(f"items {', '.join(repr(i) for i in self.items)}{cut(self.items)}")
+            items = ", ".join(repr(i) for i in self.items)
+            places.append(f"items {items}{cut(self.items, 'items')}")
         counted_as = f"on {self.count} {unit}" if unit else f"{self.count} times"
         message = f"{self.message}, {counted_as}"
         if places:

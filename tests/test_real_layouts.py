@@ -265,7 +265,7 @@ def test_a_line_without_a_tab_names_the_separator_written_instead(separator, hin
     with pytest.raises(SubmissionError) as error:
         read(NLI, NLI_ITEMS, text, tmp_path)
     assert str(error.value) == (
-        f"f.tsv: line has no tab, on 8 lines (lines 1, 2, 3, 4, 5, ...); expected ID<TAB>VALUE such as "
+        f"f.tsv: line has no tab, on 8 lines (lines 1, 2, 3, 4, 5 and 3 more); expected ID<TAB>VALUE such as "
         f"ID<TAB>entailment, found 'id{separator}label' on line 1. {hint}"
     )
 
@@ -404,7 +404,7 @@ def test_ids_in_runs_of_a_batch_size_are_named_as_a_batch_index(tmp_path):
     with pytest.raises(SubmissionError) as error:
         read(NLI, items, text, tmp_path)
     assert str(error.value).split("\n")[0] == (
-        "f.tsv: duplicate id, on 9 lines (lines 2, 3, 4, 6, 7, ...; items '0', '1', '2'); expected each id "
+        "f.tsv: duplicate id, on 9 lines (lines 2, 3, 4, 6, 7 and 4 more; items '0', '1', '2'); expected each id "
         "on one line only, found '0' again (first seen on line 1) on line 2. Keep one line per item (the ids "
         "come in runs of 4 equal ids on consecutive lines: a batch's index written in place of each item's id?)"
     )
@@ -776,7 +776,7 @@ def test_csc_rows_of_seven_with_more_than_the_tolerance_in_the_first_bin_are_sti
             tmp_path,
         )
     assert str(error.value).startswith(
-        "f.tsv: wrong soft label length, on 6 lines (lines 1, 2, 3, 4, 5, ...; items '700', '701', '702', '703', "
+        "f.tsv: wrong soft label length, on 6 lines (lines 1, 2, 3, 4, 5 and 1 more; items '700', '701', '702', '703', "
         "'704', ...); expected a list of 6 probabilities, found 7 values, the first 0.0201 on line 1. A row of 7 "
         "values looks like the 2025 practice-phase layout"
     )
@@ -802,7 +802,7 @@ def test_csc_objects_with_the_practice_phase_bin_0_are_read_as_the_lists_of_seve
             tmp_path,
         )
     assert str(error.value).startswith(
-        "f.tsv: wrong soft label length, on 6 lines (lines 1, 2, 3, 4, 5, ...; items '700', '701', "
+        "f.tsv: wrong soft label length, on 6 lines (lines 1, 2, 3, 4, 5 and 1 more; items '700', '701', "
         "'702', '703', '704', ...); expected keys 1, 2, 3, 4, 5, 6, found the key '0' holding 0.1 "
         "(keys 0, 1, 2, 3, 4, 5, 6) on line 1. An object of 7 keys looks like the 2025 practice-phase "
         'layout, which had an extra, always-zero first bin "0": remove the key "0" (it holds '
@@ -1022,7 +1022,7 @@ def test_a_class_index_where_labels_are_names_names_the_label_as_an_example(
     with pytest.raises(SubmissionError) as error:
         read(NLI, NLI_ITEMS, "\n".join(lines) + "\n", tmp_path, "ocnli_50k_predict.json")
     assert str(error.value) == (
-        "ocnli_50k_predict.json: label outside the track's label set, on 7 lines (lines 1, 2, 3, 4, 5, ...; items "
+        "ocnli_50k_predict.json: label outside the track's label set, on 7 lines (lines 1, 2, 3, 4, 5 and 2 more; items "
         "'0', '1', '2', '3', '4', ...); expected one of entailment, neutral, contradiction, found "
         f"'{value}' on line 1. Labels are names, not class indices: write the name itself (as an index in the "
         f"order entailment, neutral, contradiction, {reading}; your model's own label order may differ)"
@@ -1319,7 +1319,7 @@ def test_decimal_commas_in_a_positional_file_are_named_as_such(confidence, tmp_p
     with pytest.raises(SubmissionError) as error:
         read(STS, STS_ITEMS, text, tmp_path, "en_en.tsv")
     assert str(error.value) == (
-        "en_en.tsv: not a number, on 8 lines (lines 1, 2, 3, 4, 5, ...; items '0', '1', '2', '3', '4', ...); "
+        "en_en.tsv: not a number, on 8 lines (lines 1, 2, 3, 4, 5 and 3 more; items '0', '1', '2', '3', '4', ...); "
         "expected a decimal number such as 3.2, found '0,00' on line 1. Use a dot as the decimal separator"
     )
 
