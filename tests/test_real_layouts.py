@@ -1133,8 +1133,9 @@ def test_a_blank_line_among_comment_lines_is_still_refused_at_its_place(tmp_path
     with pytest.raises(SubmissionError) as error:
         read(STS, STS_ITEMS, text, tmp_path, "en_en.tsv")
     assert str(error.value) == (
-        "en_en.tsv, line 6: blank line inside a positional file; expected one row on every "
-        "line, found an empty line. Positional files are matched to items by line number"
+        "en_en.tsv, line 6: blank line in a positional file; expected one row on every "
+        "line, found a line that is empty or only spaces. Positional files are matched to items "
+        "by line number"
     )
 
 
@@ -1147,8 +1148,20 @@ def test_a_blank_line_inside_a_positional_file_is_named_whatever_the_line_count(
     with pytest.raises(SubmissionError) as error:
         read(STS, STS_ITEMS, "".join(scores), tmp_path, "en_en.tsv")
     assert str(error.value) == (
-        "en_en.tsv, line 4: blank line inside a positional file; expected one row on every "
-        "line, found an empty line. Positional files are matched to items by line number"
+        "en_en.tsv, line 4: blank line in a positional file; expected one row on every "
+        "line, found a line that is empty or only spaces. Positional files are matched to items "
+        "by line number"
+    )
+
+
+def test_a_first_line_of_spaces_in_a_positional_file_is_named_a_blank_line_at_line_1(tmp_path):
+    """A first line of spaces was called "an empty line" "inside" the file: it is neither."""
+    text = "  \n" + "".join(f"{p}\n" for p in STS_SCORES)
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, text, tmp_path, "en_en.tsv")
+    assert str(error.value).startswith(
+        "en_en.tsv, line 1: blank line in a positional file; expected one row on every line, "
+        "found a line that is empty or only spaces."
     )
 
 
