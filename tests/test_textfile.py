@@ -115,6 +115,26 @@ RULES = {
             found="a NUL byte at offset 9",
         ),
     ),
+    "a zip archive under a text file's name": (
+        b"PK\x03\x04\x14\x00\x00\x00\x08\x00en_en.tsv",
+        None,
+        Refusal(
+            "x.tsv",
+            "file is a zip archive, not text",
+            expected="UTF-8 text",
+            found="the bytes b'PK\\x03\\x04' at its start",
+        ),
+    ),
+    "a gzip-compressed file after a BOM": (
+        BOM + b"\x1f\x8b\x08\x00",
+        None,
+        Refusal("x.tsv", "file is gzip-compressed, not text", found="the bytes"),
+    ),
+    "a NumPy array": (
+        b"\x93NUMPY\x01\x00v\x00{'descr': '<f8'}\n",
+        None,
+        Refusal("x.tsv", "file is a NumPy .npy array, not text"),
+    ),
     "carriage return inside a line": (
         b"a\t1\rb\t2\n",
         None,
@@ -407,7 +427,8 @@ def test_any_bytes_give_their_lines_or_one_located_refusal(data, n_items, tmp_pa
         assert 1 <= int(line[1]) <= data.count(b"\n") + 1
     else:
         assert re.match(
-            r"x\.tsv: file (is empty|has too many lines|is UTF-|looks like UTF-16)", outcome
+            r"x\.tsv: file (is empty|has too many lines|is UTF-|looks like UTF-16|is .*, not text;)",
+            outcome,
         )
 
 

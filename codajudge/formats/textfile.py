@@ -56,6 +56,25 @@ EMPTY_FILE = Rule("file is empty", "one line per item", "check that predictions 
 #: The rules a line may break after its length (``MAX_LINE_BYTES``), in the order ``_refuse_broken``
 #: checks them.
 BINARY = Rule("file is binary, not text", "UTF-8 text")
+#: Binary files handed in under a text file's name, known by the bytes they start with.
+BINARY_FORMATS = {
+    b"PK\x03\x04": Rule(
+        "file is a zip archive, not text",
+        "UTF-8 text",
+        "unzip it and submit the files inside (an .xlsx spreadsheet is a zip too: save it as "
+        "tab-separated text)",
+    ),
+    b"\x1f\x8b": Rule(
+        "file is gzip-compressed, not text",
+        "UTF-8 text",
+        "decompress it (gunzip) and submit the text",
+    ),
+    b"\x93NUMPY": Rule(
+        "file is a NumPy .npy array, not text",
+        "UTF-8 text",
+        "write the predictions as text, one line per item",
+    ),
+}
 INNER_CR = Rule(
     "line holds a carriage return (CR) in the middle",
     "lines ending in LF or CRLF",
@@ -175,12 +194,16 @@ def read_texts(path: Path, display: str, n_items: int) -> Lines:
 
 def _text_start(head: bytes, display: str) -> int:
     """The offset of a file's text after its UTF-8 BOM, if any, given its first bytes (``head``);
-    a file of another Unicode encoding (by its BOM, or UTF-16 without one: ``_utf16_without_bom``)
-    or that opens as a JSON document over many lines (``_PRETTY_JSON``) is refused by its layout."""
+    a file of another Unicode encoding (by its BOM, or UTF-16 without one: ``_utf16_without_bom``),
+    a binary file of a known format (``BINARY_FORMATS``) or one that opens as a JSON document over
+    many lines (``_PRETTY_JSON``) is refused by its layout."""
     if bom := other_bom(head):  # named as such: their NUL bytes would read as 'binary'
         rule = Rule(f"file is {bom[0]} text", "UTF-8 text", "save the file as UTF-8")
         raise rule.error(display, bom[1])
     offset = len(codecs.BOM_UTF8) if head.startswith(codecs.BOM_UTF8) else 0
+    for signature, rule in BINARY_FORMATS.items():
+        if head.startswith(signature, offset):
+            raise rule.error(display, f"the bytes {signature!r} at its start")
     if nul_bytes := _utf16_without_bom(head[offset : offset + UTF16_SAMPLE_BYTES]):
         rule = Rule("file looks like UTF-16 text", "UTF-8 text", "save the file as UTF-8")
         raise rule.error(display, nul_bytes)
