@@ -168,8 +168,8 @@ POOL = official.VEN_POOL
 POOL_NOTE = "rows had one entry per annotator of the dataset's whole pool; "
 BY_NAME_NOTE = "the entries of each item's own annotators were kept, by name: "
 FIRST_ENTRIES_NOTE = (
-    "as the LeWiDi 2025 official scorer did (annotator alignment official_2025), each row's first "
-    "entries were scored against the item's annotators in order, the others dropped: "
+    "as the LeWiDi 2025 official scorer does (annotator alignment official_2025), each row's first "
+    "entries are scored against the item's annotators in order, the others dropped: "
 )
 
 

@@ -296,7 +296,7 @@ def test_a_positional_file_of_the_releases_lines_is_scored_on_its_first_lines(tm
     prediction = read(RELEASE, STS_ITEMS, "".join(f"{p}\t80\n" for p in scores), tmp_path)
     assert prediction.format == "positional" and prediction.values.tolist() == STS_SCORES
     assert prediction.warnings == [
-        "the file has the release's 16 lines: the first 8, which have gold, were scored "
+        "the file has the release's 16 lines: the first 8, which have gold, are scored "
         "and the others ignored, as the official scorer reads them"
     ]
 

@@ -340,7 +340,7 @@ def test_submission_warning(file_name: str, ids: Iterable[str]) -> str | None:
         return None
     return (
         f"{name} is the name of the submission file for {benchmark}, whose item ids coincide "
-        "with this phase's: if it holds predictions for those test items, they were scored "
+        "with this phase's: if it holds predictions for those test items, they are scored "
         "against other items (expect a score near chance); predict the items of this phase's "
         "input data"
     )

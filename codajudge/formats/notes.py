@@ -15,8 +15,8 @@ from ..kinds.soft_label import LEADING_BIN_LAYOUT, SUM_TOLERANCE
 _LISTED = "per name of the release's annotators list (an annotator repeated once per label given)"
 _POOL = "per annotator of the dataset's whole pool"
 _FIRST_ENTRIES = (
-    "as the LeWiDi 2025 official scorer did (annotator alignment official_2025), each row's "
-    "first entries were scored against the item's annotators in order, the others dropped"
+    "as the LeWiDi 2025 official scorer does (annotator alignment official_2025), each row's "
+    "first entries are scored against the item's annotators in order, the others dropped"
 )
 
 

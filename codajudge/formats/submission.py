@@ -71,7 +71,7 @@ from .values import (
 )
 
 RELEASE_LINES_NOTE = (
-    "the file has the release's {} lines: the first {}, which have gold, were scored and the "
+    "the file has the release's {} lines: the first {}, which have gold, are scored and the "
     "others ignored, as the official scorer reads them"
 )
 #: A line's first field, then the separator written where a tab should be: a comma (CSV), a
