@@ -288,7 +288,7 @@ def write_phase_data(edition: Edition, data: EditionData, phase: Phase, root: Pa
     for dataset in sorted({t.dataset for t in edition.tracks}):
         items = splits[phase.split][dataset]
         write_items(ref / f"{dataset}.jsonl", [reference_view(it, spec.hide_gold) for it in items])
-        write_items(inp / f"{dataset}.jsonl", [public_view(it) for it in items])
+        write_items(inp / f"{dataset}.jsonl", [public_view(it, spec.hide_gold) for it in items])
         write_items(inp / f"{dataset}.train.jsonl", splits["train"].get(dataset, []))
 
 
