@@ -20,7 +20,7 @@ import pytest
 from codajudge.bundle.build import build
 from codajudge.bundle.leaks import LEAK_SHARE_MIN, leak_threshold
 from codajudge.bundle.edition import load_edition
-from codajudge.bundle.leaks import HiddenSplit, check_public_tree
+from codajudge.bundle.leaks import HiddenSplit, Scan, check_public_tree
 from codajudge.errors import ConfigError
 from codajudge.formats.items import public_view
 from codajudge.formats.write import write_prediction
@@ -482,6 +482,18 @@ def test_test_items_copied_into_a_training_file_under_new_ids_are_refused(tmp_pa
     text = str(caught.value)
     assert "input_data/evaluation/sim.train.jsonl" in text
     assert "public item file carries the hidden gold of track 'sim (test)'" in text
+
+
+def test_hidden_pairs_swapped_in_a_public_item_file_are_the_same_items_only_to_similarity():
+    """A similarity pair is its swap (STS is symmetric): test pairs copied with their texts swapped
+    carry the test gold; NLI items swapped (hypothesis, then premise) are other items."""
+    swapped = [dict(it, id=f"train-{k}", texts=it["texts"][::-1]) for k, it in enumerate(SIM)]
+    [problem] = Scan(_hidden("sim", SIM)).item_file(swapped, "sim.train.jsonl")
+    assert problem.message == "public item file carries the hidden gold of track 'sim (test)'"
+    assert problem.found == "100% of items exact"
+    swapped = [dict(it, id=f"train-{k}", texts=it["texts"][::-1]) for k, it in enumerate(NLI_ITEMS)]
+    assert Scan(_hidden("nli", NLI_ITEMS)).item_file(swapped, "nli.train.jsonl") == []
+    assert len(Scan(_hidden("nli", NLI_ITEMS)).item_file(NLI_ITEMS, "nli.train.jsonl")) == 1
 
 
 def test_look_alikes_of_transformed_gold_are_not_refused(tmp_path):

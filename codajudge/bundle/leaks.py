@@ -80,14 +80,23 @@ HINT = (
 )
 
 
-def text_key(item: dict) -> tuple[str, ...]:
+def text_key(item: dict, ordered: bool = True) -> tuple[str, ...]:
     """An item's texts as compared across splits and public files: each NFKC-normalised, with runs of
     white space read as one space and the ends stripped (a copy re-encoded or re-wrapped is the same
-    item); case and punctuation count."""
-    return tuple(
+    item); case and punctuation count. Not ``ordered`` (a kind whose gold does not depend on the
+    texts' order, ``texts_ordered``), sorted: a pair and its swap are the same item."""
+    texts = [
         " ".join(unicodedata.normalize("NFKC", str(text)).split())
         for text in item.get("texts") or ()
-    )
+    ]
+    return tuple(texts if ordered else sorted(texts))
+
+
+def texts_ordered(tracks, dataset: str) -> bool:
+    """Whether ``dataset``'s items are compared with their texts in order: unless each of its
+    ``tracks`` is of a kind whose gold does not depend on that order (``Kind.texts_ordered``)."""
+    scored = [kinds.of(track) for track in tracks if track.dataset == dataset]
+    return not scored or any(kind.texts_ordered for kind in scored)
 
 
 def label_counts(item: dict) -> tuple[str, ...] | None:
@@ -638,7 +647,12 @@ class Scan:
         self.hidden = hidden
         self.probes = {track: probe_for(split.gold, split.items) for track, split in hidden.items()}
         self.hidden_ids = frozenset().union(*(split.gold.ids for split in hidden.values()))
-        self.keys = {track: list(map(text_key, split.items)) for track, split in hidden.items()}
+        self.keys = {
+            track: [
+                text_key(item, kinds.of(split.gold.track).texts_ordered) for item in split.items
+            ]
+            for track, split in hidden.items()
+        }
         # an item's texts (its id when it has none) -> its label_counts, where they are hidden
         self.counts: dict[tuple, tuple[str, ...]] = {}
         for split in hidden.values():
@@ -725,13 +739,17 @@ class Scan:
         public file) must not carry the hidden gold of most items of a track (e.g. dev and test
         share items, or test items copied under new ids), even with some items left out
         (``_same_items``)."""
-        # each public item by its texts (the first of each), those without (reference data) by id
-        public: dict[tuple, dict] = {}
+        # each public item by its texts in order and sorted (the first of each), those without
+        # (reference data) by id
+        public: dict[bool, dict[tuple, dict]] = {True: {}, False: {}}
         for item in items:
-            public.setdefault(text_key(item) if "texts" in item else (None, item["id"]), item)
+            for ordered, by_texts in public.items():
+                key = text_key(item, ordered) if "texts" in item else (None, item["id"])
+                by_texts.setdefault(key, item)
         problems = []
         for track_id, split in self.hidden.items():
-            shared = _same_items(split, self.keys[track_id], public)
+            ordered = kinds.of(split.gold.track).texts_ordered
+            shared = _same_items(split, self.keys[track_id], public[ordered])
             if len(shared) < MIN_ITEMS:
                 continue
             try:
