@@ -486,6 +486,29 @@ def test_a_public_dev_split_repeating_test_items_is_refused(tmp_path):
     assert "public split (dev, train): 3," in text and "dev item 'dev-copy0'" in text
 
 
+@pytest.mark.parametrize("kind, counted", [("similarity", 2), ("classification", 0)])
+def test_a_swapped_pair_repeats_a_public_item_only_where_the_kind_ignores_the_order(
+    tmp_path, kind, counted
+):
+    """sts2017's practice dev-145 is train-579 with its two sentences swapped: the same pair to a
+    similarity track (STS is symmetric), another item to NLI (premise, then hypothesis)."""
+    test = _pairs("t", 6)
+    swapped = [dict(it, id=f"swap{k}", texts=it["texts"][::-1]) for k, it in enumerate(test[:2])]
+    folder = _kit_edition(tmp_path, _pairs("r", 6) + swapped, _pairs("d", 6), test)
+    labels = {"labels": ["0", "1", "2", "3", "4"]} if kind == "classification" else {}
+    for split in ("train", "dev", "test"):  # labels for the classification track
+        path = folder / "data" / "sim" / f"{split}.jsonl"
+        rows = [dict(row, label=str(int(row["score"]))) for row in read_jsonl(path)]
+        write_jsonl(path, rows)
+    edit_config(folder, lambda c: c["tracks"][0].update(kind=kind, **labels))
+    if not counted:
+        assert import_data(load_edition(folder), folder).repeats == []
+        return
+    text = _repeats_refusal(folder)
+    assert "test items with the texts of items of a public split (dev, train): 2," in text
+    assert "test item 't0' has the texts of train item 'swap0'" in text
+
+
 def _declare(folder: Path, value) -> None:
     edit_config(folder, lambda c: c["datasets"]["sim"].update(known_repeats=value))
 

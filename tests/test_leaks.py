@@ -20,8 +20,9 @@ import pytest
 from codajudge.bundle.build import build
 from codajudge.bundle.leaks import LEAK_SHARE_MIN, leak_threshold
 from codajudge.bundle.edition import load_edition
-from codajudge.bundle.leaks import HiddenSplit, check_public_tree
+from codajudge.bundle.leaks import HiddenSplit, Scan, check_public_tree
 from codajudge.errors import ConfigError
+from codajudge.formats.items import public_view
 from codajudge.formats.write import write_prediction
 from codajudge.gold import build_gold, gold_as_values
 from codajudge.programs.build import main as build_main
@@ -345,6 +346,53 @@ def test_an_edition_whose_first_phase_hides_its_gold_builds(tmp_path):
     assert (tmp_path / "out" / "default.zip").is_file()
 
 
+def _listed(item: dict) -> dict:
+    """The item with the release's annotators list as VariErrNLI gives it: a name once per label."""
+    names = [n for n, labels in zip(item["annotators"], item["annotations"]) for _ in labels]
+    return dict(item, annotators_listed=names) if len(names) > len(item["annotators"]) else item
+
+
+def test_a_public_field_naming_annotators_once_per_hidden_label_is_refused(tmp_path):
+    """A hidden-gold phase's input items may not tell how many labels each annotator gave (the
+    VariErrNLI annotators list, on 6 of 50 test items: its absence on the others tells too): the
+    names repeated, or the numbers, are refused on any number of items; each name once is not."""
+    track = track_from_dict(TRACKS["pe"] | {"scale": "multilabel"})
+    items = [
+        {"id": f"v{i}", "texts": [f"premise {i}", f"statement {i}"], "annotators": ["A1", "A2"]}
+        | {"annotations": [["neutral"], ["neutral", "contradiction"] if i < 6 else ["entailment"]]}
+        for i in range(50)
+    ]
+    hidden = {"pe (test)": HiddenSplit(build_gold(track, items, "test"), items)}
+    folder = "input_data/evaluation/ven.jsonl"
+    (tmp_path / "public" / folder).parent.mkdir(parents=True)
+    public = [public_view(_listed(item)) for item in items]
+    found = _check(tmp_path, hidden, folder, "".join(json.dumps(p) + "\n" for p in public))
+    assert "ven.jsonl, line 1, item 'v0': public input items name each annotator once per" in found
+    assert "'annotators_listed' on 6 of the file's 50 items" in found
+    counts = [dict(p, annotators_listed=[1, 2]) if i < 6 else p for i, p in enumerate(public)]
+    assert "on 6 of the file's 50 items" in _check(
+        tmp_path, hidden, folder, "".join(json.dumps(p) + "\n" for p in counts)
+    )
+    once = [dict(p, annotators_listed=p["annotators"]) for p in public]
+    assert _check(tmp_path, hidden, folder, "".join(json.dumps(p) + "\n" for p in once)) == ""
+
+
+def test_a_hidden_gold_phase_publishes_no_annotators_list_counting_labels(tmp_path):
+    """The builder leaves ``annotators_listed`` out of the input and reference data of the phases
+    whose gold is hidden (the evaluation's test), and keeps it where the gold is public (practice)."""
+    folder = copy_edition(tmp_path / "ed", with_data=True)
+    for split in ("dev", "test"):
+        path = folder / "data" / "nli_var" / f"{split}.jsonl"
+        path.write_text("".join(json.dumps(_listed(it)) + "\n" for it in read_jsonl(path)))
+    edit_config(folder, _fast)
+    build(load_edition(folder), folder, tmp_path / "out")
+    root = tmp_path / "out" / "default"
+    for data in ("input_data", "reference_data"):
+        for phase, listed in (("practice", 6), ("evaluation", 0)):
+            items = read_jsonl(root / data / phase / "nli_var.jsonl")
+            assert sum("annotators_listed" in item for item in items) == listed, (data, phase)
+
+
 def test_the_threshold_is_half_the_items_and_more_when_chance_agrees_often():
     assert leak_threshold(0.0) == LEAK_SHARE_MIN
     assert leak_threshold(1 / 3) == pytest.approx((1 - (2 / 3) ** 2 + 1) / 2)
@@ -434,6 +482,18 @@ def test_test_items_copied_into_a_training_file_under_new_ids_are_refused(tmp_pa
     text = str(caught.value)
     assert "input_data/evaluation/sim.train.jsonl" in text
     assert "public item file carries the hidden gold of track 'sim (test)'" in text
+
+
+def test_hidden_pairs_swapped_in_a_public_item_file_are_the_same_items_only_to_similarity():
+    """A similarity pair is its swap (STS is symmetric): test pairs copied with their texts swapped
+    carry the test gold; NLI items swapped (hypothesis, then premise) are other items."""
+    swapped = [dict(it, id=f"train-{k}", texts=it["texts"][::-1]) for k, it in enumerate(SIM)]
+    [problem] = Scan(_hidden("sim", SIM)).item_file(swapped, "sim.train.jsonl")
+    assert problem.message == "public item file carries the hidden gold of track 'sim (test)'"
+    assert problem.found == "100% of items exact"
+    swapped = [dict(it, id=f"train-{k}", texts=it["texts"][::-1]) for k, it in enumerate(NLI_ITEMS)]
+    assert Scan(_hidden("nli", NLI_ITEMS)).item_file(swapped, "nli.train.jsonl") == []
+    assert len(Scan(_hidden("nli", NLI_ITEMS)).item_file(NLI_ITEMS, "nli.train.jsonl")) == 1
 
 
 def test_look_alikes_of_transformed_gold_are_not_refused(tmp_path):

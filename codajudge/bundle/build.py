@@ -48,7 +48,14 @@ from .check.programs import PROGRAMS
 from .compose import competition_yaml, score_rows
 from .data_checks import Golds, empty_split_problems, split_golds, unused_label_notes
 from .edition import Edition, Phase
-from .leaks import HiddenSplit, check_public_tree, concerns_file, text_key, write_known_leaks
+from .leaks import (
+    HiddenSplit,
+    check_public_tree,
+    concerns_file,
+    text_key,
+    texts_ordered,
+    write_known_leaks,
+)
 from .phase_gold import hidden_splits, item_problems
 from .pages import (
     LOCAL_PHASE,
@@ -236,13 +243,15 @@ def _repeat_problem(repeats: Repeats, public: list[str]) -> Problem:
 
 def check_repeats(edition: Edition, splits, problems: list[Problem]) -> list[Repeats]:
     """Public splits (train and any split whose gold is public) against every hidden-gold split, by
-    texts: repeats beyond a dataset's ``known_repeats`` are refused; all of them are reported."""
+    texts (in either order where the dataset's kinds score a pair as its swap, ``texts_ordered``):
+    repeats beyond a dataset's ``known_repeats`` are refused; all of them are reported."""
     hidden = sorted(hidden_splits(edition.phases))
     public = {"train"} | {p.split for p in edition.phases if p.public_gold} - set(hidden)
     report: list[Repeats] = []
     for dataset, source in sorted(edition.datasets.items()):
         # the schema has checked its shape: splits to whole numbers from 0
         declared = source.get("known_repeats") or {}
+        key = functools.partial(text_key, ordered=texts_ordered(edition.tracks, dataset))
         problems += [
             Problem(
                 f"datasets '{dataset}'",
@@ -256,11 +265,11 @@ def check_repeats(edition: Edition, splits, problems: list[Problem]) -> list[Rep
         first: dict[tuple, tuple[str, str]] = {}
         for name in sorted(public):
             for row in splits.get(name, {}).get(dataset, []):
-                first.setdefault(text_key(row), (name, str(row["id"])))
+                first.setdefault(key(row), (name, str(row["id"])))
         for split in hidden:
             items = splits[split][dataset]
-            repeated = [item for item in items if any(text_key(item)) and text_key(item) in first]
-            example = (str(repeated[0]["id"]), *first[text_key(repeated[0])]) if repeated else None
+            repeated = [item for item in items if any(key(item)) and key(item) in first]
+            example = (str(repeated[0]["id"]), *first[key(repeated[0])]) if repeated else None
             repeats = Repeats(dataset, split, len(repeated), declared.get(split, 0), example)
             if repeats.found > repeats.declared:
                 problems.append(_repeat_problem(repeats, sorted(public)))
@@ -288,7 +297,7 @@ def write_phase_data(edition: Edition, data: EditionData, phase: Phase, root: Pa
     for dataset in sorted({t.dataset for t in edition.tracks}):
         items = splits[phase.split][dataset]
         write_items(ref / f"{dataset}.jsonl", [reference_view(it, spec.hide_gold) for it in items])
-        write_items(inp / f"{dataset}.jsonl", [public_view(it) for it in items])
+        write_items(inp / f"{dataset}.jsonl", [public_view(it, spec.hide_gold) for it in items])
         write_items(inp / f"{dataset}.train.jsonl", splits["train"].get(dataset, []))
 
 

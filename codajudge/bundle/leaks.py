@@ -4,7 +4,9 @@ Every public file (and every file inside a public zip, one level deep) is checke
 every hidden split:
 
 - public input item files may hold only public fields (training files aside, whose gold is public by
-  design and whose items may not be evaluation items);
+  design and whose items may not be evaluation items), and no field whose content follows from a
+  hidden item's per-annotator labels (``label_counts``: a name repeated once per label given, or
+  each annotator's number of labels);
 - an item file of the kit's format holding hidden items (the same texts whatever the ids, or the same
   id for items without texts) with their gold, for half of a track's items or more, is refused, even
   with items left out;
@@ -50,6 +52,7 @@ import numpy as np
 
 from .. import kinds
 from ..errors import ConfigError, KitError, Problem
+from ..formats.annotators import annotator_names
 from ..formats.archive import ARCHIVE_SUFFIXES, MAX_ENTRIES, READ_ERRORS
 from ..formats.textfile import safe_display
 from ..formats.items import PUBLIC_FIELDS, read_items
@@ -77,14 +80,44 @@ HINT = (
 )
 
 
-def text_key(item: dict) -> tuple[str, ...]:
+def text_key(item: dict, ordered: bool = True) -> tuple[str, ...]:
     """An item's texts as compared across splits and public files: each NFKC-normalised, with runs of
     white space read as one space and the ends stripped (a copy re-encoded or re-wrapped is the same
-    item); case and punctuation count."""
-    return tuple(
+    item); case and punctuation count. Not ``ordered`` (a kind whose gold does not depend on the
+    texts' order, ``texts_ordered``), sorted: a pair and its swap are the same item."""
+    texts = [
         " ".join(unicodedata.normalize("NFKC", str(text)).split())
         for text in item.get("texts") or ()
-    )
+    ]
+    return tuple(texts if ordered else sorted(texts))
+
+
+def texts_ordered(tracks, dataset: str) -> bool:
+    """Whether ``dataset``'s items are compared with their texts in order: unless each of its
+    ``tracks`` is of a kind whose gold does not depend on that order (``Kind.texts_ordered``)."""
+    scored = [kinds.of(track) for track in tracks if track.dataset == dataset]
+    return not scored or any(kind.texts_ordered for kind in scored)
+
+
+def label_counts(item: dict) -> tuple[str, ...] | None:
+    """The item's annotators named once per label its gold gives them (a multi-label annotation
+    counts each of its labels), sorted; None when that is no more than its ``annotators`` list says
+    (one label an entry) or it has no annotations."""
+    names, annotations = annotator_names(item.get("annotators")), item.get("annotations")
+    if not isinstance(annotations, list) or len(annotations) != len(names):
+        return None
+    given = [labels if isinstance(labels, list) else [labels] for labels in annotations]
+    counted = sorted(name for name, labels in zip(names, given) for _ in labels)
+    return tuple(counted) if counted != sorted(names) else None
+
+
+def tells_label_counts(value, counted: tuple[str, ...], names: list[str]) -> bool:
+    """A public field's ``value`` gives the hidden ``counted`` (``label_counts``) of an item whose
+    annotators are ``names``: it names each annotator as often, or lists their numbers of labels."""
+    if not isinstance(value, list) or not value:
+        return False
+    per_name = Counter(counted)
+    return sorted(map(str, value)) == list(counted) or value == [per_name[n] for n in names]
 
 
 def leak_threshold(chance: float, guesses: int = 2) -> float:
@@ -614,7 +647,19 @@ class Scan:
         self.hidden = hidden
         self.probes = {track: probe_for(split.gold, split.items) for track, split in hidden.items()}
         self.hidden_ids = frozenset().union(*(split.gold.ids for split in hidden.values()))
-        self.keys = {track: list(map(text_key, split.items)) for track, split in hidden.items()}
+        self.keys = {
+            track: [
+                text_key(item, kinds.of(split.gold.track).texts_ordered) for item in split.items
+            ]
+            for track, split in hidden.items()
+        }
+        # an item's texts (its id when it has none) -> its label_counts, where they are hidden
+        self.counts: dict[tuple, tuple[str, ...]] = {}
+        for split in hidden.values():
+            for item in split.items:
+                if counted := label_counts(item):
+                    key = text_key(item) if item.get("texts") else (None, str(item["id"]))
+                    self.counts.setdefault(key, counted)
         self.seen: dict[tuple, list[Problem]] = {}
 
     def file(self, path: Path, display: str, in_input_data: bool) -> list[Problem]:
@@ -624,12 +669,42 @@ class Scan:
             self.seen[key] = self.contents(path, display, in_input_data)
         return [dataclasses.replace(p, file=display) for p in self.seen[key]]
 
+    def counted_labels(self, path: Path, display: str) -> list[Problem]:
+        """A public input item file whose items have a field giving the hidden per-annotator number
+        of labels (``tells_label_counts``) is refused, whatever the number of such items: each gives
+        its item's gold away, and its absence on the others says each annotator gave one label."""
+        told: list[tuple[int, str, str]] = []  # (line, item id, field)
+        lines = path.read_bytes().decode("utf-8", errors="replace").split("\n")
+        for number, line in enumerate(lines, start=1):
+            record = json.loads(line) if line.strip() else {}  # public fields, checked before
+            key = text_key(record) if record.get("texts") else None
+            counted = self.counts.get(key) or self.counts.get((None, str(record.get("id"))))
+            names = annotator_names(record.get("annotators"))
+            for name, value in sorted(record.items()) if counted else ():
+                if name not in ("id", "texts") and tells_label_counts(value, counted, names):
+                    told.append((number, str(record.get("id")), name))
+        if not told:
+            return []
+        number, item, name = told[0]
+        fields = ", ".join(sorted({repr(f) for *_, f in told}))
+        items = sum(1 for line in lines if line.strip())
+        found = (
+            f"{fields} on {len(told)} of the file's {items} items, as often as their gold's labels"
+        )
+        message = "public input items name each annotator once per label the hidden gold gives them"
+        hint = (
+            "leave the field out of phases whose gold is hidden (the builder does so for "
+            "formats.items GOLD_SHAPED_FIELDS), or name each annotator once"
+        )
+        problem = _leak(display, message, found, hint)
+        return [dataclasses.replace(problem, line=number, item=item)]
+
     def contents(self, path: Path, display: str, in_input_data: bool) -> list[Problem]:
         """A file's problems: a public input item file's fields; else an item file's items
         (``item_file``), and against each hidden track the file read as a submission
         (``submission_share``) when it can be one, and by its text, read once (``_found``)."""
         if path.suffix == ".jsonl" and in_input_data and not path.name.endswith(".train.jsonl"):
-            return _public_fields_problems(path, display)
+            return _public_fields_problems(path, display) or self.counted_labels(path, display)
         items = None
         if path.suffix == ".jsonl":  # and its content too: gold in other fields, or transformed
             with suppress(ConfigError):  # else not an item file of the kit's format
@@ -664,13 +739,17 @@ class Scan:
         public file) must not carry the hidden gold of most items of a track (e.g. dev and test
         share items, or test items copied under new ids), even with some items left out
         (``_same_items``)."""
-        # each public item by its texts (the first of each), those without (reference data) by id
-        public: dict[tuple, dict] = {}
+        # each public item by its texts in order and sorted (the first of each), those without
+        # (reference data) by id
+        public: dict[bool, dict[tuple, dict]] = {True: {}, False: {}}
         for item in items:
-            public.setdefault(text_key(item) if "texts" in item else (None, item["id"]), item)
+            for ordered, by_texts in public.items():
+                key = text_key(item, ordered) if "texts" in item else (None, item["id"])
+                by_texts.setdefault(key, item)
         problems = []
         for track_id, split in self.hidden.items():
-            shared = _same_items(split, self.keys[track_id], public)
+            ordered = kinds.of(split.gold.track).texts_ordered
+            shared = _same_items(split, self.keys[track_id], public[ordered])
             if len(shared) < MIN_ITEMS:
                 continue
             try:

@@ -1,15 +1,17 @@
 """The kit's item model, shared by every edition, importer, program and tool: one JSON object per
 line (``.jsonl``, UTF-8) with ``id`` (str, unique in the file), ``texts`` (list of str: the pair or
 more shown to systems), optional ``lang`` (``en``, ``es-en``) and ``genre``, ``annotators`` (list of
-str: the order perspectivist predictions follow), ``annotators_listed`` (optional, public: the
-release's own list when it repeats a name, as VariErrNLI does once per label given), and the gold:
+str: the order perspectivist predictions follow), ``annotators_listed`` (optional: the release's own
+list when it repeats a name, as VariErrNLI does once per label given; public only where the gold is,
+as it counts each annotator's labels), and the gold:
 ``annotations`` (one label per annotator, a list of labels on multilabel tracks), ``score`` (number:
 graded similarity), ``label`` (majority label; null = no majority) or ``distribution`` (an object
 label -> probability: a soft label given as gold, in place of the annotations' shares).
 
 Public input data is the item without ``GOLD_FIELDS``; reference data without its texts
 (``REFERENCE_FIELDS``: what scoring reads, the texts being public), except in a phase whose gold is
-public (``PUBLIC_REFERENCE_FIELDS``: its results page shows the texts of the worst items).
+public (``PUBLIC_REFERENCE_FIELDS``: its results page shows the texts of the worst items). A phase
+whose gold is hidden leaves out ``GOLD_SHAPED_FIELDS`` too, from both.
 """
 
 from __future__ import annotations
@@ -32,20 +34,29 @@ REFERENCE_FIELDS = ("id", "lang", "genre", "annotators", "annotators_listed") + 
 #: A phase whose gold is public keeps its items' texts in its reference data too, so that its
 #: results page can show the texts of the items with the largest errors.
 PUBLIC_REFERENCE_FIELDS = REFERENCE_FIELDS + ("texts",)
+#: Fields whose content follows from the per-annotator gold (``annotators_listed`` names an
+#: annotator once per label given): a phase whose gold is hidden leaves them out of its items.
+GOLD_SHAPED_FIELDS = ("annotators_listed",)
 GROUP_FIELDS = ("lang", "genre")
 #: Characters of lines parsed and checked together: few enough that a
 #: million items never exist as lines or dicts at once.
 CHUNK_CHARS = 1 << 16
 
 
-def public_view(item: dict) -> dict:
-    return {k: item[k] for k in PUBLIC_FIELDS if k in item}
+def public_view(item: dict, hide_gold: bool = False) -> dict:
+    """The fields of ``item`` a phase's input data keeps (none of ``GOLD_SHAPED_FIELDS`` where the
+    phase hides its gold)."""
+    left_out = GOLD_SHAPED_FIELDS if hide_gold else ()
+    return {k: item[k] for k in PUBLIC_FIELDS if k in item and k not in left_out}
 
 
 def reference_view(item: dict, hide_gold: bool = True) -> dict:
-    """The fields of ``item`` a phase's reference data keeps (its texts too where the gold is public)."""
+    """The fields of ``item`` a phase's reference data keeps: its texts too where the gold is
+    public, none of ``GOLD_SHAPED_FIELDS`` where it is hidden (the scorer then reads the layouts
+    the input data allows, as ingestion does)."""
     fields = REFERENCE_FIELDS if hide_gold else PUBLIC_REFERENCE_FIELDS
-    return {k: item[k] for k in fields if k in item}
+    left_out = GOLD_SHAPED_FIELDS if hide_gold else ()
+    return {k: item[k] for k in fields if k in item and k not in left_out}
 
 
 def read_items(path: Path, display: str = None, texts: bool = True) -> list[dict]:

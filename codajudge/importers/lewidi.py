@@ -239,7 +239,8 @@ def record_to_item(record, dataset: Dataset, label_map: dict[str, str]) -> dict:
     }
     listed = _listed_names(record)
     if listed is not None and len(listed) != len(pairs) and set(listed) == set(item["annotators"]):
-        # VariErrNLI: a name once per label given (public, as released)
+        # VariErrNLI: a name once per label given (as released; public only where the gold is:
+        # formats.items GOLD_SHAPED_FIELDS)
         item["annotators_listed"] = listed
     other = record.get("other_info")
     genre = other.get(dataset.genre_field) if isinstance(other, dict) else None

@@ -98,6 +98,10 @@ class Kind:
     lists_annotators: bool = False
     #: Whether the gold appears in a text as numbers (compared quantised) rather than label names.
     gold_is_numeric: bool = False
+    #: Whether an item's gold depends on the order of its texts (NLI: premise, then hypothesis).
+    #: Where it does not (similarity: STS is symmetric), a pair and its swap are one item to the
+    #: repeat and leak checks (``bundle.leaks.text_key``).
+    texts_ordered: bool = True
 
     def example_value(self, track) -> str:
         """A short example of a valid line of ``track``'s submission file (``ID<TAB>VALUE``), for

@@ -42,6 +42,7 @@ class Similarity(Kind):
 
     # --- generated pages, data and leak checks ---
     gold_is_numeric = True
+    texts_ordered = False  # the similarity of A and B is that of B and A
 
     def example_value(self, track) -> str:
         return "ID<TAB>3.2"
