@@ -21,7 +21,7 @@ from .plain import _sample, official_score, same_length
 
 def _codes(gold_labels, pred_labels):
     """Both label lists as indices of one shared label order (the order labels are first met)."""
-    same_length(gold_labels, pred_labels)
+    gold_labels, pred_labels = same_length(gold_labels, pred_labels)
     names = isinstance(next(iter(gold_labels)), str)
     index = {}
     return [

@@ -25,9 +25,10 @@ def official_score(name: str, gold, pred) -> float:
     return get(name).score(gold, pred).value
 
 
-def same_length(gold: Sequence, pred: Sequence) -> int:
-    """The number of items, after checking that gold and predictions are sequences (lists,
-    tuples, numpy arrays) of as many items, and some."""
+def same_length(gold, pred) -> tuple:
+    """Gold and predictions as read (``as_array``), after checking that they are sequences
+    (lists, tuples, numpy arrays) of as many items, and some."""
+    gold, pred = as_array(gold), as_array(pred)
     for what, values in (("gold", gold), ("predictions", pred)):
         indexed = hasattr(values, "__len__") and hasattr(values, "__getitem__")
         text_or_keyed = isinstance(values, (str, bytes, Mapping))
@@ -43,7 +44,18 @@ def same_length(gold: Sequence, pred: Sequence) -> int:
         )
     if not len(gold):
         raise ValueError("no items: give at least one gold item and its prediction")
-    return len(gold)
+    return gold, pred
+
+
+def as_array(values):
+    """``values``, or the numpy array it gives where numpy reads it as one (``__array__``: a pandas
+    DataFrame or Series, a tensor), so that its rows are items, not its column names."""
+    if isinstance(values, np.ndarray) or not hasattr(values, "__array__"):
+        return values
+    try:
+        return np.asarray(values)
+    except Exception:  # refused as it is given, by the caller's checks
+        return values
 
 
 def numbers(values, what: str, shape_of_one: str, axes=("item",), labels: bool = False):
@@ -142,7 +154,7 @@ def _holds(values, types: tuple, ndim: int) -> bool:
 def array_score(name: str, gold, pred, shape_of_one: str = "one distribution", ndim: int = 2):
     """``official_score`` of the registered metric ``name`` on gold and predicted arrays of ``ndim``
     axes (items first) and one shape: soft labels (2), multilabel soft labels (3), scores (1)."""
-    same_length(gold, pred)
+    gold, pred = same_length(gold, pred)
     axes = ("item", "label")[:ndim]  # a soft label's entries are its labels' probabilities
     gold_rows = numbers(gold, "gold", shape_of_one, axes)
     pred_rows = numbers(pred, "predictions", shape_of_one, axes)
@@ -196,7 +208,8 @@ def per_annotator_score(name: str, gold, pred, n_labels: int = 0, multilabel: bo
     multilabel items are label-major 0/1 vectors (one vector over the item's annotators per
     label, as many labels in every item), as the LeWiDi 2025 files give them. Labels are whole
     numbers (``on_scale``); ``n_labels``: the number of label values (0: any)."""
-    n_items = same_length(gold, pred)
+    gold, pred = same_length(gold, pred)
+    n_items = len(gold)
     gold_items = [_item_row(row, "gold", i, multilabel) for i, row in enumerate(gold)]
     pred_items = [_item_row(row, "predictions", i, multilabel) for i, row in enumerate(pred)]
     for i, (g, p) in enumerate(zip(gold_items, pred_items)):
