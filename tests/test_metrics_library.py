@@ -571,3 +571,19 @@ def test_what_numpy_reads_as_an_array_is_read_as_that_array():
     assert lewidi.error_rate(Frame([[1, 0], [0, 0]]), [[1, 1], [0, 0]]) == 0.25
     with pytest.raises(ValueError, match=re.escape("gold has shape (3, 1); expected one score")):
         sts.pearson(Frame([[1], [2], [3]]), Frame([[1], [3], [2]]))
+
+
+def test_an_array_of_lists_is_read_as_the_rows_it_holds():
+    gold = np.empty(2, dtype=object)  # pandas' df.gold.values: one list per row
+    gold[:] = [[0.5, 0.5], [1.0, 0.0]]
+    pred = [[0.6, 0.4], [0.9, 0.1]]
+    assert lewidi.manhattan(gold, pred) == lewidi.manhattan(gold.tolist(), pred)
+    assert chaosnli.jsd(gold, np.array(pred)) == chaosnli.jsd(gold.tolist(), pred)
+    ragged = np.empty(2, dtype=object)
+    ragged[:] = [[1, 0], [0, 0, 1]]
+    assert lewidi.error_rate(ragged, [[1, 1], [0, 0, 1]]) == 0.25
+    gold[1] = [1.0]
+    with pytest.raises(ValueError, match=re.escape("gold, item 1: expected 2 values (as item 0)")):
+        lewidi.manhattan(gold, pred)
+    with pytest.raises(ValueError, match=re.escape("found array([[1., 0.], [0., 1.]]) (ndarray)")):
+        nli.accuracy([np.eye(2)], ["a"])  # a repr of lines, given on one

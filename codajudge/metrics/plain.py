@@ -6,6 +6,7 @@ soft labels by the scoring program's rule (``probabilities``), never turned into
 """
 
 import math
+import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain
@@ -49,13 +50,17 @@ def same_length(gold, pred) -> tuple:
 
 def as_array(values):
     """``values``, or the numpy array it gives where numpy reads it as one (``__array__``: a pandas
-    DataFrame or Series, a tensor), so that its rows are items, not its column names."""
-    if isinstance(values, np.ndarray) or not hasattr(values, "__array__"):
-        return values
-    try:
-        return np.asarray(values)
-    except Exception:  # refused as it is given, by the caller's checks
-        return values
+    DataFrame or Series, a tensor), so that its rows are items, not its column names; an array of
+    Python objects (a Series of lists: ``df.gold.values``) as the list of what it holds, read as
+    a list of lists is."""
+    if hasattr(values, "__array__") and not isinstance(values, np.ndarray):
+        try:
+            values = np.asarray(values)
+        except Exception:  # refused as it is given, by the caller's checks
+            return values
+    if isinstance(values, np.ndarray) and values.dtype == object and values.ndim:
+        return values.tolist()
+    return values
 
 
 def numbers(values, what: str, shape_of_one: str, axes=("item",), labels: bool = False):
@@ -297,6 +302,6 @@ def _labels(item: np.ndarray) -> str:
 
 
 def _sample(values) -> str:
-    """A short ``repr`` of what was given."""
-    text = repr(values)
+    """A short ``repr`` of what was given, on one line (a numpy array's spans several)."""
+    text = re.sub(r"\n\s*", " ", repr(values))
     return text if len(text) <= 60 else text[:57] + "..."
