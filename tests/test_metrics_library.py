@@ -22,7 +22,7 @@ import pytest
 import lewidi_official as official
 from codajudge import leaderboard
 from codajudge.errors import SubmissionError, UsageError
-from codajudge.metrics import chaosnli, lewidi, nli, sts
+from codajudge.metrics import REGISTRY, chaosnli, lewidi, nli, sts
 
 REPO = Path(__file__).resolve().parents[1]
 PARTICIPANT_MODULES = [lewidi, sts, nli, chaosnli, leaderboard]
@@ -587,3 +587,18 @@ def test_an_array_of_lists_is_read_as_the_rows_it_holds():
         lewidi.manhattan(gold, pred)
     with pytest.raises(ValueError, match=re.escape("found array([[1., 0.], [0., 1.]]) (ndarray)")):
         nli.accuracy([np.eye(2)], ["a"])  # a repr of lines, given on one
+
+
+@pytest.mark.parametrize("name", ["awd", "anad"])
+@pytest.mark.parametrize("n_labels", [0, -1, 2.5, True])
+def test_a_scale_dependent_range_without_its_scale_is_refused_naming_n_labels(name, n_labels):
+    expected = "expected n_labels, a positive whole number (6 for CSC's 6 bins), found"
+    with pytest.raises(
+        ValueError,
+        match=re.escape(f"metric {name!r}: its range grows") + ".*" + re.escape(expected),
+    ):
+        REGISTRY[name].bounds(n_labels)
+    with pytest.raises(ValueError, match="n_labels"):
+        REGISTRY[name].bounds()
+    assert REGISTRY["awd"].bounds(n_labels=6) == (0.0, 5.0)
+    assert REGISTRY["amd"].bounds() == (0.0, 2.0)  # a range of any scale needs none
