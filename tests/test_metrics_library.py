@@ -10,6 +10,7 @@ from __future__ import annotations
 import doctest
 import inspect
 import json
+import math
 import re
 import shutil
 import subprocess
@@ -602,3 +603,18 @@ def test_a_scale_dependent_range_without_its_scale_is_refused_naming_n_labels(na
         REGISTRY[name].bounds()
     assert REGISTRY["awd"].bounds(n_labels=6) == (0.0, 5.0)
     assert REGISTRY["amd"].bounds() == (0.0, 2.0)  # a range of any scale needs none
+
+
+def test_every_registered_metric_has_a_library_function():
+    called = "".join(inspect.getsource(module) for module in PARTICIPANT_MODULES[:4])
+    without = [name for name in REGISTRY if f'"{name}"' not in called]
+    assert not without, f"no library function scores {without}"
+
+
+def test_lewidi_2023_metrics_are_validated_as_the_others_are():
+    assert lewidi.cross_entropy([[0.5, 0.5]], [[0.5, 0.5]]) == pytest.approx(math.log(2), abs=1e-8)
+    with pytest.raises(ValueError, match=re.escape("predictions, item 0: distribution has a neg")):
+        lewidi.cross_entropy([[0.5, 0.5]], [[1.2, -0.2]])
+    assert nli.micro_f1(["1", "0", "0"], ["1", "1", "0"]) == pytest.approx(2 / 3)
+    with pytest.raises(ValueError, match=re.escape("predictions, item 1: expected a name")):
+        nli.micro_f1(["1", "0"], ["1", 0])

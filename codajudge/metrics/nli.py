@@ -68,6 +68,16 @@ def macro_f1(gold_labels, pred_labels) -> float:
     return official_score("macro_f1", *_codes(gold_labels, pred_labels))
 
 
+def micro_f1(gold_labels, pred_labels) -> float:
+    """Micro-F1 (LeWiDi 2021/2023's hard-label metric): F1 over all items' decisions pooled, which
+    with one label per item equals accuracy. Higher is better; range [0, 1].
+
+    >>> micro_f1(["e", "n", "c"], ["e", "n", "n"])
+    0.6666666666666666
+    """
+    return official_score("micro_f1", *_codes(gold_labels, pred_labels))
+
+
 def balanced_accuracy(gold_labels, pred_labels) -> float:
     """The unweighted mean over the gold's labels of each label's recall. Higher is better;
     range [0, 1].
