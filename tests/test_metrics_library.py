@@ -618,3 +618,10 @@ def test_lewidi_2023_metrics_are_validated_as_the_others_are():
     assert nli.micro_f1(["1", "0", "0"], ["1", "1", "0"]) == pytest.approx(2 / 3)
     with pytest.raises(ValueError, match=re.escape("predictions, item 1: expected a name")):
         nli.micro_f1(["1", "0"], ["1", 0])
+
+
+def test_the_readme_says_the_library_scores_labels_as_given_not_as_a_file_is_read():
+    section = " ".join(readme_section().split())
+    assert "They score labels as given: the scoring program's reading of a file" in section
+    assert 'so `nli.accuracy(["1"], ["1.0"])` is 0.0' in section
+    assert nli.accuracy(["1"], ["1.0"]) == 0.0 and nli.accuracy(["entailment"], ["e"]) == 0.0
