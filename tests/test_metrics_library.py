@@ -625,3 +625,16 @@ def test_the_readme_says_the_library_scores_labels_as_given_not_as_a_file_is_rea
     assert "They score labels as given: the scoring program's reading of a file" in section
     assert 'so `nli.accuracy(["1"], ["1.0"])` is 0.0' in section
     assert nli.accuracy(["1"], ["1.0"]) == 0.0 and nli.accuracy(["entailment"], ["e"]) == 0.0
+
+
+def test_score_predictions_says_a_code_submission_is_to_be_run_first(tmp_path):
+    from codajudge.spec import CODE_NOT_RUN
+
+    folder = tmp_path / "code_submission"
+    folder.mkdir()
+    (folder / "model.py").write_text("class Model:\n    pass\n", encoding="utf-8")
+    with pytest.raises(SubmissionError) as refused:
+        leaderboard.score_predictions(REPO, folder, "practice")
+    assert "found model.py" in str(refused.value)
+    assert "run_local.py . SUBMISSION --phase local --output out" in refused.value.problems[0].hint
+    assert CODE_NOT_RUN[1:] in str(refused.value)
