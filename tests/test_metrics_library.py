@@ -638,3 +638,32 @@ def test_score_predictions_says_a_code_submission_is_to_be_run_first(tmp_path):
     assert "found model.py" in str(refused.value)
     assert "run_local.py . SUBMISSION --phase local --output out" in refused.value.problems[0].hint
     assert CODE_NOT_RUN[1:] in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (
+            lambda: lewidi.error_rate(["[0, 1]"], [[0, 1]]),
+            "gold, item 0: expected numbers, a label per annotator; found '[0, 1]', a list "
+            "written as text: read it first (json.loads)",
+        ),
+        (
+            lambda: lewidi.manhattan(["[0.5, 0.5]"], [[1, 0]]),
+            "gold, item 0: expected numbers; found '[0.5, 0.5]', a list written as text",
+        ),
+        (
+            lambda: nli.accuracy(np.array([0, 1])[:, None], np.array([0, 0])[:, None]),
+            "a number, one per item (a column of labels: flatten it first, np.ravel); found "
+            "array([0]) (ndarray)",
+        ),
+        (
+            lambda: sts.pearson(np.arange(3.0)[:, None], [1, 2, 3]),
+            "(1 axis, items first); a column of one value per item: flatten it first (np.ravel)",
+        ),
+    ],
+)
+def test_messages_say_how_to_give_a_list_written_as_text_or_a_column(call, words):
+    with pytest.raises(ValueError, match=re.escape(words)) as refused:
+        call()
+    assert "all of one length" not in str(refused.value)

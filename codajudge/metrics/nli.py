@@ -47,6 +47,8 @@ def _key(label, what: str, index: int, names: bool):
     else:
         sort = "a name (a string)" if names else "a finite number"
         expected = f"{sort} like the first gold label (labels are all names or all numbers)"
+    if np.ndim(label) and np.size(label) == 1:  # a column (N, 1): a label in a list of one
+        expected += ", one per item (a column of labels: flatten it first, np.ravel)"
     found = f"{_sample(label)} ({type(label).__name__})"
     raise ValueError(f"{what}, item {index}: expected {expected}; found {found}")
 

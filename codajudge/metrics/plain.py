@@ -73,10 +73,10 @@ def numbers(values, what: str, shape_of_one: str, axes=("item",), labels: bool =
     try:
         array = np.asarray(values, dtype=float)
     except (TypeError, ValueError):
+        every = " for every item, all of one length" if axes[0] == "item" else ""  # a whole set
         raise ValueError(
             _first_unlike(values, what, axes[0])
-            or f"{what}: expected numbers, {shape_of_one} for every item, all of one length; "
-            f"found {_sample(values)}"
+            or f"{what}: expected numbers, {shape_of_one}{every}; found {_found(values)}"
         ) from None
     except OverflowError:  # a number past a float's range (10**400): refused below, as 1e999 is
         given = np.asarray(values, dtype=object)
@@ -127,7 +127,7 @@ def _first_unlike(values, what: str, unit: str) -> str:
         try:
             shapes.append(np.shape(np.asarray(element, dtype=float)))
         except (TypeError, ValueError, OverflowError):
-            return f"{what}, {unit} {index}: expected numbers; found {_sample(element)}"
+            return f"{what}, {unit} {index}: expected numbers; found {_found(element)}"
         if shapes[index] != shapes[0]:
             expected, found = map(_shape_text, (shapes[0], shapes[index]))
             return f"{what}, {unit} {index}: expected {expected} (as {unit} 0), found {found}"
@@ -167,7 +167,7 @@ def array_score(name: str, gold, pred, shape_of_one: str = "one distribution", n
         if rows.ndim != ndim or 0 in rows.shape:
             raise ValueError(
                 f"{what} has shape {rows.shape}; expected {shape_of_one} for every item "
-                f"({counted(ndim, 'axis', 'axes')}, items first)"
+                f"({counted(ndim, 'axis', 'axes')}, items first){_column_hint(rows.shape, ndim)}"
             )
     if gold_rows.shape != pred_rows.shape:
         raise ValueError(
@@ -299,6 +299,19 @@ def _labels(item: np.ndarray) -> str:
     if item.ndim == 1:
         return counted(len(item), "annotator label")
     return f"{counted(item.shape[0], 'annotator')} x {counted(item.shape[1], 'label')}"
+
+
+def _found(value) -> str:
+    """``_sample`` of ``value``, and for a list written as text (a CSV column of "[0, 1]") how to
+    read it."""
+    text = isinstance(value, str) and value.lstrip().startswith(("[", "("))
+    return _sample(value) + (", a list written as text: read it first (json.loads)" if text else "")
+
+
+def _column_hint(shape: tuple, ndim: int) -> str:
+    """How to give a column of one value per item (shape ``(N, 1)`` where ``(N,)`` is expected)."""
+    column = len(shape) == ndim + 1 and shape[-1] == 1
+    return "; a column of one value per item: flatten it first (np.ravel)" if column else ""
 
 
 def _sample(values) -> str:
