@@ -667,3 +667,24 @@ def test_messages_say_how_to_give_a_list_written_as_text_or_a_column(call, words
     with pytest.raises(ValueError, match=re.escape(words)) as refused:
         call()
     assert "all of one length" not in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (
+            lambda: lewidi.multilabel_manhattan([[[0.5, 0.5]] * 3], [[0.2, 0.5, 0.9]]),
+            "predictions has shape (1, 3); expected one [not chosen, chosen] per label for every "
+            "item (3 axes, items first); for one P(chosen) per label (p, as a sigmoid gives), "
+            "give np.stack([1 - p, p], -1)",
+        ),
+        (
+            lambda: lewidi.wasserstein([[0, 0, 0, 0, 0, 1]] * 2, [[0, 0, 0, 0, 0, 0, 1]] * 2),
+            "gold has shape (2, 6) but the predictions (2, 7); expected one distribution for "
+            "every item, of one length in both; 7 bins against the gold's 6: a leading bin",
+        ),
+    ],
+)
+def test_messages_say_how_to_give_one_p_chosen_per_label_or_an_extra_leading_bin(call, words):
+    with pytest.raises(ValueError, match=re.escape(words)):
+        call()

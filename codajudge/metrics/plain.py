@@ -167,12 +167,13 @@ def array_score(name: str, gold, pred, shape_of_one: str = "one distribution", n
         if rows.ndim != ndim or 0 in rows.shape:
             raise ValueError(
                 f"{what} has shape {rows.shape}; expected {shape_of_one} for every item "
-                f"({counted(ndim, 'axis', 'axes')}, items first){_column_hint(rows.shape, ndim)}"
+                f"({counted(ndim, 'axis', 'axes')}, items first){_shape_hint(rows.shape, ndim)}"
             )
     if gold_rows.shape != pred_rows.shape:
         raise ValueError(
             f"gold has shape {gold_rows.shape} but the predictions {pred_rows.shape}; "
             f"expected {shape_of_one} for every item, of one length in both"
+            + _extra_bin_hint(gold_rows.shape, pred_rows.shape)
         )
     if ndim > 1:
         gold_rows = probabilities(gold_rows, "gold")
@@ -308,10 +309,30 @@ def _found(value) -> str:
     return _sample(value) + (", a list written as text: read it first (json.loads)" if text else "")
 
 
-def _column_hint(shape: tuple, ndim: int) -> str:
-    """How to give a column of one value per item (shape ``(N, 1)`` where ``(N,)`` is expected)."""
-    column = len(shape) == ndim + 1 and shape[-1] == 1
-    return "; a column of one value per item: flatten it first (np.ravel)" if column else ""
+def _shape_hint(shape: tuple, ndim: int) -> str:
+    """How to give values of ``shape`` in the ``ndim`` axes expected: a column of one value per
+    item (``(N, 1)`` for ``(N,)``) flattened; one P(chosen) per label (``(N, L)`` for pairs
+    ``(N, L, 2)``) stacked with its complement."""
+    if len(shape) == ndim + 1 and shape[-1] == 1:
+        return "; a column of one value per item: flatten it first (np.ravel)"
+    if ndim == 3 and len(shape) == 2:
+        return (
+            "; for one P(chosen) per label (p, as a sigmoid gives), give np.stack([1 - p, p], -1)"
+        )
+    return ""
+
+
+def _extra_bin_hint(gold: tuple, pred: tuple) -> str:
+    """How to give distributions of one bin more than the gold's: CSC's 2025 practice-phase
+    layout of 7 bins, whose first (label 0) the scoring program drops."""
+    if len(gold) == len(pred) == 2 and pred[1] == gold[1] + 1:
+        return (
+            f"; {pred[1]} bins against the gold's {gold[1]}: a leading bin for a label the scale "
+            "does not have (CSC's 2025 practice layout, 7 bins for 1..6) is dropped by the "
+            "scoring program where it holds at most 0.02; drop it too (pred[:, 1:]) and "
+            "renormalise the rows"
+        )
+    return ""
 
 
 def _sample(values) -> str:
