@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -688,3 +689,12 @@ def test_messages_say_how_to_give_a_list_written_as_text_or_a_column(call, words
 def test_messages_say_how_to_give_one_p_chosen_per_label_or_an_extra_leading_bin(call, words):
     with pytest.raises(ValueError, match=re.escape(words)):
         call()
+
+
+def test_an_undefined_correlation_warns_as_score_predictions_does():
+    with pytest.warns(UserWarning, match=re.escape("Pearson r: ")) as caught:
+        assert sts.pearson([1.0, 2.0, 3.0], [2.0, 2.0, 2.0]) == 0.0
+    assert len(caught) == 1 and caught[0].filename == __file__  # the caller's line
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert sts.spearman([1.0, 2.0, 3.0], [1.0, 3.0, 2.0]) == pytest.approx(0.5)

@@ -8,6 +8,7 @@ soft labels by the scoring program's rule (``probabilities``), never turned into
 import math
 import re
 import sys
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain
 from numbers import Rational, Real
@@ -22,8 +23,21 @@ from .disagreement import PerAnnotator
 def official_score(name: str, gold, pred) -> float:
     """The registered metric ``name`` over a whole set of items, as the scoring program computes
     it (the same function, the same rounding); a value undefined where the metric declares it
-    (a correlation of constant values) is 0.0, as on the leaderboard."""
-    return get(name).score(gold, pred).value
+    (a correlation of constant values) is 0.0, as on the leaderboard, with the scoring program's
+    note as a ``UserWarning`` (``warnings.warn``), as ``score_predictions`` gives it."""
+    metric = get(name)
+    value, note, _ = metric.score(gold, pred)
+    if note:
+        warnings.warn(f"{metric.title}: {note}", stacklevel=_outside_level())
+    return value
+
+
+def _outside_level() -> int:
+    """The ``stacklevel`` of the first caller outside this package (the participant's line)."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_globals.get("__name__", "").startswith(__package__):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def same_length(gold, pred) -> tuple:
