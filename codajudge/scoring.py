@@ -27,7 +27,7 @@ from .formats.submission import ItemKeys, Prediction, read_prediction
 from .formats.textfile import safe_display
 from .gold import GoldTrack, gold_fields, gold_from_columns
 from .metrics import PerAnnotator, get as get_metric
-from .spec import BASELINE, MODEL_FILE, RESULTS_ONLY, SCORING_ONLY, UNRANKED, TaskSpec
+from .spec import BASELINE, CODE_NOT_RUN, MODEL_FILE, RESULTS_ONLY, SCORING_ONLY, UNRANKED, TaskSpec
 from .tracks import PRIMARY_KEY, Track, score_key
 
 
@@ -217,7 +217,8 @@ def score_folder(
         found = archive.find_track_files(res_dir, spec.tracks, ids_of, phases)
     holds_code = any(PurePosixPath(name).name == MODEL_FILE for name in found.unclaimed)
     results_only = spec.extra.get(SCORING_ONLY) is True and holds_code
-    found.refuse_if_none("submission", hint=RESULTS_ONLY if results_only else "")
+    code_hint = (RESULTS_ONLY if results_only else CODE_NOT_RUN) if holds_code else ""
+    found.refuse_if_none("submission", hint=code_hint)
     files = found.files
     gold = gold or load_gold(spec, ref_dir, files)
     shown = {track: (names or {}).get(track, str(relative)) for track, relative in files.items()}

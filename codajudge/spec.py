@@ -31,6 +31,13 @@ RESULTS_ONLY = (
     "ingestion_program/ingest.py INPUT_DATA predictions MODEL_FOLDER) and upload a zip of the "
     "prediction files it writes"
 )
+#: The hint for a code submission given where prediction files are scored (``score_predictions``,
+#: a runs folder): its model is not run there.
+CODE_NOT_RUN = (
+    f"this is a code submission ({MODEL_FILE}), scored by the prediction files it writes: run it "
+    "first (in the starting kit: python3 run_local.py . SUBMISSION --phase local --output out) "
+    "and score the files it writes in out/predictions"
+)
 
 #: The missing-track rules of the primary score (``primary_score: {missing: ...}``).
 WORST, BASELINE, UNRANKED = "worst", "baseline", "unranked"

@@ -10,10 +10,12 @@ from __future__ import annotations
 import doctest
 import inspect
 import json
+import math
 import re
 import shutil
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +24,7 @@ import pytest
 import lewidi_official as official
 from codajudge import leaderboard
 from codajudge.errors import SubmissionError, UsageError
-from codajudge.metrics import chaosnli, lewidi, nli, sts
+from codajudge.metrics import REGISTRY, chaosnli, lewidi, nli, sts
 
 REPO = Path(__file__).resolve().parents[1]
 PARTICIPANT_MODULES = [lewidi, sts, nli, chaosnli, leaderboard]
@@ -543,3 +545,156 @@ def test_the_library_gives_the_official_values_of_the_starter_kit_baseline(datas
     assert pe_metric(gold_pe, pred_pe) == pytest.approx(
         official.pe_score(gold_pe, pred_pe, dataset), abs=1e-15
     )
+
+
+class Frame:
+    """A stand-in for a pandas DataFrame (the CI has no pandas): numpy reads it as its rows by
+    ``__array__``; iterating it, or indexing it, gives its column names' way, not items."""
+
+    def __init__(self, rows):
+        self.rows = rows
+        self.columns = list(range(len(rows[0])))
+
+    def __array__(self, dtype=None, copy=None):
+        return np.array(self.rows, dtype=dtype)
+
+    def __len__(self):
+        return len(self.rows)
+
+    def __iter__(self):
+        return iter(self.columns)
+
+    def __getitem__(self, column):
+        return [row[column] for row in self.rows]
+
+
+def test_what_numpy_reads_as_an_array_is_read_as_that_array():
+    assert lewidi.manhattan(Frame([[0.5, 0.5]]), Frame([[1.0, 0.0]])) == 1.0
+    assert lewidi.error_rate(Frame([[1, 0], [0, 0]]), [[1, 1], [0, 0]]) == 0.25
+    with pytest.raises(ValueError, match=re.escape("gold has shape (3, 1); expected one score")):
+        sts.pearson(Frame([[1], [2], [3]]), Frame([[1], [3], [2]]))
+
+
+def test_an_array_of_lists_is_read_as_the_rows_it_holds():
+    gold = np.empty(2, dtype=object)  # pandas' df.gold.values: one list per row
+    gold[:] = [[0.5, 0.5], [1.0, 0.0]]
+    pred = [[0.6, 0.4], [0.9, 0.1]]
+    assert lewidi.manhattan(gold, pred) == lewidi.manhattan(gold.tolist(), pred)
+    assert chaosnli.jsd(gold, np.array(pred)) == chaosnli.jsd(gold.tolist(), pred)
+    ragged = np.empty(2, dtype=object)
+    ragged[:] = [[1, 0], [0, 0, 1]]
+    assert lewidi.error_rate(ragged, [[1, 1], [0, 0, 1]]) == 0.25
+    gold[1] = [1.0]
+    with pytest.raises(ValueError, match=re.escape("gold, item 1: expected 2 values (as item 0)")):
+        lewidi.manhattan(gold, pred)
+    with pytest.raises(ValueError, match=re.escape("found array([[1., 0.], [0., 1.]]) (ndarray)")):
+        nli.accuracy([np.eye(2)], ["a"])  # a repr of lines, given on one
+
+
+@pytest.mark.parametrize("name", ["awd", "anad"])
+@pytest.mark.parametrize("n_labels", [0, -1, 2.5, True])
+def test_a_scale_dependent_range_without_its_scale_is_refused_naming_n_labels(name, n_labels):
+    expected = "expected n_labels, a positive whole number (6 for CSC's 6 bins), found"
+    with pytest.raises(
+        ValueError,
+        match=re.escape(f"metric {name!r}: its range grows") + ".*" + re.escape(expected),
+    ):
+        REGISTRY[name].bounds(n_labels)
+    with pytest.raises(ValueError, match="n_labels"):
+        REGISTRY[name].bounds()
+    assert REGISTRY["awd"].bounds(n_labels=6) == (0.0, 5.0)
+    assert REGISTRY["amd"].bounds() == (0.0, 2.0)  # a range of any scale needs none
+
+
+def test_every_registered_metric_has_a_library_function():
+    called = "".join(inspect.getsource(module) for module in PARTICIPANT_MODULES[:4])
+    without = [name for name in REGISTRY if f'"{name}"' not in called]
+    assert not without, f"no library function scores {without}"
+
+
+def test_lewidi_2023_metrics_are_validated_as_the_others_are():
+    assert lewidi.cross_entropy([[0.5, 0.5]], [[0.5, 0.5]]) == pytest.approx(math.log(2), abs=1e-8)
+    with pytest.raises(ValueError, match=re.escape("predictions, item 0: distribution has a neg")):
+        lewidi.cross_entropy([[0.5, 0.5]], [[1.2, -0.2]])
+    assert nli.micro_f1(["1", "0", "0"], ["1", "1", "0"]) == pytest.approx(2 / 3)
+    with pytest.raises(ValueError, match=re.escape("predictions, item 1: expected a name")):
+        nli.micro_f1(["1", "0"], ["1", 0])
+
+
+def test_the_readme_says_the_library_scores_labels_as_given_not_as_a_file_is_read():
+    section = " ".join(readme_section().split())
+    assert "They score labels as given: the scoring program's reading of a file" in section
+    assert 'so `nli.accuracy(["1"], ["1.0"])` is 0.0' in section
+    assert nli.accuracy(["1"], ["1.0"]) == 0.0 and nli.accuracy(["entailment"], ["e"]) == 0.0
+
+
+def test_score_predictions_says_a_code_submission_is_to_be_run_first(tmp_path):
+    from codajudge.spec import CODE_NOT_RUN
+
+    folder = tmp_path / "code_submission"
+    folder.mkdir()
+    (folder / "model.py").write_text("class Model:\n    pass\n", encoding="utf-8")
+    with pytest.raises(SubmissionError) as refused:
+        leaderboard.score_predictions(REPO, folder, "practice")
+    assert "found model.py" in str(refused.value)
+    assert "run_local.py . SUBMISSION --phase local --output out" in refused.value.problems[0].hint
+    assert CODE_NOT_RUN[1:] in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (
+            lambda: lewidi.error_rate(["[0, 1]"], [[0, 1]]),
+            "gold, item 0: expected numbers, a label per annotator; found '[0, 1]', a list "
+            "written as text: read it first (json.loads)",
+        ),
+        (
+            lambda: lewidi.manhattan(["[0.5, 0.5]"], [[1, 0]]),
+            "gold, item 0: expected numbers; found '[0.5, 0.5]', a list written as text",
+        ),
+        (
+            lambda: nli.accuracy(np.array([0, 1])[:, None], np.array([0, 0])[:, None]),
+            "a number, one per item (a column of labels: flatten it first, np.ravel); found "
+            "array([0]) (ndarray)",
+        ),
+        (
+            lambda: sts.pearson(np.arange(3.0)[:, None], [1, 2, 3]),
+            "(1 axis, items first); a column of one value per item: flatten it first (np.ravel)",
+        ),
+    ],
+)
+def test_messages_say_how_to_give_a_list_written_as_text_or_a_column(call, words):
+    with pytest.raises(ValueError, match=re.escape(words)) as refused:
+        call()
+    assert "all of one length" not in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (
+            lambda: lewidi.multilabel_manhattan([[[0.5, 0.5]] * 3], [[0.2, 0.5, 0.9]]),
+            "predictions has shape (1, 3); expected one [not chosen, chosen] per label for every "
+            "item (3 axes, items first); for one P(chosen) per label (p, as a sigmoid gives), "
+            "give np.stack([1 - p, p], -1)",
+        ),
+        (
+            lambda: lewidi.wasserstein([[0, 0, 0, 0, 0, 1]] * 2, [[0, 0, 0, 0, 0, 0, 1]] * 2),
+            "gold has shape (2, 6) but the predictions (2, 7); expected one distribution for "
+            "every item, of one length in both; 7 bins against the gold's 6: a leading bin",
+        ),
+    ],
+)
+def test_messages_say_how_to_give_one_p_chosen_per_label_or_an_extra_leading_bin(call, words):
+    with pytest.raises(ValueError, match=re.escape(words)):
+        call()
+
+
+def test_an_undefined_correlation_warns_as_score_predictions_does():
+    with pytest.warns(UserWarning, match=re.escape("Pearson r: ")) as caught:
+        assert sts.pearson([1.0, 2.0, 3.0], [2.0, 2.0, 2.0]) == 0.0
+    assert len(caught) == 1 and caught[0].filename == __file__  # the caller's line
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert sts.spearman([1.0, 2.0, 3.0], [1.0, 3.0, 2.0]) == pytest.approx(0.5)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from numbers import Integral
 from pathlib import Path
 from typing import Callable, NamedTuple
 
@@ -160,7 +161,16 @@ class Metric:
 
     def bounds(self, n_labels: int = 0) -> tuple[float, float]:
         """The range (lower, upper) on a track of ``n_labels`` labels, which only a callable
-        ``upper`` reads (the README shows it to participants: ``REGISTRY["awd"].bounds(6)``)."""
+        ``upper`` reads (the README shows it to participants: ``REGISTRY["awd"].bounds(6)``); such a
+        metric's range without its scale (``n_labels`` 0, not a positive whole number) is refused,
+        not given as a scale's it is not."""
+        whole = isinstance(n_labels, Integral) and not isinstance(n_labels, bool)
+        if callable(self.upper) and not (whole and n_labels >= 1):
+            raise ValueError(
+                f"metric {self.name!r}: its range grows with the track's number of labels; "
+                f"expected n_labels, a positive whole number (6 for CSC's 6 bins), found "
+                f"{n_labels!r}: call bounds(n_labels=...)"
+            )
         upper = self.upper(n_labels) if callable(self.upper) else self.upper
         return float(self.lower), float(upper)
 

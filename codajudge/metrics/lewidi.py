@@ -1,6 +1,7 @@
 """The LeWiDi 2025 metrics on plain Python lists or numpy arrays, as the scoring program computes
 them (the same registered functions, the official rounding to 5 decimals where the 2025 code
-rounds). Lower is better for all six.
+rounds), and LeWiDi 2021/2023's soft-label cross-entropy (its hard-label micro-F1 is
+``nli.micro_f1``). Lower is better for all seven.
 
 Soft labels (Task A): one probability distribution per item, in the track's label order; a
 multilabel item (VariErrNLI) is one ``[P(not chosen), P(chosen)]`` pair per label.
@@ -94,3 +95,15 @@ def multilabel_error_rate(gold_labels_per_annotator, pred_labels_per_annotator) 
     return per_annotator_score(
         "mer", gold_labels_per_annotator, pred_labels_per_annotator, multilabel=True
     )
+
+
+def cross_entropy(gold_soft, pred_soft) -> float:
+    """Cross-entropy (LeWiDi 2021/2023, SemEval-2023 Task 11): per item
+    ``-sum_k gold_k ln(clip(pred_k, 1e-12, 1 - 1e-12) + 1e-9)`` in nats, the mean over items, as
+    the organisers' snippets.py computes it (not rounded). Lower is better; range about
+    [0, 20.72]; a perfect prediction scores the gold's entropy, not 0.
+
+    >>> round(cross_entropy([[0.5, 0.5], [1.0, 0.0]], [[0.5, 0.5], [0.75, 0.25]]), 4)
+    0.4904
+    """
+    return array_score("cross_entropy", gold_soft, pred_soft)

@@ -3,7 +3,9 @@
 range [0, 1] (the leaderboard shows them x 100). Leave out the items without a gold label.
 
 Labels are all names (strings) or all finite numbers, as the first gold label is; numbers compare by
-value (``0``, ``0.0`` and ``numpy.int64(0)`` are one label). Anything else (None, NaN, a boolean,
+value (``0``, ``0.0`` and ``numpy.int64(0)`` are one label), names as given: the scoring program's
+reading of a file (``"1.0"`` read as ``"1"``, a track's short names such as ``"e"``, spaces
+stripped) is not applied; ``codajudge.leaderboard.score_predictions`` scores files as it reads them. Anything else (None, NaN, a boolean,
 bytes, a list, a number among names) raises ``ValueError`` naming the item and the type found.
 
 >>> from codajudge.metrics import nli
@@ -21,7 +23,7 @@ from .plain import _sample, official_score, same_length
 
 def _codes(gold_labels, pred_labels):
     """Both label lists as indices of one shared label order (the order labels are first met)."""
-    same_length(gold_labels, pred_labels)
+    gold_labels, pred_labels = same_length(gold_labels, pred_labels)
     names = isinstance(next(iter(gold_labels)), str)
     index = {}
     return [
@@ -45,6 +47,8 @@ def _key(label, what: str, index: int, names: bool):
     else:
         sort = "a name (a string)" if names else "a finite number"
         expected = f"{sort} like the first gold label (labels are all names or all numbers)"
+    if np.ndim(label) and np.size(label) == 1:  # a column (N, 1): a label in a list of one
+        expected += ", one per item (a column of labels: flatten it first, np.ravel)"
     found = f"{_sample(label)} ({type(label).__name__})"
     raise ValueError(f"{what}, item {index}: expected {expected}; found {found}")
 
@@ -66,6 +70,16 @@ def macro_f1(gold_labels, pred_labels) -> float:
     0.5556
     """
     return official_score("macro_f1", *_codes(gold_labels, pred_labels))
+
+
+def micro_f1(gold_labels, pred_labels) -> float:
+    """Micro-F1 (LeWiDi 2021/2023's hard-label metric): F1 over all items' decisions pooled, which
+    with one label per item equals accuracy. Higher is better; range [0, 1].
+
+    >>> micro_f1(["e", "n", "c"], ["e", "n", "n"])
+    0.6666666666666666
+    """
+    return official_score("micro_f1", *_codes(gold_labels, pred_labels))
 
 
 def balanced_accuracy(gold_labels, pred_labels) -> float:

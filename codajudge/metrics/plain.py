@@ -6,7 +6,9 @@ soft labels by the scoring program's rule (``probabilities``), never turned into
 """
 
 import math
+import re
 import sys
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain
 from numbers import Rational, Real
@@ -21,13 +23,27 @@ from .disagreement import PerAnnotator
 def official_score(name: str, gold, pred) -> float:
     """The registered metric ``name`` over a whole set of items, as the scoring program computes
     it (the same function, the same rounding); a value undefined where the metric declares it
-    (a correlation of constant values) is 0.0, as on the leaderboard."""
-    return get(name).score(gold, pred).value
+    (a correlation of constant values) is 0.0, as on the leaderboard, with the scoring program's
+    note as a ``UserWarning`` (``warnings.warn``), as ``score_predictions`` gives it."""
+    metric = get(name)
+    value, note, _ = metric.score(gold, pred)
+    if note:
+        warnings.warn(f"{metric.title}: {note}", stacklevel=_outside_level())
+    return value
 
 
-def same_length(gold: Sequence, pred: Sequence) -> int:
-    """The number of items, after checking that gold and predictions are sequences (lists,
-    tuples, numpy arrays) of as many items, and some."""
+def _outside_level() -> int:
+    """The ``stacklevel`` of the first caller outside this package (the participant's line)."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_globals.get("__name__", "").startswith(__package__):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def same_length(gold, pred) -> tuple:
+    """Gold and predictions as read (``as_array``), after checking that they are sequences
+    (lists, tuples, numpy arrays) of as many items, and some."""
+    gold, pred = as_array(gold), as_array(pred)
     for what, values in (("gold", gold), ("predictions", pred)):
         indexed = hasattr(values, "__len__") and hasattr(values, "__getitem__")
         text_or_keyed = isinstance(values, (str, bytes, Mapping))
@@ -43,7 +59,22 @@ def same_length(gold: Sequence, pred: Sequence) -> int:
         )
     if not len(gold):
         raise ValueError("no items: give at least one gold item and its prediction")
-    return len(gold)
+    return gold, pred
+
+
+def as_array(values):
+    """``values``, or the numpy array it gives where numpy reads it as one (``__array__``: a pandas
+    DataFrame or Series, a tensor), so that its rows are items, not its column names; an array of
+    Python objects (a Series of lists: ``df.gold.values``) as the list of what it holds, read as
+    a list of lists is."""
+    if hasattr(values, "__array__") and not isinstance(values, np.ndarray):
+        try:
+            values = np.asarray(values)
+        except Exception:  # refused as it is given, by the caller's checks
+            return values
+    if isinstance(values, np.ndarray) and values.dtype == object and values.ndim:
+        return values.tolist()
+    return values
 
 
 def numbers(values, what: str, shape_of_one: str, axes=("item",), labels: bool = False):
@@ -56,10 +87,10 @@ def numbers(values, what: str, shape_of_one: str, axes=("item",), labels: bool =
     try:
         array = np.asarray(values, dtype=float)
     except (TypeError, ValueError):
+        every = " for every item, all of one length" if axes[0] == "item" else ""  # a whole set
         raise ValueError(
             _first_unlike(values, what, axes[0])
-            or f"{what}: expected numbers, {shape_of_one} for every item, all of one length; "
-            f"found {_sample(values)}"
+            or f"{what}: expected numbers, {shape_of_one}{every}; found {_found(values)}"
         ) from None
     except OverflowError:  # a number past a float's range (10**400): refused below, as 1e999 is
         given = np.asarray(values, dtype=object)
@@ -110,7 +141,7 @@ def _first_unlike(values, what: str, unit: str) -> str:
         try:
             shapes.append(np.shape(np.asarray(element, dtype=float)))
         except (TypeError, ValueError, OverflowError):
-            return f"{what}, {unit} {index}: expected numbers; found {_sample(element)}"
+            return f"{what}, {unit} {index}: expected numbers; found {_found(element)}"
         if shapes[index] != shapes[0]:
             expected, found = map(_shape_text, (shapes[0], shapes[index]))
             return f"{what}, {unit} {index}: expected {expected} (as {unit} 0), found {found}"
@@ -142,7 +173,7 @@ def _holds(values, types: tuple, ndim: int) -> bool:
 def array_score(name: str, gold, pred, shape_of_one: str = "one distribution", ndim: int = 2):
     """``official_score`` of the registered metric ``name`` on gold and predicted arrays of ``ndim``
     axes (items first) and one shape: soft labels (2), multilabel soft labels (3), scores (1)."""
-    same_length(gold, pred)
+    gold, pred = same_length(gold, pred)
     axes = ("item", "label")[:ndim]  # a soft label's entries are its labels' probabilities
     gold_rows = numbers(gold, "gold", shape_of_one, axes)
     pred_rows = numbers(pred, "predictions", shape_of_one, axes)
@@ -150,12 +181,13 @@ def array_score(name: str, gold, pred, shape_of_one: str = "one distribution", n
         if rows.ndim != ndim or 0 in rows.shape:
             raise ValueError(
                 f"{what} has shape {rows.shape}; expected {shape_of_one} for every item "
-                f"({counted(ndim, 'axis', 'axes')}, items first)"
+                f"({counted(ndim, 'axis', 'axes')}, items first){_shape_hint(rows.shape, ndim)}"
             )
     if gold_rows.shape != pred_rows.shape:
         raise ValueError(
             f"gold has shape {gold_rows.shape} but the predictions {pred_rows.shape}; "
             f"expected {shape_of_one} for every item, of one length in both"
+            + _extra_bin_hint(gold_rows.shape, pred_rows.shape)
         )
     if ndim > 1:
         gold_rows = probabilities(gold_rows, "gold")
@@ -196,7 +228,8 @@ def per_annotator_score(name: str, gold, pred, n_labels: int = 0, multilabel: bo
     multilabel items are label-major 0/1 vectors (one vector over the item's annotators per
     label, as many labels in every item), as the LeWiDi 2025 files give them. Labels are whole
     numbers (``on_scale``); ``n_labels``: the number of label values (0: any)."""
-    n_items = same_length(gold, pred)
+    gold, pred = same_length(gold, pred)
+    n_items = len(gold)
     gold_items = [_item_row(row, "gold", i, multilabel) for i, row in enumerate(gold)]
     pred_items = [_item_row(row, "predictions", i, multilabel) for i, row in enumerate(pred)]
     for i, (g, p) in enumerate(zip(gold_items, pred_items)):
@@ -283,7 +316,40 @@ def _labels(item: np.ndarray) -> str:
     return f"{counted(item.shape[0], 'annotator')} x {counted(item.shape[1], 'label')}"
 
 
+def _found(value) -> str:
+    """``_sample`` of ``value``, and for a list written as text (a CSV column of "[0, 1]") how to
+    read it."""
+    text = isinstance(value, str) and value.lstrip().startswith(("[", "("))
+    return _sample(value) + (", a list written as text: read it first (json.loads)" if text else "")
+
+
+def _shape_hint(shape: tuple, ndim: int) -> str:
+    """How to give values of ``shape`` in the ``ndim`` axes expected: a column of one value per
+    item (``(N, 1)`` for ``(N,)``) flattened; one P(chosen) per label (``(N, L)`` for pairs
+    ``(N, L, 2)``) stacked with its complement."""
+    if len(shape) == ndim + 1 and shape[-1] == 1:
+        return "; a column of one value per item: flatten it first (np.ravel)"
+    if ndim == 3 and len(shape) == 2:
+        return (
+            "; for one P(chosen) per label (p, as a sigmoid gives), give np.stack([1 - p, p], -1)"
+        )
+    return ""
+
+
+def _extra_bin_hint(gold: tuple, pred: tuple) -> str:
+    """How to give distributions of one bin more than the gold's: CSC's 2025 practice-phase
+    layout of 7 bins, whose first (label 0) the scoring program drops."""
+    if len(gold) == len(pred) == 2 and pred[1] == gold[1] + 1:
+        return (
+            f"; {pred[1]} bins against the gold's {gold[1]}: a leading bin for a label the scale "
+            "does not have (CSC's 2025 practice layout, 7 bins for 1..6) is dropped by the "
+            "scoring program where it holds at most 0.02; drop it too (pred[:, 1:]) and "
+            "renormalise the rows"
+        )
+    return ""
+
+
 def _sample(values) -> str:
-    """A short ``repr`` of what was given."""
-    text = repr(values)
+    """A short ``repr`` of what was given, on one line (a numpy array's spans several)."""
+    text = re.sub(r"\n\s*", " ", repr(values))
     return text if len(text) <= 60 else text[:57] + "..."

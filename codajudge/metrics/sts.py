@@ -1,6 +1,7 @@
 """The semantic textual similarity metrics (SemEval STS) on plain Python lists or numpy arrays, as
 the scoring program computes them. Higher is better; range [-1, 1]. A constant series (all
-predictions, or all gold scores, equal) makes a correlation undefined: 0.0, as on the leaderboard.
+predictions, or all gold scores, equal) makes a correlation undefined: 0.0, as on the leaderboard,
+with the scoring program's note as a ``UserWarning``.
 
 >>> from codajudge.metrics import sts
 >>> sts.pearson([1.0, 2.0, 3.0], [2.0, 4.0, 6.0])
