@@ -136,6 +136,25 @@ def test_labels_that_differ_by_case_name_the_label_meant(tmp_path):
     )
 
 
+def test_an_object_keyed_by_unknown_spellings_names_each_key_meant(tmp_path):
+    """A soft label keyed E/N/C: the hint named 'c' only (the first unknown key's label)."""
+    soft = track_from_dict(
+        {
+            "id": "s",
+            "kind": "soft_label",
+            "scale": "categorical",
+            "dataset": "d",
+            "labels": ["entailment", "neutral", "contradiction"],
+        }
+    )
+    text = refusal(soft, 2, {"E": 0.2, "N": 0.5, "C": 0.3}, tmp_path)
+    assert text.endswith(
+        "found 'C, E, N' on line 1. Write each of the 3 keys as the track spells it: 'contradiction' "
+        "for 'C', 'entailment' for 'E', 'neutral' for 'N' (labels are matched exactly; case and "
+        "spaces count)"
+    ), text
+
+
 def test_multilabel_names_with_case_and_spaces(tmp_path):
     text = refusal(VEN_PE, 2, [["Entail ment"], ["neutral"], ["neutral"]], tmp_path)
     assert text.splitlines()[0].endswith(

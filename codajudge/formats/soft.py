@@ -13,7 +13,7 @@ from ..errors import counted
 from ..tracks import Track
 from .notes import CHOSEN_ONLY, EMPTY_LEADING_BIN, LEADING_BIN_WITH_MASS, MISSING_LABELS
 from .notes import RENORMALISED, ReadNote
-from .values import NUMBER_TYPES, ValueProblem, is_number, label_meant, not_a_number_hint
+from .values import NUMBER_TYPES, ValueProblem, is_number, labels_meant, not_a_number_hint
 from .values import parse_value, show, show_json
 
 
@@ -182,7 +182,7 @@ def soft_label_by_name(value, track: Track) -> tuple[list, list[ReadNote]]:
     """``soft_label`` of a JSON value, or of an object label -> probability keyed as releases key
     theirs (a label's name or alias, a missing label 0): a number label also by value ("0.0", MP
     dev), a multilabel pair as {"0": .., "1": ..} (VariErrNLI); an unknown key is refused naming
-    the label it probably meant (``label_meant``), a refused object names its missing labels."""
+    the labels it probably meant (``labels_meant``), a refused object names its missing labels."""
     if not isinstance(value, dict):
         return soft_label(value, track)
     codes = dict(zip(value, track.label_set.codes(list(value))))
@@ -196,7 +196,7 @@ def soft_label_by_name(value, track: Track) -> tuple[list, list[ReadNote]]:
             "soft label names an unknown label",
             expected="keys " + ", ".join(track.labels),
             found=show(", ".join(map(str, unknown))),
-            hint=label_meant(str(unknown[0]), track) or lacking,
+            hint=labels_meant(list(map(str, unknown)), track) or lacking,
         )
     if len(set(codes.values())) < len(codes):
         raise _named_twice(codes, track)
