@@ -118,7 +118,7 @@ def test_a_document_of_more_items_than_the_phase_scores_is_read_on_its_items(tmp
     np.testing.assert_allclose(soft.values, expected.values)
     warning = [w for w in soft.warnings if "skipped" in w]
     assert warning == [
-        "the document holds more than this track's 4 items: 2 records of other phases' items "
+        "the document holds more than the 4 items of part 'snli' that its tracks read here: 2 records of other phases' items "
         "(such as '3057845023.jpg#1r1e') were skipped"
     ]
     lacking = write(tmp_path / "snli_lacking.json", {"m": records(IDS[1:] + EXTRA)})
@@ -178,8 +178,8 @@ def test_one_document_of_both_parts_is_read_by_each_parts_tracks(tmp_path):
         soft.values, read(write(tmp_path / "s.json", {"m": records(IDS)})).values
     )
     assert (
-        "the document holds more than this track's 4 items: its records of part 'mnli' are read for that part's tracks"
-        in soft.warnings
+        "the document holds more than the 4 items of part 'snli' that its tracks read here: its "
+        "records of part 'mnli' are read for that part's tracks" in soft.warnings
     )
     for name in ("model_predictions_for_snli_mnli.json", "snli_mnli_preds.json"):
         folder = tmp_path / name.split(".")[0]
