@@ -538,3 +538,16 @@ def test_tracks_of_one_dataset_may_share_a_document_s_name_and_no_others():
     tracks_from_list([SOFT.to_dict(), LABELS.to_dict(), dict(SOFT.to_dict(), id="snli_kl")])
     with pytest.raises(ConfigError, match="is claimed by tracks"):
         tracks_from_list([SOFT.to_dict(), dict(LABELS.to_dict(), dataset="mnli")])
+
+
+def test_probabilities_given_as_a_string_are_named_a_string_not_a_wrong_length(tmp_path):
+    """z_doc_probs_str: "predicted_probabilities": "[0.2, 0.3, 0.5]" (str(list) written) was
+    refused as "wrong soft label length", which sends the participant counting values."""
+    doc = records()
+    for record in doc.values():
+        record["predicted_probabilities"] = str(record["predicted_probabilities"])
+    message = refusal(write(tmp_path / "snli.json", {"m": doc}))
+    assert "soft label is a string where a list is expected, on 4 items" in message, message
+    assert message.endswith(
+        'Give the list itself, not its text: [0.2, 0.3, 0.5], not "[0.2, 0.3, 0.5]"'
+    )

@@ -36,6 +36,13 @@ def _probabilities(value, length: int, what: str, chosen: bool = False) -> Row:
     it breaks, in this order: its length, finite numbers, none negative; P(chosen) values
     (``chosen``) must then be at most 1 (rounding aside). Those that must sum to 1 are
     ``_summing_to_one``'s."""
+    if isinstance(value, str):  # a list's text, as str(list) or a JSON string writes it
+        raise ValueProblem(
+            f"{what} is a string where a list is expected",
+            f"a list of {length} probabilities",
+            show_json(value),
+            hint='give the list itself, not its text: [0.2, 0.3, 0.5], not "[0.2, 0.3, 0.5]"',
+        )
     if type(value) is not list or len(value) != length:
         found = counted(len(value), "value") if type(value) is list else show_json(value)
         raise ValueProblem(f"wrong {what} length", f"a list of {length} probabilities", found)
