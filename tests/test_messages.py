@@ -906,3 +906,15 @@ def test_a_file_of_another_tracks_values_names_that_tracks_file(
         f"The file seems to hold the values of track {other.id!r}: write them in {other.id}.tsv, "
         f"and in this file this track's values, such as {example}"
     )
+
+
+def test_an_empty_json_document_is_named_empty_not_a_line_of_no_keys(tmp_path):
+    """z_doc_emptyobj: snli.json holding {} was refused as 'a JSON line must hold exactly "id"
+    and one value ... found keys .' with a pandas hint."""
+    path = tmp_path / "f.jsonl"
+    path.write_text("{}\n", encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "f.jsonl", gold_of(NLI, 2))
+    assert str(error.value).startswith(
+        "f.jsonl, line 1: an empty JSON object {}: no id and no prediction; expected"
+    ), str(error.value)
