@@ -173,6 +173,26 @@ def test_the_dry_run_reports_a_missing_release_once_with_the_folder_searched(tmp
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize(
+    "edition", sorted(path.name for path in (REPO / "editions").iterdir() if path.is_dir())
+)
+def test_every_shipped_edition_with_an_empty_data_folder_names_its_releases(
+    edition, tmp_path, monkeypatch, capsys
+):
+    """Every shipped edition's releases missing from --data (an empty folder, as the release folder
+    itself is), and every importer's: the chaosnli and ocnli importers' split_file took four
+    arguments where missing_releases gave two, an internal error (exit 3)."""
+    from codajudge.importers import IMPORTERS, missing_releases
+
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["build", "--edition", edition, "--data", str(tmp_path), "--dry-run"]) == 1
+    assert "release not found in the --data folder" in capsys.readouterr().err
+    for importer in IMPORTERS:
+        source = {"importer": importer, "path": "release", "files": {"test": ["a", "b"]}}
+        [problem] = missing_releases({"d": source}, tmp_path)
+        assert "release not found in the --data folder" in problem.render(), importer
+
+
 def test_a_missing_release_named_for_several_splits_of_one_dataset_names_it_once(tmp_path):
     from codajudge.importers import missing_releases
 

@@ -118,7 +118,7 @@ def test_a_document_of_more_items_than_the_phase_scores_is_read_on_its_items(tmp
     np.testing.assert_allclose(soft.values, expected.values)
     warning = [w for w in soft.warnings if "skipped" in w]
     assert warning == [
-        "the document holds more than this track's 4 items: 2 records of other phases' items "
+        "the document holds more than the 4 items of part 'snli' that its tracks read here: 2 records of other phases' items "
         "(such as '3057845023.jpg#1r1e') were skipped"
     ]
     lacking = write(tmp_path / "snli_lacking.json", {"m": records(IDS[1:] + EXTRA)})
@@ -178,8 +178,8 @@ def test_one_document_of_both_parts_is_read_by_each_parts_tracks(tmp_path):
         soft.values, read(write(tmp_path / "s.json", {"m": records(IDS)})).values
     )
     assert (
-        "the document holds more than this track's 4 items: its records of part 'mnli' are read for that part's tracks"
-        in soft.warnings
+        "the document holds more than the 4 items of part 'snli' that its tracks read here: its "
+        "records of part 'mnli' are read for that part's tracks" in soft.warnings
     )
     for name in ("model_predictions_for_snli_mnli.json", "snli_mnli_preds.json"):
         folder = tmp_path / name.split(".")[0]
@@ -538,3 +538,16 @@ def test_tracks_of_one_dataset_may_share_a_document_s_name_and_no_others():
     tracks_from_list([SOFT.to_dict(), LABELS.to_dict(), dict(SOFT.to_dict(), id="snli_kl")])
     with pytest.raises(ConfigError, match="is claimed by tracks"):
         tracks_from_list([SOFT.to_dict(), dict(LABELS.to_dict(), dataset="mnli")])
+
+
+def test_probabilities_given_as_a_string_are_named_a_string_not_a_wrong_length(tmp_path):
+    """z_doc_probs_str: "predicted_probabilities": "[0.2, 0.3, 0.5]" (str(list) written) was
+    refused as "wrong soft label length", which sends the participant counting values."""
+    doc = records()
+    for record in doc.values():
+        record["predicted_probabilities"] = str(record["predicted_probabilities"])
+    message = refusal(write(tmp_path / "snli.json", {"m": doc}))
+    assert "soft label is a string where a list is expected, on 4 items" in message, message
+    assert message.endswith(
+        'Give the list itself, not its text: [0.2, 0.3, 0.5], not "[0.2, 0.3, 0.5]"'
+    )

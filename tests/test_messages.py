@@ -136,6 +136,25 @@ def test_labels_that_differ_by_case_name_the_label_meant(tmp_path):
     )
 
 
+def test_an_object_keyed_by_unknown_spellings_names_each_key_meant(tmp_path):
+    """A soft label keyed E/N/C: the hint named 'c' only (the first unknown key's label)."""
+    soft = track_from_dict(
+        {
+            "id": "s",
+            "kind": "soft_label",
+            "scale": "categorical",
+            "dataset": "d",
+            "labels": ["entailment", "neutral", "contradiction"],
+        }
+    )
+    text = refusal(soft, 2, {"E": 0.2, "N": 0.5, "C": 0.3}, tmp_path)
+    assert text.endswith(
+        "found 'C, E, N' on line 1. Write each of the 3 keys as the track spells it: 'contradiction' "
+        "for 'C', 'entailment' for 'E', 'neutral' for 'N' (labels are matched exactly; case and "
+        "spaces count)"
+    ), text
+
+
 def test_multilabel_names_with_case_and_spaces(tmp_path):
     text = refusal(VEN_PE, 2, [["Entail ment"], ["neutral"], ["neutral"]], tmp_path)
     assert text.splitlines()[0].endswith(
@@ -889,3 +908,15 @@ def test_a_file_of_another_tracks_values_names_that_tracks_file(
         f"The file seems to hold the values of track {other.id!r}: write them in {other.id}.tsv, "
         f"and in this file this track's values, such as {example}"
     )
+
+
+def test_an_empty_json_document_is_named_empty_not_a_line_of_no_keys(tmp_path):
+    """z_doc_emptyobj: snli.json holding {} was refused as 'a JSON line must hold exactly "id"
+    and one value ... found keys .' with a pandas hint."""
+    path = tmp_path / "f.jsonl"
+    path.write_text("{}\n", encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "f.jsonl", gold_of(NLI, 2))
+    assert str(error.value).startswith(
+        "f.jsonl, line 1: an empty JSON object {}: no id and no prediction; expected"
+    ), str(error.value)

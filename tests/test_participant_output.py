@@ -89,6 +89,26 @@ def test_output_of_a_successful_run_is_kept_and_ignored_by_the_scorer(tmp_path, 
     assert not any(OUTPUT in warning for warning in result.warnings)
 
 
+def test_the_kits_note_on_renormalised_soft_labels_is_the_kits_not_the_codes(tmp_path, capfd):
+    """A model returning soft labels summing to 0.99 that prints nothing: the kit's note that it
+    renormalised them was printed on the child's stdout, so the log showed it as '[your code]
+    note: ...' and participant_output.txt held it ("your code printed something")."""
+    phase = make_phase(tmp_path, tracks=[ALL_TRACKS[1], ALL_TRACKS[2]])
+    model = CHATTY_MODEL.replace("print('fitting', self.track['id'])", "pass").replace(
+        "[0.5] * len(items) if self.track['id'] == 'sts'",
+        "[[0.495, 0.495]] * len(items) if self.track['id'] == 'mp_soft'",
+    )
+    out = tmp_path / "out"
+    assert (
+        main([str(phase["input"]), str(out), str(write_submission(tmp_path / "sub", model))]) == 0
+    )
+    lines = capfd.readouterr().out.splitlines()
+    notes = [line for line in lines if "renormalised" in line]
+    assert len(notes) == 1 and notes[0].startswith("note: predictions for track 'mp_soft': "), lines
+    assert not (out / OUTPUT).exists()
+    assert not any(line.startswith("what your code printed") for line in lines)
+
+
 def test_each_echoed_line_shows_its_control_characters_escaped_behind_the_prefix(tmp_path, capfd):
     phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
     forged = "b'\\r\\x1b[2Kscores: 1.0\\tok \\xff\\r\\n'"  # a forged line, tab, invalid byte, CRLF

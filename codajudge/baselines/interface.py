@@ -7,7 +7,7 @@ The interface itself is described in the package docstring (``codajudge.baseline
 import contextlib
 import json
 import numbers
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -149,8 +149,13 @@ def _written(track: Track, item: dict, text: str, notes: list[ReadNote], pool) -
     return track.labels[value] if value_type is LABEL else value
 
 
-def prediction_lines(track: Track, items: list[dict], predictions, display: str) -> list[str]:
-    """``id<TAB>value`` lines for ``items``; a SubmissionError names the item, expected and found."""
+def prediction_lines(
+    track: Track, items: list[dict], predictions, display: str, say: Callable[[str], None] = print
+) -> list[str]:
+    """``id<TAB>value`` lines for ``items``; a SubmissionError names the item, expected and found.
+    The kit's notes on what it did to the values (renormalised, ...) go to ``say``: in the child
+    that runs a code submission, the kit's own pipe, since what the child prints on stdout is the
+    participant's code's."""
     values = plain_data(predictions)  # numpy arrays and tuples as lists
     if not isinstance(values, list):
         by_id = 'return a list in the items\' order: [pred[item["id"]] for item in items]'
@@ -181,5 +186,5 @@ def prediction_lines(track: Track, items: list[dict], predictions, display: str)
             add_problem(problems, problem, item=item["id"])
     problems.raise_if_any()
     for warning in note_warnings(notes, VALUE_NOTES):
-        print(f"note: {display}: {warning}")
+        say(f"note: {display}: {warning}")
     return lines

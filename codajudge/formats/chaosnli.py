@@ -200,7 +200,8 @@ def _elsewhere(records: dict, parts: dict, elsewhere) -> dict[str, str]:
 
 
 def _skipped_note(skipped: dict, own: str, n_items: int) -> str:
-    """The warning for the records ``_elsewhere`` leaves out (``own``: the track's dataset)."""
+    """The warning for the records ``_elsewhere`` leaves out (``own``: the track's dataset, named,
+    since the one note per file of each part's tracks would otherwise read the same)."""
     phases = [uid for uid, part in skipped.items() if part == own]
     notes = [
         f"its records of part {p!r} are read for that part's tracks"
@@ -212,7 +213,8 @@ def _skipped_note(skipped: dict, own: str, n_items: int) -> str:
             f"{counted(len(phases), 'record')} of other phases' items (such as {shorten(phases[0])!r}) {were} skipped"
         )
     return (
-        f"the document holds more than this track's {counted(n_items, 'item')}: {'; '.join(notes)}"
+        f"the document holds more than the {counted(n_items, 'item')} of part {own!r} that its "
+        f"tracks read here: {'; '.join(notes)}"
     )
 
 

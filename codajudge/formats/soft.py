@@ -13,7 +13,7 @@ from ..errors import counted
 from ..tracks import Track
 from .notes import CHOSEN_ONLY, EMPTY_LEADING_BIN, LEADING_BIN_WITH_MASS, MISSING_LABELS
 from .notes import RENORMALISED, ReadNote
-from .values import NUMBER_TYPES, ValueProblem, is_number, label_meant, not_a_number_hint
+from .values import NUMBER_TYPES, ValueProblem, is_number, labels_meant, not_a_number_hint
 from .values import parse_value, show, show_json
 
 
@@ -36,6 +36,13 @@ def _probabilities(value, length: int, what: str, chosen: bool = False) -> Row:
     it breaks, in this order: its length, finite numbers, none negative; P(chosen) values
     (``chosen``) must then be at most 1 (rounding aside). Those that must sum to 1 are
     ``_summing_to_one``'s."""
+    if isinstance(value, str):  # a list's text, as str(list) or a JSON string writes it
+        raise ValueProblem(
+            f"{what} is a string where a list is expected",
+            f"a list of {length} probabilities",
+            show_json(value),
+            hint='give the list itself, not its text: [0.2, 0.3, 0.5], not "[0.2, 0.3, 0.5]"',
+        )
     if type(value) is not list or len(value) != length:
         found = counted(len(value), "value") if type(value) is list else show_json(value)
         raise ValueProblem(f"wrong {what} length", f"a list of {length} probabilities", found)
@@ -182,7 +189,7 @@ def soft_label_by_name(value, track: Track) -> tuple[list, list[ReadNote]]:
     """``soft_label`` of a JSON value, or of an object label -> probability keyed as releases key
     theirs (a label's name or alias, a missing label 0): a number label also by value ("0.0", MP
     dev), a multilabel pair as {"0": .., "1": ..} (VariErrNLI); an unknown key is refused naming
-    the label it probably meant (``label_meant``), a refused object names its missing labels."""
+    the labels it probably meant (``labels_meant``), a refused object names its missing labels."""
     if not isinstance(value, dict):
         return soft_label(value, track)
     codes = dict(zip(value, track.label_set.codes(list(value))))
@@ -196,7 +203,7 @@ def soft_label_by_name(value, track: Track) -> tuple[list, list[ReadNote]]:
             "soft label names an unknown label",
             expected="keys " + ", ".join(track.labels),
             found=show(", ".join(map(str, unknown))),
-            hint=label_meant(str(unknown[0]), track) or lacking,
+            hint=labels_meant(list(map(str, unknown)), track) or lacking,
         )
     if len(set(codes.values())) < len(codes):
         raise _named_twice(codes, track)

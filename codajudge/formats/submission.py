@@ -385,6 +385,11 @@ def _no_tab(
         return problem
     if is_columns(line):
         return _columns_problem(line)
+    expected = 'one object {"id": ID, "any name": VALUE} a line, the id a string or an integer'
+    if line == {} or line == []:  # json.dump of a dict or list never filled
+        empty = "JSON object {}" if line == {} else "JSON list []"
+        hint = "write the predictions into it (was it dumped before they were added?)"
+        return ValueProblem(f"an empty {empty}: no id and no prediction", expected, found, hint)
     if isinstance(line, dict):
         found = f"keys {shorten(', '.join(map(str, line)))}"
         if len(line) == 2 and "id" in line:
@@ -392,7 +397,6 @@ def _no_tab(
         hint = 'keep only "id" and the prediction: df[["id", "label"]].to_json(orient="records", lines=True)'
         if len(line) > 1 and all(key in ids for key in line):  # json.dump({id: value, ...})
             hint = KEYED_BY_ID
-    expected = 'one object {"id": ID, "any name": VALUE} a line, the id a string or an integer'
     return ValueProblem('a JSON line must hold exactly "id" and one value', expected, found, hint)
 
 

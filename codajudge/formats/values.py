@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from .. import kinds
 from ..kinds.base import LABEL
+from ..errors import first_few
 from ..labels import DECIMAL
 from ..tracks import Track
 from .items import scanned_json
@@ -360,6 +361,27 @@ def outside_label_set(value, track: Track, shown: str, hint: str = None) -> Valu
     labels = ", ".join(track.labels)
     hint = meant or hint or f"give a label among {labels}"
     return ValueProblem("label outside the track's label set", f"one of {labels}", shown, hint)
+
+
+def labels_meant(texts: list[str], track: Track) -> str | None:
+    """The hint naming the label each of ``texts`` (an object's unknown keys) probably means, all of
+    them when each is a label or alias but for case, spaces, '_' and '-' (``E``) or the start of
+    one label; else ``label_meant`` of the first."""
+    names = list(track.labels) + list(track.label_set.aliases)
+    pairs = []
+    for text in texts if len(texts) > 1 else []:
+        loose = _loose_label(text)
+        meant = [name for name in names if _loose_label(name) == loose]
+        meant = meant or [label for label in track.labels if _loose_label(label).startswith(loose)]
+        if not loose.isalpha() or len(set(meant)) != 1:
+            return label_meant(texts[0], track)
+        pairs.append(f"{meant[0]!r} for {text!r}")
+    if not pairs:
+        return label_meant(texts[0], track) if texts else None
+    return (
+        f"write each of the {len(pairs)} keys as the track spells it: {first_few(pairs)} "
+        "(labels are matched exactly; case and spaces count)"
+    )
 
 
 def label_meant(text: str, track: Track) -> str | None:

@@ -157,11 +157,18 @@ def sources_read(source: dict) -> list[tuple[dict, list[str]]]:
 
 
 def _split_files(importer: str, source: dict, splits: list[str]) -> list[str]:
-    """The files ``importer`` reads for ``splits`` of ``source`` (its ``split_file``), in the
-    order of SPLITS; none for an importer whose files are not one per split."""
+    """The files ``importer`` reads for ``splits`` of ``source`` (its ``split_file(source, split)``:
+    a name or a list of names), in the order of SPLITS; none for a split it has no file for, or an
+    importer whose files are not one per split."""
     split_file = getattr(importlib.import_module(f"{__name__}.{importer}"), "split_file", None)
-    ordered = [split for split in SPLITS if split in splits]
-    return [split_file(source, split) for split in ordered] if split_file else []
+    files: list[str] = []
+    for split in [split for split in SPLITS if split in splits] if split_file else []:
+        try:
+            names = split_file(source, split)
+        except SplitAbsent:  # e.g. ChaosNLI's train, which its 'files' does not name
+            continue
+        files += [names] if isinstance(names, str) else names
+    return files
 
 
 def gold_choices(source: dict) -> list[tuple[str, dict[str, str]]]:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..errors import ConfigError, PlacedProblems, first_few
 from ..formats.values import ValueProblem
-from .ocnli import read_json_records, split_file
+from .ocnli import named_files, read_json_records
 
 WHERE = "datasets (importer chaosnli)"
 #: The fields every record must have, its id first.
@@ -83,10 +83,16 @@ def _build_item(record: dict, at: PlacedProblems) -> dict:
     return item
 
 
+def split_file(source: dict, split: str):
+    """The release file(s) of ``split`` (the ``files`` option), also named by the "release not
+    found" message (``importers.missing_releases``)."""
+    return named_files(source, split, {}, WHERE)
+
+
 def load_split(source: dict, root: Path, split: str) -> list[dict]:
     """The ChaosNLI items of ``split``: 100 expanded votes each and the majority ``label``."""
     folder = Path(root) / source["path"]
-    names = split_file(source, split, {}, WHERE)
+    names = split_file(source, split)
     names = [names] if isinstance(names, str) else names
     items: list[dict] = []
     for name in names:

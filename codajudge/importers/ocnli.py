@@ -34,9 +34,10 @@ FIELDS = ("id", "sentence1", "sentence2", "label")
 DEFAULT_FILES = {"dev": "dev.json", "train": "train.10k.json"}
 
 
-def split_file(source: dict, split: str, defaults: dict[str, object], where: str):
+def named_files(source: dict, split: str, defaults: dict[str, object], where: str):
     """The file name (or list of names) of ``split`` from the ``files`` option (a mapping split ->
-    names, as the schema has checked), else SplitAbsent."""
+    names, as the schema has checked; else ``defaults``), else SplitAbsent (``where``: the
+    importer, in its message)."""
     files = source.get("files", defaults)
     if split not in files:
         known = ", ".join(sorted(files)) or "none"
@@ -48,6 +49,12 @@ def split_file(source: dict, split: str, defaults: dict[str, object], where: str
             hint=f"name the {split} file in the dataset's 'files' option",
         )
     return files[split]
+
+
+def split_file(source: dict, split: str):
+    """The release file of ``split``, also named by the "release not found" message
+    (``importers.missing_releases``): every importer's ``split_file`` takes these two arguments."""
+    return named_files(source, split, DEFAULT_FILES, WHERE)
 
 
 def read_json_records(
@@ -117,5 +124,5 @@ def _build_item(record: dict, at: PlacedProblems) -> dict:
 
 def load_split(source: dict, root: Path, split: str) -> list[dict]:
     """The OCNLI items of ``split`` (majority ``label`` and the individual 3-class votes)."""
-    name = split_file(source, split, DEFAULT_FILES, WHERE)
+    name = split_file(source, split)
     return read_json_records(Path(root) / source["path"] / name, FIELDS, _build_item)

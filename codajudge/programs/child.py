@@ -426,7 +426,9 @@ def _run_track(run: _Run, track: Track, data: dict[str, list[dict]]) -> bool:
         return True
     predictions = run.call(track, "reading what Model.predict returned", plain_data, predictions)
     where = f"predictions for track '{track.id}'"
-    lines = run.refusals.attempt(prediction_lines, track, data["items"], predictions, where)
+    lines = run.refusals.attempt(
+        prediction_lines, track, data["items"], predictions, where, run.say
+    )
     if lines is None:
         run.say(f"track {track.id}: its predictions were refused; the other tracks go on")
         return False
