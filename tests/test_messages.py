@@ -428,9 +428,11 @@ def test_a_document_of_the_wrong_suffix_is_told_the_name_its_tracks_pattern_take
         for k in ("soft", "nli")
     ]
     renamed = name.rsplit(".", 1)[0] + ".json"
+    # JSON lines renamed .json are refused unless they are one document (one line)
+    document = ", written as one JSON document, not one record a line" if "jsonl" in name else ""
     assert ignored_file_notes([name], tracks) == [
         f"file {name!r} matches no track and was ignored; it was probably meant for tracks "
-        f"'snli_soft' and 'snli_nli': rename it {renamed}"
+        f"'snli_soft' and 'snli_nli': rename it {renamed}{document}"
     ]
 
 

@@ -602,10 +602,16 @@ def _meant_for(name: str, meant: Sequence[Track]) -> str:
     old = old if RESULTS_NAME.fullmatch(PurePosixPath(name).name) else ""
     same = _shared_name(name, meant)
     if same:  # one file for them all, only its suffix wrong: renaming it is the whole fix
-        return f"probably meant for {_tracks_named(meant)}: rename it {same}"
+        from_lines = name.lower().endswith(".jsonl") and same.lower().endswith(".json")
+        document = _ONE_DOCUMENT if from_lines else ""
+        return f"probably meant for {_tracks_named(meant)}: rename it {same}{document}"
     files = " and ".join(t.file_names[0] for t in meant)
     rename = plural(len(meant), "name it", "name their files")
     return f"probably meant for {_tracks_named(meant)}{old}: {rename} {files}"
+
+
+#: What a JSON-lines file (.jsonl) renamed .json must become: the .json files read are one document.
+_ONE_DOCUMENT = ", written as one JSON document, not one record a line"
 
 
 def _shared_name(name: str, meant: Sequence[Track]) -> str | None:
