@@ -363,7 +363,12 @@ def test_a_document_that_is_not_utf8_is_refused_naming_the_byte_after_its_bom(tm
             "found a JSON array of records",
             'r["uid"]: r for r',
         ),
-        (lambda doc: list(doc.values()), "found one record a line (JSON lines)", "one document"),
+        (
+            lambda doc: list(doc.values()),
+            "found one record a line (JSON lines)",
+            'one document: json.dump({"my_model": {r["uid"]: r for r in records}}, f); or keep '
+            'one line per item as {"id": UID, "label": VALUE}, two keys (uid renamed id)',
+        ),
         (lambda doc: [list(doc.values())], "found a JSON array of records", "r["),
     ],
     ids=["no_model", "list", "json_lines", "one_line_array"],

@@ -73,6 +73,8 @@ def is_chaosnli_document(path: Path) -> bool:
 RECORD_KEYS = ("uid", PROBABILITIES_KEY, LOGITS_KEY, LABEL_KEY)
 KEYED = 'json.dump({"my_model": {r["uid"]: r for r in records}}, f)'
 MISSHAPEN = "ChaosNLI records not in ChaosNLI's layout"
+#: The other fix of ChaosNLI's records written one a line: the kit's JSON lines, keyed by "id".
+_OR_LINES = '; or keep one line per item as {"id": UID, "label": VALUE}, two keys (uid renamed id)'
 DOCUMENT = "one document " + EXAMPLE
 
 
@@ -85,7 +87,7 @@ def misshapen_records(value) -> ValueProblem | None:
     listed = value if isinstance(value, list) else first  # a model's list, or one of its own
     head = listed[0] if isinstance(listed, list) and listed else None
     shapes = (
-        (value, "one record a line (JSON lines)", "write one document: " + KEYED),
+        (value, "one record a line (JSON lines)", "write one document: " + KEYED + _OR_LINES),
         (first, "uid -> record, without the model's name", 'json.dump({"my_model": records}, f)'),
         (head, "a JSON array of records", KEYED),
     )
