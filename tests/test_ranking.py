@@ -1113,9 +1113,12 @@ def compare_systems(test, metric_name, a, b, resamples, seed):
     from codajudge.stats.paired import per_item_losses, permutation_test
     from test_stats import compare_pearson, paired_bootstrap, wilcoxon_test
 
+    from codajudge.stats.paired import EXACT_MAX_ITEMS, differing_items
+
     metric = get_metric(metric_name)
     stats_a, stats_b = a.stats[metric_name], b.stats[metric_name]
-    if test == "permutation":
+    few = differing_items(metric, stats_a, stats_b).size <= EXACT_MAX_ITEMS
+    if test == "permutation" or few:
         return permutation_test(metric, stats_a, stats_b)
     if test == "williams":
         scored = a.gold.scored
@@ -1980,3 +1983,24 @@ def test_the_track_log_counts_its_systems_in_words(monkeypatch, capsys):
         spec = SimpleNamespace(tracks=[SimpleNamespace(id="sim")])
         rank.rank_tracks(spec, {}, None)
         assert f"ranked track sim {said} in " in capsys.readouterr().err
+
+
+def test_two_systems_that_differ_on_few_items_are_ranked_by_the_exact_test():
+    """A trial's perspectivist track of 24 items where B differs from A on 5: the Wilcoxon test's
+    normal approximation said p 0.0422 (rank 2); the exact test's floor 2 x 0.5^5 = 0.0625 ties
+    them, and the row and the track's note name the test and the count."""
+    from codajudge.stats.ranking import rank_track
+    from test_stats import _differing_pair
+
+    results = {}
+    for name, tr in _differing_pair(24, 5).items():
+        tr.scores["error_rate"] = float(tr.stats["error_rate"].mean())
+        results[name] = SimpleNamespace(tracks={"irony_pe": tr})
+    track = SimpleNamespace(id="irony_pe", main_metric="error_rate")
+    ranking = rank_track(track, results, Settings("auto", 0.05, 1000, 1))
+    assert [(r.system, r.rank, r.p_value, r.test) for r in ranking.rows] == [
+        ("alice", 1, None, None),
+        ("bob", 1, 0.0625, "permutation"),
+    ]
+    assert ranking.test == "wilcoxon" and "(alice and bob: 5 items)" in ranking.note
+    assert "replaces the Wilcoxon signed-rank test" in ranking.note

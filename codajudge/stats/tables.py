@@ -405,7 +405,8 @@ def track_table(ranking: TrackRanking, style: Style) -> Table:
         rows.append([*cells, str(number[r.system])])
         # system, value, rank and tied_with_best are CSV columns
         found = dict(ci_low=low, ci_high=high, p_vs_best=r.p_value, cluster=number[r.system])
-        found["test"] = None if r.undefined else ranking.test  # an undefined score is not tested
+        # an undefined score is not tested; a pair of few differing items had the exact test
+        found["test"] = None if r.undefined else (r.test or ranking.test)
         records.append(dict(vars(r), **found, **track_fields))
     return Table(columns, rows, records)
 
