@@ -2004,3 +2004,26 @@ def test_two_systems_that_differ_on_few_items_are_ranked_by_the_exact_test():
     ]
     assert ranking.test == "wilcoxon" and "(alice and bob: 5 items)" in ranking.note
     assert "replaces the Wilcoxon signed-rank test" in ranking.note
+
+
+def test_a_team_whose_runs_were_all_refused_is_told_the_first_problem_not_a_header(tmp_path):
+    """A run refused for several files (a trial's nanrun.zip: one 'nan' per track, 7 files) is
+    rendered as a header ending in a colon, then each file's problems: the team's "Not ranked"
+    line quotes the first problem, not the header."""
+    from codajudge.errors import SeveralFilesError, SubmissionError
+    from codajudge.programs.teams import teams_of
+
+    def refusal(track):
+        problem = Problem(f"{track}.tsv", "not a finite number", line=4, item="3")
+        return SubmissionError([problem])
+
+    error = SeveralFilesError([refusal(track) for track in ("ar_ar", "en_en")])
+    reason = " / ".join(error.render().splitlines())
+    assert reason.startswith("2 files have problems; each file's first ones are shown: / ")
+    path = tmp_path / "teams.csv"
+    path.write_text("submission,team\ngood,alpha\nnanrun,zeta\n", encoding="utf-8")
+    _, _, not_ranked = teams_of(["good"], read_teams(path), {"nanrun": reason})
+    ((team, why),) = not_ranked
+    first = error.errors[0].problems[0].render()
+    assert team == "zeta" and f"(the first: {first}); each reason" in why
+    assert "shown:" not in why
