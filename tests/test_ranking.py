@@ -2027,3 +2027,20 @@ def test_a_team_whose_runs_were_all_refused_is_told_the_first_problem_not_a_head
     first = error.errors[0].problems[0].render()
     assert team == "zeta" and f"(the first: {first}); each reason" in why
     assert "shown:" not in why
+
+
+def test_the_readme_and_the_help_name_the_keys_a_codabench_json_export_needs(capsys):
+    """The README's --teams paragraph and `rank --help` say which keys of Codabench's JSON list
+    the kit reads (a trial found them only in the refusal's text)."""
+    from codajudge.programs.teams import CODABENCH_JSON_FILES
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    paragraph = " ".join(
+        readme[readme.index("`--teams FILE` ranks teams") :].split("\n\n")[0].split()
+    )
+    for key in ("id", "owner", "results", *CODABENCH_JSON_FILES):
+        assert f"`{key}`" in paragraph, key
+    with pytest.raises(SystemExit):
+        rank_main(["--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "JSON, a list of objects with keys id, filename, owner" in help_text
