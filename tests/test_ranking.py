@@ -2044,3 +2044,18 @@ def test_the_readme_and_the_help_name_the_keys_a_codabench_json_export_needs(cap
         rank_main(["--help"])
     help_text = " ".join(capsys.readouterr().out.split())
     assert "JSON, a list of objects with keys id, filename, owner" in help_text
+
+
+def test_runs_ranked_says_which_teams_have_no_overall_rank():
+    """Ranking by team under the rule 'unranked': a team whose only run lacks a primary track has
+    no overall rank but still has a run listed; the list's heading says so instead of calling
+    every run its team's best by the overall order (a trial's sts2017 'Delta: missing')."""
+    report = _report()
+    report.overall = report.overall[:3]  # 'late' has no primary score
+    # ranking by team, the tables' systems are the teams
+    report.runs = {"team_a&b": "a1", "x|y": "x2", "z": "z1", "late": "l1"}
+    text = render_markdown(report)
+    intro = "Each team's best run by the overall order; after them, 1 team with no overall rank "
+    assert intro + "(none of its runs submitted every primary track" in text
+    report.runs.pop("late")
+    assert "Each team's best run by the overall order:" in render_markdown(report)

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
+from ..errors import counted
 from ..metrics import get as get_metric
 from ..texts import SURROGATES_AS_TEXT, csv_text, kit_text
 from .paired import TEST_TITLES
@@ -168,6 +169,15 @@ def header_text(
     )
 
 
+def _runs_intro(report: RankingReport) -> str:
+    """The sentence before the runs kept per team: by the overall order, and, where some team has
+    no overall rank (each of its runs without a primary score), how many and which run stands."""
+    ranked = {row.system for row in report.overall}
+    count = sum(team not in ranked for team in report.runs)
+    unranked = kit_text("ranking/runs_unranked", count=counted(count, "team")) if count else ""
+    return kit_text("ranking/runs_intro", unranked=unranked)
+
+
 def closing_lists(
     report: RankingReport, escape: Callable[[str], str], notes_intro: bool = True
 ) -> list[tuple]:
@@ -178,7 +188,7 @@ def closing_lists(
     rule = kit_text("ranking/rule_intro", missing=escape(report.spec.primary_rule.missing_words()))
     notes = [(name, note) for name, notes in report.notes.items() for note in notes]
     lists = [
-        ("Runs ranked", kit_text("ranking/runs_intro"), list(report.runs.items())),
+        ("Runs ranked", _runs_intro(report), list(report.runs.items())),
         ("Primary tracks not submitted", rule, report.rule_notes),
         ("Notes", kit_text("ranking/notes_intro") if notes_intro else "", notes),
         ("Not ranked", "", report.failures),
