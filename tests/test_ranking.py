@@ -2059,3 +2059,15 @@ def test_runs_ranked_says_which_teams_have_no_overall_rank():
     assert intro + "(none of its runs submitted every primary track" in text
     report.runs.pop("late")
     assert "Each team's best run by the overall order:" in render_markdown(report)
+
+
+def test_the_readme_says_the_paper_s_overall_table_leaves_out_the_per_track_ranks():
+    """ranking.md's overall table gives each track's rank in brackets, ranking.tex's does not (to
+    fit the page): the README said the three had "the same content" (a trial)."""
+    readme = " ".join((Path(__file__).resolve().parent.parent / "README.md").read_text().split())
+    said = "also gives each track's rank in brackets after its score, which the paper's leaves out"
+    assert said in readme and "with the same content" not in readme
+    report = _report()
+    markdown, latex = render_markdown(report), render_latex(report)
+    overall_md = markdown[markdown.index("## Overall") : markdown.index("## STS en-en")]
+    assert "(3) |" in overall_md and "0.5000 (3)" not in latex and "50.00 (3)" not in latex
