@@ -1113,9 +1113,12 @@ def compare_systems(test, metric_name, a, b, resamples, seed):
     from codajudge.stats.paired import per_item_losses, permutation_test
     from test_stats import compare_pearson, paired_bootstrap, wilcoxon_test
 
+    from codajudge.stats.paired import EXACT_MAX_ITEMS, differing_items
+
     metric = get_metric(metric_name)
     stats_a, stats_b = a.stats[metric_name], b.stats[metric_name]
-    if test == "permutation":
+    few = differing_items(metric, stats_a, stats_b).size <= EXACT_MAX_ITEMS
+    if test == "permutation" or few:
         return permutation_test(metric, stats_a, stats_b)
     if test == "williams":
         scored = a.gold.scored
@@ -1980,3 +1983,91 @@ def test_the_track_log_counts_its_systems_in_words(monkeypatch, capsys):
         spec = SimpleNamespace(tracks=[SimpleNamespace(id="sim")])
         rank.rank_tracks(spec, {}, None)
         assert f"ranked track sim {said} in " in capsys.readouterr().err
+
+
+def test_two_systems_that_differ_on_few_items_are_ranked_by_the_exact_test():
+    """A trial's perspectivist track of 24 items where B differs from A on 5: the Wilcoxon test's
+    normal approximation said p 0.0422 (rank 2); the exact test's floor 2 x 0.5^5 = 0.0625 ties
+    them, and the row and the track's note name the test and the count."""
+    from codajudge.stats.ranking import rank_track
+    from test_stats import _differing_pair
+
+    results = {}
+    for name, tr in _differing_pair(24, 5).items():
+        tr.scores["error_rate"] = float(tr.stats["error_rate"].mean())
+        results[name] = SimpleNamespace(tracks={"irony_pe": tr})
+    track = SimpleNamespace(id="irony_pe", main_metric="error_rate")
+    ranking = rank_track(track, results, Settings("auto", 0.05, 1000, 1))
+    assert [(r.system, r.rank, r.p_value, r.test) for r in ranking.rows] == [
+        ("alice", 1, None, None),
+        ("bob", 1, 0.0625, "permutation"),
+    ]
+    assert ranking.test == "wilcoxon" and "(alice and bob: 5 items)" in ranking.note
+    assert "replaces the Wilcoxon signed-rank test" in ranking.note
+
+
+def test_a_team_whose_runs_were_all_refused_is_told_the_first_problem_not_a_header(tmp_path):
+    """A run refused for several files (a trial's nanrun.zip: one 'nan' per track, 7 files) is
+    rendered as a header ending in a colon, then each file's problems: the team's "Not ranked"
+    line quotes the first problem, not the header."""
+    from codajudge.errors import SeveralFilesError, SubmissionError
+    from codajudge.programs.teams import teams_of
+
+    def refusal(track):
+        problem = Problem(f"{track}.tsv", "not a finite number", line=4, item="3")
+        return SubmissionError([problem])
+
+    error = SeveralFilesError([refusal(track) for track in ("ar_ar", "en_en")])
+    reason = " / ".join(error.render().splitlines())
+    assert reason.startswith("2 files have problems; each file's first ones are shown: / ")
+    path = tmp_path / "teams.csv"
+    path.write_text("submission,team\ngood,alpha\nnanrun,zeta\n", encoding="utf-8")
+    _, _, not_ranked = teams_of(["good"], read_teams(path), {"nanrun": reason})
+    ((team, why),) = not_ranked
+    first = error.errors[0].problems[0].render()
+    assert team == "zeta" and f"(the first: {first}); each reason" in why
+    assert "shown:" not in why
+
+
+def test_the_readme_and_the_help_name_the_keys_a_codabench_json_export_needs(capsys):
+    """The README's --teams paragraph and `rank --help` say which keys of Codabench's JSON list
+    the kit reads (a trial found them only in the refusal's text)."""
+    from codajudge.programs.teams import CODABENCH_JSON_FILES
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    paragraph = " ".join(
+        readme[readme.index("`--teams FILE` ranks teams") :].split("\n\n")[0].split()
+    )
+    for key in ("id", "owner", "results", *CODABENCH_JSON_FILES):
+        assert f"`{key}`" in paragraph, key
+    with pytest.raises(SystemExit):
+        rank_main(["--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "JSON, a list of objects with keys id, filename, owner" in help_text
+
+
+def test_runs_ranked_says_which_teams_have_no_overall_rank():
+    """Ranking by team under the rule 'unranked': a team whose only run lacks a primary track has
+    no overall rank but still has a run listed; the list's heading says so instead of calling
+    every run its team's best by the overall order (a trial's sts2017 'Delta: missing')."""
+    report = _report()
+    report.overall = report.overall[:3]  # 'late' has no primary score
+    # ranking by team, the tables' systems are the teams
+    report.runs = {"team_a&b": "a1", "x|y": "x2", "z": "z1", "late": "l1"}
+    text = render_markdown(report)
+    intro = "Each team's best run by the overall order; after them, 1 team with no overall rank "
+    assert intro + "(none of its runs submitted every primary track" in text
+    report.runs.pop("late")
+    assert "Each team's best run by the overall order:" in render_markdown(report)
+
+
+def test_the_readme_says_the_paper_s_overall_table_leaves_out_the_per_track_ranks():
+    """ranking.md's overall table gives each track's rank in brackets, ranking.tex's does not (to
+    fit the page): the README said the three had "the same content" (a trial)."""
+    readme = " ".join((Path(__file__).resolve().parent.parent / "README.md").read_text().split())
+    said = "also gives each track's rank in brackets after its score, which the paper's leaves out"
+    assert said in readme and "with the same content" not in readme
+    report = _report()
+    markdown, latex = render_markdown(report), render_latex(report)
+    overall_md = markdown[markdown.index("## Overall") : markdown.index("## STS en-en")]
+    assert "(3) |" in overall_md and "0.5000 (3)" not in latex and "50.00 (3)" not in latex

@@ -20,6 +20,7 @@ from codajudge.stats.paired import (
     bootstrap_p_value,
     oriented_difference,
     choose_test,
+    differing_items,
     per_item_losses,
     permutation_test,
     signed_rank_test,
@@ -39,7 +40,8 @@ def paired_bootstrap(metric, stats_a, stats_b, resamples, seed):
     """The paired bootstrap test of two systems on their own resamples (a ranking shares them)."""
     raw_a, raw_b = bootstrap_scores([(metric, stats_a), (metric, stats_b)], resamples, seed)
     delta = oriented_difference(metric, stats_a, stats_b)
-    return bootstrap_p_value(metric, delta, raw_a, raw_b, len(stats_a))
+    differing = differing_items(metric, stats_a, stats_b).size
+    return bootstrap_p_value(metric, delta, raw_a, raw_b, differing)
 
 
 def resample_counts(n_items, resamples, seed):
@@ -412,7 +414,8 @@ def test_wilcoxon_degenerate_cases():
     few = wilcoxon_test(one[:10], np.zeros(10))
     assert (few.statistic, few.p_value) == _scipy_wilcoxon(one[:10], np.zeros(10))
     found = wilcoxon_test(one, np.zeros(60))
-    assert (found.statistic, found.p_value) == _scipy_wilcoxon(one, np.zeros(60))
+    # one item differs: no test can say anything (p_floor(1) = 1, not scipy 1.11's z: p = 0.317)
+    assert (found.statistic, found.p_value) == (_scipy_wilcoxon(one, np.zeros(60))[0], 1.0)
     for n in (20, 200):  # a constant shift: every difference the same; scipy's numbers
         shift = wilcoxon_test(np.full(n, 0.4), np.full(n, 0.1))
         assert (shift.statistic, shift.p_value) == _scipy_wilcoxon(np.full(n, 0.4), np.full(n, 0.1))
@@ -531,6 +534,41 @@ def test_exact_permutation_test_is_the_sign_test_on_wins_and_losses():
     assert swap_masks(2).tolist() == [[0, 0], [1, 0], [0, 1], [1, 1]]
     with pytest.raises(ValueError):
         permutation_p_value(accuracy, np.ones((13, 1)), np.zeros((13, 1)))
+
+
+def _differing_pair(n_items, n_differing):
+    """Two systems' per-item error rates on ``n_items`` items: A right everywhere, B wrong on one
+    of five annotators of its first ``n_differing`` items (a trial's perspectivist track)."""
+    b = np.zeros((n_items, 1))
+    b[:n_differing] = 0.2
+    track = SimpleNamespace(stats={"error_rate": np.zeros((n_items, 1))}, scores={})
+    other = SimpleNamespace(stats={"error_rate": b}, scores={})
+    return {"alice": track, "bob": other}
+
+
+@pytest.mark.parametrize("test", ["wilcoxon", "bootstrap", "williams"])
+def test_the_floor_and_the_exact_switch_count_only_the_items_where_two_systems_differ(test):
+    """Two systems differing on 5 of 24 items: only those 5 can be swapped, so no exact two-sided
+    test goes below 2 x 0.5^5 = 0.0625 (the normal approximation said 0.0422, the bootstrap
+    0.0140, each a significant difference); the pair gets the exact test, as a track of 5 items."""
+    from codajudge.stats.paired import TrackTests, shared_resamples
+
+    systems = _differing_pair(24, 5)
+    stats = [s.stats["error_rate"] for s in systems.values()]
+    assert differing_items(get_metric("error_rate"), *stats).tolist() == [0, 1, 2, 3, 4]
+    raws = shared_resamples("error_rate", systems, 1000, 1)
+    found = TrackTests(test, "error_rate", systems, raws).pair("alice", "bob")
+    assert (found.test, found.p_value) == ("permutation", 0.0625)
+    assert found.p_value == sps.binomtest(0, 5).pvalue == p_floor(5)
+    # 13 differing items: the track's test, its floor that of the 13
+    systems = _differing_pair(24, 13)
+    found = TrackTests("wilcoxon", "error_rate", systems, {}).pair("alice", "bob")
+    assert found.test == "wilcoxon" and found.p_value >= p_floor(13)
+    losses = [s.stats["error_rate"][:, 0] for s in _differing_pair(24, 5).values()]
+    assert signed_rank_test(*losses).p_value == 0.0625  # scipy's normal approximation: 0.0422
+    raw_a = np.full(1000, 0.5)  # every resample reproduces A's lower error: p 1/1001 but for 5
+    found = bootstrap_p_value(get_metric("error_rate"), 0.5, raw_a, raw_a + 0.5, 5)
+    assert found.p_value == 0.0625
 
 
 @pytest.mark.parametrize("metric_name", ["macro_f1", "amd"])

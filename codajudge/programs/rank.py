@@ -609,7 +609,8 @@ def option_table() -> dict[str, dict]:
         "--teams": dict(
             type=Path,
             help="rank teams, each by its best run: a CSV with columns submission,team, or "
-            "Codabench's export of submissions (CSV or JSON; the team is the owner)",
+            "Codabench's export of submissions (CSV with columns Submission ID, File Name, Owner; "
+            "or JSON, a list of objects with keys id, filename, owner; the team is the owner)",
         ),
         "--run-code": dict(
             action="store_true",

@@ -232,9 +232,11 @@ def _team_of(name: str, teams: Teams) -> str | None:
 
 def _why_not_ranked(rows: dict, names: list[str], refused: dict[str, str]) -> str:
     """Why a team is not ranked: its submissions ``names`` were refused when scored (the first
-    one's reason, ``refused``), or none of its ``rows`` names a submission of the folder."""
+    one's first problem, ``refused``: a refusal of several files opens with a header ending in a
+    colon, which is no reason), or none of its ``rows`` names a submission of the folder."""
     if names:
-        first_reason = refused[names[0]].split(" / ")[0]
+        lines = refused[names[0]].split(" / ")
+        first_reason = next((line for line in lines if not line.endswith(":")), lines[0])
         quoted = first_few([repr(name) for name in names])
         return kit_text("ranking/teams_refused", names=quoted, reason=first_reason)
     return kit_text("ranking/teams_not_ranked", rows=first_few(list(rows), PLACES_SHOWN))

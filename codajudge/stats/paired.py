@@ -1,24 +1,31 @@
 """Paired tests of two systems on the same items: paired bootstrap (any metric), Williams' t-test
 for Pearson r, Wilcoxon signed-rank on per-item losses (LeWiDi 2025's test for statistical ties)
 and the exact paired permutation test (any metric, few items). All are two-sided, and none reports
-a p-value below the exact floor 2 x 0.5^n of n items (``p_floor``).
+a p-value below the exact floor 2 x 0.5^n of the n items where the two systems differ
+(``p_floor``, ``differing_items``; Williams' test: of all items, below).
 
 ``choose_test`` picks the test of a metric for ``--test auto`` from its registration
 (``Metric.significance``): Williams for Pearson r, Wilcoxon for the lower-is-better LeWiDi metrics,
 the paired bootstrap otherwise; on a track of at most ``EXACT_MAX_ITEMS`` items, the exact test
-whatever was asked. No metric is named here.
+whatever was asked, as for any pair of systems that differ on at most that many items
+(``TrackTests.pair``). No metric is named here.
 
-The small-sample rule. Under "the two systems are exchangeable" each of the n items' two outputs
-may be swapped: 2^n arrangements, equally likely. The observed one and its full swap are always as
-extreme as the observation, so an exact two-sided p-value is at least 2 / 2^n (``p_floor``; the
-exact sign test's 2 x 0.5^n when one system wins every item). Every test of the kit reports at
-least that: without it, the paired bootstrap would say 1 / (resamples + 1) = 0.001 on a single
-item, where no test can say anything (p = 1). Up to ``EXACT_MAX_ITEMS`` items a ranking uses no
-approximate test (Williams' t, the normal approximation of Wilcoxon's test, the bootstrap with its
-1 / (resamples + 1) resolution) but the exact paired permutation test on the track's main metric
-(``permutation_p_value``): every one of the 2^n swaps is enumerated and
-p = #{|delta'| >= |delta|} / 2^n, with delta the oriented difference of the two systems' scores
-and delta' its value after the swap. What is swapped is each item's row of per-item statistics,
+The small-sample rule. Under "the two systems are exchangeable" each item's two outputs may be
+swapped; swapping an item where both systems have the same row changes nothing, so the n items
+where they differ (``differing_items``) give 2^n distinct arrangements, equally likely, however
+many items the track has. The observed one and its full swap are always as extreme as the
+observation, so an exact two-sided p-value is at least 2 / 2^n (``p_floor``; the exact sign
+test's 2 x 0.5^n when one system wins every differing item). Every test on per-item values (the
+bootstrap, Wilcoxon's test, the exact test) reports at least that: without it, the paired
+bootstrap would say 1 / (resamples + 1) = 0.001 of two systems that differ on a single item, where
+no test can say anything (p = 1). The bootstrap still resamples all the track's items: the items
+where the systems agree count in each resample's scores, but not in the floor. Williams' test is
+on the correlations of all n items, its degrees of freedom n - 3; its floor is of those n. Up to
+``EXACT_MAX_ITEMS`` differing items a ranking uses no approximate test (Williams' t, the normal
+approximation of Wilcoxon's test, the bootstrap with its 1 / (resamples + 1) resolution) but the
+exact paired permutation test on the track's main metric (``permutation_p_value``): every one of
+the 2^n swaps is enumerated and p = #{|delta'| >= |delta|} / 2^n, with delta the oriented
+difference of the two systems' scores and delta' its value after the swap. What is swapped is each item's row of per-item statistics,
 and an arrangement is scored from its summed rows; a metric scored from drawn items
 (``Metric.from_draws``: a correlation) swaps the rows of ``Metric.swap_stats`` instead and scores
 each arrangement from its own values. For Pearson r these are each system's predictions
@@ -61,7 +68,8 @@ import numpy as np
 
 from ..texts import kit_text
 from ..metrics import BOOTSTRAP, WILCOXON, WILLIAMS, Metric, get as get_metric
-from .bootstrap import drawn_scores, scores_from_sums, systems_bootstrap_scores, undefined_as_zero
+from .bootstrap import chunk_rows, drawn_scores, scores_from_sums, undefined_as_zero
+from .bootstrap import systems_bootstrap_scores
 
 #: The test ``permutation_p_value`` computes, as a ranking names it.
 PERMUTATION = "permutation"
@@ -85,39 +93,60 @@ def swap_masks(n_items: int) -> np.ndarray:
     return ((rows >> np.arange(n_items, dtype=np.int64)) & 1).astype(float)
 
 
+def swapped_rows(metric: Metric, stats_a, stats_b) -> tuple[np.ndarray, np.ndarray]:
+    """Both systems' rows that the exact test swaps, (n, S) floats: the per-item statistics, or
+    ``Metric.swap_stats`` of them for a metric scored from drawn items."""
+    a, b = (np.asarray(s, dtype=float).reshape(len(s), -1) for s in (stats_a, stats_b))
+    if metric.from_draws is not None and metric.swap_stats is not None:
+        a, b = metric.swap_stats(a), metric.swap_stats(b)
+    return a, b
+
+
+def differing_items(metric: Metric, stats_a, stats_b) -> np.ndarray:
+    """The indices of the items whose swapped rows (``swapped_rows``) differ between the two
+    systems: swapping any other item changes no arrangement, so these are the n of ``p_floor``
+    and of the few-items switch to the exact test."""
+    a, b = swapped_rows(metric, stats_a, stats_b)
+    return np.flatnonzero(np.any(a != b, axis=1))
+
+
 def permutation_p_value(metric, stats_a, stats_b) -> float:
     """The exact two-sided p-value of A against B (per-item statistics (n, S) on the same n items,
-    n at most ``EXACT_MAX_ITEMS``) on ``metric``: the share of the 2^n swaps of the two systems'
-    rows whose oriented difference is at least the observed one in size. An undefined score counts
-    as 0.0, as scoring does."""
+    at most ``EXACT_MAX_ITEMS`` of them differing: ``differing_items``) on ``metric``: the share of
+    the 2^k swaps of the k differing items' rows whose oriented difference is at least the
+    observed one in size (swapping an item of equal rows changes nothing). An undefined score
+    counts as 0.0, as scoring does."""
     a, b = (np.asarray(s, dtype=float).reshape(len(s), -1) for s in (stats_a, stats_b))
-    n = a.shape[0]
-    if n > EXACT_MAX_ITEMS:
-        raise ValueError(f"the exact test enumerates 2^n swaps: n = {n} > {EXACT_MAX_ITEMS}")
+    swapped = differing_items(metric, a, b)
+    k = swapped.size
+    if k > EXACT_MAX_ITEMS:
+        raise ValueError(f"the exact test enumerates 2^k swaps: k = {k} > {EXACT_MAX_ITEMS}")
     if metric.from_draws is None:
-        moved = swap_masks(n) @ (b - a)  # what each arrangement moves from A's sums to B's
-        score_a = scores_from_sums(metric, a.sum(axis=0) + moved, n)
-        score_b = scores_from_sums(metric, b.sum(axis=0) - moved, n)
+        moved = swap_masks(k) @ (b - a)[swapped]  # what each arrangement moves from A's sums to B's
+        score_a = scores_from_sums(metric, a.sum(axis=0) + moved, len(a))
+        score_b = scores_from_sums(metric, b.sum(axis=0) - moved, len(a))
     else:
-        score_a, score_b = drawn_arrangement_scores(metric, a, b)
+        score_a, score_b = drawn_arrangement_scores(metric, *swapped_rows(metric, a, b), swapped)
     deltas = np.abs(undefined_as_zero(score_a) - undefined_as_zero(score_b))
     observed = deltas[0]
     extreme = np.count_nonzero(deltas >= observed - SWAP_TOLERANCE * max(1.0, observed))
-    return max(float(extreme) / deltas.size, p_floor(n))
+    return max(float(extreme) / deltas.size, p_floor(k))
 
 
-def drawn_arrangement_scores(metric, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """A's and B's scores in each of the 2^n arrangements of a metric with ``from_draws``: both
-    systems' ``swap_stats`` rows stacked, A's arrangement taking item k's row from B where swapped."""
-    if metric.swap_stats is not None:
-        a, b = metric.swap_stats(a), metric.swap_stats(b)
-    n = a.shape[0]
-    swapped = swap_masks(n).astype(np.intp)
-    stacked = np.vstack([a, b])
-    items = np.arange(n)
-    score_a = drawn_scores(metric, stacked, items + n * swapped)
-    score_b = drawn_scores(metric, stacked, items + n * (1 - swapped))
-    return score_a, score_b
+def drawn_arrangement_scores(
+    metric, a: np.ndarray, b: np.ndarray, swapped: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """A's and B's scores in each of the 2^k arrangements of the items ``swapped`` of a metric
+    with ``from_draws``: both systems' swapped rows (``swapped_rows``) stacked, A's arrangement
+    taking an item's row from B where swapped; in chunks of ``bootstrap.chunk_rows`` rows."""
+    n, masks = a.shape[0], swap_masks(swapped.size).astype(np.intp)
+    stacked, items, step = np.vstack([a, b]), np.arange(n), chunk_rows(n, len(masks))
+    scores = []
+    for rows in np.split(masks, range(step, len(masks), step)):
+        taken = np.zeros((len(rows), n), dtype=np.intp)
+        taken[:, swapped] = rows
+        scores.append([drawn_scores(metric, stacked, items + n * t) for t in (taken, 1 - taken)])
+    return tuple(np.concatenate(side) for side in zip(*scores))
 
 
 class TestResult(NamedTuple):
@@ -226,11 +255,12 @@ def oriented_difference(metric: Metric, stats_a, stats_b) -> float:
 
 
 def bootstrap_p_value(
-    metric: Metric, delta: float, raw_a: np.ndarray, raw_b: np.ndarray, n_items: int
+    metric: Metric, delta: float, raw_a: np.ndarray, raw_b: np.ndarray, n_differing: int
 ) -> TestResult:
     """Two-sided paired bootstrap test of A against B (Berg-Kirkpatrick et al. 2012) from both
-    systems' scores on the same resamples (``raw_a``, ``raw_b``, NaN = undefined) of ``n_items``
-    items, as a ranking computes them once per system for every pair.
+    systems' scores on the same resamples (``raw_a``, ``raw_b``, NaN = undefined) of a track's
+    items, as a ranking computes them once per system for every pair; the systems differ on
+    ``n_differing`` of those items (``differing_items``).
 
     With delta = A - B (oriented so that positive means A is better) and delta_b its resampled
     values, p = (1 + #{|delta_b - delta| >= |delta|}) / (resamples + 1): how often the resampled
@@ -240,7 +270,7 @@ def bootstrap_p_value(
     Degenerate cases: equal scores (identical systems, or equal to rounding: delta 0) and no
     resamples give p = 1; a delta that every resample reproduces (B's per-item values a constant
     shift of A's on a mean metric) gives the smallest p, 1 / (resamples + 1), or the exact floor
-    2 x 0.5^n of the n items when that is larger (``p_floor``: 1 on one item). A resample on
+    2 x 0.5^n of the n differing items when that is larger (``p_floor``: 1 on one item). A resample on
     which a score is undefined counts it as 0.0, as scoring does.
     """
     resamples = raw_a.shape[0]
@@ -249,7 +279,7 @@ def bootstrap_p_value(
     sign = 1.0 if metric.higher_is_better else -1.0
     deltas = sign * (undefined_as_zero(raw_a) - undefined_as_zero(raw_b))
     extreme = int(np.count_nonzero(np.abs(deltas - delta) >= abs(delta)))
-    p = max((1.0 + extreme) / (resamples + 1.0), p_floor(n_items))
+    p = max((1.0 + extreme) / (resamples + 1.0), p_floor(n_differing))
     return TestResult(delta, p, "bootstrap")
 
 
@@ -280,8 +310,9 @@ def signed_rank_test(losses_a, losses_b) -> TestResult:
     refuses or leaves undefined, are stated here: no nonzero difference (no items, identical
     systems, or two constant ones with the same loss: the systems are indistinguishable) gives
     statistic 0 and p = 1; a NaN difference (an undefined loss) gives a NaN statistic and p = 1, as
-    does a p-value scipy leaves undefined. Every p is at least the exact floor 2 x 0.5^n
-    (``p_floor``), which the normal approximation on a few tied differences would undercut."""
+    does a p-value scipy leaves undefined. Every p is at least the exact floor 2 x 0.5^n of the n
+    nonzero differences (``p_floor``), which the normal approximation would undercut: items where
+    both losses are equal are dropped by the test and cannot be swapped."""
     diff = np.asarray(losses_a, dtype=float) - np.asarray(losses_b, dtype=float)
     if np.isnan(diff).any():
         return TestResult(float("nan"), 1.0, WILCOXON)
@@ -294,7 +325,7 @@ def signed_rank_test(losses_a, losses_b) -> TestResult:
         warnings.simplefilter("ignore")  # small-sample notes from scipy are not the user's business
         statistic, p = wilcoxon(diff)
     p = float(p) if np.isfinite(p) else 1.0
-    return TestResult(float(statistic), max(p, p_floor(diff.size)), WILCOXON)
+    return TestResult(float(statistic), max(p, p_floor(np.count_nonzero(diff))), WILCOXON)
 
 
 def choose_test(
@@ -337,22 +368,37 @@ class TrackTests:
     def __init__(self, test: str, metric_name: str, submitted: dict[str, object], raws):
         self.test, self.metric_name, self.metric = test, metric_name, get_metric(metric_name)
         self.submitted, self.raws = submitted, raws
+        #: (leader, other) -> the result of each pair tested so far
+        self.done: dict[tuple[str, str], TestResult] = {}
 
     def pair(self, leader: str, other: str) -> TestResult:
-        """The test of ``leader`` against ``other`` (statistic oriented as leader - other)."""
+        """The test of ``leader`` against ``other`` (``run_pair``), kept in ``done``."""
+        self.done[leader, other] = self.run_pair(leader, other)
+        return self.done[leader, other]
+
+    def differing(self, one: str, other: str) -> int:
+        """How many items the two systems differ on (``differing_items``)."""
+        stats = (self.submitted[name].stats[self.metric_name] for name in (one, other))
+        return differing_items(self.metric, *stats).size
+
+    def run_pair(self, leader: str, other: str) -> TestResult:
+        """The test of ``leader`` against ``other`` (statistic oriented as leader - other): the
+        exact test when they differ on at most ``EXACT_MAX_ITEMS`` items (``differing_items``),
+        whatever the track's test."""
         a, b = self.submitted[leader], self.submitted[other]
+        stats_a, stats_b = a.stats[self.metric_name], b.stats[self.metric_name]
+        differing = self.differing(leader, other)
+        if self.test == PERMUTATION or differing <= EXACT_MAX_ITEMS:
+            return permutation_test(self.metric, stats_a, stats_b)
         if self.test == WILLIAMS:
             return pearson_test(self.metric, a, b)
-        stats_a, stats_b = a.stats[self.metric_name], b.stats[self.metric_name]
         if self.test == WILCOXON:
             losses = per_item_losses(self.metric, stats_a), per_item_losses(self.metric, stats_b)
             return signed_rank_test(*losses)
-        if self.test == PERMUTATION:
-            return permutation_test(self.metric, stats_a, stats_b)
         delta = oriented_difference(self.metric, stats_a, stats_b)
         none = np.zeros(0)  # no resamples: p = 1
         raws = self.raws.get(leader, none), self.raws.get(other, none)
-        return bootstrap_p_value(self.metric, delta, *raws, len(stats_a))
+        return bootstrap_p_value(self.metric, delta, *raws, differing)
 
 
 def pearson_test(pearson: Metric, a, b) -> TestResult:

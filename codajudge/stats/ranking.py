@@ -35,7 +35,8 @@ from ..errors import counted
 from ..metrics import get as get_metric
 from ..texts import kit_text
 from .bootstrap import Interval, percentile_interval, undefined_score
-from .paired import TrackTests, choose_test, equal_scores, shared_resamples
+from .paired import EXACT_MAX_ITEMS, PERMUTATION, TEST_TITLES, TrackTests, choose_test
+from .paired import equal_scores, shared_resamples
 
 
 @dataclass
@@ -49,6 +50,7 @@ class RankedSystem:
     p_value: float | None = None  # against the best system (None for the best itself)
     interval: Interval | None = None
     undefined: bool = False  # its score is undefined (reported as 0.0): no interval, no test
+    test: str | None = None  # the test of its p vs best (None: the track's)
 
 
 @dataclass
@@ -166,16 +168,35 @@ def rank_track(track, results: dict[str, object], settings) -> TrackRanking:
     for name in sorted(order, key=ranks.get):  # a stable sort: the order's within a rank
         tested = name not in undefined
         ci = percentile_interval(raws[name], scores[name]) if raws and tested else None
-        rank = ranks[name]
-        rows.append(
-            RankedSystem(
-                name, scores[name], rank, rank == 1, against_best.get(name), ci, not tested
-            )
-        )
+        rank, p = ranks[name], against_best.get(name)
+        row = RankedSystem(name, scores[name], rank, rank == 1, p, ci, not tested)
+        row.test = _test_of(tests, name, p)
+        rows.append(row)
     best = [name for name in defined if block_of[name] == block_of[defined[0]]] if defined else []
+    note = _exact_pairs_note(tests, chosen, note)
     note = _undefined_note(metric, [row for row in rows if row.undefined], best, note)
     missing = sorted(name for name in results if name not in submitted)
     return TrackRanking(track, metric_name, chosen, note, rows, missing)
+
+
+def _test_of(tests: TrackTests, name: str, p: float | None) -> str | None:
+    """The test that gave ``name`` its p vs best ``p`` (the exact one for a pair of systems that
+    differ on few items); None without one."""
+    found = (r.test for (_, other), r in tests.done.items() if other == name and r.p_value == p)
+    return next(found, None)
+
+
+def _exact_pairs_note(tests: TrackTests, chosen: str, note: str | None) -> str | None:
+    """The track's note, with a sentence naming the pairs of systems tested with the exact test
+    instead of the track's ``chosen`` one, because they differ on few items, and how many."""
+    pairs = [pair for pair, result in tests.done.items() if result.test != chosen]
+    if not pairs:
+        return note
+    listed = ", ".join(f"{a} and {b}: {counted(tests.differing(a, b), 'item')}" for a, b in pairs)
+    fields = dict(count=counted(len(pairs), "pair"), most=EXACT_MAX_ITEMS, pairs=listed)
+    titles = dict(exact=TEST_TITLES[PERMUTATION], asked=TEST_TITLES[chosen])
+    said = kit_text("ranking/exact_pairs", **fields, **titles)
+    return f"{note}. {said}" if note else said
 
 
 def _undefined_note(metric, rows: list[RankedSystem], best: list[str], note: str | None):

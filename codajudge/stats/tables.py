@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
+from ..errors import counted
 from ..metrics import get as get_metric
 from ..texts import SURROGATES_AS_TEXT, csv_text, kit_text
 from .paired import TEST_TITLES
@@ -168,6 +169,15 @@ def header_text(
     )
 
 
+def _runs_intro(report: RankingReport) -> str:
+    """The sentence before the runs kept per team: by the overall order, and, where some team has
+    no overall rank (each of its runs without a primary score), how many and which run stands."""
+    ranked = {row.system for row in report.overall}
+    count = sum(team not in ranked for team in report.runs)
+    unranked = kit_text("ranking/runs_unranked", count=counted(count, "team")) if count else ""
+    return kit_text("ranking/runs_intro", unranked=unranked)
+
+
 def closing_lists(
     report: RankingReport, escape: Callable[[str], str], notes_intro: bool = True
 ) -> list[tuple]:
@@ -178,7 +188,7 @@ def closing_lists(
     rule = kit_text("ranking/rule_intro", missing=escape(report.spec.primary_rule.missing_words()))
     notes = [(name, note) for name, notes in report.notes.items() for note in notes]
     lists = [
-        ("Runs ranked", kit_text("ranking/runs_intro"), list(report.runs.items())),
+        ("Runs ranked", _runs_intro(report), list(report.runs.items())),
         ("Primary tracks not submitted", rule, report.rule_notes),
         ("Notes", kit_text("ranking/notes_intro") if notes_intro else "", notes),
         ("Not ranked", "", report.failures),
@@ -405,7 +415,8 @@ def track_table(ranking: TrackRanking, style: Style) -> Table:
         rows.append([*cells, str(number[r.system])])
         # system, value, rank and tied_with_best are CSV columns
         found = dict(ci_low=low, ci_high=high, p_vs_best=r.p_value, cluster=number[r.system])
-        found["test"] = None if r.undefined else ranking.test  # an undefined score is not tested
+        # an undefined score is not tested; a pair of few differing items had the exact test
+        found["test"] = None if r.undefined else (r.test or ranking.test)
         records.append(dict(vars(r), **found, **track_fields))
     return Table(columns, rows, records)
 
