@@ -164,26 +164,26 @@ def rank_track(track, results: dict[str, object], settings) -> TrackRanking:
         lambda one, other: block_of[one] == block_of[other],
     )
     ranks = place_undefined(order, ranks, undefined)
+    best = [name for name in defined if block_of[name] == block_of[defined[0]]] if defined else []
     rows = []
     for name in sorted(order, key=ranks.get):  # a stable sort: the order's within a rank
         tested = name not in undefined
         ci = percentile_interval(raws[name], scores[name]) if raws and tested else None
         rank, p = ranks[name], against_best.get(name)
         row = RankedSystem(name, scores[name], rank, rank == 1, p, ci, not tested)
-        row.test = _test_of(tests, name, p)
+        row.test = _test_of(tests, best, name)
         rows.append(row)
-    best = [name for name in defined if block_of[name] == block_of[defined[0]]] if defined else []
     note = _exact_pairs_note(tests, chosen, note)
     note = _undefined_note(metric, [row for row in rows if row.undefined], best, note)
     missing = sorted(name for name in results if name not in submitted)
     return TrackRanking(track, metric_name, chosen, note, rows, missing)
 
 
-def _test_of(tests: TrackTests, name: str, p: float | None) -> str | None:
-    """The test that gave ``name`` its p vs best ``p`` (the exact one for a pair of systems that
-    differ on few items); None without one."""
-    found = (r.test for (_, other), r in tests.done.items() if other == name and r.p_value == p)
-    return next(found, None)
+def _test_of(tests: TrackTests, best: list[str], name: str) -> str | None:
+    """The test that gave ``name`` its p vs best: that of its pair with the ``best`` system of the
+    smallest p (the exact one for a pair of systems that differ on few items); None without one."""
+    against = [tests.done[leader, name] for leader in best if (leader, name) in tests.done]
+    return min(against, key=lambda result: result.p_value).test if against else None
 
 
 def _exact_pairs_note(tests: TrackTests, chosen: str, note: str | None) -> str | None:
