@@ -414,3 +414,17 @@ def test_the_lewidi2025_overview_says_how_a_team_entering_one_task_is_ordered_an
     assert "`codajudge rank`" in text and "by their mean rank over the four datasets" in text
     for title in groups:  # "Task A (soft labels)", "Task B (perspectivist)"
         assert f"table for {title}" in text or f"one for {title}" in text, title
+
+
+def test_the_no_majority_edge_case_follows_where_the_hard_gold_comes_from():
+    """Classification items without a majority are unscored only where the kit computes the
+    majority (or the release leaves items without one): not when the release gives every label."""
+    edge = Templates().fill("kinds/classification_edge_cases")
+    edition = load_edition(REPO / "editions" / "lewidi2023")
+    assert edge not in pages.evaluation_page(edition, NO_LOCAL)  # hard_gold: release
+    recomputed = {k: {**v, "hard_gold": "majority"} for k, v in edition.datasets.items()}
+    majority = dataclasses.replace(edition, datasets=recomputed)
+    assert edge in pages.evaluation_page(majority, NO_LOCAL)
+    assert edge not in pages.evaluation_page(load_edition(REPO / "editions" / "chaosnli"), NO_LOCAL)
+    # OCNLI's release marks items without a majority ("-"): they are not scored
+    assert edge in pages.evaluation_page(load_edition(REPO / "editions" / "ocnli"), NO_LOCAL)

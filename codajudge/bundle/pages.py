@@ -24,7 +24,7 @@ from ..baselines.interface import IMAGE_PACKAGES
 from ..errors import plural
 from ..formats.archive import document_tracks
 from ..formats.results_tsv import layout_files
-from ..importers import gold_choices
+from ..importers import gold_choices, labels_given
 from ..metrics import get as get_metric
 from ..metrics.disagreement import ROUNDED
 from ..spec import BASELINE, NORMALISED
@@ -289,6 +289,24 @@ def _own_kind_texts(prose: Templates, edition: Edition, part: str) -> list[str]:
     return [kind_text(prose, kind, part) for kind in present]
 
 
+def _edge_kinds(prose: Templates, edition: Edition) -> list[kinds.Kind]:
+    """The edition's kinds that have edge cases to tell (``kinds/KIND_edge_cases``), less a kind
+    whose gold is a label (an item without a majority is not scored) where every dataset of its
+    tracks has each item's label given by its release (``importers.labels_given``)."""
+    return [
+        kind
+        for kind in _kinds(edition)
+        if prose.has(f"kinds/{kind.name}_edge_cases")
+        and not ("label" in kind.gold_fields and _labels_given(edition, kind))
+    ]
+
+
+def _labels_given(edition: Edition, kind: kinds.Kind) -> bool:
+    """Whether every dataset of the tracks of ``kind`` gives each item its gold label."""
+    datasets = {t.dataset for t in edition.tracks if kinds.of(t) is kind}
+    return all(labels_given(edition.datasets.get(name, {})) for name in datasets)
+
+
 def _with_aliases(prose: Templates, t, label: str) -> str:
     """A label of track ``t`` with the aliases the track declares for it (``entailment (or e)``)."""
     aliases = ", ".join(alias for alias, named in t.label_aliases if named == label)
@@ -514,7 +532,7 @@ def evaluation_page(edition: Edition, score: LocalScore) -> str:
     """``score``: what the starting kit can score (``LocalScore``), whose local phase shows what a
     public-gold phase shows."""
     prose = Templates.of(edition.folder)
-    edges = _own_kind_texts(prose, edition, "edge_cases")
+    edges = [kind_text(prose, kind, "edge_cases") for kind in _edge_kinds(prose, edition)]
     if any(metric in ROUNDED for t in edition.tracks for metric in t.metrics):
         edges.append(prose.fill("evaluation/lewidi_rounding"))
     notes = [prose.fill("evaluation/edge_cases", edge_cases=" ".join(edges))] if edges else []
