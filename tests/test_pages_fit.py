@@ -47,7 +47,9 @@ def test_the_kit_readme_describes_the_editions_kinds_only_as_the_data_page_does(
         readme = pages.render(edition, NO_LOCAL, {}, listed, "cosine_bow")
         formats = pages.kind_formats(Templates.of(edition.folder), edition)
         assert formats in readme and formats in pages.data_page(edition)
-    assert Templates().fill("data/labels") in readme  # the default edition's labelled tracks
+    assert (
+        Templates().fill("data/labels", aliases="") in readme
+    )  # the default edition's labelled tracks
     sts_readme = pages.render(sts_only([1, 5]), NO_LOCAL, {}, listed, "cosine_bow")
     for other in ("classification", "soft label", "perspectivist", "**Labels.**"):
         assert other not in sts_readme
@@ -175,11 +177,12 @@ def test_a_metric_registered_for_a_kind_changes_no_edition_that_does_not_name_it
 
 
 def test_the_data_page_states_the_label_policy_where_tracks_have_labels():
-    POLICY_TEXT = Templates().fill("data/labels")
+    POLICY_TEXT = Templates().fill("data/labels", aliases="")
 
     assert POLICY_TEXT not in pages.data_page(sts_only())
+    assert POLICY_TEXT in pages.data_page(load_edition(REPO / "editions" / "ocnli"))
     chaosnli = pages.data_page(load_edition(REPO / "editions" / "chaosnli"))
-    assert chaosnli.count(POLICY_TEXT) == 1
+    assert chaosnli.count("**Labels.**") == 1
     assert "| entailment (or e), neutral (or n), contradiction (or c) |" in chaosnli
 
 
@@ -428,3 +431,18 @@ def test_the_no_majority_edge_case_follows_where_the_hard_gold_comes_from():
     assert edge not in pages.evaluation_page(load_edition(REPO / "editions" / "chaosnli"), NO_LOCAL)
     # OCNLI's release marks items without a majority ("-"): they are not scored
     assert edge in pages.evaluation_page(load_edition(REPO / "editions" / "ocnli"), NO_LOCAL)
+
+
+def test_the_label_policy_speaks_of_aliases_only_where_a_track_declares_some():
+    """The aliases sentence, with the edition's own aliases as its example, where a track declares
+    aliases (ChaosNLI's e, n, c); none where no track does (OCNLI, whose Overview says so)."""
+    said = "Where a track declares aliases (such as e, n and c for entailment, neutral and"
+    chaosnli = load_edition(REPO / "editions" / "chaosnli")
+    assert said in pages.data_page(chaosnli)
+    for name in ("ocnli", "lewidi2023", "default"):
+        assert "declares aliases" not in pages.data_page(load_edition(REPO / "editions" / name))
+    aliased = dataclasses.replace(
+        chaosnli.tracks[1], label_aliases=(("ent", "entailment"), ("con", "contradiction"))
+    )
+    text = pages.data_page(dataclasses.replace(chaosnli, tracks=[aliased]))
+    assert "(such as ent and con for entailment and contradiction)" in text
