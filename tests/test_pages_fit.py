@@ -446,3 +446,16 @@ def test_the_label_policy_speaks_of_aliases_only_where_a_track_declares_some():
     )
     text = pages.data_page(dataclasses.replace(chaosnli, tracks=[aliased]))
     assert "(such as ent and con for entailment and contradiction)" in text
+
+
+def test_the_data_page_names_the_other_file_names_and_the_json_record_files_the_readers_accept():
+    """OCNLI's nli track also reads CLUE's ocnli*_predict.json, and every track JSON lines or one
+    JSON array of records: its Data page says so (names a paragraph describes are not repeated)."""
+    ocnli = pages.data_page(load_edition(REPO / "editions" / "ocnli"))
+    assert "also accepts these file names: `ocnli*_predict.json` (read as `nli.tsv`)" in ocnli
+    assert Templates().fill("data/json_records") in ocnli
+    lewidi2023 = pages.data_page(load_edition(REPO / "editions" / "lewidi2023"))
+    assert "also accepts these file names" not in lewidi2023  # its results files' own paragraph
+    listed = [dict(title=name, file=f"pages/{name}.md") for name in ("data", "evaluation", "terms")]
+    readme = pages.render(load_edition(REPO / "editions" / "ocnli"), NO_LOCAL, {}, listed, "x")
+    assert Templates().fill("data/json_records") in readme

@@ -204,6 +204,7 @@ def render(
         checked_sample=LOCAL_SAMPLE if score.local_items else PRACTICE_SAMPLE,
         samples=_samples(prose, score, sample_baseline),
         other_names=_other_names(prose, edition),
+        json_records=prose.fill("data/json_records"),
         checks=_kind_checks(prose, edition),
         formats=kind_formats(prose, edition)
         + _paragraphs(_alignment_paragraphs(prose, edition) + label_policy(prose, edition)),
@@ -241,31 +242,46 @@ def _other_names(prose: Templates, edition: Edition) -> str:
     """The tracks' other accepted file names, each with the track files it is read as, and the
     layout of those in LeWiDi 2023's (``results_tsv``), which have no ids; then the paragraph on a
     JSON prediction document where tracks take one (``_json_document``)."""
-    names = dict.fromkeys(name for t in edition.tracks for name in t.file_names[1:])
-    files = [
-        [f"`{t.file_names[0]}`" for t in edition.tracks if n in t.file_names[1:]] for n in names
-    ]
-    listed_names = ", ".join(f"`{n}` (read as {' and '.join(f)})" for n, f in zip(names, files))
-    paragraphs = [prose.fill("kit_readme/other_names", names=listed_names)] if names else []
+    paragraphs = _other_names_sentence(prose, edition)
     layout = [f"`{name}`" for name in layout_files(edition.tracks)]  # no ids: said here too
     if paragraphs and layout:
         paragraphs[0] += " " + prose.fill("kit_readme/results_layout", files=listed(layout))
     return _paragraphs(paragraphs + _json_document(prose, edition))
 
 
+def _other_names_sentence(
+    prose: Templates, edition: Edition, told: Sequence[str] = ()
+) -> list[str]:
+    """The sentence on the tracks' other accepted file names (``kit_readme/other_names``), each
+    with the track files it is read as, but those in ``told`` (described by another paragraph);
+    none when no other name is left."""
+    other = [name for t in edition.tracks for name in t.file_names[1:] if name not in told]
+    names = dict.fromkeys(other)
+    files = [
+        [f"`{t.file_names[0]}`" for t in edition.tracks if n in t.file_names[1:]] for n in names
+    ]
+    listed_names = ", ".join(f"`{n}` (read as {' and '.join(f)})" for n, f in zip(names, files))
+    return [prose.fill("kit_readme/other_names", names=listed_names)] if names else []
+
+
 def _json_document(prose: Templates, edition: Edition) -> list[str]:
     """The paragraph on ChaosNLI's prediction document, with the file names its tracks take it by
-    (``formats.archive.document_tracks``), when a part of such tracks has a soft-label track (the
-    document's probabilities); else none: a label track's JSON name is another task's file (CLUE's
-    ``ocnli_50k_predict.json``, JSON lines of labels), which its own note describes."""
+    (``_document_names``); none where no track takes one."""
+    if not (patterns := _document_names(edition)):
+        return []
+    return [prose.fill("data/json_document", files=" or ".join(f"`{p}`" for p in patterns))]
+
+
+def _document_names(edition: Edition) -> list[str]:
+    """The names of ChaosNLI's prediction document the tracks take (``formats.archive.
+    document_tracks``) where a part of such tracks has a soft-label track (the document's
+    probabilities); else none: a label track's JSON name is another task's file (CLUE's
+    ``ocnli_50k_predict.json``, JSON lines of labels), which the other names' sentence lists."""
     parts = document_tracks(edition.tracks).values()
     # a soft-label kind's values are probability distributions
     soft_parts = [p for p in parts if any(kinds.of(t).value_type is DISTRIBUTION for t in p)]
     tracks = [t for part in soft_parts for t in part]
-    patterns = dict.fromkeys(p for t in tracks for p in t.files if p.lower().endswith(".json"))
-    if not patterns:
-        return []
-    return [prose.fill("data/json_document", files=" or ".join(f"`{p}`" for p in patterns))]
+    return list(dict.fromkeys(p for t in tracks for p in t.files if p.lower().endswith(".json")))
 
 
 def score_titles(tracks, primary: str) -> list[tuple[str, str]]:
@@ -414,14 +430,17 @@ def data_page(edition: Edition, untrained: Sequence[str] = ()) -> str:
     if files := layout_files(edition.tracks):
         given = [f"`{name}`: " + ", ".join(f"`{i}`" for i in ids) for name, ids in files.items()]
         notes.append(prose.fill("data/results_layout", files="; ".join(given)))
+    told = [*files, *_document_names(edition)]  # the paragraphs below describe those
     notes += (
-        _json_document(prose, edition)
+        _other_names_sentence(prose, edition, told)
+        + _json_document(prose, edition)
         + label_policy(prose, edition)
         + _gold_sources(prose, edition)
     )
     disagreement = any(kind.lists_annotators for kind in present)
     page = prose.fill(
         "data",
+        json_records=prose.fill("data/json_records"),
         untrained=train,
         annotators=", " + prose.fill("data/annotators") if disagreement else "",
         tracks="\n".join(_track_row(prose, t) for t in edition.tracks),
