@@ -459,3 +459,16 @@ def test_the_data_page_names_the_other_file_names_and_the_json_record_files_the_
     listed = [dict(title=name, file=f"pages/{name}.md") for name in ("data", "evaluation", "terms")]
     readme = pages.render(load_edition(REPO / "editions" / "ocnli"), NO_LOCAL, {}, listed, "x")
     assert Templates().fill("data/json_records") in readme
+
+
+def test_the_lewidi2023_overview_says_a_hard_tracks_only_team_is_last_by_the_primary_score():
+    """A team entering the hard tracks only gets every soft track's worst value (missing: worst), so
+    the Overview tells it to compare hard-track results in their own columns."""
+    edition = load_edition(REPO / "editions" / "lewidi2023")
+    text = " ".join((edition.folder / "pages" / "overview.md").read_text().split())
+    assert edition.primary_rule.missing == "worst"
+    assert not any(t.primary for t in edition.tracks if t.id.endswith("_hard"))
+    assert (
+        "**a team that enters the hard tracks only** is placed on the leaderboard by every" in text
+    )
+    assert "compare those in the four hard-track columns" in text
