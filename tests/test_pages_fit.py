@@ -472,3 +472,18 @@ def test_the_lewidi2023_overview_says_a_hard_tracks_only_team_is_last_by_the_pri
         "**a team that enters the hard tracks only** is placed on the leaderboard by every" in text
     )
     assert "compare those in the four hard-track columns" in text
+
+
+def test_the_cross_entropy_range_shows_its_lower_end_as_0_not_a_floating_artefact():
+    """Cross-entropy's lower end is -ln(1 - 1e-12 + 1e-9), about -1e-9: pages and the terminal show
+    it as 0 (the range checks still read the exact bound)."""
+    from codajudge.report import score_meanings
+    from codajudge.spec import spec_from_dict
+
+    assert get_metric("cross_entropy").bounds(2)[0] < 0
+    edition = load_edition(REPO / "editions" / "lewidi2023")
+    assert "| lower is better | 0 to 20.7223 |" in pages.evaluation_page(edition, NO_LOCAL)
+    raw = {"edition": "l", "phase": "evaluation", "tracks": [t.to_dict() for t in edition.tracks]}
+    meanings = score_meanings(spec_from_dict(raw, "task.json"))
+    assert meanings["primary"] == "lower is better, 0 to 20.72"
+    assert meanings["armis_soft_cross_entropy"] == "lower is better, 0 to 20.72"

@@ -535,7 +535,7 @@ def _primary_tracks(prose: Templates, edition: Edition, template: str) -> list[s
 def _metric_fields(name: str, *tracks) -> dict[str, str]:
     """A metric's title and the bounds of its range (for the most labels ``tracks`` have)."""
     metric = get_metric(name)
-    lower, upper = metric.bounds(max((len(t.labels) for t in tracks), default=0))
+    lower, upper = metric.shown_bounds(max((len(t.labels) for t in tracks), default=0))
     return {"metric": metric.title, "lower": f"{lower:g}", "upper": f"{upper:g}"}
 
 
