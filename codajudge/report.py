@@ -29,6 +29,7 @@ import numpy as np
 
 from . import __version__, kinds, plots
 from .metrics import get as get_metric
+from .metrics.base import shown_end
 from .errors import counted, plural
 from .formats.textfile import safe_display
 from .formats.values import is_finite_number
@@ -124,7 +125,7 @@ def _meaning(scored: list[tuple], counted=lambda track, value: value) -> str:
     (one direction: the primary tracks share theirs), each end as ``counted(track, value)`` counts
     it (the primary score's ``as_counted``; by default as it is)."""
     ends = [[counted(t, end) for end in get_metric(m).bounds(len(t.labels))] for t, m in scored]
-    low, high = (float(np.mean(side)) for side in zip(*ends))
+    low, high = (shown_end(float(np.mean(side))) for side in zip(*ends))
     return f"{get_metric(scored[0][1]).direction} is better, {low:.4g} to {high:.4g}"
 
 
@@ -339,7 +340,7 @@ def _score_table(tr, spec, baselines: dict[str, dict[str, float]]) -> str:
     rows = []
     for m, v in tr.scores.items():
         metric = get_metric(m)
-        lo, hi = metric.bounds(len(tr.track.labels))
+        lo, hi = metric.shown_bounds(len(tr.track.labels))
         row = [_e(metric.title), f"<b>{_fmt(v)}</b>"]
         if public:
             iv = intervals.get(m)

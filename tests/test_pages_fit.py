@@ -47,7 +47,9 @@ def test_the_kit_readme_describes_the_editions_kinds_only_as_the_data_page_does(
         readme = pages.render(edition, NO_LOCAL, {}, listed, "cosine_bow")
         formats = pages.kind_formats(Templates.of(edition.folder), edition)
         assert formats in readme and formats in pages.data_page(edition)
-    assert Templates().fill("data/labels") in readme  # the default edition's labelled tracks
+    assert (
+        Templates().fill("data/labels", aliases="") in readme
+    )  # the default edition's labelled tracks
     sts_readme = pages.render(sts_only([1, 5]), NO_LOCAL, {}, listed, "cosine_bow")
     for other in ("classification", "soft label", "perspectivist", "**Labels.**"):
         assert other not in sts_readme
@@ -175,11 +177,12 @@ def test_a_metric_registered_for_a_kind_changes_no_edition_that_does_not_name_it
 
 
 def test_the_data_page_states_the_label_policy_where_tracks_have_labels():
-    POLICY_TEXT = Templates().fill("data/labels")
+    POLICY_TEXT = Templates().fill("data/labels", aliases="")
 
     assert POLICY_TEXT not in pages.data_page(sts_only())
+    assert POLICY_TEXT in pages.data_page(load_edition(REPO / "editions" / "ocnli"))
     chaosnli = pages.data_page(load_edition(REPO / "editions" / "chaosnli"))
-    assert chaosnli.count(POLICY_TEXT) == 1
+    assert chaosnli.count("**Labels.**") == 1
     assert "| entailment (or e), neutral (or n), contradiction (or c) |" in chaosnli
 
 
@@ -414,3 +417,73 @@ def test_the_lewidi2025_overview_says_how_a_team_entering_one_task_is_ordered_an
     assert "`codajudge rank`" in text and "by their mean rank over the four datasets" in text
     for title in groups:  # "Task A (soft labels)", "Task B (perspectivist)"
         assert f"table for {title}" in text or f"one for {title}" in text, title
+
+
+def test_the_no_majority_edge_case_follows_where_the_hard_gold_comes_from():
+    """Classification items without a majority are unscored only where the kit computes the
+    majority (or the release leaves items without one): not when the release gives every label."""
+    edge = Templates().fill("kinds/classification_edge_cases")
+    edition = load_edition(REPO / "editions" / "lewidi2023")
+    assert edge not in pages.evaluation_page(edition, NO_LOCAL)  # hard_gold: release
+    recomputed = {k: {**v, "hard_gold": "majority"} for k, v in edition.datasets.items()}
+    majority = dataclasses.replace(edition, datasets=recomputed)
+    assert edge in pages.evaluation_page(majority, NO_LOCAL)
+    assert edge not in pages.evaluation_page(load_edition(REPO / "editions" / "chaosnli"), NO_LOCAL)
+    # OCNLI's release marks items without a majority ("-"): they are not scored
+    assert edge in pages.evaluation_page(load_edition(REPO / "editions" / "ocnli"), NO_LOCAL)
+
+
+def test_the_label_policy_speaks_of_aliases_only_where_a_track_declares_some():
+    """The aliases sentence, with the edition's own aliases as its example, where a track declares
+    aliases (ChaosNLI's e, n, c); none where no track does (OCNLI, whose Overview says so)."""
+    said = "Where a track declares aliases (such as e, n and c for entailment, neutral and"
+    chaosnli = load_edition(REPO / "editions" / "chaosnli")
+    assert said in pages.data_page(chaosnli)
+    for name in ("ocnli", "lewidi2023", "default"):
+        assert "declares aliases" not in pages.data_page(load_edition(REPO / "editions" / name))
+    aliased = dataclasses.replace(
+        chaosnli.tracks[1], label_aliases=(("ent", "entailment"), ("con", "contradiction"))
+    )
+    text = pages.data_page(dataclasses.replace(chaosnli, tracks=[aliased]))
+    assert "(such as ent and con for entailment and contradiction)" in text
+
+
+def test_the_data_page_names_the_other_file_names_and_the_json_record_files_the_readers_accept():
+    """OCNLI's nli track also reads CLUE's ocnli*_predict.json, and every track JSON lines or one
+    JSON array of records: its Data page says so (names a paragraph describes are not repeated)."""
+    ocnli = pages.data_page(load_edition(REPO / "editions" / "ocnli"))
+    assert "also accepts these file names: `ocnli*_predict.json` (read as `nli.tsv`)" in ocnli
+    assert Templates().fill("data/json_records") in ocnli
+    lewidi2023 = pages.data_page(load_edition(REPO / "editions" / "lewidi2023"))
+    assert "also accepts these file names" not in lewidi2023  # its results files' own paragraph
+    listed = [dict(title=name, file=f"pages/{name}.md") for name in ("data", "evaluation", "terms")]
+    readme = pages.render(load_edition(REPO / "editions" / "ocnli"), NO_LOCAL, {}, listed, "x")
+    assert Templates().fill("data/json_records") in readme
+
+
+def test_the_lewidi2023_overview_says_a_hard_tracks_only_team_is_last_by_the_primary_score():
+    """A team entering the hard tracks only gets every soft track's worst value (missing: worst), so
+    the Overview tells it to compare hard-track results in their own columns."""
+    edition = load_edition(REPO / "editions" / "lewidi2023")
+    text = " ".join((edition.folder / "pages" / "overview.md").read_text().split())
+    assert edition.primary_rule.missing == "worst"
+    assert not any(t.primary for t in edition.tracks if t.id.endswith("_hard"))
+    assert (
+        "**a team that enters the hard tracks only** is placed on the leaderboard by every" in text
+    )
+    assert "compare those in the four hard-track columns" in text
+
+
+def test_the_cross_entropy_range_shows_its_lower_end_as_0_not_a_floating_artefact():
+    """Cross-entropy's lower end is -ln(1 - 1e-12 + 1e-9), about -1e-9: pages and the terminal show
+    it as 0 (the range checks still read the exact bound)."""
+    from codajudge.report import score_meanings
+    from codajudge.spec import spec_from_dict
+
+    assert get_metric("cross_entropy").bounds(2)[0] < 0
+    edition = load_edition(REPO / "editions" / "lewidi2023")
+    assert "| lower is better | 0 to 20.7223 |" in pages.evaluation_page(edition, NO_LOCAL)
+    raw = {"edition": "l", "phase": "evaluation", "tracks": [t.to_dict() for t in edition.tracks]}
+    meanings = score_meanings(spec_from_dict(raw, "task.json"))
+    assert meanings["primary"] == "lower is better, 0 to 20.72"
+    assert meanings["armis_soft_cross_entropy"] == "lower is better, 0 to 20.72"

@@ -289,7 +289,7 @@ def _report():
 def test_markdown_table_marks_the_best_group_and_lists_failures():
     text = render_markdown(_report())
     assert text.splitlines()[2] == "Reproduce with: `" + _report().settings.command + "`"
-    assert "| Rank | System | Primary score \\(×100\\) | STS en-en: Pearson r \\(×100\\) |" in text
+    assert "| Rank | System | Primary score (×100) | STS en-en: Pearson r (×100) |" in text
     assert "| 1 | team\\_a&amp;b | 81.23 | **81.23**\\* (1) |" in text
     assert "| 1 | x\\|y | 80.00 | 80.00\\* (1) |" in text
     assert "| 3 | z | 50.00 | 50.00 (3) |" in text
@@ -470,10 +470,10 @@ def test_markdown_shows_hostile_names_as_text():
     for raw in ("<img", "<b>", "<script>", "<iframe>", "**bold**", "[l](", "`code`"):
         assert raw not in text, raw
     assert (
-        "&lt;img src=x onerror=alert\\(1\\)&gt;" in text
-        and "\\*\\*bold\\*\\* \\[l\\]\\(http://x\\)" in text
+        "&lt;img src=x onerror=alert(1)&gt;" in text
+        and "\\*\\*bold\\*\\* \\[l\\](http://x)" in text
     )
-    assert "+1 \\| @SUM\\(A1\\)" in text and "\\`code\\` \\$x\\$" in text
+    assert "+1 \\| @SUM(A1)" in text and "\\`code\\` \\$x\\$" in text
     assert "``sig`x` # injected``" in text  # the signature stays one code span on one line
     lines = text.splitlines()
     assert not any(
@@ -820,7 +820,7 @@ def test_command_refuses_no_resamples_for_a_bootstrap_test(small_phase, capsys):
         "found 2 tracks tested by it (--test bootstrap): sim, soft." in err and "scoring" not in err
     )
     assert rank_main(args) == 0  # Williams' test and Wilcoxon's draw nothing
-    assert "No intervals \\(0 resamples\\)" in (out / "ranking.md").read_text()
+    assert "No intervals (0 resamples)" in (out / "ranking.md").read_text()
 
 
 def test_outputs_get_the_mode_of_a_new_file_under_the_umask(small_phase):
@@ -1819,7 +1819,7 @@ def test_a_track_of_few_items_is_ranked_by_the_exact_permutation_test(tmp_path):
     assert float(no_draws["reversed"]["p_vs_best"]) == p_value
     assert "5 items: the exact paired permutation test (all 2^5 swaps" in rows["best"]["note"]
     markdown = (out / "ranking.md").read_text()
-    assert "\\(exact paired permutation test, two-sided, alpha 0.05\\)" in markdown
+    assert "(exact paired permutation test, two-sided, alpha 0.05)" in markdown
     assert "Note: 5 items: the exact paired permutation test" in markdown
 
 
@@ -2071,3 +2071,13 @@ def test_the_readme_says_the_paper_s_overall_table_leaves_out_the_per_track_rank
     markdown, latex = render_markdown(report), render_latex(report)
     overall_md = markdown[markdown.index("## Overall") : markdown.index("## STS en-en")]
     assert "(3) |" in overall_md and "0.5000 (3)" not in latex and "50.00 (3)" not in latex
+
+
+def test_markdown_escapes_parentheses_only_where_they_could_make_a_link():
+    """A title's "(SemEval-2023 Task 11, re-run)" and a column's "(×100)" stay as written: "( )"
+    mean something only after a link's "]", which is escaped."""
+    from codajudge.stats.markdown import _md
+
+    title = "LeWiDi 2023 (SemEval-2023 Task 11, re-run)"
+    assert _md(title) == title and _md("Primary score (×100)") == "Primary score (×100)"
+    assert _md("[l](http://x) ![i](y)") == "\\[l\\](http://x) \\!\\[i\\](y)"

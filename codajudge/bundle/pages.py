@@ -24,7 +24,7 @@ from ..baselines.interface import IMAGE_PACKAGES
 from ..errors import plural
 from ..formats.archive import document_tracks
 from ..formats.results_tsv import layout_files
-from ..importers import gold_choices
+from ..importers import gold_choices, labels_given
 from ..metrics import get as get_metric
 from ..metrics.disagreement import ROUNDED
 from ..spec import BASELINE, NORMALISED
@@ -204,6 +204,7 @@ def render(
         checked_sample=LOCAL_SAMPLE if score.local_items else PRACTICE_SAMPLE,
         samples=_samples(prose, score, sample_baseline),
         other_names=_other_names(prose, edition),
+        json_records=prose.fill("data/json_records"),
         checks=_kind_checks(prose, edition),
         formats=kind_formats(prose, edition)
         + _paragraphs(_alignment_paragraphs(prose, edition) + label_policy(prose, edition)),
@@ -241,31 +242,46 @@ def _other_names(prose: Templates, edition: Edition) -> str:
     """The tracks' other accepted file names, each with the track files it is read as, and the
     layout of those in LeWiDi 2023's (``results_tsv``), which have no ids; then the paragraph on a
     JSON prediction document where tracks take one (``_json_document``)."""
-    names = dict.fromkeys(name for t in edition.tracks for name in t.file_names[1:])
-    files = [
-        [f"`{t.file_names[0]}`" for t in edition.tracks if n in t.file_names[1:]] for n in names
-    ]
-    listed_names = ", ".join(f"`{n}` (read as {' and '.join(f)})" for n, f in zip(names, files))
-    paragraphs = [prose.fill("kit_readme/other_names", names=listed_names)] if names else []
+    paragraphs = _other_names_sentence(prose, edition)
     layout = [f"`{name}`" for name in layout_files(edition.tracks)]  # no ids: said here too
     if paragraphs and layout:
         paragraphs[0] += " " + prose.fill("kit_readme/results_layout", files=listed(layout))
     return _paragraphs(paragraphs + _json_document(prose, edition))
 
 
+def _other_names_sentence(
+    prose: Templates, edition: Edition, told: Sequence[str] = ()
+) -> list[str]:
+    """The sentence on the tracks' other accepted file names (``kit_readme/other_names``), each
+    with the track files it is read as, but those in ``told`` (described by another paragraph);
+    none when no other name is left."""
+    other = [name for t in edition.tracks for name in t.file_names[1:] if name not in told]
+    names = dict.fromkeys(other)
+    files = [
+        [f"`{t.file_names[0]}`" for t in edition.tracks if n in t.file_names[1:]] for n in names
+    ]
+    listed_names = ", ".join(f"`{n}` (read as {' and '.join(f)})" for n, f in zip(names, files))
+    return [prose.fill("kit_readme/other_names", names=listed_names)] if names else []
+
+
 def _json_document(prose: Templates, edition: Edition) -> list[str]:
     """The paragraph on ChaosNLI's prediction document, with the file names its tracks take it by
-    (``formats.archive.document_tracks``), when a part of such tracks has a soft-label track (the
-    document's probabilities); else none: a label track's JSON name is another task's file (CLUE's
-    ``ocnli_50k_predict.json``, JSON lines of labels), which its own note describes."""
+    (``_document_names``); none where no track takes one."""
+    if not (patterns := _document_names(edition)):
+        return []
+    return [prose.fill("data/json_document", files=" or ".join(f"`{p}`" for p in patterns))]
+
+
+def _document_names(edition: Edition) -> list[str]:
+    """The names of ChaosNLI's prediction document the tracks take (``formats.archive.
+    document_tracks``) where a part of such tracks has a soft-label track (the document's
+    probabilities); else none: a label track's JSON name is another task's file (CLUE's
+    ``ocnli_50k_predict.json``, JSON lines of labels), which the other names' sentence lists."""
     parts = document_tracks(edition.tracks).values()
     # a soft-label kind's values are probability distributions
     soft_parts = [p for p in parts if any(kinds.of(t).value_type is DISTRIBUTION for t in p)]
     tracks = [t for part in soft_parts for t in part]
-    patterns = dict.fromkeys(p for t in tracks for p in t.files if p.lower().endswith(".json"))
-    if not patterns:
-        return []
-    return [prose.fill("data/json_document", files=" or ".join(f"`{p}`" for p in patterns))]
+    return list(dict.fromkeys(p for t in tracks for p in t.files if p.lower().endswith(".json")))
 
 
 def score_titles(tracks, primary: str) -> list[tuple[str, str]]:
@@ -287,6 +303,24 @@ def _own_kind_texts(prose: Templates, edition: Edition, part: str) -> list[str]:
     """The texts ``kinds/KIND_PART`` of the edition's kinds that have one, in registry order."""
     present = [kind for kind in _kinds(edition) if prose.has(f"kinds/{kind.name}_{part}")]
     return [kind_text(prose, kind, part) for kind in present]
+
+
+def _edge_kinds(prose: Templates, edition: Edition) -> list[kinds.Kind]:
+    """The edition's kinds that have edge cases to tell (``kinds/KIND_edge_cases``), less a kind
+    whose gold is a label (an item without a majority is not scored) where every dataset of its
+    tracks has each item's label given by its release (``importers.labels_given``)."""
+    return [
+        kind
+        for kind in _kinds(edition)
+        if prose.has(f"kinds/{kind.name}_edge_cases")
+        and not ("label" in kind.gold_fields and _labels_given(edition, kind))
+    ]
+
+
+def _labels_given(edition: Edition, kind: kinds.Kind) -> bool:
+    """Whether every dataset of the tracks of ``kind`` gives each item its gold label."""
+    datasets = {t.dataset for t in edition.tracks if kinds.of(t) is kind}
+    return all(labels_given(edition.datasets.get(name, {})) for name in datasets)
 
 
 def _with_aliases(prose: Templates, t, label: str) -> str:
@@ -341,8 +375,16 @@ def _multilabel_layouts(prose: Templates, edition: Edition, kind: kinds.Kind) ->
 
 
 def label_policy(prose: Templates, edition: Edition) -> list[str]:
-    """The label policy (``data/labels``) where a kind of the edition's tracks has labels."""
-    return [prose.fill("data/labels")] if any(kind.has_labels for kind in _kinds(edition)) else []
+    """The label policy (``data/labels``) where a kind of the edition's tracks has labels, with the
+    sentence on aliases (``data/label_aliases``) where a track declares some, its first three as
+    the example."""
+    if not any(kind.has_labels for kind in _kinds(edition)):
+        return []
+    pairs = list(dict.fromkeys(pair for t in edition.tracks for pair in t.label_aliases))[:3]
+    aliases = listed([alias for alias, _ in pairs])
+    labels = listed([label for _, label in pairs])
+    said = " " + prose.fill("data/label_aliases", aliases=aliases, labels=labels) if pairs else ""
+    return [prose.fill("data/labels", aliases=said)]
 
 
 def _paragraphs(texts: list[str]) -> str:
@@ -388,14 +430,17 @@ def data_page(edition: Edition, untrained: Sequence[str] = ()) -> str:
     if files := layout_files(edition.tracks):
         given = [f"`{name}`: " + ", ".join(f"`{i}`" for i in ids) for name, ids in files.items()]
         notes.append(prose.fill("data/results_layout", files="; ".join(given)))
+    told = [*files, *_document_names(edition)]  # the paragraphs below describe those
     notes += (
-        _json_document(prose, edition)
+        _other_names_sentence(prose, edition, told)
+        + _json_document(prose, edition)
         + label_policy(prose, edition)
         + _gold_sources(prose, edition)
     )
     disagreement = any(kind.lists_annotators for kind in present)
     page = prose.fill(
         "data",
+        json_records=prose.fill("data/json_records"),
         untrained=train,
         annotators=", " + prose.fill("data/annotators") if disagreement else "",
         tracks="\n".join(_track_row(prose, t) for t in edition.tracks),
@@ -490,7 +535,7 @@ def _primary_tracks(prose: Templates, edition: Edition, template: str) -> list[s
 def _metric_fields(name: str, *tracks) -> dict[str, str]:
     """A metric's title and the bounds of its range (for the most labels ``tracks`` have)."""
     metric = get_metric(name)
-    lower, upper = metric.bounds(max((len(t.labels) for t in tracks), default=0))
+    lower, upper = metric.shown_bounds(max((len(t.labels) for t in tracks), default=0))
     return {"metric": metric.title, "lower": f"{lower:g}", "upper": f"{upper:g}"}
 
 
@@ -514,7 +559,7 @@ def evaluation_page(edition: Edition, score: LocalScore) -> str:
     """``score``: what the starting kit can score (``LocalScore``), whose local phase shows what a
     public-gold phase shows."""
     prose = Templates.of(edition.folder)
-    edges = _own_kind_texts(prose, edition, "edge_cases")
+    edges = [kind_text(prose, kind, "edge_cases") for kind in _edge_kinds(prose, edition)]
     if any(metric in ROUNDED for t in edition.tracks for metric in t.metrics):
         edges.append(prose.fill("evaluation/lewidi_rounding"))
     notes = [prose.fill("evaluation/edge_cases", edge_cases=" ".join(edges))] if edges else []

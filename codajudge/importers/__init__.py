@@ -179,6 +179,21 @@ def gold_choices(source: dict) -> list[tuple[str, dict[str, str]]]:
     return getattr(module, "gold_choices", lambda _: [])(source)
 
 
+def labels_given(source: dict) -> bool:
+    """Whether every item of the dataset has a gold ``label`` given by its release (never null,
+    as a hard label with ties broken by the organisers): the importer's own ``labels_given`` for
+    each source the dataset reads (``sources_read``); False (some item may have no majority, and
+    is not scored) for an importer that states none."""
+    return all(_importer_of(sub, "labels_given", False) for sub, _ in sources_read(source))
+
+
+def _importer_of(source: dict, name: str, default):
+    """The importer's own function ``name`` of ``source``, applied to it; ``default`` when the
+    importer has none."""
+    module = importlib.import_module(f"{__name__}.{source.get('importer', 'kit')}")
+    return getattr(module, name, lambda _: default)(source)
+
+
 def load_split(
     source: dict, root: Path, split: str, where: str = "datasets", labels: LabelSet | None = None
 ) -> list[dict]:

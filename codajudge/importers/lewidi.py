@@ -345,6 +345,12 @@ def gold_choices(source: dict) -> list[tuple[str, dict[str, str]]]:
     return parts
 
 
+def labels_given(source: dict) -> bool:
+    """Whether every item's ``label`` is the release's ``hard_label`` (``hard_gold: release``, ties
+    broken by the organisers), never null as the recomputed majority is on a tie."""
+    return source.get("hard_gold") == "release"
+
+
 def _add_gold(item: dict, record: dict, dataset: Dataset, source: dict, at: PlacedProblems) -> None:
     """Add the item's ``distribution`` (``soft_gold: release``: the release's ``soft_label``) and
     ``label`` (``hard_gold``) as the source chooses, and check the released soft label against the

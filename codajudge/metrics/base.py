@@ -80,6 +80,12 @@ def mean_from_sums(sums, n):
         return np.asarray(sums, dtype=float)[..., 0] / np.asarray(n, dtype=float)
 
 
+def shown_end(value: float) -> float:
+    """A range's end as pages and reports show it: to 6 decimals, so that a floating artefact
+    reads as the value meant (about -1e-9 as 0; -0.0 + 0.0 is 0.0)."""
+    return round(value, 6) + 0.0
+
+
 @dataclass(frozen=True)
 class Metric:
     """A registered metric: its direction, range, the two functions that compute it, and the facts
@@ -173,6 +179,12 @@ class Metric:
             )
         upper = self.upper(n_labels) if callable(self.upper) else self.upper
         return float(self.lower), float(upper)
+
+    def shown_bounds(self, n_labels: int = 0) -> tuple[float, float]:
+        """``bounds`` as pages and reports show them: each end to 6 decimals, so that a floating
+        artefact reads as the value meant (cross-entropy's lower end -ln(1 - 1e-12 + 1e-9), about
+        -1e-9, as 0); checks read ``bounds``."""
+        return tuple(map(shown_end, self.bounds(n_labels)))
 
     def worst(self, n_labels: int = 0) -> float:
         """The range's lower end where higher is better, else its upper end."""

@@ -10,8 +10,9 @@ from . import tables
 
 #: Characters CommonMark/GFM give a meaning to inside a line (emphasis, code, links, images, table
 #: cells, strikethrough, headings, math), each made literal by a backslash, and ``& < > "`` as HTML
-#: entities. ("+ - ." only matter at the start of a line, where no value is ever written.)
-MARKDOWN_ESCAPES = {ord(ch): "\\" + ch for ch in "\\`*_{}[]()#!|~$"}
+#: entities. ("+ - ." only matter at the start of a line, where no value is ever written; "( )"
+#: only after a link's "]", which is escaped, so that "(×100)" stays as written.)
+MARKDOWN_ESCAPES = {ord(ch): "\\" + ch for ch in "\\`*_{}[]#!|~$"}
 MARKDOWN_ESCAPES.update({ord("&"): "&amp;", ord("<"): "&lt;", ord(">"): "&gt;", ord('"'): "&quot;"})
 
 
