@@ -325,18 +325,45 @@ def with_phase_hint(
 
 #: File names of other benchmarks' test-set submissions, each with the test set's item ids (CLUE's
 #: OCNLI test file has ids 0..2999, as OCNLI's dev set has): on a phase whose ids are all among
-#: them, such a file is scored, at chance, against the wrong items, so its name is warned about.
+#: them, such a file is scored, at chance, against the wrong items, so its name is warned about
+#: when its agreement with the gold is near chance too (a file of this phase's items is not).
 TEST_SUBMISSIONS = {
     "ocnli_50k_predict.json": ("CLUE's OCNLI test set (its leaderboard's file)", range(3000))
 }
+#: How far above chance agreement a foreign file's agreement may be: this many standard errors of
+#: uniform guessing (3 labels on 3000 items: 0.026), or this share of the way from chance to all
+#: items, whichever is more (a tenth: 0.4 for 3 labels, above a foreign file's agreement where one
+#: label is more frequent, as OCNLI dev's neutral at 0.374; a model of this phase's items scores
+#: far above, as a weak one at 0.55).
+CHANCE_ERRORS, CHANCE_SHARE = 3, 0.1
 
 
-def test_submission_warning(file_name: str, ids: Iterable[str]) -> str | None:
+def near_chance(agreement: float | None, labels: int, items: int) -> bool:
+    """Whether ``agreement`` (the share of the scored items, about ``items``, whose predicted label
+    is the gold's) is within ``CHANCE_ERRORS``/``CHANCE_SHARE`` of uniform guessing among ``labels``
+    labels (the gold's own frequencies are not used: the note tells no more than the score); False
+    when it is not measured (None: a kind without one label an item)."""
+    if agreement is None or labels < 2 or items < 1:
+        return False
+    chance = 1.0 / labels
+    margin = max(
+        CHANCE_ERRORS * (chance * (1.0 - chance) / items) ** 0.5, CHANCE_SHARE * (1 - chance)
+    )
+    return agreement <= chance + margin
+
+
+def test_submission_warning(
+    file_name: str, ids: Iterable[str], agreement: float | None, labels: int
+) -> str | None:
     """The warning for a file named as another benchmark's test-set submission on a phase whose
-    item ``ids`` are all that test set's ids, else None."""
+    item ``ids`` are all that test set's ids and whose ``agreement`` with the gold is near chance
+    (``near_chance`` among ``labels`` labels), else None."""
     name = PurePosixPath(file_name).name
     benchmark, test_ids = TEST_SUBMISSIONS.get(name.lower(), (None, ()))
+    ids = list(ids)
     if benchmark is None or not set(ids) <= set(map(str, test_ids)):
+        return None
+    if not near_chance(agreement, labels, len(ids)):
         return None
     return (
         f"{name} is the name of the submission file for {benchmark}, whose item ids coincide "
