@@ -260,15 +260,17 @@ class OtherPhases:
         return {phase: frozenset(ids.get(self.dataset, ())) for phase, ids in self.phases.items()}
 
     def __call__(self, heads: Sequence[str]) -> str | None:
-        """The hint for a file whose first ids (``heads``; the first of several may be a header's)
-        are all ids of another phase's items of the track's dataset, else None (``repeated_value``:
-        a column repeating one value holds no ids)."""
+        """The hint for a file most of whose first ids (``heads``; the first of several may be a
+        header's) are ids of another phase's items of the track's dataset, else None: a majority,
+        as a few of them may be this phase's ids too (OCNLI's practice ids 0..50k, 98 of them dev's
+        0..2999); ``repeated_value``: a column repeating one value holds no ids."""
         if repeated_value(heads[:IDS_LOOKED_UP]):
             return None
         looked_up = [id_hash(head) for head in heads[:IDS_LOOKED_UP]]
         for phase, known in self.ids.items():
             header = len(looked_up) > 1 and looked_up[0] not in known
-            if looked_up and all(h in known for h in looked_up[header:]):
+            rest = looked_up[header:]
+            if rest and 2 * sum(h in known for h in rest) > len(rest):
                 return f"{OTHER_PHASE_WORDS.format(phase)}; {FIX.format(self.dataset)}"
         return None
 
@@ -296,13 +298,14 @@ class OtherPhases:
         )
 
     def of_file(self, path: Path, own_ids: Iterable[str]) -> str | None:
-        """The hint for a file refused before its ids were read (too many lines, say), from the
-        ids of its first lines; none when any field of those lines is an id of this phase's
+        """The hint for a refused file (too many lines, unknown ids, say), from the ids of its first
+        lines; none when half of those lines or more have a field that is an id of this phase's
         (``own_ids``): the file has this phase's items, in another column (after an index, say)."""
         data = read_head(path, HEAD_BYTES)
         lines = (data or b"").decode("utf-8", "replace").splitlines()[: IDS_LOOKED_UP + 1]
-        fields = {field.strip(" \"'") for line in lines for field in _FIELDS.split(line)}
-        if not fields.isdisjoint(own_ids):
+        own = set(own_ids)
+        fields = ({field.strip(" \"'") for field in _FIELDS.split(line)} for line in lines)
+        if 2 * sum(not own.isdisjoint(line) for line in fields) >= len(lines):
             return None
         found = (_JSON_ID.match(line) or _FIRST_FIELD.match(line) for line in lines)
         heads = [m.group(1) for m in found if m]
