@@ -887,3 +887,21 @@ def test_a_file_of_another_tracks_values_names_that_tracks_file(
         f"The file seems to hold the values of track {other.id!r}: write them in {other.id}.tsv, "
         f"and in this file this track's values, such as {example}"
     )
+
+
+def test_labels_refused_for_different_fixes_get_each_fix_once(tmp_path):
+    """A model's labels alternating between 1 and 'Entailment' (a class index, a label in another
+    case): one problem on 6 lines whose hint gives both fixes, each named once, with its value."""
+    path = tmp_path / "f.tsv"
+    values = ["1", "Entailment", "2", "Neutral", "1", "Entailment"]
+    path.write_text("".join(f"i{k}\t{v}\n" for k, v in enumerate(values)), encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "f.tsv", gold_of(NLI, 6), tracks=[NLI])
+    message = str(error.value)
+    assert "label outside the track's label set, on 6 lines" in message
+    assert message.count("abels are names, not class indices") == 1
+    assert message.count("labels are matched exactly") == 1
+    assert message.endswith(
+        "your model's own label order may differ); for 'Entailment' on line 2, labels are matched "
+        "exactly: write 'entailment' (case and spaces count)"
+    )
