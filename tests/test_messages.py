@@ -252,6 +252,31 @@ def test_ids_written_as_floats_are_named_with_the_integer_ids(line, tmp_path):
     )
 
 
+@pytest.mark.parametrize(
+    "written, ids, hint",
+    [
+        (
+            "{k:04d}",
+            "{k}",
+            "Ids padded with zeros ('0998' for the track's '998'): write the ids as",
+        ),
+        ("{k}", "{k:04d}", "Ids without the track's leading zeros ('998' for the track's '0998')"),
+    ],
+    ids=["padded", "unpadded"],
+)
+def test_ids_padded_otherwise_with_zeros_are_named_so(written, ids, hint, tmp_path):
+    """f'{id:04d}' ('0001' for '1') and int(id) ('1' for '0001'): of ids 998 to 1002, the 3 of four
+    digits are the track's as written, the other 2 are told why they are unknown."""
+    path = tmp_path / "f.tsv"
+    numbers = range(998, 1003)
+    path.write_text("".join(written.format(k=k) + "\tneutral\n" for k in numbers), "utf-8")
+    items = [{"id": ids.format(k=k), "texts": ["a", "b"], "label": "neutral"} for k in numbers]
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "f.tsv", build_gold(NLI, items, "g"))
+    assert "unknown id: not an item of this track, on 2 lines" in str(error.value)
+    assert hint in str(error.value)
+
+
 @pytest.mark.parametrize("line", ["{k}\tneutral", '{{"id": {k}, "label": "neutral"}}'])
 def test_the_release_ids_without_the_tracks_prefix_are_named_so(line, tmp_path):
     """The LeWiDi 2023 kit's ids are ``<split>-<release id>`` (``dev-10``): a file of the release's

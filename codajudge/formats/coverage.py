@@ -73,7 +73,29 @@ def written_ids_hint(head: str, ids: Mapping[str, int]) -> str | None:
     if head.endswith(".0") and head[:-2] in ids:
         fix = 'write integer ids (df["id"].astype(int))'
         return f"ids written as floats ({head!r} for {head[:-2]!r}): {fix}"
-    return None
+    return zero_padded_hint(head, ids)
+
+
+#: The longest id a file's number is padded to with zeros to find it among the track's.
+PADDED_MOST = 12
+
+
+def zero_padded_hint(head: str, ids: Mapping[str, int]) -> str | None:
+    """The hint for ``head``, a number that is an id of ``ids`` once its leading zeros are removed
+    (``0001`` for ``1``) or once zeros are put in front (``1`` for ``0001``), else None."""
+    if not head.isascii() or not head.isdigit():
+        return None
+    stripped = head.lstrip("0") or "0"
+    padded = (head.zfill(width) for width in range(len(head) + 1, PADDED_MOST + 1))
+    meant = next((i for i in (stripped, *padded) if i != head and i in ids), None)
+    if meant is None:
+        return None
+    shown = f"({head!r} for the track's {meant!r})"
+    if len(meant) < len(head):
+        fix = "write the ids as the input file gives them, without leading zeros (not f'{id:04d}')"
+        return f"ids padded with zeros {shown}: {fix}"
+    fix = "write the ids as the input file gives them (its 'id' field, a string: not int(id))"
+    return f"ids without the track's leading zeros {shown}: {fix}"
 
 
 #: The longest leading part of a file's ids (a dataset's or track's name) ``prefixed_ids_hint``
