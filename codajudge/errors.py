@@ -46,6 +46,8 @@ def counted(count: int, singular: str, plural_form: str | None = None) -> str:
 
 #: A problem met on several lines is one message listing its first few lines and item ids.
 MAX_PLACES_SHOWN = 5
+#: The most kinds of fix the hint of one problem met on several values gives (``Problem.kinds``).
+MAX_HINT_KINDS = 3
 
 
 def first_few(texts: Sequence[str], shown: int = MAX_PLACES_SHOWN, sep: str = ", ") -> str:
@@ -89,6 +91,9 @@ class Problem:
     count: int = 1
     lines: tuple[int, ...] = ()
     items: tuple[str, ...] = ()
+    #: the kinds of fix its hint gives (a label's case, a class index): met on values of another
+    #: kind too, the hint gives that kind's fix as well (``joined_hint``); () for a hint of no kind
+    kinds: tuple[str, ...] = ()
 
     @property
     def place(self) -> str:
@@ -148,8 +153,22 @@ class Problem:
         if other.item is not None and other.item not in items:
             items = (*items[:at], other.item, *items[at:])[:MAX_PLACES_SHOWN]
         earlier = None not in (self.line, other.line) and other.line < self.line
-        first = other if earlier else self
-        return replace(first, count=self.count + other.count, lines=lines, items=items)
+        first, later = (other, self) if earlier else (self, other)
+        hint, kinds = first.joined_hint(later)
+        count = self.count + other.count
+        return replace(first, count=count, lines=lines, items=items, hint=hint, kinds=kinds)
+
+    def joined_hint(self, later: Problem) -> tuple[str | None, tuple[str, ...]]:
+        """This problem's hint and kinds, with ``later``'s hint (the same problem on another value)
+        when it is of a kind not given yet, named with its value and place, up to
+        ``MAX_HINT_KINDS`` kinds: labels 'Entailment' and 1 are told both fixes, the case's and
+        the class index's, not the first value's only."""
+        new = [kind for kind in later.kinds if kind not in self.kinds]
+        if not new or not later.hint or len(self.kinds) >= MAX_HINT_KINDS:
+            return self.hint, self.kinds
+        place = f"line {later.line}" if later.line is not None else f"item {later.item!r}"
+        added = f"for {later.found} on {place}, {later.hint}"
+        return (f"{self.hint}; {added}" if self.hint else added), (*self.kinds, *new)
 
 
 class KitError(Exception):

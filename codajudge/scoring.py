@@ -116,6 +116,19 @@ def score_track(gold: GoldTrack, prediction: Prediction, file: str) -> TrackResu
     return TrackResult(gold.track, scores, file, warnings, stats, gold, prediction)
 
 
+def agreement(result: TrackResult) -> float | None:
+    """The share of a track's scored items whose predicted label is the gold's, for a kind with one
+    label an item (a 1-D array of each); else None."""
+    gold, prediction = result.gold, result.prediction
+    if gold is None or prediction is None or isinstance(gold.gold, PerAnnotator):
+        return None
+    truth, values = scored_subset(gold, prediction.values)[:2]
+    same_shape = isinstance(truth, np.ndarray) and np.shape(values) == truth.shape
+    if not same_shape or truth.ndim != 1 or not len(truth):
+        return None
+    return float(np.mean(np.asarray(values) == truth))
+
+
 def primary_score(
     spec: TaskSpec, results: dict[str, TrackResult]
 ) -> tuple[float, dict[str, str], bool]:
@@ -233,7 +246,10 @@ def score_folder(
         if prediction is None:
             continue
         results[track.id] = score_track(gold[track.id], prediction, safe_display(name))
-        foreign = test_submission_warning(name, gold[track.id].ids)
+        labels = len(track.labels)
+        foreign = test_submission_warning(
+            name, gold[track.id].ids, agreement(results[track.id]), labels
+        )
         if foreign:
             results[track.id].warnings.append(foreign)
     refusals.raise_if_any()

@@ -1382,6 +1382,24 @@ def test_ocnli_clues_test_submission_name_is_warned_about(built, tmp_path):
 
 
 @edition_group("ocnli")
+def test_ocnli_clues_test_submission_name_is_not_warned_about_when_it_predicts_this_phase(
+    built, tmp_path
+):
+    """The Overview recommends CLUE's file name: a file of it predicting dev's items (agreement with
+    the gold far above chance) was scored against its own items, so no note."""
+    ref = built("ocnli").tree / "reference_data" / "evaluation"
+    spec = read_spec(ref)
+    gold = load_gold(spec, ref)["nli"]
+    labels = gold.track.labels
+    named = [labels[g] if g >= 0 else labels[0] for g in gold.gold]
+    lines = "".join(json.dumps({"id": int(i), "label": n}) + "\n" for i, n in zip(gold.ids, named))
+    (tmp_path / "ocnli_50k_predict.json").write_text(lines, encoding="utf-8")
+    result = score_folder(spec, ref, tmp_path)
+    assert result.tracks["nli"].scores["accuracy"] == 1.0
+    assert not any("CLUE's OCNLI" in w for w in result.tracks["nli"].warnings)
+
+
+@edition_group("ocnli")
 def test_ocnli_clues_test_submission_name_is_not_warned_about_where_the_ids_are_not_clues(
     built, tmp_path
 ):

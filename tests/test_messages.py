@@ -271,6 +271,31 @@ def test_ids_written_as_floats_are_named_with_the_integer_ids(line, tmp_path):
     )
 
 
+@pytest.mark.parametrize(
+    "written, ids, hint",
+    [
+        (
+            "{k:04d}",
+            "{k}",
+            "Ids padded with zeros ('0998' for the track's '998'): write the ids as",
+        ),
+        ("{k}", "{k:04d}", "Ids without the track's leading zeros ('998' for the track's '0998')"),
+    ],
+    ids=["padded", "unpadded"],
+)
+def test_ids_padded_otherwise_with_zeros_are_named_so(written, ids, hint, tmp_path):
+    """f'{id:04d}' ('0001' for '1') and int(id) ('1' for '0001'): of ids 998 to 1002, the 3 of four
+    digits are the track's as written, the other 2 are told why they are unknown."""
+    path = tmp_path / "f.tsv"
+    numbers = range(998, 1003)
+    path.write_text("".join(written.format(k=k) + "\tneutral\n" for k in numbers), "utf-8")
+    items = [{"id": ids.format(k=k), "texts": ["a", "b"], "label": "neutral"} for k in numbers]
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "f.tsv", build_gold(NLI, items, "g"))
+    assert "unknown id: not an item of this track, on 2 lines" in str(error.value)
+    assert hint in str(error.value)
+
+
 @pytest.mark.parametrize("line", ["{k}\tneutral", '{{"id": {k}, "label": "neutral"}}'])
 def test_the_release_ids_without_the_tracks_prefix_are_named_so(line, tmp_path):
     """The LeWiDi 2023 kit's ids are ``<split>-<release id>`` (``dev-10``): a file of the release's
@@ -922,3 +947,21 @@ def test_an_empty_json_document_is_named_empty_not_a_line_of_no_keys(tmp_path):
     assert str(error.value).startswith(
         "f.jsonl, line 1: an empty JSON object {}: no id and no prediction; expected"
     ), str(error.value)
+
+
+def test_labels_refused_for_different_fixes_get_each_fix_once(tmp_path):
+    """A model's labels alternating between 1 and 'Entailment' (a class index, a label in another
+    case): one problem on 6 lines whose hint gives both fixes, each named once, with its value."""
+    path = tmp_path / "f.tsv"
+    values = ["1", "Entailment", "2", "Neutral", "1", "Entailment"]
+    path.write_text("".join(f"i{k}\t{v}\n" for k, v in enumerate(values)), encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "f.tsv", gold_of(NLI, 6), tracks=[NLI])
+    message = str(error.value)
+    assert "label outside the track's label set, on 6 lines" in message
+    assert message.count("abels are names, not class indices") == 1
+    assert message.count("labels are matched exactly") == 1
+    assert message.endswith(
+        "your model's own label order may differ); for 'Entailment' on line 2, labels are matched "
+        "exactly: write 'entailment' (case and spaces count)"
+    )

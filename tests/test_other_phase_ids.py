@@ -65,6 +65,14 @@ def test_another_phases_ids_in_json_lines_are_named(tmp_path):
     assert HINT in refusal(tmp_path, "soft_label", lines)
 
 
+@pytest.mark.parametrize("kind", sorted(TRACKS))
+def test_another_phases_ids_with_a_few_of_this_phases_among_them_are_named(tmp_path, kind):
+    """OCNLI's practice file on the evaluation phase: its ids (train's, 0..50k) are mostly the
+    practice phase's, one of its first lines ('88') a dev id too: the majority names the phase."""
+    ids = [*OTHER_IDS[:6], OWN_IDS[0], *OTHER_IDS[6:40]]
+    assert HINT in refusal(tmp_path, kind, id_lines(kind, ids))
+
+
 def test_ids_of_no_phase_get_no_phase_hint(tmp_path):
     message = refusal(
         tmp_path, "similarity", id_lines("similarity", [f"x{i}" for i in range(1010)])

@@ -465,6 +465,7 @@ def test_an_empty_row_is_refused_as_not_summing_to_1():
         "expected": "a sum within 0.02 of 1",
         "found": "sum 0",
         "hint": "give each label's probability, the row summing to 1 (all zeros gives none)",
+        "kinds": (),
     }
     assert _probabilities([], 0, "soft label", chosen=True) == []
 

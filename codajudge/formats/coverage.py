@@ -73,7 +73,29 @@ def written_ids_hint(head: str, ids: Mapping[str, int]) -> str | None:
     if head.endswith(".0") and head[:-2] in ids:
         fix = 'write integer ids (df["id"].astype(int))'
         return f"ids written as floats ({head!r} for {head[:-2]!r}): {fix}"
-    return None
+    return zero_padded_hint(head, ids)
+
+
+#: The longest id a file's number is padded to with zeros to find it among the track's.
+PADDED_MOST = 12
+
+
+def zero_padded_hint(head: str, ids: Mapping[str, int]) -> str | None:
+    """The hint for ``head``, a number that is an id of ``ids`` once its leading zeros are removed
+    (``0001`` for ``1``) or once zeros are put in front (``1`` for ``0001``), else None."""
+    if not head.isascii() or not head.isdigit():
+        return None
+    stripped = head.lstrip("0") or "0"
+    padded = (head.zfill(width) for width in range(len(head) + 1, PADDED_MOST + 1))
+    meant = next((i for i in (stripped, *padded) if i != head and i in ids), None)
+    if meant is None:
+        return None
+    shown = f"({head!r} for the track's {meant!r})"
+    if len(meant) < len(head):
+        fix = "write the ids as the input file gives them, without leading zeros (not f'{id:04d}')"
+        return f"ids padded with zeros {shown}: {fix}"
+    fix = "write the ids as the input file gives them (its 'id' field, a string: not int(id))"
+    return f"ids without the track's leading zeros {shown}: {fix}"
 
 
 #: The longest leading part of a file's ids (a dataset's or track's name) ``prefixed_ids_hint``
@@ -260,15 +282,17 @@ class OtherPhases:
         return {phase: frozenset(ids.get(self.dataset, ())) for phase, ids in self.phases.items()}
 
     def __call__(self, heads: Sequence[str]) -> str | None:
-        """The hint for a file whose first ids (``heads``; the first of several may be a header's)
-        are all ids of another phase's items of the track's dataset, else None (``repeated_value``:
-        a column repeating one value holds no ids)."""
+        """The hint for a file most of whose first ids (``heads``; the first of several may be a
+        header's) are ids of another phase's items of the track's dataset, else None: a majority,
+        as a few of them may be this phase's ids too (OCNLI's practice ids 0..50k, 98 of them dev's
+        0..2999); ``repeated_value``: a column repeating one value holds no ids."""
         if repeated_value(heads[:IDS_LOOKED_UP]):
             return None
         looked_up = [id_hash(head) for head in heads[:IDS_LOOKED_UP]]
         for phase, known in self.ids.items():
             header = len(looked_up) > 1 and looked_up[0] not in known
-            if looked_up and all(h in known for h in looked_up[header:]):
+            rest = looked_up[header:]
+            if rest and 2 * sum(h in known for h in rest) > len(rest):
                 return f"{OTHER_PHASE_WORDS.format(phase)}; {FIX.format(self.dataset)}"
         return None
 
@@ -296,13 +320,14 @@ class OtherPhases:
         )
 
     def of_file(self, path: Path, own_ids: Iterable[str]) -> str | None:
-        """The hint for a file refused before its ids were read (too many lines, say), from the
-        ids of its first lines; none when any field of those lines is an id of this phase's
+        """The hint for a refused file (too many lines, unknown ids, say), from the ids of its first
+        lines; none when half of those lines or more have a field that is an id of this phase's
         (``own_ids``): the file has this phase's items, in another column (after an index, say)."""
         data = read_head(path, HEAD_BYTES)
         lines = (data or b"").decode("utf-8", "replace").splitlines()[: IDS_LOOKED_UP + 1]
-        fields = {field.strip(" \"'") for line in lines for field in _FIELDS.split(line)}
-        if not fields.isdisjoint(own_ids):
+        own = set(own_ids)
+        fields = ({field.strip(" \"'") for field in _FIELDS.split(line)} for line in lines)
+        if 2 * sum(not own.isdisjoint(line) for line in fields) >= len(lines):
             return None
         found = (_JSON_ID.match(line) or _FIRST_FIELD.match(line) for line in lines)
         heads = [m.group(1) for m in found if m]
@@ -325,18 +350,45 @@ def with_phase_hint(
 
 #: File names of other benchmarks' test-set submissions, each with the test set's item ids (CLUE's
 #: OCNLI test file has ids 0..2999, as OCNLI's dev set has): on a phase whose ids are all among
-#: them, such a file is scored, at chance, against the wrong items, so its name is warned about.
+#: them, such a file is scored, at chance, against the wrong items, so its name is warned about
+#: when its agreement with the gold is near chance too (a file of this phase's items is not).
 TEST_SUBMISSIONS = {
     "ocnli_50k_predict.json": ("CLUE's OCNLI test set (its leaderboard's file)", range(3000))
 }
+#: How far above chance agreement a foreign file's agreement may be: this many standard errors of
+#: uniform guessing (3 labels on 3000 items: 0.026), or this share of the way from chance to all
+#: items, whichever is more (a tenth: 0.4 for 3 labels, above a foreign file's agreement where one
+#: label is more frequent, as OCNLI dev's neutral at 0.374; a model of this phase's items scores
+#: far above, as a weak one at 0.55).
+CHANCE_ERRORS, CHANCE_SHARE = 3, 0.1
 
 
-def test_submission_warning(file_name: str, ids: Iterable[str]) -> str | None:
+def near_chance(agreement: float | None, labels: int, items: int) -> bool:
+    """Whether ``agreement`` (the share of the scored items, about ``items``, whose predicted label
+    is the gold's) is within ``CHANCE_ERRORS``/``CHANCE_SHARE`` of uniform guessing among ``labels``
+    labels (the gold's own frequencies are not used: the note tells no more than the score); False
+    when it is not measured (None: a kind without one label an item)."""
+    if agreement is None or labels < 2 or items < 1:
+        return False
+    chance = 1.0 / labels
+    margin = max(
+        CHANCE_ERRORS * (chance * (1.0 - chance) / items) ** 0.5, CHANCE_SHARE * (1 - chance)
+    )
+    return agreement <= chance + margin
+
+
+def test_submission_warning(
+    file_name: str, ids: Iterable[str], agreement: float | None, labels: int
+) -> str | None:
     """The warning for a file named as another benchmark's test-set submission on a phase whose
-    item ``ids`` are all that test set's ids, else None."""
+    item ``ids`` are all that test set's ids and whose ``agreement`` with the gold is near chance
+    (``near_chance`` among ``labels`` labels), else None."""
     name = PurePosixPath(file_name).name
     benchmark, test_ids = TEST_SUBMISSIONS.get(name.lower(), (None, ()))
+    ids = list(ids)
     if benchmark is None or not set(ids) <= set(map(str, test_ids)):
+        return None
+    if not near_chance(agreement, labels, len(ids)):
         return None
     return (
         f"{name} is the name of the submission file for {benchmark}, whose item ids coincide "

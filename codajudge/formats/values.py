@@ -36,9 +36,15 @@ CSV_QUOTED = "the value is CSV-quoted: write it without quotes (csv.QUOTE_NONE)"
 
 
 class ValueProblem(Exception):
-    def __init__(self, message: str, expected: str = None, found: str = None, hint: str = None):
+    """A refused value; ``kinds``: the kind of its hint's fix where one value may need another fix
+    than the next (``Problem.kinds``)."""
+
+    def __init__(
+        self, message: str, expected: str = None, found: str = None, hint: str = None, kinds=()
+    ):
         super().__init__(message)
         self.message, self.expected, self.found, self.hint = message, expected, found, hint
+        self.kinds = tuple(kinds)
 
 
 def add_problem(problems, problem: ValueProblem, **where) -> None:
@@ -341,13 +347,15 @@ def outside_label_set(value, track: Track, shown: str, hint: str = None) -> Valu
     """The problem of a label outside the set, naming the label it probably meant (``label_meant``), or,
     where no label is a number, the label a whole number 0..K would be as a class index, or, on a
     track of one label per item, that items without a majority label need a label too; else ``hint``."""
-    index = str(value).strip()
+    index, fix = str(value).strip(), ()  # fix: the kind of the hint's fix (``Problem.kinds``)
     # '-': how SNLI, MNLI and OCNLI write the label of an item without a majority
     if index == "-" and kinds.of(track).value_type == LABEL:
+        fix = ("dash",)
         hint = "'-' marks an item with no majority label in the release: the track does not score such items, but each needs one of its labels (any one)"
     as_index = DECIMAL.fullmatch(index) and float(index) in range(len(track.labels) + 1)
     meant = label_meant(index, track)
     if as_index and not meant and not track.label_set.numbers:
+        fix = ("class index",)
         number, labels = int(float(index)), track.labels
         readings = [
             f"{labels[number - b]!r} counted from {b}"
@@ -359,8 +367,9 @@ def outside_label_set(value, track: Track, shown: str, hint: str = None) -> Valu
             f"{number} is {' or '.join(readings)}; your model's own label order may differ)"
         )
     labels = ", ".join(track.labels)
+    fix = ("label meant",) if meant else fix
     hint = meant or hint or f"give a label among {labels}"
-    return ValueProblem("label outside the track's label set", f"one of {labels}", shown, hint)
+    return ValueProblem("label outside the track's label set", f"one of {labels}", shown, hint, fix)
 
 
 def labels_meant(texts: list[str], track: Track) -> str | None:

@@ -214,7 +214,8 @@ def probabilities(rows: np.ndarray, what: str) -> np.ndarray:
                 name = f"pair {j}" if pairs else "distribution"
                 _summing_to_one(row, 2 if pairs else len(row), name)
         except ValueProblem as problem:
-            raise ValueError(problem_text(f"{what}, item {index}", **vars(problem))) from None
+            where, p = f"{what}, item {index}", problem
+            raise ValueError(problem_text(where, p.message, p.expected, p.found, p.hint)) from None
     normalised = [
         _normalised(vector, _total(vector))[0]
         for vector in vectors.reshape(-1, rows.shape[-1]).tolist()

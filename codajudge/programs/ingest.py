@@ -41,7 +41,7 @@ from ..bundle.check.programs import METADATA
 from ..errors import ConfigError, FileRefusals, SubmissionError, UsageError, first_few, plural
 from ..formats import archive
 from ..formats.archive import INGESTION_STATUS
-from ..formats.coverage import OtherPhases, other_phase_ids, test_submission_warning
+from ..formats.coverage import OtherPhases, other_phase_ids
 from ..formats.items import read_items
 from ..formats.submission import ItemKeys, read_prediction
 from ..gold import listed_annotators
@@ -170,8 +170,7 @@ def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Pa
         if prediction is not None:
             shutil.copyfile(path, out_dir / f"{track.id}.tsv")
             run.names[track.id] = str(relative)
-            warnings = [*prediction.warnings, test_submission_warning(str(relative), keys.ids)]
-            read_notes += [f"{given[track.id]}: {warning}" for warning in warnings if warning]
+            read_notes += [f"{given[track.id]}: {w}" for w in prediction.warnings if w]
     refusals.raise_if_any()
     for note in dict.fromkeys([*found.ignored_notes(given), *read_notes]):
         run.notes.append(note)
