@@ -36,7 +36,7 @@ def _probabilities(value, length: int, what: str, chosen: bool = False) -> Row:
     it breaks, in this order: its length, finite numbers, none negative; P(chosen) values
     (``chosen``) must then be at most 1 (rounding aside). Those that must sum to 1 are
     ``_summing_to_one``'s."""
-    if isinstance(value, str):  # a list's text, as str(list) or a JSON string writes it
+    if isinstance(value, str) and value.lstrip().startswith("["):  # str(list), a list's text
         raise ValueProblem(
             f"{what} is a string where a list is expected",
             f"a list of {length} probabilities",
