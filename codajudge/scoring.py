@@ -229,8 +229,9 @@ def score_folder(
     else:
         found = archive.find_track_files(res_dir, spec.tracks, ids_of, phases)
     holds_code = any(PurePosixPath(name).name == MODEL_FILE for name in found.unclaimed)
-    results_only = spec.extra.get(SCORING_ONLY) is True and holds_code
-    code_hint = (RESULTS_ONLY if results_only else CODE_NOT_RUN) if holds_code else ""
+    code_hint = ""  # a code submission where prediction files are scored: how to get them
+    if holds_code:
+        code_hint = RESULTS_ONLY if spec.extra.get(SCORING_ONLY) is True else CODE_NOT_RUN
     found.refuse_if_none("submission", hint=code_hint)
     files = found.files
     gold = gold or load_gold(spec, ref_dir, files)

@@ -161,8 +161,10 @@ def _split_files(importer: str, source: dict, splits: list[str]) -> list[str]:
     a name or a list of names), in the order of SPLITS; none for a split it has no file for, or an
     importer whose files are not one per split."""
     split_file = getattr(importlib.import_module(f"{__name__}.{importer}"), "split_file", None)
+    if split_file is None:
+        return []
     files: list[str] = []
-    for split in [split for split in SPLITS if split in splits] if split_file else []:
+    for split in [split for split in SPLITS if split in splits]:
         try:
             names = split_file(source, split)
         except SplitAbsent:  # e.g. ChaosNLI's train, which its 'files' does not name
@@ -175,8 +177,7 @@ def gold_choices(source: dict) -> list[tuple[str, dict[str, str]]]:
     """What the dataset's options choose as its gold, for the Data page: per part, the name of its
     template under ``templates/importers/`` (``IMPORTER_PART``) and its fields; none when the
     importer states no choices (its own ``gold_choices``) or the options choose the default."""
-    module = importlib.import_module(f"{__name__}.{source.get('importer', 'kit')}")
-    return getattr(module, "gold_choices", lambda _: [])(source)
+    return _importer_of(source, "gold_choices", [])
 
 
 def labels_given(source: dict) -> bool:

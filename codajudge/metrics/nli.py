@@ -5,8 +5,9 @@ range [0, 1] (the leaderboard shows them x 100). Leave out the items without a g
 Labels are all names (strings) or all finite numbers, as the first gold label is; numbers compare by
 value (``0``, ``0.0`` and ``numpy.int64(0)`` are one label), names as given: the scoring program's
 reading of a file (``"1.0"`` read as ``"1"``, a track's short names such as ``"e"``, spaces
-stripped) is not applied; ``codajudge.leaderboard.score_predictions`` scores files as it reads them. Anything else (None, NaN, a boolean,
-bytes, a list, a number among names) raises ``ValueError`` naming the item and the type found.
+stripped) is not applied; ``codajudge.leaderboard.score_predictions`` scores files as it reads them.
+Anything else (None, NaN, a boolean, bytes, a list, a number among names) raises ``ValueError``
+naming the item and the type found.
 
 >>> from codajudge.metrics import nli
 >>> nli.accuracy(["entailment", "neutral"], ["entailment", "contradiction"])

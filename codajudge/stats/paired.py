@@ -25,13 +25,13 @@ on the correlations of all n items, its degrees of freedom n - 3; its floor is o
 approximation of Wilcoxon's test, the bootstrap with its 1 / (resamples + 1) resolution) but the
 exact paired permutation test on the track's main metric (``permutation_p_value``): every one of
 the 2^n swaps is enumerated and p = #{|delta'| >= |delta|} / 2^n, with delta the oriented
-difference of the two systems' scores and delta' its value after the swap. What is swapped is each item's row of per-item statistics,
-and an arrangement is scored from its summed rows; a metric scored from drawn items
-(``Metric.from_draws``: a correlation) swaps the rows of ``Metric.swap_stats`` instead and scores
-each arrangement from its own values. For Pearson r these are each system's predictions
-standardised over the track (mean 0, standard deviation 1, which r ignores), so that an
-arrangement mixes two systems on one scale, whatever scale each predicts on, and its r is that of
-the mixed values themselves.
+difference of the two systems' scores and delta' its value after the swap. What is swapped is each
+item's row of per-item statistics, and an arrangement is scored from its summed rows; a metric
+scored from drawn items (``Metric.from_draws``: a correlation) swaps the rows of
+``Metric.swap_stats`` instead and scores each arrangement from its own values. For Pearson r these
+are each system's predictions standardised over the track (mean 0, standard deviation 1, which r
+ignores), so that an arrangement mixes two systems on one scale, whatever scale each predicts on,
+and its r is that of the mixed values themselves.
 
 Williams' t-test compares two dependent Pearson correlations that share the gold (metrics.md §7).
 Systems 2 and 3 are each correlated with the same gold (variable 1): r12 and r13, with r23 the
@@ -270,8 +270,8 @@ def bootstrap_p_value(
     Degenerate cases: equal scores (identical systems, or equal to rounding: delta 0) and no
     resamples give p = 1; a delta that every resample reproduces (B's per-item values a constant
     shift of A's on a mean metric) gives the smallest p, 1 / (resamples + 1), or the exact floor
-    2 x 0.5^n of the n differing items when that is larger (``p_floor``: 1 on one item). A resample on
-    which a score is undefined counts it as 0.0, as scoring does.
+    2 x 0.5^n of the n differing items when that is larger (``p_floor``: 1 on one item). A
+    resample on which a score is undefined counts it as 0.0, as scoring does.
     """
     resamples = raw_a.shape[0]
     if delta == 0.0 or resamples < 1:
