@@ -8,12 +8,11 @@ from __future__ import annotations
 import codecs
 import csv
 import io
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from .errors import ConfigError, KitError, counted
+from .errors import ConfigError, KitError
 
 #: The kit's templates, shipped in the package (package data of the wheel).
 KIT_TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -43,50 +42,6 @@ def other_bom(head: bytes) -> tuple[str, str] | None:
     return None
 
 
-def _chinese(char: str) -> bool:
-    """A CJK ideograph, or CJK or full-width punctuation."""
-    return (
-        "\u4e00" <= char <= "\u9fff" or "\u3000" <= char <= "\u303f" or "\uff00" <= char <= "\uffef"
-    )
-
-
-#: The encodings a file that is not UTF-8 is likely in, for the kit's languages (Chinese, Arabic,
-#: Latin scripts), in the order tried: (name, Python codec, the test of a character of its script).
-LIKELY_ENCODINGS = (
-    ("GBK/GB18030 (Chinese)", "gb18030", _chinese),
-    ("Windows-1256 (Arabic)", "cp1256", lambda char: "\u0600" <= char <= "\u06ff"),
-    ("Latin-1/Windows-1252", "cp1252", str.isalpha),
-)
-#: The most bytes looked at to guess an encoding, and the share of the characters beyond ASCII
-#: that must be of its script.
-GUESS_BYTES, GUESS_SHARE = 64 * 1024, 0.9
-
-
-def likely_encoding(data: bytes) -> str | None:
-    """The hint naming the encoding of ``LIKELY_ENCODINGS`` that ``data`` (not UTF-8) reads as,
-    its characters beyond ASCII nearly all (``GUESS_SHARE``) of that encoding's script; None when
-    none does, or when as many characters beyond ASCII read as UTF-8 as not (a UTF-8 file with a
-    stray byte)."""
-    head = data[:GUESS_BYTES]
-    read = Counter(c == "\ufffd" for c in head.decode("utf-8", "replace") if ord(c) > 127)
-    if read[False] >= read[True]:
-        return None
-    for name, codec, of_script in LIKELY_ENCODINGS:
-        try:
-            text = codecs.getincrementaldecoder(codec)().decode(head, final=False)
-        except UnicodeDecodeError:
-            continue
-        beyond = [c for c in text if ord(c) > 127]
-        if beyond and sum(map(of_script, beyond)) >= GUESS_SHARE * len(beyond):
-            label = name.partition(" ")[0]
-            return (
-                f"the file's bytes read as {name} text ({counted(len(beyond), 'character')} beyond "
-                f"ASCII): save the file as UTF-8 ({label} and other encodings are refused; "
-                f"iconv -f {codec.upper()} -t UTF-8 converts it)"
-            )
-    return None
-
-
 def utf8_text(
     data: bytes, display: str, refusal: type[KitError] = ConfigError, line: int = 1, offset: int = 0
 ) -> str:
@@ -106,12 +61,8 @@ def utf8_text(
             line=line + data.count(b"\n", 0, at),
             expected="UTF-8",
             found=bom[1] if bom else f"byte 0x{data[at]:02x} at offset {offset + at}",
-            hint=(not bom and likely_encoding(data)) or UTF8_HINT,
+            hint="save the file as UTF-8 (Latin-1 and other encodings are refused)",
         ) from None
-
-
-#: How to fix a file that is not UTF-8, its encoding not told.
-UTF8_HINT = "save the file as UTF-8 (Latin-1 and other encodings are refused)"
 
 
 #: An edition's own templates, relative to its folder.

@@ -449,29 +449,3 @@ def test_a_bom_changes_nothing_but_the_offsets(data, tmp_path_factory):
         else without
     )
     assert _outcome(path, None) == shifted
-
-
-@pytest.mark.parametrize(
-    "text, encoding, named",
-    [
-        ("0\tentailment #注释\n", "gbk", "GBK/GB18030 (Chinese) text (2 characters"),
-        ("0\tمحايد\n", "cp1256", "Windows-1256 (Arabic) text (5 characters"),
-        ("0\tcafé\n", "latin-1", "Latin-1/Windows-1252 text (1 character"),
-    ],
-)
-def test_a_line_not_utf8_names_the_encoding_its_bytes_read_as(text, encoding, named):
-    """A prediction file saved in GBK (a Chinese Windows' default), Windows-1256 or Latin-1: the
-    refusal names that encoding, by the script its characters beyond ASCII read as."""
-    with pytest.raises(SubmissionError) as caught:
-        textfile.utf8_text(text.encode(encoding), "nli.tsv", SubmissionError)
-    assert f"The file's bytes read as {named} beyond ASCII): save the file as UTF-8" in str(
-        caught.value
-    )
-
-
-def test_a_utf8_line_with_a_stray_byte_names_no_other_encoding():
-    with pytest.raises(SubmissionError) as caught:
-        textfile.utf8_text("0\t中立\n".encode() + b"\xff", "nli.tsv", SubmissionError)
-    assert str(caught.value).endswith(
-        "Save the file as UTF-8 (Latin-1 and other encodings are refused)"
-    )
