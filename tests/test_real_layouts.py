@@ -1165,6 +1165,18 @@ def test_a_first_line_of_spaces_in_a_positional_file_is_named_a_blank_line_at_li
     )
 
 
+def test_a_run_of_blank_lines_in_a_positional_file_is_named_at_its_first_line(tmp_path):
+    """Three blank lines after line 3 were named at the last of them, line 6."""
+    text = (
+        "".join(f"{p}\n" for p in STS_SCORES[:3])
+        + "\n \n\n"
+        + "".join(f"{p}\n" for p in STS_SCORES[3:])
+    )
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, text, tmp_path, "en_en.tsv")
+    assert str(error.value).startswith("en_en.tsv, line 4: blank line in a positional file")
+
+
 def test_no_line_is_a_comment_when_an_item_id_starts_with_a_hash(tmp_path):
     items = [dict(item, id=f"#{item['id']}") for item in STS_ITEMS]
     text = "".join(f"#{k}\t{p}\n" for k, p in enumerate(STS_SCORES))

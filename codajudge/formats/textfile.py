@@ -136,8 +136,8 @@ def refuse_blank_line(display: str, numbers: Sequence[int], layout: str) -> None
     """Refuse a blank line in a file of the ``layout`` whose rows are matched to items by their
     position: ``numbers``, the 1-based numbers of its lines that are not blank, skip one."""
     if numbers and numbers[-1] != len(numbers):
-        # the line before the first line whose number is not its rank
-        blank = next(n for k, n in enumerate(numbers, start=1) if n != k) - 1
+        # the first line whose number is not among the first ranks: the first of a run of blanks
+        blank = next(k for k, n in enumerate(numbers, start=1) if n != k)
         hint = f"{layout} files are matched to items by line number"
         rule = Rule(f"blank line in a {layout} file", "one row on every line", hint)
         raise rule.error(display, "a line that is empty or only spaces", blank)
