@@ -461,6 +461,14 @@ def test_the_data_page_names_the_other_file_names_and_the_json_record_files_the_
     assert Templates().fill("data/json_records") in readme
 
 
+def test_the_json_array_the_data_page_describes_is_read_only_on_one_line():
+    """The page said "one JSON array of such objects (json.dump of a list of records)", and a
+    json.dump(records, indent=1) is refused as pretty-printed (textfile.PRETTY_JSON): the page
+    says "on one line", without indent."""
+    said = Templates().fill("data/json_records")
+    assert "one JSON array of such objects on one line" in said and "without `indent`" in said
+
+
 def test_the_lewidi2023_overview_says_a_hard_tracks_only_team_is_last_by_the_primary_score():
     """A team entering the hard tracks only gets every soft track's worst value (missing: worst), so
     the Overview tells it to compare hard-track results in their own columns."""
