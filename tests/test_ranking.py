@@ -1113,17 +1113,20 @@ def compare_systems(test, metric_name, a, b, resamples, seed):
     from codajudge.stats.paired import per_item_losses, permutation_test
     from test_stats import compare_pearson, paired_bootstrap, wilcoxon_test
 
-    from codajudge.stats.paired import EXACT_MAX_ITEMS, differing_items
+    from codajudge.stats.paired import EXACT_MAX_ITEMS, TestResult, TrackTests, p_floor
 
     metric = get_metric(metric_name)
     stats_a, stats_b = a.stats[metric_name], b.stats[metric_name]
-    few = differing_items(metric, stats_a, stats_b).size <= EXACT_MAX_ITEMS
-    if test == "permutation" or few:
-        return permutation_test(metric, stats_a, stats_b)
+    swapped = TrackTests(test, metric_name, {"a": a, "b": b}, {}).swapped("a", "b")
+    if test == "permutation" or swapped.size <= EXACT_MAX_ITEMS:
+        return permutation_test(metric, stats_a, stats_b, swapped)
     if test == "williams":
         scored = a.gold.scored
         gold = a.gold.gold[scored]
-        return compare_pearson(gold, a.prediction.values[scored], b.prediction.values[scored])
+        statistic, p, name = compare_pearson(
+            gold, a.prediction.values[scored], b.prediction.values[scored]
+        )
+        return TestResult(statistic, max(p, p_floor(swapped.size)), name)
     if test == "wilcoxon":
         return wilcoxon_test(per_item_losses(metric, stats_a), per_item_losses(metric, stats_b))
     return paired_bootstrap(metric, stats_a, stats_b, resamples, seed)

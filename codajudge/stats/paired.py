@@ -2,7 +2,7 @@
 for Pearson r, Wilcoxon signed-rank on per-item losses (LeWiDi 2025's test for statistical ties)
 and the exact paired permutation test (any metric, few items). All are two-sided, and none reports
 a p-value below the exact floor 2 x 0.5^n of the n items where the two systems differ
-(``p_floor``, ``differing_items``; Williams' test: of all items, below).
+(``p_floor``, ``differing_items``; Williams' test: of all items as well, below).
 
 ``choose_test`` picks the test of a metric for ``--test auto`` from its registration
 (``Metric.significance``): Williams for Pearson r, Wilcoxon for the lower-is-better LeWiDi metrics,
@@ -20,7 +20,9 @@ bootstrap, Wilcoxon's test, the exact test) reports at least that: without it, t
 bootstrap would say 1 / (resamples + 1) = 0.001 of two systems that differ on a single item, where
 no test can say anything (p = 1). The bootstrap still resamples all the track's items: the items
 where the systems agree count in each resample's scores, but not in the floor. Williams' test is
-on the correlations of all n items, its degrees of freedom n - 3; its floor is of those n. Up to
+on the correlations of all n items, its degrees of freedom n - 3; its p is floored by the
+differing items too. A correlation's per-item statistics are relative to each system's own
+series, so its differing items are those of different predictions (``TrackTests.swapped``). Up to
 ``EXACT_MAX_ITEMS`` differing items a ranking uses no approximate test (Williams' t, the normal
 approximation of Wilcoxon's test, the bootstrap with its 1 / (resamples + 1) resolution) but the
 exact paired permutation test on the track's main metric (``permutation_p_value``): every one of
@@ -102,22 +104,24 @@ def swapped_rows(metric: Metric, stats_a, stats_b) -> tuple[np.ndarray, np.ndarr
     return a, b
 
 
-def differing_items(metric: Metric, stats_a, stats_b) -> np.ndarray:
-    """The indices of the items whose swapped rows (``swapped_rows``) differ between the two
-    systems: swapping any other item changes no arrangement, so these are the n of ``p_floor``
-    and of the few-items switch to the exact test."""
-    a, b = swapped_rows(metric, stats_a, stats_b)
+def differing_items(values_a, values_b) -> np.ndarray:
+    """The indices of the items whose values (per-item statistics, or predictions) differ between
+    the two systems: swapping any other item changes nothing, so these are the n of ``p_floor``
+    and of the few-items switch to the exact test (``TrackTests.swapped``)."""
+    a, b = (np.asarray(v).reshape(len(v), -1) for v in (values_a, values_b))
     return np.flatnonzero(np.any(a != b, axis=1))
 
 
-def permutation_p_value(metric, stats_a, stats_b) -> float:
-    """The exact two-sided p-value of A against B (per-item statistics (n, S) on the same n items,
-    at most ``EXACT_MAX_ITEMS`` of them differing: ``differing_items``) on ``metric``: the share of
-    the 2^k swaps of the k differing items' rows whose oriented difference is at least the
-    observed one in size (swapping an item of equal rows changes nothing). An undefined score
-    counts as 0.0, as scoring does."""
+def permutation_p_value(metric, stats_a, stats_b, swapped=None) -> float:
+    """The exact two-sided p-value of A against B (per-item statistics (n, S) on the same n items)
+    on ``metric``: the share of the 2^k swaps of the k items ``swapped`` (at most
+    ``EXACT_MAX_ITEMS``) whose oriented difference is at least the observed one in size. Without
+    ``swapped``: the items whose statistics differ, or every item for a metric scored from drawn
+    items (its statistics are relative to each system's own series). An undefined score counts as
+    0.0, as scoring does."""
     a, b = (np.asarray(s, dtype=float).reshape(len(s), -1) for s in (stats_a, stats_b))
-    swapped = differing_items(metric, a, b)
+    if swapped is None:
+        swapped = differing_items(a, b) if metric.from_draws is None else np.arange(len(a))
     k = swapped.size
     if k > EXACT_MAX_ITEMS:
         raise ValueError(f"the exact test enumerates 2^k swaps: k = {k} > {EXACT_MAX_ITEMS}")
@@ -283,12 +287,12 @@ def bootstrap_p_value(
     return TestResult(delta, p, "bootstrap")
 
 
-def permutation_test(metric: Metric, stats_a, stats_b) -> TestResult:
-    """The exact paired permutation test of A against B (``permutation_p_value``; at most
-    ``EXACT_MAX_ITEMS`` items); ``statistic`` is the observed oriented delta, and equal scores
-    (to rounding) give p = 1."""
+def permutation_test(metric: Metric, stats_a, stats_b, swapped=None) -> TestResult:
+    """The exact paired permutation test of A against B (``permutation_p_value`` of the items
+    ``swapped``, at most ``EXACT_MAX_ITEMS``); ``statistic`` is the observed oriented delta, and
+    equal scores (to rounding) give p = 1."""
     delta = oriented_difference(metric, stats_a, stats_b)
-    p = 1.0 if delta == 0.0 else permutation_p_value(metric, stats_a, stats_b)
+    p = 1.0 if delta == 0.0 else permutation_p_value(metric, stats_a, stats_b, swapped)
     return TestResult(delta, p, PERMUTATION)
 
 
@@ -376,10 +380,19 @@ class TrackTests:
         self.done[leader, other] = self.run_pair(leader, other)
         return self.done[leader, other]
 
+    def swapped(self, one: str, other: str) -> np.ndarray:
+        """The items where the two systems differ (``differing_items``): by their per-item
+        statistics, or by their predictions for a metric scored from drawn items (a correlation,
+        whose statistics are relative to each system's own series)."""
+        a, b = self.submitted[one], self.submitted[other]
+        if self.metric.from_draws is None:
+            return differing_items(a.stats[self.metric_name], b.stats[self.metric_name])
+        scored = a.gold.scored
+        return differing_items(a.prediction.values[scored], b.prediction.values[scored])
+
     def differing(self, one: str, other: str) -> int:
-        """How many items the two systems differ on (``differing_items``)."""
-        stats = (self.submitted[name].stats[self.metric_name] for name in (one, other))
-        return differing_items(self.metric, *stats).size
+        """How many items the two systems differ on (``swapped``)."""
+        return self.swapped(one, other).size
 
     def run_pair(self, leader: str, other: str) -> TestResult:
         """The test of ``leader`` against ``other`` (statistic oriented as leader - other): the
@@ -387,11 +400,13 @@ class TrackTests:
         whatever the track's test."""
         a, b = self.submitted[leader], self.submitted[other]
         stats_a, stats_b = a.stats[self.metric_name], b.stats[self.metric_name]
-        differing = self.differing(leader, other)
+        swapped = self.swapped(leader, other)
+        differing = swapped.size
         if self.test == PERMUTATION or differing <= EXACT_MAX_ITEMS:
-            return permutation_test(self.metric, stats_a, stats_b)
-        if self.test == WILLIAMS:
-            return pearson_test(self.metric, a, b)
+            return permutation_test(self.metric, stats_a, stats_b, swapped)
+        if self.test == WILLIAMS:  # its p no lower than the differing items allow either
+            statistic, p, test = pearson_test(self.metric, a, b)
+            return TestResult(statistic, max(p, p_floor(differing)), test)
         if self.test == WILCOXON:
             losses = per_item_losses(self.metric, stats_a), per_item_losses(self.metric, stats_b)
             return signed_rank_test(*losses)
