@@ -2058,8 +2058,8 @@ def test_runs_ranked_says_which_teams_have_no_overall_rank():
     # ranking by team, the tables' systems are the teams
     report.runs = {"team_a&b": "a1", "x|y": "x2", "z": "z1", "late": "l1"}
     text = render_markdown(report)
-    intro = "Each team's best run by the overall order; after them, 1 team with no overall rank "
-    assert intro + "(none of its runs submitted every primary track" in text
+    intro = "Each team's best run by the overall order; then 1 team with no overall rank "
+    assert intro + "(none of their runs submitted every primary track" in text
     report.runs.pop("late")
     assert "Each team's best run by the overall order:" in render_markdown(report)
 
