@@ -932,8 +932,9 @@ def test_a_file_of_another_tracks_values_names_that_tracks_file(
     with pytest.raises(SubmissionError) as error:
         read_track_file(path, "f.tsv", gold_of(track, 3), tracks=[track, other, MP_PE])
     assert str(error.value).endswith(
-        f"The file seems to hold the values of track {other.id!r}: write them in {other.id}.tsv, "
-        f"and in this file this track's values, such as {example}"
+        f"The file seems to hold the values of track {other.id!r}: write them in {other.id}.tsv "
+        f"and this track's values (such as {example}) in {track.id}.tsv, each file named after "
+        "its own track only"
     )
 
 

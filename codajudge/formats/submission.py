@@ -460,7 +460,13 @@ def other_track_hint(text: str, track: Track, tracks: Sequence[Track]) -> str | 
             with suppress(ValueProblem):
                 reader(text, other, [])
                 example = track.example.partition("<TAB>")[2]
-                return f"the file seems to hold the values of track {other.id!r}: write them in {other.file_names[0]}, and in this file this track's values, such as {example}"
+                # each file named after its own track: a name both tracks read (ChaosNLI's
+                # snli*.json) would give the other track two files
+                return (
+                    f"the file seems to hold the values of track {other.id!r}: write them in "
+                    f"{other.file_names[0]} and this track's values (such as {example}) in "
+                    f"{track.file_names[0]}, each file named after its own track only"
+                )
     return None
 
 
