@@ -280,8 +280,13 @@ def test_ids_written_as_floats_are_named_with_the_integer_ids(line, tmp_path):
             "Ids padded with zeros ('0998' for the track's '998'): write the ids as",
         ),
         ("{k}", "{k:04d}", "Ids without the track's leading zeros ('998' for the track's '0998')"),
+        (
+            "test-{k:04d}",
+            "test-{k}",
+            "Ids padded with zeros ('test-0998' for the track's 'test-998')",
+        ),
     ],
-    ids=["padded", "unpadded"],
+    ids=["padded", "unpadded", "text ids ending in a number"],
 )
 def test_ids_padded_otherwise_with_zeros_are_named_so(written, ids, hint, tmp_path):
     """f'{id:04d}' ('0001' for '1') and int(id) ('1' for '0001'): of ids 998 to 1002, the 3 of four

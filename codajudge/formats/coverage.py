@@ -80,13 +80,21 @@ def written_ids_hint(head: str, ids: Mapping[str, int]) -> str | None:
 PADDED_MOST = 12
 
 
+#: An id ending in a number: the text before it, and the number's digits.
+_NUMBERED = re.compile(r"(.*?)([0-9]+)")
+
+
 def zero_padded_hint(head: str, ids: Mapping[str, int]) -> str | None:
-    """The hint for ``head``, a number that is an id of ``ids`` once its leading zeros are removed
-    (``0001`` for ``1``) or once zeros are put in front (``1`` for ``0001``), else None."""
-    if not head.isascii() or not head.isdigit():
+    """The hint for ``head``, an id ending in a number, that is an id of ``ids`` once that number's
+    leading zeros are removed (``0001`` for ``1``, ``test-001`` for ``test-1``) or once zeros are
+    put in front of it (``1`` for ``0001``), else None."""
+    numbered = _NUMBERED.fullmatch(head) if head.isascii() else None
+    if numbered is None:
         return None
-    stripped = head.lstrip("0") or "0"
-    padded = (head.zfill(width) for width in range(len(head) + 1, PADDED_MOST + 1))
+    prefix, number = numbered.groups()
+    stripped = prefix + (number.lstrip("0") or "0")
+    widths = range(len(number) + 1, PADDED_MOST + 1)
+    padded = (prefix + number.zfill(width) for width in widths)
     meant = next((i for i in (stripped, *padded) if i != head and i in ids), None)
     if meant is None:
         return None
