@@ -955,6 +955,19 @@ def test_an_empty_json_document_is_named_empty_not_a_line_of_no_keys(tmp_path):
     ), str(error.value)
 
 
+def test_a_label_in_another_case_and_an_abbreviation_get_each_their_fix(tmp_path):
+    """'ENTAILMENT' and 'E' both name a label, by different mistakes (case, an abbreviation): a
+    regression trial's file got the case's fix only."""
+    path = tmp_path / "f.tsv"
+    values = ["ENTAILMENT", "E", "NEUTRAL", "N"]
+    path.write_text("".join(f"i{k}\t{v}\n" for k, v in enumerate(values)), encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "f.tsv", gold_of(NLI, 4), tracks=[NLI])
+    message = str(error.value)
+    assert "Labels are matched exactly: write 'entailment'" in message
+    assert "for 'E' on line 2, write labels in full" in message, message
+
+
 def test_labels_refused_for_different_fixes_get_each_fix_once(tmp_path):
     """A model's labels alternating between 1 and 'Entailment' (a class index, a label in another
     case): one problem on 6 lines whose hint gives both fixes, each named once, with its value."""

@@ -367,7 +367,7 @@ def outside_label_set(value, track: Track, shown: str, hint: str = None) -> Valu
             f"{number} is {' or '.join(readings)}; your model's own label order may differ)"
         )
     labels = ", ".join(track.labels)
-    fix = ("label meant",) if meant else fix
+    fix = (meant.partition(":")[0],) if meant else fix  # a case's fix is not an abbreviation's
     hint = meant or hint or f"give a label among {labels}"
     return ValueProblem("label outside the track's label set", f"one of {labels}", shown, hint, fix)
 
