@@ -22,7 +22,9 @@ no test can say anything (p = 1). The bootstrap still resamples all the track's 
 where the systems agree count in each resample's scores, but not in the floor. Williams' test is
 on the correlations of all n items, its degrees of freedom n - 3; its p is floored by the
 differing items too. A correlation's per-item statistics are relative to each system's own
-series, so its differing items are those of different predictions (``TrackTests.swapped``). Up to
+series, so its differing items are those of different predictions (``TrackTests.swapped``), and a
+pair of a few such items keeps its test, floored by them: swapping some items' rows but not the
+others' would mix two centrings (the full swap would not mirror the observation). Up to
 ``EXACT_MAX_ITEMS`` differing items a ranking uses no approximate test (Williams' t, the normal
 approximation of Wilcoxon's test, the bootstrap with its 1 / (resamples + 1) resolution) but the
 exact paired permutation test on the track's main metric (``permutation_p_value``): every one of
@@ -397,13 +399,17 @@ class TrackTests:
     def run_pair(self, leader: str, other: str) -> TestResult:
         """The test of ``leader`` against ``other`` (statistic oriented as leader - other): the
         exact test when they differ on at most ``EXACT_MAX_ITEMS`` items (``differing_items``),
-        whatever the track's test."""
+        whatever the track's test, but for a metric scored from drawn items (a correlation), whose
+        test keeps its p floored by those items."""
         a, b = self.submitted[leader], self.submitted[other]
         stats_a, stats_b = a.stats[self.metric_name], b.stats[self.metric_name]
         swapped = self.swapped(leader, other)
         differing = swapped.size
-        if self.test == PERMUTATION or differing <= EXACT_MAX_ITEMS:
-            return permutation_test(self.metric, stats_a, stats_b, swapped)
+        # a correlation's rows are relative to each system's own series: swapping some items
+        # but not the others would mix two centrings, so its pairs are swapped whole or not at all
+        by_item = self.metric.from_draws is None
+        if self.test == PERMUTATION or (by_item and differing <= EXACT_MAX_ITEMS):
+            return permutation_test(self.metric, stats_a, stats_b, swapped if by_item else None)
         if self.test == WILLIAMS:  # its p no lower than the differing items allow either
             statistic, p, test = pearson_test(self.metric, a, b)
             return TestResult(statistic, max(p, p_floor(differing)), test)
