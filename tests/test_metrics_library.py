@@ -698,3 +698,12 @@ def test_an_undefined_correlation_warns_as_score_predictions_does():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert sts.spearman([1.0, 2.0, 3.0], [1.0, 3.0, 2.0]) == pytest.approx(0.5)
+
+
+def test_a_distribution_of_one_bin_more_with_mass_in_the_first_gets_no_leading_bin_hint():
+    """Binary gold and 3-class predictions (a trial's cross_entropy call) were told to drop a CSC
+    practice-phase bin: the hint is only for a first bin nearly empty in every row."""
+    with pytest.raises(ValueError) as refused:
+        lewidi.cross_entropy([[0.5, 0.5]], [[0.3, 0.3, 0.4]])
+    assert "leading bin" not in str(refused.value)
+    assert "gold has shape (1, 2) but the predictions (1, 3)" in str(refused.value)

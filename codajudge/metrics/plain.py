@@ -187,7 +187,7 @@ def array_score(name: str, gold, pred, shape_of_one: str = "one distribution", n
         raise ValueError(
             f"gold has shape {gold_rows.shape} but the predictions {pred_rows.shape}; "
             f"expected {shape_of_one} for every item, of one length in both"
-            + _extra_bin_hint(gold_rows.shape, pred_rows.shape)
+            + _extra_bin_hint(gold_rows.shape, pred_rows)
         )
     if ndim > 1:
         gold_rows = probabilities(gold_rows, "gold")
@@ -337,13 +337,20 @@ def _shape_hint(shape: tuple, ndim: int) -> str:
     return ""
 
 
-def _extra_bin_hint(gold: tuple, pred: tuple) -> str:
-    """How to give distributions of one bin more than the gold's: CSC's 2025 practice-phase
-    layout of 7 bins, whose first (label 0) the scoring program drops."""
-    if len(gold) == len(pred) == 2 and pred[1] == gold[1] + 1:
+#: The most an extra leading bin may hold in every row for the hint to drop it: the scoring
+#: program's tolerance (``kinds.soft_label.SUM_TOLERANCE``).
+EMPTY_BIN_MOST = 0.02
+
+
+def _extra_bin_hint(gold: tuple, pred: np.ndarray) -> str:
+    """How to give distributions (``pred``) of one bin more than the gold's (shape ``gold``),
+    their first nearly empty in every row: CSC's 2025 practice-phase layout of 7 bins, whose first
+    (label 0) the scoring program drops; else no hint (a bin of mass is no layout's extra bin)."""
+    extra = len(gold) == pred.ndim == 2 and pred.shape[1] == gold[1] + 1
+    if extra and np.all(pred[:, 0] <= EMPTY_BIN_MOST):
         return (
-            f"; {pred[1]} bins against the gold's {gold[1]}: a leading bin for a label the scale "
-            "does not have (CSC's 2025 practice layout, 7 bins for 1..6) is dropped by the "
+            f"; {pred.shape[1]} bins against the gold's {gold[1]}: a leading bin for a label the "
+            "scale does not have (CSC's 2025 practice layout, 7 bins for 1..6) is dropped by the "
             "scoring program where it holds at most 0.02; drop it too (pred[:, 1:]) and "
             "renormalise the rows"
         )
