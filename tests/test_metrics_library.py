@@ -7,6 +7,8 @@ as plain Python over the release JSON), never from the kit.
 
 from __future__ import annotations
 
+import os
+
 import doctest
 import inspect
 import json
@@ -509,6 +511,22 @@ def test_the_readme_folder_example_runs_in_a_starting_kit_whose_readme_points_to
         assert printed == stated
     kit_readme = (tree / "starting_kit" / "README.md").read_text(encoding="utf-8")
     assert f'"{README_SECTION[4:]}" in its README' in " ".join(kit_readme.split())
+    # the kit README's way to the library in the kit itself (a participant has no clone)
+    assert 'PYTHONPATH=ingestion_program python -c "from codajudge.metrics import sts"' in " ".join(
+        kit_readme.split()
+    )
+    found = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import codajudge.metrics.sts, codajudge; print(codajudge.__file__)",
+        ],
+        cwd=kit,
+        env={**os.environ, "PYTHONPATH": "ingestion_program"},
+        capture_output=True,
+        text=True,
+    )
+    assert Path(found.stdout.strip()).is_relative_to(kit / "ingestion_program"), found.stderr
 
 
 # --- the LeWiDi metrics against the official definitions ----------------------------------------
