@@ -344,7 +344,7 @@ EMPTY_BIN_MOST = 0.02
 
 def _extra_bin_hint(gold: tuple, pred: np.ndarray) -> str:
     """How to give distributions (``pred``) of one bin more than the gold's (shape ``gold``),
-    their first nearly empty in every row: CSC's 2025 practice-phase layout of 7 bins, whose first
+    their first nearly empty in every row: CSC's 2025 practice layout of 7 bins, whose first
     (label 0) the scoring program drops; else no hint (a bin of mass is no layout's extra bin)."""
     extra = len(gold) == pred.ndim == 2 and pred.shape[1] == gold[1] + 1
     if extra and np.all(pred[:, 0] <= EMPTY_BIN_MOST):
