@@ -1177,6 +1177,17 @@ def test_a_run_of_blank_lines_in_a_positional_file_is_named_at_its_first_line(tm
     assert str(error.value).startswith("en_en.tsv, line 4: blank line in a positional file")
 
 
+def test_scores_written_as_percentages_are_told_to_drop_the_percent_sign(tmp_path):
+    """One score per line written '62.7%' was refused as 'line has no tab', which the file did
+    not need: it is read by position and each score is told to drop its % sign."""
+    text = "".join(f"{20 * p:.1f}%\n" for p in STS_SCORES)
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, text, tmp_path, "en_en.tsv")
+    message = str(error.value)
+    assert "not a number, on 8 lines" in message and "line has no tab" not in message
+    assert message.endswith("Write the number without the % sign (62.7, not 62.7%)")
+
+
 def test_no_line_is_a_comment_when_an_item_id_starts_with_a_hash(tmp_path):
     items = [dict(item, id=f"#{item['id']}") for item in STS_ITEMS]
     text = "".join(f"#{k}\t{p}\n" for k, p in enumerate(STS_SCORES))

@@ -19,7 +19,8 @@ from ..errors import SubmissionError, counted, plural
 from ..tracks import Track
 from .coverage import IDS_LOOKED_UP
 from .textfile import Lines, Rule, shorten, unquoted
-from .values import COMMA_DECIMAL, is_decimal, is_quoted_number, json_or_none, parse_numbers
+from .values import COMMA_DECIMAL, is_decimal, is_percent, is_quoted_number, json_or_none
+from .values import parse_numbers
 
 # index: GLUE's index<TAB>prediction; idx: HF datasets
 HEADER_NAMES = ("id", "item", "item_id", "index", "idx")
@@ -379,6 +380,8 @@ def _reads_positionally(columns: Columns) -> bool:
 
 
 def _number_like(text: str) -> bool:
-    """Whether a positional line's first field is meant as a number: one, one with a decimal comma
-    or one in quotes (each refused at its line with its fix, by ``parse_number``)."""
-    return is_decimal(text) or bool(COMMA_DECIMAL.fullmatch(text)) or is_quoted_number(text)
+    """Whether a positional line's first field is meant as a number: one, one with a decimal comma,
+    in quotes or with a % sign (each refused at its line with its fix, by ``parse_number``)."""
+    if is_decimal(text) or bool(COMMA_DECIMAL.fullmatch(text)):
+        return True
+    return is_quoted_number(text) or is_percent(text)

@@ -273,8 +273,19 @@ def _unescaped(escape: re.Match) -> str:
     return _ESCAPED.get(code) or chr(int(code[1:], 16))
 
 
+def is_percent(text: str) -> bool:
+    """Whether ``text`` is a number ``parse_number`` accepts followed by a % sign: ``62.7%``."""
+    return text.endswith("%") and is_decimal(text[:-1])
+
+
+#: The fix of a number written as a percentage.
+PERCENT_HINT = "write the number without the % sign (62.7, not 62.7%)"
+
+
 def _not_json_hint(text: str):
     """The likely writer of a value that is neither JSON nor a ``python_literal``, and what to write instead."""
+    if is_percent(text):
+        return PERCENT_HINT
     if re.search(r"\b(?:np|numpy)\.\w+\(|\barray\(", text) or (
         text.startswith("[") and "," not in text and re.search(r"[\d.]\s+[-+.\d]", text)
     ):
