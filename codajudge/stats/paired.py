@@ -72,8 +72,7 @@ import numpy as np
 
 from ..texts import kit_text
 from ..metrics import BOOTSTRAP, WILCOXON, WILLIAMS, Metric, get as get_metric
-from .bootstrap import chunk_rows, drawn_scores, scores_from_sums, undefined_as_zero
-from .bootstrap import systems_bootstrap_scores
+from .bootstrap import drawn_scores, scores_from_sums, systems_bootstrap_scores, undefined_as_zero
 
 #: The test ``permutation_p_value`` computes, as a ranking names it.
 PERMUTATION = "permutation"
@@ -97,15 +96,6 @@ def swap_masks(n_items: int) -> np.ndarray:
     return ((rows >> np.arange(n_items, dtype=np.int64)) & 1).astype(float)
 
 
-def swapped_rows(metric: Metric, stats_a, stats_b) -> tuple[np.ndarray, np.ndarray]:
-    """Both systems' rows that the exact test swaps, (n, S) floats: the per-item statistics, or
-    ``Metric.swap_stats`` of them for a metric scored from drawn items."""
-    a, b = (np.asarray(s, dtype=float).reshape(len(s), -1) for s in (stats_a, stats_b))
-    if metric.from_draws is not None and metric.swap_stats is not None:
-        a, b = metric.swap_stats(a), metric.swap_stats(b)
-    return a, b
-
-
 def differing_items(values_a, values_b) -> np.ndarray:
     """The indices of the items whose values (per-item statistics, or predictions) differ between
     the two systems: swapping any other item changes nothing, so these are the n of ``p_floor``
@@ -117,13 +107,15 @@ def differing_items(values_a, values_b) -> np.ndarray:
 def permutation_p_value(metric, stats_a, stats_b, swapped=None) -> float:
     """The exact two-sided p-value of A against B (per-item statistics (n, S) on the same n items)
     on ``metric``: the share of the 2^k swaps of the k items ``swapped`` (at most
-    ``EXACT_MAX_ITEMS``) whose oriented difference is at least the observed one in size. Without
-    ``swapped``: the items whose statistics differ, or every item for a metric scored from drawn
-    items (its statistics are relative to each system's own series). An undefined score counts as
-    0.0, as scoring does."""
+    ``EXACT_MAX_ITEMS``; without it, the items whose statistics differ) whose oriented difference
+    is at least the observed one in size. A metric scored from drawn items swaps every item: its
+    statistics are relative to each system's own series, so a part cannot be swapped alone. An
+    undefined score counts as 0.0, as scoring does."""
     a, b = (np.asarray(s, dtype=float).reshape(len(s), -1) for s in (stats_a, stats_b))
-    if swapped is None:
-        swapped = differing_items(a, b) if metric.from_draws is None else np.arange(len(a))
+    if metric.from_draws is not None:
+        swapped = np.arange(len(a))
+    elif swapped is None:
+        swapped = differing_items(a, b)
     k = swapped.size
     if k > EXACT_MAX_ITEMS:
         raise ValueError(f"the exact test enumerates 2^k swaps: k = {k} > {EXACT_MAX_ITEMS}")
@@ -132,27 +124,25 @@ def permutation_p_value(metric, stats_a, stats_b, swapped=None) -> float:
         score_a = scores_from_sums(metric, a.sum(axis=0) + moved, len(a))
         score_b = scores_from_sums(metric, b.sum(axis=0) - moved, len(a))
     else:
-        score_a, score_b = drawn_arrangement_scores(metric, *swapped_rows(metric, a, b), swapped)
+        score_a, score_b = drawn_arrangement_scores(metric, a, b)
     deltas = np.abs(undefined_as_zero(score_a) - undefined_as_zero(score_b))
     observed = deltas[0]
     extreme = np.count_nonzero(deltas >= observed - SWAP_TOLERANCE * max(1.0, observed))
     return max(float(extreme) / deltas.size, p_floor(k))
 
 
-def drawn_arrangement_scores(
-    metric, a: np.ndarray, b: np.ndarray, swapped: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """A's and B's scores in each of the 2^k arrangements of the items ``swapped`` of a metric
-    with ``from_draws``: both systems' swapped rows (``swapped_rows``) stacked, A's arrangement
-    taking an item's row from B where swapped; in chunks of ``bootstrap.chunk_rows`` rows."""
-    n, masks = a.shape[0], swap_masks(swapped.size).astype(np.intp)
-    stacked, items, step = np.vstack([a, b]), np.arange(n), chunk_rows(n, len(masks))
-    scores = []
-    for rows in np.split(masks, range(step, len(masks), step)):
-        taken = np.zeros((len(rows), n), dtype=np.intp)
-        taken[:, swapped] = rows
-        scores.append([drawn_scores(metric, stacked, items + n * t) for t in (taken, 1 - taken)])
-    return tuple(np.concatenate(side) for side in zip(*scores))
+def drawn_arrangement_scores(metric, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A's and B's scores in each of the 2^n arrangements of a metric with ``from_draws``: both
+    systems' ``swap_stats`` rows stacked, A's arrangement taking item k's row from B where swapped."""
+    if metric.swap_stats is not None:
+        a, b = metric.swap_stats(a), metric.swap_stats(b)
+    n = a.shape[0]
+    swapped = swap_masks(n).astype(np.intp)
+    stacked = np.vstack([a, b])
+    items = np.arange(n)
+    score_a = drawn_scores(metric, stacked, items + n * swapped)
+    score_b = drawn_scores(metric, stacked, items + n * (1 - swapped))
+    return score_a, score_b
 
 
 class TestResult(NamedTuple):
@@ -409,7 +399,7 @@ class TrackTests:
         # but not the others would mix two centrings, so its pairs are swapped whole or not at all
         by_item = self.metric.from_draws is None
         if self.test == PERMUTATION or (by_item and differing <= EXACT_MAX_ITEMS):
-            return permutation_test(self.metric, stats_a, stats_b, swapped if by_item else None)
+            return permutation_test(self.metric, stats_a, stats_b, swapped)
         if self.test == WILLIAMS:  # its p no lower than the differing items allow either
             statistic, p, test = pearson_test(self.metric, a, b)
             return TestResult(statistic, max(p, p_floor(differing)), test)
