@@ -563,21 +563,23 @@ def _candidates(root: Path) -> list[Path]:
     )
 
 
-def _public_fields_problems(path: Path, display: str) -> list[Problem]:
-    """A public input item file: one JSON object of public fields a line (the first line that is
-    not, refused)."""
+def _public_records(path: Path, display: str) -> tuple[list[dict], list[Problem]]:
+    """A public input item file's records, one JSON object of public fields a line (an empty one
+    for a blank line), and the problem of the first line that is not one (no records then)."""
     lines = path.read_bytes().decode("utf-8", errors="replace").split("\n")  # U+2028 is text
+    records: list[dict] = []
     for number, line in enumerate(lines, start=1):
-        found = repr(line[:60])
+        record, found = None, repr(line[:60])
         with suppress(ValueError):  # not JSON: the line itself is shown
             record = json.loads(line) if line.strip() else {}
-            if isinstance(record, dict):
-                found = ", ".join(sorted(set(record) - set(PUBLIC_FIELDS)))
+        if isinstance(record, dict):
+            found = ", ".join(sorted(set(record) - set(PUBLIC_FIELDS)))
         if found:
             expected = f"one JSON object a line, of the fields {', '.join(PUBLIC_FIELDS)}"
             message = "public input item is not a JSON object of public fields"
-            return [Problem(display, message, line=number, expected=expected, found=found)]
-    return []
+            return [], [Problem(display, message, line=number, expected=expected, found=found)]
+        records.append(record)
+    return records, []
 
 
 def _leak(display: str, message: str, found: str, hint: str = HINT) -> Problem:
@@ -669,14 +671,13 @@ class Scan:
             self.seen[key] = self.contents(path, display, in_input_data)
         return [dataclasses.replace(p, file=display) for p in self.seen[key]]
 
-    def counted_labels(self, path: Path, display: str) -> list[Problem]:
-        """A public input item file whose items have a field giving the hidden per-annotator number
-        of labels (``tells_label_counts``) is refused, whatever the number of such items: each gives
-        its item's gold away, and its absence on the others says each annotator gave one label."""
+    def counted_labels(self, records: list[dict], display: str) -> list[Problem]:
+        """A public input item file (``records``: its lines', ``_public_records``) whose items have
+        a field giving the hidden per-annotator number of labels (``tells_label_counts``) is
+        refused, whatever the number of such items: each gives its item's gold away, and its
+        absence on the others says each annotator gave one label."""
         told: list[tuple[int, str, str]] = []  # (line, item id, field)
-        lines = path.read_bytes().decode("utf-8", errors="replace").split("\n")
-        for number, line in enumerate(lines, start=1):
-            record = json.loads(line) if line.strip() else {}  # public fields, checked before
+        for number, record in enumerate(records, start=1):
             key = text_key(record) if record.get("texts") else None
             counted = self.counts.get(key) or self.counts.get((None, str(record.get("id"))))
             names = annotator_names(record.get("annotators"))
@@ -687,7 +688,7 @@ class Scan:
             return []
         number, item, name = told[0]
         fields = ", ".join(sorted({repr(f) for *_, f in told}))
-        items = sum(1 for line in lines if line.strip())
+        items = sum(1 for record in records if record)
         found = (
             f"{fields} on {len(told)} of the file's {items} items, as often as their gold's labels"
         )
@@ -704,7 +705,8 @@ class Scan:
         (``item_file``), and against each hidden track the file read as a submission
         (``submission_share``) when it can be one, and by its text, read once (``_found``)."""
         if path.suffix == ".jsonl" and in_input_data and not path.name.endswith(".train.jsonl"):
-            return _public_fields_problems(path, display) or self.counted_labels(path, display)
+            records, problems = _public_records(path, display)
+            return problems or self.counted_labels(records, display)
         items = None
         if path.suffix == ".jsonl":  # and its content too: gold in other fields, or transformed
             with suppress(ConfigError):  # else not an item file of the kit's format
