@@ -338,6 +338,51 @@ def test_json_lines_with_an_annotators_column(tmp_path):
     )
 
 
+NLI = ["entailment", "neutral", "contradiction"]
+
+
+def nli_table(annotations: dict) -> list:
+    """Twelve rows whose three annotators say entailment, but for ``annotations``: row -> cells."""
+    table = [
+        {"id": f"n{i}", "s1": "a", "s2": f"b {i}", "a1": "entailment", "a2": "entailment", "a3": ""}
+        for i in range(12)
+    ]
+    for row, cells in annotations.items():
+        table[row].update(zip(("a1", "a2", "a3"), cells))
+    return table
+
+
+def nli_edition(tmp_path: Path, table: list, kinds=("classification",)) -> Path:
+    columns = {"id": "id", "texts": ["s1", "s2"], "annotations": ["a1", "a2", "a3"]}
+    source = {"importer": "table", "path": "data/mine.csv", "columns": columns}
+    tracks = [
+        {"id": kind[:4], "kind": kind, "dataset": "pairs", "labels": NLI, "primary": not k}
+        | ({} if kind == "classification" else {"scale": "categorical"})
+        for k, kind in enumerate(kinds)
+    ]
+    return edition(tmp_path, dict(source, split={"dev": 0.5, "test": 0.5}), tracks, table)
+
+
+def test_every_annotation_is_checked_against_a_classification_tracks_labels(tmp_path):
+    """A misspelt annotation hidden by the majority, or making an item lose it, is refused as on a
+    soft-label track: with its line, item, the label set and the label probably meant."""
+    table = nli_table({2: ("entailmnet", "", "entailment"), 5: ("neutral", "neutral", "Neutral ")})
+    for kinds in [("classification",), ("classification", "soft_label", "perspectivist")]:
+        folder = nli_edition(tmp_path / kinds[-1], table, kinds)
+        with pytest.raises(ConfigError) as caught:
+            import_data(load_edition(folder), folder)
+        text = str(caught.value)
+        assert (
+            "annotation outside the label set of track" in text
+            and "on 2 lines (lines 4, 7;" in text
+        )
+        assert (
+            "found 'entailmnet' on line 4" in text and "Did you mean 'entailment'? Correct" in text
+        )
+        assert "for 'Neutral ' on line 7, labels are matched exactly: write 'neutral'" in text
+        assert text.count("outside the label set") == 1  # one verdict for the tracks of one set
+
+
 def test_a_bad_training_label_is_found_at_import_not_when_a_baseline_crashes(tmp_path):
     columns = {"id": "id", "texts": ["s1", "s2"], "label": "gold"}
     table = [

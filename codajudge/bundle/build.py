@@ -33,7 +33,7 @@ from ..metrics.edition_module import property_problems
 from ..stats.metric_checks import statistics_problems
 from ..scoring import load_gold, score_folder, scored_subset
 from ..spec import read_spec, write_spec
-from ..tracks import dataset_label_set
+from ..tracks import dataset_label_tracks
 from ..untrusted import remove_entry
 from .baselines_run import (
     BaselineScores,
@@ -191,7 +191,7 @@ def _dataset_splits(
     the others from being read; the rows a table could read are kept (``PartlyRead``), a split that
     could not be read at all is left out."""
     source, where = edition.datasets[dataset], f"datasets '{dataset}'"
-    labels = dataset_label_set(edition.tracks, dataset)
+    labels = dataset_label_tracks(edition.tracks, dataset)
     read: dict[str, list[dict]] = {}
     # ``train: none``: ChaosNLI's participants train on SNLI and MNLI themselves
     wanted = [s for s in needed if not (s == "train" and source.get("train") == "none")]

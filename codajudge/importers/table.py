@@ -39,11 +39,11 @@ from collections import Counter
 from pathlib import Path
 from collections.abc import Callable, Iterator
 
-from ..errors import ConfigError, PlacedProblems, ProblemCollector, counted
-from ..fields import ITEM_FIELDS
+from ..errors import ConfigError, PlacedProblems, ProblemCollector, counted, plural
+from ..fields import ITEM_FIELDS, did_you_mean
 from ..formats.items import parsed_json_lines
 from ..formats.textfile import shorten
-from ..formats.values import ValueProblem, add_problem, json_or_none
+from ..formats.values import ValueProblem, add_problem, json_or_none, outside_label_set
 from ..labels import LabelSet, label_key
 from . import PartlyRead, SplitAbsent, none_kept, unique_items, where_keeps
 from .semeval_sts import read_release_lines
@@ -321,9 +321,10 @@ def _annotation(value) -> str | list[str] | None:
     return [_text(label) or "" for label in value] if isinstance(value, list) else _text(value)
 
 
-def _item(source: dict, row: dict, at: PlacedProblems, labels) -> dict | None:
-    """The kit's item of one row (None when its id, score or soft label is refused); ``labels``:
-    the tracks' label set, in which the annotations' majority is taken."""
+def _item(source: dict, row: dict, at: PlacedProblems, tracks) -> dict | None:
+    """The kit's item of one row (None when its id, score, soft label or an annotation is refused);
+    ``tracks``: the dataset's tracks with labels, the first's label set the one the annotations'
+    majority is taken in."""
     columns = source["columns"]
     item_id = _text(row.get(columns["id"]))
     if item_id is None:
@@ -336,6 +337,8 @@ def _item(source: dict, row: dict, at: PlacedProblems, labels) -> dict | None:
         if value is not None:
             item[field] = value
     item.update(_annotations(columns, row, at))
+    if _outside_label_sets(item.get("annotations", []), tracks, at):
+        return None
     try:  # a cell the item cannot be made without
         if columns.get("score"):
             item["score"] = _score(row, columns["score"])
@@ -347,8 +350,35 @@ def _item(source: dict, row: dict, at: PlacedProblems, labels) -> dict | None:
     if columns.get("label"):
         item["label"] = _text(row.get(columns["label"]))
     elif "annotations" in item:
-        item["label"] = majority(item["annotations"], labels)
+        item["label"] = majority(item["annotations"], tracks[0].label_set if tracks else None)
     return item
+
+
+def _outside_label_sets(annotations: list, tracks, at: PlacedProblems) -> bool:
+    """A problem per label set of the ``tracks`` reading the row (naming those tracks) that one of
+    its ``annotations`` is outside: the first such annotation, and the label it probably meant
+    (``outside_label_set``, else the closest label); True when there is one. Every annotation is
+    checked, so that a misspelt one cannot hide in a majority (docs/labels.md); multilabel
+    annotations are checked by the gold (``gold._annotation_values``)."""
+    sets: dict[tuple, list] = {}  # label set -> the tracks reading the annotations through it
+    for track in [t for t in tracks if t.scale != "multilabel"]:
+        sets.setdefault((track.labels, tuple(track.label_set.aliases.items())), []).append(track)
+    refused = False
+    for readers in sets.values():
+        codes = readers[0].label_set.codes(annotations)
+        if outside := [value for value, code in zip(annotations, codes) if code < 0]:
+            fix = "correct the annotation, or add the label to the tracks' 'labels' (or name it in "
+            fix += "'label_aliases')"
+            close = did_you_mean(str(outside[0]).strip(), readers[0].labels)
+            hint = f"{close} {fix[0].upper()}{fix[1:]}" if close else fix
+            problem = outside_label_set(outside[0], readers[0], _shown(outside[0]), hint)
+            names = ", ".join(repr(t.id) for t in readers)
+            problem.message = (
+                f"annotation outside the label set of {plural(len(readers), 'track')} {names}"
+            )
+            add_problem(at, problem)
+            refused = True
+    return refused
 
 
 def _soft_label(row: dict, column: str) -> dict:
@@ -370,10 +400,11 @@ def _soft_label(row: dict, column: str) -> dict:
     )
 
 
-def load_split(source: dict, root: Path, split: str, labels: LabelSet | None) -> list[dict]:
+def load_split(source: dict, root: Path, split: str, tracks=()) -> list[dict]:
     """The items of ``split``'s file (the whole file when the dataset cuts it with ``split``),
-    ``where`` applied; duplicate ids and bad cells are problems; ``labels``: the label set of the
-    dataset's tracks, in which a majority is taken (see ``majority``), None when they have none."""
+    ``where`` applied; duplicate ids and bad cells are problems; ``tracks``: the dataset's tracks with
+    labels, whose label sets every annotation is checked against, the first's the one a majority is
+    taken in (see ``majority``)."""
     if not isinstance(source.get("path"), str):  # ``path``: one file for all, or the split's own
         raise SplitAbsent.single(
             WHERE,
@@ -386,7 +417,7 @@ def load_split(source: dict, root: Path, split: str, labels: LabelSet | None) ->
     compared: list[dict] = []  # the values ``where`` compares, of every row made an item
 
     def kept_item(row: dict, at: PlacedProblems) -> dict | None:
-        item = _item(source, row, at, labels)
+        item = _item(source, row, at, tracks)
         if item is None:
             return None
         # ``where`` on one row: a column of the file, else a field of the item
