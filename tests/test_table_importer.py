@@ -408,6 +408,21 @@ def test_a_bad_training_label_is_found_at_import_not_when_a_baseline_crashes(tmp
     assert "outside the label set of track 'c'" in text and "'maybe'" in text and "'i0'" in text
 
 
+def test_a_gold_label_refused_names_the_label_probably_meant(tmp_path):
+    columns = {"id": "id", "texts": ["s1", "s2"], "label": "gold"}
+    table = [{"id": f"i{k}", "s1": "a", "s2": f"b {k}", "gold": "yes"} for k in range(12)]
+    table[3]["gold"] = "Yes"
+    source = {"importer": "table", "path": "data/mine.csv", "columns": columns}
+    track = {"id": "c", "kind": "classification", "dataset": "pairs", "labels": ["yes", "no"]}
+    folder = edition(tmp_path, dict(source, split={"dev": 0.5, "test": 0.5}), [track], table)
+    with pytest.raises(ConfigError) as caught:
+        import_data(load_edition(folder), folder)
+    assert (
+        "found 'Yes'. Labels are matched exactly: write 'yes' (case and spaces count); else "
+        "correct the data" in str(caught.value)
+    )
+
+
 def test_similarity_gold_outside_the_declared_range_is_refused(tmp_path):
     table = rows(20)
     table[4]["sim"], table[7]["sim"] = "7.0", "-1"
