@@ -383,6 +383,19 @@ def test_every_annotation_is_checked_against_a_classification_tracks_labels(tmp_
         assert text.count("outside the label set") == 1  # one verdict for the tracks of one set
 
 
+def test_an_item_no_annotator_labelled_is_refused_with_its_lines(tmp_path):
+    """Never scored on any track, like a row without a score: refused, not silently left out."""
+    table = nli_table({k: ("", "", "") for k in (2, 3, 4)})
+    folder = nli_edition(tmp_path, table, ("classification", "soft_label"))
+    with pytest.raises(ConfigError) as caught:
+        import_data(load_edition(folder), folder)
+    text = str(caught.value)
+    assert (
+        "no annotator labelled the item, on 3 lines (lines 4, 5, 6; items 'n2', 'n3', 'n4')" in text
+    )
+    assert "found 3 empty cells on line 4. Drop the row, or fill its annotations" in text
+
+
 def test_a_bad_training_label_is_found_at_import_not_when_a_baseline_crashes(tmp_path):
     columns = {"id": "id", "texts": ["s1", "s2"], "label": "gold"}
     table = [
@@ -936,7 +949,11 @@ def test_a_json_document_locates_its_records_by_line(tmp_path):
     object is named with its line."""
     document = json.dumps({k: LEWIDI_LIKE[k] for k in ("1", "2")}, indent=2)
     second = document.rindex('"2": {')
-    document = document[:second] + '"1": {"s1": "x", "s2": "y"},\n  "4": 7,\n  ' + document[second:]
+    document = (
+        document[:second]
+        + '"1": {"s1": "x", "s2": "y", "soft_label": [1, 0]},\n  "4": 7,\n  '
+        + document[second:]
+    )
     folder = json_document_edition(tmp_path, document)
     with pytest.raises(ConfigError) as caught:
         imported(folder)
@@ -951,7 +968,6 @@ def test_annotations_in_one_delimited_column_of_a_csv_with_its_annotators_alike(
     table = [
         {"id": "a", "s1": "x", "s2": "y", "who": "p|q|r", "votes": "yes; no; yes"},
         {"id": "b", "s1": "x", "s2": "z", "who": "p|r", "votes": "no;"},
-        {"id": "c", "s1": "x", "s2": "w", "who": "", "votes": ""},
     ]
     table += [dict(table[0], id=f"more{k}", s2=f"y{k}") for k in range(8)]  # in both splits
     columns = {
@@ -965,7 +981,6 @@ def test_annotations_in_one_delimited_column_of_a_csv_with_its_annotators_alike(
     items = imported(folder)
     assert items["a"]["annotators"] == ["p", "q", "r"] and items["a"]["label"] == "yes"
     assert items["b"]["annotators"] == ["p"] and items["b"]["annotations"] == ["no"]
-    assert "annotations" not in items["c"] and items["c"].get("label") is None
 
 
 def test_a_delimited_annotations_column_whose_row_names_too_few_annotators_is_refused(tmp_path):

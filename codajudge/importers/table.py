@@ -337,7 +337,9 @@ def _item(source: dict, row: dict, at: PlacedProblems, tracks) -> dict | None:
         if value is not None:
             item[field] = value
     item.update(_annotations(columns, row, at))
-    if _outside_label_sets(item.get("annotations", []), tracks, at):
+    if _unlabelled(columns, row, item, at) or _outside_label_sets(
+        item.get("annotations", []), tracks, at
+    ):
         return None
     try:  # a cell the item cannot be made without
         if columns.get("score"):
@@ -352,6 +354,29 @@ def _item(source: dict, row: dict, at: PlacedProblems, tracks) -> dict | None:
     elif "annotations" in item:
         item["label"] = majority(item["annotations"], tracks[0].label_set if tracks else None)
     return item
+
+
+def _unlabelled(columns: dict, row: dict, item: dict, at: PlacedProblems) -> bool:
+    """A problem (True) for a row of a dataset with ``annotations`` that no annotator labelled and
+    whose ``label`` and ``distribution`` columns, where the dataset has them, are empty too: its
+    item would have no gold on any track, shown to systems and never scored, as a row without a
+    score is refused."""
+    gold = [columns[key] for key in ("label", "distribution") if columns.get(key)]
+    if (
+        "annotations" not in columns
+        or "annotations" in item
+        or any(_text(row.get(c)) for c in gold)
+    ):
+        return False
+    spec = columns["annotations"]
+    cells = [_column_and_sep(spec)[0]] if isinstance(spec, dict) else spec
+    at.add(
+        "no annotator labelled the item",
+        expected=f"a label in at least one of the annotations columns {', '.join(map(repr, cells))}",
+        found=f"{counted(len(cells), 'empty cell')}",
+        hint="drop the row, or fill its annotations: an item without gold is never scored",
+    )
+    return True
 
 
 def _outside_label_sets(annotations: list, tracks, at: PlacedProblems) -> bool:
