@@ -536,7 +536,25 @@ def test_a_where_column_the_table_lacks_is_refused(tmp_path):
     )
     with pytest.raises(ConfigError) as caught:
         import_data(load_edition(folder), folder)
-    assert "'where' names no column of the file: 'genre_col'" in str(caught.value)
+    assert "'where' names a field no item has, nor any column of the file: 'genre_col'" in str(
+        caught.value
+    )
+
+
+def test_a_where_on_a_field_no_item_has_names_it_and_the_tables_columns(tmp_path):
+    columns = {"id": "pair", "texts": ["left", "right"], "score": "sim"}  # no genre
+    source = table_source(
+        columns=columns, where={"genre": "forum"}, split={"dev": 0.5, "test": 0.5}
+    )
+    folder = edition(tmp_path, source)
+    with pytest.raises(ConfigError) as caught:
+        import_data(load_edition(folder), folder)
+    assert (
+        "'where' names a field no item has, nor any column of the file: 'genre'; expected a column "
+        "among 'pair', 'left', 'right', 'sim', 'source'. Name a column of the "
+        "file; or give every item its genre: map its column (columns: {genre: COLUMN}) or set it "
+        "on the dataset (genre: VALUE)"
+    ) in str(caught.value)
 
 
 def test_columns_the_file_lacks_are_refused_naming_the_header(tmp_path):

@@ -488,7 +488,7 @@ def _read_rows(source: dict, path: Path, problems) -> list[Row]:
 
 def _check_header(source: dict, header: list[str], path: Path) -> None:
     """Every column ``columns`` names is in the file's ``header``, and every key of ``where`` is a
-    column of the file or a field of the kit's item."""
+    column of the file or a field of the kit's item the dataset gives (``_given``)."""
     columns = source["columns"]
     wanted = [v for v in columns.values() if isinstance(v, str)]
     wanted += [spec["column"] for spec in columns.values() if isinstance(spec, dict)]
@@ -501,10 +501,27 @@ def _check_header(source: dict, header: list[str], path: Path) -> None:
             expected="columns among " + ", ".join(map(repr, header)),
             hint="correct the dataset's 'columns' to the file's header",
         )
-    unknown = [k for k in source.get("where") or {} if k not in header and k not in ITEM_FIELDS]
+    unknown = [k for k in source.get("where") or {} if k not in header and not _given(source, k)]
     if unknown:
+        given = ""
+        for field in [k for k in unknown if k in ("lang", "genre")][:1]:
+            given = f"; or give every item its {field}: map its column (columns: {{{field}: "
+            given += f"COLUMN}}) or set it on the dataset ({field}: VALUE)"
         raise ConfigError.single(
             str(path),
-            f"'where' names no column of the file: {', '.join(map(repr, unknown))}",
-            expected="one of " + ", ".join(header),
+            f"'where' names a field no item has, nor any column of the file: "
+            f"{', '.join(map(repr, unknown))}",
+            expected=f"a column among {', '.join(map(repr, header))}",
+            hint="name a column of the file" + given,
         )
+
+
+def _given(source: dict, field: str) -> bool:
+    """Whether the dataset gives its items the field ``field`` of the kit's item (``ITEM_FIELDS``):
+    by a column of ``columns`` (a ``label`` by the annotations too), or as a constant (lang, genre)."""
+    columns = source["columns"]
+    by_annotations = field == "label" and "annotations" in columns
+    constant = field in ("lang", "genre") and source.get(field) is not None
+    return field in ITEM_FIELDS and (
+        field == "id" or field in columns or by_annotations or constant
+    )
