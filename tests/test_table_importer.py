@@ -453,6 +453,35 @@ def test_similarity_gold_outside_the_declared_range_is_refused(tmp_path):
     import_data(load_edition(folder), folder)
 
 
+def test_a_score_out_of_range_and_an_item_in_two_splits_are_said_with_their_files_and_lines(
+    tmp_path,
+):
+    table = rows(12)
+    table[4]["sim"] = "5.5"  # line 6 of the training file
+    source = table_source(splits={s: {"path": f"data/{s}.csv"} for s in ("train", "dev", "test")})
+    folder = edition(tmp_path, source, table=table)
+    write_csv(folder / "data" / "train.csv", table[:6])
+    write_csv(folder / "data" / "dev.csv", table[6:9])
+    write_csv(folder / "data" / "test.csv", table[9:] + table[1:2])  # p001: train line 3, test 5
+    with pytest.raises(ConfigError) as caught:
+        import_data(load_edition(folder), folder)
+    text = str(caught.value)
+    assert (
+        "train.csv (dataset 'pairs', train split): similarity gold outside the track's range on "
+        "1 item; expected scores from 0 to 5 (track 'sim' range), found 'p004' (5.5) on line 6."
+        in text
+    )
+    assert (
+        "test.csv (dataset 'pairs', test split), line 5, item 'p001': test items with the texts "
+        "of items of a public split" in text
+    )
+    assert (
+        "has the texts of train item 'p001' (" in text
+        and "train.csv (dataset 'pairs', train split), line 3). Remove the item from one split; only if"
+        in text
+    )
+
+
 def test_a_repeated_id_within_a_table_is_refused_with_its_lines(tmp_path):
     table = rows(10)
     table[6]["pair"] = table[2]["pair"]

@@ -195,6 +195,15 @@ def _importer_of(source: dict, name: str, default):
     return getattr(module, name, lambda _: default)(source)
 
 
+def item_lines(source: dict, root: Path, split: str, ids: list[str]) -> dict[str, int]:
+    """The line of each of ``ids`` in ``split``'s file of the dataset ``source``, for a data check's
+    refusal: by the importer's own ``item_lines`` (the table importer's), else none."""
+    source = split_source(source, split)
+    module = importlib.import_module(f"{__name__}.{source.get('importer', 'kit')}")
+    lines = getattr(module, "item_lines", None)
+    return lines(source, Path(root), ids) if lines and "path" in source else {}
+
+
 def load_split(
     source: dict, root: Path, split: str, where: str = "datasets", labels: Sequence = ()
 ) -> list[dict]:

@@ -525,3 +525,20 @@ def _given(source: dict, field: str) -> bool:
     return field in ITEM_FIELDS and (
         field == "id" or field in columns or by_annotations or constant
     )
+
+
+def item_lines(source: dict, root: Path, ids: list[str]) -> dict[str, int]:
+    """The line of each of ``ids`` in the table of ``source`` (where the id is first seen), read
+    again for a data check's refusal (a repeat, a score out of range); none for a file that cannot
+    be read again."""
+    path = Path(root) / source["path"]
+    try:
+        rows = _read_rows(source, path, ProblemCollector(str(path)))
+    except (ConfigError, OSError):
+        return {}
+    wanted, lines = set(ids), {}
+    for lineno, row in rows:
+        item_id = _text(row.get(source["columns"]["id"]))
+        if item_id in wanted:
+            lines.setdefault(item_id, lineno)
+    return lines
