@@ -151,7 +151,7 @@ def import_data(
                 kept = [item for item in splits[split][dataset] if text_key(item) not in texts]
                 splits[split][dataset] = kept
     place = functools.partial(data_place, edition, data_root)  # (dataset, split) -> where
-    lines = functools.partial(data_lines, edition, data_root)  # (dataset, split, ids) -> lines
+    lines = functools.partial(item_lines, edition.datasets, data_root)  # (dataset, split, ids)
     # a scored split (every one after train) needs items; a dataset may have no training items
     problems += empty_split_problems(edition.datasets, splits, needed[1:], place)
     unread = len(problems) > len(found or [])
@@ -171,12 +171,6 @@ def data_place(edition: Edition, data_root: Path, dataset: str, split: str) -> s
     path = split_source(edition.datasets[dataset], split).get("path")
     file = f"{Path(data_root) / path} " if path else ""
     return f"{file}(dataset '{dataset}', {split} split)"
-
-
-def data_lines(edition: Edition, data_root: Path, dataset: str, split: str, ids: list[str]):
-    """The line of each of ``ids`` in the file of ``dataset``'s ``split`` (``importers.item_lines``),
-    for the data checks' messages."""
-    return item_lines(edition.datasets[dataset], data_root, split, ids)
 
 
 def located(problem: Problem, dataset: str, source, config: str) -> Problem:
@@ -235,11 +229,10 @@ class Repeats(NamedTuple):
 
 def _repeat_problem(repeats: Repeats, public: list[str], place, lines) -> Problem:
     """The refusal of ``repeats`` beyond those declared: the scored item's file and line, and the
-    public item's it repeats (``place``, ``lines``: ``data_place``, ``data_lines``)."""
+    public item's it repeats (``place``, ``lines``: ``data_place``, ``importers.item_lines``)."""
     scored_id, public_split, public_id = repeats.example
-    where = place(repeats.dataset, public_split)
-    if line := lines(repeats.dataset, public_split, [public_id]).get(public_id):
-        where += f", line {line}"
+    line = lines(repeats.dataset, public_split, [public_id]).get(public_id)
+    where = place(repeats.dataset, public_split) + (f", line {line}" if line else "")
     return Problem(
         place(repeats.dataset, repeats.split),
         f"{repeats.split} items with the texts of items of a public split ({', '.join(public)}): "
@@ -258,7 +251,7 @@ def check_repeats(edition: Edition, splits, problems: list[Problem], place, line
     """Public splits (train and any split whose gold is public) against every hidden-gold split, by
     texts (in either order where the dataset's kinds score a pair as its swap, ``texts_ordered``):
     repeats beyond a dataset's ``known_repeats`` are refused, naming the files and lines
-    (``place``, ``lines``: ``data_place``, ``data_lines``); all of them are reported."""
+    (``place``, ``lines``: ``data_place``, ``importers.item_lines``); all of them are reported."""
     hidden = sorted(hidden_splits(edition.phases))
     public = {"train"} | {p.split for p in edition.phases if p.public_gold} - set(hidden)
     report: list[Repeats] = []

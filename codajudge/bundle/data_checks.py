@@ -88,7 +88,7 @@ def split_golds(
     """The gold of every track on every split of its dataset that has items, train included; every
     problem of those splits (ids repeated, gold unreadable or out of range) added to ``problems``.
     ``place``: (dataset, split) -> the file and key the problems name (``build.data_place``);
-    ``lines``: (dataset, split, ids) -> their lines there (``build.data_lines``)."""
+    ``lines``: (dataset, split, ids) -> their lines there (``importers.item_lines``)."""
     golds: Golds = {}
     for split, datasets in splits.items():
         for dataset, items in sorted(datasets.items()):

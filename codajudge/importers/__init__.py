@@ -195,10 +195,10 @@ def _importer_of(source: dict, name: str, default):
     return getattr(module, name, lambda _: default)(source)
 
 
-def item_lines(source: dict, root: Path, split: str, ids: list[str]) -> dict[str, int]:
-    """The line of each of ``ids`` in ``split``'s file of the dataset ``source``, for a data check's
-    refusal: by the importer's own ``item_lines`` (the table importer's), else none."""
-    source = split_source(source, split)
+def item_lines(datasets: dict, root: Path, dataset: str, split: str, ids) -> dict[str, int]:
+    """The line of each of ``ids`` in the file of ``split`` of ``datasets[dataset]``, for a data
+    check's refusal: by the importer's own ``item_lines`` (the table importer's), else none."""
+    source = split_source(datasets[dataset], split)
     module = importlib.import_module(f"{__name__}.{source.get('importer', 'kit')}")
     lines = getattr(module, "item_lines", None)
     return lines(source, Path(root), ids) if lines and "path" in source else {}

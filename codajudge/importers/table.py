@@ -361,12 +361,8 @@ def _unlabelled(columns: dict, row: dict, item: dict, at: PlacedProblems) -> boo
     whose ``label`` and ``distribution`` columns, where the dataset has them, are empty too: its
     item would have no gold on any track, shown to systems and never scored, as a row without a
     score is refused."""
-    gold = [columns[key] for key in ("label", "distribution") if columns.get(key)]
-    if (
-        "annotations" not in columns
-        or "annotations" in item
-        or any(_text(row.get(c)) for c in gold)
-    ):
+    gold = [row.get(columns[key]) for key in ("label", "distribution") if columns.get(key)]
+    if "annotations" not in columns or "annotations" in item or any(map(_text, gold)):
         return False
     spec = columns["annotations"]
     cells = [_column_and_sep(spec)[0]] if isinstance(spec, dict) else spec
@@ -392,11 +388,8 @@ def _outside_label_sets(annotations: list, tracks, at: PlacedProblems) -> bool:
     for readers in sets.values():
         codes = readers[0].label_set.codes(annotations)
         if outside := [value for value, code in zip(annotations, codes) if code < 0]:
-            fix = "correct the annotation, or add the label to the tracks' 'labels' (or name it in "
-            fix += "'label_aliases')"
             close = did_you_mean(str(outside[0]).strip(), readers[0].labels)
-            hint = f"{close} {fix[0].upper()}{fix[1:]}" if close else fix
-            problem = outside_label_set(outside[0], readers[0], _shown(outside[0]), hint)
+            problem = outside_label_set(outside[0], readers[0], _shown(outside[0]), close)
             names = ", ".join(repr(t.id) for t in readers)
             problem.message = (
                 f"annotation outside the label set of {plural(len(readers), 'track')} {names}"
@@ -519,12 +512,9 @@ def _check_header(source: dict, header: list[str], path: Path) -> None:
 def _given(source: dict, field: str) -> bool:
     """Whether the dataset gives its items the field ``field`` of the kit's item (``ITEM_FIELDS``):
     by a column of ``columns`` (a ``label`` by the annotations too), or as a constant (lang, genre)."""
-    columns = source["columns"]
-    by_annotations = field == "label" and "annotations" in columns
+    by_annotations = field == "label" and "annotations" in source["columns"]
     constant = field in ("lang", "genre") and source.get(field) is not None
-    return field in ITEM_FIELDS and (
-        field == "id" or field in columns or by_annotations or constant
-    )
+    return field in ITEM_FIELDS and (field in source["columns"] or by_annotations or constant)
 
 
 def item_lines(source: dict, root: Path, ids: list[str]) -> dict[str, int]:
@@ -536,9 +526,5 @@ def item_lines(source: dict, root: Path, ids: list[str]) -> dict[str, int]:
         rows = _read_rows(source, path, ProblemCollector(str(path)))
     except (ConfigError, OSError):
         return {}
-    wanted, lines = set(ids), {}
-    for lineno, row in rows:
-        item_id = _text(row.get(source["columns"]["id"]))
-        if item_id in wanted:
-            lines.setdefault(item_id, lineno)
-    return lines
+    read = ((_text(row.get(source["columns"]["id"])), n) for n, row in reversed(rows))
+    return {item_id: n for item_id, n in read if item_id in ids}
