@@ -17,7 +17,7 @@ from .errors import ConfigError, ProblemCollector, first_few
 from .formats.items import GROUP_FIELDS, annotation_count, item_columns
 from .formats.soft import soft_label
 from .formats.textfile import shorten
-from .formats.values import ValueProblem, is_finite_number
+from .formats.values import ValueProblem, is_finite_number, label_meant
 from .formats.write import per_annotator_value
 from . import kinds
 from .kinds.base import ANNOTATOR_ROW, DISTRIBUTION, LABEL, SCORE, split_multilabel
@@ -217,15 +217,18 @@ def _outside_label_set(
     what: str, values: list, track: Track, problems: ProblemCollector, item: str
 ):
     """The problem of ``what`` (a gold label, an annotation) of ``item`` whose ``values`` (each named
-    once) are outside the track's label set; none when there are none."""
+    once) are outside the track's label set, with the label the first probably meant (``label_meant``,
+    as a submission's refusal names it); none when there are none."""
     if values:
+        hint = "correct the data, or add the label to the track's 'labels' (or name it in "
+        hint += "'label_aliases')"
+        meant = label_meant(str(values[0]).strip(), track)
         problems.add(
             f"{what} outside the label set of track '{track.id}'",
             item=item,
             expected=", ".join(track.labels),
             found=first_few(list(dict.fromkeys(map(repr, values)))),
-            hint="correct the data, or add the label to the track's 'labels' (or name it in "
-            "'label_aliases')",
+            hint=f"{meant}; else {hint}" if meant else hint,
         )
 
 

@@ -499,14 +499,18 @@ def item_text_cell(texts: list[str] | None) -> str:
 
 
 def worst_items_table(tr) -> str:
-    """The track's WORST_ITEMS items with the largest errors (largest first, ties in item order):
-    id, texts (where the reference data holds them, as it does in a phase whose gold is public),
-    gold, prediction and error."""
+    """The track's WORST_ITEMS items with the largest errors (largest first, ties in item order),
+    of those with an error above 0, the count of which is said when fewer (an item predicted right
+    is no worst item): id, texts (where the reference data holds them, as it does in a phase whose
+    gold is public), gold, prediction and error."""
     errors = item_errors(tr)
-    defined = np.flatnonzero(~np.isnan(errors))
-    worst = defined[np.argsort(-errors[defined], kind="stable")][:WORST_ITEMS]
+    scored = np.flatnonzero(~np.isnan(errors))
+    wrong = scored[errors[scored] > 0]
+    worst = wrong[np.argsort(-errors[wrong], kind="stable")][:WORST_ITEMS]
+    fewer = f"Only {len(wrong)} of the {len(scored)} items scored have an error above 0. "
+    fewer = fewer if len(wrong) < WORST_ITEMS else ""
     if not worst.size:
-        return ""
+        return f"<p class='sig'>{fewer.strip()}</p>" if scored.size else ""
     gold, predicted = item_value_texts(tr, worst)
     texts = [tr.gold.texts[i] for i in worst.tolist()] if tr.gold.texts else []
     show_texts = any(texts)
@@ -517,7 +521,7 @@ def worst_items_table(tr) -> str:
     columns = [("Item", LEFT)] + ([("Texts", LEFT)] if show_texts else [])
     columns += [("Gold", LEFT), ("Prediction", LEFT), ("Error", RIGHT)]
     return (
-        f"<h3>The {len(worst)} items with the largest error</h3><p class='sig'>Error: "
+        f"<h3>The {len(worst)} items with the largest error</h3><p class='sig'>{fewer}Error: "
         f"{_e(kinds.of(tr.track).item_error_unit(tr.track))}.</p>" + html_table(columns, rows)
     )
 

@@ -401,9 +401,10 @@ def _check_own_names_unclaimed(placed: dict[int, Track], walk: Walk) -> None:
                     )
 
 
-def dataset_label_set(tracks: Sequence[Track], dataset: str) -> LabelSet | None:
-    """The label set an item's majority ``label`` of ``dataset`` is taken in: that of the first of its
-    tracks whose gold is that label, else of the first with labels; None when none has labels."""
+def dataset_label_tracks(tracks: Sequence[Track], dataset: str) -> tuple[Track, ...]:
+    """The tracks of ``dataset`` with labels, those whose gold is the majority ``label`` first: each
+    reads the items' annotations through its own label set (docs/labels.md), and an item's majority
+    ``label`` is taken in the first's."""
     labelled = [t for t in tracks if t.dataset == dataset and t.labels]
     readers = [t for t in labelled if "label" in kinds.of(t).gold_fields]
-    return (readers or labelled)[0].label_set if labelled else None
+    return tuple(readers + [t for t in labelled if t not in readers])

@@ -451,7 +451,7 @@ def test_a_training_item_that_is_a_test_item_is_refused(tmp_path):
     folder = _kit_edition(tmp_path, _pairs("r", 6) + [test[3]], _pairs("d", 6), test)
     text = _repeats_refusal(folder)
     assert (
-        "datasets 'sim'" in text
+        "(dataset 'sim', test split), item 't3'" in text
         and "test items with the texts of items of a public split (dev, train): 1," in text
     )
     assert "more than the 0 declared" in text and "test item 't3'" in text
@@ -471,7 +471,7 @@ def test_test_items_copied_into_train_under_new_ids_are_refused(tmp_path):
     folder = _kit_edition(tmp_path, _pairs("r", 6) + copies, _pairs("d", 6), test)
     text = _repeats_refusal(folder)
     assert (
-        "datasets 'sim'" in text
+        "(dataset 'sim', test split), item 't0'" in text
         and "test items with the texts of items of a public split (dev, train): 4," in text
     )
     assert "test item 't0' has the texts of train item 'copy0'" in text

@@ -128,7 +128,9 @@ def test_the_worst_items_are_those_of_largest_error(tmp_path):
     spec = read_spec(tmp_path / "ref")
     for track in spec.tracks:
         error_of = {
-            r["id"]: float(r["error"]) for r in rows if r["track"] == track.id and r["error"]
+            r["id"]: float(r["error"])
+            for r in rows
+            if r["track"] == track.id and r["error"] and float(r["error"]) > 0
         }
         largest = sorted(error_of.values(), reverse=True)[: report.WORST_ITEMS]
         section = page[page.index(f"<h2>{html.escape(track.title)}</h2>") :].split("</section>")[0]
@@ -138,6 +140,29 @@ def test_the_worst_items_are_those_of_largest_error(tmp_path):
         for item_id, printed in shown:
             assert f"{error_of[item_id]:.4f}" == printed, (track.id, item_id)
         assert [error_of[item_id] for item_id, _ in shown] == pytest.approx(largest), track.id
+
+
+def test_the_worst_items_are_only_items_with_an_error_and_fewer_are_said():
+    """An NLI track's items predicted right (error 0) are no worst items: 3 wrong of 12 scored."""
+    track = track_from_dict(
+        {"id": "nli", "kind": "classification", "dataset": "d", "labels": ["a", "b"]}
+    )
+    gold = np.array([0] * 12)
+    predicted = np.array([1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0])
+    ids = [f"n{i}" for i in range(12)]
+    tr = SimpleNamespace(
+        track=track,
+        gold=SimpleNamespace(gold=gold, scored=np.ones(12, bool), ids=ids, texts=[]),
+        prediction=SimpleNamespace(values=predicted),
+    )
+    table = report.worst_items_table(tr)
+    assert "<h3>The 3 items with the largest error</h3>" in table
+    assert "Only 3 of the 12 items scored have an error above 0." in table
+    assert re.findall(r"<tr><td class='l'>([^<]*)</td>", table) == ["n0", "n3", "n7"]
+    tr.prediction.values = gold
+    assert report.worst_items_table(tr) == (
+        "<p class='sig'>Only 0 of the 12 items scored have an error above 0.</p>"
+    )
 
 
 def test_the_worst_items_show_their_texts_where_the_phase_s_gold_is_public(bundle, kit_run):

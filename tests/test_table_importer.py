@@ -338,6 +338,62 @@ def test_json_lines_with_an_annotators_column(tmp_path):
     )
 
 
+NLI = ["entailment", "neutral", "contradiction"]
+
+
+def nli_table(annotations: dict) -> list:
+    """Twelve rows whose three annotators say entailment, but for ``annotations``: row -> cells."""
+    table = [
+        {"id": f"n{i}", "s1": "a", "s2": f"b {i}", "a1": "entailment", "a2": "entailment", "a3": ""}
+        for i in range(12)
+    ]
+    for row, cells in annotations.items():
+        table[row].update(zip(("a1", "a2", "a3"), cells))
+    return table
+
+
+def nli_edition(tmp_path: Path, table: list, kinds=("classification",)) -> Path:
+    columns = {"id": "id", "texts": ["s1", "s2"], "annotations": ["a1", "a2", "a3"]}
+    source = {"importer": "table", "path": "data/mine.csv", "columns": columns}
+    tracks = [
+        {"id": kind[:4], "kind": kind, "dataset": "pairs", "labels": NLI, "primary": not k}
+        | ({} if kind == "classification" else {"scale": "categorical"})
+        for k, kind in enumerate(kinds)
+    ]
+    return edition(tmp_path, dict(source, split={"dev": 0.5, "test": 0.5}), tracks, table)
+
+
+def test_every_annotation_is_checked_against_a_classification_tracks_labels(tmp_path):
+    """A misspelt annotation hidden by the majority, or making an item lose it, is refused as on a
+    soft-label track: with its line, item, the label set and the label probably meant."""
+    table = nli_table({2: ("entailmnet", "", "entailment"), 5: ("neutral", "neutral", "Neutral ")})
+    for kinds in [("classification",), ("classification", "soft_label", "perspectivist")]:
+        folder = nli_edition(tmp_path / kinds[-1], table, kinds)
+        with pytest.raises(ConfigError) as caught:
+            import_data(load_edition(folder), folder)
+        text = str(caught.value)
+        assert (
+            "annotation outside the label set of track" in text
+            and "on 2 lines (lines 4, 7;" in text
+        )
+        assert "found 'entailmnet' on line 4" in text and "Did you mean 'entailment'?" in text
+        assert "for 'Neutral ' on line 7, labels are matched exactly: write 'neutral'" in text
+        assert text.count("outside the label set") == 1  # one verdict for the tracks of one set
+
+
+def test_an_item_no_annotator_labelled_is_refused_with_its_lines(tmp_path):
+    """Never scored on any track, like a row without a score: refused, not silently left out."""
+    table = nli_table({k: ("", "", "") for k in (2, 3, 4)})
+    folder = nli_edition(tmp_path, table, ("classification", "soft_label"))
+    with pytest.raises(ConfigError) as caught:
+        import_data(load_edition(folder), folder)
+    text = str(caught.value)
+    assert (
+        "no annotator labelled the item, on 3 lines (lines 4, 5, 6; items 'n2', 'n3', 'n4')" in text
+    )
+    assert "found 3 empty cells on line 4. Drop the row, or fill its annotations" in text
+
+
 def test_a_bad_training_label_is_found_at_import_not_when_a_baseline_crashes(tmp_path):
     columns = {"id": "id", "texts": ["s1", "s2"], "label": "gold"}
     table = [
@@ -363,6 +419,21 @@ def test_a_bad_training_label_is_found_at_import_not_when_a_baseline_crashes(tmp
     assert "outside the label set of track 'c'" in text and "'maybe'" in text and "'i0'" in text
 
 
+def test_a_gold_label_refused_names_the_label_probably_meant(tmp_path):
+    columns = {"id": "id", "texts": ["s1", "s2"], "label": "gold"}
+    table = [{"id": f"i{k}", "s1": "a", "s2": f"b {k}", "gold": "yes"} for k in range(12)]
+    table[3]["gold"] = "Yes"
+    source = {"importer": "table", "path": "data/mine.csv", "columns": columns}
+    track = {"id": "c", "kind": "classification", "dataset": "pairs", "labels": ["yes", "no"]}
+    folder = edition(tmp_path, dict(source, split={"dev": 0.5, "test": 0.5}), [track], table)
+    with pytest.raises(ConfigError) as caught:
+        import_data(load_edition(folder), folder)
+    assert (
+        "found 'Yes'. Labels are matched exactly: write 'yes' (case and spaces count); else "
+        "correct the data" in str(caught.value)
+    )
+
+
 def test_similarity_gold_outside_the_declared_range_is_refused(tmp_path):
     table = rows(20)
     table[4]["sim"], table[7]["sim"] = "7.0", "-1"
@@ -378,6 +449,35 @@ def test_similarity_gold_outside_the_declared_range_is_refused(tmp_path):
     edited["tracks"][0]["range"] = [-1, 7]
     (folder / "edition.yaml").write_text(yaml.safe_dump(edited))
     import_data(load_edition(folder), folder)
+
+
+def test_a_score_out_of_range_and_an_item_in_two_splits_are_said_with_their_files_and_lines(
+    tmp_path,
+):
+    table = rows(12)
+    table[4]["sim"] = "5.5"  # line 6 of the training file
+    source = table_source(splits={s: {"path": f"data/{s}.csv"} for s in ("train", "dev", "test")})
+    folder = edition(tmp_path, source, table=table)
+    write_csv(folder / "data" / "train.csv", table[:6])
+    write_csv(folder / "data" / "dev.csv", table[6:9])
+    write_csv(folder / "data" / "test.csv", table[9:] + table[1:2])  # p001: train line 3, test 5
+    with pytest.raises(ConfigError) as caught:
+        import_data(load_edition(folder), folder)
+    text = str(caught.value)
+    assert (
+        "train.csv (dataset 'pairs', train split): similarity gold outside the track's range on "
+        "1 item; expected scores from 0 to 5 (track 'sim' range), found 'p004' (5.5) on line 6."
+        in text
+    )
+    assert (
+        "test.csv (dataset 'pairs', test split), line 5, item 'p001': test items with the texts "
+        "of items of a public split" in text
+    )
+    assert (
+        "has the texts of train item 'p001' (" in text
+        and "train.csv (dataset 'pairs', train split), line 3). Remove the item from one split; only if"
+        in text
+    )
 
 
 def test_a_repeated_id_within_a_table_is_refused_with_its_lines(tmp_path):
@@ -463,7 +563,25 @@ def test_a_where_column_the_table_lacks_is_refused(tmp_path):
     )
     with pytest.raises(ConfigError) as caught:
         import_data(load_edition(folder), folder)
-    assert "'where' names no column of the file: 'genre_col'" in str(caught.value)
+    assert "'where' names a field no item has, nor any column of the file: 'genre_col'" in str(
+        caught.value
+    )
+
+
+def test_a_where_on_a_field_no_item_has_names_it_and_the_tables_columns(tmp_path):
+    columns = {"id": "pair", "texts": ["left", "right"], "score": "sim"}  # no genre
+    source = table_source(
+        columns=columns, where={"genre": "forum"}, split={"dev": 0.5, "test": 0.5}
+    )
+    folder = edition(tmp_path, source)
+    with pytest.raises(ConfigError) as caught:
+        import_data(load_edition(folder), folder)
+    assert (
+        "'where' names a field no item has, nor any column of the file: 'genre'; expected a column "
+        "among 'pair', 'left', 'right', 'sim', 'source'. Name a column of the "
+        "file; or give every item its genre: map its column (columns: {genre: COLUMN}) or set it "
+        "on the dataset (genre: VALUE)"
+    ) in str(caught.value)
 
 
 def test_columns_the_file_lacks_are_refused_naming_the_header(tmp_path):
@@ -733,7 +851,11 @@ def test_a_row_whose_annotators_column_names_one_annotator_twice_is_refused(tmp_
 
 
 def test_the_majority_is_counted_in_the_label_set_of_the_track_whose_gold_it_is():
-    from codajudge.tracks import dataset_label_set, track_from_dict
+    from codajudge.tracks import dataset_label_tracks, track_from_dict
+
+    def dataset_label_set(tracks, dataset):
+        labelled = dataset_label_tracks(tracks, dataset)
+        return labelled[0].label_set if labelled else None
 
     soft = {
         "id": "s",
@@ -876,7 +998,11 @@ def test_a_json_document_locates_its_records_by_line(tmp_path):
     object is named with its line."""
     document = json.dumps({k: LEWIDI_LIKE[k] for k in ("1", "2")}, indent=2)
     second = document.rindex('"2": {')
-    document = document[:second] + '"1": {"s1": "x", "s2": "y"},\n  "4": 7,\n  ' + document[second:]
+    document = (
+        document[:second]
+        + '"1": {"s1": "x", "s2": "y", "soft_label": [1, 0]},\n  "4": 7,\n  '
+        + document[second:]
+    )
     folder = json_document_edition(tmp_path, document)
     with pytest.raises(ConfigError) as caught:
         imported(folder)
@@ -891,7 +1017,6 @@ def test_annotations_in_one_delimited_column_of_a_csv_with_its_annotators_alike(
     table = [
         {"id": "a", "s1": "x", "s2": "y", "who": "p|q|r", "votes": "yes; no; yes"},
         {"id": "b", "s1": "x", "s2": "z", "who": "p|r", "votes": "no;"},
-        {"id": "c", "s1": "x", "s2": "w", "who": "", "votes": ""},
     ]
     table += [dict(table[0], id=f"more{k}", s2=f"y{k}") for k in range(8)]  # in both splits
     columns = {
@@ -905,7 +1030,6 @@ def test_annotations_in_one_delimited_column_of_a_csv_with_its_annotators_alike(
     items = imported(folder)
     assert items["a"]["annotators"] == ["p", "q", "r"] and items["a"]["label"] == "yes"
     assert items["b"]["annotators"] == ["p"] and items["b"]["annotations"] == ["no"]
-    assert "annotations" not in items["c"] and items["c"].get("label") is None
 
 
 def test_a_delimited_annotations_column_whose_row_names_too_few_annotators_is_refused(tmp_path):

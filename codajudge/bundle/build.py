@@ -26,14 +26,14 @@ from ..formats.coverage import write_other_phase_ids
 from ..formats.items import GROUP_FIELDS, public_view, reference_view, write_items
 from ..formats.write import write_prediction
 from ..gold import gold_as_values
-from ..importers import PartlyRead, load_split, missing_releases, split_source
+from ..importers import PartlyRead, item_lines, load_split, missing_releases, split_source
 from ..metrics import get as get_metric
 from ..metrics.edition_module import code_failure, metrics_of, module_lines, own_module_of
 from ..metrics.edition_module import property_problems
 from ..stats.metric_checks import statistics_problems
 from ..scoring import load_gold, score_folder, scored_subset
 from ..spec import read_spec, write_spec
-from ..tracks import dataset_label_set
+from ..tracks import dataset_label_tracks
 from ..untrusted import remove_entry
 from .baselines_run import (
     BaselineScores,
@@ -151,13 +151,14 @@ def import_data(
                 kept = [item for item in splits[split][dataset] if text_key(item) not in texts]
                 splits[split][dataset] = kept
     place = functools.partial(data_place, edition, data_root)  # (dataset, split) -> where
+    lines = functools.partial(item_lines, edition.datasets, data_root)  # (dataset, split, ids)
     # a scored split (every one after train) needs items; a dataset may have no training items
     problems += empty_split_problems(edition.datasets, splits, needed[1:], place)
     unread = len(problems) > len(found or [])
-    repeats = [] if unread else check_repeats(edition, splits, problems)
+    repeats = [] if unread else check_repeats(edition, splits, problems, place, lines)
     if not unread:  # which phases score the same items, by their texts
         problems.extend(item_problems(edition.phases, splits))
-    golds = split_golds(edition.tracks, splits, place, problems)
+    golds = split_golds(edition.tracks, splits, place, problems, lines)
     if problems:  # what a dataset not read, or problems in the data read, leave unchecked
         unchecked = "builder/unchecked_unread" if unread else "builder/unchecked_unbuilt"
         raise BuildProblems(problems, unchecked=Templates.of(edition.folder).fill(unchecked))
@@ -191,7 +192,7 @@ def _dataset_splits(
     the others from being read; the rows a table could read are kept (``PartlyRead``), a split that
     could not be read at all is left out."""
     source, where = edition.datasets[dataset], f"datasets '{dataset}'"
-    labels = dataset_label_set(edition.tracks, dataset)
+    labels = dataset_label_tracks(edition.tracks, dataset)
     read: dict[str, list[dict]] = {}
     # ``train: none``: ChaosNLI's participants train on SNLI and MNLI themselves
     wanted = [s for s in needed if not (s == "train" and source.get("train") == "none")]
@@ -226,25 +227,31 @@ class Repeats(NamedTuple):
         return prose.fill("builder/repeats", **self._asdict())
 
 
-def _repeat_problem(repeats: Repeats, public: list[str]) -> Problem:
+def _repeat_problem(repeats: Repeats, public: list[str], place, lines) -> Problem:
+    """The refusal of ``repeats`` beyond those declared: the scored item's file and line, and the
+    public item's it repeats (``place``, ``lines``: ``data_place``, ``importers.item_lines``)."""
     scored_id, public_split, public_id = repeats.example
+    line = lines(repeats.dataset, public_split, [public_id]).get(public_id)
+    where = place(repeats.dataset, public_split) + (f", line {line}" if line else "")
     return Problem(
-        f"datasets '{repeats.dataset}'",
+        place(repeats.dataset, repeats.split),
         f"{repeats.split} items with the texts of items of a public split ({', '.join(public)}): "
         f"{repeats.found}, more than the {repeats.declared} declared, so their gold would leak",
+        line=lines(repeats.dataset, repeats.split, [scored_id]).get(scored_id),
         item=scored_id,
         expected=f"at most {repeats.declared} repeated items ('known_repeats')",
         found=f"{repeats.split} item {scored_id!r} has the texts of {public_split} item "
-        f"{public_id!r}",
-        hint=f"remove the repeated items, or declare the release's real repeats with "
-        f"'known_repeats: {{{repeats.split}: {repeats.found}}}' on the dataset",
+        f"{public_id!r} ({where})",
+        hint=f"remove the item from one split; only if the release really repeats items, declare "
+        f"them with 'known_repeats: {{{repeats.split}: {repeats.found}}}' on the dataset",
     )
 
 
-def check_repeats(edition: Edition, splits, problems: list[Problem]) -> list[Repeats]:
+def check_repeats(edition: Edition, splits, problems: list[Problem], place, lines) -> list[Repeats]:
     """Public splits (train and any split whose gold is public) against every hidden-gold split, by
     texts (in either order where the dataset's kinds score a pair as its swap, ``texts_ordered``):
-    repeats beyond a dataset's ``known_repeats`` are refused; all of them are reported."""
+    repeats beyond a dataset's ``known_repeats`` are refused, naming the files and lines
+    (``place``, ``lines``: ``data_place``, ``importers.item_lines``); all of them are reported."""
     hidden = sorted(hidden_splits(edition.phases))
     public = {"train"} | {p.split for p in edition.phases if p.public_gold} - set(hidden)
     report: list[Repeats] = []
@@ -272,7 +279,7 @@ def check_repeats(edition: Edition, splits, problems: list[Problem]) -> list[Rep
             example = (str(repeated[0]["id"]), *first[key(repeated[0])]) if repeated else None
             repeats = Repeats(dataset, split, len(repeated), declared.get(split, 0), example)
             if repeats.found > repeats.declared:
-                problems.append(_repeat_problem(repeats, sorted(public)))
+                problems.append(_repeat_problem(repeats, sorted(public), place, lines))
             if repeats.found or repeats.declared:
                 report.append(repeats)
     return report

@@ -15,12 +15,13 @@ refused by ``build.check_repeats``.
 A track's label that no split's gold gives any item is noted (``unused_label_notes``).
 """
 
+import functools
 from collections.abc import Callable, Iterator
 
 import numpy as np
 
 from .. import kinds
-from ..errors import ConfigError, Problem, counted, first_few
+from ..errors import MAX_PLACES_SHOWN, ConfigError, Problem, counted, first_few
 from ..gold import GoldTrack, build_gold
 from ..importers.cut import shares_problem
 from ..tracks import Track
@@ -54,17 +55,25 @@ def empty_split_problems(
             )
 
 
-def range_problems(track: Track, gold: GoldTrack, where: str) -> Iterator[Problem]:
-    """For a kind with ``has_range``, ``gold`` outside the track's declared ``range`` (default 0-5)."""
+def range_problems(
+    track: Track, gold: GoldTrack, where: str, lines: Callable = lambda ids: {}
+) -> Iterator[Problem]:
+    """For a kind with ``has_range``, ``gold`` outside the track's declared ``range`` (default 0-5),
+    each item with its line (``lines``: ids -> their lines in the file, where known)."""
     if not kinds.of(track).has_range:
         return
     lo, hi = track.score_range
     if outside := np.flatnonzero((gold.gold < lo) | (gold.gold > hi)).tolist():
+        line_of = lines([gold.ids[i] for i in outside[:MAX_PLACES_SHOWN]])
+        on_line = {item: f" on line {line}" for item, line in line_of.items()}
+        found = [
+            f"{gold.ids[i]!r} ({gold.gold[i]:g}){on_line.get(gold.ids[i], '')}" for i in outside
+        ]
         yield Problem(
             where,
             f"{track.kind} gold outside the track's range on {counted(len(outside), 'item')}",
             expected=f"scores from {lo:g} to {hi:g} (track '{track.id}' range)",
-            found=first_few([f"{gold.ids[i]!r} ({gold.gold[i]:g})" for i in outside]),
+            found=first_few(found),
             hint="correct the data, or declare the scale with the track key range: [LOW, HIGH]",
         )
 
@@ -74,10 +83,12 @@ def split_golds(
     splits: dict[str, dict[str, list[dict]]],
     place: Callable[[str, str], str],
     problems: list[Problem],
+    lines: Callable = lambda dataset, split, ids: {},
 ) -> Golds:
     """The gold of every track on every split of its dataset that has items, train included; every
     problem of those splits (ids repeated, gold unreadable or out of range) added to ``problems``.
-    ``place``: (dataset, split) -> the file and key the problems name (``build.data_place``)."""
+    ``place``: (dataset, split) -> the file and key the problems name (``build.data_place``);
+    ``lines``: (dataset, split, ids) -> their lines there (``importers.item_lines``)."""
     golds: Golds = {}
     for split, datasets in splits.items():
         for dataset, items in sorted(datasets.items()):
@@ -88,7 +99,8 @@ def split_golds(
                 except ConfigError as e:
                     problems.extend(e.problems)
                     continue
-                problems.extend(range_problems(track, golds[(split, track.id)], where))
+                located = functools.partial(lines, dataset, split)
+                problems.extend(range_problems(track, golds[(split, track.id)], where, located))
     return golds
 
 

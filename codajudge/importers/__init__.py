@@ -8,19 +8,19 @@ Contract of every importer module: ``load_split(source: dict, root: Path, split:
 where ``source`` is the dataset's mapping from the edition config (``path`` relative to ``root``,
 plus the importer's own options), raising ``ConfigError`` with the file and the problem. The table
 importer, which takes an item's label from its annotations' majority, takes a fourth argument, the
-tracks' ``LabelSet`` (or None), so that texts naming one label are one vote.
+dataset's tracks with labels (the first's ``LabelSet`` counts the votes, so that texts naming one
+label are one vote; every annotation is checked against each track's set).
 """
 
 from __future__ import annotations
 
 import importlib
 from pathlib import Path
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from ..confine import lexical_escapes, require_inside
 from ..errors import ConfigError, Problem, counted, first_few, plural
 from ..formats.items import duplicate_id
-from ..labels import LabelSet
 from .cut import split_of
 
 SPLITS = ("train", "dev", "test")
@@ -195,11 +195,20 @@ def _importer_of(source: dict, name: str, default):
     return getattr(module, name, lambda _: default)(source)
 
 
+def item_lines(datasets: dict, root: Path, dataset: str, split: str, ids) -> dict[str, int]:
+    """The line of each of ``ids`` in the file of ``split`` of ``datasets[dataset]``, for a data
+    check's refusal: by the importer's own ``item_lines`` (the table importer's), else none."""
+    source = split_source(datasets[dataset], split)
+    module = importlib.import_module(f"{__name__}.{source.get('importer', 'kit')}")
+    lines = getattr(module, "item_lines", None)
+    return lines(source, Path(root), ids) if lines and "path" in source else {}
+
+
 def load_split(
-    source: dict, root: Path, split: str, where: str = "datasets", labels: LabelSet | None = None
+    source: dict, root: Path, split: str, where: str = "datasets", labels: Sequence = ()
 ) -> list[dict]:
-    """The items of ``split``; ``labels``: the label set of the dataset's tracks, for an importer that
-    takes a majority of annotations (the table importer), None when its tracks have no labels."""
+    """The items of ``split``; ``labels``: the dataset's tracks with labels (``dataset_label_tracks``),
+    for an importer that takes a majority of annotations and checks them (the table importer)."""
     # everything an importer reads lies inside ``root``: no option absolute or climbing with '..',
     # the release ``path`` (every file below it) inside once links are resolved; nested sources
     # (``fallback``) are checked when their own turn comes

@@ -39,11 +39,11 @@ from collections import Counter
 from pathlib import Path
 from collections.abc import Callable, Iterator
 
-from ..errors import ConfigError, PlacedProblems, ProblemCollector, counted
-from ..fields import ITEM_FIELDS
+from ..errors import ConfigError, PlacedProblems, ProblemCollector, counted, plural
+from ..fields import ITEM_FIELDS, did_you_mean
 from ..formats.items import parsed_json_lines
 from ..formats.textfile import shorten
-from ..formats.values import ValueProblem, add_problem, json_or_none
+from ..formats.values import ValueProblem, add_problem, json_or_none, outside_label_set
 from ..labels import LabelSet, label_key
 from . import PartlyRead, SplitAbsent, none_kept, unique_items, where_keeps
 from .semeval_sts import read_release_lines
@@ -321,9 +321,10 @@ def _annotation(value) -> str | list[str] | None:
     return [_text(label) or "" for label in value] if isinstance(value, list) else _text(value)
 
 
-def _item(source: dict, row: dict, at: PlacedProblems, labels) -> dict | None:
-    """The kit's item of one row (None when its id, score or soft label is refused); ``labels``:
-    the tracks' label set, in which the annotations' majority is taken."""
+def _item(source: dict, row: dict, at: PlacedProblems, tracks) -> dict | None:
+    """The kit's item of one row (None when its id, score, soft label or an annotation is refused);
+    ``tracks``: the dataset's tracks with labels, the first's label set the one the annotations'
+    majority is taken in."""
     columns = source["columns"]
     item_id = _text(row.get(columns["id"]))
     if item_id is None:
@@ -336,6 +337,10 @@ def _item(source: dict, row: dict, at: PlacedProblems, labels) -> dict | None:
         if value is not None:
             item[field] = value
     item.update(_annotations(columns, row, at))
+    if _unlabelled(columns, row, item, at) or _outside_label_sets(
+        item.get("annotations", []), tracks, at
+    ):
+        return None
     try:  # a cell the item cannot be made without
         if columns.get("score"):
             item["score"] = _score(row, columns["score"])
@@ -347,8 +352,51 @@ def _item(source: dict, row: dict, at: PlacedProblems, labels) -> dict | None:
     if columns.get("label"):
         item["label"] = _text(row.get(columns["label"]))
     elif "annotations" in item:
-        item["label"] = majority(item["annotations"], labels)
+        item["label"] = majority(item["annotations"], tracks[0].label_set if tracks else None)
     return item
+
+
+def _unlabelled(columns: dict, row: dict, item: dict, at: PlacedProblems) -> bool:
+    """A problem (True) for a row of a dataset with ``annotations`` that no annotator labelled and
+    whose ``label`` and ``distribution`` columns, where the dataset has them, are empty too: its
+    item would have no gold on any track, shown to systems and never scored, as a row without a
+    score is refused."""
+    gold = [row.get(columns[key]) for key in ("label", "distribution") if columns.get(key)]
+    if "annotations" not in columns or "annotations" in item or any(map(_text, gold)):
+        return False
+    spec = columns["annotations"]
+    cells = [_column_and_sep(spec)[0]] if isinstance(spec, dict) else spec
+    at.add(
+        "no annotator labelled the item",
+        expected=f"a label in at least one of the annotations columns {', '.join(map(repr, cells))}",
+        found=f"{counted(len(cells), 'empty cell')}",
+        hint="drop the row, or fill its annotations: an item without gold is never scored",
+    )
+    return True
+
+
+def _outside_label_sets(annotations: list, tracks, at: PlacedProblems) -> bool:
+    """A problem per label set of the ``tracks`` reading the row (naming those tracks) that one of
+    its ``annotations`` is outside: the first such annotation, and the label it probably meant
+    (``outside_label_set``, else the closest label); True when there is one. Every annotation is
+    checked, so that a misspelt one cannot hide in a majority (docs/labels.md); multilabel
+    annotations are checked by the gold (``gold._annotation_values``)."""
+    sets: dict[tuple, list] = {}  # label set -> the tracks reading the annotations through it
+    for track in [t for t in tracks if t.scale != "multilabel"]:
+        sets.setdefault((track.labels, tuple(track.label_set.aliases.items())), []).append(track)
+    refused = False
+    for readers in sets.values():
+        codes = readers[0].label_set.codes(annotations)
+        if outside := [value for value, code in zip(annotations, codes) if code < 0]:
+            close = did_you_mean(str(outside[0]).strip(), readers[0].labels)
+            problem = outside_label_set(outside[0], readers[0], _shown(outside[0]), close)
+            names = ", ".join(repr(t.id) for t in readers)
+            problem.message = (
+                f"annotation outside the label set of {plural(len(readers), 'track')} {names}"
+            )
+            add_problem(at, problem)
+            refused = True
+    return refused
 
 
 def _soft_label(row: dict, column: str) -> dict:
@@ -370,10 +418,11 @@ def _soft_label(row: dict, column: str) -> dict:
     )
 
 
-def load_split(source: dict, root: Path, split: str, labels: LabelSet | None) -> list[dict]:
+def load_split(source: dict, root: Path, split: str, tracks=()) -> list[dict]:
     """The items of ``split``'s file (the whole file when the dataset cuts it with ``split``),
-    ``where`` applied; duplicate ids and bad cells are problems; ``labels``: the label set of the
-    dataset's tracks, in which a majority is taken (see ``majority``), None when they have none."""
+    ``where`` applied; duplicate ids and bad cells are problems; ``tracks``: the dataset's tracks with
+    labels, whose label sets every annotation is checked against, the first's the one a majority is
+    taken in (see ``majority``)."""
     if not isinstance(source.get("path"), str):  # ``path``: one file for all, or the split's own
         raise SplitAbsent.single(
             WHERE,
@@ -386,7 +435,7 @@ def load_split(source: dict, root: Path, split: str, labels: LabelSet | None) ->
     compared: list[dict] = []  # the values ``where`` compares, of every row made an item
 
     def kept_item(row: dict, at: PlacedProblems) -> dict | None:
-        item = _item(source, row, at, labels)
+        item = _item(source, row, at, tracks)
         if item is None:
             return None
         # ``where`` on one row: a column of the file, else a field of the item
@@ -432,7 +481,7 @@ def _read_rows(source: dict, path: Path, problems) -> list[Row]:
 
 def _check_header(source: dict, header: list[str], path: Path) -> None:
     """Every column ``columns`` names is in the file's ``header``, and every key of ``where`` is a
-    column of the file or a field of the kit's item."""
+    column of the file or a field of the kit's item the dataset gives (``_given``)."""
     columns = source["columns"]
     wanted = [v for v in columns.values() if isinstance(v, str)]
     wanted += [spec["column"] for spec in columns.values() if isinstance(spec, dict)]
@@ -445,10 +494,37 @@ def _check_header(source: dict, header: list[str], path: Path) -> None:
             expected="columns among " + ", ".join(map(repr, header)),
             hint="correct the dataset's 'columns' to the file's header",
         )
-    unknown = [k for k in source.get("where") or {} if k not in header and k not in ITEM_FIELDS]
+    unknown = [k for k in source.get("where") or {} if k not in header and not _given(source, k)]
     if unknown:
+        given = ""
+        for field in [k for k in unknown if k in ("lang", "genre")][:1]:
+            given = f"; or give every item its {field}: map its column (columns: {{{field}: "
+            given += f"COLUMN}}) or set it on the dataset ({field}: VALUE)"
         raise ConfigError.single(
             str(path),
-            f"'where' names no column of the file: {', '.join(map(repr, unknown))}",
-            expected="one of " + ", ".join(header),
+            f"'where' names a field no item has, nor any column of the file: "
+            f"{', '.join(map(repr, unknown))}",
+            expected=f"a column among {', '.join(map(repr, header))}",
+            hint="name a column of the file" + given,
         )
+
+
+def _given(source: dict, field: str) -> bool:
+    """Whether the dataset gives its items the field ``field`` of the kit's item (``ITEM_FIELDS``):
+    by a column of ``columns`` (a ``label`` by the annotations too), or as a constant (lang, genre)."""
+    by_annotations = field == "label" and "annotations" in source["columns"]
+    constant = field in ("lang", "genre") and source.get(field) is not None
+    return field in ITEM_FIELDS and (field in source["columns"] or by_annotations or constant)
+
+
+def item_lines(source: dict, root: Path, ids: list[str]) -> dict[str, int]:
+    """The line of each of ``ids`` in the table of ``source`` (where the id is first seen), read
+    again for a data check's refusal (a repeat, a score out of range); none for a file that cannot
+    be read again."""
+    path = Path(root) / source["path"]
+    try:
+        rows = _read_rows(source, path, ProblemCollector(str(path)))
+    except (ConfigError, OSError):
+        return {}
+    read = ((_text(row.get(source["columns"]["id"])), n) for n, row in reversed(rows))
+    return {item_id: n for item_id, n in read if item_id in ids}
