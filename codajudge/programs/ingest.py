@@ -12,7 +12,7 @@ worker runs that command itself, beside this program and outside its limits (``w
 
 Participant code runs in a child process (``programs.child``, started by ``programs.supervisor``),
 killed at the time limit (``--time-limit`` or the phase's ``execution_time_limit`` of task.json
-minus 60 s kept for scoring, the smaller wins). ``<track_id>.tsv`` files reach OUTPUT only when
+minus 60 s kept for this program's checks after the code, the smaller wins). ``<track_id>.tsv`` files reach OUTPUT only when
 every track succeeded; ``ingestion_status.json`` always says ``ok`` or
 ``failed`` with a message, and the scoring program refuses to score a failed prediction step.
 What the code prints is read from pipes, echoed to the log and kept (capped) in
@@ -57,7 +57,10 @@ from .status import FAILED, OK, IngestionStatus, write_status
 PROGRAM = "ingestion program"
 #: Where the platform mounts the submission, the default of the SUBMISSION argument.
 PLATFORM_SUBMISSION = "/app/ingested_program"
-SCORING_MARGIN = 60.0  # seconds of the phase's execution_time_limit kept for the scoring step
+#: Seconds of the phase's execution_time_limit kept for this program's work after the code (stopping
+#: it, checking and copying its predictions, writing its status), so that the prediction step ends
+#: within its limit; the scoring step is a job of its own, with its own limit.
+WRAP_UP_MARGIN = 60.0
 #: A prediction file left by the child larger than the scorer reads is refused when copied.
 PREDICTION_LIMITS = TreeLimits(file_bytes=MAX_FILE_BYTES)
 #: What the platform's worker writes into the prediction output after this step.
@@ -69,10 +72,11 @@ WORKER_METADATA = "metadata"
 
 def code_time_limit(phase_limit: float) -> float:
     """Seconds a code submission may run in a phase whose ``execution_time_limit`` is ``phase_limit``:
-    that limit minus SCORING_MARGIN (a quarter of it for limits under 240 s), kept for the scoring step.
+    that limit minus WRAP_UP_MARGIN (a quarter of it for limits under 240 s), kept for this program's
+    checks after the code.
     Codabench's worker does not enforce the phase limit (its alarm is swallowed while it reads the
     logs), so this is the only limit a submission meets; it must end before the phase's."""
-    return phase_limit - min(SCORING_MARGIN, phase_limit / 4)
+    return phase_limit - min(WRAP_UP_MARGIN, phase_limit / 4)
 
 
 def time_limit_of(spec: TaskSpec, option: float | None) -> float | None:
