@@ -196,6 +196,22 @@ def test_a_log_that_cannot_be_written_is_the_platform_s_and_leaves_no_scores(tmp
     assert "not scored" in page
 
 
+@pytest.mark.parametrize("program", ["scoring_program/score.py", "ingestion_program/ingest.py"])
+def test_both_programs_name_a_missing_input_folder_the_same_way_first(tmp_path, program):
+    """``score.py /nonexistent OUT`` said "ref/task.json: the task spec is missing" (a relative path,
+    the folder given unnamed) while ingest.py said "/nonexistent: no such folder": both now refuse
+    the folder as given, first (exit 2), and leave OUT unmade."""
+    missing, out = tmp_path / "nonexistent", tmp_path / "out"
+    name = "scoring" if "score" in program else "ingestion"
+    submission = [] if name == "scoring" else [str(tmp_path)]
+    command = [sys.executable, str(REPO / program), str(missing), str(out), *submission]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    first = done.stderr.strip().splitlines()[0]
+    assert done.returncode == 2, done.stderr
+    assert first.startswith(f"{name} program: {missing}: no such folder. Give the folder"), first
+    assert not out.exists()
+
+
 def test_output_whose_reader_has_gone_stops_quietly():
     """``codajudge schema | head -1``: the reader closes the pipe; the command stops as a pipe's
     writer does (exit 130, nothing on stderr), not with an internal error."""

@@ -65,6 +65,14 @@ def writing_into(output_dir: Path) -> Iterator[None]:
         ) from None
 
 
+def check_input_folder(folder: Path, hint: Callable[[], str]) -> None:
+    """The one refusal of a program's missing input folder, before anything else is read or
+    written: a usage error naming the folder as given, ``no such folder``, and ``hint()`` (which
+    may look around it). Both programs use it, so that they say it the same way."""
+    if not (folder.exists() or folder.is_symlink()):
+        raise UsageError.single(str(folder), "no such folder", hint=hint())
+
+
 def run_parsed(parser: argparse.ArgumentParser, argv: list[str] | None, run: Callable) -> int:
     """``run(args)`` of ``argv`` parsed by ``parser`` (whose usage errors exit as argparse's do),
     through ``run_guarded`` under the parser's ``prog``."""

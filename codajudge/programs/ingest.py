@@ -50,7 +50,7 @@ from ..spec import MODEL_FILE, RESULTS_ONLY, SCORING_ONLY, TaskSpec, read_spec
 from ..untrusted import TreeLimits, copy_regular, prune_tree, read_head, remove_entry, tree_entries
 from .child import BASELINE_PREFIX, ChildPaths, load_dataset, nothing_predicted
 from .supervisor import ParticipantOutput, run_child
-from .common import argument_parser, run_guarded, writing_into
+from .common import argument_parser, check_input_folder, run_guarded, writing_into
 from .opening import open_submission
 from .status import FAILED, OK, IngestionStatus, write_status
 
@@ -491,26 +491,20 @@ def submission_path(given: str | None, prog: str) -> Path:
     )
 
 
-def check_input_folder(input_data: Path) -> None:
-    """A usage error when the input data folder does not exist (a mistyped path or phase name),
-    naming the folders beside it that hold a phase's data (a task.json)."""
-    if input_data.exists() or input_data.is_symlink():
-        return
+def phase_folders_beside(input_data: Path) -> str:
+    """The hint for a missing input data folder (a mistyped path or phase name): the folders beside
+    it that hold a phase's data (a task.json)."""
     found = sorted(task.parent for task in input_data.parent.glob("*/task.json") if task.is_file())
-    raise UsageError.single(
-        str(input_data),
-        "no such folder",
-        hint="the folders of a phase's data there are " + ", ".join(map(str, found))
-        if found
-        else "give the folder of a phase's data, the one holding its task.json",
-    )
+    if found:
+        return "the folders of a phase's data there are " + ", ".join(map(str, found))
+    return "give the folder of a phase's data, the one holding its task.json"
 
 
 def opened_input_data(input_data: Path, work: Path) -> Path:
     """The INPUT_DATA argument as a folder: a zip of a phase's input data (what CodaLab v1.5's
     Files tab gives) is extracted safely into ``work``; a folder is used as it is. A usage error
     names any other file, or a zip that is not one."""
-    check_input_folder(input_data)
+    check_input_folder(input_data, lambda: phase_folders_beside(input_data))
     if not input_data.is_file():
         return input_data
     hint = "give the folder of a phase's data, the one holding its task.json, or its zip"
