@@ -95,7 +95,12 @@ def time_limit_of(spec: TaskSpec, option: float | None) -> float | None:
     return min(limits) if limits else None
 
 
-def clear_output(output_dir: Path, names: list[str], kept: Container = frozenset()) -> None:
+def clear_output(
+    output_dir: Path,
+    names: list[str],
+    kept: Container = frozenset(),
+    copied: Container = frozenset(),
+) -> None:
     """Remove whatever stands at ``names`` in the prediction output (names this program writes: a
     previous run's files, or a submission's folder or link of that name, copied there by the
     worker), then every ``*.html`` file and everything that is neither a regular file nor a folder
@@ -108,7 +113,9 @@ def clear_output(output_dir: Path, names: list[str], kept: Container = frozenset
     only one a run leaves, on a platform that shows a prediction step's html too (CodaLab v1.5).
     It runs before the code runs, again after (code can write here, and its processes are stopped
     by then), and on a failure. A ``metadata`` entry of any kind is removed too: the worker writes
-    its own there, and fails a step that left one."""
+    its own there, and fails a step that left one. A page or link at a path of the submission's own
+    entries (``copied``: the worker's copy of it) goes without a note: the submission's notes name
+    that file already (a result file matching no track), so a removed file is noted once."""
     for name in [*names, WORKER_METADATA]:
         kind = remove_entry(output_dir / name)
         is_worker_file = name == WORKER_METADATA
@@ -122,19 +129,30 @@ def clear_output(output_dir: Path, names: list[str], kept: Container = frozenset
         print(f"note: removed {name!r} from the prediction output: it was {kind}, and the {writer}")
     is_page = lambda name: name.lower().endswith((".html", ".htm"))  # noqa: E731
     for relative, kind in prune_tree(output_dir, is_page, "the prediction output", kept):
+        if relative in copied:
+            continue
         why = f"it was {kind}, and only regular files are kept"
         if kind == "a regular file":
             why = "only the scoring program writes the detailed results page"
         print(f"note: removed {relative!r} from the prediction output: {why}")
 
 
-def entries_before(output_dir: Path, submission: Path | None) -> set[tuple[str, int, int]]:
+def entries_before(output_dir: Path, copied: Container) -> set[tuple[str, int, int]]:
     """The entries in the prediction output before the run (``tree_entries``), which the step
-    leaves as they are, but those at the relative paths of the submission folder's own entries:
-    Codabench's worker copies a submission folder there (``clear_output``), and that copy is the
-    step's. A run by hand thus never removes a file the output folder held before it."""
-    copied = {relative for relative, *_ in tree_entries(submission)} if submission else set()
+    leaves as they are, but those at the relative paths ``copied`` of the submission folder's own
+    entries (``submission_entries``): Codabench's worker copies a submission folder there
+    (``clear_output``), and that copy is the step's. A run by hand thus never removes a file the
+    output folder held before it."""
     return {entry for entry in tree_entries(output_dir) if entry[0] not in copied}
+
+
+def submission_entries(submission: Path | None) -> frozenset[str]:
+    """The relative paths of a submission folder's entries (none for a zip or a baseline)."""
+    return (
+        frozenset(relative for relative, *_ in tree_entries(submission))
+        if submission
+        else frozenset()
+    )
 
 
 def public_keys(items: list[dict]) -> ItemKeys:
@@ -326,7 +344,8 @@ class Ingestion:
     command line (None: task.json's), the names of the files written to the output folder so far
     (removed on failure), and the notes and each track's file name as the participant wrote it
     (for the status file); ``before``: what the output folder held before the run, left there
-    (``entries_before``; None until every argument was checked: nothing is written before).
+    (``entries_before``; None until every argument was checked: nothing is written before);
+    ``copied``: the submission folder's own entries, which the worker copies into the output.
     """
 
     input_dir: Path
@@ -338,6 +357,7 @@ class Ingestion:
     notes: list[str] = field(default_factory=list)
     names: dict[str, str] = field(default_factory=dict)
     before: set | None = None
+    copied: frozenset = frozenset()
 
 
 def ingest(run: Ingestion, submission: Path | None, baseline: str | None) -> int:
@@ -350,7 +370,7 @@ def ingest(run: Ingestion, submission: Path | None, baseline: str | None) -> int
     own_names = [INGESTION_STATUS, archive.PARTICIPANT_OUTPUT]
     own_names += [f"{t.id}.tsv" for t in spec.tracks]
     with writing_into(output_dir):  # checked before the code runs
-        clear_output(output_dir, own_names, run.before)
+        clear_output(output_dir, own_names, run.before, run.copied)
     with tempfile.TemporaryDirectory(prefix="codajudge-ingest-") as tmp:
         paths = ChildPaths(run.input_dir, Path(tmp) / "predictions", Path(tmp))
         paths.out_dir.mkdir()
@@ -363,7 +383,7 @@ def ingest(run: Ingestion, submission: Path | None, baseline: str | None) -> int
         status = IngestionStatus(OK, message, tuple(tracks), tuple(run.notes), run.names)
         with writing_into(output_dir):
             # the code has run and its processes are stopped; on the platform it could write here
-            clear_output(output_dir, own_names, run.before)
+            clear_output(output_dir, own_names, run.before, run.copied)
             for track in tracks:  # only the tracks' files: anything else the code left stays
                 name = f"{track}.tsv"
                 copy_regular(
@@ -567,7 +587,8 @@ def main(argv: list[str] | None = None, prog: str = "ingest.py") -> int:
             folder = submission if submission is not None and submission.is_dir() else None
             given = {"submission": folder, "input data": Path(args.input_data)}
             refuse_shared_output(output_dir, given)
-            run.before = entries_before(output_dir, folder)
+            run.copied = submission_entries(folder)
+            run.before = entries_before(output_dir, run.copied)
             # made for a failure's status; ingest() says why it cannot be
             with contextlib.suppress(OSError):
                 output_dir.mkdir(parents=True, exist_ok=True)
@@ -577,7 +598,7 @@ def main(argv: list[str] | None = None, prog: str = "ingest.py") -> int:
         if run.before is None:  # an argument refused: nothing is written
             return
         try:
-            clear_output(output_dir, [INGESTION_STATUS, *run.written], run.before)
+            clear_output(output_dir, [INGESTION_STATUS, *run.written], run.before, run.copied)
             remove_entry(output_dir / archive.PARTICIPANT_OUTPUT)
             output.keep(failure=message)
         finally:
