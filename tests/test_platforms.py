@@ -593,3 +593,14 @@ def test_legacy_bundles_pass_the_kits_own_checker(legacy_tree, tmp_path, capsys)
     write_zip(tree_files(legacy_tree), target)
     assert check_main([str(target)]) == 0, capsys.readouterr()
     assert "ok, no problems found" in capsys.readouterr().out
+
+
+def test_the_kit_readme_says_checked_holds_the_tracks_files_by_their_ids():
+    """``ingest.py ... checked my.zip`` writes ``<track_id>.tsv`` files, not the submitted ones: the
+    README said it "copies its files into checked/"; each of its 3 sentences says what it writes."""
+    templates = REPO / "codajudge" / "templates"
+    names = ("kit_readme/first_commands_nothing", "kit_readme/evaluation_hidden")
+    for name in (*names, "legacy/evaluation_hidden"):
+        text = " ".join((templates / f"{name}.md").read_text(encoding="utf-8").split())
+        assert "copies its files" not in text, name
+        assert "into `checked/` as `<track_id>.tsv` (not under the names in the zip)" in text, name
