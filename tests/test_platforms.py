@@ -544,6 +544,24 @@ def test_legacy_kit_says_codalab_takes_result_submissions_only(legacy_tree):
     assert "ingestion_program/ingest.py EVALUATION_DATA predictions" in readme[note:]
 
 
+def test_the_legacy_kit_ships_no_codabench_competition_yaml_and_still_runs_locally(
+    legacy_tree, tmp_path
+):
+    """The v1.5 starting_kit.zip shipped the Codabench competition.yaml (version 2, ingestion
+    programs), which v1.5 participants took for the competition's: its local phases are
+    run_local.yaml now, which its run_local.py reads, and its README names no competition.yaml."""
+    kit = tmp_path / "kit"
+    with zipfile.ZipFile(legacy_tree / "starting_kit.zip") as zf:
+        zf.extractall(kit)
+    assert not (kit / "competition.yaml").exists() and (kit / "run_local.yaml").is_file()
+    assert "competition.yaml" not in (kit / "README.md").read_text(encoding="utf-8")
+    command = [sys.executable, str(kit / "run_local.py"), str(kit), "baseline:random"]
+    done = subprocess.run(
+        [*command, "--phase", "practice"], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+
+
 def test_legacy_kit_readme_and_input_data_are_true_for_v15(legacy_tree):
     """v1.5's Files tab gives the evaluation data as input_data_evaluation.zip and runs no ingestion
     program: the kit's README says so (its ``legacy`` variant), and each phase's input data marks
