@@ -22,15 +22,19 @@ EXIT_USER_ERROR = 2
 EXIT_BUNDLE_ERROR = 1
 #: The exit code of a program stopped by Ctrl-C (the shell's 128 + SIGINT).
 EXIT_INTERRUPTED = 130
+#: The exit code of a writer whose reader has gone before its work finished (``| head``): the
+#: shell's 128 + SIGPIPE, what a program killed by that signal exits with; not an interrupt.
+EXIT_BROKEN_PIPE = 141
 
 
-def stdout_closed() -> int:
+def stdout_closed(code: int = EXIT_BROKEN_PIPE) -> int:
     """Stop quietly when the output's reader has gone (``| head``: a BrokenPipeError), as a pipe's
     writer does (the idiom of Python's signal docs): stdout is pointed at os.devnull, so that
-    nothing more is flushed, nor fails again at exit. Returns the exit code, EXIT_INTERRUPTED."""
+    nothing more is flushed, nor fails again at exit. Returns ``code``: the work's own exit code
+    when it had finished (only its log was lost), else EXIT_BROKEN_PIPE."""
     with contextlib.suppress(OSError):
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return EXIT_INTERRUPTED
+    return code
 
 
 def plural(count: int, singular: str, plural_form: str | None = None) -> str:

@@ -9,6 +9,15 @@ script says so in one line and exits 1.
 import os
 import sys
 
+# first, in syntax every Python parses: the engine needs 3.9 (an older one, such as CodaLab's
+# default image codalab/codalab-legacy:py37, would stop in a SyntaxError traceback)
+if sys.version_info < (3, 9):
+    sys.exit(
+        "ingestion program: Python 3.9 or newer needed; expected 3.9+, found Python %d.%d.%d (%s). "
+        "Set the competition's docker image (docker_image) to codalab/codalab-legacy:py312"
+        % (sys.version_info[:3] + (sys.executable,))
+    )
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ENGINE_HOME = next(
     (d for d in (HERE, os.path.dirname(HERE)) if os.path.isdir(os.path.join(d, "codajudge"))), None

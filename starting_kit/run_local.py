@@ -10,6 +10,15 @@ inside a starting kit with a local phase (a validation split held out of the tra
 import os
 import sys
 
+# first, in syntax every Python parses: the engine needs 3.9 (an older one, such as CodaLab's
+# default image codalab/codalab-legacy:py37, would stop in a SyntaxError traceback)
+if sys.version_info < (3, 9):
+    sys.exit(
+        "run_local.py: Python 3.9 or newer needed; expected 3.9+, found Python %d.%d.%d (%s). "
+        "Run it with Python 3.9 or newer (python3.12 run_local.py ...)"
+        % (sys.version_info[:3] + (sys.executable,))
+    )
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 for candidate in (HERE, os.path.join(HERE, "scoring_program"), os.path.dirname(HERE)):
     if os.path.isdir(os.path.join(candidate, "codajudge", "runner")):

@@ -275,6 +275,38 @@ def test_a_missing_library_is_one_line_naming_what_to_install(entry, package, tm
     )
 
 
+PROGRAM_STUBS = ("score.py", "ingest.py", "run_local.py")
+OLD_PYTHON = Path.home() / ".pyenv" / "versions" / "3.7.16" / "bin" / "python"
+
+
+def _too_old_python_runs(entry: str) -> list[list[str]]:
+    """An entry file run by Python 3.7 (CodaLab's default image), as a real 3.7 where the machine
+    has one and always with a faked sys.version_info: what the program sees first."""
+    script = ENTRY_POINTS[entry][0]
+    fake = (
+        "import runpy, sys; sys.version_info = (3, 7, 16, 'final', 0); "
+        f"sys.argv = [{script!r}, 'in', 'out', 'sub']; runpy.run_path(sys.argv[0], run_name='__main__')"
+    )
+    runs = [[sys.executable, "-c", fake]]
+    if OLD_PYTHON.is_file():
+        runs.append([str(OLD_PYTHON), script, "in", "out", "sub"])
+    return runs
+
+
+@pytest.mark.parametrize("entry", PROGRAM_STUBS)
+def test_a_python_older_than_the_kits_minimum_is_one_line_naming_the_image(entry, tmp_path):
+    """Python 3.7 stopped in a SyntaxError traceback once numpy, scipy and yaml imported: the entry
+    file refuses first, naming the interpreter, pyproject's minimum and the fix (exit 1)."""
+    minimum = re.search(r'requires-python = ">=([\d.]+)"', (REPO / "pyproject.toml").read_text())[1]
+    for command in _too_old_python_runs(entry):
+        done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, env=ENV)
+        lines = done.stderr.strip().splitlines()
+        assert done.returncode == 1 and len(lines) == 1, done.stderr
+        assert f"Python {minimum} or newer needed" in lines[0] and "found Python 3.7.16" in lines[0]
+        fix = "python3.12" if entry == "run_local.py" else "codalab/codalab-legacy:py312"
+        assert fix in lines[0]
+
+
 def test_the_missing_library_line_names_run_sh_only_where_it_is(tmp_path, monkeypatch, capsys):
     """A starting kit, a bundle's program or an installed kit has no run.sh: the line names it
     (by its path) only beside the running package, in the organisers' repository."""
@@ -310,8 +342,8 @@ def test_a_closed_stdout_ends_any_command_quietly(args, tmp_path):
         )
     finally:
         os.close(write)
-    # 130 (stdout_closed), or 0 where argparse swallowed the failed write of a long help
-    assert done.stderr == "" and done.returncode in (0, 130)
+    # 141 (stdout_closed), or 0 where argparse swallowed the failed write of a long help
+    assert done.stderr == "" and done.returncode in (0, 141)
 
 
 def test_a_built_trees_folder_in_the_working_folder_does_not_hide_the_edition(

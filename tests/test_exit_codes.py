@@ -196,16 +196,60 @@ def test_a_log_that_cannot_be_written_is_the_platform_s_and_leaves_no_scores(tmp
     assert "not scored" in page
 
 
+@pytest.mark.parametrize("program", ["scoring_program/score.py", "ingestion_program/ingest.py"])
+def test_both_programs_name_a_missing_input_folder_the_same_way_first(tmp_path, program):
+    """``score.py /nonexistent OUT`` said "ref/task.json: the task spec is missing" (a relative path,
+    the folder given unnamed) while ingest.py said "/nonexistent: no such folder": both now refuse
+    the folder as given, first (exit 2), and leave OUT unmade."""
+    missing, out = tmp_path / "nonexistent", tmp_path / "out"
+    name = "scoring" if "score" in program else "ingestion"
+    submission = [] if name == "scoring" else [str(tmp_path)]
+    command = [sys.executable, str(REPO / program), str(missing), str(out), *submission]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    first = done.stderr.strip().splitlines()[0]
+    assert done.returncode == 2, done.stderr
+    assert first.startswith(f"{name} program: {missing}: no such folder. Give the folder"), first
+    assert not out.exists()
+
+
 def test_output_whose_reader_has_gone_stops_quietly():
     """``codajudge schema | head -1``: the reader closes the pipe; the command stops as a pipe's
-    writer does (exit 130, nothing on stderr), not with an internal error."""
+    writer killed by SIGPIPE does (exit 141, not Ctrl-C's 130; nothing on stderr), not with an internal error."""
     read_end, write_end = os.pipe()
     command = [sys.executable, "-m", "codajudge", "schema"]  # 100 KB: more than a pipe holds
     run = subprocess.Popen(command, cwd=REPO, stdout=write_end, stderr=subprocess.PIPE)
     os.close(write_end)
     os.close(read_end)
     _, stderr = run.communicate(timeout=60)
-    assert (run.returncode, stderr.decode()) == (130, "")
+    assert (run.returncode, stderr.decode()) == (141, "")
+
+
+def test_a_scoring_run_whose_reader_has_gone_is_no_interrupt(tmp_path):
+    """``score.py ... | head -1`` exited 130, Ctrl-C's code: a reader gone is no interrupt; the
+    run stopped by it (its first note was the last line read) exits 141, a SIGPIPE's, quietly."""
+    _practice_submission(tmp_path, b"")
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = _score(tmp_path, stdout=write_end)
+    finally:
+        os.close(write_end)
+    assert (done.returncode, done.stderr) == (141, "")
+
+
+def test_a_program_whose_reader_has_gone_after_its_work_exits_with_its_code(monkeypatch):
+    """Only the log's last lines lost (the flush after the work fails): the work's own code."""
+    import io
+
+    from codajudge.programs.common import run_guarded
+
+    class Gone(io.StringIO):
+        def flush(self):
+            raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(sys, "stdout", Gone())
+    assert run_guarded(lambda: print("primary: 0.5") or 0, "scoring program") == 0
+    assert run_guarded(lambda: print("refused") or 2, "scoring program") == 2
 
 
 def _no_space_left(*args, **kwargs):

@@ -489,7 +489,7 @@ SLOW_MODEL = (
 
 @pytest.mark.parametrize("where", ["option", "task.json"])
 def test_code_submission_past_the_time_limit_is_killed(tmp_path, capfd, where):
-    # The phase's 6 s leave the code 4.5 s (a quarter kept for scoring); --time-limit is taken as is.
+    # The phase's 6 s leave the code 4.5 s (a quarter kept for the checks after the code); --time-limit is taken as is.
     # The message must name the track being run, which needs the child to reach fit() before the kill:
     # the model marks that it did. On a machine so loaded that the child's start-up (imports) took the
     # whole limit, the run proves nothing about the track, so it is repeated with twice the limit.

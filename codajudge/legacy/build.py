@@ -51,6 +51,7 @@ from pathlib import Path
 
 import yaml
 
+from ..bundle.check.opening import KIT_PHASES_FILE
 from ..bundle.build import (
     BuildSummary,
     EditionData,
@@ -308,7 +309,11 @@ def write_legacy_tree(edition: Edition, v2_root: Path, root: Path) -> None:
     for data in [v2_root / kind / phase.id for kind in PHASE_DATA for phase in edition.phases]:
         if data.is_dir():
             mark_scoring_only(data)
-    write_zip(tree_files(v2_root / "starting_kit"), root / "starting_kit.zip")
+    # the kit's phases for its run_local.py, under a name of their own: a competition.yaml of
+    # Codabench's form (version 2, ingestion programs) would be taken for this competition's
+    kit = v2_root / "starting_kit"
+    (kit / "competition.yaml").rename(kit / KIT_PHASES_FILE)
+    write_zip(tree_files(kit), root / "starting_kit.zip")
     for phase in edition.phases:
         for kind in ("reference_data", "input_data"):
             write_zip(tree_files(v2_root / kind / phase.id), root / f"{kind}_{phase.id}.zip")

@@ -65,6 +65,14 @@ def writing_into(output_dir: Path) -> Iterator[None]:
         ) from None
 
 
+def check_input_folder(folder: Path, hint: Callable[[], str]) -> None:
+    """The one refusal of a program's missing input folder, before anything else is read or
+    written: a usage error naming the folder as given, ``no such folder``, and ``hint()`` (which
+    may look around it). Both programs use it, so that they say it the same way."""
+    if not (folder.exists() or folder.is_symlink()):
+        raise UsageError.single(str(folder), "no such folder", hint=hint())
+
+
 def run_parsed(parser: argparse.ArgumentParser, argv: list[str] | None, run: Callable) -> int:
     """``run(args)`` of ``argv`` parsed by ``parser`` (whose usage errors exit as argparse's do),
     through ``run_guarded`` under the parser's ``prog``."""
@@ -82,14 +90,16 @@ def run_guarded(
 
     A KitError is the user's (or the organiser's) to fix and is printed as is: a usage error
     plainly, a bundle problem as the organisers' and anything else as a refused submission. An
-    output whose reader has gone (``| head``) stops the program quietly. Anything else is a bug in
+    output whose reader has gone (``| head``) stops the program quietly: with the body's exit code
+    when it had finished (its last lines lost only), else EXIT_BROKEN_PIPE (141, a SIGPIPE's). Anything else is a bug in
     the kit (``unexpected_failure``), but a log that cannot be written: the platform's problem.
     stdout escapes what its encoding cannot write (``\\u63d0``), as stderr does.
     """
     with contextlib.suppress(AttributeError):  # a stream that is not a text file (StringIO)
         sys.stdout.reconfigure(errors="backslashreplace")
+    finished = None  # the body's exit code once it has returned
     try:
-        code = body()
+        finished = code = body()
         sys.stdout.flush()  # a log that cannot be written fails here, guarded, not at exit
         return code
     except UsageError as e:
@@ -100,8 +110,8 @@ def run_guarded(
         message, code = f"{program}{REFUSED}{e.render()}", EXIT_USER_ERROR
     except KeyboardInterrupt:
         message, code = f"{program}: interrupted", EXIT_INTERRUPTED
-    except BrokenPipeError:  # the output's reader has gone (``| head``)
-        return stdout_closed()
+    except BrokenPipeError:  # the output's reader has gone (``| head``): the finished work's code
+        return stdout_closed() if finished is None else stdout_closed(finished)
     except MemoryError:
         message, code = f"{program}: out of memory while processing the submission", EXIT_USER_ERROR
     except Exception as e:  # noqa: BLE001 - the last line of defence before the participant

@@ -12,7 +12,7 @@ worker runs that command itself, beside this program and outside its limits (``w
 
 Participant code runs in a child process (``programs.child``, started by ``programs.supervisor``),
 killed at the time limit (``--time-limit`` or the phase's ``execution_time_limit`` of task.json
-minus 60 s kept for scoring, the smaller wins). ``<track_id>.tsv`` files reach OUTPUT only when
+minus 60 s kept for this program's checks after the code, the smaller wins). ``<track_id>.tsv`` files reach OUTPUT only when
 every track succeeded; ``ingestion_status.json`` always says ``ok`` or
 ``failed`` with a message, and the scoring program refuses to score a failed prediction step.
 What the code prints is read from pipes, echoed to the log and kept (capped) in
@@ -50,14 +50,17 @@ from ..spec import MODEL_FILE, RESULTS_ONLY, SCORING_ONLY, TaskSpec, read_spec
 from ..untrusted import TreeLimits, copy_regular, prune_tree, read_head, remove_entry, tree_entries
 from .child import BASELINE_PREFIX, ChildPaths, load_dataset, nothing_predicted
 from .supervisor import ParticipantOutput, run_child
-from .common import argument_parser, run_guarded, writing_into
+from .common import argument_parser, check_input_folder, run_guarded, writing_into
 from .opening import open_submission
 from .status import FAILED, OK, IngestionStatus, write_status
 
 PROGRAM = "ingestion program"
 #: Where the platform mounts the submission, the default of the SUBMISSION argument.
 PLATFORM_SUBMISSION = "/app/ingested_program"
-SCORING_MARGIN = 60.0  # seconds of the phase's execution_time_limit kept for the scoring step
+#: Seconds of the phase's execution_time_limit kept for this program's work after the code (stopping
+#: it, checking and copying its predictions, writing its status), so that the prediction step ends
+#: within its limit; the scoring step is a job of its own, with its own limit.
+WRAP_UP_MARGIN = 60.0
 #: A prediction file left by the child larger than the scorer reads is refused when copied.
 PREDICTION_LIMITS = TreeLimits(file_bytes=MAX_FILE_BYTES)
 #: What the platform's worker writes into the prediction output after this step.
@@ -69,10 +72,11 @@ WORKER_METADATA = "metadata"
 
 def code_time_limit(phase_limit: float) -> float:
     """Seconds a code submission may run in a phase whose ``execution_time_limit`` is ``phase_limit``:
-    that limit minus SCORING_MARGIN (a quarter of it for limits under 240 s), kept for the scoring step.
+    that limit minus WRAP_UP_MARGIN (a quarter of it for limits under 240 s), kept for this program's
+    checks after the code.
     Codabench's worker does not enforce the phase limit (its alarm is swallowed while it reads the
     logs), so this is the only limit a submission meets; it must end before the phase's."""
-    return phase_limit - min(SCORING_MARGIN, phase_limit / 4)
+    return phase_limit - min(WRAP_UP_MARGIN, phase_limit / 4)
 
 
 def time_limit_of(spec: TaskSpec, option: float | None) -> float | None:
@@ -91,7 +95,12 @@ def time_limit_of(spec: TaskSpec, option: float | None) -> float | None:
     return min(limits) if limits else None
 
 
-def clear_output(output_dir: Path, names: list[str], kept: Container = frozenset()) -> None:
+def clear_output(
+    output_dir: Path,
+    names: list[str],
+    kept: Container = frozenset(),
+    copied: Container = frozenset(),
+) -> None:
     """Remove whatever stands at ``names`` in the prediction output (names this program writes: a
     previous run's files, or a submission's folder or link of that name, copied there by the
     worker), then every ``*.html`` file and everything that is neither a regular file nor a folder
@@ -104,7 +113,9 @@ def clear_output(output_dir: Path, names: list[str], kept: Container = frozenset
     only one a run leaves, on a platform that shows a prediction step's html too (CodaLab v1.5).
     It runs before the code runs, again after (code can write here, and its processes are stopped
     by then), and on a failure. A ``metadata`` entry of any kind is removed too: the worker writes
-    its own there, and fails a step that left one."""
+    its own there, and fails a step that left one. A page or link at a path of the submission's own
+    entries (``copied``: the worker's copy of it) goes without a note: the submission's notes name
+    that file already (a result file matching no track), so a removed file is noted once."""
     for name in [*names, WORKER_METADATA]:
         kind = remove_entry(output_dir / name)
         is_worker_file = name == WORKER_METADATA
@@ -118,19 +129,30 @@ def clear_output(output_dir: Path, names: list[str], kept: Container = frozenset
         print(f"note: removed {name!r} from the prediction output: it was {kind}, and the {writer}")
     is_page = lambda name: name.lower().endswith((".html", ".htm"))  # noqa: E731
     for relative, kind in prune_tree(output_dir, is_page, "the prediction output", kept):
+        if relative in copied:
+            continue
         why = f"it was {kind}, and only regular files are kept"
         if kind == "a regular file":
             why = "only the scoring program writes the detailed results page"
         print(f"note: removed {relative!r} from the prediction output: {why}")
 
 
-def entries_before(output_dir: Path, submission: Path | None) -> set[tuple[str, int, int]]:
+def entries_before(output_dir: Path, copied: Container) -> set[tuple[str, int, int]]:
     """The entries in the prediction output before the run (``tree_entries``), which the step
-    leaves as they are, but those at the relative paths of the submission folder's own entries:
-    Codabench's worker copies a submission folder there (``clear_output``), and that copy is the
-    step's. A run by hand thus never removes a file the output folder held before it."""
-    copied = {relative for relative, *_ in tree_entries(submission)} if submission else set()
+    leaves as they are, but those at the relative paths ``copied`` of the submission folder's own
+    entries (``submission_entries``): Codabench's worker copies a submission folder there
+    (``clear_output``), and that copy is the step's. A run by hand thus never removes a file the
+    output folder held before it."""
     return {entry for entry in tree_entries(output_dir) if entry[0] not in copied}
+
+
+def submission_entries(submission: Path | None) -> frozenset[str]:
+    """The relative paths of a submission folder's entries (none for a zip or a baseline)."""
+    return (
+        frozenset(relative for relative, *_ in tree_entries(submission))
+        if submission
+        else frozenset()
+    )
 
 
 def public_keys(items: list[dict]) -> ItemKeys:
@@ -322,7 +344,8 @@ class Ingestion:
     command line (None: task.json's), the names of the files written to the output folder so far
     (removed on failure), and the notes and each track's file name as the participant wrote it
     (for the status file); ``before``: what the output folder held before the run, left there
-    (``entries_before``; None until every argument was checked: nothing is written before).
+    (``entries_before``; None until every argument was checked: nothing is written before);
+    ``copied``: the submission folder's own entries, which the worker copies into the output.
     """
 
     input_dir: Path
@@ -334,6 +357,7 @@ class Ingestion:
     notes: list[str] = field(default_factory=list)
     names: dict[str, str] = field(default_factory=dict)
     before: set | None = None
+    copied: frozenset = frozenset()
 
 
 def ingest(run: Ingestion, submission: Path | None, baseline: str | None) -> int:
@@ -346,7 +370,7 @@ def ingest(run: Ingestion, submission: Path | None, baseline: str | None) -> int
     own_names = [INGESTION_STATUS, archive.PARTICIPANT_OUTPUT]
     own_names += [f"{t.id}.tsv" for t in spec.tracks]
     with writing_into(output_dir):  # checked before the code runs
-        clear_output(output_dir, own_names, run.before)
+        clear_output(output_dir, own_names, run.before, run.copied)
     with tempfile.TemporaryDirectory(prefix="codajudge-ingest-") as tmp:
         paths = ChildPaths(run.input_dir, Path(tmp) / "predictions", Path(tmp))
         paths.out_dir.mkdir()
@@ -359,7 +383,7 @@ def ingest(run: Ingestion, submission: Path | None, baseline: str | None) -> int
         status = IngestionStatus(OK, message, tuple(tracks), tuple(run.notes), run.names)
         with writing_into(output_dir):
             # the code has run and its processes are stopped; on the platform it could write here
-            clear_output(output_dir, own_names, run.before)
+            clear_output(output_dir, own_names, run.before, run.copied)
             for track in tracks:  # only the tracks' files: anything else the code left stays
                 name = f"{track}.tsv"
                 copy_regular(
@@ -487,26 +511,20 @@ def submission_path(given: str | None, prog: str) -> Path:
     )
 
 
-def check_input_folder(input_data: Path) -> None:
-    """A usage error when the input data folder does not exist (a mistyped path or phase name),
-    naming the folders beside it that hold a phase's data (a task.json)."""
-    if input_data.exists() or input_data.is_symlink():
-        return
+def phase_folders_beside(input_data: Path) -> str:
+    """The hint for a missing input data folder (a mistyped path or phase name): the folders beside
+    it that hold a phase's data (a task.json)."""
     found = sorted(task.parent for task in input_data.parent.glob("*/task.json") if task.is_file())
-    raise UsageError.single(
-        str(input_data),
-        "no such folder",
-        hint="the folders of a phase's data there are " + ", ".join(map(str, found))
-        if found
-        else "give the folder of a phase's data, the one holding its task.json",
-    )
+    if found:
+        return "the folders of a phase's data there are " + ", ".join(map(str, found))
+    return "give the folder of a phase's data, the one holding its task.json"
 
 
 def opened_input_data(input_data: Path, work: Path) -> Path:
     """The INPUT_DATA argument as a folder: a zip of a phase's input data (what CodaLab v1.5's
     Files tab gives) is extracted safely into ``work``; a folder is used as it is. A usage error
     names any other file, or a zip that is not one."""
-    check_input_folder(input_data)
+    check_input_folder(input_data, lambda: phase_folders_beside(input_data))
     if not input_data.is_file():
         return input_data
     hint = "give the folder of a phase's data, the one holding its task.json, or its zip"
@@ -569,7 +587,8 @@ def main(argv: list[str] | None = None, prog: str = "ingest.py") -> int:
             folder = submission if submission is not None and submission.is_dir() else None
             given = {"submission": folder, "input data": Path(args.input_data)}
             refuse_shared_output(output_dir, given)
-            run.before = entries_before(output_dir, folder)
+            run.copied = submission_entries(folder)
+            run.before = entries_before(output_dir, run.copied)
             # made for a failure's status; ingest() says why it cannot be
             with contextlib.suppress(OSError):
                 output_dir.mkdir(parents=True, exist_ok=True)
@@ -579,7 +598,7 @@ def main(argv: list[str] | None = None, prog: str = "ingest.py") -> int:
         if run.before is None:  # an argument refused: nothing is written
             return
         try:
-            clear_output(output_dir, [INGESTION_STATUS, *run.written], run.before)
+            clear_output(output_dir, [INGESTION_STATUS, *run.written], run.before, run.copied)
             remove_entry(output_dir / archive.PARTICIPANT_OUTPUT)
             output.keep(failure=message)
         finally:

@@ -25,12 +25,17 @@ from ..gold import GoldTrack  # noqa: E402
 from .. import report  # noqa: E402
 from ..scoring import Result, score_folder  # noqa: E402
 from ..spec import SCORING_ONLY, TaskSpec, read_spec  # noqa: E402
-from .common import argument_parser, own_words, run_guarded, writing_into  # noqa: E402
+from .common import argument_parser, check_input_folder, own_words, run_guarded, writing_into  # noqa: E402
 from .opening import open_submission  # noqa: E402
 from .status import MAX_STATUS_BYTES, OK, IngestionStatus, note_as_read, read_small_text  # noqa: E402
 from .status import read_status  # noqa: E402
 
 
+#: What a missing INPUT folder should have been.
+INPUT_HINT = (
+    "give the folder holding ref/ (the reference data, with its task.json) and res/ (the submission "
+    "or the prediction output), the one the platform mounts at /app/input"
+)
 #: How many characters of the prediction step's message the scoring program repeats.
 STATUS_MESSAGE_CHARS = 2000
 
@@ -145,7 +150,9 @@ def remove_scores(output_dir: Path) -> None:
 
 def score_submission(input_dir: Path, output_dir: Path) -> int:
     """The scoring program's run: INPUT/res scored against INPUT/ref, the scores and pages written
-    to OUTPUT (whose scores of an earlier run are removed first)."""
+    to OUTPUT (whose scores of an earlier run are removed first); a missing INPUT is named first,
+    as the ingestion program names its own."""
+    check_input_folder(input_dir, lambda: INPUT_HINT)
     with writing_into(output_dir):  # only a complete run leaves scores: an earlier run's go
         remove_scores(output_dir)
     ref_dir, res_dir = input_dir / "ref", input_dir / "res"

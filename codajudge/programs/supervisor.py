@@ -231,7 +231,9 @@ def run_child(
         output.finish()
         kit_lines.progress.echo_tail()  # the note on the progress lines cut, and the latest ones
     if timed_out:
-        limit_note = "code gets the phase's time limit minus up to 60 s kept for scoring"
+        limit_note = (
+            "code gets the phase's time limit minus up to 60 s kept for checking its predictions"
+        )
         raise past_time_limit(time_limit, _during(paths), limit_note)
     trusted = source.startswith(BASELINE_PREFIX)
     skipped = _child_report(paths, process.returncode, output.saved_in, trusted).get("skipped")

@@ -31,7 +31,7 @@ from ..assets import CACHES, PACKAGE, kit_command
 from ..baselines import known_baseline
 from ..bundle.baselines_run import SOLUTION_TEMPLATE
 from ..bundle.check.findings import Findings
-from ..bundle.check.opening import load_competition_yaml
+from ..bundle.check.opening import KIT_PHASES_FILE, load_competition_yaml
 from ..bundle.check.programs import METADATA, metadata_command
 from ..confine import slug
 from ..errors import ConfigError, UsageError
@@ -63,17 +63,19 @@ class PhaseTask:
 def read_competition(bundle: Path, shown: str | None = None) -> dict:
     """The bundle's competition.yaml, read as the bundle checker reads it: bounded (an alias bomb
     is refused, not expanded), a mapping at its top level, of Codabench's form (a CodaLab v1.5
-    one, or a folder without one, is a usage error). ``shown``: how messages name the bundle
-    (default: its folder)."""
+    one, or a folder without one, is a usage error); a v1.5 starting kit's is its
+    ``KIT_PHASES_FILE``. ``shown``: how messages name the bundle (default: its folder)."""
     shown = shown or str(bundle)
-    if not (bundle / "competition.yaml").is_file():
+    names = ("competition.yaml", KIT_PHASES_FILE)
+    name = next((name for name in names if (bundle / name).is_file()), None)
+    if name is None:
         raise UsageError.single(
             f"BUNDLE {shown}",
             "not a bundle: competition.yaml is missing",
             hint="give the bundle folder or zip built by build_bundle.py, or the starting kit",
         )
     findings = Findings()
-    doc = load_competition_yaml(bundle, findings)
+    doc = load_competition_yaml(bundle, findings, name)
     if doc is None:
         raise ConfigError(findings.problems)
     if isinstance(doc.get("phases"), dict):  # numbered phases: the v1.5 form (v2's are a list)

@@ -89,19 +89,23 @@ def _extract(archive: zipfile.ZipFile, name: str, tmp: Path, findings: Findings)
     return False
 
 
-def load_competition_yaml(root: Path, findings: Findings) -> dict | None:
-    data = (root / "competition.yaml").read_bytes()
-    read = findings.unless_refused(bundle_yaml, data, "competition.yaml", found_chars=200)
+#: Where a CodaLab v1.5 starting kit keeps the phases its run_local.py scores (Codabench's form,
+#: ``legacy.build``): a competition.yaml of version 2 there would be taken for the competition's.
+KIT_PHASES_FILE = "run_local.yaml"
+
+
+def load_competition_yaml(
+    root: Path, findings: Findings, name: str = "competition.yaml"
+) -> dict | None:
+    """``root``'s competition.yaml (or the file ``name``: ``KIT_PHASES_FILE``), a mapping."""
+    data = (root / name).read_bytes()
+    read = findings.unless_refused(bundle_yaml, data, name, found_chars=200)
     if read is None:
         return None
     doc, duplicates = read
     for key, line in duplicates:
-        findings.add(
-            f"competition.yaml, line {line}", f"key {key!r} given twice; only the last value counts"
-        )
+        findings.add(f"{name}, line {line}", f"key {key!r} given twice; only the last value counts")
     if not isinstance(doc, dict):
-        findings.add(
-            "competition.yaml", "the top level must be a mapping", found=type(doc).__name__
-        )
+        findings.add(name, "the top level must be a mapping", found=type(doc).__name__)
         return None
     return doc
