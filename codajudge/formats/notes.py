@@ -88,10 +88,13 @@ LEADING_BIN_WITH_MASS = (
     f"soft label{{s}} had an extra leading bin ({LEADING_BIN_LAYOUT}) holding a little probability, "
     "at most {mass:.2g}; it was dropped and the row{s} renormalised"
 )
+#: Its notes' alignment names the form given: ``CHOSEN_AS_LIST`` or ``CHOSEN_AS_OBJECT``.
 CHOSEN_ONLY = (
-    "multilabel soft label{s} {was} {a}list{s} of one P(chosen) per label and {was} read as "
+    "multilabel soft label{s} {was} one P(chosen) per label and {was} read as "
     "[1 - P(chosen), P(chosen)] pairs"
 )
+CHOSEN_AS_LIST = "given as a list"
+CHOSEN_AS_OBJECT = "given as an object label -> P(chosen)"
 ANNOTATORS_LIST = f"row{{s}} had one entry {_LISTED}; the repeated entries were merged, by name"
 ANNOTATOR_POOL = (
     f"row{{s}} had one entry {_POOL}; the entries of each item's own annotators were kept, by name"
