@@ -53,6 +53,40 @@ def test_k_empty_lists_for_k_annotators_mean_each_chose_no_label():
         assert _per_row(text, track, []).shape == (0, 3)
 
 
+@pytest.mark.parametrize(
+    "key, found, difference",
+    [
+        (str.upper, "ANN1", "in another case"),
+        (lambda name: name.removeprefix("ann"), "1", "without the 'ann' prefix"),
+        (lambda name: " " + name, " ann1", "with spaces around them"),
+        (
+            lambda name: " ds_" + name.upper(),
+            " ds_ANN1",
+            "with spaces around them, with an extra prefix 'ds_', in another case",
+        ),
+    ],
+)
+def test_annotator_keys_written_otherwise_are_named_in_the_hint(key, found, difference):
+    """An object keyed by the item's annotators' ids written otherwise (without their prefix, with
+    another in front, with spaces around them, in another case: the trial's '216' and ' Ann216' for
+    'Ann216') is refused with a hint saying how they differ, with their count; keys that match no
+    annotator so (another prefix: 'bob1' for 'ann1') keep the plain hint."""
+    track, names = TRACKS["persp_cat"], ITEMS_OF["persp_cat"][0]["annotators"]
+    assert names[0] == "ann1" and len(names) == 7
+    with pytest.raises(ValueProblem) as problem:
+        annotator_entries(json.dumps({key(name): "neutral" for name in names}), track, names, [], 7)
+    assert problem.value.hint == (
+        f"7 unknown keys are the item's annotator ids written {difference} ({found!r} for 'ann1'): "
+        "key each label by the id as the item's annotators field (input data) writes it: ann1, "
+        "ann2, ann4, ann5, ann7 and 2 more"
+    )
+    for other in ({"bob1": "neutral"}, {}):  # another prefix; no unknown key, one missing
+        other = json.dumps({**dict.fromkeys(names[1:], "neutral"), **other})
+        with pytest.raises(ValueProblem) as problem:
+            annotator_entries(other, track, names, [], 7)
+        assert problem.value.hint.startswith("give one label for each of the item's annotators")
+
+
 def _file(tmp_path, track_id: str, edits: dict[int, str]):
     lines = edition.valid_lines(track_id)
     for index, value in edits.items():
