@@ -116,6 +116,23 @@ def test_k_empty_lists_read_the_same_beside_an_odd_row(tmp_path):
     assert not clean.values[start : start + 3].any()
 
 
+def test_annotators_given_no_label_are_read_as_the_empty_set_with_a_note(tmp_path):
+    """An empty string or list ("", [], ",") names no label: the annotator chose none, which the
+    multilabel error rate scores (a 0 for every label), so it is read so, with one note giving the
+    number of such entries, their lines and the first item (the trial's ["", "", "", ""]);
+    label-major 0 columns write each 0 and leave none."""
+    names = ITEMS[0]["annotators"]
+    edits = {0: json.dumps([""] * len(names)), 2: json.dumps([[]] + [","] * (len(names) - 1))}
+    prediction = read(_file(tmp_path, "persp_ml", edits), "persp_ml")
+    assert not prediction.values.values[: len(names)].any()
+    assert prediction.warnings == [
+        f'{2 * len(names)} annotator label sets were empty ("", [] or a string of commas) and were '
+        "read as no label chosen (0 for every label); on lines 1, 3 (first item 'v01')"
+    ]
+    zeros = {edition.SMALL_INDEX: "[[0, 0, 0], [0, 0, 0], [0, 0, 0]]"}
+    assert read(_file(tmp_path, "persp_ml", zeros), "persp_ml").warnings == []
+
+
 def test_a_boolean_is_no_label(tmp_path):
     """True == 1 and hashes alike: a lookup must not take ``true`` for the label "1"."""
     row = json.loads(edition.valid_lines("persp_ord")[edition.BAD_INDEX].split("\t")[1])

@@ -138,6 +138,14 @@ def annotator_values(
     return codes
 
 
+def empty_label_sets(entries: list, track: Track) -> int:
+    """How many of a row's entries on a multilabel track name no label ("", [], ","): the
+    annotator chose none, a prediction the metric scores (``notes.NO_LABEL`` tells it)."""
+    if track.scale != "multilabel":
+        return 0
+    return sum(not isinstance(e, tuple) and split_multilabel(e) == [] for e in entries)
+
+
 def as_annotator_array(values: list, track: Track) -> np.ndarray:
     """``annotator_values`` of one or more rows, joined: label indices ``(m,)``, or on multilabel
     tracks 0/1 choices ``(m, K)``."""
