@@ -482,6 +482,21 @@ def test_the_lewidi2023_overview_says_a_hard_tracks_only_team_is_last_by_the_pri
     assert "compare those in the four hard-track columns" in text
 
 
+def test_a_metric_whose_range_depends_on_the_track_gives_each_tracks_range_in_the_table():
+    """AWD runs to K - 1 and ANAD to (K - 1) / K: LeWiDi 2025's table gave one range for each
+    (Paraphrase's 0 to 10, 0 to 0.909091) while CSC's are 0 to 5 and 0 to 0.833333, as the
+    normalisation paragraph and run_local say; a metric of one range keeps one."""
+    page = pages.evaluation_page(load_edition(REPO / "editions" / "lewidi2025"), NO_LOCAL)
+    table = [line.split(" | ") for line in page.splitlines() if line.startswith("| ")]
+    rows = {cells[0].split(" (`")[0]: cells[2] for cells in table}
+    assert rows["| Avg Wasserstein dist"] == "CSC soft: 0 to 5; Paraphrase soft: 0 to 10"
+    assert (
+        rows["| Avg norm abs dist"] == "CSC persp.: 0 to 0.833333; Paraphrase persp.: 0 to 0.909091"
+    )
+    assert rows["| Multilabel error rate"] == "0 to 1"
+    assert "CSC soft (Avg Wasserstein dist) 0 to 5; " in page
+
+
 def test_the_cross_entropy_range_shows_its_lower_end_as_0_not_a_floating_artefact():
     """Cross-entropy's lower end is -ln(1 - 1e-12 + 1e-9), about -1e-9: pages and the terminal show
     it as 0 (the range checks still read the exact bound)."""

@@ -53,6 +53,40 @@ def test_k_empty_lists_for_k_annotators_mean_each_chose_no_label():
         assert _per_row(text, track, []).shape == (0, 3)
 
 
+@pytest.mark.parametrize(
+    "key, found, difference",
+    [
+        (str.upper, "ANN1", "in another case"),
+        (lambda name: name.removeprefix("ann"), "1", "without the 'ann' prefix"),
+        (lambda name: " " + name, " ann1", "with spaces around them"),
+        (
+            lambda name: " ds_" + name.upper(),
+            " ds_ANN1",
+            "with spaces around them, with an extra prefix 'ds_', in another case",
+        ),
+    ],
+)
+def test_annotator_keys_written_otherwise_are_named_in_the_hint(key, found, difference):
+    """An object keyed by the item's annotators' ids written otherwise (without their prefix, with
+    another in front, with spaces around them, in another case: the trial's '216' and ' Ann216' for
+    'Ann216') is refused with a hint saying how they differ, with their count; keys that match no
+    annotator so (another prefix: 'bob1' for 'ann1') keep the plain hint."""
+    track, names = TRACKS["persp_cat"], ITEMS_OF["persp_cat"][0]["annotators"]
+    assert names[0] == "ann1" and len(names) == 7
+    with pytest.raises(ValueProblem) as problem:
+        annotator_entries(json.dumps({key(name): "neutral" for name in names}), track, names, [], 7)
+    assert problem.value.hint == (
+        f"7 unknown keys are the item's annotator ids written {difference} ({found!r} for 'ann1'): "
+        "key each label by the id as the item's annotators field (input data) writes it: ann1, "
+        "ann2, ann4, ann5, ann7 and 2 more"
+    )
+    for other in ({"bob1": "neutral"}, {}):  # another prefix; no unknown key, one missing
+        other = json.dumps({**dict.fromkeys(names[1:], "neutral"), **other})
+        with pytest.raises(ValueProblem) as problem:
+            annotator_entries(other, track, names, [], 7)
+        assert problem.value.hint.startswith("give one label for each of the item's annotators")
+
+
 def _file(tmp_path, track_id: str, edits: dict[int, str]):
     lines = edition.valid_lines(track_id)
     for index, value in edits.items():
@@ -80,6 +114,23 @@ def test_k_empty_lists_read_the_same_beside_an_odd_row(tmp_path):
     assert np.array_equal(clean.values, odd.values)
     start = clean.offsets[small]
     assert not clean.values[start : start + 3].any()
+
+
+def test_annotators_given_no_label_are_read_as_the_empty_set_with_a_note(tmp_path):
+    """An empty string or list ("", [], ",") names no label: the annotator chose none, which the
+    multilabel error rate scores (a 0 for every label), so it is read so, with one note giving the
+    number of such entries, their lines and the first item (the trial's ["", "", "", ""]);
+    label-major 0 columns write each 0 and leave none."""
+    names = ITEMS[0]["annotators"]
+    edits = {0: json.dumps([""] * len(names)), 2: json.dumps([[]] + [","] * (len(names) - 1))}
+    prediction = read(_file(tmp_path, "persp_ml", edits), "persp_ml")
+    assert not prediction.values.values[: len(names)].any()
+    assert prediction.warnings == [
+        f'{2 * len(names)} annotator label sets were empty ("", [] or a string of commas) and were '
+        "read as no label chosen (0 for every label); on lines 1, 3 (first item 'v01')"
+    ]
+    zeros = {edition.SMALL_INDEX: "[[0, 0, 0], [0, 0, 0], [0, 0, 0]]"}
+    assert read(_file(tmp_path, "persp_ml", zeros), "persp_ml").warnings == []
 
 
 def test_a_boolean_is_no_label(tmp_path):

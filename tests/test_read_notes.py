@@ -25,7 +25,7 @@ from codajudge.formats.notes import (
     note_warnings,
     words,
 )
-from codajudge.formats.soft import soft_label
+from codajudge.formats.soft import soft_label, soft_label_by_name
 from codajudge.formats.values import ValueProblem, parse_value, show_json
 from codajudge.kinds.soft_label import LEADING_BIN_LAYOUT, PRACTICE_PHASE_LAYOUT
 from codajudge.tracks import track_from_dict
@@ -76,15 +76,22 @@ VEN_SOFT = track_from_dict(
 
 
 def test_a_multilabel_soft_label_of_one_p_chosen_per_label_is_noted():
-    """On a multilabel track a list of K numbers is read as P(chosen) per label, the pairs
-    [1 - p, p], with a note; a list of another length names both forms it takes."""
+    """On a multilabel track a list of K numbers, or an object label -> number, is read as P(chosen)
+    per label, the pairs [1 - p, p], with a note naming the form given (a list, an object); a list
+    of another length names both forms it takes."""
     assert soft_label([0.25, 1, 0], VEN_SOFT) == (
         [[0.75, 0.25], [0.0, 1.0], [1.0, 0.0]],
-        [ReadNote(CHOSEN_ONLY)],
+        [ReadNote(CHOSEN_ONLY, alignment="given as a list")],
     )
-    assert note_warnings([ReadNote(CHOSEN_ONLY)] * 2, VALUE_NOTES) == [
-        "2 multilabel soft labels were lists of one P(chosen) per label and were read as "
-        "[1 - P(chosen), P(chosen)] pairs"
+    labels = ["contradiction", "entailment", "neutral"]
+    pairs, notes = soft_label_by_name(dict(zip(labels, [0.25, 1, 0])), VEN_SOFT)
+    assert notes == [ReadNote(CHOSEN_ONLY, alignment="given as an object label -> P(chosen)")]
+    assert note_warnings(
+        notes * 2 + [ReadNote(CHOSEN_ONLY, alignment="given as a list")], VALUE_NOTES
+    ) == [
+        "3 multilabel soft labels were one P(chosen) per label and were read as "
+        "[1 - P(chosen), P(chosen)] pairs: given as an object label -> P(chosen) (2 items); "
+        "given as a list (1 item)"
     ]
     with pytest.raises(ValueProblem) as problem:
         soft_label([0.5, 0.5], VEN_SOFT)

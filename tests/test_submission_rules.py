@@ -329,7 +329,8 @@ def _accepted_cases():
         "soft_ml",
         with_values("soft_ml", lambda v: [p for _, p in v]),
         "id",
-        "were lists of one P(chosen) per label and were read as [1 - P(chosen), P(chosen)] pairs",
+        "were one P(chosen) per label and were read as [1 - P(chosen), P(chosen)] pairs: given "
+        "as a list",
     )
     yield (
         "persp_ml: label-major 0/1 vectors",

@@ -532,11 +532,26 @@ def _primary_tracks(prose: Templates, edition: Edition, template: str) -> list[s
     ]
 
 
-def _metric_fields(name: str, *tracks) -> dict[str, str]:
-    """A metric's title and the bounds of its range (for the most labels ``tracks`` have)."""
+def _metric_fields(name: str, track) -> dict[str, str]:
+    """A metric's title and the bounds of its range on ``track``."""
     metric = get_metric(name)
-    lower, upper = metric.shown_bounds(max((len(t.labels) for t in tracks), default=0))
+    lower, upper = metric.shown_bounds(len(track.labels))
     return {"metric": metric.title, "lower": f"{lower:g}", "upper": f"{upper:g}"}
+
+
+def _metric_ranges(prose: Templates, edition: Edition, name: str) -> str:
+    """The range of metric ``name`` on the tracks that use it: one (``evaluation/one_range``), or,
+    where it depends on the track's labels (AWD's K - 1), each range with its tracks
+    (``evaluation/track_range``)."""
+    metric, by_bounds = get_metric(name), {}
+    for t in edition.tracks:
+        if name in t.metrics:
+            by_bounds.setdefault(metric.shown_bounds(len(t.labels)), []).append(t.title)
+    template = "evaluation/one_range" if len(by_bounds) == 1 else "evaluation/track_range"
+    return "; ".join(
+        prose.fill(template, tracks=", ".join(titles), lower=f"{lower:g}", upper=f"{upper:g}")
+        for (lower, upper), titles in by_bounds.items()
+    )
 
 
 def _metric_row(prose: Templates, edition: Edition, name: str) -> str:
@@ -547,7 +562,7 @@ def _metric_row(prose: Templates, edition: Edition, name: str) -> str:
     description = prose.fill(own) if prose.has(own) else metric.description
     return prose.fill(
         "evaluation/metric",
-        **_metric_fields(name, *(t for t in edition.tracks if name in t.metrics)),
+        range=md_cell(_metric_ranges(prose, edition, name)),
         title=md_cell(metric.title),
         name=name,
         direction=metric.direction,

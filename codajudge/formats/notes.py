@@ -32,6 +32,8 @@ class ReadNote(NamedTuple):
     alignment: str | None = None
     #: The line of the value, where the file has lines (``LINED_NOTES`` name them).
     line: int | None = None
+    #: The item of the value, where known (``LINED_NOTES`` name the first).
+    item: str | None = None
 
 
 def words(kind: str, count: int, mass: float = 0.0) -> str:
@@ -51,7 +53,10 @@ def _warning(kind: str, notes: Sequence[ReadNote]) -> str:
         text = f"{text}: {_alignments(notes)}"
     lines = [note.line for note in notes if note.line is not None]
     if kind in LINED_NOTES and lines:
-        text += f"; on {_lines(lines)}"
+        text += f"; on {_lines(list(dict.fromkeys(lines)))}"  # a line's notes: one line
+    items = [note.item for note in notes if note.item is not None]
+    if kind in LINED_NOTES and items:
+        text += f" (first item {items[0]!r})"
     return text
 
 
@@ -88,10 +93,13 @@ LEADING_BIN_WITH_MASS = (
     f"soft label{{s}} had an extra leading bin ({LEADING_BIN_LAYOUT}) holding a little probability, "
     "at most {mass:.2g}; it was dropped and the row{s} renormalised"
 )
+#: Its notes' alignment names the form given: ``CHOSEN_AS_LIST`` or ``CHOSEN_AS_OBJECT``.
 CHOSEN_ONLY = (
-    "multilabel soft label{s} {was} {a}list{s} of one P(chosen) per label and {was} read as "
+    "multilabel soft label{s} {was} one P(chosen) per label and {was} read as "
     "[1 - P(chosen), P(chosen)] pairs"
 )
+CHOSEN_AS_LIST = "given as a list"
+CHOSEN_AS_OBJECT = "given as an object label -> P(chosen)"
 ANNOTATORS_LIST = f"row{{s}} had one entry {_LISTED}; the repeated entries were merged, by name"
 ANNOTATOR_POOL = (
     f"row{{s}} had one entry {_POOL}; the entries of each item's own annotators were kept, by name"
@@ -99,6 +107,10 @@ ANNOTATOR_POOL = (
 ANNOTATORS_LIST_FIRST = f"row{{s}} had one entry {_LISTED}; {_FIRST_ENTRIES}"
 ANNOTATOR_POOL_FIRST = f"row{{s}} had one entry {_POOL}; {_FIRST_ENTRIES}"
 LONGER_ROWS_FIRST = f"row{{s}} had more entries than the item's annotators; {_FIRST_ENTRIES}"
+NO_LABEL = (
+    'annotator label set{s} {was} empty ("", [] or a string of commas) and {was} read as no label '
+    "chosen (0 for every label)"
+)
 
 MISSING_LABELS = (
     "soft label object{s} lacked labels, each read as probability 0 (a forgotten label costs much "
@@ -113,9 +125,10 @@ VALUE_NOTES = (
     PYTHON_LITERAL,
     LEADING_BIN_WITH_MASS,
     CHOSEN_ONLY,
+    NO_LABEL,
 )
 #: The kinds of notes whose warning names the lines of the values (a silent change of the score).
-LINED_NOTES = (MISSING_LABELS,)
+LINED_NOTES = (MISSING_LABELS, NO_LABEL)
 #: The kinds of notes the fitting of perspectivist rows leaves (``annotators.RowFit``).
 LAYOUT_NOTES = (
     ANNOTATORS_LIST,

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Callable
 from collections.abc import Sequence
+import re
 from itertools import chain
 
 import numpy as np
 
-from ..errors import counted
+from ..errors import counted, first_few
 from ..kinds.base import split_multilabel
 from ..tracks import Track
 from .notes import ReadNote
@@ -60,7 +61,8 @@ def annotator_entries(
                 "annotators do not match the item's annotators",
                 expected=", ".join(annotators),
                 found=f"missing {missing[:5]}, unknown {[shorten(a, 40) for a in extra[:5]]}",
-                hint="give one label for each of the item's annotators, keyed by their ids as in "
+                hint=_keys_written_otherwise(extra, missing, annotators)
+                or "give one label for each of the item's annotators, keyed by their ids as in "
                 "the item's annotators field (input data)",
             )
         value = [value[a] for a in annotators]
@@ -71,6 +73,55 @@ def annotator_entries(
             found=show_json(value),
         )
     return value
+
+
+#: An annotator id's parts: the text before its first digit (a prefix such as "Ann"), and the rest.
+_ID_PARTS = re.compile(r"(\D*)(.*)", re.DOTALL)
+
+
+def _keys_written_otherwise(
+    unknown: Sequence[str], missing: Sequence[str], annotators: Sequence[str]
+) -> str | None:
+    """The hint for an object's ``unknown`` keys that are each one of the ``missing`` annotator ids
+    written otherwise (``_written_as``), saying how, with their count; else None."""
+    key = {_id_key(name): name for name in missing}
+    meant = [key.get(_id_key(name)) for name in unknown]
+    if not unknown or len(key) < len(missing) or None in meant or len(set(meant)) < len(meant):
+        return None
+    differences = [_written_as(u, e) for u, e in zip(unknown, meant)]
+    if None in differences:
+        return None
+    n = len(unknown)
+    return (
+        f"{counted(n, 'unknown key')} {'is' if n == 1 else 'are'} the item's annotator ids "
+        f"written {differences[0]} ({shorten(unknown[0], 40)!r} for {meant[0]!r}): key each label "
+        f"by the id as the item's annotators field (input data) writes it: "
+        f"{first_few(list(annotators))}"
+    )
+
+
+def _id_key(name: str) -> str:
+    """An annotator id's part from its first digit on, else the whole id, without spaces around it
+    and case-folded: the ids written otherwise that ``_written_as`` names share it."""
+    folded = name.strip().casefold()
+    return _ID_PARTS.match(folded).group(2) or folded
+
+
+def _written_as(given: str, name: str) -> str | None:
+    """How ``given`` differs from the annotator id ``name`` when it is that id with spaces around
+    it, without the start of its prefix or with more in front, or in another case; else None."""
+    wrote, meant = _ID_PARTS.match(given.strip()).group(1), _ID_PARTS.match(name).group(1)
+    short = min(len(wrote), len(meant))
+    if wrote[len(wrote) - short :].casefold() != meant[len(meant) - short :].casefold():
+        return None
+    differences = ["with spaces around them"] if given != given.strip() else []
+    if len(wrote) < len(meant):
+        differences.append(f"without the {meant[: len(meant) - short]!r} prefix")
+    if len(wrote) > len(meant):
+        differences.append(f"with an extra prefix {wrote[: len(wrote) - short]!r}")
+    if given.strip()[len(wrote) - short :] != name[len(meant) - short :]:
+        differences.append("in another case")
+    return ", ".join(differences)
 
 
 def annotator_values(
@@ -85,6 +136,14 @@ def annotator_values(
         wrong = entries[codes.index(-1)]
         raise outside_label_set(wrong, track, show_json(wrong), hint())
     return codes
+
+
+def empty_label_sets(entries: list, track: Track) -> int:
+    """How many of a row's entries on a multilabel track name no label ("", [], ","): the
+    annotator chose none, a prediction the metric scores (``notes.NO_LABEL`` tells it)."""
+    if track.scale != "multilabel":
+        return 0
+    return sum(not isinstance(e, tuple) and split_multilabel(e) == [] for e in entries)
 
 
 def as_annotator_array(values: list, track: Track) -> np.ndarray:

@@ -11,7 +11,8 @@ import numpy as np
 from ..kinds.soft_label import PRACTICE_PHASE_LAYOUT, SUM_TOLERANCE
 from ..errors import counted
 from ..tracks import Track
-from .notes import CHOSEN_ONLY, EMPTY_LEADING_BIN, LEADING_BIN_WITH_MASS, MISSING_LABELS
+from .notes import CHOSEN_AS_LIST, CHOSEN_AS_OBJECT, CHOSEN_ONLY, EMPTY_LEADING_BIN
+from .notes import LEADING_BIN_WITH_MASS, MISSING_LABELS
 from .notes import RENORMALISED, ReadNote
 from .values import NUMBER_TYPES, ValueProblem, is_number, labels_meant, not_a_number_hint
 from .values import parse_value, show, show_json
@@ -155,7 +156,7 @@ def _multilabel(value, track: Track) -> tuple[list, list[ReadNote]]:
     # no pair nor object among them: K values P(chosen), whose rules name a boolean or a string
     if not any(isinstance(v, (list, dict)) for v in value):
         chosen = _probabilities(value, k, "soft label", chosen=True)
-        return [[1.0 - x, x] for x in chosen], [ReadNote(CHOSEN_ONLY)]
+        return [[1.0 - x, x] for x in chosen], [ReadNote(CHOSEN_ONLY, alignment=CHOSEN_AS_LIST)]
     pairs = [
         _normalised(*_summing_to_one(pair, 2, f"pair for '{label}'", "the pair"))
         for label, pair in zip(track.labels, value)
@@ -218,6 +219,8 @@ def soft_label_by_name(value, track: Track) -> tuple[list, list[ReadNote]]:
     except ValueProblem as problem:
         problem.hint = "; ".join(filter(None, [lacking and lacking + " (read as 0)", problem.hint]))
         raise
+    # the object's P(chosen) values were read as a list: the note names the form given
+    notes = [n._replace(alignment=CHOSEN_AS_OBJECT) if n.kind == CHOSEN_ONLY else n for n in notes]
     if missing:
         notes.insert(0, ReadNote(MISSING_LABELS, alignment=f"no {', '.join(missing)}"))
     return probabilities, notes

@@ -45,8 +45,9 @@ from .layout import (
     layout_of,
     shuffled_ids_note,
 )
-from .notes import ReadNote, note_warnings
+from .notes import NO_LABEL, ReadNote, note_warnings
 from .perspectivist import annotator_entries, annotator_values, as_annotator_array
+from .perspectivist import empty_label_sets
 from .results_tsv import (
     NOTE as RESULTS_NOTE,
     is_results_row,
@@ -504,7 +505,12 @@ def _annotator_rows(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemC
     values = []
     for j, row in entries.items():
         try:
-            values += annotator_values(fit.fit(rows.item[j], row, notes), track, hint)
+            fitted = fit.fit(rows.item[j], row, notes)
+            values += annotator_values(fitted, track, hint)
+            item = keys.ids[rows.item[j]]
+            notes += [ReadNote(NO_LABEL, line=rows.line[j], item=item)] * empty_label_sets(
+                fitted, track
+            )
         except ValueProblem as problem:
             _add(problem, problems, rows, keys, j)
     if problems:
