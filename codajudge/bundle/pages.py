@@ -532,10 +532,10 @@ def _primary_tracks(prose: Templates, edition: Edition, template: str) -> list[s
     ]
 
 
-def _metric_fields(name: str, track) -> dict[str, str]:
-    """A metric's title and the bounds of its range on ``track``."""
+def _metric_fields(name: str, *tracks) -> dict[str, str]:
+    """A metric's title and the bounds of its range (for the most labels ``tracks`` have)."""
     metric = get_metric(name)
-    lower, upper = metric.shown_bounds(len(track.labels))
+    lower, upper = metric.shown_bounds(max((len(t.labels) for t in tracks), default=0))
     return {"metric": metric.title, "lower": f"{lower:g}", "upper": f"{upper:g}"}
 
 
@@ -562,6 +562,7 @@ def _metric_row(prose: Templates, edition: Edition, name: str) -> str:
     description = prose.fill(own) if prose.has(own) else metric.description
     return prose.fill(
         "evaluation/metric",
+        **_metric_fields(name, *(t for t in edition.tracks if name in t.metrics)),
         range=md_cell(_metric_ranges(prose, edition, name)),
         title=md_cell(metric.title),
         name=name,
