@@ -488,8 +488,9 @@ def group_tables(
     spec: TaskSpec, results: dict[str, Result], rankings: dict[str, object]
 ) -> list[GroupTable]:
     """The tables of the groups of tracks the phase's task.json declares (``ranking: {groups:
-    {NAME: {tracks: [...], order: mean_rank | mean_score}}}``), each over every scored run; by the
-    rule ``unranked``, a run that did not submit every track of a group is left out of its table.
+    {NAME: {tracks: [...], order: mean_rank | mean_score}}}``), each over the scored runs that
+    entered at least one of its tracks (a stand-in alone ranks no run; the others are listed as not
+    entered); by the rule ``unranked``, a run that did not submit every track is left out too.
     ConfigError when a group names no track, one the phase does not have, or one twice."""
     rule = spec.primary_rule
     known = {t.id for t in spec.tracks}
@@ -504,11 +505,14 @@ def group_tables(
                 expected=f"each of {', '.join(sorted(known))} once at most",
                 found=", ".join(map(str, unknown or track_ids)) or "no tracks",
             )
-        complete = [n for n, r in results.items() if all(t in r.tracks for t in track_ids)]
-        kept = complete if rule.missing == UNRANKED else list(results)
+        entered = [n for n, r in results.items() if any(t in r.tracks for t in track_ids)]
+        complete = [n for n in entered if all(t in results[n].tracks for t in track_ids)]
+        kept = complete if rule.missing == UNRANKED else entered
         rows = rank_group(track_ids, rankings, kept, stand_in_scores(spec), order)
-        left_out = [n for n in results if n not in kept]
-        tables.append(GroupTable(name, order, track_ids, rows, left_out, stand_in_words(spec)))
+        left_out = [n for n in entered if n not in kept]
+        table = GroupTable(name, order, track_ids, rows, left_out, stand_in_words(spec))
+        table.not_entered = [n for n in results if n not in entered]
+        tables.append(table)
     return tables
 
 

@@ -87,7 +87,9 @@ def render_latex(report: RankingReport) -> str:
     lines += _latex_overall(report, style)
     for group in report.groups:
         stand_ins = _stand_in_note(row.system for row in group.rows)
+        missing = tables.group_remarks(group, style.name)
         caption = f"{latex_escape(tables.group_text(report, group))}{stand_ins}"
+        caption += f" {missing}" if missing else ""
         label = f"tab:ranking-group-{latex_label(group.name)}"
         lines += _latex_table(report, tables.group_table(report, group, style), caption, label)
     for tid in report.track_order():

@@ -42,8 +42,9 @@ AFTER_EVERY_SYSTEM = "is after every system that submitted it"
 @dataclass
 class GroupTable:
     """A group of tracks' own overall table (``ranking: {groups: ...}``): its ``name``, ``order``
-    (``ranking.GROUP_ORDERS``), its tracks and rows (``ranking.rank_group``), and the runs left out
-    (rule ``unranked``: they did not submit every track of the group)."""
+    (``ranking.GROUP_ORDERS``), its tracks and rows (``ranking.rank_group``), the runs left out
+    (rule ``unranked``: they did not submit every track of the group) and those that entered none
+    of its tracks (``not_entered``: never ranked in it by stand-ins alone)."""
 
     name: str
     order: str
@@ -53,6 +54,7 @@ class GroupTable:
     #: how a track a run did not submit is ranked, in words that follow "whose rank" ("": the rule
     #: 'unranked', no stand-in: the run is left out)
     stand_in_rank: str = AFTER_EVERY_SYSTEM
+    not_entered: list[str] = field(default_factory=list)
 
 
 class Settings(NamedTuple):
@@ -382,7 +384,17 @@ def group_table(report: RankingReport, group: GroupTable, style: Style) -> Table
         mean = dict(value=None, mean_rank=row.value) if by_rank else {}
         note = "; ".join(f"{t}={rank}" for t, rank in ranks.items())
         records.append(dict(vars(row), **mean, **group_fields, note=note))
+    # a run that entered none of the group's tracks: a row without a rank, saying so
+    not_entered = kit_text("ranking/group_not_entered_note")
+    records += [dict(system=name, **group_fields, note=not_entered) for name in group.not_entered]
     return Table(columns, rows, records)
+
+
+def group_remarks(group: GroupTable, name: Callable[[str], str]) -> str:
+    """The sentence naming the runs that entered none of the group's tracks (each name through
+    ``name``), "" when there is none."""
+    runs = ", ".join(map(name, group.not_entered))
+    return kit_text("ranking/group_not_entered", runs=runs) if runs else ""
 
 
 def track_table(ranking: TrackRanking, style: Style) -> Table:
@@ -446,7 +458,8 @@ def page_sections(report: RankingReport, style: Style = Style(), mark: str = MAR
     sections = [Section("Overall", escape(overall_text(report)) + legend, overall)]
     for group in report.groups:
         intro = escape(group_text(report, group))
-        sections.append(Section(escape(group.name), intro, group_table(report, group, style)))
+        table, missing = group_table(report, group, style), group_remarks(group, escape)
+        sections.append(Section(escape(group.name), intro, table, missing=missing))
     for t in report.track_order():
         ranking = report.rankings[t]
         intro = kit_text(
