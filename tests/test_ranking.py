@@ -2084,3 +2084,18 @@ def test_markdown_escapes_parentheses_only_where_they_could_make_a_link():
     title = "LeWiDi 2023 (SemEval-2023 Task 11, re-run)"
     assert _md(title) == title and _md("Primary score (×100)") == "Primary score (×100)"
     assert _md("[l](http://x) ![i](y)") == "\\[l\\](http://x) \\!\\[i\\](y)"
+
+
+def test_overall_primary_scores_equal_as_printed_share_a_rank_listed_by_name():
+    """The overall table prints a primary score with four decimals (normalised): 0.03487525 and
+    0.034879 both print 0.0349, one score as on a track, so they share rank 1, listed by name."""
+    from codajudge.programs.rank import overall_rows
+
+    track = SimpleNamespace(id="t1", title="t1", labels=["a", "b"], main_metric="awd")
+    rule = SimpleNamespace(missing="worst", normalised=True, baseline_scores={})
+    spec = SimpleNamespace(primary_tracks=[track], primary_rule=rule)
+    primary = {"1001": 0.03487525, "0998": 0.034879, "1003": 0.10409225}
+    results = {name: SimpleNamespace(ranked=True, primary=value) for name, value in primary.items()}
+    rankings = {"t1": _ranking("t1", {"1001": 1, "0998": 1, "1003": 3})}
+    rows = overall_rows(spec, results, rankings, BY_PRIMARY)
+    assert [(r.system, r.rank) for r in rows] == [("0998", 1), ("1001", 1), ("1003", 3)]

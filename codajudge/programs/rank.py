@@ -94,6 +94,7 @@ from ..stats.ranking import (
     rank_group,
     OVERALL_RULES,
     order_best_first,
+    rank_as_printed,
     rank_overall,
     rank_track,
 )
@@ -107,6 +108,7 @@ from ..stats.tables import (
     Settings,
     render_csv,
 )
+from ..stats import tables
 from ..runner.local import PhaseTask, phase_task, predict, require_sandbox
 from ..runner.sandbox import limits_in_force
 from .common import argument_parser, run_parsed
@@ -464,7 +466,14 @@ def overall_rows(
     """The overall table's rows by ``rule``, over the runs that have a primary score."""
     track_ids = [t.id for t in spec.primary_tracks]
     scores, higher_is_better = primary_scores(spec, results)
-    return rank_overall(track_ids, rankings, scores, higher_is_better, rule, stand_in_scores(spec))
+    rows = rank_overall(track_ids, rankings, scores, higher_is_better, rule, stand_in_scores(spec))
+    # a primary score is one as the overall table prints it (tables.primary_column), as a track's
+    percent = not spec.primary_rule.normalised and all(
+        get_metric(t.main_metric).percent for t in spec.primary_tracks
+    )
+    if rule == BY_PRIMARY:
+        rank_as_printed(rows, lambda value: tables.shown(value, percent))
+    return rows
 
 
 def stand_in_scores(spec: TaskSpec) -> dict[str, float]:
