@@ -7,6 +7,7 @@ pdfLaTeX cannot set is written as a marked stand-in (``latex_system``)."""
 import re
 from collections.abc import Iterable
 
+from ..errors import counted
 from ..metrics import get as get_metric
 from ..texts import kit_text
 from . import tables
@@ -183,7 +184,13 @@ def _latex_overall(report: RankingReport, style: Style) -> list[str]:
         rules="".join(f" {latex_escape(f'{name}: {note}')}." for name, note in report.rule_notes),
         columns="; ".join(named),
     )
-    return _latex_table(report, tables.overall_table(report, style), caption, "tab:ranking-overall")
+    overall = tables.overall_table(report, style)
+    table = _latex_table(report, overall, caption, "tab:ranking-overall")
+    left_out = [t for t in report.track_order() if t not in tables.paper_tracks(report)]
+    if not left_out:
+        return table
+    said = kit_text("ranking/latex_overall_left_out", count=counted(len(left_out), "track"))
+    return ["", tables.one_line(f"% {said}: {', '.join(left_out)}"), *table[1:]]
 
 
 def latex_stack(text: str) -> str:
