@@ -1494,7 +1494,7 @@ def test_ranking_by_team_notes_a_team_whose_rows_name_no_ranked_submission(small
     vanish unnoticed: a team without a ranked run is noted with its rows, and listed under "Not
     ranked" in ranking.md, ranking.csv and ranking.html."""
     rows = "".join(f"{run},{team}\n" for run, team in TEAMS.items())
-    rows += "ghost_run,delta\nnot_a_zip,gamma\n"
+    rows += "ghost_run,delta\nnot_a_zip,gamma\nlost_run,alpha\n"
     assert _rank_by_teams(small_phase, None, "teams.csv", "submission,team\n" + rows) == 0
     err = " ".join(capsys.readouterr().err.split())
     out = small_phase[2]
@@ -1513,6 +1513,11 @@ def test_ranking_by_team_notes_a_team_whose_rows_name_no_ranked_submission(small
     assert refused in not_ranked["gamma"] and "Not ranked" in not_ranked["gamma"]
     assert "add its zip" not in not_ranked["gamma"]
     assert "'alpha':" not in err and "'beta':" not in err
+    # a row of a ranked team whose zip is not in the folder is not dropped without a word
+    lost = "a run of team 'alpha' in the teams file (line 8: 'lost_run') that no zip or folder"
+    assert lost in not_ranked["lost_run"] and "ranked on its other runs" in not_ranked["lost_run"]
+    assert "- lost\\_run: a run of team" in markdown and f"'lost_run': {lost}" in err
+    assert set(not_ranked) == {"delta", "gamma", "lost_run", "not_a_zip"}
 
 
 def test_ranking_by_team_reads_codabench_s_export_of_submissions(small_phase):
