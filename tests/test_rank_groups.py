@@ -179,6 +179,8 @@ def test_rank_writes_each_group_s_table_in_every_format(tmp_path):
         text = (out / name).read_text()
         assert "Task A" in text and "Task B" in text and "3+" in text, name
         assert "baseline most" in text
+        # b's baseline (Pearson 0) is worse than every run: b=3+ is after the last run, said so
+        assert "or after the last run where that score is worse than every run" in text, name
         assert re.search(r"Not entered \(no track of the group submitted[^)]*\): only\\?_c\.", text)
     task_a_md = (out / "ranking.md").read_text().split("## Task A")[1].split("## Task B")[0]
     assert "| only" not in task_a_md  # not a row of Task A's table

@@ -489,7 +489,8 @@ def stand_in_words(spec: TaskSpec) -> str:
     stand-in counts (the run is left out)."""
     rule = spec.primary_rule
     if rule.missing == BASELINE:
-        return f"is that of the cluster baseline {rule.baseline}'s score falls in there"
+        # a baseline worse than every run of the track ranks after the last run (stand_in_rank)
+        return kit_text("ranking/stand_in_baseline", baseline=rule.baseline)
     return "" if rule.missing == UNRANKED else AFTER_EVERY_SYSTEM
 
 
