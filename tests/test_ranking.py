@@ -789,7 +789,15 @@ def test_command_checks_seed_and_out_before_scoring(small_phase, tmp_path, capsy
     with pytest.raises(SystemExit) as exit_:
         rank_main([str(subs), str(ref), "--seed", "-1"])
     err = capsys.readouterr().err
-    assert exit_.value.code == 2 and "seed must be between 0 and 4294967295" in err
+    assert (
+        exit_.value.code == 2 and "seed must be between 0 and 4294967295 (inclusive), not -1" in err
+    )
+    # --alpha excludes its bounds: the message says so, and what was given (a trial's --alpha 0)
+    for alpha in ("0", "1", "1.5"):
+        with pytest.raises(SystemExit) as exit_:
+            rank_main([str(subs), str(ref), "--alpha", alpha])
+        said = f"alpha must be strictly between 0 and 1 (exclusive), not {alpha}"
+        assert exit_.value.code == 2 and said in capsys.readouterr().err
     a_file, taken = tmp_path / "a_file", tmp_path / "taken"
     a_file.write_text("x")
     (taken / "ranking.md").mkdir(parents=True)

@@ -577,7 +577,9 @@ def _within(convert, low, high, name: str, strict: bool = False):
     def parse(text: str):
         value = convert(text)
         if not (low < value < high if strict else low <= value <= high):
-            raise argparse.ArgumentTypeError(f"{name} must be between {low} and {high}")
+            bounds = f"between {low} and {high} ({'exclusive' if strict else 'inclusive'})"
+            bounds = f"strictly {bounds}" if strict else bounds
+            raise argparse.ArgumentTypeError(f"{name} must be {bounds}, not {text}")
         return value
 
     parse.__name__ = name  # argparse names a value that is not a number by it
