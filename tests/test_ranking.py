@@ -2112,3 +2112,25 @@ def test_overall_primary_scores_equal_as_printed_share_a_rank_listed_by_name():
     rankings = {"t1": _ranking("t1", {"1001": 1, "0998": 1, "1003": 3})}
     rows = overall_rows(spec, results, rankings, BY_PRIMARY)
     assert [(r.system, r.rank) for r in rows] == [("0998", 1), ("1001", 1), ("1003", 3)]
+
+
+def test_p_values_tooltips_and_stand_in_notes_say_what_the_tables_print():
+    """A p too small for four decimals prints "<0.0001", not "0.0000"; the CSV keeps an underflowed
+    p as computed (0.0) and says so; the chart's tooltips write values as the table (50.00, not
+    50); under --overall primary the CSV's mean_rank has the note of the rank counted for a
+    track not submitted, as under the mean rank."""
+    from codajudge.ranking_page import render_html
+
+    report = _report()
+    rows = report.rankings["en_en"].rows
+    rows[1].p_value, rows[2].p_value = 3e-7, 0.0  # the second underflowed
+    markdown = render_markdown(report)
+    assert "| <0.0001 |" in markdown and "0.0000" not in markdown
+    listed = list(csv.DictReader(io.StringIO(render_csv(report))))
+    on_track = {r["system"]: r for r in listed if r["table"] == "en_en"}
+    assert on_track["z"]["p_vs_best"] == "0.0" and "underflowed to 0.0" in on_track["z"]["note"]
+    assert on_track["x|y"]["p_vs_best"] == "3e-07" and "underflow" not in on_track["x|y"]["note"]
+    late = next(r for r in listed if r["table"] == "overall" and r["system"] == "late")
+    assert late["metric"] == "primary" and late["note"] == "en_en=4+"
+    page = render_html(report)
+    assert "<title>z: 50.00 [45.00, 55.00]</title>" in page
