@@ -11,7 +11,7 @@ import html
 import math
 import sys
 from typing import NamedTuple
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -253,10 +253,11 @@ def bar_chart(
     return _svg(width, BAR_CHART_HEIGHT, title, body + [_y_title(box, y_label)])
 
 
-def interval_chart(rows: Sequence[IntervalRow], title: str, x_label: str) -> str:
+def interval_chart(rows: Sequence[IntervalRow], title: str, x_label: str, shown=None) -> str:
     """One row per ``IntervalRow``, top to bottom: a dot at its value and a bar over its interval,
     coloured by its group, so that the groups and the overlaps of the intervals show at a glance.
-    Values are drawn as given."""
+    Values are drawn as given; each row's tooltip writes them with ``shown`` (default: as the
+    axis's ticks), so that a page can write them as its tables do."""
     row_h, top, bottom, right = 18, 24, 40, 16
     left = 12 + 7 * max([len(_short(row.label)) for row in rows] + [4])
     width = max(left + 320 + right, 8 * len(title) + 20)
@@ -265,7 +266,10 @@ def interval_chart(rows: Sequence[IntervalRow], title: str, x_label: str) -> str
     ends = [float(v) for row in rows if row.interval is not None for v in row.interval]
     axis = _padded_range(np.asarray([float(row.value) for row in rows] + ends, dtype=float))
     body = [_rect(box, "none", " stroke='#999'")] + _x_ticks(box, axis)
-    body += [_interval_row(top + (k + 0.5) * row_h, box, axis, row) for k, row in enumerate(rows)]
+    shown = shown or _tick_label
+    body += [
+        _interval_row(top + (k + 0.5) * row_h, box, axis, row, shown) for k, row in enumerate(rows)
+    ]
     return _svg(width, height, title, body + [_x_title(box, x_label)])
 
 
@@ -286,15 +290,15 @@ def _short(label: str) -> str:
     return label if len(label) <= MAX_LABEL else label[: MAX_LABEL - 1] + "…"
 
 
-def _interval_row(y: float, box: Box, axis: Axis, row: IntervalRow) -> str:
+def _interval_row(y: float, box: Box, axis: Axis, row: IntervalRow, shown: Callable) -> str:
     """One system at height ``y``: its label left of ``box``, its interval as a bar and its value
-    as a dot."""
+    as a dot; its tooltip writes the values with ``shown``."""
     colour = PALETTE[row.group % len(PALETTE)]
-    tip = f"{_e(row.label)}: {_e(_tick_label(float(row.value)))}"
+    tip = f"{_e(row.label)}: {_e(shown(float(row.value)))}"
     parts = [_text(box.left - 6, _num(y + 4), _short(row.label), "end")]
     if row.interval is not None:
         low, high = float(row.interval[0]), float(row.interval[1])
-        tip += f" [{_e(_tick_label(low))}, {_e(_tick_label(high))}]"
+        tip += f" [{_e(shown(low))}, {_e(shown(high))}]"
         x1, x2 = _num(box.x(low, axis)), _num(box.x(high, axis))
         parts.append(_line(x1, _num(y), x2, _num(y), colour, " stroke-width='3'"))
     centre = _num(box.x(float(row.value), axis))

@@ -54,4 +54,6 @@ def _chart(ranking: TrackRanking) -> str:
         for r in ranking.rows
     ]
     title = kit_text("ranking/chart_title", track=ranking.track.title)
-    return plots.interval_chart(rows, title, tables.metric_label(ranking.metric))
+    # the tooltips write the values as the track's table does (already x 100 where it prints so)
+    shown = "{:.2f}".format if factor == 100.0 else "{:.4f}".format
+    return plots.interval_chart(rows, title, tables.metric_label(ranking.metric), shown)

@@ -139,3 +139,18 @@ def test_every_table_fits_a_two_column_acl_page(make, width, tmp_path):
     assert "Overfull \\hbox" not in log and "Overfull \\vbox" not in log
     # in one column (--latex-width 1) a wide table is scaled down; otherwise every table fits as it is
     assert ("a table scaled" in log) == (width == "1"), log.count("a table scaled")
+
+
+def test_the_overall_table_leaving_out_tracks_says_so_in_the_tex_and_the_readme():
+    """ranking.tex's overall table shows the primary tracks only when groups have tables (for the
+    page's width) where the pages show every track: a comment before it names the 4 left out, and
+    the README says it (a trial found them said to hold "the same tables")."""
+    from pathlib import Path
+
+    fragment = render_latex(_lewidi_report())
+    overall = fragment[: fragment.index("tab:ranking-overall")]
+    comment = "% the overall table shows the primary tracks only, to fit the page's width"
+    assert comment in overall and "left out has its own table" in overall
+    assert overall.rstrip().count("\n% ") >= 1 and "csc_pe, mp_pe, par_pe, ven_pe" in overall
+    readme = " ".join((Path(__file__).resolve().parent.parent / "README.md").read_text().split())
+    assert "ranking.tex's overall table shows the primary tracks only" in readme

@@ -4,6 +4,7 @@ ties (Wilcoxon signed-rank tests on per-item losses)."""
 
 import csv
 import json
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -164,10 +165,13 @@ def test_rank_writes_each_group_s_table_in_every_format(tmp_path):
     _zip(subs / "good.zip", {f"{t}.tsv": tsv(t, 0.3) for t in ("a", "b", "c")})
     _zip(subs / "fair.zip", {f"{t}.tsv": tsv(t, 2.0) for t in ("a", "b", "c")})
     _zip(subs / "no_b.zip", {"a.tsv": tsv("a", 0.3), "c.tsv": tsv("c", 0.3)})
+    _zip(subs / "only_c.zip", {"c.tsv": tsv("c", 0.1)})  # enters no track of Task A
     assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "100"]) == 0
     rows = list(csv.DictReader((out / "ranking.csv").open()))
     task_a = {r["system"]: r for r in rows if r["table"] == "group" and r["title"] == "Task A"}
-    assert set(task_a) == {"good", "fair", "no_b"} and task_a["good"]["rank"] == "1"
+    assert set(task_a) == {"good", "fair", "no_b", "only_c"} and task_a["good"]["rank"] == "1"
+    # a stand-in alone ranks no run: only_c is listed under Task A as not entered, without a rank
+    assert task_a["only_c"]["rank"] == "" and "not entered" in task_a["only_c"]["note"]
     assert "b=3+" in task_a["no_b"]["note"]  # ranked at the baseline's Pearson 0: after both
     task_b = [r for r in rows if r["table"] == "group" and r["title"] == "Task B"]
     assert task_b[0]["metric"] == "mean_score" and task_b[0]["value"]
@@ -175,6 +179,11 @@ def test_rank_writes_each_group_s_table_in_every_format(tmp_path):
         text = (out / name).read_text()
         assert "Task A" in text and "Task B" in text and "3+" in text, name
         assert "baseline most" in text
+        # b's baseline (Pearson 0) is worse than every run: b=3+ is after the last run, said so
+        assert "or after the last run where that score is worse than every run" in text, name
+        assert re.search(r"Not entered \(no track of the group submitted[^)]*\): only\\?_c\.", text)
+    task_a_md = (out / "ranking.md").read_text().split("## Task A")[1].split("## Task B")[0]
+    assert "| only" not in task_a_md  # not a row of Task A's table
 
 
 def test_a_group_naming_a_track_twice_in_task_json_is_refused():

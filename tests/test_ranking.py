@@ -789,7 +789,15 @@ def test_command_checks_seed_and_out_before_scoring(small_phase, tmp_path, capsy
     with pytest.raises(SystemExit) as exit_:
         rank_main([str(subs), str(ref), "--seed", "-1"])
     err = capsys.readouterr().err
-    assert exit_.value.code == 2 and "seed must be between 0 and 4294967295" in err
+    assert (
+        exit_.value.code == 2 and "seed must be between 0 and 4294967295 (inclusive), not -1" in err
+    )
+    # --alpha excludes its bounds: the message says so, and what was given (a trial's --alpha 0)
+    for alpha in ("0", "1", "1.5"):
+        with pytest.raises(SystemExit) as exit_:
+            rank_main([str(subs), str(ref), "--alpha", alpha])
+        said = f"alpha must be strictly between 0 and 1 (exclusive), not {alpha}"
+        assert exit_.value.code == 2 and said in capsys.readouterr().err
     a_file, taken = tmp_path / "a_file", tmp_path / "taken"
     a_file.write_text("x")
     (taken / "ranking.md").mkdir(parents=True)
@@ -1494,7 +1502,7 @@ def test_ranking_by_team_notes_a_team_whose_rows_name_no_ranked_submission(small
     vanish unnoticed: a team without a ranked run is noted with its rows, and listed under "Not
     ranked" in ranking.md, ranking.csv and ranking.html."""
     rows = "".join(f"{run},{team}\n" for run, team in TEAMS.items())
-    rows += "ghost_run,delta\nnot_a_zip,gamma\n"
+    rows += "ghost_run,delta\nnot_a_zip,gamma\nlost_run,alpha\n"
     assert _rank_by_teams(small_phase, None, "teams.csv", "submission,team\n" + rows) == 0
     err = " ".join(capsys.readouterr().err.split())
     out = small_phase[2]
@@ -1513,6 +1521,11 @@ def test_ranking_by_team_notes_a_team_whose_rows_name_no_ranked_submission(small
     assert refused in not_ranked["gamma"] and "Not ranked" in not_ranked["gamma"]
     assert "add its zip" not in not_ranked["gamma"]
     assert "'alpha':" not in err and "'beta':" not in err
+    # a row of a ranked team whose zip is not in the folder is not dropped without a word
+    lost = "a run of team 'alpha' in the teams file (line 8: 'lost_run') that no zip or folder"
+    assert lost in not_ranked["lost_run"] and "ranked on its other runs" in not_ranked["lost_run"]
+    assert "- lost\\_run: a run of team" in markdown and f"'lost_run': {lost}" in err
+    assert set(not_ranked) == {"delta", "gamma", "lost_run", "not_a_zip"}
 
 
 def test_ranking_by_team_reads_codabench_s_export_of_submissions(small_phase):
@@ -2084,3 +2097,40 @@ def test_markdown_escapes_parentheses_only_where_they_could_make_a_link():
     title = "LeWiDi 2023 (SemEval-2023 Task 11, re-run)"
     assert _md(title) == title and _md("Primary score (×100)") == "Primary score (×100)"
     assert _md("[l](http://x) ![i](y)") == "\\[l\\](http://x) \\!\\[i\\](y)"
+
+
+def test_overall_primary_scores_equal_as_printed_share_a_rank_listed_by_name():
+    """The overall table prints a primary score with four decimals (normalised): 0.03487525 and
+    0.034879 both print 0.0349, one score as on a track, so they share rank 1, listed by name."""
+    from codajudge.programs.rank import overall_rows
+
+    track = SimpleNamespace(id="t1", title="t1", labels=["a", "b"], main_metric="awd")
+    rule = SimpleNamespace(missing="worst", normalised=True, baseline_scores={})
+    spec = SimpleNamespace(primary_tracks=[track], primary_rule=rule)
+    primary = {"1001": 0.03487525, "0998": 0.034879, "1003": 0.10409225}
+    results = {name: SimpleNamespace(ranked=True, primary=value) for name, value in primary.items()}
+    rankings = {"t1": _ranking("t1", {"1001": 1, "0998": 1, "1003": 3})}
+    rows = overall_rows(spec, results, rankings, BY_PRIMARY)
+    assert [(r.system, r.rank) for r in rows] == [("0998", 1), ("1001", 1), ("1003", 3)]
+
+
+def test_p_values_tooltips_and_stand_in_notes_say_what_the_tables_print():
+    """A p too small for four decimals prints "<0.0001", not "0.0000"; the CSV keeps an underflowed
+    p as computed (0.0) and says so; the chart's tooltips write values as the table (50.00, not
+    50); under --overall primary the CSV's mean_rank has the note of the rank counted for a
+    track not submitted, as under the mean rank."""
+    from codajudge.ranking_page import render_html
+
+    report = _report()
+    rows = report.rankings["en_en"].rows
+    rows[1].p_value, rows[2].p_value = 3e-7, 0.0  # the second underflowed
+    markdown = render_markdown(report)
+    assert "| <0.0001 |" in markdown and "0.0000" not in markdown
+    listed = list(csv.DictReader(io.StringIO(render_csv(report))))
+    on_track = {r["system"]: r for r in listed if r["table"] == "en_en"}
+    assert on_track["z"]["p_vs_best"] == "0.0" and "underflowed to 0.0" in on_track["z"]["note"]
+    assert on_track["x|y"]["p_vs_best"] == "3e-07" and "underflow" not in on_track["x|y"]["note"]
+    late = next(r for r in listed if r["table"] == "overall" and r["system"] == "late")
+    assert late["metric"] == "primary" and late["note"] == "en_en=4+"
+    page = render_html(report)
+    assert "<title>z: 50.00 [45.00, 55.00]</title>" in page

@@ -94,6 +94,7 @@ from ..stats.ranking import (
     rank_group,
     OVERALL_RULES,
     order_best_first,
+    rank_as_printed,
     rank_overall,
     rank_track,
 )
@@ -107,6 +108,7 @@ from ..stats.tables import (
     Settings,
     render_csv,
 )
+from ..stats import tables
 from ..runner.local import PhaseTask, phase_task, predict, require_sandbox
 from ..runner.sandbox import limits_in_force
 from .common import argument_parser, run_parsed
@@ -464,7 +466,14 @@ def overall_rows(
     """The overall table's rows by ``rule``, over the runs that have a primary score."""
     track_ids = [t.id for t in spec.primary_tracks]
     scores, higher_is_better = primary_scores(spec, results)
-    return rank_overall(track_ids, rankings, scores, higher_is_better, rule, stand_in_scores(spec))
+    rows = rank_overall(track_ids, rankings, scores, higher_is_better, rule, stand_in_scores(spec))
+    # a primary score is one as the overall table prints it (tables.primary_column), as a track's
+    percent = not spec.primary_rule.normalised and all(
+        get_metric(t.main_metric).percent for t in spec.primary_tracks
+    )
+    if rule == BY_PRIMARY:
+        rank_as_printed(rows, lambda value: tables.shown(value, percent))
+    return rows
 
 
 def stand_in_scores(spec: TaskSpec) -> dict[str, float]:
@@ -480,7 +489,8 @@ def stand_in_words(spec: TaskSpec) -> str:
     stand-in counts (the run is left out)."""
     rule = spec.primary_rule
     if rule.missing == BASELINE:
-        return f"is that of the cluster baseline {rule.baseline}'s score falls in there"
+        # a baseline worse than every run of the track ranks after the last run (stand_in_rank)
+        return kit_text("ranking/stand_in_baseline", baseline=rule.baseline)
     return "" if rule.missing == UNRANKED else AFTER_EVERY_SYSTEM
 
 
@@ -488,8 +498,9 @@ def group_tables(
     spec: TaskSpec, results: dict[str, Result], rankings: dict[str, object]
 ) -> list[GroupTable]:
     """The tables of the groups of tracks the phase's task.json declares (``ranking: {groups:
-    {NAME: {tracks: [...], order: mean_rank | mean_score}}}``), each over every scored run; by the
-    rule ``unranked``, a run that did not submit every track of a group is left out of its table.
+    {NAME: {tracks: [...], order: mean_rank | mean_score}}}``), each over the scored runs that
+    entered at least one of its tracks (a stand-in alone ranks no run; the others are listed as not
+    entered); by the rule ``unranked``, a run that did not submit every track is left out too.
     ConfigError when a group names no track, one the phase does not have, or one twice."""
     rule = spec.primary_rule
     known = {t.id for t in spec.tracks}
@@ -504,11 +515,14 @@ def group_tables(
                 expected=f"each of {', '.join(sorted(known))} once at most",
                 found=", ".join(map(str, unknown or track_ids)) or "no tracks",
             )
-        complete = [n for n, r in results.items() if all(t in r.tracks for t in track_ids)]
-        kept = complete if rule.missing == UNRANKED else list(results)
+        entered = [n for n, r in results.items() if any(t in r.tracks for t in track_ids)]
+        complete = [n for n in entered if all(t in results[n].tracks for t in track_ids)]
+        kept = complete if rule.missing == UNRANKED else entered
         rows = rank_group(track_ids, rankings, kept, stand_in_scores(spec), order)
-        left_out = [n for n in results if n not in kept]
-        tables.append(GroupTable(name, order, track_ids, rows, left_out, stand_in_words(spec)))
+        left_out = [n for n in entered if n not in kept]
+        table = GroupTable(name, order, track_ids, rows, left_out, stand_in_words(spec))
+        table.not_entered = [n for n in results if n not in entered]
+        tables.append(table)
     return tables
 
 
@@ -563,7 +577,9 @@ def _within(convert, low, high, name: str, strict: bool = False):
     def parse(text: str):
         value = convert(text)
         if not (low < value < high if strict else low <= value <= high):
-            raise argparse.ArgumentTypeError(f"{name} must be between {low} and {high}")
+            bounds = f"between {low} and {high} ({'exclusive' if strict else 'inclusive'})"
+            bounds = f"strictly {bounds}" if strict else bounds
+            raise argparse.ArgumentTypeError(f"{name} must be {bounds}, not {text}")
         return value
 
     parse.__name__ = name  # argparse names a value that is not a number by it

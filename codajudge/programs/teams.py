@@ -22,7 +22,8 @@ submission ids). In the organiser's CSV every name is exact, and a name given tw
 Every submission of the folder must be found (checked before any is scored; the refusal names
 the rows that find none, with the closest submission name); a team none of whose rows finds a
 ranked submission is not ranked: with its submissions refused when scored and the first reason,
-or, where none of its rows names a submission of the folder, with its rows.
+or, where none of its rows names a submission of the folder, with its rows; a ranked team's row
+that names no submission of the folder is listed too, naming the run and its team.
 """
 
 from __future__ import annotations
@@ -183,7 +184,8 @@ def teams_of(
 ) -> tuple[dict[str, str], list[str], list[tuple[str, str]]]:
     """System name -> team for every ranked system, the notes on file names left unused, and
     (team, why) of each team none of whose rows names a ranked system (so it is not ranked; why
-    names its submissions ``refused`` when scored, name -> reason, where it has any);
+    names its submissions ``refused`` when scored, name -> reason, where it has any), then (run,
+    why) of each ranked team's row that names no zip or folder of the submissions folder;
     UsageError listing the systems found by no name (and the rows that name no system, with the
     closest system name), or only by an ambiguous file name."""
     found = {name: _team_of(name, teams) for name in systems}
@@ -221,7 +223,20 @@ def teams_of(
         for team, rows in teams.rows.items()
         if team not in found.values()
     ]
-    return found, _unused_file_names(teams), not_ranked
+    in_folder = set(systems) | set(refused or {})
+    return found, _unused_file_names(teams), not_ranked + _runs_not_found(teams, found, in_folder)
+
+
+def _runs_not_found(teams: Teams, found: dict[str, str], in_folder: set) -> list[tuple[str, str]]:
+    """(run, why) of each row of a ranked team (``found``: system -> team) that names no
+    submission of the folder (``in_folder``) of its team: every row is accounted for."""
+    return [
+        ((names or [row])[0], kit_text("ranking/teams_run_not_found", team=repr(team), row=row))
+        for team, rows in teams.rows.items()
+        if team in found.values()
+        for row, names in rows.items()
+        if not any(_team_of(name, teams) == team for name in set(names) & in_folder)
+    ]
 
 
 def _team_of(name: str, teams: Teams) -> str | None:

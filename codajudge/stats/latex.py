@@ -7,6 +7,7 @@ pdfLaTeX cannot set is written as a marked stand-in (``latex_system``)."""
 import re
 from collections.abc import Iterable
 
+from ..errors import counted
 from ..metrics import get as get_metric
 from ..texts import kit_text
 from . import tables
@@ -87,7 +88,9 @@ def render_latex(report: RankingReport) -> str:
     lines += _latex_overall(report, style)
     for group in report.groups:
         stand_ins = _stand_in_note(row.system for row in group.rows)
+        missing = tables.group_remarks(group, style.name)
         caption = f"{latex_escape(tables.group_text(report, group))}{stand_ins}"
+        caption += f" {missing}" if missing else ""
         label = f"tab:ranking-group-{latex_label(group.name)}"
         lines += _latex_table(report, tables.group_table(report, group, style), caption, label)
     for tid in report.track_order():
@@ -181,7 +184,13 @@ def _latex_overall(report: RankingReport, style: Style) -> list[str]:
         rules="".join(f" {latex_escape(f'{name}: {note}')}." for name, note in report.rule_notes),
         columns="; ".join(named),
     )
-    return _latex_table(report, tables.overall_table(report, style), caption, "tab:ranking-overall")
+    overall = tables.overall_table(report, style)
+    table = _latex_table(report, overall, caption, "tab:ranking-overall")
+    left_out = [t for t in report.track_order() if t not in tables.paper_tracks(report)]
+    if not left_out:
+        return table
+    said = kit_text("ranking/latex_overall_left_out", count=counted(len(left_out), "track"))
+    return ["", tables.one_line(f"% {said}: {', '.join(left_out)}"), *table[1:]]
 
 
 def latex_stack(text: str) -> str:

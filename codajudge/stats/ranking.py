@@ -252,6 +252,19 @@ def rank_overall(
     return rows
 
 
+def rank_as_printed(rows: list[OverallRow], printed: Callable[[float], str]) -> None:
+    """Rank ``rows`` (``BY_PRIMARY``'s order) again so that primary scores equal as ``printed`` (or
+    to rounding) are one score, as a track's: they share a rank and are listed by name."""
+
+    def same(a: OverallRow, b: OverallRow) -> bool:
+        return printed(a.primary) == printed(b.primary) or equal_scores(a.primary, b.primary)
+
+    place = {}
+    for before, row in zip([None, *rows], rows):
+        place[row.system] = place[before.system] if before and same(before, row) else len(place)
+    _competition_ranks(rows, lambda row: float(place[row.system]))
+
+
 def _block_numbers(values: dict[str, float]) -> dict[str, int]:
     """Name -> the place of its value among ``values``, lowest first, values equal to rounding
     sharing one (``score_blocks``)."""

@@ -42,8 +42,9 @@ AFTER_EVERY_SYSTEM = "is after every system that submitted it"
 @dataclass
 class GroupTable:
     """A group of tracks' own overall table (``ranking: {groups: ...}``): its ``name``, ``order``
-    (``ranking.GROUP_ORDERS``), its tracks and rows (``ranking.rank_group``), and the runs left out
-    (rule ``unranked``: they did not submit every track of the group)."""
+    (``ranking.GROUP_ORDERS``), its tracks and rows (``ranking.rank_group``), the runs left out
+    (rule ``unranked``: they did not submit every track of the group) and those that entered none
+    of its tracks (``not_entered``: never ranked in it by stand-ins alone)."""
 
     name: str
     order: str
@@ -53,6 +54,7 @@ class GroupTable:
     #: how a track a run did not submit is ranked, in words that follow "whose rank" ("": the rule
     #: 'unranked', no stand-in: the run is left out)
     stand_in_rank: str = AFTER_EVERY_SYSTEM
+    not_entered: list[str] = field(default_factory=list)
 
 
 class Settings(NamedTuple):
@@ -327,10 +329,12 @@ def overall_table(report: RankingReport, style: Style) -> Table:
     for row in report.overall:
         cells = [str(row.rank), style.name(row.system), shown(row.primary, primary.percent)]
         cells += [f"{row.mean_rank:.2f}"] if mean else []
-        counted = {t: f"{rank}{STAND_IN_RANK}" for t, rank in row.stand_in_ranks.items() if mean}
-        cells += [_score_cell(report.rankings[t], row.system, style, counted) for t in order]
+        counted = {t: f"{rank}{STAND_IN_RANK}" for t, rank in row.stand_in_ranks.items()}
+        shown_counted = counted if mean else {}  # the tables show the mean rank by it alone
+        cells += [_score_cell(report.rankings[t], row.system, style, shown_counted) for t in order]
         rows.append(cells)
-        # a row's fields (system, rank, mean_rank, primary) are CSV columns
+        # a row's fields (system, rank, mean_rank, primary) are CSV columns; the note says the
+        # rank its mean_rank counted for a track not submitted, whatever the overall rule
         note = "; ".join(f"{t}={rank}" for t, rank in counted.items()) or None
         records.append(dict(vars(row), table="overall", metric=settings.overall, note=note))
     return Table(columns, rows, records)
@@ -382,7 +386,17 @@ def group_table(report: RankingReport, group: GroupTable, style: Style) -> Table
         mean = dict(value=None, mean_rank=row.value) if by_rank else {}
         note = "; ".join(f"{t}={rank}" for t, rank in ranks.items())
         records.append(dict(vars(row), **mean, **group_fields, note=note))
+    # a run that entered none of the group's tracks: a row without a rank, saying so
+    not_entered = kit_text("ranking/group_not_entered_note")
+    records += [dict(system=name, **group_fields, note=not_entered) for name in group.not_entered]
     return Table(columns, rows, records)
+
+
+def group_remarks(group: GroupTable, name: Callable[[str], str]) -> str:
+    """The sentence naming the runs that entered none of the group's tracks (each name through
+    ``name``), "" when there is none."""
+    runs = ", ".join(map(name, group.not_entered))
+    return kit_text("ranking/group_not_entered", runs=runs) if runs else ""
 
 
 def track_table(ranking: TrackRanking, style: Style) -> Table:
@@ -402,7 +416,6 @@ def track_table(ranking: TrackRanking, style: Style) -> Table:
     track_fields = dict(
         table=ranking.track.id,
         metric=ranking.metric,
-        note=ranking.note or "",
         title=ranking.track.title,
     )
     rows, records = [], []
@@ -410,13 +423,18 @@ def track_table(ranking: TrackRanking, style: Style) -> Table:
         low, high = (r.interval.low, r.interval.high) if r.interval else (None, None)
         none = "-" if r.undefined else "n/a"  # an undefined score has none, see the track's note
         interval = f"[{shown(low, percent)}, {shown(high, percent)}]" if r.interval else none
+        # a p below what four decimals show is "<0.0001", never "0.0000" (a p of 0)
         p_value = "-" if r.p_value is None else f"{r.p_value:.4f}"
+        p_value = "<0.0001" if p_value == "0.0000" else p_value
         cells = [str(r.rank), style.name(r.system), shown(r.value, percent), interval, p_value]
         rows.append([*cells, str(number[r.system])])
         # system, value, rank and tied_with_best are CSV columns
         found = dict(ci_low=low, ci_high=high, p_vs_best=r.p_value, cluster=number[r.system])
         # an undefined score is not tested; a pair of few differing items had the exact test
         found["test"] = None if r.undefined else (r.test or ranking.test)
+        # a p that underflowed to 0.0 is kept as computed, and said so
+        underflow = kit_text("ranking/p_underflow") if r.p_value == 0.0 else None
+        found["note"] = ". ".join(filter(None, (ranking.note, underflow)))
         records.append(dict(vars(r), **found, **track_fields))
     return Table(columns, rows, records)
 
@@ -446,7 +464,8 @@ def page_sections(report: RankingReport, style: Style = Style(), mark: str = MAR
     sections = [Section("Overall", escape(overall_text(report)) + legend, overall)]
     for group in report.groups:
         intro = escape(group_text(report, group))
-        sections.append(Section(escape(group.name), intro, group_table(report, group, style)))
+        table, missing = group_table(report, group, style), group_remarks(group, escape)
+        sections.append(Section(escape(group.name), intro, table, missing=missing))
     for t in report.track_order():
         ranking = report.rankings[t]
         intro = kit_text(
