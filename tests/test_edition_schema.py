@@ -536,3 +536,30 @@ def test_a_file_name_two_tracks_claim_is_refused_unless_a_document_holds_both(
     assert all(f"'{track}'" in problem.message for track in ids)
     assert problem.expected.startswith("a name of its own per track")
     assert f"give each track a name of its own ({ids[0]}.tsv and {ids[1]}.tsv" in problem.hint
+
+
+def test_a_track_whose_dataset_is_not_declared_is_told_the_default_or_the_name_meant(tmp_path):
+    """A track with no 'dataset' reads the dataset of its id: the problem says so and to add
+    'dataset: NAME'; a misspelt dataset gets its did-you-mean. Both name the declared datasets."""
+    folder = tmp_path / "ed"
+    shutil.copytree(REPO / "editions" / "default", folder)
+    config = yaml.safe_load((folder / "edition.yaml").read_text(encoding="utf-8"))
+    config["tracks"].append({"id": "extra", "kind": "similarity"})
+    config["tracks"][0]["dataset"] = "sts_enn"
+    (folder / "edition.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_edition(folder)
+    text = caught.value.render()
+    declared = (
+        "expected one of the 8 declared: irony, nli_var, nli_zh, sarcasm, sts_ar, sts_en, sts_es, "
+        "sts_es_en"
+    )
+    assert (
+        "tracks 'extra': its dataset (by default its id, as it gives no 'dataset') is not "
+        f"declared under 'datasets'; {declared}, found 'extra'. Add 'dataset: NAME' to the "
+        "track, NAME one of the 8 declared"
+    ) in text, text
+    assert (
+        "tracks 'en_en': its dataset is not declared under 'datasets'; "
+        f"{declared}, found 'sts_enn'. Did you mean 'sts_en'?"
+    ) in text, text
