@@ -222,7 +222,11 @@ def test_a_field_a_template_does_not_receive_is_named_with_those_it_does_or_that
     assert "expected no field: it takes none, found $nme. Write $$ for a literal" in str(none.value)
     with pytest.raises(ConfigError) as some:
         prose.fill("mae", name="mae", title="MAE")
-    assert "expected fields among $name, $title, found $nme" in str(some.value)
+    assert "expected one of its 2 fields: $name, $title, found $nme" in str(some.value)
+    (tmp_path / "metric.md").write_text("$title is $directon.\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as misspelt:  # a misspelt field: the one meant named
+        prose.fill("metric", title="MAE", direction="lower is better")
+    assert "found $directon. Did you mean '$direction'?" in str(misspelt.value)
 
 
 def test_no_metric_description_names_a_shipped_editions_dataset():
