@@ -192,7 +192,8 @@ def test_the_organisers_reports_are_refused_all_at_once_naming_file_key_and_fix(
     assert "'public_gold' must be a boolean" in text and "the string 'false'" in text
     assert "'labels' must be strings: 2 entries are not quoted, found [True, False]" in text
     assert "'start' is not a UTC date and time" in text and "1970" not in text
-    assert all(p.file.startswith(DISPLAY) for p in lines) and len(lines) == 7
+    assert "is required" not in text  # 'pth' for the required 'path': one problem, its hint
+    assert all(p.file.startswith(DISPLAY) for p in lines) and len(lines) == 6
 
 
 def test_the_builder_refuses_before_reading_any_file(tmp_path):
@@ -203,10 +204,9 @@ def test_the_builder_refuses_before_reading_any_file(tmp_path):
     (folder / "edition.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
     with pytest.raises(ConfigError) as caught:  # no logo, terms or pages exist: not yet looked at
         load_edition(folder)
-    assert [p.message for p in caught.value.problems] == [
-        "unknown key 'pth'",
-        "'path' is required",
-    ]
+    # the required 'path' misspelt: one problem, the misspelling with its did-you-mean
+    assert [p.message for p in caught.value.problems] == ["unknown key 'pth'"]
+    assert caught.value.problems[0].hint == "did you mean 'path'?"
 
 
 def test_the_published_json_schema_is_the_schema():

@@ -224,9 +224,13 @@ def load_edition(path: Path, collected: list[Problem] | None = None) -> Edition:
     # A misspelt or unknown key leaves the config readable without it (its right name is most
     # often a key with a default), so the other checks still mean something. A config without
     # one is read as loaded (the nodes YAML aliases share stay shared).
+    # Without them, it is checked again: a required key misspelt is missing (said once, by the
+    # unknown key's did-you-mean).
     if not all(p.message.startswith("unknown key ") for p in problems):
         raise BuildProblems(problems, unchecked=AFTER_SCHEMA)
     known = known_part(raw, CONFIG) if problems else raw
+    if problems and validate_config(known, display):
+        raise BuildProblems(problems, unchecked=AFTER_SCHEMA)
     edition = _cross_checked(known, display, folder, problems, own_metrics)
     # The data is read through the tracks, phases and datasets: it can be checked when they were
     # read whole (the schema has checked each phase's split).
