@@ -26,7 +26,6 @@ from ..formats.archive import document_tracks
 from ..formats.results_tsv import layout_files
 from ..importers import gold_choices, labels_given
 from ..metrics import get as get_metric
-from ..metrics.disagreement import ROUNDED
 from ..spec import BASELINE, NORMALISED
 from ..tracks import PRIMARY_KEY
 from .baselines_run import sample_baseline
@@ -560,8 +559,9 @@ def evaluation_page(edition: Edition, score: LocalScore) -> str:
     public-gold phase shows."""
     prose = Templates.of(edition.folder)
     edges = [kind_text(prose, kind, "edge_cases") for kind in _edge_kinds(prose, edition)]
-    if any(metric in ROUNDED for t in edition.tracks for metric in t.metrics):
-        edges.append(prose.fill("evaluation/lewidi_rounding"))
+    used = map(get_metric, dict.fromkeys(metric for t in edition.tracks for metric in t.metrics))
+    if rounded := [metric.title for metric in used if metric.official_rounding]:
+        edges.append(prose.fill("evaluation/lewidi_rounding", metrics=listed(rounded)))
     notes = [prose.fill("evaluation/edge_cases", edge_cases=" ".join(edges))] if edges else []
     notes += _alignment_paragraphs(prose, edition)
     notes += [_range_sentence(prose, edition, kind) for kind in _kinds(edition) if kind.has_range]
