@@ -112,15 +112,22 @@ def _join(where: str, part: str) -> str:
 
 def did_you_mean(key, known: Sequence, synonyms: Mapping[str, str] = {}) -> str | None:
     """The hint naming the known key ``key`` is another name for (``synonyms``, in any case), else
-    the known key closest to it in any case (a misspelling, or the same in another case), or None."""
-    import difflib  # imported here: only a refusal needs it, and the scoring program imports this
-
+    the known key closest to it in any case (``closest``), or None."""
     meant = synonyms.get(str(key).lower())
     if meant is not None:
         return f"did you mean '{meant}'? ({str(key)!r} is another name for it)"
+    meant = closest(key, known)
+    return f"did you mean '{meant}'?" if meant is not None else None
+
+
+def closest(key, known: Sequence) -> str | None:
+    """The known name closest to ``key`` in any case (a misspelling, or ``key`` in another case),
+    or None."""
+    import difflib  # imported here: only a refusal needs it, and the scoring program imports this
+
     lowered = {str(name).lower(): str(name) for name in known}
     close = difflib.get_close_matches(str(key).lower(), lowered, n=1, cutoff=0.6)
-    return f"did you mean '{lowered[close[0]]}'?" if close else None
+    return lowered[close[0]] if close else None
 
 
 #: Item fields an organiser may write as a dataset option meaning "only the items with this value".
@@ -310,14 +317,17 @@ def check_value(walk: Walk, where: str, label: str, value, spec: Field) -> None:
 
 
 def check_object(walk: Walk, where: str, value: dict, fields: dict[str, Field]) -> None:
-    """A mapping against its table of fields: unknown keys, required keys, then each value."""
-    for key in value:
-        if key not in fields:
-            _unknown_key(walk, where, key, list(fields))
+    """A mapping against its table of fields: unknown keys, required keys, then each value. A
+    required key that an unknown key's did-you-mean names is that one problem, not a second (a
+    reader that goes on without the unknown keys checks their absence: ``edition.load_edition``)."""
+    unknown = [key for key in value if key not in fields]
+    for key in unknown:
+        _unknown_key(walk, where, key, list(fields))
+    misspelt = {closest(key, list(fields)) for key in unknown}
     for key, spec in fields.items():
         if key in value:
             check_value(walk, where, f"'{key}'", value[key], spec)
-        elif spec.required:
+        elif spec.required and key not in misspelt:
             expected = spec.doc.split(";")[0] if spec.doc else spec.type.name
             walk.add(where, f"'{key}' is required", expected=expected, hint=_example(spec))
 

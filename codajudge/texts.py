@@ -108,13 +108,19 @@ class Templates(NamedTuple):
         try:
             return string.Template(text).substitute(fields)
         except KeyError as unknown:
+            from .fields import did_you_mean  # here: only a refusal needs it
+
             listed = ", ".join(f"${f}" for f in fields)
+            found = f"${unknown.args[0]}"
             raise ConfigError.single(
                 str(path),
                 "the template names a field it does not receive",
-                expected=f"fields among {listed}" if fields else "no field: it takes none",
-                found=f"${unknown.args[0]}",
-                hint="write $$ for a literal dollar sign",
+                expected=f"one of its {len(fields)} fields: {listed}"
+                if fields
+                else "no field: it takes none",
+                found=found,
+                hint=did_you_mean(found, [f"${f}" for f in fields])
+                or "write $$ for a literal dollar sign",
             ) from None
         except ValueError as bad:
             raise ConfigError.single(

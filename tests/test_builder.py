@@ -458,6 +458,10 @@ def test_a_training_item_that_is_a_test_item_is_refused(tmp_path):
     # the repeats were checked: what is left for the built bundle is the public files' leak check
     last = text.splitlines()[-1]
     assert last.startswith("not checked: the leaderboard's keys, the pages and the public files'")
+    assert last.endswith(  # two plain sentences: what waits for the build, and what ran
+        "starting kit file): they need the bundle built. All the data's checks ran, the repeats of "
+        "public items in hidden splits among them"
+    )
     assert "the leak checks" not in text
 
 

@@ -192,7 +192,8 @@ def test_the_organisers_reports_are_refused_all_at_once_naming_file_key_and_fix(
     assert "'public_gold' must be a boolean" in text and "the string 'false'" in text
     assert "'labels' must be strings: 2 entries are not quoted, found [True, False]" in text
     assert "'start' is not a UTC date and time" in text and "1970" not in text
-    assert all(p.file.startswith(DISPLAY) for p in lines) and len(lines) == 7
+    assert "is required" not in text  # 'pth' for the required 'path': one problem, its hint
+    assert all(p.file.startswith(DISPLAY) for p in lines) and len(lines) == 6
 
 
 def test_the_builder_refuses_before_reading_any_file(tmp_path):
@@ -203,10 +204,9 @@ def test_the_builder_refuses_before_reading_any_file(tmp_path):
     (folder / "edition.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
     with pytest.raises(ConfigError) as caught:  # no logo, terms or pages exist: not yet looked at
         load_edition(folder)
-    assert [p.message for p in caught.value.problems] == [
-        "unknown key 'pth'",
-        "'path' is required",
-    ]
+    # the required 'path' misspelt: one problem, the misspelling with its did-you-mean
+    assert [p.message for p in caught.value.problems] == ["unknown key 'pth'"]
+    assert caught.value.problems[0].hint == "did you mean 'path'?"
 
 
 def test_the_published_json_schema_is_the_schema():
@@ -536,3 +536,30 @@ def test_a_file_name_two_tracks_claim_is_refused_unless_a_document_holds_both(
     assert all(f"'{track}'" in problem.message for track in ids)
     assert problem.expected.startswith("a name of its own per track")
     assert f"give each track a name of its own ({ids[0]}.tsv and {ids[1]}.tsv" in problem.hint
+
+
+def test_a_track_whose_dataset_is_not_declared_is_told_the_default_or_the_name_meant(tmp_path):
+    """A track with no 'dataset' reads the dataset of its id: the problem says so and to add
+    'dataset: NAME'; a misspelt dataset gets its did-you-mean. Both name the declared datasets."""
+    folder = tmp_path / "ed"
+    shutil.copytree(REPO / "editions" / "default", folder)
+    config = yaml.safe_load((folder / "edition.yaml").read_text(encoding="utf-8"))
+    config["tracks"].append({"id": "extra", "kind": "similarity"})
+    config["tracks"][0]["dataset"] = "sts_enn"
+    (folder / "edition.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_edition(folder)
+    text = caught.value.render()
+    declared = (
+        "expected one of the 8 declared: irony, nli_var, nli_zh, sarcasm, sts_ar, sts_en, sts_es, "
+        "sts_es_en"
+    )
+    assert (
+        "tracks 'extra': its dataset (by default its id, as it gives no 'dataset') is not "
+        f"declared under 'datasets'; {declared}, found 'extra'. Add 'dataset: NAME' to the "
+        "track, NAME one of the 8 declared"
+    ) in text, text
+    assert (
+        "tracks 'en_en': its dataset is not declared under 'datasets'; "
+        f"{declared}, found 'sts_enn'. Did you mean 'sts_en'?"
+    ) in text, text

@@ -430,3 +430,20 @@ def test_the_edition_yaml_header_gives_the_commands_new_prints(tmp_path):
         and f"--data {tmp_path / 'x' / 'e2'}" in printed[1]
     )
     assert said["# Baselines"] == printed[0].replace(" check ", " baselines ", 1)
+
+
+def test_a_copied_editions_config_texts_still_the_old_editions_are_noted_with_its_pages(tmp_path):
+    """A copy of a shipped edition (its pages still the old one's) whose phases' descriptions
+    still name the old edition's test sets is noted for them too: competition.yaml shows them.
+    A text rewritten is not named."""
+    copied = Path(shutil.copytree(REPO / "editions" / "sts2017", tmp_path / "sts2028"))
+    config = (copied / "edition.yaml").read_text(encoding="utf-8")
+    config = config.replace("name: sts2017", "name: sts2028").replace("re-run", "2028")
+    (copied / "edition.yaml").write_text(config, encoding="utf-8")
+    done = codajudge("check", str(copied), cwd=tmp_path)
+    assert (
+        "note: edition.yaml: 4 of its 5 hand-written texts are still edition 'sts2017''s word for "
+        "word (description, phases (practice) description, phases (evaluation) description, "
+        "phases (post-campaign) description; competition.yaml shows them): reusing an edition? "
+        "make them describe this one"
+    ) in done.stdout, done.stdout

@@ -112,7 +112,7 @@ def test_the_evaluation_page_says_the_tracks_scale_and_only_its_kinds_edge_cases
 def test_the_lewidi_rounding_is_stated_only_where_a_track_uses_a_metric_that_rounds():
     """chaosnli (JSD, KL, accuracy) and lewidi2023 (cross-entropy, micro-F1) have soft-label tracks
     but no LeWiDi 2025 metric: their Evaluation pages do not say that metrics round."""
-    rounding = Templates().fill("evaluation/lewidi_rounding")
+    rounding = Templates().fill("evaluation/lewidi_rounding", metrics="$").split("$")[0]
     for name, rounds in (("chaosnli", False), ("lewidi2023", False), ("lewidi2025", True)):
         text = pages.evaluation_page(load_edition(REPO / "editions" / name), NO_LOCAL)
         assert (rounding in text) is rounds, name
@@ -510,3 +510,23 @@ def test_the_cross_entropy_range_shows_its_lower_end_as_0_not_a_floating_artefac
     meanings = score_meanings(spec_from_dict(raw, "task.json"))
     assert meanings["primary"] == "lower is better, 0 to 20.72"
     assert meanings["armis_soft_cross_entropy"] == "lower is better, 0 to 20.72"
+
+
+def test_the_per_annotator_example_line_has_as_many_labels_as_the_editions_items_annotators():
+    """The Data page's perspectivist example had 2 labels where every item had 3 annotators: the
+    build counts each dataset's annotators (their commonest number) and the example follows."""
+    from codajudge.bundle.build import EditionData, annotator_counts
+
+    edition = load_edition(REPO / "editions" / "default")
+    items = [{"annotators": ["a1", "a2", "a3"]}] * 4 + [{"annotators": ["a1"]}, {"id": "none"}]
+    data = EditionData(
+        splits={"train": {"irony": items[:3]}, "dev": {"irony": items[3:]}}, golds={}
+    )
+    counts = annotator_counts(edition, data)
+    assert counts == {"irony": 3}
+    row = next(
+        line
+        for line in pages.data_page(edition, pages.DataFacts(annotators=counts)).splitlines()
+        if "`irony_pe.tsv`" in line
+    )
+    assert '`ID<TAB>["0", "1", "0"]`' in row, row

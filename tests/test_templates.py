@@ -222,7 +222,11 @@ def test_a_field_a_template_does_not_receive_is_named_with_those_it_does_or_that
     assert "expected no field: it takes none, found $nme. Write $$ for a literal" in str(none.value)
     with pytest.raises(ConfigError) as some:
         prose.fill("mae", name="mae", title="MAE")
-    assert "expected fields among $name, $title, found $nme" in str(some.value)
+    assert "expected one of its 2 fields: $name, $title, found $nme" in str(some.value)
+    (tmp_path / "metric.md").write_text("$title is $directon.\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as misspelt:  # a misspelt field: the one meant named
+        prose.fill("metric", title="MAE", direction="lower is better")
+    assert "found $directon. Did you mean '$direction'?" in str(misspelt.value)
 
 
 def test_no_metric_description_names_a_shipped_editions_dataset():
@@ -237,3 +241,26 @@ def test_no_metric_description_names_a_shipped_editions_dataset():
     for template in (texts.KIT_TEMPLATES / "metrics").glob("*.md"):
         words = set(re.findall(r"[a-z0-9_]+", template.read_text(encoding="utf-8").lower()))
         assert not words & {d.lower() for d in datasets}, template.name
+
+
+def test_the_rounding_sentence_names_the_editions_metrics_registered_as_rounding(monkeypatch):
+    """An edition of its own scored with AMD and error rate was told 'LeWiDi metrics round as the
+    official 2025 code does': the sentence names the edition's metrics registered with
+    ``official_rounding`` (the registry decides, not a list of names), and is left out without one."""
+    from codajudge.metrics import base
+
+    edition = default_edition()
+    nli = [t for t in edition.tracks if t.id in ("nli_zh_soft", "irony_pe")]
+    text = pages.evaluation_page(dataclasses.replace(edition, tracks=nli), NO_LOCAL)
+    assert (
+        "Rounded as the official LeWiDi 2025 code rounds (5 decimals per item): Avg Manhattan "
+        "dist and Error rate."
+    ) in text
+    similarity = [t for t in edition.tracks if t.kind == "similarity"]
+    assert "LeWiDi" not in pages.evaluation_page(
+        dataclasses.replace(edition, tracks=similarity), NO_LOCAL
+    )
+    pearson = dataclasses.replace(base.REGISTRY["pearson"], official_rounding=True)
+    monkeypatch.setitem(base.REGISTRY, "pearson", pearson)
+    text = pages.evaluation_page(dataclasses.replace(edition, tracks=similarity), NO_LOCAL)
+    assert "code rounds (5 decimals per item): Pearson r." in text

@@ -12,6 +12,7 @@ import hashlib
 import json
 import shutil
 import tempfile
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, NamedTuple
@@ -61,6 +62,7 @@ from .pages import (
     LOCAL_PHASE,
     LOCAL_SAMPLE,
     PRACTICE_SAMPLE,
+    DataFacts,
     LocalScore,
     generated_pages,
     render,
@@ -442,8 +444,8 @@ def write_pages(edition: Edition, data: EditionData, root: Path) -> list[dict]:
     ]
     score = local_score(edition, data)
     skipped, alike = data.skipped_baselines, data.alike_baselines
-    untrained = untrained_datasets(edition, data)
-    generated = generated_pages(edition, data.baseline_scores, score, skipped, alike, untrained)
+    facts = DataFacts(untrained_datasets(edition, data), annotator_counts(edition, data))
+    generated = generated_pages(edition, data.baseline_scores, score, skipped, alike, facts)
     # the generated marker as an HTML comment, which Markdown renders as nothing
     marker = f"<!-- {generated_marker(edition)} -->\n"
     for _, name, text in [terms] + own + generated:
@@ -457,6 +459,15 @@ def untrained_datasets(edition: Edition, data: EditionData) -> list[str]:
     """The datasets of the edition's tracks without training items (none declared, or an empty
     split), sorted."""
     return sorted({t.dataset for t in edition.tracks if not data.splits["train"].get(t.dataset)})
+
+
+def annotator_counts(edition: Edition, data: EditionData) -> dict[str, int]:
+    """Per dataset of a track predicted per annotator, its items' commonest number of annotators
+    (any split; items listing none left out): the Data page's example line gives as many labels."""
+    datasets = {t.dataset for t in edition.tracks if kinds.of(t).predicts_per_annotator}
+    items = {d: [i for split in data.splits.values() for i in split.get(d, [])] for d in datasets}
+    sizes = {d: Counter(len(i.get("annotators") or []) for i in its) for d, its in items.items()}
+    return {d: max(size, key=lambda n: (n > 0, size[n])) for d, size in sizes.items() if any(size)}
 
 
 def generated_marker(edition: Edition) -> str:

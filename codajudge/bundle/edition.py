@@ -32,7 +32,7 @@ from .placeholders import page_problems, text_problems
 from .prose import override_problems
 from .sample import declared_local
 from .schedule import DATE_FORMAT, ScheduledPhase, config_date, schedule_problems
-from ..fields import with_defaults
+from ..fields import did_you_mean, with_defaults
 from .schema import CONFIG, LEADERBOARD_FIELDS, PHASE_FIELDS, TOP_LEVEL_FIELDS, known_part
 from .schema import validate_config
 
@@ -186,16 +186,20 @@ def _tracks(raw: dict, display: str, problems: list[Problem]) -> list[Track]:
         problems.extend(e.problems)
         tracks = []
     problems.extend(column_title_problems(tracks, f"{display}: tracks"))
-    problems.extend(
-        Problem(
-            f"{display}: tracks '{t.id}'",
-            "its dataset is not declared under 'datasets'",
-            expected=", ".join(sorted(map(str, raw["datasets"]))) or "a datasets entry",
-            found=repr(t.dataset),
+    named = {entry["id"] for entry in raw["tracks"] if "dataset" in entry}
+    declared = sorted(map(str, raw["datasets"]))
+    for t in (t for t in tracks if t.dataset not in raw["datasets"]):
+        default = "" if t.id in named else " (by default its id, as it gives no 'dataset')"
+        default_hint = f"add 'dataset: NAME' to the track, NAME one of the {len(declared)} declared"
+        problems.append(
+            Problem(
+                f"{display}: tracks '{t.id}'",
+                f"its dataset{default} is not declared under 'datasets'",
+                expected=f"one of the {len(declared)} declared: {', '.join(declared)}",
+                found=repr(t.dataset),
+                hint=did_you_mean(t.dataset, declared) if t.id in named else default_hint,
+            )
         )
-        for t in tracks
-        if t.dataset not in raw["datasets"]
-    )
     return tracks
 
 
@@ -220,9 +224,13 @@ def load_edition(path: Path, collected: list[Problem] | None = None) -> Edition:
     # A misspelt or unknown key leaves the config readable without it (its right name is most
     # often a key with a default), so the other checks still mean something. A config without
     # one is read as loaded (the nodes YAML aliases share stay shared).
+    # Without them, it is checked again: a required key misspelt is missing (said once, by the
+    # unknown key's did-you-mean).
     if not all(p.message.startswith("unknown key ") for p in problems):
         raise BuildProblems(problems, unchecked=AFTER_SCHEMA)
     known = known_part(raw, CONFIG) if problems else raw
+    if problems and validate_config(known, display):
+        raise BuildProblems(problems, unchecked=AFTER_SCHEMA)
     edition = _cross_checked(known, display, folder, problems, own_metrics)
     # The data is read through the tracks, phases and datasets: it can be checked when they were
     # read whole (the schema has checked each phase's split).

@@ -15,8 +15,9 @@ ingestion program (``LocalScore``: what the kit scores, also said on the Baselin
 pages)."""
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .. import kinds
 from ..kinds.base import DISTRIBUTION
@@ -26,7 +27,6 @@ from ..formats.archive import document_tracks
 from ..formats.results_tsv import layout_files
 from ..importers import gold_choices, labels_given
 from ..metrics import get as get_metric
-from ..metrics.disagreement import ROUNDED
 from ..spec import BASELINE, NORMALISED
 from ..tracks import PRIMARY_KEY
 from .baselines_run import sample_baseline
@@ -329,10 +329,14 @@ def _with_aliases(prose: Templates, t, label: str) -> str:
     return prose.fill("data/aliases", label=label, aliases=aliases) if aliases else label
 
 
-def _track_row(prose: Templates, t) -> str:
+def _track_row(prose: Templates, t, annotators: int) -> str:
     """A track's row of the Data page; its values are, for a kind with a ``range``, the scale of its
     gold and that of its predictions (any, ``data/scale_any``, when all its metrics are
-    ``scale_free``), else its labels, each with its aliases (``_with_aliases``)."""
+    ``scale_free``), else its labels, each with its aliases (``_with_aliases``); its example, for a
+    kind predicted per annotator, for an item of its dataset's ``annotators`` (when known)."""
+    kind = kinds.of(t)
+    per_item = annotators and kind.predicts_per_annotator
+    example = kind.example_value(t, annotators) if per_item else t.example
     if kinds.of(t).has_range:
         free = all(get_metric(m).scale_free for m in t.metrics)
         low, high = (f"{bound:g}" for bound in t.score_range)
@@ -345,7 +349,7 @@ def _track_row(prose: Templates, t) -> str:
         file=t.file_names[0],
         kind=kinds.of(t).name + (f" ({t.scale})" if t.scale else ""),
         values=md_cell(values),
-        example=md_cell(t.example.replace("\t", " ")),
+        example=md_cell(example.replace("\t", " ")),
     )
 
 
@@ -417,11 +421,19 @@ def _gold_sources(prose: Templates, edition: Edition) -> list[str]:
     return [prose.fill("data/gold", sources="\n".join(chosen))] if chosen else []
 
 
-def data_page(edition: Edition, untrained: Sequence[str] = ()) -> str:
-    """The Data and formats page; ``untrained``: the datasets without a training split, whose
-    ``.train.jsonl`` files are empty."""
+class DataFacts(NamedTuple):
+    """What the data read tells the Data page: ``untrained``, the datasets without a training split
+    (their ``.train.jsonl`` files are empty); ``annotators``, per dataset its items' commonest
+    number of annotators (a per-annotator track's example line gives as many labels)."""
+
+    untrained: Sequence[str] = ()
+    annotators: Mapping[str, int] = {}
+
+
+def data_page(edition: Edition, facts: DataFacts = DataFacts()) -> str:
+    """The Data and formats page, with what the data read tells (``DataFacts``)."""
     prose = Templates.of(edition.folder)
-    names = [f"`{name}`" for name in untrained]
+    names = [f"`{name}`" for name in facts.untrained]
     have = plural(len(names), "has", "have")
     train = prose.fill("data/untrained", datasets=listed(names), have=have) if names else ""
     present = _kinds(edition)
@@ -443,7 +455,9 @@ def data_page(edition: Edition, untrained: Sequence[str] = ()) -> str:
         json_records=prose.fill("data/json_records"),
         untrained=train,
         annotators=", " + prose.fill("data/annotators") if disagreement else "",
-        tracks="\n".join(_track_row(prose, t) for t in edition.tracks),
+        tracks="\n".join(
+            _track_row(prose, t, facts.annotators.get(t.dataset, 0)) for t in edition.tracks
+        ),
         formats_heading=prose.fill(
             "data/formats_heading" if len(present) > 1 else "data/format_heading"
         ),
@@ -576,8 +590,9 @@ def evaluation_page(edition: Edition, score: LocalScore) -> str:
     public-gold phase shows."""
     prose = Templates.of(edition.folder)
     edges = [kind_text(prose, kind, "edge_cases") for kind in _edge_kinds(prose, edition)]
-    if any(metric in ROUNDED for t in edition.tracks for metric in t.metrics):
-        edges.append(prose.fill("evaluation/lewidi_rounding"))
+    used = map(get_metric, dict.fromkeys(metric for t in edition.tracks for metric in t.metrics))
+    if rounded := [metric.title for metric in used if metric.official_rounding]:
+        edges.append(prose.fill("evaluation/lewidi_rounding", metrics=listed(rounded)))
     notes = [prose.fill("evaluation/edge_cases", edge_cases=" ".join(edges))] if edges else []
     notes += _alignment_paragraphs(prose, edition)
     notes += [_range_sentence(prose, edition, kind) for kind in _kinds(edition) if kind.has_range]
@@ -692,14 +707,14 @@ def generated_pages(
     score: LocalScore,
     skipped: dict,
     alike: dict,
-    untrained: Sequence[str] = (),
+    facts: DataFacts = DataFacts(),
 ) -> list[tuple[str, str, str]]:
     """(title, file name, text) of every generated page, in the order they appear; ``score``:
-    what the starting kit can score (``LocalScore``); ``untrained``: the datasets without a
-    training split."""
+    what the starting kit can score (``LocalScore``); ``facts``: what the data read tells the Data
+    page (``DataFacts``)."""
     baselines = baselines_page(edition, baseline_scores, score, skipped, alike)
     return [
-        ("Data and formats", "data.md", data_page(edition, untrained)),
+        ("Data and formats", "data.md", data_page(edition, facts)),
         ("Evaluation", "evaluation.md", evaluation_page(edition, score)),
         ("Baselines", "baselines.md", baselines),
         ("Timeline", "timeline.md", timeline_page(edition)),

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..assets import kit_root
 from ..errors import Problem
+from .config_yaml import load_config_yaml
 
 #: The first line of every page ``codajudge new`` writes; the organiser removes it with the text.
 PLACEHOLDER_MARK = "<!-- codajudge: placeholder page, replace it with the edition's own text -->"
@@ -71,11 +72,35 @@ def page_problems(edition_name: str, folder: Path, files: list[str]) -> Iterator
                 break
 
 
+def _texts(config: Path) -> dict[str, str]:
+    """The hand-written texts of an edition config (its ``title``, ``description`` and each
+    phase's), by the key messages name, white space folded; empty ones left out."""
+    raw = load_config_yaml(config)[1]
+    texts = {"title": raw.get("title"), "description": raw.get("description")}
+    texts |= {
+        f"phases ({p['id']}) description": p.get("description") for p in raw.get("phases") or []
+    }
+    return {key: _normalised(str(text)) for key, text in texts.items() if text}
+
+
+def _reused_text_notes(edition, other: str) -> list[str]:
+    """A note when hand-written texts of ``edition``'s config (``_texts``) are still word for word
+    those of the shipped edition ``other`` it was copied from: they ship in competition.yaml."""
+    texts, shipped = _texts(Path(edition.config)), _texts(kit_root() / "editions" / other)
+    same = [key for key, text in texts.items() if shipped.get(key) == text]
+    return [
+        f"{Path(edition.config).name}: {len(same)} of its {len(texts)} hand-written texts are still "
+        f"edition {other!r}'s word for word ({', '.join(same)}; competition.yaml shows them): "
+        "reusing an edition? make them describe this one"
+    ][: bool(same)]
+
+
 def reused_page_notes(edition) -> list[str]:
     """A note per page of ``edition`` (its terms and pages) that is mostly (more than half of its
     non-blank lines) a page of a shipped edition of another name: an edition copied from one keeps
-    its dates, limits and tracks. Not refused: a sibling edition may share text on purpose."""
-    notes = []
+    its dates, limits and tracks; and then a note on the config's hand-written texts still that
+    edition's (``_reused_text_notes``). Not refused: a sibling edition may share text on purpose."""
+    notes, copied_from = [], set()
     for name in [edition.terms, *(page["file"] for page in edition.pages)]:
         lines = _lines((edition.folder / name).read_text(encoding="utf-8", errors="replace"))
         shared = [
@@ -90,7 +115,10 @@ def reused_page_notes(edition) -> list[str]:
                 "non-blank lines: its dates, limits and tracks): reusing an edition? make it "
                 "describe this one"
             )
-    return notes
+            copied_from.add(other)
+    return notes + [
+        note for other in sorted(copied_from) for note in _reused_text_notes(edition, other)
+    ]
 
 
 def text_problems(raw: dict) -> list[Problem]:

@@ -119,6 +119,8 @@ class Metric:
     inputs the registry's property tests draw.
     ``scale_free`` says the score is the same for predictions on any scale (a correlation): the
     pages then let similarity predictions take any scale, else they ask for the gold's.
+    ``official_rounding`` says it rounds as the official LeWiDi 2025 code does (5 decimals per
+    item): the Evaluation page of an edition using it says so.
     """
 
     name: str
@@ -140,6 +142,7 @@ class Metric:
     on_gold_tolerance: float = 1e-9
     applies_to: tuple[tuple[str, str | None], ...] = ()
     scale_free: bool = False
+    official_rounding: bool = False
 
     def __post_init__(self):
         chosen = (self.direction, self.stats_form, self.significance)

@@ -125,8 +125,13 @@ _METRICS = {
         ("mer", "Multilabel error rate", "ML error rate", 1.0, mer_stats, "multilabel"),
     ),
 }
-#: The metrics above that round to 5 decimals where the official 2025 code does (ANAD it does not).
+#: The metrics above that round to 5 decimals where the official 2025 code does (ANAD it does not):
+#: registered with ``official_rounding``.
 ROUNDED = ("amd", "awd", "mamd", "error_rate", "mer")
 for (_kind, _family), _rows in _METRICS.items():
     for *_fields, _scale in _rows:
-        _family(**dict(zip(_ROW_FIELDS, _fields)), applies_to=((_kind, _scale),))
+        _family(
+            **dict(zip(_ROW_FIELDS, _fields)),
+            applies_to=((_kind, _scale),),
+            official_rounding=_fields[0] in ROUNDED,
+        )
