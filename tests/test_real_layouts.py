@@ -1288,6 +1288,37 @@ def test_pandas_to_csv_defaults_index_and_commas_get_both_fixes(tmp_path):
     )
 
 
+def test_a_quoted_header_line_is_a_header(tmp_path):
+    """R's ``write.table(df, row.names=FALSE)``: ``"x"`` then one score per line. The quoted name
+    was no header, and the file one line too long for the positional reading."""
+    text = '"x"\n' + "".join(f"{s}\n" for s in STS_SCORES)
+    prediction = read(STS, STS_ITEMS, text, tmp_path)
+    assert list(prediction.values) == STS_SCORES
+    assert prediction.warnings == ["the first line was read as a header and skipped"]
+
+
+@pytest.mark.parametrize("sep", [" ", "\t"])
+@pytest.mark.parametrize("ids", [False, True])
+def test_r_write_table_defaults_are_one_problem_with_r_fix(sep, ids, tmp_path):
+    """R's ``write.table(df)`` defaults: a header of quoted names, then each line's row name "1",
+    "2", ... in quotes, space-separated (or ``sep="\\t"``). It was a line count one too many, or
+    every line refused as having no tab, with no word of R."""
+    header = sep.join(['"id"', '"score"'] if ids else ['"x"'])
+    text = f"{header}\n" + "".join(
+        sep.join([f'"{k + 1}"', *([f'"{k}"'] if ids else []), str(s)]) + "\n"
+        for k, s in enumerate(STS_SCORES)
+    )
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, text, tmp_path)
+    names = 2 if ids else 1
+    assert str(error.value) == (
+        'f.tsv, line 1: the file has an extra first column, R\'s row names in quotes ("1", "2", '
+        f"...): its header line has {names} name{'s' if ids else ''} and its lines {names + 1} "
+        "fields; expected ID<TAB>VALUE lines, after at most one header line such as id<TAB>label, "
+        f'found {header!r}. Use write.table(..., row.names=FALSE, quote=FALSE, sep="\\t")'
+    )
+
+
 @pytest.mark.parametrize("quote", ['"', ""])
 def test_r_write_table_row_names_are_named_with_r_fix(quote, tmp_path):
     """R's ``write.table(df, sep="\\t")``: a header without the row names' column, each row named
@@ -1300,15 +1331,9 @@ def test_r_write_table_row_names_are_named_with_r_fix(quote, tmp_path):
     )
     with pytest.raises(SubmissionError) as error:
         read(NLI, items, text, tmp_path)
-    quoted = " and values are quoted" if quote else ""
-    assert (
-        str(error.value)
-        .splitlines()[0]
-        .endswith(
-            "The second column holds the track's ids ('100' on line 2): the first column is R's row "
-            f'names{quoted}; use write.table(..., row.names=FALSE, quote=FALSE, sep="\\t")'
-        )
-    )
+    first = str(error.value).splitlines()[0]
+    assert first.endswith('se write.table(..., row.names=FALSE, quote=FALSE, sep="\\t")')
+    assert ("R's row names in quotes" if quote else "the first column is R's row names;") in first
 
 
 # --- the values of many items on one line ----------------------------------------------------------

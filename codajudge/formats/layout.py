@@ -5,6 +5,7 @@ values of many items on one line, row numbers read as scores)."""
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 from functools import cached_property
@@ -52,6 +53,13 @@ INDEX_AND_COMMAS = INDEX_COLUMN._replace(
     hint="write the file with tabs and without the index: df.to_csv(path, sep='\\t', index=False)",
 )
 R_TABLE_FIX = 'use write.table(..., row.names=FALSE, quote=FALSE, sep="\\t")'
+#: R's write.table with its defaults (row.names=TRUE, quote=TRUE): each line starts with its row
+#: name in quotes, a column its header line has no name for.
+R_ROW_NAMES = INDEX_COLUMN._replace(
+    message='the file has an extra first column, R\'s row names in quotes ("1", "2", ...): its '
+    "header line has {} and its lines {} fields",
+    hint=R_TABLE_FIX,
+)
 JSON_LINES_NOTE = 'the file was read as JSON lines, one object {"id": ID, "any name": VALUE} a line (CLUE\'s layout)'
 JSON_ARRAY_NOTE = (
     'the file was read as one JSON array of objects {"id": ID, "any name": VALUE}, one per item '
@@ -117,6 +125,7 @@ class Columns:
         if len(fields) >= 3 and not fields[0].strip() and all(map(str.strip, fields[1:])):
             rule = INDEX_AND_COMMAS if commas else INDEX_COLUMN
             raise rule.error(display, repr(shorten(texts[0])), numbers[0])
+        self._refuse_r_row_names(numbers, texts)
         self._refuse_one_line_of_values(numbers, texts)
         self.numbers, self.texts = numbers, texts
         braced = texts[0].lstrip().startswith("{")
@@ -144,6 +153,22 @@ class Columns:
             raise ONLY_COMMENTS.error(self.display, counted(len(texts), "comment line"))
         comments = [number for number, k in zip(numbers, kept) if not k]
         return list(compress(numbers, kept)), list(compress(texts, kept)), comments
+
+    def _refuse_r_row_names(self, numbers: Sequence[int], texts: list[str]) -> None:
+        """Refuse, as one problem, R's write.table with its defaults: a header line, then lines of
+        one field more (space- or tab-separated), the first lines' first fields "1", "2", ... in
+        quotes, R's row names (strings quoted as well; the fields read as CSV)."""
+        rows = texts[1 : IDS_LOOKED_UP + 1]
+        sep = "\t" if "\t" in "".join(texts[:2]) else " "  # a header of one name has none
+        if not rows or not all(t.startswith(f'"{k}"{sep}') for k, t in enumerate(rows, 1)):
+            return
+        names = len(_csv_fields(texts[0], sep))
+        if any(len(_csv_fields(text, sep)) != names + 1 for text in rows):
+            return
+        rule = R_ROW_NAMES._replace(
+            message=R_ROW_NAMES.message.format(counted(names, "name"), names + 1)
+        )
+        raise rule.error(self.display, repr(shorten(texts[0])), numbers[0])
 
     def _refuse_one_line_of_values(self, numbers: Sequence[int], texts: list[str]) -> None:
         """Refuse, as one problem, a file of one line holding the values of many items, unless that
@@ -185,8 +210,7 @@ class Columns:
         # R's write.table: a header without the row names' column, rows named "1", "2", ...
         short_header = self.header and self.texts[0].count("\t") + 1 == self.body[0].count("\t")
         if short_header and [row[0] for row in rows] == list(map(str, range(1, len(rows) + 1))):
-            quoted = " and values are quoted" if unquoted(self.body[0].split("\t")[0]) else ""
-            return f"{where}: the first column is R's row names{quoted}; {R_TABLE_FIX}"
+            return f"{where}: the first column is R's row names; {R_TABLE_FIX}"
         return f"{where}: the first column is a DataFrame's index; {INDEX_COLUMN.hint}"
 
     @cached_property
@@ -198,7 +222,7 @@ class Columns:
     @cached_property
     def positional(self) -> Positional:
         """The file as a positional reading sees it, decided once."""
-        names = self.texts[0].split()
+        names = list(map(_field, self.texts[0].split()))  # R's write.table quotes them
         named = all(COLUMN_NAME.fullmatch(n) and n.lower() not in FLOAT_WORDS for n in names)
         one_per_line = len(self.texts) - 1 in (len(self.ids), self.track.release_lines)
         header = int(one_per_line and 1 <= len(names) <= 2 and named)
@@ -235,6 +259,11 @@ def _header_fields(text: str) -> tuple[str, str, str]:
 def _field(text: str) -> str:
     """A field stripped, read without the quotes around it (csv.QUOTE_ALL, R's write.table)."""
     return unquoted(text) or text.strip()
+
+
+def _csv_fields(text: str, sep: str) -> list[str]:
+    """A line's fields read as CSV separated by ``sep`` (a quoted field may hold ``sep``)."""
+    return next(csv.reader([text.strip()], delimiter=sep))
 
 
 def _id_tab_value(text: str) -> str:
