@@ -1274,6 +1274,44 @@ def test_a_pandas_index_column_without_a_header_is_named_on_the_unknown_ids(offs
     )
 
 
+@pytest.mark.parametrize(
+    "sep, name, fix",
+    [
+        (
+            "\t",
+            "score",
+            "Write the file with index=False (df.to_csv(path, sep='\\t', index=False))",
+        ),
+        (
+            "\t",
+            "0",
+            "Write the file with index=False, header=False (df.to_csv(path, sep='\\t', "
+            "index=False, header=False)): the 1 column name (0) would be read as a value",
+        ),
+        (
+            ",",
+            "0",
+            "Write the file with tabs and without the index: df.to_csv(path, sep='\\t', "
+            "index=False, header=False): the 1 column name (0) would be read as a value",
+        ),
+    ],
+)
+def test_a_pandas_index_header_of_one_name_is_the_index_column(sep, name, fix, tmp_path):
+    """``df.to_csv(path, sep='\\t')`` of one column (header ``\\tscore``) and an unnamed Series'
+    (``\\t0``, ``,0``): the index column was named only before two or more names; the file got
+    "unknown id ''", a line count or "line has no tab" on every line, with no fix."""
+    text = f"{sep}{name}\n" + "".join(f"{k}{sep}{s}\n" for k, s in enumerate(STS_SCORES))
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, text, tmp_path)
+    cause = ", and commas for tabs: its header line starts with a comma" if sep == "," else ""
+    cause = cause or ": its header line starts with a tab"
+    assert str(error.value) == (
+        f"f.tsv, line 1: the file has an extra first column, a DataFrame's index{cause}; "
+        "expected ID<TAB>VALUE lines, after at most one header line such as id<TAB>label, found "
+        f"{sep + name!r}. {fix}"
+    )
+
+
 def test_pandas_to_csv_defaults_index_and_commas_get_both_fixes(tmp_path):
     """``df.to_csv(path)``: the index kept and commas (``,id,label`` / ``0,42473,neutral``). It was
     refused as lines without a tab, with no hint, while each half alone got its fix."""

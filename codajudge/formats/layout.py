@@ -117,14 +117,7 @@ class Columns:
         #: Whether the file was one JSON array of records, read as one record a line.
         self.records_array = array.texts is not texts
         numbers, texts = array
-        # pandas' to_csv writes the DataFrame's index as an unnamed first column by default
-        # (index=True): its header line starts with a tab, or a comma (sep=","), before two or
-        # more names
-        commas = "\t" not in texts[0]
-        fields = texts[0].split("," if commas else "\t")
-        if len(fields) >= 3 and not fields[0].strip() and all(map(str.strip, fields[1:])):
-            rule = INDEX_AND_COMMAS if commas else INDEX_COLUMN
-            raise rule.error(display, repr(shorten(texts[0])), numbers[0])
+        self._refuse_index_column(numbers, texts)
         self._refuse_r_row_names(numbers, texts)
         self._refuse_one_line_of_values(numbers, texts)
         self.numbers, self.texts = numbers, texts
@@ -153,6 +146,23 @@ class Columns:
             raise ONLY_COMMENTS.error(self.display, counted(len(texts), "comment line"))
         comments = [number for number, k in zip(numbers, kept) if not k]
         return list(compress(numbers, kept)), list(compress(texts, kept)), comments
+
+    def _refuse_index_column(self, numbers: Sequence[int], texts: list[str]) -> None:
+        """Refuse, as one problem, pandas' to_csv with its default index=True: the index is an
+        unnamed first column, so the header line starts with an empty name before a tab, or a comma
+        (sep=","), whatever names follow (``\\tscore``; a Series' ``\\t0``). Column names that are
+        whole numbers (an unnamed Series' 0) would be read as a value: the fix drops the header."""
+        commas = "\t" not in texts[0]
+        fields = list(map(str.strip, texts[0].split("," if commas else "\t")))
+        if len(fields) < 2 or fields[0] or not all(fields[1:]):
+            return
+        rule = INDEX_AND_COMMAS if commas else INDEX_COLUMN
+        if all(map(str.isdigit, fields[1:])):
+            fix = rule.hint.replace("index=False", "index=False, header=False")
+            n, names = len(fields) - 1, ", ".join(fields[1:])
+            read_as = f"would be read as {plural(n, 'a value', 'values')}"
+            rule = rule._replace(hint=f"{fix}: the {counted(n, 'column name')} ({names}) {read_as}")
+        raise rule.error(self.display, repr(shorten(texts[0])), numbers[0])
 
     def _refuse_r_row_names(self, numbers: Sequence[int], texts: list[str]) -> None:
         """Refuse, as one problem, R's write.table with its defaults: a header line, then lines of
