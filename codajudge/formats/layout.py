@@ -211,10 +211,13 @@ class Columns:
 
     def index_column_hint(self, index: Mapping[str, int]) -> str | None:
         """The hint for a file whose first lines after its header (up to ``IDS_LOOKED_UP``) each
-        hold three or more tab-separated columns, the second an id of ``index`` (id -> item
-        index): the first is a DataFrame's index (to_csv with header=False keeps it), else None."""
+        hold three or more tab-separated columns, the first whole numbers and the second an id of
+        ``index`` (id -> item index): the first is a DataFrame's index (to_csv with header=False
+        keeps it), else None (a first column of scores, a second of confidences: no index)."""
         rows = [[_field(f) for f in text.split("\t", 2)] for text in self.body[:IDS_LOOKED_UP]]
         if not rows or not all(len(row) == 3 and row[1] in index for row in rows):
+            return None
+        if not all(row[0].isascii() and row[0].isdigit() for row in rows):
             return None
         where = f"the second column holds the track's ids ({rows[0][1]!r} on line {self.lines[0]})"
         # R's write.table: a header without the row names' column, rows named "1", "2", ...
@@ -222,6 +225,25 @@ class Columns:
         if short_header and [row[0] for row in rows] == list(map(str, range(1, len(rows) + 1))):
             return f"{where}: the first column is R's row names; {R_TABLE_FIX}"
         return f"{where}: the first column is a DataFrame's index; {INDEX_COLUMN.hint}"
+
+    def score_columns_hint(self) -> str | None:
+        """On a positional track, the hint for a file whose first lines after its header (up to
+        ``IDS_LOOKED_UP``) each hold three or more tab-separated columns, the first numbers that
+        are not all whole (scores, not an index or ids): the SemEval format has two at most; else
+        None."""
+        rows = [text.split("\t") for text in self.body[:IDS_LOOKED_UP]]
+        if not (self.track.positional and rows and min(map(len, rows)) >= 3):
+            return None
+        firsts = [row[0].strip() for row in rows]
+        if parse_numbers(firsts) is None or all(map(str.isdigit, firsts)):
+            return None
+        wide = sum(text.count("\t") >= 2 for text in self.body)
+        return (
+            f"{wide} of the file's {len(self.body)} lines have 3 or more tab-separated columns "
+            f"({len(rows[0])} on line {self.lines[0]}), the first holding scores, not ids; the "
+            "SemEval format is SCORE[<TAB>CONFIDENCE]: write the score, then at most a "
+            "confidence, one line per pair in input order"
+        )
 
     @cached_property
     def position(self) -> np.ndarray:

@@ -261,7 +261,7 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
     order, then that of the items without a line."""
     heads, position, example = columns.heads, columns.position, columns.track.example
     index = dict(zip(keys.ids, range(len(keys.ids))))
-    index_hint = columns.index_column_hint(index)
+    index_hint = columns.index_column_hint(index) or columns.score_columns_hint()
     kind = kinds.of(columns.track)
     if keys.ids and kind.value_type is ANNOTATOR_ROW:  # one label per annotator of that item
         example = kind.example_value(columns.track, len(keys.annotators[0]))
