@@ -1372,6 +1372,22 @@ def test_r_write_table_defaults_are_one_problem_with_r_fix(sep, ids, tmp_path):
     )
 
 
+@pytest.mark.parametrize("header", ['"id"\t"label"\n', ""])
+def test_quoted_values_under_r_quoted_header_get_r_fix_too(header, tmp_path):
+    """``write.table(df, sep="\\t", row.names=FALSE)``: a header of quoted names, then quoted
+    labels (or ids). The hint named Python's csv.QUOTE_NONE only; R's quote=FALSE is given beside
+    it when the header is quoted as R writes it, and Python's alone without one."""
+    r_fix = "; in R, write.table(..., quote=FALSE)" if header else ""
+    text = header + "".join(f'{item["id"]}\t"{item["label"]}"\n' for item in NLI_ITEMS)
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, text, tmp_path)
+    assert str(error.value).endswith(f"write it without quotes (csv.QUOTE_NONE{r_fix})")
+    text = header + "".join(f'"{item["id"]}"\tneutral\n' for item in NLI_ITEMS)
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, text, tmp_path)
+    assert str(error.value).endswith(f"write the ids without quotes (csv.QUOTE_NONE{r_fix})")
+
+
 @pytest.mark.parametrize("quote", ['"', ""])
 def test_r_write_table_row_names_are_named_with_r_fix(quote, tmp_path):
     """R's ``write.table(df, sep="\\t")``: a header without the row names' column, each row named

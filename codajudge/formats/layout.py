@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import json
 import re
+from dataclasses import replace
 from functools import cached_property
 from itertools import compress, count, repeat
 from typing import Callable, NamedTuple
@@ -60,6 +61,9 @@ R_ROW_NAMES = INDEX_COLUMN._replace(
     "header line has {} and its lines {} fields",
     hint=R_TABLE_FIX,
 )
+#: Python's fix of a quoted value (``values.CSV_QUOTED``, ``coverage.written_ids_hint``), and with R's.
+QUOTE_NONE = "(csv.QUOTE_NONE)"
+R_QUOTE_NONE = "(csv.QUOTE_NONE; in R, write.table(..., quote=FALSE))"
 JSON_LINES_NOTE = 'the file was read as JSON lines, one object {"id": ID, "any name": VALUE} a line (CLUE\'s layout)'
 JSON_ARRAY_NOTE = (
     'the file was read as one JSON array of objects {"id": ID, "any name": VALUE}, one per item '
@@ -291,6 +295,23 @@ def _header_fields(text: str) -> tuple[str, str, str]:
 def _field(text: str) -> str:
     """A field stripped, read without the quotes around it (csv.QUOTE_ALL, R's write.table)."""
     return unquoted(text) or text.strip()
+
+
+def with_r_quote_fix(error: SubmissionError, first: str | None) -> SubmissionError:
+    """``error`` with R's fix beside Python's in each hint to write without quotes, when the file's
+    ``first`` line is a header of names each in double quotes, as R's write.table writes it
+    (``"id"<TAB>"label"``; Python's csv.QUOTE_ALL too, whose fix stays)."""
+    cells = (first or "").split("\t" if "\t" in (first or "") else None)
+    quoted = [cell.strip() for cell in cells if cell.strip().startswith('"')]
+    if not cells or len(quoted) != len(cells):
+        return error
+    if not all(COLUMN_NAME.fullmatch(unquoted(cell) or "") for cell in quoted):
+        return error
+    problems = [
+        replace(p, hint=p.hint.replace(QUOTE_NONE, R_QUOTE_NONE)) if p.hint else p
+        for p in error.problems
+    ]
+    return SubmissionError(problems, error.omitted)
 
 
 def _csv_fields(text: str, sep: str) -> list[str]:
