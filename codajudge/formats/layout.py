@@ -54,16 +54,6 @@ INDEX_AND_COMMAS = INDEX_COLUMN._replace(
     hint="write the file with tabs and without the index: df.to_csv(path, sep='\\t', index=False)",
 )
 R_TABLE_FIX = 'use write.table(..., row.names=FALSE, quote=FALSE, sep="\\t")'
-#: R's write.table with its defaults (row.names=TRUE, quote=TRUE): each line starts with its row
-#: name in quotes, a column its header line has no name for.
-R_ROW_NAMES = INDEX_COLUMN._replace(
-    message='the file has an extra first column, R\'s row names in quotes ("1", "2", ...): its '
-    "header line has {} and its lines {} fields",
-    hint=R_TABLE_FIX,
-)
-#: Python's fix of a quoted value (``values.CSV_QUOTED``, ``coverage.written_ids_hint``), and with R's.
-QUOTE_NONE = "(csv.QUOTE_NONE)"
-R_QUOTE_NONE = "(csv.QUOTE_NONE; in R, write.table(..., quote=FALSE))"
 JSON_LINES_NOTE = 'the file was read as JSON lines, one object {"id": ID, "any name": VALUE} a line (CLUE\'s layout)'
 JSON_ARRAY_NOTE = (
     'the file was read as one JSON array of objects {"id": ID, "any name": VALUE}, one per item '
@@ -179,9 +169,11 @@ class Columns:
         names = len(_csv_fields(texts[0], sep))
         if any(len(_csv_fields(text, sep)) != names + 1 for text in rows):
             return
-        rule = R_ROW_NAMES._replace(
-            message=R_ROW_NAMES.message.format(counted(names, "name"), names + 1)
+        message = (
+            f'the file has an extra first column, R\'s row names in quotes ("1", "2", ...): '
+            f"its header line has {counted(names, 'name')} and its lines {names + 1} fields"
         )
+        rule = INDEX_COLUMN._replace(message=message, hint=R_TABLE_FIX)
         raise rule.error(self.display, repr(shorten(texts[0])), numbers[0])
 
     def _refuse_one_line_of_values(self, numbers: Sequence[int], texts: list[str]) -> None:
@@ -302,13 +294,12 @@ def with_r_quote_fix(error: SubmissionError, first: str | None) -> SubmissionErr
     ``first`` line is a header of names each in double quotes, as R's write.table writes it
     (``"id"<TAB>"label"``; Python's csv.QUOTE_ALL too, whose fix stays)."""
     cells = (first or "").split("\t" if "\t" in (first or "") else None)
-    quoted = [cell.strip() for cell in cells if cell.strip().startswith('"')]
-    if not cells or len(quoted) != len(cells):
+    named = [c.strip()[:1] == '"' and COLUMN_NAME.fullmatch(unquoted(c) or "") for c in cells]
+    if not (cells and all(named)):
         return error
-    if not all(COLUMN_NAME.fullmatch(unquoted(cell) or "") for cell in quoted):
-        return error
+    r_fix = "(csv.QUOTE_NONE; in R, write.table(..., quote=FALSE))"
     problems = [
-        replace(p, hint=p.hint.replace(QUOTE_NONE, R_QUOTE_NONE)) if p.hint else p
+        replace(p, hint=p.hint and p.hint.replace("(csv.QUOTE_NONE)", r_fix))
         for p in error.problems
     ]
     return SubmissionError(problems, error.omitted)
