@@ -359,7 +359,7 @@ def test_a_csv_quoted_file_has_its_header_skipped_and_its_quoting_named(tmp_path
         read_track_file(path, "f.tsv", gold_of(NLI, 3))
     assert str(error.value).endswith(
         "found '\"neutral\"' on line 2. The value is CSV-quoted: write it without quotes "
-        "(csv.QUOTE_NONE)"
+        "(csv.QUOTE_NONE; in R, write.table(..., quote=FALSE))"
     )
 
 

@@ -9,6 +9,8 @@ files as they were submitted to Codabench.
 
 from __future__ import annotations
 
+import dataclasses
+
 import json
 from pathlib import Path
 
@@ -1274,6 +1276,77 @@ def test_a_pandas_index_column_without_a_header_is_named_on_the_unknown_ids(offs
     )
 
 
+@pytest.mark.parametrize(
+    "sep, name, fix",
+    [
+        (
+            "\t",
+            "score",
+            "Write the file with index=False (df.to_csv(path, sep='\\t', index=False))",
+        ),
+        (
+            "\t",
+            "0",
+            "Write the file with index=False, header=False (df.to_csv(path, sep='\\t', "
+            "index=False, header=False)): the 1 column name (0) would be read as a value",
+        ),
+        (
+            ",",
+            "0",
+            "Write the file with tabs and without the index: df.to_csv(path, sep='\\t', "
+            "index=False, header=False): the 1 column name (0) would be read as a value",
+        ),
+    ],
+)
+def test_a_pandas_index_header_of_one_name_is_the_index_column(sep, name, fix, tmp_path):
+    """``df.to_csv(path, sep='\\t')`` of one column (header ``\\tscore``) and an unnamed Series'
+    (``\\t0``, ``,0``): the index column was named only before two or more names; the file got
+    "unknown id ''", a line count or "line has no tab" on every line, with no fix."""
+    text = f"{sep}{name}\n" + "".join(f"{k}{sep}{s}\n" for k, s in enumerate(STS_SCORES))
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, text, tmp_path)
+    cause = ", and commas for tabs: its header line starts with a comma" if sep == "," else ""
+    cause = cause or ": its header line starts with a tab"
+    assert str(error.value) == (
+        f"f.tsv, line 1: the file has an extra first column, a DataFrame's index{cause}; "
+        "expected ID<TAB>VALUE lines, after at most one header line such as id<TAB>label, found "
+        f"{sep + name!r}. {fix}"
+    )
+
+
+def test_three_columns_of_scores_get_the_semeval_format_not_the_index_hint(tmp_path):
+    """``score<TAB>confidence<TAB>ok``: a confidence that was an id of the track ('1') made the
+    first column, of scores, "a DataFrame's index". The index hint needs whole numbers first."""
+    text = "".join(f"{s}\t{k}\tok\n" for k, s in enumerate(STS_SCORES))
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, text, tmp_path)
+    assert str(error.value) == (
+        "f.tsv: none of the ids in this file belong to the track; expected lines such as "
+        "'0'<TAB>3.2, found ids such as '0.0' on line 1. 8 of the file's 8 lines have 3 or more "
+        "tab-separated columns (3 on line 1), the first holding scores, not ids; the SemEval "
+        "format is SCORE[<TAB>CONFIDENCE]: write the score, then at most a confidence, one line "
+        "per pair in input order"
+    )
+
+
+def test_a_positional_file_of_the_split_before_exclude_names_the_items_left_out(tmp_path):
+    """STS 2017's practice: the whole STS Benchmark dev (1500 lines) where the phase leaves out the
+    125 pairs track 5's test scores (1375 items) got a line count with no hint. A line count equal
+    to the split's size before ``exclude`` names the items left out and the fix."""
+    path = tmp_path / "f.tsv"
+    path.write_text("".join(f"{s}\n" for s in STS_SCORES + [1.0, 2.0]), encoding="utf-8")
+    gold = dataclasses.replace(build_gold(STS, STS_ITEMS, "gold"), left_out=[10, 2, ["evaluation"]])
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "f.tsv", gold)
+    assert str(error.value) == (
+        "f.tsv: wrong number of lines for the SemEval positional format; expected 8 lines (one "
+        "score per pair, in input order), found 10 non-blank lines. The file has 10 lines, as this "
+        "phase's split of sts held before its 2 items whose texts the evaluation phase scores were "
+        "left out of this phase: submit predictions for this phase's items (input_data sts.jsonl "
+        "of this phase); or write ID<TAB>SCORE lines, which are matched by id"
+    )
+
+
 def test_pandas_to_csv_defaults_index_and_commas_get_both_fixes(tmp_path):
     """``df.to_csv(path)``: the index kept and commas (``,id,label`` / ``0,42473,neutral``). It was
     refused as lines without a tab, with no hint, while each half alone got its fix."""
@@ -1288,6 +1361,53 @@ def test_pandas_to_csv_defaults_index_and_commas_get_both_fixes(tmp_path):
     )
 
 
+def test_a_quoted_header_line_is_a_header(tmp_path):
+    """R's ``write.table(df, row.names=FALSE)``: ``"x"`` then one score per line. The quoted name
+    was no header, and the file one line too long for the positional reading."""
+    text = '"x"\n' + "".join(f"{s}\n" for s in STS_SCORES)
+    prediction = read(STS, STS_ITEMS, text, tmp_path)
+    assert list(prediction.values) == STS_SCORES
+    assert prediction.warnings == ["the first line was read as a header and skipped"]
+
+
+@pytest.mark.parametrize("sep", [" ", "\t"])
+@pytest.mark.parametrize("ids", [False, True])
+def test_r_write_table_defaults_are_one_problem_with_r_fix(sep, ids, tmp_path):
+    """R's ``write.table(df)`` defaults: a header of quoted names, then each line's row name "1",
+    "2", ... in quotes, space-separated (or ``sep="\\t"``). It was a line count one too many, or
+    every line refused as having no tab, with no word of R."""
+    header = sep.join(['"id"', '"score"'] if ids else ['"x"'])
+    text = f"{header}\n" + "".join(
+        sep.join([f'"{k + 1}"', *([f'"{k}"'] if ids else []), str(s)]) + "\n"
+        for k, s in enumerate(STS_SCORES)
+    )
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, text, tmp_path)
+    names = 2 if ids else 1
+    assert str(error.value) == (
+        'f.tsv, line 1: the file has an extra first column, R\'s row names in quotes ("1", "2", '
+        f"...): its header line has {names} name{'s' if ids else ''} and its lines {names + 1} "
+        "fields; expected ID<TAB>VALUE lines, after at most one header line such as id<TAB>label, "
+        f'found {header!r}. Use write.table(..., row.names=FALSE, quote=FALSE, sep="\\t")'
+    )
+
+
+@pytest.mark.parametrize("header", ['"id"\t"label"\n', ""])
+def test_quoted_values_under_r_quoted_header_get_r_fix_too(header, tmp_path):
+    """``write.table(df, sep="\\t", row.names=FALSE)``: a header of quoted names, then quoted
+    labels (or ids). The hint named Python's csv.QUOTE_NONE only; R's quote=FALSE is given beside
+    it when the header is quoted as R writes it, and Python's alone without one."""
+    r_fix = "; in R, write.table(..., quote=FALSE)" if header else ""
+    text = header + "".join(f'{item["id"]}\t"{item["label"]}"\n' for item in NLI_ITEMS)
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, text, tmp_path)
+    assert str(error.value).endswith(f"write it without quotes (csv.QUOTE_NONE{r_fix})")
+    text = header + "".join(f'"{item["id"]}"\tneutral\n' for item in NLI_ITEMS)
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, text, tmp_path)
+    assert str(error.value).endswith(f"write the ids without quotes (csv.QUOTE_NONE{r_fix})")
+
+
 @pytest.mark.parametrize("quote", ['"', ""])
 def test_r_write_table_row_names_are_named_with_r_fix(quote, tmp_path):
     """R's ``write.table(df, sep="\\t")``: a header without the row names' column, each row named
@@ -1300,15 +1420,9 @@ def test_r_write_table_row_names_are_named_with_r_fix(quote, tmp_path):
     )
     with pytest.raises(SubmissionError) as error:
         read(NLI, items, text, tmp_path)
-    quoted = " and values are quoted" if quote else ""
-    assert (
-        str(error.value)
-        .splitlines()[0]
-        .endswith(
-            "The second column holds the track's ids ('100' on line 2): the first column is R's row "
-            f'names{quoted}; use write.table(..., row.names=FALSE, quote=FALSE, sep="\\t")'
-        )
-    )
+    first = str(error.value).splitlines()[0]
+    assert first.endswith('se write.table(..., row.names=FALSE, quote=FALSE, sep="\\t")')
+    assert ("R's row names in quotes" if quote else "the first column is R's row names;") in first
 
 
 # --- the values of many items on one line ----------------------------------------------------------

@@ -5,8 +5,10 @@ values of many items on one line, row numbers read as scores)."""
 
 from __future__ import annotations
 
+import csv
 import json
 import re
+from dataclasses import replace
 from functools import cached_property
 from itertools import compress, count, repeat
 from typing import Callable, NamedTuple
@@ -109,14 +111,8 @@ class Columns:
         #: Whether the file was one JSON array of records, read as one record a line.
         self.records_array = array.texts is not texts
         numbers, texts = array
-        # pandas' to_csv writes the DataFrame's index as an unnamed first column by default
-        # (index=True): its header line starts with a tab, or a comma (sep=","), before two or
-        # more names
-        commas = "\t" not in texts[0]
-        fields = texts[0].split("," if commas else "\t")
-        if len(fields) >= 3 and not fields[0].strip() and all(map(str.strip, fields[1:])):
-            rule = INDEX_AND_COMMAS if commas else INDEX_COLUMN
-            raise rule.error(display, repr(shorten(texts[0])), numbers[0])
+        self._refuse_index_column(numbers, texts)
+        self._refuse_r_row_names(numbers, texts)
         self._refuse_one_line_of_values(numbers, texts)
         self.numbers, self.texts = numbers, texts
         braced = texts[0].lstrip().startswith("{")
@@ -144,6 +140,41 @@ class Columns:
             raise ONLY_COMMENTS.error(self.display, counted(len(texts), "comment line"))
         comments = [number for number, k in zip(numbers, kept) if not k]
         return list(compress(numbers, kept)), list(compress(texts, kept)), comments
+
+    def _refuse_index_column(self, numbers: Sequence[int], texts: list[str]) -> None:
+        """Refuse, as one problem, pandas' to_csv with its default index=True: the index is an
+        unnamed first column, so the header line starts with an empty name before a tab, or a comma
+        (sep=","), whatever names follow (``\\tscore``; a Series' ``\\t0``). Column names that are
+        whole numbers (an unnamed Series' 0) would be read as a value: the fix drops the header."""
+        commas = "\t" not in texts[0]
+        fields = list(map(str.strip, texts[0].split("," if commas else "\t")))
+        if len(fields) < 2 or fields[0] or not all(fields[1:]):
+            return
+        rule = INDEX_AND_COMMAS if commas else INDEX_COLUMN
+        if all(map(str.isdigit, fields[1:])):
+            fix = rule.hint.replace("index=False", "index=False, header=False")
+            n, names = len(fields) - 1, ", ".join(fields[1:])
+            read_as = f"would be read as {plural(n, 'a value', 'values')}"
+            rule = rule._replace(hint=f"{fix}: the {counted(n, 'column name')} ({names}) {read_as}")
+        raise rule.error(self.display, repr(shorten(texts[0])), numbers[0])
+
+    def _refuse_r_row_names(self, numbers: Sequence[int], texts: list[str]) -> None:
+        """Refuse, as one problem, R's write.table with its defaults: a header line, then lines of
+        one field more (space- or tab-separated), the first lines' first fields "1", "2", ... in
+        quotes, R's row names (strings quoted as well; the fields read as CSV)."""
+        rows = texts[1 : IDS_LOOKED_UP + 1]
+        sep = "\t" if "\t" in "".join(texts[:2]) else " "  # a header of one name has none
+        if not rows or not all(t.startswith(f'"{k}"{sep}') for k, t in enumerate(rows, 1)):
+            return
+        names = len(_csv_fields(texts[0], sep))
+        if any(len(_csv_fields(text, sep)) != names + 1 for text in rows):
+            return
+        message = (
+            f'the file has an extra first column, R\'s row names in quotes ("1", "2", ...): '
+            f"its header line has {counted(names, 'name')} and its lines {names + 1} fields"
+        )
+        rule = INDEX_COLUMN._replace(message=message, hint=R_TABLE_FIX)
+        raise rule.error(self.display, repr(shorten(texts[0])), numbers[0])
 
     def _refuse_one_line_of_values(self, numbers: Sequence[int], texts: list[str]) -> None:
         """Refuse, as one problem, a file of one line holding the values of many items, unless that
@@ -176,18 +207,39 @@ class Columns:
 
     def index_column_hint(self, index: Mapping[str, int]) -> str | None:
         """The hint for a file whose first lines after its header (up to ``IDS_LOOKED_UP``) each
-        hold three or more tab-separated columns, the second an id of ``index`` (id -> item
-        index): the first is a DataFrame's index (to_csv with header=False keeps it), else None."""
+        hold three or more tab-separated columns, the first whole numbers and the second an id of
+        ``index`` (id -> item index): the first is a DataFrame's index (to_csv with header=False
+        keeps it), else None (a first column of scores, a second of confidences: no index)."""
         rows = [[_field(f) for f in text.split("\t", 2)] for text in self.body[:IDS_LOOKED_UP]]
         if not rows or not all(len(row) == 3 and row[1] in index for row in rows):
+            return None
+        if not all(row[0].isascii() and row[0].isdigit() for row in rows):
             return None
         where = f"the second column holds the track's ids ({rows[0][1]!r} on line {self.lines[0]})"
         # R's write.table: a header without the row names' column, rows named "1", "2", ...
         short_header = self.header and self.texts[0].count("\t") + 1 == self.body[0].count("\t")
         if short_header and [row[0] for row in rows] == list(map(str, range(1, len(rows) + 1))):
-            quoted = " and values are quoted" if unquoted(self.body[0].split("\t")[0]) else ""
-            return f"{where}: the first column is R's row names{quoted}; {R_TABLE_FIX}"
+            return f"{where}: the first column is R's row names; {R_TABLE_FIX}"
         return f"{where}: the first column is a DataFrame's index; {INDEX_COLUMN.hint}"
+
+    def score_columns_hint(self) -> str | None:
+        """On a positional track, the hint for a file whose first lines after its header (up to
+        ``IDS_LOOKED_UP``) each hold three or more tab-separated columns, the first numbers that
+        are not all whole (scores, not an index or ids): the SemEval format has two at most; else
+        None."""
+        rows = [text.split("\t") for text in self.body[:IDS_LOOKED_UP]]
+        if not (self.track.positional and rows and min(map(len, rows)) >= 3):
+            return None
+        firsts = [row[0].strip() for row in rows]
+        if parse_numbers(firsts) is None or all(map(str.isdigit, firsts)):
+            return None
+        wide = sum(text.count("\t") >= 2 for text in self.body)
+        return (
+            f"{wide} of the file's {len(self.body)} lines have 3 or more tab-separated columns "
+            f"({len(rows[0])} on line {self.lines[0]}), the first holding scores, not ids; the "
+            "SemEval format is SCORE[<TAB>CONFIDENCE]: write the score, then at most a "
+            "confidence, one line per pair in input order"
+        )
 
     @cached_property
     def position(self) -> np.ndarray:
@@ -198,7 +250,7 @@ class Columns:
     @cached_property
     def positional(self) -> Positional:
         """The file as a positional reading sees it, decided once."""
-        names = self.texts[0].split()
+        names = list(map(_field, self.texts[0].split()))  # R's write.table quotes them
         named = all(COLUMN_NAME.fullmatch(n) and n.lower() not in FLOAT_WORDS for n in names)
         one_per_line = len(self.texts) - 1 in (len(self.ids), self.track.release_lines)
         header = int(one_per_line and 1 <= len(names) <= 2 and named)
@@ -235,6 +287,27 @@ def _header_fields(text: str) -> tuple[str, str, str]:
 def _field(text: str) -> str:
     """A field stripped, read without the quotes around it (csv.QUOTE_ALL, R's write.table)."""
     return unquoted(text) or text.strip()
+
+
+def with_r_quote_fix(error: SubmissionError, first: str | None) -> SubmissionError:
+    """``error`` with R's fix beside Python's in each hint to write without quotes, when the file's
+    ``first`` line is a header of names each in double quotes, as R's write.table writes it
+    (``"id"<TAB>"label"``; Python's csv.QUOTE_ALL too, whose fix stays)."""
+    cells = (first or "").split("\t" if "\t" in (first or "") else None)
+    named = [c.strip()[:1] == '"' and COLUMN_NAME.fullmatch(unquoted(c) or "") for c in cells]
+    if not (cells and all(named)):
+        return error
+    r_fix = "(csv.QUOTE_NONE; in R, write.table(..., quote=FALSE))"
+    problems = [
+        replace(p, hint=p.hint and p.hint.replace("(csv.QUOTE_NONE)", r_fix))
+        for p in error.problems
+    ]
+    return SubmissionError(problems, error.omitted)
+
+
+def _csv_fields(text: str, sep: str) -> list[str]:
+    """A line's fields read as CSV separated by ``sep`` (a quoted field may hold ``sep``)."""
+    return next(csv.reader([text.strip()], delimiter=sep))
 
 
 def _id_tab_value(text: str) -> str:

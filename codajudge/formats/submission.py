@@ -44,6 +44,7 @@ from .layout import (
     comments_note,
     layout_of,
     shuffled_ids_note,
+    with_r_quote_fix,
 )
 from .notes import NO_LABEL, ReadNote, note_warnings
 from .perspectivist import annotator_entries, annotator_values, as_annotator_array
@@ -156,6 +157,7 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
             path, display, track, keys.ids, keys.elsewhere, keys.tracks
         )
         return Prediction(values, warnings, "chaosnli")
+    lines = None
     try:
         lines = read_texts(path, display, len(keys.ids))
         if reads_results_layout(track, lines):  # another task's layout the track declares
@@ -168,6 +170,7 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
         problems.raise_if_any()
     except SubmissionError as error:
         error = pretty_records(error, path, track, keys.ids, keys.elsewhere)
+        error = with_r_quote_fix(error, lines.texts[0] if lines and lines.texts else None)
         raise with_phase_hint(error, path, keys.elsewhere, keys.ids) from None
     if layout == "positional" and keys.elsewhere:  # no ids: another phase's rows would fit
         warnings += filter(None, [keys.elsewhere.same_count_note(len(keys.ids))])
@@ -262,7 +265,7 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
     order, then that of the items without a line."""
     heads, position, example = columns.heads, columns.position, columns.track.example
     index = dict(zip(keys.ids, range(len(keys.ids))))
-    index_hint = columns.index_column_hint(index)
+    index_hint = columns.index_column_hint(index) or columns.score_columns_hint()
     kind = kinds.of(columns.track)
     if keys.ids and kind.value_type is ANNOTATOR_ROW:  # one label per annotator of that item
         example = kind.example_value(columns.track, len(keys.annotators[0]))
