@@ -567,6 +567,31 @@ def test_json_lines_of_soft_labels(tmp_path):
     assert np.allclose(prediction.values, [0.25, 0.75]) and prediction.warnings == [JSON_LINES_NOTE]
 
 
+NOT_FINITE = (
+    "not a finite number; expected finite numbers, found {}. Predict a finite number for every "
+    "item (the model's output holds NaN or infinity)"
+)
+
+
+@pytest.mark.parametrize("token", ["NaN", "Infinity", "-Infinity"])
+def test_a_json_line_holding_nan_or_infinity_is_refused_as_not_finite_at_its_item(token, tmp_path):
+    """json.dump's default allow_nan writes a model's NaN as NaN (o_soft_json_nan, json_nan): the line,
+    exactly "id" and one value, was told it must hold "id" and one value, and its item then had no
+    prediction. A file that is JSON but for these tokens is JSON: one problem, at its item."""
+    lines = [json.dumps({"id": item["id"], "score": 2.5}) for item in STS_ITEMS]
+    lines[1] = '{"id": "1", "score": %s}' % token
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, "\n".join(lines) + "\n", tmp_path, "en_en.tsv")
+    assert str(error.value) == "en_en.tsv, line 2, item '1': " + NOT_FINITE.format(repr(token))
+    soft = [json.dumps({"id": item["id"], "probs": [0.25, 0.75]}) for item in MP_ITEMS]
+    soft[0] = '{"id": "%s", "probs": [%s, 0.5]}' % (MP_ITEMS[0]["id"], token)
+    with pytest.raises(SubmissionError) as error:
+        read(MP_SOFT, MP_ITEMS, "\n".join(soft) + "\n", tmp_path, "mp_soft.tsv")
+    assert str(error.value) == (
+        f"mp_soft.tsv, line 1, item {MP_ITEMS[0]['id']!r}: " + NOT_FINITE.format(token)
+    )
+
+
 JSON_LINE_EXPECTED = (
     'expected one object {"id": ID, "any name": VALUE} a line, the id a string or an integer'
 )

@@ -20,6 +20,7 @@ from ..tracks import Track
 from .coverage import IDS_LOOKED_UP
 from .textfile import Lines, Rule, shorten, unquoted
 from .values import COMMA_DECIMAL, is_decimal, is_percent, is_quoted_number, json_or_none
+from .values import layout_json
 from .values import parse_numbers
 
 # index: GLUE's index<TAB>prediction; idx: HF datasets
@@ -242,7 +243,7 @@ def _id_tab_value(text: str) -> str:
     ``{"id": 0, "label": "neutral"}``) as ``ID<TAB>VALUE`` (an id written as a float, ``42473.0``,
     as written: refused as no item's); any other line as written (refused as a line without a tab,
     by ``submission._no_tab``)."""
-    line = json_or_none(text)
+    line = layout_json(text)
     if not (
         isinstance(line, dict) and len(line) == 2 and type(line.get("id")) in (str, int, float)
     ):

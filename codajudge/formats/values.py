@@ -132,20 +132,26 @@ _DECODER = json.JSONDecoder(
     object_pairs_hook=unique_keys,
     parse_int=_json_int,
 )
+#: ``_DECODER`` reading NaN, Infinity and -Infinity as floats (json.dump's default allow_nan writes
+#: them): a file's JSON layout is read with it (``layout_json``), each such value then refused as
+#: not finite at its item.
+_LAYOUT_DECODER = json.JSONDecoder(
+    parse_float=_json_float, object_pairs_hook=unique_keys, parse_int=_json_int
+)
 
 
 #: How many characters before a JSON error a message shows (of the 60 it shows of a value).
 NEAR = 30
 
 
-def parse_json(text: str, expected: str = "a JSON value"):
+def parse_json(text: str, expected: str = "a JSON value", decoder=_DECODER):
     """A JSON value; NaN, Infinity, numbers that overflow to infinity and duplicate keys are refused.
     Integers of over 300 digits are read as floats (Python refuses to convert very long ones to int).
     ``expected``: what a text that is not JSON should be, for its message."""
     try:
         if text.startswith("\ufeff"):  # as json.loads refuses it
             raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
-        return scanned_json(text, _DECODER, _DECODER.decode)
+        return scanned_json(text, decoder, decoder.decode)
     except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
         reason, pos = getattr(e, "msg", "too deeply nested or too long"), getattr(e, "pos", 0)
         if pos > NEAR:  # past the start a message shows: where it is, and the text around it
@@ -158,6 +164,16 @@ def json_or_none(text: str):
     """``text`` as one JSON value (``parse_json``), or None where it is none."""
     try:
         return parse_json(text)
+    except ValueProblem:
+        return None
+
+
+def layout_json(text: str):
+    """``json_or_none`` but NaN, Infinity and -Infinity read as floats: the layout of a file is
+    JSON (lines, an array of records) when it is JSON but for them, and ``json.dumps`` writes them
+    back into the value read, which the value's own rule refuses as not finite, at its item."""
+    try:
+        return parse_json(text, decoder=_LAYOUT_DECODER)
     except ValueProblem:
         return None
 
