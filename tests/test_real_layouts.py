@@ -661,6 +661,21 @@ def test_a_json_array_of_records_on_one_line_is_read_as_json_lines(tmp_path):
     ]
 
 
+def test_a_json_array_holding_nan_or_infinity_is_read_as_records(tmp_path):
+    """json.dump(records) writes a model's NaN as NaN (json_nan_array, json_inf_array): the array
+    was no JSON to the kit, and the file was told "line 1: line has no tab". It is read as records,
+    each such value refused as not finite at its item."""
+    records = [{"id": item["id"], "score": 2.5} for item in STS_ITEMS]
+    records[2]["score"], records[5]["score"] = float("nan"), float("inf")
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, json.dumps(records), tmp_path, "en_en.tsv")
+    assert str(error.value) == (
+        "en_en.tsv: not a finite number, on 2 items (line 1; items '2', '5'); expected finite "
+        "numbers, found 'NaN' on item '2'. Predict a finite number for every item (the model's "
+        "output holds NaN or infinity)"
+    )
+
+
 @pytest.mark.parametrize("name", ["nli.tsv", "ocnli_50k_predict.json"])
 def test_one_json_object_of_columns_is_told_to_write_records(tmp_path, name):
     """A HuggingFace dataset's columns ({"id": [...], "label": [...]}) were told to keep only "id"
