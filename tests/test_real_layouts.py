@@ -661,6 +661,23 @@ def test_a_json_array_of_records_on_one_line_is_read_as_json_lines(tmp_path):
     ]
 
 
+@pytest.mark.parametrize("array", [False, True])
+def test_a_null_score_is_named_as_a_nan(array, tmp_path):
+    """pandas' to_json writes a NaN as null (jsonl_null, array_null): "not a number ... found 'null'"
+    had no hint; it names the NaN and the fix, as the refusal of 'nan' does."""
+    records = [
+        {"id": item["id"], "score": None if k == 3 else 2.5} for k, item in enumerate(STS_ITEMS)
+    ]
+    text = json.dumps(records) if array else "\n".join(map(json.dumps, records))
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, text, tmp_path, "en_en.tsv")
+    assert str(error.value) == (
+        f"en_en.tsv, line {1 if array else 4}, item '3': not a number; expected a decimal number "
+        "such as 3.2, found 'null'. Predict a finite number for every item (the model's output "
+        "holds NaN, which pandas' to_json writes as null)"
+    )
+
+
 def test_a_json_array_holding_nan_or_infinity_is_read_as_records(tmp_path):
     """json.dump(records) writes a model's NaN as NaN (json_nan_array, json_inf_array): the array
     was no JSON to the kit, and the file was told "line 1: line has no tab". It is read as records,

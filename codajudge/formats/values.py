@@ -77,7 +77,7 @@ def parse_numbers(texts: Sequence[str]) -> list[float] | None:
 
 def parse_number(text: str, track: Track = None, notes: list[ReadNote] = None) -> float:
     """One number by the rule of ``parse_numbers``, or its problem: not a number (named when it has
-    a decimal comma or is numpy's printing), or not finite (NaN, infinity, a JSON number that
+    a decimal comma, is numpy's printing or JSON's null, a NaN), or not finite (NaN, infinity, a JSON number that
     overflows: ``_json_float``); ``track`` and ``notes``, unused, make the signature of a value
     type's reader."""
     stripped = text.strip()
@@ -86,6 +86,7 @@ def parse_number(text: str, track: Track = None, notes: list[ReadNote] = None) -
     if not DECIMAL.fullmatch(stripped):
         comma = COMMA_DECIMAL.fullmatch(stripped)
         hint = "use a dot as the decimal separator" if comma else _not_json_hint(stripped)
+        hint = NULL_HINT if stripped == "null" else hint
         raise ValueProblem("not a number", "a decimal number such as 3.2", show(text), hint)
     return _json_float(stripped)
 
@@ -98,6 +99,13 @@ def is_decimal(text: str) -> bool:
 #: The fix of a value that is NaN or infinite.
 NOT_FINITE_HINT = (
     "predict a finite number for every item (the model's output holds NaN or infinity)"
+)
+
+
+#: The fix of a JSON null where a number is expected: pandas' to_json writes a NaN as null.
+NULL_HINT = (
+    "predict a finite number for every item (the model's output holds NaN, which pandas' to_json "
+    "writes as null)"
 )
 
 
