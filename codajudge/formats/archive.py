@@ -39,6 +39,12 @@ PARTICIPANT_OUTPUT = "participant_output.txt"
 IGNORED_NAMES = {"metadata", INGESTION_STATUS, PARTICIPANT_OUTPUT, "thumbs.db", "desktop.ini"}
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar")
 UNUSED_FILE = "file {!r} matches no track and was ignored"
+#: The note on a file read for a track by its number whose language part is another track's.
+OTHER_LANGUAGE = (
+    "file {!r} was read for track '{}', as its number says ({}), but its language part {!r} is "
+    "that of track '{}' ({}): if two files' names are swapped, each is scored against the other "
+    "track's gold; check that it holds track '{}''s predictions"
+)
 IGNORED_WHY = "ignored: the platform's own files, dotfiles and __MACOSX are never read"
 #: LeWiDi 2023's file name, one file per dataset (``results_tsv``).
 RESULTS_NAME = re.compile(r".+_results\.tsv", re.IGNORECASE)
@@ -491,6 +497,27 @@ def _datasets_of_ids(uids: set, wanted: dict[str, list[Track]], ids_of) -> list[
 LANGUAGE_ALIASES = {"sp": "es"}
 
 
+def _language_note(track: Track, name: str, tracks: Sequence[Track]) -> str | None:
+    """The note on ``name``, the file read for ``track`` by a pattern of its number with a ``*``
+    for any language part (sts2017's ``STS.sys.track5.*.txt``), whose language part (loosely, with
+    ``LANGUAGE_ALIASES``) is another track's own name (``es_es.tsv``) that this track's own name
+    does not start with (``STS.sys.track4b.es-en.txt`` is es_en_mt's): a likely swap; else None."""
+    loose = _loose(PurePosixPath(name).name)
+    own = _loose(track.file_names[0])
+    for pattern in track.file_names[1:]:
+        head, star, tail = _loose(pattern).partition("*")
+        if not (star and fnmatchcase(loose, _loose(pattern))):
+            continue
+        part = loose[len(head) : len(loose) - len(tail)]
+        words = "_".join(LANGUAGE_ALIASES.get(w, w) for w in part.split("_"))
+        other = next((t for t in tracks if _loose(t.file_names[0]) == words), None)
+        if other is not None and other is not track and not own.startswith(words):
+            shown = part.replace("_", "-")
+            tid, named = track.id, other.file_names[0]
+            return OTHER_LANGUAGE.format(name, tid, pattern, shown, other.id, named, tid)
+    return None
+
+
 def _loose(name: str) -> str:
     """A file name without extension, lower case, with '-', '.' and spaces as '_'."""
     return re.sub(r"[-.\s]+", "_", name.rsplit(".", 1)[0].lower())
@@ -686,8 +713,9 @@ class FoundFiles(NamedTuple):
         )
 
     def ignored_notes(self, given: Mapping[str, str]) -> list[str]:
-        """The notes of the files not read, then of the archives (never opened), then those of
-        the files no track claims: one per near miss (``_meant_track``), one for the rest.
+        """The notes of the files not read, then of the files read whose language part is another
+        track's (``_language_note``), then of the archives (never opened), then those of the files
+        no track claims: one per near miss (``_meant_track``), one for the rest.
         ``given``: track id -> the file read for it, as shown; a near miss of such a track is not
         told to take that file's name (sts2017's ``es_es.tsv`` renamed ``sp-en.tsv`` beside
         ``es_en.tsv``): the names of the tracks without a file are offered instead."""
@@ -723,7 +751,9 @@ class FoundFiles(NamedTuple):
         elif other:
             listed = first_few([repr(name) for name in other])
             notes.append(f"{len(other)} files match no track and were ignored: {listed}")
-        return self.unread + archives + notes
+        given_files = [(t, safe_display(f)) for t in self.tracks if (f := self.files.get(t.id))]
+        language = [_language_note(track, name, self.tracks) for track, name in given_files]
+        return self.unread + list(filter(None, language)) + archives + notes
 
     def _archive_note(self, name: str) -> str:
         """The note of an archive in the submission folder (``name``, as shown): never opened, and
