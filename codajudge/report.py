@@ -34,7 +34,7 @@ from .errors import counted, plural
 from .formats.textfile import safe_display
 from .formats.values import is_finite_number
 from .scoring import Result, as_counted, scored_subset
-from .spec import MEAN_WORDS
+from .spec import MEAN_WORDS, UNRANKED
 from .stats import summaries
 from .texts import csv_text
 from .stats.bootstrap import DEFAULT_RESAMPLES, signature_text, track_intervals
@@ -118,6 +118,20 @@ def score_meanings(spec) -> dict[str, str]:
     # a task spec has at least one primary track (``spec.check_primary_direction``)
     primary = [(t, t.main_metric) for t in spec.primary_tracks]
     return {**meanings, "primary": _meaning(primary, partial(as_counted, spec))}
+
+
+def missing_primary_words(spec, scores: dict[str, float]) -> str | None:
+    """What the primary score in ``scores`` (a run's scores.json) is when the run did not submit
+    every primary track of ``spec``, in words for the terminal beside it (an unranked run's -1 is
+    the worst value, not a correlation of -1); else None."""
+    keys = (score_key(t.id, t.main_metric) for t in spec.primary_tracks)
+    count = sum(key not in scores for key in keys)
+    if not count:
+        return None
+    rule, missing = spec.primary_rule, counted(count, "primary track")
+    if rule.missing == UNRANKED:
+        return f"{missing} missing: no primary score, the worst value stands in"
+    return f"{missing} missing, each {rule.missing_words()}"
 
 
 def _meaning(scored: list[tuple], counted=lambda track, value: value) -> str:

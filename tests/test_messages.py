@@ -758,6 +758,78 @@ def test_sts2017_output_names_take_any_language_part_as_the_sys_names_do(tmp_pat
     assert unclaimed == []
 
 
+def sts2017_tracks():
+    import yaml
+
+    edition = yaml.safe_load(
+        (Path(__file__).resolve().parents[1] / "editions" / "sts2017" / "edition.yaml").read_text(
+            encoding="utf-8"
+        )
+    )
+    return [
+        track_from_dict({"id": t["id"], "kind": t["kind"], "dataset": "d", "files": t["files"]})
+        for t in edition["tracks"]
+    ]
+
+
+def test_a_2017_file_whose_language_part_is_another_tracks_is_noted_as_a_likely_swap(tmp_path):
+    """sub_lang_mismatch: STS.sys.track5.es-es.txt and STS.sys.track3.en-en.txt were scored
+    silently (any language part is taken): each gets a note naming the track its number gives and
+    the one its language part names. 4b's es-en, and sp-sp for track 3, are their own tracks'."""
+    from codajudge.formats.archive import find_track_files
+
+    tracks = sts2017_tracks()
+    names = [
+        "STS.sys.track5.es-es.txt",
+        "STS.sys.track3.en-en.txt",
+        "STS.sys.track4b.es-en.txt",
+        "STS.output.track4a.sp-en.txt",
+        "STS.sys.track1.ar-ar.txt",
+    ]
+    for name in names:
+        (tmp_path / name).write_text("1\n", encoding="utf-8")
+    found = find_track_files(tmp_path, tracks, lambda dataset: [])
+    assert found.ignored_notes({}) == [
+        f"file {name!r} was read for track '{own}', as its number says ({pattern}), but its "
+        f"language part {part!r} is that of track '{other}' ({other}.tsv): if two files' names "
+        "are swapped, each is scored against the other track's gold; check that it holds track "
+        f"'{own}''s predictions"
+        for name, own, pattern, part, other in [
+            ("STS.sys.track3.en-en.txt", "es_es", "STS.sys.track3.*.txt", "en-en", "en_en"),
+            ("STS.sys.track5.es-es.txt", "en_en", "STS.sys.track5.*.txt", "es-es", "es_es"),
+        ]
+    ]
+
+
+def test_every_misnamed_2017_file_is_named_and_told_its_2017_name():
+    """sub_gsname: of 7 files named STS.gs.track*.txt the hint named 5 and "1 more file", and never
+    STS.gs.track4b.es-en.txt (its es-en is track 4a's words, its track4b 4b's); sub_track4:
+    STS.sys.track4.es-en.txt was told es_en.tsv while a .tsv name is told to keep the 2017 name.
+    A 2017-style name is told the track's 2017 name, with its language part."""
+    tracks = sts2017_tracks()
+    tracks_of = dict(zip("1 2 3 4a 4b 5 6".split(), tracks))
+    names = [
+        f"STS.gs.track{n}.{t.id.replace('_mt', '').replace('_', '-')}.txt"
+        for n, t in tracks_of.items()
+    ]
+    meant = [f"'{name}' for track '{t.id}'" for name, t in zip(names, tracks)]
+    assert naming_hint(names, tracks) == "; ".join(
+        [
+            *(
+                f"file {name!r} was probably meant for track '{t.id}': name it "
+                f"{name.replace('.gs.', '.sys.')}"
+                for name, t in zip(names[:5], tracks)
+            ),
+            f"2 more files named like a track's file: {meant[5]}, {meant[6]}",
+        ]
+    )
+    given = {t.id: f"{t.id}.tsv" for t in tracks if t.id != "es_en"}
+    assert FoundFiles(tracks, {}, ["STS.sys.track4.es-en.txt"], []).ignored_notes(given) == [
+        "file 'STS.sys.track4.es-en.txt' matches no track and was ignored; it was probably meant "
+        "for track 'es_en': name it STS.sys.track4a.es-en.txt"
+    ]
+
+
 PAR_PE = track_from_dict(
     {
         "id": "par_pe",

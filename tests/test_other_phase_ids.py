@@ -99,7 +99,7 @@ def test_a_positional_file_as_long_as_another_phases_items_is_named(tmp_path):
 def test_an_index_column_of_another_phases_ids_before_this_phases_ids_gets_no_phase_hint(tmp_path):
     """df.to_csv(sep='\\t') with its index 0..N-1: the index, not the file, matches another phase's
     ids 0..M (OCNLI's evaluation phase); the file's ids are this phase's."""
-    track = track_from_dict(TRACKS["similarity"])
+    track = track_from_dict(TRACKS["soft_label"])
     phases = {"evaluation": {"sim": frozenset(id_hash(str(i)) for i in range(10))}}
     keys = ItemKeys(OWN_IDS, elsewhere=OtherPhases(track, phases))
     lines = "".join(f"{i}\t{item}\t3.5\n" for i, item in enumerate(OWN_IDS))
@@ -200,3 +200,31 @@ def test_the_phase_parts_are_every_tracks_dataset_given_or_not():
     assert {d: file for d, (_, file) in parts.items()} == {"sim": "file.tsv", "rte": None}
     assert read == []
     assert {d: ids() for d, (ids, _) in parts.items()} == {"sim": ["sim-0"], "rte": ["rte-0"]}
+
+
+LINE_NUMBERS = (
+    "The first column holds the line numbers ('{}' to '{}', in order: a DataFrame's index or a "
+    "counter), not the track's ids; write one line per item: its id (the 'id' field of the input "
+    "file), a tab and its value, as in the expected line"
+)
+
+
+@pytest.mark.parametrize("start", [0, 1])
+@pytest.mark.parametrize("own", [["15567", "16009", "20773"], ["15567", "2", "20773"]])
+@pytest.mark.parametrize("other", [True, False])
+def test_ids_that_are_the_line_numbers_are_named_so_before_another_phases_ids(
+    tmp_path, start, own, other
+):
+    """o_pd_series_tab: a pandas Series written with its index (0, 1, 2, ...) as ids, on OCNLI's
+    practice phase, was told "These are the ids of the evaluation phase" (OCNLI's evaluation ids
+    are 0..2999): the cause is the line numbers, named first; the phase follows where it fits."""
+    track = track_from_dict(TRACKS["soft_label"])
+    phases = {"evaluation": {"sim": frozenset(map(id_hash, map(str, range(3000))))}}
+    keys = ItemKeys(own, elsewhere=OtherPhases(track, phases if other else {}))
+    (tmp_path / "file.tsv").write_text(id_lines("soft_label", range(start, start + 3)))
+    with pytest.raises(SubmissionError) as refused:
+        read_prediction(tmp_path / "file.tsv", "file.tsv", track, keys)
+    hint = LINE_NUMBERS.format(start, start + 2)
+    phase = "; these are the ids of the evaluation phase; submit" if other else ""
+    first = refused.value.render().splitlines()[0]
+    assert f". {hint}{phase}" in first and first.count("evaluation phase") == int(other)

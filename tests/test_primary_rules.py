@@ -382,3 +382,34 @@ def test_the_kits_local_phase_stands_the_baseline_in_for_a_missing_primary_track
     scores = run_once(kit, str(submission), "local", output=tmp_path / "out")
     assert "csc_soft_awd" not in scores and "mp_soft_amd" in scores
     assert np.isfinite(scores["primary"])
+
+
+@pytest.mark.parametrize(
+    "rule, words",
+    [
+        (
+            {"missing": "unranked"},
+            "1 primary track missing: no primary score, the worst value stands in",
+        ),
+        (None, "1 primary track missing, each counts as its metric's worst possible value"),
+    ],
+)
+def test_the_terminal_says_what_a_primary_score_with_a_track_missing_is(tmp_path, rule, words):
+    """sub_only5 (sts2017): "Primary score -1.0000" read as a correlation of -1; it is the worst
+    value an unranked run's column gets. The terminal says so beside it; scores.json keeps the number."""
+    from types import SimpleNamespace
+
+    from codajudge.programs.run_local import leaderboard_row
+
+    task = SimpleNamespace(
+        reference_data=_reference(tmp_path / "ref", rule),
+        columns=[
+            {"title": "Primary score", "key": "primary"},
+            {"title": "a r", "key": "a_pearson"},
+        ],
+    )
+    shown = leaderboard_row({"primary": -1.0, "a_pearson": 0.5}, task).splitlines()
+    assert shown[0] == f"  Primary score   -1.0000  ({words}; higher is better, -1 to 1)"
+    assert shown[1] == "  a r              0.5000  (higher is better, -1 to 1)"
+    full = leaderboard_row({"primary": 0.4, "a_pearson": 0.5, "b_pearson": 0.3}, task)
+    assert full.splitlines()[0] == "  Primary score    0.4000  (higher is better, -1 to 1)"

@@ -569,6 +569,31 @@ def test_json_lines_of_soft_labels(tmp_path):
     assert np.allclose(prediction.values, [0.25, 0.75]) and prediction.warnings == [JSON_LINES_NOTE]
 
 
+NOT_FINITE = (
+    "not a finite number; expected finite numbers, found {}. Predict a finite number for every "
+    "item (the model's output holds NaN or infinity)"
+)
+
+
+@pytest.mark.parametrize("token", ["NaN", "Infinity", "-Infinity"])
+def test_a_json_line_holding_nan_or_infinity_is_refused_as_not_finite_at_its_item(token, tmp_path):
+    """json.dump's default allow_nan writes a model's NaN as NaN (o_soft_json_nan, json_nan): the line,
+    exactly "id" and one value, was told it must hold "id" and one value, and its item then had no
+    prediction. A file that is JSON but for these tokens is JSON: one problem, at its item."""
+    lines = [json.dumps({"id": item["id"], "score": 2.5}) for item in STS_ITEMS]
+    lines[1] = '{"id": "1", "score": %s}' % token
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, "\n".join(lines) + "\n", tmp_path, "en_en.tsv")
+    assert str(error.value) == "en_en.tsv, line 2, item '1': " + NOT_FINITE.format(repr(token))
+    soft = [json.dumps({"id": item["id"], "probs": [0.25, 0.75]}) for item in MP_ITEMS]
+    soft[0] = '{"id": "%s", "probs": [%s, 0.5]}' % (MP_ITEMS[0]["id"], token)
+    with pytest.raises(SubmissionError) as error:
+        read(MP_SOFT, MP_ITEMS, "\n".join(soft) + "\n", tmp_path, "mp_soft.tsv")
+    assert str(error.value) == (
+        f"mp_soft.tsv, line 1, item {MP_ITEMS[0]['id']!r}: " + NOT_FINITE.format(token)
+    )
+
+
 JSON_LINE_EXPECTED = (
     'expected one object {"id": ID, "any name": VALUE} a line, the id a string or an integer'
 )
@@ -636,6 +661,38 @@ def test_a_json_array_of_records_on_one_line_is_read_as_json_lines(tmp_path):
         'the file was read as one JSON array of objects {"id": ID, "any name": VALUE}, one per '
         'item (json.dump of a list of records, to_json(orient="records"))'
     ]
+
+
+@pytest.mark.parametrize("array", [False, True])
+def test_a_null_score_is_named_as_a_nan(array, tmp_path):
+    """pandas' to_json writes a NaN as null (jsonl_null, array_null): "not a number ... found 'null'"
+    had no hint; it names the NaN and the fix, as the refusal of 'nan' does."""
+    records = [
+        {"id": item["id"], "score": None if k == 3 else 2.5} for k, item in enumerate(STS_ITEMS)
+    ]
+    text = json.dumps(records) if array else "\n".join(map(json.dumps, records))
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, text, tmp_path, "en_en.tsv")
+    assert str(error.value) == (
+        f"en_en.tsv, line {1 if array else 4}, item '3': not a number; expected a decimal number "
+        "such as 3.2, found 'null'. Predict a finite number for every item (the model's output "
+        "holds NaN, which pandas' to_json writes as null)"
+    )
+
+
+def test_a_json_array_holding_nan_or_infinity_is_read_as_records(tmp_path):
+    """json.dump(records) writes a model's NaN as NaN (json_nan_array, json_inf_array): the array
+    was no JSON to the kit, and the file was told "line 1: line has no tab". It is read as records,
+    each such value refused as not finite at its item."""
+    records = [{"id": item["id"], "score": 2.5} for item in STS_ITEMS]
+    records[2]["score"], records[5]["score"] = float("nan"), float("inf")
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, json.dumps(records), tmp_path, "en_en.tsv")
+    assert str(error.value) == (
+        "en_en.tsv: not a finite number, on 2 items (line 1; items '2', '5'); expected finite "
+        "numbers, found 'NaN' on item '2'. Predict a finite number for every item (the model's "
+        "output holds NaN or infinity)"
+    )
 
 
 @pytest.mark.parametrize("name", ["nli.tsv", "ocnli_50k_predict.json"])

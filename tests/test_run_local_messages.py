@@ -447,7 +447,10 @@ def test_the_scoring_program_prints_the_notes_before_anything_else(tmp_path, cap
 def test_every_score_the_terminal_prints_says_its_direction_and_range(en_en_run):
     """A LeWiDi kit's "Primary score 1.1228" did not say lower is better."""
     out, _ = en_en_run
-    assert re.search(r"\n  Primary score +-0\.\d{4}  \(higher is better, -0\.8 to 1\)\n", out)
+    primary = r"4 primary tracks missing, each counts as its metric's worst possible value; "
+    assert re.search(
+        rf"\n  Primary score +-0\.\d{{4}}  \({primary}higher is better, -0\.8 to 1\)\n", out
+    )
     assert re.search(r"\n  STS en-en Pearson r +1\.0000  \(higher is better, -1 to 1\)\n", out)
     assert re.search(
         r"\n  Sarcasm persp\. Avg norm abs dist +n/a  \(lower is better, 0 to 0\.8333\)", out

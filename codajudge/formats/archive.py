@@ -39,6 +39,12 @@ PARTICIPANT_OUTPUT = "participant_output.txt"
 IGNORED_NAMES = {"metadata", INGESTION_STATUS, PARTICIPANT_OUTPUT, "thumbs.db", "desktop.ini"}
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar")
 UNUSED_FILE = "file {!r} matches no track and was ignored"
+#: The note on a file read for a track by its number whose language part is another track's.
+OTHER_LANGUAGE = (
+    "file {!r} was read for track '{}', as its number says ({}), but its language part {!r} is "
+    "that of track '{}' ({}): if two files' names are swapped, each is scored against the other "
+    "track's gold; check that it holds track '{}''s predictions"
+)
 IGNORED_WHY = "ignored: the platform's own files, dotfiles and __MACOSX are never read"
 #: LeWiDi 2023's file name, one file per dataset (``results_tsv``).
 RESULTS_NAME = re.compile(r".+_results\.tsv", re.IGNORECASE)
@@ -491,6 +497,27 @@ def _datasets_of_ids(uids: set, wanted: dict[str, list[Track]], ids_of) -> list[
 LANGUAGE_ALIASES = {"sp": "es"}
 
 
+def _language_note(track: Track, name: str, tracks: Sequence[Track]) -> str | None:
+    """The note on ``name``, the file read for ``track`` by a pattern of its number with a ``*``
+    for any language part (sts2017's ``STS.sys.track5.*.txt``), whose language part (loosely, with
+    ``LANGUAGE_ALIASES``) is another track's own name (``es_es.tsv``) that this track's own name
+    does not start with (``STS.sys.track4b.es-en.txt`` is es_en_mt's): a likely swap; else None."""
+    loose = _loose(PurePosixPath(name).name)
+    own = _loose(track.file_names[0])
+    for pattern in track.file_names[1:]:
+        head, star, tail = _loose(pattern).partition("*")
+        if not (star and fnmatchcase(loose, _loose(pattern))):
+            continue
+        part = loose[len(head) : len(loose) - len(tail)]
+        words = "_".join(LANGUAGE_ALIASES.get(w, w) for w in part.split("_"))
+        other = next((t for t in tracks if _loose(t.file_names[0]) == words), None)
+        if other is not None and other is not track and not own.startswith(words):
+            shown = part.replace("_", "-")
+            tid, named = track.id, other.file_names[0]
+            return OTHER_LANGUAGE.format(name, tid, pattern, shown, other.id, named, tid)
+    return None
+
+
 def _loose(name: str) -> str:
     """A file name without extension, lower case, with '-', '.' and spaces as '_'."""
     return re.sub(r"[-.\s]+", "_", name.rsplit(".", 1)[0].lower())
@@ -501,8 +528,8 @@ def _meant_track(name: str, tracks: Sequence[Track]) -> Track | None:
     (``en-en.tsv``) or, failing that, the words of one track's name or pattern mistyped
     (``_typo_of``: ``irony_sfot.tsv``) or, failing that, a name holding every word of one track's
     name or pattern (``VEN_test_pe_teamX.tsv`` for ``ven_*_pe.tsv``, ``STS.out.track5.en-en.txt``
-    for ``en_en.tsv``), the words of a pattern's ``*`` parts aside; one track only, never a guess
-    between two."""
+    for ``en_en.tsv``), the words of a pattern's ``*`` parts aside, or, failing these, a pattern's
+    words but one (``_one_word_off``); one track only, never a guess between two."""
     parts = _loose(PurePosixPath(name).name).split("_")
     loose = "_".join(LANGUAGE_ALIASES.get(part, part) for part in parts)
     found = [t for t in tracks if any(fnmatchcase(loose, _loose(p)) for p in t.file_names)]
@@ -512,8 +539,23 @@ def _meant_track(name: str, tracks: Sequence[Track]) -> Track | None:
     if not found:
         found = [t for t in tracks if any(_holds_words(words, pattern) for pattern in t.file_names)]
         if len(found) == 1 and _names_another(words, found[0], tracks):
-            return None
+            found = []
+    if len(found) != 1:  # a 2017 name with one other word: STS.gs.track4b.es-en.txt
+        found = [t for t in tracks if any(_one_word_off(words, p) for p in t.file_names)]
     return found[0] if len(found) == 1 else None
+
+
+def _one_word_off(words: list[str], pattern: str) -> bool:
+    """Whether ``words`` (of a loose file name) are those of ``pattern`` in order, its ``*`` taking
+    one word or more, but for exactly one other word, in the same place, neither with a digit
+    (``gs`` for ``sys``; ``track4`` is no other word for ``track4a``, a number is no typo)."""
+    wanted = _loose(pattern).split("_")
+    if "*" not in wanted or len(words) < len(wanted):
+        return False
+    j, extra = wanted.index("*"), len(words) - len(wanted)
+    words = [*words[:j], "_".join(words[j : j + extra + 1]), *words[j + extra + 1 :]]
+    off = [(w, p) for w, p in zip(words, wanted) if not fnmatchcase(w, p)]
+    return len(off) == 1 and not any(map(str.isdigit, "".join(off[0])))
 
 
 def _names_another(words: list[str], track: Track, tracks: Sequence[Track]) -> bool:
@@ -605,9 +647,29 @@ def _meant_for(name: str, meant: Sequence[Track]) -> str:
         from_lines = name.lower().endswith(".jsonl") and same.lower().endswith(".json")
         document = _ONE_DOCUMENT if from_lines else ""
         return f"probably meant for {_tracks_named(meant)}: rename it {same}{document}"
-    files = " and ".join(t.file_names[0] for t in meant)
+    files = " and ".join(_name_for(name, t) for t in meant)
     rename = plural(len(meant), "name it", "name their files")
     return f"probably meant for {_tracks_named(meant)}{old}: {rename} {files}"
+
+
+def _name_for(name: str, track: Track) -> str:
+    """The name to give ``name``, a file meant for ``track``: the track's first pattern with a
+    ``*`` that starts with the same dot-separated field and has as many fields or fewer, its own
+    fields kept and the ``*`` taking the file's (sts2017's ``STS.sys.track4a.es-en.txt`` for
+    ``STS.sys.track4.es-en.txt``; a pattern whose second field is the file's is tried first), else the
+    track's own name (``es_en.tsv``)."""
+    fields = PurePosixPath(name).name.split(".")
+    patterns = sorted(track.file_names[1:], key=lambda p: p.split(".")[1:2] != fields[1:2])
+    for pattern in patterns:
+        wanted = pattern.split(".")
+        extra = len(fields) - len(wanted)
+        if "*" not in wanted or extra < 0 or wanted[0].lower() != fields[0].lower():
+            continue
+        j = wanted.index("*")
+        wanted[j] = ".".join(fields[j : j + extra + 1])
+        if ".".join(wanted).lower() != PurePosixPath(name).name.lower():
+            return ".".join(wanted)
+    return track.file_names[0]
 
 
 #: What a JSON-lines file (.jsonl) renamed .json must become: the .json files read are one document.
@@ -686,8 +748,9 @@ class FoundFiles(NamedTuple):
         )
 
     def ignored_notes(self, given: Mapping[str, str]) -> list[str]:
-        """The notes of the files not read, then of the archives (never opened), then those of
-        the files no track claims: one per near miss (``_meant_track``), one for the rest.
+        """The notes of the files not read, then of the files read whose language part is another
+        track's (``_language_note``), then of the archives (never opened), then those of the files
+        no track claims: one per near miss (``_meant_track``), one for the rest.
         ``given``: track id -> the file read for it, as shown; a near miss of such a track is not
         told to take that file's name (sts2017's ``es_es.tsv`` renamed ``sp-en.tsv`` beside
         ``es_en.tsv``): the names of the tracks without a file are offered instead."""
@@ -723,7 +786,9 @@ class FoundFiles(NamedTuple):
         elif other:
             listed = first_few([repr(name) for name in other])
             notes.append(f"{len(other)} files match no track and were ignored: {listed}")
-        return self.unread + archives + notes
+        given_files = [(t, safe_display(f)) for t in self.tracks if (f := self.files.get(t.id))]
+        language = [_language_note(track, name, self.tracks) for track, name in given_files]
+        return self.unread + list(filter(None, language)) + archives + notes
 
     def _archive_note(self, name: str) -> str:
         """The note of an archive in the submission folder (``name``, as shown): never opened, and

@@ -22,6 +22,7 @@ from ..tracks import Track
 from .coverage import IDS_LOOKED_UP
 from .textfile import Lines, Rule, shorten, unquoted
 from .values import COMMA_DECIMAL, is_decimal, is_percent, is_quoted_number, json_or_none
+from .values import layout_json
 from .values import parse_numbers
 
 # index: GLUE's index<TAB>prediction; idx: HF datasets
@@ -63,9 +64,10 @@ JSON_ARRAY_NOTE = (
 
 def records_array(numbers: Sequence[int], texts: list[str]) -> Lines:
     """A file of one line holding a JSON array of objects (``json.dump(records)``, pandas'
-    ``to_json(orient="records")`` without ``lines=True``) as JSON lines, each object on that line."""
+    ``to_json(orient="records")`` without ``lines=True``) as JSON lines, each object on that line; an
+    array that is JSON but for NaN or Infinity (``layout_json``) too, each value refused at its item."""
     one_array = len(texts) == 1 and texts[0].lstrip().startswith("[")
-    records = json_or_none(texts[0]) if one_array else None
+    records = layout_json(texts[0]) if one_array else None
     if not (isinstance(records, list) and records and all(isinstance(r, dict) for r in records)):
         return Lines(numbers, texts)
     lines = [json.dumps(record, ensure_ascii=False) for record in records]
@@ -315,7 +317,7 @@ def _id_tab_value(text: str) -> str:
     ``{"id": 0, "label": "neutral"}``) as ``ID<TAB>VALUE`` (an id written as a float, ``42473.0``,
     as written: refused as no item's); any other line as written (refused as a line without a tab,
     by ``submission._no_tab``)."""
-    line = json_or_none(text)
+    line = layout_json(text)
     if not (
         isinstance(line, dict) and len(line) == 2 and type(line.get("id")) in (str, int, float)
     ):

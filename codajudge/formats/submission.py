@@ -102,6 +102,11 @@ NUMBERS_HINT = (
     "the first column holds whole numbers (line numbers, ranks), not the track's ids; "
     + ID_COLUMN_HINT
 )
+#: The hint on a first column of the file's line numbers, counted from 0 or 1, in order.
+LINE_NUMBERS_HINT = (
+    "the first column holds the line numbers ({!r} to {!r}, in order: a DataFrame's index or a "
+    "counter), not the track's ids; " + ID_COLUMN_HINT
+)
 #: A value with a tab in it: the line has more columns than the id and the value.
 EXTRA_COLUMNS_HINT = (
     "the line has {} tab-separated columns: write only the id and the value, ID<TAB>VALUE "
@@ -266,6 +271,7 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
     heads, position, example = columns.heads, columns.position, columns.track.example
     index = dict(zip(keys.ids, range(len(keys.ids))))
     index_hint = columns.index_column_hint(index) or columns.score_columns_hint()
+    index_hint = index_hint or _line_numbers_hint(heads, index, keys)
     kind = kinds.of(columns.track)
     if keys.ids and kind.value_type is ANNOTATOR_ROW:  # one label per annotator of that item
         example = kind.example_value(columns.track, len(keys.annotators[0]))
@@ -312,6 +318,21 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
             first_line[item] = line
     if first_line or not problems:  # no line gave an item: its lines' problems say why
         missing_items(keys.ids, [*first_line, *named], problems)
+
+
+def _line_numbers_hint(heads: list[str], index: dict[str, int], keys: ItemKeys) -> str | None:
+    """``LINE_NUMBERS_HINT`` for ids (``heads``, two or more) that are the file's line numbers,
+    counted from 0 or 1, in order, on a track whose ids are no range of whole numbers (there
+    ``numbered_ids_hint`` names a shift), then the other phase's hint when they are also that
+    phase's ids (OCNLI's evaluation ids are 0..2999); else None."""
+    start = int(heads[0]) if len(heads) > 1 and heads[0] in ("0", "1") else -1
+    if start < 0 or heads != list(map(str, range(start, start + len(heads)))):
+        return None
+    if numbered_ids_hint(heads, index) is not None:
+        return None
+    hint = LINE_NUMBERS_HINT.format(heads[0], heads[-1])
+    phase = keys.elsewhere and keys.elsewhere(heads)
+    return f"{hint}; {phase}" if phase else hint
 
 
 def _other_track_hint(heads: Sequence[str], track: Track, keys: ItemKeys) -> str | None:

@@ -77,7 +77,7 @@ def parse_numbers(texts: Sequence[str]) -> list[float] | None:
 
 def parse_number(text: str, track: Track = None, notes: list[ReadNote] = None) -> float:
     """One number by the rule of ``parse_numbers``, or its problem: not a number (named when it has
-    a decimal comma or is numpy's printing), or not finite (NaN, infinity, a JSON number that
+    a decimal comma, is numpy's printing or JSON's null, a NaN), or not finite (NaN, infinity, a JSON number that
     overflows: ``_json_float``); ``track`` and ``notes``, unused, make the signature of a value
     type's reader."""
     stripped = text.strip()
@@ -86,6 +86,7 @@ def parse_number(text: str, track: Track = None, notes: list[ReadNote] = None) -
     if not DECIMAL.fullmatch(stripped):
         comma = COMMA_DECIMAL.fullmatch(stripped)
         hint = "use a dot as the decimal separator" if comma else _not_json_hint(stripped)
+        hint = NULL_HINT if stripped == "null" else hint
         raise ValueProblem("not a number", "a decimal number such as 3.2", show(text), hint)
     return _json_float(stripped)
 
@@ -98,6 +99,13 @@ def is_decimal(text: str) -> bool:
 #: The fix of a value that is NaN or infinite.
 NOT_FINITE_HINT = (
     "predict a finite number for every item (the model's output holds NaN or infinity)"
+)
+
+
+#: The fix of a JSON null where a number is expected: pandas' to_json writes a NaN as null.
+NULL_HINT = (
+    "predict a finite number for every item (the model's output holds NaN, which pandas' to_json "
+    "writes as null)"
 )
 
 
@@ -132,20 +140,26 @@ _DECODER = json.JSONDecoder(
     object_pairs_hook=unique_keys,
     parse_int=_json_int,
 )
+#: ``_DECODER`` reading NaN, Infinity and -Infinity as floats (json.dump's default allow_nan writes
+#: them): a file's JSON layout is read with it (``layout_json``), each such value then refused as
+#: not finite at its item.
+_LAYOUT_DECODER = json.JSONDecoder(
+    parse_float=_json_float, object_pairs_hook=unique_keys, parse_int=_json_int
+)
 
 
 #: How many characters before a JSON error a message shows (of the 60 it shows of a value).
 NEAR = 30
 
 
-def parse_json(text: str, expected: str = "a JSON value"):
+def parse_json(text: str, expected: str = "a JSON value", decoder=_DECODER):
     """A JSON value; NaN, Infinity, numbers that overflow to infinity and duplicate keys are refused.
     Integers of over 300 digits are read as floats (Python refuses to convert very long ones to int).
     ``expected``: what a text that is not JSON should be, for its message."""
     try:
         if text.startswith("\ufeff"):  # as json.loads refuses it
             raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
-        return scanned_json(text, _DECODER, _DECODER.decode)
+        return scanned_json(text, decoder, decoder.decode)
     except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
         reason, pos = getattr(e, "msg", "too deeply nested or too long"), getattr(e, "pos", 0)
         if pos > NEAR:  # past the start a message shows: where it is, and the text around it
@@ -158,6 +172,16 @@ def json_or_none(text: str):
     """``text`` as one JSON value (``parse_json``), or None where it is none."""
     try:
         return parse_json(text)
+    except ValueProblem:
+        return None
+
+
+def layout_json(text: str):
+    """``json_or_none`` but NaN, Infinity and -Infinity read as floats: the layout of a file is
+    JSON (lines, an array of records) when it is JSON but for them, and ``json.dumps`` writes them
+    back into the value read, which the value's own rule refuses as not finite, at its item."""
+    try:
+        return parse_json(text, decoder=_LAYOUT_DECODER)
     except ValueProblem:
         return None
 

@@ -27,7 +27,7 @@ from ..confine import slug
 from ..errors import ConfigError, SubmissionError, UsageError
 from ..formats.archive import PARTICIPANT_OUTPUT
 from ..formats.coverage import other_phase_ids
-from ..report import score_meanings
+from ..report import missing_primary_words, score_meanings
 from ..spec import read_spec
 from ..runner.local import PREDICTION_OUTPUT, PhaseTask, RunResult, run_submission
 from ..runner.local import phase_task, read_competition
@@ -153,8 +153,12 @@ def leaderboard_row(scores: dict[str, float], task: PhaseTask) -> str:
     """One line per leaderboard column of ``task``, whose scoring step ran: its title, the score
     (n/a when the track was not submitted) and its direction and range (``report.score_meanings``
     of the phase's task.json, in its reference data, which the scoring step read; read while a
-    zipped bundle's extracted copy still exists)."""
-    meanings = score_meanings(read_spec(task.reference_data))
+    zipped bundle's extracted copy still exists), the primary score's after what that score is
+    when a primary track is missing (``report.missing_primary_words``)."""
+    spec = read_spec(task.reference_data)
+    meanings = score_meanings(spec)
+    if words := missing_primary_words(spec, scores):
+        meanings["primary"] = f"{words}; {meanings['primary']}"
     width = max((len(c["title"]) for c in task.columns), default=10)
     lines = []
     for column in task.columns:
