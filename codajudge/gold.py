@@ -218,9 +218,9 @@ def _annotation_values(track: Track, given: list, problems: ProblemCollector, it
 def _outside_label_set(
     what: str, values: list, track: Track, problems: ProblemCollector, item: str
 ):
-    """The problem of ``what`` (a gold label, an annotation) of ``item`` whose ``values`` (each named
-    once) are outside the track's label set, with the label the first probably meant (``label_meant``,
-    as a submission's refusal names it); none when there are none."""
+    """The problem of ``what`` (a gold label, an annotation) of ``item`` whose ``values`` (each
+    named once) are outside the track's label set, with the label the first probably meant
+    (``label_meant``, as a submission's refusal names it); none when there are none."""
     if values:
         hint = "correct the data, or add the label to the track's 'labels' (or name it in "
         hint += "'label_aliases')"

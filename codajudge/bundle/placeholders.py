@@ -88,11 +88,14 @@ def _reused_text_notes(edition, other: str) -> list[str]:
     those of the shipped edition ``other`` it was copied from: they ship in competition.yaml."""
     texts, shipped = _texts(Path(edition.config)), _texts(kit_root() / "editions" / other)
     same = [key for key, text in texts.items() if shipped.get(key) == text]
+    if not same:
+        return []
+    name = Path(edition.config).name
     return [
-        f"{Path(edition.config).name}: {len(same)} of its {len(texts)} hand-written texts are still "
-        f"edition {other!r}'s word for word ({', '.join(same)}; competition.yaml shows them): "
+        f"{name}: {len(same)} of its {len(texts)} hand-written texts are still edition "
+        f"{other!r}'s word for word ({', '.join(same)}; competition.yaml shows them): "
         "reusing an edition? make them describe this one"
-    ][: bool(same)]
+    ]
 
 
 def reused_page_notes(edition) -> list[str]:

@@ -656,8 +656,8 @@ def _name_for(name: str, track: Track) -> str:
     """The name to give ``name``, a file meant for ``track``: the track's first pattern with a
     ``*`` that starts with the same dot-separated field and has as many fields or fewer, its own
     fields kept and the ``*`` taking the file's (sts2017's ``STS.sys.track4a.es-en.txt`` for
-    ``STS.sys.track4.es-en.txt``; a pattern whose second field is the file's is tried first), else the
-    track's own name (``es_en.tsv``)."""
+    ``STS.sys.track4.es-en.txt``; a pattern whose second field is the file's is tried first),
+    else the track's own name (``es_en.tsv``)."""
     fields = PurePosixPath(name).name.split(".")
     patterns = sorted(track.file_names[1:], key=lambda p: p.split(".")[1:2] != fields[1:2])
     for pattern in patterns:

@@ -321,9 +321,9 @@ class OtherPhases:
                 f"{' and '.join(phases)} {plural(len(phases), 'phase scores', 'phases score')}"
             )
             return (
-                f"the file has {lines:,} lines, as this phase's split of {self.dataset} held before "
-                f"its {counted(items, 'item')} whose texts the {scored_by} were left out of this "
-                f"phase: {FIX.format(self.dataset)}"
+                f"the file has {lines:,} lines, as this phase's split of {self.dataset} held "
+                f"before its {counted(items, 'item')} whose texts the {scored_by} were left out "
+                f"of this phase: {FIX.format(self.dataset)}"
             )
         for phase, known in self.ids.items():
             if len(known) == lines:

@@ -64,8 +64,9 @@ JSON_ARRAY_NOTE = (
 
 def records_array(numbers: Sequence[int], texts: list[str]) -> Lines:
     """A file of one line holding a JSON array of objects (``json.dump(records)``, pandas'
-    ``to_json(orient="records")`` without ``lines=True``) as JSON lines, each object on that line; an
-    array that is JSON but for NaN or Infinity (``layout_json``) too, each value refused at its item."""
+    ``to_json(orient="records")`` without ``lines=True``) as JSON lines, each object on that
+    line; an array that is JSON but for NaN or Infinity (``layout_json``) too, each value refused
+    at its item."""
     one_array = len(texts) == 1 and texts[0].lstrip().startswith("[")
     records = layout_json(texts[0]) if one_array else None
     if not (isinstance(records, list) and records and all(isinstance(r, dict) for r in records)):

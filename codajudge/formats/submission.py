@@ -531,10 +531,8 @@ def _annotator_rows(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemC
         try:
             fitted = fit.fit(rows.item[j], row, notes)
             values += annotator_values(fitted, track, hint)
-            item = keys.ids[rows.item[j]]
-            notes += [ReadNote(NO_LABEL, line=rows.line[j], item=item)] * empty_label_sets(
-                fitted, track
-            )
+            empty = empty_label_sets(fitted, track)
+            notes += [ReadNote(NO_LABEL, line=rows.line[j], item=keys.ids[rows.item[j]])] * empty
         except ValueProblem as problem:
             _add(problem, problems, rows, keys, j)
     if problems:

@@ -77,9 +77,9 @@ def parse_numbers(texts: Sequence[str]) -> list[float] | None:
 
 def parse_number(text: str, track: Track = None, notes: list[ReadNote] = None) -> float:
     """One number by the rule of ``parse_numbers``, or its problem: not a number (named when it has
-    a decimal comma, is numpy's printing or JSON's null, a NaN), or not finite (NaN, infinity, a JSON number that
-    overflows: ``_json_float``); ``track`` and ``notes``, unused, make the signature of a value
-    type's reader."""
+    a decimal comma, is numpy's printing or JSON's null, a NaN), or not finite (NaN, infinity, a
+    JSON number that overflows: ``_json_float``); ``track`` and ``notes``, unused, make the
+    signature of a value type's reader."""
     stripped = text.strip()
     if NON_FINITE.fullmatch(stripped):
         raise ValueProblem("not a finite number", "finite numbers", show(text), NOT_FINITE_HINT)

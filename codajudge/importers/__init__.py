@@ -207,8 +207,9 @@ def item_lines(datasets: dict, root: Path, dataset: str, split: str, ids) -> dic
 def load_split(
     source: dict, root: Path, split: str, where: str = "datasets", labels: Sequence = ()
 ) -> list[dict]:
-    """The items of ``split``; ``labels``: the dataset's tracks with labels (``dataset_label_tracks``),
-    for an importer that takes a majority of annotations and checks them (the table importer)."""
+    """The items of ``split``; ``labels``: the dataset's tracks with labels
+    (``dataset_label_tracks``), for an importer that takes a majority of annotations and checks
+    them (the table importer)."""
     # everything an importer reads lies inside ``root``: no option absolute or climbing with '..',
     # the release ``path`` (every file below it) inside once links are resolved; nested sources
     # (``fallback``) are checked when their own turn comes

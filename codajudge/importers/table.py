@@ -366,9 +366,10 @@ def _unlabelled(columns: dict, row: dict, item: dict, at: PlacedProblems) -> boo
         return False
     spec = columns["annotations"]
     cells = [_column_and_sep(spec)[0]] if isinstance(spec, dict) else spec
+    names = ", ".join(map(repr, cells))
     at.add(
         "no annotator labelled the item",
-        expected=f"a label in at least one of the annotations columns {', '.join(map(repr, cells))}",
+        expected=f"a label in at least one of the annotations columns {names}",
         found=f"{counted(len(cells), 'empty cell')}",
         hint="drop the row, or fill its annotations: an item without gold is never scored",
     )
@@ -420,9 +421,9 @@ def _soft_label(row: dict, column: str) -> dict:
 
 def load_split(source: dict, root: Path, split: str, tracks=()) -> list[dict]:
     """The items of ``split``'s file (the whole file when the dataset cuts it with ``split``),
-    ``where`` applied; duplicate ids and bad cells are problems; ``tracks``: the dataset's tracks with
-    labels, whose label sets every annotation is checked against, the first's the one a majority is
-    taken in (see ``majority``)."""
+    ``where`` applied; duplicate ids and bad cells are problems; ``tracks``: the dataset's tracks
+    with labels, whose label sets every annotation is checked against, the first's the one a
+    majority is taken in (see ``majority``)."""
     if not isinstance(source.get("path"), str):  # ``path``: one file for all, or the split's own
         raise SplitAbsent.single(
             WHERE,
@@ -511,7 +512,8 @@ def _check_header(source: dict, header: list[str], path: Path) -> None:
 
 def _given(source: dict, field: str) -> bool:
     """Whether the dataset gives its items the field ``field`` of the kit's item (``ITEM_FIELDS``):
-    by a column of ``columns`` (a ``label`` by the annotations too), or as a constant (lang, genre)."""
+    by a column of ``columns`` (a ``label`` by the annotations too), or as a constant (lang,
+    genre)."""
     by_annotations = field == "label" and "annotations" in source["columns"]
     constant = field in ("lang", "genre") and source.get(field) is not None
     return field in ITEM_FIELDS and (field in source["columns"] or by_annotations or constant)

@@ -91,8 +91,9 @@ def run_guarded(
     A KitError is the user's (or the organiser's) to fix and is printed as is: a usage error
     plainly, a bundle problem as the organisers' and anything else as a refused submission. An
     output whose reader has gone (``| head``) stops the program quietly: with the body's exit code
-    when it had finished (its last lines lost only), else EXIT_BROKEN_PIPE (141, a SIGPIPE's). Anything else is a bug in
-    the kit (``unexpected_failure``), but a log that cannot be written: the platform's problem.
+    when it had finished (its last lines lost only), else EXIT_BROKEN_PIPE (141, a SIGPIPE's).
+    Anything else is a bug in the kit (``unexpected_failure``), but a log that cannot be written:
+    the platform's problem.
     stdout escapes what its encoding cannot write (``\\u63d0``), as stderr does.
     """
     with contextlib.suppress(AttributeError):  # a stream that is not a text file (StringIO)

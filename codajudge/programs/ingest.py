@@ -12,8 +12,8 @@ worker runs that command itself, beside this program and outside its limits (``w
 
 Participant code runs in a child process (``programs.child``, started by ``programs.supervisor``),
 killed at the time limit (``--time-limit`` or the phase's ``execution_time_limit`` of task.json
-minus 60 s kept for this program's checks after the code, the smaller wins). ``<track_id>.tsv`` files reach OUTPUT only when
-every track succeeded; ``ingestion_status.json`` always says ``ok`` or
+minus 60 s kept for this program's checks after the code, the smaller wins). ``<track_id>.tsv``
+files reach OUTPUT only when every track succeeded; ``ingestion_status.json`` always says ``ok`` or
 ``failed`` with a message, and the scoring program refuses to score a failed prediction step.
 What the code prints is read from pipes, echoed to the log and kept (capped) in
 ``participant_output.txt`` in OUTPUT, with the failure's message (``programs.supervisor``); the file
@@ -71,9 +71,9 @@ WORKER_METADATA = "metadata"
 
 
 def code_time_limit(phase_limit: float) -> float:
-    """Seconds a code submission may run in a phase whose ``execution_time_limit`` is ``phase_limit``:
-    that limit minus WRAP_UP_MARGIN (a quarter of it for limits under 240 s), kept for this program's
-    checks after the code.
+    """Seconds a code submission may run in a phase whose ``execution_time_limit`` is
+    ``phase_limit``: that limit minus WRAP_UP_MARGIN (a quarter of it for limits under 240 s), kept
+    for this program's checks after the code.
     Codabench's worker does not enforce the phase limit (its alarm is swallowed while it reads the
     logs), so this is the only limit a submission meets; it must end before the phase's."""
     return phase_limit - min(WRAP_UP_MARGIN, phase_limit / 4)

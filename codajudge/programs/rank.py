@@ -520,9 +520,9 @@ def group_tables(
         kept = complete if rule.missing == UNRANKED else entered
         rows = rank_group(track_ids, rankings, kept, stand_in_scores(spec), order)
         left_out = [n for n in entered if n not in kept]
-        table = GroupTable(name, order, track_ids, rows, left_out, stand_in_words(spec))
-        table.not_entered = [n for n in results if n not in entered]
-        tables.append(table)
+        not_entered = [n for n in results if n not in entered]
+        words = stand_in_words(spec)
+        tables.append(GroupTable(name, order, track_ids, rows, left_out, words, not_entered))
     return tables
 
 

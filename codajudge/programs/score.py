@@ -25,7 +25,8 @@ from ..gold import GoldTrack  # noqa: E402
 from .. import report  # noqa: E402
 from ..scoring import Result, score_folder  # noqa: E402
 from ..spec import SCORING_ONLY, TaskSpec, read_spec  # noqa: E402
-from .common import argument_parser, check_input_folder, own_words, run_guarded, writing_into  # noqa: E402
+from .common import argument_parser, check_input_folder, own_words  # noqa: E402
+from .common import run_guarded, writing_into  # noqa: E402
 from .opening import open_submission  # noqa: E402
 from .status import MAX_STATUS_BYTES, OK, IngestionStatus, note_as_read, read_small_text  # noqa: E402
 from .status import read_status  # noqa: E402
@@ -33,8 +34,8 @@ from .status import read_status  # noqa: E402
 
 #: What a missing INPUT folder should have been.
 INPUT_HINT = (
-    "give the folder holding ref/ (the reference data, with its task.json) and res/ (the submission "
-    "or the prediction output), the one the platform mounts at /app/input"
+    "give the folder holding ref/ (the reference data, with its task.json) and res/ (the "
+    "submission or the prediction output), the one the platform mounts at /app/input"
 )
 #: How many characters of the prediction step's message the scoring program repeats.
 STATUS_MESSAGE_CHARS = 2000
