@@ -40,8 +40,6 @@ class GoldTrack:
     listed: list[list[str] | None] = field(default_factory=list)
     #: per item, its texts where the reference data holds them (a public-gold phase), else None
     texts: list[list[str] | None] = field(default_factory=list)
-    #: [the split's items before ``exclude``, the items left out, the phases scoring them], or None
-    left_out: list | None = None
 
     @property
     def n_scored(self) -> int:

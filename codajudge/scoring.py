@@ -13,7 +13,7 @@ the leaderboard sorts the run last). The primary score is always a finite number
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from collections.abc import Iterable, Sequence
 
@@ -76,10 +76,7 @@ def load_gold(
             fields["texts"] = None
         where = f"reference data {dataset}.jsonl"
         columns = read_item_columns(Path(ref_dir) / f"{dataset}.jsonl", where, fields)
-        left = (spec.extra.get("left_out") or {}).get(dataset)  # ``coverage.OtherPhases``'s
-        gold.update(
-            (t.id, replace(gold_from_columns(t, columns, where), left_out=left)) for t in of_dataset
-        )
+        gold.update((t.id, gold_from_columns(t, columns, where)) for t in of_dataset)
     return {track.id: gold[track.id] for track in tracks}
 
 
@@ -91,7 +88,7 @@ def read_track_file(
     ``tracks``: the edition's, to name a file of another track's values; ``parts``: dataset -> (ids,
     file name or None) of the phase's datasets (``archive.phase_parts``), to name a stray id of
     another part."""
-    elsewhere = OtherPhases(gold.track, phases, parts, gold.left_out)
+    elsewhere = OtherPhases(gold.track, phases, parts)
     keys = ItemKeys(gold.ids, gold.annotators, gold.listed, elsewhere, tracks)
     return read_prediction(path, display, gold.track, keys)
 

@@ -239,8 +239,6 @@ def test_another_dataset_s_test_texts_in_a_hidden_practice_are_refused_and_exclu
     edit_config(folder, lambda c: c["datasets"]["var"].update(exclude={"dev": "test"}))
     data = import_data(load_edition(folder), folder)
     assert [item["id"] for item in data.splits["dev"]["var"]] == [it["id"] for it in var_dev[2:]]
-    # the dev split's size before and the items left out, for a positional file's line count
-    assert data.left_out == {"dev": {"var": [len(var_dev), 2, "test"]}}
 
 
 def test_a_post_campaign_phase_may_score_the_evaluation_items_again(tmp_path):

@@ -9,8 +9,6 @@ files as they were submitted to Codabench.
 
 from __future__ import annotations
 
-import dataclasses
-
 import json
 from pathlib import Path
 
@@ -1383,24 +1381,6 @@ def test_three_columns_of_scores_get_the_semeval_format_not_the_index_hint(tmp_p
         "tab-separated columns (3 on line 1), the first holding scores, not ids; the SemEval "
         "format is SCORE[<TAB>CONFIDENCE]: write the score, then at most a confidence, one line "
         "per pair in input order"
-    )
-
-
-def test_a_positional_file_of_the_split_before_exclude_names_the_items_left_out(tmp_path):
-    """STS 2017's practice: the whole STS Benchmark dev (1500 lines) where the phase leaves out the
-    125 pairs track 5's test scores (1375 items) got a line count with no hint. A line count equal
-    to the split's size before ``exclude`` names the items left out and the fix."""
-    path = tmp_path / "f.tsv"
-    path.write_text("".join(f"{s}\n" for s in STS_SCORES + [1.0, 2.0]), encoding="utf-8")
-    gold = dataclasses.replace(build_gold(STS, STS_ITEMS, "gold"), left_out=[10, 2, ["evaluation"]])
-    with pytest.raises(SubmissionError) as error:
-        read_track_file(path, "f.tsv", gold)
-    assert str(error.value) == (
-        "f.tsv: wrong number of lines for the SemEval positional format; expected 8 lines (one "
-        "score per pair, in input order), found 10 non-blank lines. The file has 10 lines, as this "
-        "phase's split of sts held before its 2 items whose texts the evaluation phase scores were "
-        "left out of this phase: submit predictions for this phase's items (input_data sts.jsonl "
-        "of this phase); or write ID<TAB>SCORE lines, which are matched by id"
     )
 
 

@@ -83,8 +83,6 @@ class EditionData:
     splits: dict[str, dict[str, list[dict]]]
     #: every track's gold on every split read that has its dataset's items (``split_golds``)
     golds: Golds
-    #: split -> dataset -> [its items before ``exclude``, the items it left out, the other split]
-    left_out: dict[str, dict[str, list]] = field(default_factory=dict)
     repeats: list[Repeats] = field(default_factory=list)
     baseline_scores: BaselineScores = field(default_factory=dict)
     #: baseline -> why it is not run (it learns from a training split the edition does not have)
@@ -148,7 +146,12 @@ def import_data(
             held.setdefault(split, set()).update(map(text_key, items))
             if split in needed and not (split == "train" and source.get("train") == "none"):
                 splits[split][dataset] = items
-    left_out = _exclude(edition, splits, held)
+    for dataset, source in edition.datasets.items():  # the texts another split holds, left out
+        for split, other in (source.get("exclude") or {}).items():
+            if dataset in splits.get(split, {}):
+                texts = held.get(other, set())
+                kept = [item for item in splits[split][dataset] if text_key(item) not in texts]
+                splits[split][dataset] = kept
     place = functools.partial(data_place, edition, data_root)  # (dataset, split) -> where
     lines = functools.partial(item_lines, edition.datasets, data_root)  # (dataset, split, ids)
     # a scored split (every one after train) needs items; a dataset may have no training items
@@ -161,25 +164,7 @@ def import_data(
     if problems:  # what a dataset not read, or problems in the data read, leave unchecked
         unchecked = "builder/unchecked_unread" if unread else "builder/unchecked_unbuilt"
         raise BuildProblems(problems, unchecked=Templates.of(edition.folder).fill(unchecked))
-    local = local_splits(edition, splits["train"])
-    return EditionData(splits, golds, repeats=repeats, local=local, left_out=left_out)
-
-
-def _exclude(edition: Edition, splits: dict, held: dict[str, set]) -> dict[str, dict[str, list]]:
-    """Leave out of each dataset's split named by ``exclude`` the items whose texts the other split
-    holds (``held``, of any dataset), in place; split -> dataset -> [its items before, the items
-    left out, the other split], for the datasets that lost some."""
-    left_out: dict[str, dict[str, list]] = {}
-    for dataset, source in edition.datasets.items():  # the texts another split holds, left out
-        for split, other in (source.get("exclude") or {}).items():
-            if dataset in splits.get(split, {}):
-                texts, before = held.get(other, set()), splits[split][dataset]
-                kept = [item for item in before if text_key(item) not in texts]
-                splits[split][dataset] = kept
-                if len(kept) < len(before):
-                    left = [len(before), len(before) - len(kept), other]
-                    left_out.setdefault(split, {})[dataset] = left
-    return left_out
+    return EditionData(splits, golds, repeats=repeats, local=local_splits(edition, splits["train"]))
 
 
 def data_place(edition: Edition, data_root: Path, dataset: str, split: str) -> str:
@@ -312,10 +297,6 @@ def write_phase_data(edition: Edition, data: EditionData, phase: Phase, root: Pa
     spec = edition.spec(phase)
     # a hidden-gold phase's results page names the phases whose pages show what it leaves out
     spec.extra["public_gold_phases"] = [p.id for p in phases if p.public_gold]
-    for dataset, (items, count, other) in data.left_out.get(phase.split, {}).items():
-        # a positional file of the split's whole size is told which items the phase leaves out
-        scored_by = [p.id for p in edition.phases if p.split == other] or [other]
-        spec.extra.setdefault("left_out", {})[dataset] = [items, count, scored_by]
     ref, inp = root / "reference_data" / phase.id, root / "input_data" / phase.id
     for folder in (ref, inp):
         folder.mkdir(parents=True)

@@ -237,16 +237,8 @@ class OtherPhases:
     first ids (called with them) or, for a positional file, by its number of lines; never a hint
     when ``phases`` (``other_phase_ids``) is empty or None."""
 
-    def __init__(
-        self,
-        track,
-        phases: Mapping[str, Mapping[str, Sequence[str]]] | None,
-        parts=None,
-        left_out=None,
-    ):
+    def __init__(self, track, phases: Mapping[str, Mapping[str, Sequence[str]]] | None, parts=None):
         self.dataset, self.phases = track.dataset, phases or {}
-        #: [the split's items before ``exclude``, the items left out, the phases scoring them]
-        self.left_out = left_out
         #: dataset -> (a function giving this phase's ids of it, its file or None) (``phase_parts``)
         self._parts = {d: part for d, part in (parts or {}).items() if d != self.dataset}
 
@@ -313,18 +305,7 @@ class OtherPhases:
         return None
 
     def of_line_count(self, lines: int) -> str | None:
-        """The hint for a positional file of ``lines`` lines, as many as another phase's items or
-        as this phase's split had before ``exclude`` left some out (``left_out``)."""
-        if self.left_out and self.left_out[0] == lines:
-            items, phases = self.left_out[1], self.left_out[2]
-            scored_by = (
-                f"{' and '.join(phases)} {plural(len(phases), 'phase scores', 'phases score')}"
-            )
-            return (
-                f"the file has {lines:,} lines, as this phase's split of {self.dataset} held "
-                f"before its {counted(items, 'item')} whose texts the {scored_by} were left out "
-                f"of this phase: {FIX.format(self.dataset)}"
-            )
+        """The hint for a positional file of ``lines`` lines, as many as another phase's items."""
         for phase, known in self.ids.items():
             if len(known) == lines:
                 return (

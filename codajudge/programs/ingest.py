@@ -186,9 +186,7 @@ def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Pa
     for track in (t for t in spec.tracks if t.id in found.files):
         relative = found.files[track.id]
         path = folder / relative
-        left_out = (spec.extra.get("left_out") or {}).get(track.dataset)
-        elsewhere = OtherPhases(track, phases, parts, left_out)
-        keys = public_keys(items_of(track.dataset))
+        elsewhere, keys = OtherPhases(track, phases, parts), public_keys(items_of(track.dataset))
         keys = replace(keys, elsewhere=elsewhere, tracks=spec.tracks)
         prediction = refusals.attempt(read_prediction, path, str(relative), track, keys)
         if prediction is not None:
