@@ -801,35 +801,6 @@ def test_a_2017_file_whose_language_part_is_another_tracks_is_noted_as_a_likely_
     ]
 
 
-def test_every_misnamed_2017_file_is_named_and_told_its_2017_name():
-    """sub_gsname: of 7 files named STS.gs.track*.txt the hint named 5 and "1 more file", and never
-    STS.gs.track4b.es-en.txt (its es-en is track 4a's words, its track4b 4b's); sub_track4:
-    STS.sys.track4.es-en.txt was told es_en.tsv while a .tsv name is told to keep the 2017 name.
-    A 2017-style name is told the track's 2017 name, with its language part."""
-    tracks = sts2017_tracks()
-    tracks_of = dict(zip("1 2 3 4a 4b 5 6".split(), tracks))
-    names = [
-        f"STS.gs.track{n}.{t.id.replace('_mt', '').replace('_', '-')}.txt"
-        for n, t in tracks_of.items()
-    ]
-    meant = [f"'{name}' for track '{t.id}'" for name, t in zip(names, tracks)]
-    assert naming_hint(names, tracks) == "; ".join(
-        [
-            *(
-                f"file {name!r} was probably meant for track '{t.id}': name it "
-                f"{name.replace('.gs.', '.sys.')}"
-                for name, t in zip(names[:5], tracks)
-            ),
-            f"2 more files named like a track's file: {meant[5]}, {meant[6]}",
-        ]
-    )
-    given = {t.id: f"{t.id}.tsv" for t in tracks if t.id != "es_en"}
-    assert FoundFiles(tracks, {}, ["STS.sys.track4.es-en.txt"], []).ignored_notes(given) == [
-        "file 'STS.sys.track4.es-en.txt' matches no track and was ignored; it was probably meant "
-        "for track 'es_en': name it STS.sys.track4a.es-en.txt"
-    ]
-
-
 PAR_PE = track_from_dict(
     {
         "id": "par_pe",

@@ -528,8 +528,8 @@ def _meant_track(name: str, tracks: Sequence[Track]) -> Track | None:
     (``en-en.tsv``) or, failing that, the words of one track's name or pattern mistyped
     (``_typo_of``: ``irony_sfot.tsv``) or, failing that, a name holding every word of one track's
     name or pattern (``VEN_test_pe_teamX.tsv`` for ``ven_*_pe.tsv``, ``STS.out.track5.en-en.txt``
-    for ``en_en.tsv``), the words of a pattern's ``*`` parts aside, or, failing these, a pattern's
-    words but one (``_one_word_off``); one track only, never a guess between two."""
+    for ``en_en.tsv``), the words of a pattern's ``*`` parts aside; one track only, never a guess
+    between two."""
     parts = _loose(PurePosixPath(name).name).split("_")
     loose = "_".join(LANGUAGE_ALIASES.get(part, part) for part in parts)
     found = [t for t in tracks if any(fnmatchcase(loose, _loose(p)) for p in t.file_names)]
@@ -539,23 +539,8 @@ def _meant_track(name: str, tracks: Sequence[Track]) -> Track | None:
     if not found:
         found = [t for t in tracks if any(_holds_words(words, pattern) for pattern in t.file_names)]
         if len(found) == 1 and _names_another(words, found[0], tracks):
-            found = []
-    if len(found) != 1:  # a 2017 name with one other word: STS.gs.track4b.es-en.txt
-        found = [t for t in tracks if any(_one_word_off(words, p) for p in t.file_names)]
+            return None
     return found[0] if len(found) == 1 else None
-
-
-def _one_word_off(words: list[str], pattern: str) -> bool:
-    """Whether ``words`` (of a loose file name) are those of ``pattern`` in order, its ``*`` taking
-    one word or more, but for exactly one other word, in the same place, neither with a digit
-    (``gs`` for ``sys``; ``track4`` is no other word for ``track4a``, a number is no typo)."""
-    wanted = _loose(pattern).split("_")
-    if "*" not in wanted or len(words) < len(wanted):
-        return False
-    j, extra = wanted.index("*"), len(words) - len(wanted)
-    words = [*words[:j], "_".join(words[j : j + extra + 1]), *words[j + extra + 1 :]]
-    off = [(w, p) for w, p in zip(words, wanted) if not fnmatchcase(w, p)]
-    return len(off) == 1 and not any(map(str.isdigit, "".join(off[0])))
 
 
 def _names_another(words: list[str], track: Track, tracks: Sequence[Track]) -> bool:
@@ -647,29 +632,9 @@ def _meant_for(name: str, meant: Sequence[Track]) -> str:
         from_lines = name.lower().endswith(".jsonl") and same.lower().endswith(".json")
         document = _ONE_DOCUMENT if from_lines else ""
         return f"probably meant for {_tracks_named(meant)}: rename it {same}{document}"
-    files = " and ".join(_name_for(name, t) for t in meant)
+    files = " and ".join(t.file_names[0] for t in meant)
     rename = plural(len(meant), "name it", "name their files")
     return f"probably meant for {_tracks_named(meant)}{old}: {rename} {files}"
-
-
-def _name_for(name: str, track: Track) -> str:
-    """The name to give ``name``, a file meant for ``track``: the track's first pattern with a
-    ``*`` that starts with the same dot-separated field and has as many fields or fewer, its own
-    fields kept and the ``*`` taking the file's (sts2017's ``STS.sys.track4a.es-en.txt`` for
-    ``STS.sys.track4.es-en.txt``; a pattern whose second field is the file's is tried first),
-    else the track's own name (``es_en.tsv``)."""
-    fields = PurePosixPath(name).name.split(".")
-    patterns = sorted(track.file_names[1:], key=lambda p: p.split(".")[1:2] != fields[1:2])
-    for pattern in patterns:
-        wanted = pattern.split(".")
-        extra = len(fields) - len(wanted)
-        if "*" not in wanted or extra < 0 or wanted[0].lower() != fields[0].lower():
-            continue
-        j = wanted.index("*")
-        wanted[j] = ".".join(fields[j : j + extra + 1])
-        if ".".join(wanted).lower() != PurePosixPath(name).name.lower():
-            return ".".join(wanted)
-    return track.file_names[0]
 
 
 #: What a JSON-lines file (.jsonl) renamed .json must become: the .json files read are one document.
