@@ -2125,7 +2125,7 @@ def test_p_values_tooltips_and_stand_in_notes_say_what_the_tables_print():
     rows = report.rankings["en_en"].rows
     rows[1].p_value, rows[2].p_value = 3e-7, 0.0  # the second underflowed
     markdown = render_markdown(report)
-    assert "| <0.0001 |" in markdown and "0.0000" not in markdown
+    assert "| &lt;0.0001 |" in markdown and "0.0000" not in markdown
     listed = list(csv.DictReader(io.StringIO(render_csv(report))))
     on_track = {r["system"]: r for r in listed if r["table"] == "en_en"}
     assert on_track["z"]["p_vs_best"] == "0.0" and "underflowed to 0.0" in on_track["z"]["note"]
@@ -2133,4 +2133,5 @@ def test_p_values_tooltips_and_stand_in_notes_say_what_the_tables_print():
     late = next(r for r in listed if r["table"] == "overall" and r["system"] == "late")
     assert late["metric"] == "primary" and late["note"] == "en_en=4+"
     page = render_html(report)
+    assert "<td>&lt;0.0001</td>" in page and "<td><0.0001" not in page  # escaped as text
     assert "<title>z: 50.00 [45.00, 55.00]</title>" in page

@@ -425,7 +425,7 @@ def track_table(ranking: TrackRanking, style: Style) -> Table:
         interval = f"[{shown(low, percent)}, {shown(high, percent)}]" if r.interval else none
         # a p below what four decimals show is "<0.0001", never "0.0000" (a p of 0)
         p_value = "-" if r.p_value is None else f"{r.p_value:.4f}"
-        p_value = "<0.0001" if p_value == "0.0000" else p_value
+        p_value = style.name("<0.0001") if p_value == "0.0000" else p_value  # escaped as text
         cells = [str(r.rank), style.name(r.system), shown(r.value, percent), interval, p_value]
         rows.append([*cells, str(number[r.system])])
         # system, value, rank and tied_with_best are CSV columns
