@@ -1398,6 +1398,24 @@ def test_pandas_to_csv_defaults_index_and_commas_get_both_fixes(tmp_path):
     )
 
 
+@pytest.mark.parametrize(
+    "track, items, first, value",
+    [(STS, STS_ITEMS, "3.115", "2.5"), (NLI, NLI_ITEMS, "entailment", "neutral")],
+)
+def test_a_first_line_of_a_blank_id_and_a_value_is_a_data_line(
+    track, items, first, value, tmp_path
+):
+    """``\\t3.115``, ``\\tentailment``: a line whose id was left blank, not pandas' index header
+    (its name is a value of the track). It was refused as a DataFrame's index, "write the file with
+    index=False", where it is one line of an unknown id ''."""
+    text = f"\t{first}\n" + "".join(f"{item['id']}\t{value}\n" for item in items[1:])
+    with pytest.raises(SubmissionError) as error:
+        read(track, items, text, tmp_path)
+    assert str(error.value).startswith(
+        "f.tsv, line 1, item '': unknown id: not an item of this track."
+    )
+
+
 def test_a_quoted_header_line_is_a_header(tmp_path):
     """R's ``write.table(df, row.names=FALSE)``: ``"x"`` then one score per line. The quoted name
     was no header, and the file one line too long for the positional reading."""

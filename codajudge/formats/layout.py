@@ -114,7 +114,7 @@ class Columns:
         #: Whether the file was one JSON array of records, read as one record a line.
         self.records_array = array.texts is not texts
         numbers, texts = array
-        self._refuse_index_column(numbers, texts)
+        self._refuse_index_column(numbers, texts, is_value)
         self._refuse_r_row_names(numbers, texts)
         self._refuse_one_line_of_values(numbers, texts)
         self.numbers, self.texts = numbers, texts
@@ -144,14 +144,15 @@ class Columns:
         comments = [number for number, k in zip(numbers, kept) if not k]
         return list(compress(numbers, kept)), list(compress(texts, kept)), comments
 
-    def _refuse_index_column(self, numbers: Sequence[int], texts: list[str]) -> None:
+    def _refuse_index_column(self, numbers: Sequence[int], texts: list[str], is_value) -> None:
         """Refuse, as one problem, pandas' to_csv with its default index=True: the index is an
         unnamed first column, so the header line starts with an empty name before a tab, or a comma
-        (sep=","), whatever names follow (``\\tscore``; a Series' ``\\t0``). Column names that are
-        whole numbers (an unnamed Series' 0) would be read as a value: the fix drops the header."""
+        (sep=","), then column names (``_column_names``: ``\\tscore``; a Series' ``\\t0``); a line
+        of values (``\\t3.115``) is a line with a blank id. Column names that are whole numbers (an
+        unnamed Series' 0) would be read as a value: the fix drops the header."""
         commas = "\t" not in texts[0]
-        fields = list(map(str.strip, texts[0].split("," if commas else "\t")))
-        if len(fields) < 2 or fields[0] or not all(fields[1:]):
+        fields = list(map(_field, texts[0].split("," if commas else "\t")))
+        if len(fields) < 2 or fields[0] or not _column_names(fields[1:], is_value):
             return
         rule = INDEX_AND_COMMAS if commas else INDEX_COLUMN
         if all(map(str.isdigit, fields[1:])):
@@ -266,6 +267,17 @@ class Columns:
         for j, fields in split.items():
             firsts[j] = fields[0]
         return Positional(header, firsts, split, parse_numbers(firsts))
+
+
+def _column_names(names: list[str], is_value: Callable[[str], bool]) -> bool:
+    """Whether the names after an index header's empty first name are column names: an unnamed
+    Series' or DataFrame's whole numbers (0, 1, ...), or names (``COLUMN_NAME``) none of which is a
+    value of the track (``is_value``: a label, a score) or a number ("nan")."""
+    if names == list(map(str, range(len(names)))):
+        return True
+    return all(
+        COLUMN_NAME.fullmatch(n) and n.lower() not in FLOAT_WORDS and not is_value(n) for n in names
+    )
 
 
 def _is_header(text: str, ids: list[str], is_value: Callable[[str], bool]) -> bool:
