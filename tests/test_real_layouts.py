@@ -1331,6 +1331,9 @@ def test_a_pandas_index_column_without_a_header_is_named_on_the_unknown_ids(offs
     )
 
 
+SHIFTED_STS_ITEMS = [{**item, "id": str(100 + k)} for k, item in enumerate(STS_ITEMS)]
+
+
 @pytest.mark.parametrize(
     "sep, name, fix",
     [
@@ -1356,10 +1359,11 @@ def test_a_pandas_index_column_without_a_header_is_named_on_the_unknown_ids(offs
 def test_a_pandas_index_header_of_one_name_is_the_index_column(sep, name, fix, tmp_path):
     """``df.to_csv(path, sep='\\t')`` of one column (header ``\\tscore``) and an unnamed Series'
     (``\\t0``, ``,0``): the index column was named only before two or more names; the file got
-    "unknown id ''", a line count or "line has no tab" on every line, with no fix."""
+    "unknown id ''", a line count or "line has no tab" on every line, with no fix. The row numbers
+    are no ids of the track (a RangeIndex over ids 0..N would be read as them)."""
     text = f"{sep}{name}\n" + "".join(f"{k}{sep}{s}\n" for k, s in enumerate(STS_SCORES))
     with pytest.raises(SubmissionError) as error:
-        read(STS, STS_ITEMS, text, tmp_path)
+        read(STS, SHIFTED_STS_ITEMS, text, tmp_path)
     cause = ", and commas for tabs: its header line starts with a comma" if sep == "," else ""
     cause = cause or ": its header line starts with a tab"
     assert str(error.value) == (
@@ -1395,6 +1399,68 @@ def test_pandas_to_csv_defaults_index_and_commas_get_both_fixes(tmp_path):
         "tabs: its header line starts with a comma; expected ID<TAB>VALUE lines, after at most one "
         "header line such as id<TAB>label, found ',id,label'. Write the file with tabs and without "
         "the index: df.to_csv(path, sep='\\t', index=False)"
+    )
+
+
+SHIFTED_NLI_ITEMS = [{**item, "id": str(42473 + k)} for k, item in enumerate(NLI_ITEMS)]
+
+
+@pytest.mark.parametrize(
+    "track, items, header, value",
+    [
+        (NLI, SHIFTED_NLI_ITEMS, "\tlabel", "neutral"),
+        (STS, SHIFTED_STS_ITEMS, "\t0", "2.5"),
+        (STS, SHIFTED_STS_ITEMS, ",score", "2.5"),
+        (STS, STS_ITEMS, "\tscore", "2.5"),
+    ],
+)
+def test_a_pandas_series_indexed_by_the_ids_is_read_by_id(track, items, header, value, tmp_path):
+    """``pd.Series(preds, index=ids, name="label").to_csv(path, sep="\\t")``: its index is the
+    track's ids, named or not (``\\t0``), or a RangeIndex that is the ids 0..N. It was refused as a
+    DataFrame's index, "write the file with index=False", which deletes the ids; now its first line
+    is a header, skipped, and the file read as ID<TAB>VALUE (with commas: each line's missing tab)."""
+    sep = header[0]
+    text = header + "\n" + "".join(f"{item['id']}{sep}{value}\n" for item in items)
+    if sep == ",":
+        with pytest.raises(SubmissionError) as error:
+            read(track, items, text, tmp_path)
+        assert str(error.value).startswith(
+            f"f.tsv: line has no tab, on {len(items)} lines (lines 2,"
+        )
+        return
+    prediction = read(track, items, text, tmp_path)
+    assert prediction.format == "id" and prediction.warnings == [
+        "the first line was read as a header and skipped"
+    ]
+
+
+def test_a_range_index_before_an_id_column_is_the_index_even_over_ids_0_to_n(tmp_path):
+    """``df.to_csv(path, sep="\\t")`` of ``id``, ``score`` over a RangeIndex on a track whose ids
+    are 0..N: the first column holds ids, but so does the second, under its name: the index."""
+    text = "\tid\tscore\n" + "".join(f"{k}\t{k}\t{s}\n" for k, s in enumerate(STS_SCORES))
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, text, tmp_path)
+    assert str(error.value).startswith(
+        "f.tsv, line 1: the file has an extra first column, a DataFrame's index: its header line "
+        "starts with a tab;"
+    )
+
+
+@pytest.mark.parametrize(
+    "track, items, first, value",
+    [(STS, STS_ITEMS, "3.115", "2.5"), (NLI, NLI_ITEMS, "entailment", "neutral")],
+)
+def test_a_first_line_of_a_blank_id_and_a_value_is_a_data_line(
+    track, items, first, value, tmp_path
+):
+    """``\\t3.115``, ``\\tentailment``: a line whose id was left blank, not pandas' index header
+    (its name is a value of the track). It was refused as a DataFrame's index, "write the file with
+    index=False", where it is one line of an unknown id ''."""
+    text = f"\t{first}\n" + "".join(f"{item['id']}\t{value}\n" for item in items[1:])
+    with pytest.raises(SubmissionError) as error:
+        read(track, items, text, tmp_path)
+    assert str(error.value).startswith(
+        "f.tsv, line 1, item '': unknown id: not an item of this track."
     )
 
 

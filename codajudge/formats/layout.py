@@ -96,7 +96,8 @@ class Columns:
     (``numbers``, ``texts``) without comments (``comments``: the numbers of the comment lines
     skipped) and a one-line JSON array read as records, after refusing the layouts refused as one
     problem (pandas' index column, the values of many items on one line); then, after its header
-    line if any (``header``: 1, else 0; ``_is_header``, by the track's ``is_value``), each line's
+    line if any (``header``: 1, else 0; ``_is_header``, by the track's ``is_value``, or pandas'
+    index header over the track's ids, ``_index_header``), each line's
     number (``lines``) and parts around its first tab (``heads``, stripped; ``rests``;
     ``tabbed``), with each head's item index (``position``, -1 for none)."""
 
@@ -114,14 +115,15 @@ class Columns:
         #: Whether the file was one JSON array of records, read as one record a line.
         self.records_array = array.texts is not texts
         numbers, texts = array
-        self._refuse_index_column(numbers, texts)
+        index_header = self._index_header(numbers, texts, is_value)
         self._refuse_r_row_names(numbers, texts)
         self._refuse_one_line_of_values(numbers, texts)
         self.numbers, self.texts = numbers, texts
         braced = texts[0].lstrip().startswith("{")
         self.json_lines = braced and not any(map(str.__contains__, texts, repeat("\t")))
         texts = list(map(_id_tab_value, texts)) if self.json_lines else texts
-        self.header = int(_is_header(texts[0], ids, is_value if not self.json_lines else bool))
+        is_header = _is_header(texts[0], ids, is_value if not self.json_lines else bool)
+        self.header = int(index_header or is_header)
         self.body, self.lines = (texts[1:], numbers[1:]) if self.header else (texts, numbers)
         # each value stays in its line, read at its offset: a copy of every value would cost the
         # file's size again
@@ -144,15 +146,20 @@ class Columns:
         comments = [number for number, k in zip(numbers, kept) if not k]
         return list(compress(numbers, kept)), list(compress(texts, kept)), comments
 
-    def _refuse_index_column(self, numbers: Sequence[int], texts: list[str]) -> None:
-        """Refuse, as one problem, pandas' to_csv with its default index=True: the index is an
-        unnamed first column, so the header line starts with an empty name before a tab, or a comma
-        (sep=","), whatever names follow (``\\tscore``; a Series' ``\\t0``). Column names that are
-        whole numbers (an unnamed Series' 0) would be read as a value: the fix drops the header."""
+    def _index_header(self, numbers: Sequence[int], texts: list[str], is_value) -> bool:
+        """Whether the first line is the header pandas' to_csv writes with its default index=True
+        over the track's ids (a Series or DataFrame indexed by them: ``\\tlabel``), read as an
+        ordinary header; refused, as one problem, when the index is a RangeIndex (row numbers). Such a
+        line starts with an empty name before a tab, or a comma (sep=","), then names that are column
+        names (``_column_names``: a line of values, ``\\t3.115``, is a line with a blank id); the lines
+        below tell the two indexes apart (``_indexed_by_ids``). Column names that are whole numbers
+        (an unnamed Series' 0) would be read as a value: the fix drops the header."""
         commas = "\t" not in texts[0]
-        fields = list(map(str.strip, texts[0].split("," if commas else "\t")))
-        if len(fields) < 2 or fields[0] or not all(fields[1:]):
-            return
+        fields = list(map(_field, texts[0].split("," if commas else "\t")))
+        if len(fields) < 2 or fields[0] or not _column_names(fields[1:], is_value):
+            return False
+        if self._indexed_by_ids(texts[1 : IDS_LOOKED_UP + 1], "," if commas else "\t", len(fields)):
+            return True
         rule = INDEX_AND_COMMAS if commas else INDEX_COLUMN
         if all(map(str.isdigit, fields[1:])):
             fix = rule.hint.replace("index=False", "index=False, header=False")
@@ -160,6 +167,19 @@ class Columns:
             read_as = f"would be read as {plural(n, 'a value', 'values')}"
             rule = rule._replace(hint=f"{fix}: the {counted(n, 'column name')} ({names}) {read_as}")
         raise rule.error(self.display, repr(shorten(texts[0])), numbers[0])
+
+    def _indexed_by_ids(self, rows: list[str], sep: str, width: int) -> bool:
+        """Whether most of ``rows`` (the lines below an index header of ``width`` fields) start with
+        an id of the track, and, before two or more names, most do not hold one in their second
+        field (a RangeIndex that is also the track's ids 0..N, before an id column, is the index)."""
+        known = set(self.ids)
+        fields = [list(map(_field, row.split(sep, 2))) for row in rows]
+
+        def most(column: int) -> bool:
+            given = sum(len(f) > column and f[column] in known for f in fields)
+            return 2 * given > len(fields)
+
+        return bool(fields) and most(0) and not (width > 2 and most(1))
 
     def _refuse_r_row_names(self, numbers: Sequence[int], texts: list[str]) -> None:
         """Refuse, as one problem, R's write.table with its defaults: a header line, then lines of
@@ -266,6 +286,17 @@ class Columns:
         for j, fields in split.items():
             firsts[j] = fields[0]
         return Positional(header, firsts, split, parse_numbers(firsts))
+
+
+def _column_names(names: list[str], is_value: Callable[[str], bool]) -> bool:
+    """Whether the names after an index header's empty first name are column names: an unnamed
+    Series' or DataFrame's whole numbers (0, 1, ...), or names (``COLUMN_NAME``) none of which is a
+    value of the track (``is_value``: a label, a score) or a number ("nan")."""
+    if names == list(map(str, range(len(names)))):
+        return True
+    return all(
+        COLUMN_NAME.fullmatch(n) and n.lower() not in FLOAT_WORDS and not is_value(n) for n in names
+    )
 
 
 def _is_header(text: str, ids: list[str], is_value: Callable[[str], bool]) -> bool:
