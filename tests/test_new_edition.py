@@ -231,7 +231,7 @@ def test_a_page_left_from_a_copied_shipped_edition_is_noted_and_no_shipped_editi
     done = codajudge("check", str(copied), cwd=tmp_path)
     assert (
         done.stdout.startswith(
-            "note: pages/terms.md is mostly edition 'sts2017''s pages/terms.md ("
+            "note: pages/terms.md is mostly pages/terms.md of edition 'sts2017' ("
         )
         and "tracks): reusing an edition? make it describe this one" in done.stdout
     )
@@ -442,8 +442,8 @@ def test_a_copied_editions_config_texts_still_the_old_editions_are_noted_with_it
     (copied / "edition.yaml").write_text(config, encoding="utf-8")
     done = codajudge("check", str(copied), cwd=tmp_path)
     assert (
-        "note: edition.yaml: 4 of its 5 hand-written texts are still edition 'sts2017''s word for "
-        "word (description, phases (practice) description, phases (evaluation) description, "
-        "phases (post-campaign) description; competition.yaml shows them): reusing an edition? "
-        "make them describe this one"
+        "note: edition.yaml: 4 of its 5 hand-written texts (description, phases (practice) "
+        "description, phases (evaluation) description, phases (post-campaign) description; "
+        "competition.yaml shows them) are still word for word those of edition 'sts2017': "
+        "reusing an edition? make them describe this one"
     ) in done.stdout, done.stdout

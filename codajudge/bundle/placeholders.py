@@ -92,8 +92,8 @@ def _reused_text_notes(edition, other: str) -> list[str]:
         return []
     name = Path(edition.config).name
     return [
-        f"{name}: {len(same)} of its {len(texts)} hand-written texts are still edition "
-        f"{other!r}'s word for word ({', '.join(same)}; competition.yaml shows them): "
+        f"{name}: {len(same)} of its {len(texts)} hand-written texts ({', '.join(same)}; "
+        f"competition.yaml shows them) are still word for word those of edition {other!r}: "
         "reusing an edition? make them describe this one"
     ]
 
@@ -114,7 +114,7 @@ def reused_page_notes(edition) -> list[str]:
         same, other, page = max(shared, default=(0, "", ""))
         if 2 * same > len(lines):
             notes.append(
-                f"{name} is mostly edition {other!r}'s {page} ({same} of its {len(lines)} "
+                f"{name} is mostly {page} of edition {other!r} ({same} of its {len(lines)} "
                 "non-blank lines: its dates, limits and tracks): reusing an edition? make it "
                 "describe this one"
             )
