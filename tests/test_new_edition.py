@@ -231,7 +231,7 @@ def test_a_page_left_from_a_copied_shipped_edition_is_noted_and_no_shipped_editi
     done = codajudge("check", str(copied), cwd=tmp_path)
     assert (
         done.stdout.startswith(
-            "note: pages/terms.md is mostly edition 'sts2017''s pages/terms.md ("
+            "note: pages/terms.md is mostly pages/terms.md of edition 'sts2017' ("
         )
         and "tracks): reusing an edition? make it describe this one" in done.stdout
     )
@@ -432,6 +432,31 @@ def test_the_edition_yaml_header_gives_the_commands_new_prints(tmp_path):
     assert said["# Baselines"] == printed[0].replace(" check ", " baselines ", 1)
 
 
+def test_a_copied_editions_config_texts_are_noted_though_its_pages_are_its_own(tmp_path):
+    """Trial 60: a copy of the default edition outside the kit's editions/ folder, its pages
+    rewritten, still had the default's title, description and phases' descriptions word for word,
+    without a note; they are compared with every shipped edition's, and rewritten, noted no more."""
+    from codajudge.bundle.edition import load_edition
+    from codajudge.bundle.placeholders import reused_page_notes
+
+    copied = Path(shutil.copytree(REPO / "editions" / "default", tmp_path / "mine"))
+    config = yaml.safe_load((copied / "edition.yaml").read_text(encoding="utf-8"))
+    (copied / "edition.yaml").write_text(yaml.safe_dump(config | {"name": "mine"}))
+    for page in ("overview", "terms"):
+        (copied / "pages" / f"{page}.md").write_text(f"# Mine\n\nMy own {page}.\n")
+    assert reused_page_notes(load_edition(copied)) == [
+        "edition.yaml: 5 of its 5 hand-written texts (title, description, phases (practice) "
+        "description, phases (evaluation) description, phases (post-campaign) description; "
+        "competition.yaml shows them) are still word for word those of edition 'default': "
+        "reusing an edition? make them describe this one"
+    ]
+    config |= {"name": "mine", "title": "Mine", "description": "My pairs."}
+    for phase in config["phases"]:
+        phase["description"] = f"My {phase['id']}."
+    (copied / "edition.yaml").write_text(yaml.safe_dump(config))
+    assert reused_page_notes(load_edition(copied)) == []
+
+
 def test_a_copied_editions_config_texts_still_the_old_editions_are_noted_with_its_pages(tmp_path):
     """A copy of a shipped edition (its pages still the old one's) whose phases' descriptions
     still name the old edition's test sets is noted for them too: competition.yaml shows them.
@@ -442,8 +467,8 @@ def test_a_copied_editions_config_texts_still_the_old_editions_are_noted_with_it
     (copied / "edition.yaml").write_text(config, encoding="utf-8")
     done = codajudge("check", str(copied), cwd=tmp_path)
     assert (
-        "note: edition.yaml: 4 of its 5 hand-written texts are still edition 'sts2017''s word for "
-        "word (description, phases (practice) description, phases (evaluation) description, "
-        "phases (post-campaign) description; competition.yaml shows them): reusing an edition? "
-        "make them describe this one"
+        "note: edition.yaml: 4 of its 5 hand-written texts (description, phases (practice) "
+        "description, phases (evaluation) description, phases (post-campaign) description; "
+        "competition.yaml shows them) are still word for word those of edition 'sts2017': "
+        "reusing an edition? make them describe this one"
     ) in done.stdout, done.stdout

@@ -381,6 +381,35 @@ def test_every_annotation_is_checked_against_a_classification_tracks_labels(tmp_
         assert text.count("outside the label set") == 1  # one verdict for the tracks of one set
 
 
+def test_every_label_of_a_multilabel_annotation_is_checked_with_its_line(tmp_path):
+    """A misspelt label among a multilabel annotation's, in annotations columns or in one column
+    cut at its ``sep``, is refused once per label set, with its line and the label meant; the gold
+    does not refuse it again (without a line, once per track and split)."""
+    table = nli_table({3: ("entailment,nuetral", "neutral", "")})
+    delimited = {"column": "anns", "sep": ";"}
+    for row in table:
+        row["anns"] = ";".join(filter(None, (row["a1"], row["a2"], row["a3"])))
+    tracks = [
+        {"id": kind[:4], "kind": kind, "scale": "multilabel", "dataset": "pairs", "labels": NLI}
+        | {"primary": kind == "soft_label"}
+        for kind in ("soft_label", "perspectivist")
+    ]
+    for spec in (["a1", "a2", "a3"], delimited):
+        columns = {"id": "id", "texts": ["s1", "s2"], "annotations": spec}
+        source = {"importer": "table", "path": "data/mine.csv", "columns": columns}
+        split = {"dev": 0.5, "test": 0.5}
+        folder = edition(tmp_path / str(len(spec)), dict(source, split=split), tracks, table)
+        with pytest.raises(ConfigError) as caught:
+            import_data(load_edition(folder), folder)
+        text = str(caught.value)
+        assert (
+            "line 5, item 'n3': annotation outside the label set of tracks 'soft', 'pers'; "
+            "expected one of entailment, neutral, contradiction, found 'nuetral'. "
+            "Did you mean 'neutral'?" in text
+        )
+        assert text.count("outside the label set") == 1
+
+
 def test_an_item_no_annotator_labelled_is_refused_with_its_lines(tmp_path):
     """Never scored on any track, like a row without a score: refused, not silently left out."""
     table = nli_table({k: ("", "", "") for k in (2, 3, 4)})

@@ -8,7 +8,7 @@ from functools import cache
 from pathlib import Path
 
 from ..assets import kit_root
-from ..errors import Problem
+from ..errors import Problem, plural
 from .config_yaml import load_config_yaml
 
 #: The first line of every page ``codajudge new`` writes; the organiser removes it with the text.
@@ -83,26 +83,35 @@ def _texts(config: Path) -> dict[str, str]:
     return {key: _normalised(str(text)) for key, text in texts.items() if text}
 
 
-def _reused_text_notes(edition, other: str) -> list[str]:
+def _reused_text_notes(edition, others: list[str]) -> list[str]:
     """A note when hand-written texts of ``edition``'s config (``_texts``) are still word for word
-    those of the shipped edition ``other`` it was copied from: they ship in competition.yaml."""
-    texts, shipped = _texts(Path(edition.config)), _texts(kit_root() / "editions" / other)
-    same = [key for key, text in texts.items() if shipped.get(key) == text]
-    if not same:
+    those of a shipped edition among ``others``: the one (or those) sharing the most of them. They
+    ship in competition.yaml."""
+    texts = _texts(Path(edition.config))
+    same = {
+        other: [key for key, text in texts.items() if shipped.get(key) == text]
+        for other, shipped in ((o, _texts(kit_root() / "editions" / o)) for o in others)
+    }
+    most = max(map(len, same.values()), default=0)
+    if not most:
         return []
-    name = Path(edition.config).name
+    named = [other for other in others if len(same[other]) == most]
+    editions = f"{plural(len(named), 'edition')} {', '.join(map(repr, named))}"
     return [
-        f"{name}: {len(same)} of its {len(texts)} hand-written texts are still edition "
-        f"{other!r}'s word for word ({', '.join(same)}; competition.yaml shows them): "
-        "reusing an edition? make them describe this one"
+        f"{Path(edition.config).name}: {most} of its {len(texts)} hand-written texts "
+        f"({', '.join(same[named[0]])}; competition.yaml shows them) are still word for word "
+        f"those of {editions}: reusing an edition? make them describe this one"
     ]
 
 
 def reused_page_notes(edition) -> list[str]:
     """A note per page of ``edition`` (its terms and pages) that is mostly (more than half of its
     non-blank lines) a page of a shipped edition of another name: an edition copied from one keeps
-    its dates, limits and tracks; and then a note on the config's hand-written texts still that
-    edition's (``_reused_text_notes``). Not refused: a sibling edition may share text on purpose."""
+    its dates, limits and tracks; and then a note on the config's hand-written texts still a
+    shipped edition's (``_reused_text_notes``): for an edition outside the kit's editions/ folder
+    any shipped edition's of another name, its pages rewritten or not; for one inside it, the
+    edition its pages were copied from (the shipped editions are not compared with each other).
+    Not refused: a sibling edition may share text on purpose."""
     notes, copied_from = [], set()
     for name in [edition.terms, *(page["file"] for page in edition.pages)]:
         lines = _lines((edition.folder / name).read_text(encoding="utf-8", errors="replace"))
@@ -114,14 +123,15 @@ def reused_page_notes(edition) -> list[str]:
         same, other, page = max(shared, default=(0, "", ""))
         if 2 * same > len(lines):
             notes.append(
-                f"{name} is mostly edition {other!r}'s {page} ({same} of its {len(lines)} "
+                f"{name} is mostly {page} of edition {other!r} ({same} of its {len(lines)} "
                 "non-blank lines: its dates, limits and tracks): reusing an edition? make it "
                 "describe this one"
             )
             copied_from.add(other)
-    return notes + [
-        note for other in sorted(copied_from) for note in _reused_text_notes(edition, other)
-    ]
+    shipped = kit_root() / "editions"
+    if Path(edition.folder).resolve().parent != shipped.resolve():
+        copied_from = {p.parent.name for p in shipped.glob("*/edition.yaml")} - {edition.name}
+    return notes + _reused_text_notes(edition, sorted(copied_from))
 
 
 def text_problems(raw: dict) -> list[Problem]:

@@ -44,6 +44,7 @@ from ..fields import ITEM_FIELDS, did_you_mean
 from ..formats.items import parsed_json_lines
 from ..formats.textfile import shorten
 from ..formats.values import ValueProblem, add_problem, json_or_none, outside_label_set
+from ..kinds.base import split_multilabel
 from ..labels import LabelSet, label_key
 from . import PartlyRead, SplitAbsent, none_kept, unique_items, where_keeps
 from .semeval_sts import read_release_lines
@@ -380,15 +381,20 @@ def _outside_label_sets(annotations: list, tracks, at: PlacedProblems) -> bool:
     """A problem per label set of the ``tracks`` reading the row (naming those tracks) that one of
     its ``annotations`` is outside: the first such annotation, and the label it probably meant
     (``outside_label_set``, else the closest label); True when there is one. Every annotation is
-    checked, so that a misspelt one cannot hide in a majority (docs/labels.md); multilabel
-    annotations are checked by the gold (``gold._annotation_values``)."""
-    sets: dict[tuple, list] = {}  # label set -> the tracks reading the annotations through it
-    for track in [t for t in tracks if t.scale != "multilabel"]:
-        sets.setdefault((track.labels, tuple(track.label_set.aliases.items())), []).append(track)
+    checked, so that a misspelt one cannot hide in a majority (docs/labels.md); on multilabel
+    tracks each label of an annotation, split as the kit splits them (``split_multilabel``), so
+    that the gold (``gold._annotation_values``) need not refuse it again, without the line."""
+    sets: dict[tuple, list] = {}  # label set and scale -> the tracks reading the annotations so
+    for track in tracks:
+        key = (track.labels, tuple(track.label_set.aliases.items()), track.scale == "multilabel")
+        sets.setdefault(key, []).append(track)
     refused = False
-    for readers in sets.values():
-        codes = readers[0].label_set.codes(annotations)
-        if outside := [value for value, code in zip(annotations, codes) if code < 0]:
+    for (*_, multilabel), readers in sets.items():
+        values = (
+            [p for a in annotations for p in split_multilabel(a)] if multilabel else annotations
+        )
+        codes = readers[0].label_set.codes(values)
+        if outside := [value for value, code in zip(values, codes) if code < 0]:
             close = did_you_mean(str(outside[0]).strip(), readers[0].labels)
             problem = outside_label_set(outside[0], readers[0], _shown(outside[0]), close)
             names = ", ".join(repr(t.id) for t in readers)
