@@ -595,6 +595,28 @@ def test_a_json_line_holding_nan_or_infinity_is_refused_as_not_finite_at_its_ite
 JSON_LINE_EXPECTED = (
     'expected one object {"id": ID, "any name": VALUE} a line, the id a string or an integer'
 )
+
+
+@pytest.mark.parametrize("token", ["NaN", "Infinity", "-Infinity", "1.5"])
+def test_a_json_line_whose_id_is_nan_or_no_whole_number_is_refused_as_written(token, tmp_path):
+    """vy/jl_id_nan: {"id": NaN, ...} was told "unknown id 'nan'" (the layout's decoder reads NaN
+    as a float, which only a value may be). An id that is no string nor whole number keeps the line
+    as written: refused as a JSON line whose id is no id, the token named."""
+    lines = [json.dumps({"id": k, "label": item["label"]}) for k, item in enumerate(NLI_ITEMS)]
+    lines[1] = '{"id": %s, "label": "neutral"}' % token
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, "\n".join(lines) + "\n", tmp_path, "nli.tsv")
+    found = f"'{lines[1]}': not a finite number" if token != "1.5" else "the id 1.5"
+    assert (
+        str(error.value)
+        .split("\n")[0]
+        .startswith(
+            f'nli.tsv, line 2: a JSON line must hold exactly "id" and one value; {JSON_LINE_EXPECTED}'
+            f", found {found}"
+        )
+    )
+
+
 KEEP_TWO_KEYS = (
     'Keep only "id" and the prediction: df[["id", "label"]].to_json(orient="records", lines=True)'
 )
