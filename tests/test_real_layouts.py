@@ -695,9 +695,49 @@ def test_a_null_score_is_named_as_a_nan(array, tmp_path):
         read(STS, STS_ITEMS, text, tmp_path, "en_en.tsv")
     assert str(error.value) == (
         f"en_en.tsv, line {1 if array else 4}, item '3': not a number; expected a decimal number "
-        "such as 3.2, found 'null'. Predict a finite number for every item (the model's output "
-        "holds NaN, which pandas' to_json writes as null)"
+        "such as 3.2, found 'null'. Predict a value for every item (the model's output holds "
+        "NaN, which pandas' to_json writes as null)"
     )
+
+
+NULL_HINT = (
+    "Predict a value for every item (the model's output holds NaN, which pandas' to_json writes "
+    "as null)"
+)
+
+
+@pytest.mark.parametrize(
+    "track, items, value",
+    [
+        (MP_SOFT, MP_ITEMS, [None, 0.5]),
+        (MP_SOFT, MP_ITEMS, None),
+        (MP_PE, MP_ITEMS, [0, None, 1]),
+        (NLI, NLI_ITEMS, None),
+        (VEN_SOFT, VEN_ITEMS, None),
+        (MP_PE, MP_ITEMS, None),
+        (VEN_PE, VEN_ITEMS, [["neutral"], None, ["neutral"]]),
+    ],
+    ids=[
+        "soft_list",
+        "soft_whole",
+        "perspectivist_row",
+        "label",
+        "multilabel_whole",
+        "perspectivist_whole",
+        "multilabel_annotator",
+    ],
+)
+def test_a_null_where_any_value_is_expected_gets_the_nan_hint(track, items, value, tmp_path):
+    """vl/soft_jl_null ([null, 0.5]), vl/soft_jl_nullall, vl/pe_jl_null ([0, null, 1, 0]) and
+    vy/jl_label_null ("label": null) got no hint, or "give a label among ...": only a null where
+    a number is expected was told it is a NaN. A null where any value is expected gets the one
+    NaN hint (values.NULL_HINT)."""
+    records = [{"id": item["id"], "value": value} for item in items]
+    text = "\n".join(map(json.dumps, records)) + "\n"
+    with pytest.raises(SubmissionError) as error:
+        read(track, items, text, tmp_path, f"{track.id}.tsv")
+    first = str(error.value).splitlines()[0]
+    assert "found 'null'" in first and first.endswith(NULL_HINT), first
 
 
 def test_a_json_array_holding_nan_or_infinity_is_read_as_records(tmp_path):
