@@ -792,8 +792,8 @@ def test_a_2017_file_whose_language_part_is_another_tracks_is_noted_as_a_likely_
     assert found.ignored_notes({}) == [
         f"file {name!r} was read for track '{own}', as its number says ({pattern}), but its "
         f"language part {part!r} is that of track '{other}' ({other}.tsv): if two files' names "
-        "are swapped, each is scored against the other track's gold; check that it holds track "
-        f"'{own}''s predictions"
+        "are swapped, each is scored against the other track's gold; check that it holds the "
+        f"predictions of track '{own}'"
         for name, own, pattern, part, other in [
             ("STS.sys.track3.en-en.txt", "es_es", "STS.sys.track3.*.txt", "en-en", "en_en"),
             ("STS.sys.track5.es-es.txt", "en_en", "STS.sys.track5.*.txt", "es-es", "es_es"),

@@ -211,20 +211,23 @@ LINE_NUMBERS = (
 
 @pytest.mark.parametrize("start", [0, 1])
 @pytest.mark.parametrize("own", [["15567", "16009", "20773"], ["15567", "2", "20773"]])
-@pytest.mark.parametrize("other", [True, False])
-def test_ids_that_are_the_line_numbers_are_named_so_before_another_phases_ids(
+@pytest.mark.parametrize("other", [None, range(3000), range(3), range(4)])
+def test_ids_that_are_the_line_numbers_are_named_so_or_as_another_phases_whole_file(
     tmp_path, start, own, other
 ):
-    """o_pd_series_tab: a pandas Series written with its index (0, 1, 2, ...) as ids, on OCNLI's
-    practice phase, was told "These are the ids of the evaluation phase" (OCNLI's evaluation ids
-    are 0..2999): the cause is the line numbers, named first; the phase follows where it fits."""
+    """o_pd_series_tab, vo/lineno0: a pandas Series written with its index (0, 1, 2, ...) as ids,
+    on OCNLI's practice phase, was told "These are the ids of the evaluation phase" (OCNLI's
+    evaluation ids are 0..2999), then the line-number hint and that phase's too: contradictory.
+    Only ids that are exactly the other phase's whole id set are its file (that phase's hint
+    alone); any other run of line numbers gets the line-number hint alone."""
     track = track_from_dict(TRACKS["soft_label"])
-    phases = {"evaluation": {"sim": frozenset(map(id_hash, map(str, range(3000))))}}
+    phases = {"evaluation": {"sim": frozenset(map(id_hash, map(str, other or ())))}}
     keys = ItemKeys(own, elsewhere=OtherPhases(track, phases if other else {}))
     (tmp_path / "file.tsv").write_text(id_lines("soft_label", range(start, start + 3)))
     with pytest.raises(SubmissionError) as refused:
         read_prediction(tmp_path / "file.tsv", "file.tsv", track, keys)
+    whole = other == range(start, start + 3)
     hint = LINE_NUMBERS.format(start, start + 2)
-    phase = "; these are the ids of the evaluation phase; submit" if other else ""
     first = refused.value.render().splitlines()[0]
-    assert f". {hint}{phase}" in first and first.count("evaluation phase") == int(other)
+    assert (hint in first) != whole and first.count("evaluation phase") == int(whole)
+    assert not whole or ". These are the ids of the evaluation phase; submit" in first

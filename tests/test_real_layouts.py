@@ -595,6 +595,28 @@ def test_a_json_line_holding_nan_or_infinity_is_refused_as_not_finite_at_its_ite
 JSON_LINE_EXPECTED = (
     'expected one object {"id": ID, "any name": VALUE} a line, the id a string or an integer'
 )
+
+
+@pytest.mark.parametrize("token", ["NaN", "Infinity", "-Infinity", "1.5"])
+def test_a_json_line_whose_id_is_nan_or_no_whole_number_is_refused_as_written(token, tmp_path):
+    """vy/jl_id_nan: {"id": NaN, ...} was told "unknown id 'nan'" (the layout's decoder reads NaN
+    as a float, which only a value may be). An id that is no string nor whole number keeps the line
+    as written: refused as a JSON line whose id is no id, the token named."""
+    lines = [json.dumps({"id": k, "label": item["label"]}) for k, item in enumerate(NLI_ITEMS)]
+    lines[1] = '{"id": %s, "label": "neutral"}' % token
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, "\n".join(lines) + "\n", tmp_path, "nli.tsv")
+    found = f"'{lines[1]}': not a finite number" if token != "1.5" else "the id 1.5"
+    assert (
+        str(error.value)
+        .split("\n")[0]
+        .startswith(
+            f'nli.tsv, line 2: a JSON line must hold exactly "id" and one value; {JSON_LINE_EXPECTED}'
+            f", found {found}"
+        )
+    )
+
+
 KEEP_TWO_KEYS = (
     'Keep only "id" and the prediction: df[["id", "label"]].to_json(orient="records", lines=True)'
 )
@@ -673,9 +695,49 @@ def test_a_null_score_is_named_as_a_nan(array, tmp_path):
         read(STS, STS_ITEMS, text, tmp_path, "en_en.tsv")
     assert str(error.value) == (
         f"en_en.tsv, line {1 if array else 4}, item '3': not a number; expected a decimal number "
-        "such as 3.2, found 'null'. Predict a finite number for every item (the model's output "
-        "holds NaN, which pandas' to_json writes as null)"
+        "such as 3.2, found 'null'. Predict a value for every item (the model's output holds "
+        "NaN, which pandas' to_json writes as null)"
     )
+
+
+NULL_HINT = (
+    "Predict a value for every item (the model's output holds NaN, which pandas' to_json writes "
+    "as null)"
+)
+
+
+@pytest.mark.parametrize(
+    "track, items, value",
+    [
+        (MP_SOFT, MP_ITEMS, [None, 0.5]),
+        (MP_SOFT, MP_ITEMS, None),
+        (MP_PE, MP_ITEMS, [0, None, 1]),
+        (NLI, NLI_ITEMS, None),
+        (VEN_SOFT, VEN_ITEMS, None),
+        (MP_PE, MP_ITEMS, None),
+        (VEN_PE, VEN_ITEMS, [["neutral"], None, ["neutral"]]),
+    ],
+    ids=[
+        "soft_list",
+        "soft_whole",
+        "perspectivist_row",
+        "label",
+        "multilabel_whole",
+        "perspectivist_whole",
+        "multilabel_annotator",
+    ],
+)
+def test_a_null_where_any_value_is_expected_gets_the_nan_hint(track, items, value, tmp_path):
+    """vl/soft_jl_null ([null, 0.5]), vl/soft_jl_nullall, vl/pe_jl_null ([0, null, 1, 0]) and
+    vy/jl_label_null ("label": null) got no hint, or "give a label among ...": only a null where
+    a number is expected was told it is a NaN. A null where any value is expected gets the one
+    NaN hint (values.NULL_HINT)."""
+    records = [{"id": item["id"], "value": value} for item in items]
+    text = "\n".join(map(json.dumps, records)) + "\n"
+    with pytest.raises(SubmissionError) as error:
+        read(track, items, text, tmp_path, f"{track.id}.tsv")
+    first = str(error.value).splitlines()[0]
+    assert "found 'null'" in first and first.endswith(NULL_HINT), first
 
 
 def test_a_json_array_holding_nan_or_infinity_is_read_as_records(tmp_path):

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from codajudge.programs.run_local import main
+from codajudge.programs.run_local import main, said_notes
+from codajudge.programs.status import NOTE_CHARS
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -494,3 +495,15 @@ def test_a_phase_the_bundle_has_not_is_a_usage_error_naming_the_given_zip(tmp_pa
         f"run_local.py: --phase: no such phase in {bundle}: final; "
         "expected --phase practice or evaluation or post-campaign\n"
     )
+
+
+def test_a_note_longer_than_a_status_note_is_printed_once_and_whole():
+    """vs/C2_swap_other (sts2017): the 2017 likely-swap note, over NOTE_CHARS characters, was
+    printed twice: whole by the prediction step, then cut ("predict...") by the scoring step, which
+    repeats the notes of the prediction step's status, cut to NOTE_CHARS. It is one note."""
+    long = "file 'x.txt' was read for track 'en_en'" + ", and more" * (NOTE_CHARS // 10)
+    short = "file 'y.txt' matches no track and was ignored"
+    cut = long[:NOTE_CHARS] + "..."
+    prediction = f"note: {long}\nnote: {short}\n"
+    scoring = f"note: {cut}\nnote: {short}\nnote: another\n"
+    assert said_notes(prediction, scoring) == [long, short, "another"]

@@ -43,7 +43,7 @@ UNUSED_FILE = "file {!r} matches no track and was ignored"
 OTHER_LANGUAGE = (
     "file {!r} was read for track '{}', as its number says ({}), but its language part {!r} is "
     "that of track '{}' ({}): if two files' names are swapped, each is scored against the other "
-    "track's gold; check that it holds track '{}''s predictions"
+    "track's gold; check that it holds the predictions of track '{}'"
 )
 IGNORED_WHY = "ignored: the platform's own files, dotfiles and __MACOSX are never read"
 #: LeWiDi 2023's file name, one file per dataset (``results_tsv``).

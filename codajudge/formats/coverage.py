@@ -228,6 +228,8 @@ _FIELDS = re.compile(r"[\t,;:{}]+")
 FIX = "submit predictions for this phase's items (input_data {}.jsonl of this phase)"
 
 
+#: The words of the hint on a first column of the file's line numbers (``submission``'s).
+LINE_NUMBERS_WORDS = "the first column holds the line numbers"
 #: The hint's words naming the phase whose ids a file holds (``programs.rank`` reads them back).
 OTHER_PHASE_WORDS = "these are the ids of the {} phase"
 
@@ -301,8 +303,19 @@ class OtherPhases:
             header = len(looked_up) > 1 and looked_up[0] not in known
             rest = looked_up[header:]
             if rest and 2 * sum(h in known for h in rest) > len(rest):
-                return f"{OTHER_PHASE_WORDS.format(phase)}; {FIX.format(self.dataset)}"
+                return self._hint(phase)
         return None
+
+    def whole_phase(self, heads: Sequence[str]) -> str | None:
+        """The hint for ids (``heads``) that are exactly another phase's whole id set of the
+        track's dataset (as many, the same ids: that phase's file), else None."""
+        hashed = {id_hash(head) for head in heads}
+        same = (p for p, known in self.ids.items() if len(known) == len(heads) == len(hashed))
+        return next((self._hint(p) for p in same if self.ids[p] == hashed), None)
+
+    def _hint(self, phase: str) -> str:
+        """The hint naming ``phase`` as the one whose ids a file holds, and what to submit."""
+        return f"{OTHER_PHASE_WORDS.format(phase)}; {FIX.format(self.dataset)}"
 
     def of_line_count(self, lines: int) -> str | None:
         """The hint for a positional file of ``lines`` lines, as many as another phase's items."""
@@ -347,9 +360,11 @@ def with_phase_hint(
 ) -> SubmissionError:
     """``error`` (a file's refusal) with the hint naming the other phase the file's ids are of
     first in its first problem's hint, when they are, none is this phase's (``own_ids``), and it
-    does not say so already."""
+    does not say so already nor that they are the file's line numbers (``LINE_NUMBERS_WORDS``:
+    ids that are no other phase's whole id set)."""
     hint = elsewhere.of_file(path, own_ids) if elsewhere is not None and error.problems else None
-    if hint is None or any(hint in (p.hint or "") for p in error.problems):
+    hints = [p.hint or "" for p in error.problems]
+    if hint is None or any(hint in h or LINE_NUMBERS_WORDS in h for h in hints):
         return error
     first = error.problems[0]
     joined = f"{hint}; {first.hint}" if first.hint else hint

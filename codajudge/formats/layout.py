@@ -348,14 +348,18 @@ def _id_tab_value(text: str) -> str:
     """A JSON line of an ``"id"`` and one value under any name (CLUE's
     ``{"id": 0, "label": "neutral"}``) as ``ID<TAB>VALUE`` (an id written as a float, ``42473.0``,
     as written: refused as no item's); any other line as written (refused as a line without a tab,
-    by ``submission._no_tab``)."""
+    by ``submission._no_tab``), as is one whose id is no string nor whole number: only a value may
+    be NaN or Infinity (``layout_json``), an id that is one is refused as not finite."""
     line = layout_json(text)
-    if not (
-        isinstance(line, dict) and len(line) == 2 and type(line.get("id")) in (str, int, float)
-    ):
+    if not (isinstance(line, dict) and len(line) == 2 and _is_id(line.get("id"))):
         return text
     value = next(value for name, value in line.items() if name != "id")
     return f"{line['id']}\t{value if isinstance(value, str) else json.dumps(value)}"
+
+
+def _is_id(value) -> bool:
+    """Whether a JSON line's ``"id"`` reads as an id: a string or a whole number (not NaN)."""
+    return type(value) in (str, int) or type(value) is float and value.is_integer()
 
 
 def layout_of(columns: Columns) -> str:

@@ -16,7 +16,7 @@ from ..tracks import Track
 from .notes import ReadNote
 from .textfile import shorten
 from .values import ValueProblem, is_number, not_a_number_hint, outside_label_set, parse_value
-from .values import show, show_json
+from .values import null_hint, show, show_json
 
 
 def written_label_major(value, annotators: int, track: Track) -> bool:
@@ -71,6 +71,7 @@ def annotator_entries(
             "a perspectivist prediction must be a JSON list",
             expected=f"a list with one entry per annotator ({len(annotators)})",
             found=show_json(value),
+            hint=null_hint(value),
         )
     return value
 
@@ -211,6 +212,7 @@ def _multilabel_choice(value, track: Track) -> list[float]:
             expected=f'e.g. ["entailment", "neutral"], or the whole row label-major: '
             f"{len(track.labels)} vectors of 0/1 entries, one per label",
             found=show_json(value),
+            hint=null_hint(value),
         )
     codes = track.label_set.codes(parts)
     if min(codes, default=0) < 0:

@@ -15,7 +15,7 @@ from .notes import CHOSEN_AS_LIST, CHOSEN_AS_OBJECT, CHOSEN_ONLY, EMPTY_LEADING_
 from .notes import LEADING_BIN_WITH_MASS, MISSING_LABELS
 from .notes import RENORMALISED, ReadNote
 from .values import NUMBER_TYPES, ValueProblem, is_number, labels_meant, not_a_number_hint
-from .values import parse_value, show, show_json
+from .values import null_hint, parse_value, show, show_json
 
 
 #: A row of floats (a soft label's probabilities as read).
@@ -46,7 +46,8 @@ def _probabilities(value, length: int, what: str, chosen: bool = False) -> Row:
         )
     if type(value) is not list or len(value) != length:
         found = counted(len(value), "value") if type(value) is list else show_json(value)
-        raise ValueProblem(f"wrong {what} length", f"a list of {length} probabilities", found)
+        expected = f"a list of {length} probabilities"
+        raise ValueProblem(f"wrong {what} length", expected, found, null_hint(value))
     if not NUMBER_TYPES.issuperset(map(type, value)):
         wrong = next(v for v in value if not is_number(v))
         raise ValueProblem(
@@ -152,6 +153,7 @@ def _multilabel(value, track: Track) -> tuple[list, list[ReadNote]]:
             found=show_json(value),
             expected=f"a list of {k} [P(not chosen), P(chosen)] pairs, or of {k} P(chosen) "
             f"values, one per label ({', '.join(track.labels)})",
+            hint=null_hint(value),
         )
     # no pair nor object among them: K values P(chosen), whose rules name a boolean or a string
     if not any(isinstance(v, (list, dict)) for v in value):

@@ -26,6 +26,7 @@ from .annotators import RowFit, per_annotator
 from .chaosnli import is_chaosnli_document, misshapen_records, pretty_records, read_chaosnli
 from .coverage import (
     IDS_LOOKED_UP,
+    LINE_NUMBERS_WORDS,
     OtherPhases,
     missing_items,
     numbered_ids_hint,
@@ -104,8 +105,8 @@ NUMBERS_HINT = (
 )
 #: The hint on a first column of the file's line numbers, counted from 0 or 1, in order.
 LINE_NUMBERS_HINT = (
-    "the first column holds the line numbers ({!r} to {!r}, in order: a DataFrame's index or a "
-    "counter), not the track's ids; " + ID_COLUMN_HINT
+    LINE_NUMBERS_WORDS + " ({!r} to {!r}, in order: a DataFrame's index or a counter), not the "
+    "track's ids; " + ID_COLUMN_HINT
 )
 #: A value with a tab in it: the line has more columns than the id and the value.
 EXTRA_COLUMNS_HINT = (
@@ -323,16 +324,15 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
 def _line_numbers_hint(heads: list[str], index: dict[str, int], keys: ItemKeys) -> str | None:
     """``LINE_NUMBERS_HINT`` for ids (``heads``, two or more) that are the file's line numbers,
     counted from 0 or 1, in order, on a track whose ids are no range of whole numbers (there
-    ``numbered_ids_hint`` names a shift), then the other phase's hint when they are also that
-    phase's ids (OCNLI's evaluation ids are 0..2999); else None."""
+    ``numbered_ids_hint`` names a shift); only another phase's hint when they are exactly that
+    phase's whole id set (its file: OCNLI's evaluation ids are 0..2999, in order); else None."""
     start = int(heads[0]) if len(heads) > 1 and heads[0] in ("0", "1") else -1
     if start < 0 or heads != list(map(str, range(start, start + len(heads)))):
         return None
     if numbered_ids_hint(heads, index) is not None:
         return None
-    hint = LINE_NUMBERS_HINT.format(heads[0], heads[-1])
-    phase = keys.elsewhere and keys.elsewhere(heads)
-    return f"{hint}; {phase}" if phase else hint
+    phase = keys.elsewhere and keys.elsewhere.whole_phase(heads)
+    return phase or LINE_NUMBERS_HINT.format(heads[0], heads[-1])
 
 
 def _other_track_hint(heads: Sequence[str], track: Track, keys: ItemKeys) -> str | None:

@@ -86,7 +86,7 @@ def parse_number(text: str, track: Track = None, notes: list[ReadNote] = None) -
     if not DECIMAL.fullmatch(stripped):
         comma = COMMA_DECIMAL.fullmatch(stripped)
         hint = "use a dot as the decimal separator" if comma else _not_json_hint(stripped)
-        hint = NULL_HINT if stripped == "null" else hint
+        hint = null_hint(stripped) or hint
         raise ValueProblem("not a number", "a decimal number such as 3.2", show(text), hint)
     return _json_float(stripped)
 
@@ -102,11 +102,18 @@ NOT_FINITE_HINT = (
 )
 
 
-#: The fix of a JSON null where a number is expected: pandas' to_json writes a NaN as null.
+#: The fix of a JSON null where a value is expected (a number, a label, a list): pandas' to_json
+#: writes a NaN as null.
 NULL_HINT = (
-    "predict a finite number for every item (the model's output holds NaN, which pandas' to_json "
-    "writes as null)"
+    "predict a value for every item (the model's output holds NaN, which pandas' to_json writes "
+    "as null)"
 )
+
+
+def null_hint(value) -> str | None:
+    """``NULL_HINT`` for a JSON null where a value is expected, read (None) or as text ("null"),
+    whatever the value's type; else None."""
+    return NULL_HINT if value is None or str(value).strip() == "null" else None
 
 
 def _reject_constant(name: str):
@@ -352,7 +359,9 @@ def is_number(x) -> bool:
 
 def not_a_number_hint(value) -> str | None:
     """The fix for a JSON value, written where a number is expected, that is a boolean or a number
-    in quotes (``"1"``); else None."""
+    in quotes (``"1"``), or null (``null_hint``); else None."""
+    if value is None:
+        return NULL_HINT
     if type(value) is bool:
         return (
             "booleans are not accepted as numbers: write 1 for true and 0 for false (int(x); a "
@@ -403,7 +412,7 @@ def outside_label_set(value, track: Track, shown: str, hint: str = None) -> Valu
         )
     labels = ", ".join(track.labels)
     fix = (meant.partition(":")[0],) if meant else fix  # a case's fix is not an abbreviation's
-    hint = meant or hint or f"give a label among {labels}"
+    hint = meant or null_hint(value) or hint or f"give a label among {labels}"
     return ValueProblem("label outside the track's label set", f"one of {labels}", shown, hint, fix)
 
 

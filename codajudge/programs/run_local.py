@@ -32,6 +32,7 @@ from ..spec import read_spec
 from ..runner.local import PREDICTION_OUTPUT, PhaseTask, RunResult, run_submission
 from ..runner.local import phase_task, read_competition
 from ..runner.sandbox import limits_in_force
+from .status import note_as_read
 from .supervisor import HEAD_FULL_NOTE, code_printed, last_progress, past_time_limit
 from ..untrusted import copy_tree, remove_entry
 from .opening import open_submission
@@ -78,11 +79,21 @@ def run_once(
             keep_outputs(result, Path(output))
         say_where_the_output_is(result, output)
         if notes is not None:  # the notes both steps printed for the participant, once each
-            lines = f"{result.prediction.stdout}\n{result.scoring.stdout}".splitlines()
-            # no log is shown here: say_where_the_output_is says where what the code printed is
-            said = [line for line in lines if line.startswith("note: ") and line != HEAD_FULL_NOTE]
-            notes.extend(dict.fromkeys(line[6:] for line in said))
+            notes.extend(said_notes(result.prediction.stdout, result.scoring.stdout))
         return read_scores(result)
+
+
+def said_notes(*outputs: str) -> list[str]:
+    """The notes the steps printed (``outputs``, in order), each once, whole: the scoring step
+    repeats the prediction step's notes as its status file gives them (``note_as_read``: cut to
+    ``NOTE_CHARS``), the same note. No log is shown here (``HEAD_FULL_NOTE``):
+    ``say_where_the_output_is`` says where what the code printed is."""
+    lines = "\n".join(outputs).splitlines()
+    said = [line[6:] for line in lines if line.startswith("note: ") and line != HEAD_FULL_NOTE]
+    kept: dict[str, str] = {}
+    for note in said:
+        kept.setdefault(note_as_read(note), note)
+    return list(kept.values())
 
 
 def keep_outputs(result: RunResult, output: Path) -> None:
