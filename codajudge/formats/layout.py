@@ -149,11 +149,12 @@ class Columns:
     def _index_header(self, numbers: Sequence[int], texts: list[str], is_value) -> bool:
         """Whether the first line is the header pandas' to_csv writes with its default index=True
         over the track's ids (a Series or DataFrame indexed by them: ``\\tlabel``), read as an
-        ordinary header; refused, as one problem, when the index is a RangeIndex (row numbers). Such a
-        line starts with an empty name before a tab, or a comma (sep=","), then names that are column
-        names (``_column_names``: a line of values, ``\\t3.115``, is a line with a blank id); the lines
-        below tell the two indexes apart (``_indexed_by_ids``). Column names that are whole numbers
-        (an unnamed Series' 0) would be read as a value: the fix drops the header."""
+        ordinary header; refused, as one problem, when the index is a RangeIndex (row numbers).
+        Such a line starts with an empty name before a tab, or a comma (sep=","), then names that
+        are column names (``_column_names``: a line of values, ``\\t3.115``, is a line with a blank
+        id); the lines below tell the two indexes apart (``_indexed_by_ids``). Column names that
+        are whole numbers (an unnamed Series' 0) would be read as a value: the fix drops the
+        header."""
         commas = "\t" not in texts[0]
         fields = list(map(_field, texts[0].split("," if commas else "\t")))
         if len(fields) < 2 or fields[0] or not _column_names(fields[1:], is_value):
@@ -169,9 +170,10 @@ class Columns:
         raise rule.error(self.display, repr(shorten(texts[0])), numbers[0])
 
     def _indexed_by_ids(self, rows: list[str], sep: str, width: int) -> bool:
-        """Whether most of ``rows`` (the lines below an index header of ``width`` fields) start with
-        an id of the track, and, before two or more names, most do not hold one in their second
-        field (a RangeIndex that is also the track's ids 0..N, before an id column, is the index)."""
+        """Whether most of ``rows`` (the lines below an index header of ``width`` fields) start
+        with an id of the track, and, before two or more names, most do not hold one in their
+        second field (a RangeIndex that is also the track's ids 0..N, before an id column, is the
+        index)."""
         known = set(self.ids)
         fields = [list(map(_field, row.split(sep, 2))) for row in rows]
 
