@@ -101,3 +101,18 @@ def test_the_gold_self_check_allows_cross_entropy_its_gold_entropy_and_nothing_e
     assert gold_problems(result(ce(gold, gold)), ["cross_entropy"], "ref") == []
     (problem,) = gold_problems(result(ce(gold, gold) + 1e-4), ["cross_entropy"], "ref")
     assert "track 't'" in problem.message and problem.expected.startswith("cross_entropy = 0.4")
+
+
+def test_the_evaluation_page_bounds_what_renormalising_a_row_changes():
+    # a row summing to 1 - t scores -ln(1 - t) lower once renormalised: 0.0101 at 0.99, 0.0202 at
+    # the tolerance's edge, not a third-decimal difference (the trial's sum099.zip)
+    from codajudge.kinds.soft_label import SUM_TOLERANCE
+    from codajudge.texts import kit_text
+
+    row = np.array([[0.5, 0.5]]) * (1 - SUM_TOLERANCE)
+    edge = organisers_cross_entropy(np.array([[1.0, 0.0]]), row / row.sum())
+    moved = organisers_cross_entropy(np.array([[1.0, 0.0]]), row) - edge
+    assert moved == pytest.approx(-math.log(1 - SUM_TOLERANCE), abs=1e-6)
+    text = " ".join(kit_text("metrics/cross_entropy").split())
+    assert "third decimal" not in text
+    assert f"-ln(row sum): about 0.01 at 0.99, {moved:.2f} at the tolerance's edge" in text
