@@ -48,7 +48,7 @@ def test_the_kit_readme_describes_the_editions_kinds_only_as_the_data_page_does(
         formats = pages.kind_formats(Templates.of(edition.folder), edition)
         assert formats in readme and formats in pages.data_page(edition)
     assert (
-        Templates().fill("data/labels", aliases="") in readme
+        Templates().fill("data/labels", aliases="", layout="") in readme
     )  # the default edition's labelled tracks
     sts_readme = pages.render(sts_only([1, 5]), NO_LOCAL, {}, listed, "cosine_bow")
     for other in ("classification", "soft label", "perspectivist", "**Labels.**"):
@@ -177,7 +177,7 @@ def test_a_metric_registered_for_a_kind_changes_no_edition_that_does_not_name_it
 
 
 def test_the_data_page_states_the_label_policy_where_tracks_have_labels():
-    POLICY_TEXT = Templates().fill("data/labels", aliases="")
+    POLICY_TEXT = Templates().fill("data/labels", aliases="", layout="")
 
     assert POLICY_TEXT not in pages.data_page(sts_only())
     assert POLICY_TEXT in pages.data_page(load_edition(REPO / "editions" / "ocnli"))
@@ -530,3 +530,25 @@ def test_the_per_annotator_example_line_has_as_many_labels_as_the_editions_items
         if "`irony_pe.tsv`" in line
     )
     assert '`ID<TAB>["0", "1", "0"]`' in row, row
+
+
+def test_the_label_policy_says_tabs_separate_the_2023_layouts_fields():
+    """A tab around a label is a field in LeWiDi 2023's layout (the trial's lead_tab.zip was
+    refused, "found 4 fields"): the policy says only spaces are ignored there, and only where
+    tracks read the layout."""
+    from codajudge.formats.results_tsv import LAYOUT, is_results_row
+
+    PAGES = [
+        dict(title=name, file=f"pages/{name}.md")
+        for name in ("overview", "data", "evaluation", "terms")
+    ]
+
+    lewidi = load_edition(REPO / "editions" / "lewidi2023")
+    track = next(t for t in lewidi.tracks if t.results_layout == LAYOUT and t.labels)
+    row = "\t".join([track.labels[0]] + ["0.5"] * len(track.labels))
+    assert is_results_row(track, " " + row + " ") and not is_results_row(track, "\t" + row)
+    said = "a tab separates the fields, so there only spaces around a label are ignored"
+    data, readme = pages.data_page(lewidi), pages.render(lewidi, NO_LOCAL, {}, PAGES, "")
+    assert said in data and said in readme and "`ArMIS_results.tsv`" in data
+    for name in ("default", "ocnli", "chaosnli"):
+        assert said not in pages.data_page(load_edition(REPO / "editions" / name))

@@ -381,14 +381,17 @@ def _multilabel_layouts(prose: Templates, edition: Edition, kind: kinds.Kind) ->
 def label_policy(prose: Templates, edition: Edition) -> list[str]:
     """The label policy (``data/labels``) where a kind of the edition's tracks has labels, with the
     sentence on aliases (``data/label_aliases``) where a track declares some, its first three as
-    the example."""
+    the example, and the sentence on LeWiDi 2023's layout (``data/labels_layout``: a tab there
+    separates fields) where tracks read it."""
     if not any(kind.has_labels for kind in _kinds(edition)):
         return []
     pairs = list(dict.fromkeys(pair for t in edition.tracks for pair in t.label_aliases))[:3]
     aliases = listed([alias for alias, _ in pairs])
     labels = listed([label for _, label in pairs])
     said = " " + prose.fill("data/label_aliases", aliases=aliases, labels=labels) if pairs else ""
-    return [prose.fill("data/labels", aliases=said)]
+    files = listed([f"`{name}`" for name in layout_files(edition.tracks)])
+    layout = " " + prose.fill("data/labels_layout", files=files) if files else ""
+    return [prose.fill("data/labels", aliases=said, layout=layout)]
 
 
 def _paragraphs(texts: list[str]) -> str:
