@@ -472,3 +472,32 @@ def test_the_kit_readme_says_the_2023_files_have_no_ids():
     assert "in the phase's input order, `hard_label<TAB>p0<TAB>p1`" in readme
     other = pages.render(load_edition(editions / "lewidi2025"), no_local, {}, listed, "random")
     assert "hold no ids" not in other
+
+
+def test_a_results_file_whose_probabilities_are_swapped_is_noted_for_both_tracks(
+    brexit_dev, tmp_path
+):
+    """hard<TAB>p1<TAB>p0 (the trial's order2.zip): the hard label is its row's least probable
+    label on nearly every row, which the note names with its counts; a file agreeing on 80% of its
+    rows, or of fewer than 20 rows, is not noted."""
+    soft, hard = brexit_dev
+    p1 = np.random.default_rng(6).uniform(0.55, 0.95, size=len(soft.ids)).round(3)
+    n = len(p1)
+
+    def read(agree: int, name="HS-Brexit_results.tsv"):
+        path = tmp_path / name
+        rows = [
+            f"1\t{1 - p:.3f}\t{p:.3f}" if j < agree else f"1\t{p:.3f}\t{1 - p:.3f}"
+            for j, p in enumerate(p1)
+        ]
+        path.write_text("\n".join(rows) + "\n")
+        return [" ".join(read_track_file(path, path.name, t).warnings) for t in (soft, hard)]
+
+    said = f"not its row's most probable label on {n} of {n} rows: columns swapped?"
+    assert all(said in warnings for warnings in read(0))
+    assert all("columns swapped?" not in warnings for warnings in read(n // 5))
+    from codajudge.formats.results_tsv import swapped_note
+
+    rows = [f"1\t{p:.3f}\t{1 - p:.3f}" for p in p1]
+    assert swapped_note(soft.track, rows[:19]) is None
+    assert "on 20 of 20 rows" in swapped_note(soft.track, rows[:20])

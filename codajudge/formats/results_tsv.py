@@ -28,6 +28,10 @@ NOTE = (
     "hard label<TAB>p0<TAB>p1, no id"
 )
 
+#: A file whose hard labels are not their row's most probable label on at least this share of its
+#: rows, and of at least ``SWAPPED_ROWS`` rows, is noted: its probability columns look swapped.
+SWAPPED_SHARE, SWAPPED_ROWS = 0.9, 20
+
 
 #: The other way to submit a dataset's tracks, which a refusal of the layout's file names.
 OWN_FILES = (
@@ -197,3 +201,24 @@ def results_rows(
         values.append(fields[0] if reads_label else json.dumps(probabilities))
     problems.raise_if_any()
     return range(len(texts)), numbers, values
+
+
+def swapped_note(track: Track, texts: Sequence[str]) -> str | None:
+    """A note when the rows' hard labels are below their own rows' largest probability on nearly
+    all rows (``SWAPPED_SHARE`` of ``SWAPPED_ROWS`` or more rows read): the probabilities look
+    written in another order than the labels'. Rows not read as the layout's are not counted."""
+    rows = [[f.strip() for f in text.split("\t")] for text in texts]
+    rows = [
+        row for row in rows if len(row) == len(track.labels) + 1 and all(map(is_decimal, row[1:]))
+    ]
+    codes = track.label_set.codes([row[0] for row in rows])
+    read = [(c, [float(p) for p in row[1:]]) for c, row in zip(codes, rows) if c >= 0]
+    below = sum(p[c] < max(p) for c, p in read)
+    if len(read) < SWAPPED_ROWS or below < SWAPPED_SHARE * len(read):
+        return None
+    labels = ", ".join(track.labels)
+    return (
+        f"the hard label is not its row's most probable label on {below} of {len(read)} rows: "
+        f"columns swapped? the layout is hard label<TAB>p0<TAB>p1, the probabilities in the "
+        f"order of the labels ({labels})"
+    )
