@@ -465,17 +465,28 @@ def test_a_document_for_a_part_already_given_is_refused_and_others_are_left(tmp_
     assert claimed == {} and sorted(left) == ["notes.json", "other.json"]
     write(tmp_path / "snli_a.json", {"m": records()})
     write(tmp_path / "b.json", {"m": records()})
-    with pytest.raises(SubmissionError, match="track 'snli_soft' is given by more than one file"):
+    with pytest.raises(
+        SubmissionError,
+        match=r"tracks 'snli_soft', 'snli_nli' \(2\) are given by more than one file",
+    ):
         located(tmp_path)
 
 
 @pytest.mark.parametrize(
     "other, ids, refused",
     [
-        ("mnli_soft.tsv", MNLI_IDS, "mnli_soft.tsv, snli_all.json: track 'mnli_soft'"),
-        ("mnli_nli.tsv", MNLI_IDS, "mnli_nli.tsv, snli_all.json: track 'mnli_nli'"),
-        ("mnli_y.json", MNLI_IDS, "mnli_y.json, snli_all.json: track 'mnli_soft'"),
-        ("mnli_a.json", IDS + MNLI_IDS, "snli_all.json, mnli_a.json: track 'snli_soft'"),
+        ("mnli_soft.tsv", MNLI_IDS, "mnli_soft.tsv, snli_all.json: track 'mnli_soft' is"),
+        ("mnli_nli.tsv", MNLI_IDS, "mnli_nli.tsv, snli_all.json: track 'mnli_nli' is"),
+        (
+            "mnli_y.json",
+            MNLI_IDS,
+            "mnli_y.json, snli_all.json: tracks 'mnli_soft', 'mnli_nli' (2) are",
+        ),
+        (
+            "mnli_a.json",
+            IDS + MNLI_IDS,
+            "snli_all.json, mnli_a.json: tracks 'snli_soft', 'snli_nli' (2) are",
+        ),
     ],
 )
 def test_a_document_of_both_parts_beside_another_file_of_a_part_is_refused_naming_both(
@@ -488,8 +499,8 @@ def test_a_document_of_both_parts_beside_another_file_of_a_part_is_refused_namin
     write(tmp_path / other, {"m": records(ids)})
     with pytest.raises(SubmissionError) as e:
         located(tmp_path)
-    assert str(e.value).startswith(f"{refused} is given by more than one file")
-    part = refused.split("track '")[1].split("_")[0]  # the part of the track given twice
+    assert str(e.value).startswith(f"{refused} given by more than one file")
+    part = refused.split("'")[1].split("_")[0]  # the part of the track given twice
     assert f"holds every item of part '{part}', so it is that part's file too" in str(e.value)
 
 

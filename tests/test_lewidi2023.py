@@ -501,3 +501,21 @@ def test_a_results_file_whose_probabilities_are_swapped_is_noted_for_both_tracks
     rows = [f"1\t{p:.3f}\t{1 - p:.3f}" for p in p1]
     assert swapped_note(soft.track, rows[:19]) is None
     assert "on 20 of 20 rows" in swapped_note(soft.track, rows[:20])
+
+
+def test_a_results_file_given_twice_names_every_track_it_is_for(tmp_path):
+    """ArMIS_results.tsv at the root and in x/ (the trial's dup.zip) is refused naming both ArMIS
+    tracks it gives, not only the first."""
+    from codajudge.bundle.edition import load_edition
+    from codajudge.formats.archive import locate_track_files
+
+    edition = load_edition(Path(__file__).resolve().parents[1] / "editions" / "lewidi2023")
+    for relative in ("ArMIS_results.tsv", "x/ArMIS_results.tsv"):
+        (tmp_path / relative).parent.mkdir(exist_ok=True)
+        (tmp_path / relative).write_text("0\t0.5\t0.5\n")
+    with pytest.raises(SubmissionError) as refused:
+        locate_track_files(tmp_path, edition.tracks)
+    message = str(refused.value)
+    armis = sorted(t.id for t in edition.tracks if "ArMIS_results.tsv" in t.file_names)
+    assert len(armis) == 2 and f"tracks '{armis[0]}', '{armis[1]}' (2) are given" in message
+    assert "found 2 files" in message and message.count("ArMIS_results.tsv") == 2

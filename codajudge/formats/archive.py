@@ -20,7 +20,7 @@ from pathlib import Path, PurePosixPath
 from typing import Callable, NamedTuple
 from collections.abc import Iterator, Mapping, Sequence
 
-from ..errors import FileRefusals, SubmissionError, first_few, plural
+from ..errors import FileRefusals, SubmissionError, counted, first_few, plural
 from ..tracks import Track
 from ..untrusted import kind_of, read_head
 from .chaosnli import document_uids
@@ -388,13 +388,17 @@ def _give(
 ) -> None:
     """Record ``relative`` as the file of each of ``track_ids``, refusing a track given by two files
     (``why``: why ``relative`` is theirs, when its name does not say it)."""
-    for tid in track_ids:
-        if tid in claimed:
-            message = f"track '{tid}' is given by more than one file"
-            hint = "remove all but one of them" + (f" ({why})" if why else "")
-            rule = Rule(message, "exactly one file per track", hint)
-            raise rule.error(f"{safe_display(claimed[tid])}, {safe_display(relative)}", "2 files")
-        claimed[tid] = relative
+    twice = [tid for tid in track_ids if tid in claimed]  # every track the file is for
+    if twice:
+        named = ", ".join(f"'{tid}'" for tid in twice)
+        are = f"tracks {named} ({len(twice)}) are" if len(twice) > 1 else f"track {named} is"
+        message = f"{are} given by more than one file"
+        files = list(dict.fromkeys([*(claimed[tid] for tid in twice), relative]))
+        hint = "remove all but one of them" + (f" ({why})" if why else "")
+        rule = Rule(message, "exactly one file per track", hint)
+        shown = ", ".join(map(safe_display, files))
+        raise rule.error(shown, counted(len(files), "file"))
+    claimed.update(dict.fromkeys(track_ids, relative))
 
 
 def locate_track_files(folder: Path, tracks: Sequence[Track]) -> tuple[TrackFiles, list[str]]:
