@@ -294,23 +294,26 @@ def _track_section(tr, spec, baselines: dict[str, dict[str, float]]) -> str:
     return "\n".join(section + ["</section>"])
 
 
-#: Whether a column of an HTML table aligns left (text) or right (numbers).
-LEFT, RIGHT = True, False
+#: Whether a column of an HTML table aligns left (text) or right (numbers); TEXT: left, and each
+#: cell's direction its own text's (dir='auto': an item's Arabic text reads right to left).
+LEFT, RIGHT, TEXT = True, False, "text"
+ALIGNED = {LEFT: " class='l'", RIGHT: "", TEXT: " class='l'"}
 
 
 def html_table(columns: Sequence[tuple[str, bool]], rows: Iterable[Sequence[str]]) -> str:
-    """An HTML table of ``columns``, each its head (HTML) and alignment (LEFT or RIGHT), and each
+    """An HTML table of ``columns``, each its head (HTML) and alignment (LEFT, RIGHT or TEXT), each
     row's cells (HTML), in the alignment of their column (a ``RowEnd`` cell as it is)."""
-    aligned = [" class='l'" if left else "" for _, left in columns]
+    heads = [ALIGNED[left] for _, left in columns]
+    data = [a + (" dir='auto'" if left == TEXT else "") for a, (_, left) in zip(heads, columns)]
 
-    def row(tag: str, cells: Sequence[str]) -> str:
+    def row(tag: str, cells: Sequence[str], aligned: Sequence[str]) -> str:
         whole = [
             c if isinstance(c, RowEnd) else f"<{tag}{a}>{c}</{tag}>" for a, c in zip(aligned, cells)
         ]
         return f"<tr>{''.join(whole)}</tr>"
 
-    body = "".join(row("td", cells) for cells in rows)
-    return f"<table>{row('th', [head for head, _ in columns])}{body}</table>"
+    body = "".join(row("td", values, data) for values in rows)
+    return f"<table>{row('th', [head for head, _ in columns], heads)}{body}</table>"
 
 
 class RowEnd(str):
@@ -532,7 +535,7 @@ def worst_items_table(tr) -> str:
     for n, i in enumerate(worst.tolist()):
         row = [_e(tr.gold.ids[i])] + ([item_text_cell(texts[n])] if show_texts else [])
         rows.append(row + [_e(gold[n]), _e(predicted[n]), _fmt(errors[i])])
-    columns = [("Item", LEFT)] + ([("Texts", LEFT)] if show_texts else [])
+    columns = [("Item", LEFT)] + ([("Texts", TEXT)] if show_texts else [])
     columns += [("Gold", LEFT), ("Prediction", LEFT), ("Error", RIGHT)]
     return (
         f"<h3>The {len(worst)} items with the largest error</h3><p class='sig'>{fewer}Error: "

@@ -176,7 +176,9 @@ def test_the_worst_items_show_their_texts_where_the_phase_s_gold_is_public(bundl
     page = (kit_run.out / "detailed_results.html").read_text(encoding="utf-8")
     tables = page.split("items with the largest error")[1:]
     assert tables and all("<th class='l'>Texts</th>" in table for table in tables)
-    shown = re.findall(r"<tr><td class='l'>([^<]*)</td><td class='l'>(.*?)</td>", "".join(tables))
+    shown = re.findall(
+        r"<tr><td class='l'>([^<]*)</td><td class='l' dir='auto'>(.*?)</td>", "".join(tables)
+    )
     assert len(shown) >= len(tables)
     for item_id, cell in shown:
         expected = [
@@ -502,3 +504,14 @@ def test_a_hand_edited_baseline_scores_file_never_stops_the_scoring(text, expect
     file, which an organiser may edit by hand) and drops the rest, never failing the scoring."""
     (tmp_path / report.BASELINE_SCORES).write_text(text, encoding="utf-8")
     assert report.read_baseline_scores(tmp_path) == expected
+
+
+def test_the_texts_cells_take_their_own_texts_direction():
+    """An item's text cell has dir='auto' (the trial's ArMIS Arabic: its cut mark shows at its
+    text's end); its head and the other columns' cells have none."""
+    columns = [("Item", report.LEFT), ("Texts", report.TEXT), ("Error", report.RIGHT)]
+    table = report.html_table(
+        columns, [["a-1", report.item_text_cell(["\u0645\u0631\u062d\u0628\u0627"]), "1"]]
+    )
+    assert "<th class='l'>Texts</th>" in table and table.count("dir='auto'") == 1
+    assert "<td class='l' dir='auto'>\u0645\u0631\u062d\u0628\u0627</td>" in table
