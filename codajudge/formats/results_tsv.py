@@ -219,6 +219,6 @@ def swapped_note(track: Track, texts: Sequence[str]) -> str | None:
     labels = ", ".join(track.labels)
     return (
         f"the hard label is not its row's most probable label on {below} of {len(read)} rows: "
-        f"columns swapped? the layout is hard label<TAB>p0<TAB>p1, the probabilities in the "
-        f"order of the labels ({labels})"
+        f"columns swapped? the layout is the hard label, then one probability per label in the "
+        f"order of the labels ({labels}), tab-separated"
     )
