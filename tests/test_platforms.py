@@ -24,7 +24,7 @@ import yaml
 
 from codajudge.bundle.compose import competition_yaml, leaderboard_columns
 from codajudge.bundle.edition import load_edition
-from codajudge.errors import ConfigError
+from codajudge.errors import ConfigError, SubmissionError
 from codajudge.metrics import get as get_metric
 from codajudge.programs.ingest import code_time_limit, main as ingest_main, time_limit_of
 from codajudge.spec import read_spec
@@ -560,6 +560,34 @@ def test_the_legacy_kit_ships_no_codabench_competition_yaml_and_still_runs_local
         [*command, "--phase", "practice"], capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_the_legacy_kit_scores_a_zip_of_code_and_predictions_as_v15_does(legacy_tree, tmp_path):
+    """Trial 60, item 1: run_local.py ran the model.py of a zip that also held prediction files, a
+    score v1.5 never gives (it scores the prediction files); in a scoring-only phase the zip is
+    scored as results, model.py noted as ignored, and a zip of model.py alone is refused."""
+    from codajudge.programs.run_local import run_once
+
+    kit = tmp_path / "kit"
+    with zipfile.ZipFile(legacy_tree / "starting_kit.zip") as zf:
+        zf.extractall(kit)
+    results = kit / "sample_submissions" / "result_submission.zip"
+    model = (kit / "sample_submissions" / "code_submission" / "model.py").read_bytes()
+    both, code = tmp_path / "both.zip", tmp_path / "code.zip"
+    with zipfile.ZipFile(results) as source, zipfile.ZipFile(both, "w") as target:
+        for name in source.namelist():
+            target.writestr(name, source.read(name))
+        target.writestr("model.py", model)
+    with zipfile.ZipFile(code, "w") as target:
+        target.writestr("model.py", model)
+    notes: list[str] = []
+    assert run_once(kit, str(both), "practice", notes=notes) == run_once(
+        kit, str(results), "practice"
+    )
+    assert "file 'model.py' matches no track and was ignored" in notes
+    assert not [note for note in notes if "holds only the zip" in note]
+    with pytest.raises(SubmissionError, match="the zip holds model.py, a code submission, and no"):
+        run_once(kit, str(code), "practice")
 
 
 def test_legacy_kit_readme_and_input_data_are_true_for_v15(legacy_tree):
