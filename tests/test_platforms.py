@@ -590,6 +590,18 @@ def test_the_legacy_kit_scores_a_zip_of_code_and_predictions_as_v15_does(legacy_
         run_once(kit, str(code), "practice")
 
 
+def test_the_legacy_kit_readme_says_v15_runs_only_the_scoring_program(legacy_tree):
+    """Trial 60, item 2: the v1.5 kit's README said it holds "the same ingestion and scoring
+    programs the platform runs" and that each command "runs Codabench's two steps"; it says what
+    v1.5 runs (the scoring program) and that the first step only checks and copies result files."""
+    with zipfile.ZipFile(legacy_tree / "starting_kit.zip") as zf:
+        readme = " ".join(zf.read("README.md").decode("utf-8").split())
+    assert "ingestion and scoring programs the platform runs" not in readme
+    assert "Codabench's two steps" not in readme
+    assert "CodaLab v1.5 runs only the scoring program" in readme
+    assert "the ingestion program only checks the prediction files and copies them" in readme
+
+
 def test_legacy_kit_readme_and_input_data_are_true_for_v15(legacy_tree):
     """v1.5's Files tab gives the evaluation data as input_data_evaluation.zip and runs no ingestion
     program: the kit's README says so (its ``legacy`` variant), and each phase's input data marks
