@@ -368,7 +368,8 @@ def test_run_local_help_says_the_phases_are_the_bundles_and_names_local(capsys):
 
     assert exit_code(lambda: run_local.main(["--help"])) == 0
     text = " ".join(capsys.readouterr().out.split())
-    assert "a phase of BUNDLE (its competition.yaml)" in text and "local" in text
+    phases = "a phase of BUNDLE (its competition.yaml, or run_local.yaml in a CodaLab v1.5 kit)"
+    assert phases in text and "local" in text
     assert "PHASE is one of BUNDLE's phases" in text
     assert "--phase practice" not in text and "bundle of the practice phase" not in text
     script = (REPO / "starting_kit" / "run_local.py").read_text(encoding="utf-8")

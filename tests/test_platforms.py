@@ -602,6 +602,22 @@ def test_the_legacy_kit_readme_says_v15_runs_only_the_scoring_program(legacy_tre
     assert "the ingestion program only checks the prediction files and copies them" in readme
 
 
+def test_the_legacy_kit_names_run_local_yaml_where_it_says_its_phases(legacy_tree, tmp_path):
+    """Trial 60, item 3: the v1.5 kit holds run_local.yaml (its phases), but its README said "It is
+    itself a small competition bundle" naming no file, and ``run_local.py --help`` named only
+    competition.yaml: both name run_local.yaml."""
+    kit = tmp_path / "kit"
+    with zipfile.ZipFile(legacy_tree / "starting_kit.zip") as zf:
+        zf.extractall(kit)
+    readme = (kit / "README.md").read_text(encoding="utf-8")
+    assert (
+        "With `run_local.yaml`, the phases its `run_local.py` reads, it is itself a small" in readme
+    )
+    command = [sys.executable, str(kit / "run_local.py"), "--help"]
+    shown = subprocess.run(command, capture_output=True, text=True, timeout=60).stdout
+    assert "run_local.yaml in a CodaLab v1.5 kit" in " ".join(shown.split())
+
+
 def test_legacy_kit_readme_and_input_data_are_true_for_v15(legacy_tree):
     """v1.5's Files tab gives the evaluation data as input_data_evaluation.zip and runs no ingestion
     program: the kit's README says so (its ``legacy`` variant), and each phase's input data marks

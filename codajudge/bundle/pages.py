@@ -94,12 +94,13 @@ FIRST_BASELINES = ("cosine_bow", "most_frequent", "random")
 
 
 def _intro(prose: Templates, score: LocalScore) -> str:
+    itself = prose.fill("kit_readme/itself")
     if not score.first_phase:
-        return prose.fill("kit_readme/intro_nothing", phase=score.phase)
+        return prose.fill("kit_readme/intro_nothing", phase=score.phase, itself=itself)
     chosen = "kit_readme/practice_public" if score.practice_public else "kit_readme/practice_data"
     practice = prose.fill(chosen, phase=score.phase)
     held = prose.fill("kit_readme/with_local", practice=practice) if score.local_items else practice
-    return prose.fill("kit_readme/intro", held=held)
+    return prose.fill("kit_readme/intro", held=held, itself=itself)
 
 
 def _first_commands(prose: Templates, score: LocalScore, baselines: list[str]) -> str:

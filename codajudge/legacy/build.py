@@ -280,6 +280,7 @@ def legacy_yaml(edition: Edition, pages: dict[str, str]) -> dict:
 LEGACY_WORDS = {
     "kit_readme/programs": "legacy/programs",
     "kit_readme/two_steps": "legacy/two_steps",
+    "kit_readme/itself": "legacy/itself",
 }
 
 
