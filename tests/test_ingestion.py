@@ -1096,14 +1096,35 @@ def test_a_results_only_phase_refuses_a_zip_of_code_as_its_platform_does(tmp_pat
     assert main([str(phase["input"]), str(tmp_path / "checked"), str(zipped)]) == 2
     refusal = capfd.readouterr().err
     assert (
-        "the zip holds model.py, a code submission, which this competition's platform refuses"
-        in refusal
+        "the zip holds model.py, a code submission, and no prediction file: this competition's "
+        "platform refuses it" in refusal
     )
     assert RESULTS_ONLY[1:] in refusal  # the hint begins with a capital
     with pytest.raises(SubmissionError) as scored:
         score_folder(phase["spec"], phase["ref"], code)
     assert RESULTS_ONLY[1:] in str(scored.value)
     assert main([str(phase["input"]), str(tmp_path / "predictions"), str(code)]) == 0
+
+
+def test_a_results_only_phase_scores_a_zip_of_code_and_predictions_as_results(tmp_path, capfd):
+    """Trial 60, item 1: a zip holding model.py and prediction files was refused by the kit's
+    check, while CodaLab v1.5 scores its prediction files; it is checked as results, model.py
+    noted as ignored."""
+    phase = make_phase(tmp_path / "phase", tracks=SMALL_TRACKS, scoring_only=True)
+    code = write_submission(tmp_path / "code", GOOD_MODEL)
+    (code / "helper.py").write_text("def length(item):\n    return 1.0\n", encoding="utf-8")
+    assert main([str(phase["input"]), str(tmp_path / "predictions"), str(code)]) == 0
+    zipped = tmp_path / "both.zip"
+    with zipfile.ZipFile(zipped, "w") as archive:
+        archive.write(code / "model.py", "model.py")
+        for path in sorted((tmp_path / "predictions").glob("*.tsv")):
+            archive.write(path, path.name)
+    capfd.readouterr()
+    assert main([str(phase["input"]), str(tmp_path / "checked"), str(zipped)]) == 0
+    out = capfd.readouterr().out
+    assert "result submission: predictions written for track(s)" in out
+    assert "model.py" in out and "ignored" in out
+    assert "run as a code submission" not in out
 
 
 def test_no_submission_argument_says_how_to_give_one(tmp_path, capsys):

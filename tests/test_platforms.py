@@ -24,7 +24,7 @@ import yaml
 
 from codajudge.bundle.compose import competition_yaml, leaderboard_columns
 from codajudge.bundle.edition import load_edition
-from codajudge.errors import ConfigError
+from codajudge.errors import ConfigError, SubmissionError
 from codajudge.metrics import get as get_metric
 from codajudge.programs.ingest import code_time_limit, main as ingest_main, time_limit_of
 from codajudge.spec import read_spec
@@ -560,6 +560,62 @@ def test_the_legacy_kit_ships_no_codabench_competition_yaml_and_still_runs_local
         [*command, "--phase", "practice"], capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_the_legacy_kit_scores_a_zip_of_code_and_predictions_as_v15_does(legacy_tree, tmp_path):
+    """Trial 60, item 1: run_local.py ran the model.py of a zip that also held prediction files, a
+    score v1.5 never gives (it scores the prediction files); in a scoring-only phase the zip is
+    scored as results, model.py noted as ignored, and a zip of model.py alone is refused."""
+    from codajudge.programs.run_local import run_once
+
+    kit = tmp_path / "kit"
+    with zipfile.ZipFile(legacy_tree / "starting_kit.zip") as zf:
+        zf.extractall(kit)
+    results = kit / "sample_submissions" / "result_submission.zip"
+    model = (kit / "sample_submissions" / "code_submission" / "model.py").read_bytes()
+    both, code = tmp_path / "both.zip", tmp_path / "code.zip"
+    with zipfile.ZipFile(results) as source, zipfile.ZipFile(both, "w") as target:
+        for name in source.namelist():
+            target.writestr(name, source.read(name))
+        target.writestr("model.py", model)
+    with zipfile.ZipFile(code, "w") as target:
+        target.writestr("model.py", model)
+    notes: list[str] = []
+    assert run_once(kit, str(both), "practice", notes=notes) == run_once(
+        kit, str(results), "practice"
+    )
+    assert "file 'model.py' matches no track and was ignored" in notes
+    assert not [note for note in notes if "holds only the zip" in note]
+    with pytest.raises(SubmissionError, match="the zip holds model.py, a code submission, and no"):
+        run_once(kit, str(code), "practice")
+
+
+def test_the_legacy_kit_readme_says_v15_runs_only_the_scoring_program(legacy_tree):
+    """Trial 60, item 2: the v1.5 kit's README said it holds "the same ingestion and scoring
+    programs the platform runs" and that each command "runs Codabench's two steps"; it says what
+    v1.5 runs (the scoring program) and that the first step only checks and copies result files."""
+    with zipfile.ZipFile(legacy_tree / "starting_kit.zip") as zf:
+        readme = " ".join(zf.read("README.md").decode("utf-8").split())
+    assert "ingestion and scoring programs the platform runs" not in readme
+    assert "Codabench's two steps" not in readme
+    assert "CodaLab v1.5 runs only the scoring program" in readme
+    assert "the ingestion program only checks the prediction files and copies them" in readme
+
+
+def test_the_legacy_kit_names_run_local_yaml_where_it_says_its_phases(legacy_tree, tmp_path):
+    """Trial 60, item 3: the v1.5 kit holds run_local.yaml (its phases), but its README said "It is
+    itself a small competition bundle" naming no file, and ``run_local.py --help`` named only
+    competition.yaml: both name run_local.yaml."""
+    kit = tmp_path / "kit"
+    with zipfile.ZipFile(legacy_tree / "starting_kit.zip") as zf:
+        zf.extractall(kit)
+    readme = (kit / "README.md").read_text(encoding="utf-8")
+    assert (
+        "With `run_local.yaml`, the phases its `run_local.py` reads, it is itself a small" in readme
+    )
+    command = [sys.executable, str(kit / "run_local.py"), "--help"]
+    shown = subprocess.run(command, capture_output=True, text=True, timeout=60).stdout
+    assert "run_local.yaml in a CodaLab v1.5 kit" in " ".join(shown.split())
 
 
 def test_legacy_kit_readme_and_input_data_are_true_for_v15(legacy_tree):

@@ -94,12 +94,13 @@ FIRST_BASELINES = ("cosine_bow", "most_frequent", "random")
 
 
 def _intro(prose: Templates, score: LocalScore) -> str:
+    itself = prose.fill("kit_readme/itself")
     if not score.first_phase:
-        return prose.fill("kit_readme/intro_nothing", phase=score.phase)
+        return prose.fill("kit_readme/intro_nothing", phase=score.phase, itself=itself)
     chosen = "kit_readme/practice_public" if score.practice_public else "kit_readme/practice_data"
     practice = prose.fill(chosen, phase=score.phase)
     held = prose.fill("kit_readme/with_local", practice=practice) if score.local_items else practice
-    return prose.fill("kit_readme/intro", held=held)
+    return prose.fill("kit_readme/intro", held=held, itself=itself)
 
 
 def _first_commands(prose: Templates, score: LocalScore, baselines: list[str]) -> str:
@@ -108,7 +109,11 @@ def _first_commands(prose: Templates, score: LocalScore, baselines: list[str]) -
     names = [name for name in FIRST_BASELINES if name in baselines] or ["random"]
     lines = [run_command(score, f"baseline:{name}") for name in names]
     scored = what_is_scored(prose, score, prose.fill("kit_readme/they_score"))
-    return prose.fill("kit_readme/first_commands", commands="\n".join(lines), scored=scored) + "\n"
+    steps = prose.fill("kit_readme/two_steps")
+    filled = prose.fill(
+        "kit_readme/first_commands", commands="\n".join(lines), scored=scored, two_steps=steps
+    )
+    return filled + "\n"
 
 
 def what_is_scored(prose: Templates, score: LocalScore, subject: str) -> str:
@@ -188,6 +193,7 @@ def render(
     text = prose.fill(
         "kit_readme",
         phase=score.phase,
+        programs=prose.fill("kit_readme/programs"),
         intro=_intro(prose, score),
         run_heading=prose.fill(
             "kit_readme/run_heading" if score.first_phase else "kit_readme/check_heading"

@@ -276,9 +276,18 @@ def legacy_yaml(edition: Edition, pages: dict[str, str]) -> dict:
     return doc
 
 
+#: The kit README's templates said in their ``legacy`` variant in a v1.5 kit.
+LEGACY_WORDS = {
+    "kit_readme/programs": "legacy/programs",
+    "kit_readme/two_steps": "legacy/two_steps",
+    "kit_readme/itself": "legacy/itself",
+}
+
+
 def legacy_kit_readme(text: str, edition: Edition) -> str:
     """The starting kit's README with its evaluation section in the ``legacy`` variant (CodaLab
-    v1.5 gives the data as a zip and runs no ingestion program) and the CodaLab note
+    v1.5 gives the data as a zip and runs no ingestion program), the sentences ``LEGACY_WORDS`` in
+    theirs, and the CodaLab note
     ``legacy/submitting`` before its section on the platform's two kinds of submission, ``## Two
     ways to submit`` (a participant reads that only results are taken before reading how to
     submit); appended when the README has no such section."""
@@ -288,6 +297,8 @@ def legacy_kit_readme(text: str, edition: Edition) -> str:
         evaluation_section(prose, edition, baseline),
         evaluation_section(prose, edition, baseline, legacy=True),
     )
+    for v2, v15 in LEGACY_WORDS.items():  # what v1.5 runs, where the v2 README says Codabench's
+        text = text.replace(prose.fill(v2), prose.fill(v15))
     note = prose.fill("legacy/submitting") + "\n\n"
     at = text.find("\n## Two ways to submit\n")
     if at < 0:

@@ -29,11 +29,13 @@ BUNDLE_PROBLEM = ": the bundle or its data has a problem (organisers must fix it
 
 def argument_parser(prog: str, doc: str, epilog: str | None = None) -> argparse.ArgumentParser:
     """A program's parser: ``prog`` in the usage line, the first paragraph of its docstring ``doc``
-    on one line as the description, and ``epilog`` (some of ``doc``) after the options as written."""
-    description = " ".join(doc.strip().split("\n\n")[0].split())
+    on one line as the description, and ``epilog`` (some of ``doc``) after the options as written;
+    both in plain text, without the docstring's reST literal marks (````)."""
+    plain = lambda text: text and text.replace("``", "")  # noqa: E731
+    description = " ".join(plain(doc).strip().split("\n\n")[0].split())
     as_written = argparse.HelpFormatter if epilog is None else argparse.RawDescriptionHelpFormatter
     return argparse.ArgumentParser(
-        prog=prog, description=description, formatter_class=as_written, epilog=epilog
+        prog=prog, description=description, formatter_class=as_written, epilog=plain(epilog)
     )
 
 

@@ -162,9 +162,12 @@ def public_keys(items: list[dict]) -> ItemKeys:
     return ItemKeys(ids, list(map(item_annotators, items)), listed_annotators(items))
 
 
-def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Path) -> list[str]:
+def check_result_files(
+    run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Path, refuse_none=None
+) -> list[str]:
     """A result submission: check each track file by the scorer's reader and copy it as
-    ``<track_id>.tsv``; every broken file is named in one refusal (``FileRefusals``). What the
+    ``<track_id>.tsv``; every broken file is named in one refusal (``FileRefusals``); without any,
+    ``refuse_none()`` raises when given (else the refusal names the files found). What the
     participant should know (files ignored, then how each file was read, in the scorer's words) is
     printed and appended to ``run.notes``, and each track's file name as the participant wrote it
     is put in ``run.names`` (for the scorer's notes and results page)."""
@@ -176,6 +179,8 @@ def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Pa
     ids_of = lambda dataset: [item["id"] for item in items_of(dataset)]  # noqa: E731
     phases, refusals = other_phase_ids(run.input_dir), FileRefusals()
     found = archive.find_track_files(folder, spec.tracks, ids_of, phases)
+    if not found.files and refuse_none is not None:
+        refuse_none()
     if not found.files:
         habits = other_platform_entry_points(found.unclaimed)
         hint = MODEL_PY_HINT if habits else misnamed_model_hint(found.unclaimed)
@@ -409,20 +414,29 @@ def _predict_submission(run: Ingestion, spec: TaskSpec, submission: Path, paths:
     if model_folder is None:
         return check_result_files(run, spec, folder, paths.out_dir), "result submission"
     if spec.extra.get(SCORING_ONLY) is True and folder != submission:
-        # a zip is what is uploaded, and the platform scores it as results; a folder is run
-        raise SubmissionError.single(
-            safe_display(str(submission)),
-            f"the zip holds {MODEL_FILE}, a code submission, which this competition's platform "
-            "refuses",
-            expected="a zip of the prediction files (a result submission)",
-            found=safe_display(str(model_folder.relative_to(folder) / MODEL_FILE)),
-            hint=RESULTS_ONLY,
-        )
+        # a zip is what is uploaded, and the platform scores it as results (its prediction files,
+        # model.py noted as ignored; one without any is refused); a folder is run
+        found = safe_display(str(model_folder.relative_to(folder) / MODEL_FILE))
+        refuse = functools.partial(_refuse_code_zip, submission, found)
+        return check_result_files(run, spec, folder, paths.out_dir, refuse), "result submission"
     _note_result_files_beside_code(spec, folder, run.notes)
     for dataset in dict.fromkeys(t.dataset for t in spec.tracks):
         # the bundle's data is checked here, out of the code's reach (the child says the notes)
         load_dataset(run.input_dir, dataset, say=lambda note: None)
     return _run_code(run, spec, paths, str(model_folder.resolve())), "code submission"
+
+
+def _refuse_code_zip(submission: Path, found: str) -> None:
+    """The refusal of an uploaded zip holding ``found`` (its model.py) and no prediction file, in a
+    phase whose platform runs no code (``SCORING_ONLY``)."""
+    raise SubmissionError.single(
+        safe_display(str(submission)),
+        f"the zip holds {MODEL_FILE}, a code submission, and no prediction file: this "
+        "competition's platform refuses it",
+        expected="a zip of the prediction files (a result submission)",
+        found=found,
+        hint=RESULTS_ONLY,
+    )
 
 
 def _run_code(run: Ingestion, spec: TaskSpec, paths: ChildPaths, source: str) -> list[str]:

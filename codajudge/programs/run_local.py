@@ -3,8 +3,8 @@
 BUNDLE is a Codabench bundle folder or zip (a CodaLab v1.5 one is refused: run its starting kit),
 or a starting kit (itself a small bundle); SUBMISSION is a result zip or folder, a code submission
 (folder or zip with model.py) or ``baseline:NAME`` (random, most_frequent, cosine_bow); PHASE is
-one of BUNDLE's phases, as its competition.yaml names them. A bundle's are its edition's (e.g.
-practice, evaluation, post-campaign). A starting kit scores ``local``, a validation split held out
+one of BUNDLE's phases, as its competition.yaml (run_local.yaml in a CodaLab v1.5 kit) names them.
+A bundle's are its edition's (e.g. practice, evaluation, post-campaign). A starting kit scores ``local``, a validation split held out
 of the training data with its gold, when the edition has one, and ``practice`` when the practice
 gold is public; a phase whose gold it lacks is refused with the phases it scores (its README's
 first commands name them).
@@ -21,6 +21,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from ..bundle.check.opening import KIT_PHASES_FILE
 from ..bundle.pages import LOCAL_PHASE
 from ..bundle.prose import listed
 from ..confine import slug
@@ -279,7 +280,8 @@ def run(args) -> int:
 
 #: ``--phase``: the phases are the given bundle's or kit's own.
 PHASE_HELP = (
-    "a phase of BUNDLE (its competition.yaml): in a starting kit, local (its validation split, "
+    f"a phase of BUNDLE (its competition.yaml, or {KIT_PHASES_FILE} in a CodaLab v1.5 kit): in "
+    "a starting kit, local (its validation split, "
     "scored locally) or practice where the practice gold is public; in a bundle, e.g. practice, "
     "evaluation or post-campaign"
 )

@@ -37,6 +37,7 @@ from ..confine import slug
 from ..errors import ConfigError, UsageError
 from ..formats.archive import NOTHING_AT_PATH, safe_extract
 from ..formats.textfile import safe_display
+from ..spec import SCORING_ONLY, read_spec
 from ..untrusted import copy_tree, wait_then_stop
 from . import sandbox
 from .capture import JOIN_SECONDS, CappedOutput, drain
@@ -223,8 +224,9 @@ class RunResult:
     predictions: Path
 
 
-def place_submission(submission: str, target: Path) -> None:
-    """A zip (extracted safely), a folder (copied) or ``baseline:NAME`` (a one-line code submission)."""
+def place_submission(submission: str, target: Path, uploaded: bool = False) -> None:
+    """A zip (extracted safely; ``uploaded``: copied as it is, which the ingestion program reads as
+    the uploaded zip), a folder (copied) or ``baseline:NAME`` (a one-line code submission)."""
     if submission.startswith("baseline:"):
         name = submission.split(":", 1)[1]
         known_baseline(name, submission, prefix="baseline:")
@@ -236,7 +238,10 @@ def place_submission(submission: str, target: Path) -> None:
         shutil.copytree(source, target, symlinks=True)
     elif source.is_file():
         target.mkdir(parents=True)
-        safe_extract(source, target, source.name)
+        if uploaded:
+            shutil.copyfile(source, target / source.name)
+        else:
+            safe_extract(source, target, source.name)
     else:
         raise NOTHING_AT_PATH.error(safe_display(submission))
 
@@ -288,20 +293,27 @@ def predict(
     program = lay_out_step(step, task.ingestion_program, task.input_data, "app/input_data")
     (step / "app/shared").mkdir()
     submitted = step / "app/ingested_program"
-    place_submission(submission, submitted)
+    # a scoring-only phase (CodaLab v1.5) scores an uploaded zip as results, with no prediction
+    # step: the ingestion program is given the zip itself, to check and copy its prediction files
+    uploaded = (
+        read_spec(task.input_data).extra.get(SCORING_ONLY) is True and Path(submission).is_file()
+    )
+    place_submission(submission, submitted, uploaded)
     # the worker copies a submission without a metadata file into the prediction output (it is
     # run as a "program" that has no command), beside what the ingestion program writes
-    if not any((submitted / name).is_file() for name in METADATA):
+    if not uploaded and not any((submitted / name).is_file() for name in METADATA):
         shutil.copytree(submitted, step / "app/output", dirs_exist_ok=True, symlinks=True)
     # in the sandbox if this machine has one; else said once on stderr, and the guard is loaded
     unisolated = sandbox_refusal(task)
     if unisolated is None:  # the command sees Codabench's own /app paths
-        inside = program_command(program, "", is_scoring=False)
+        inside = given_zip(program_command(program, "", is_scoring=False), submission, uploaded)
         args = sandbox.command(sandbox.bwrap_binary(), inside, step)
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}  # bwrap sets the step's
     else:
         sandbox.warn_once(sandbox.UNISOLATED_NOTE.format(reason=unisolated))
-        args = program_command(program, str(step), is_scoring=False)
+        args = given_zip(
+            program_command(program, str(step), is_scoring=False), submission, uploaded
+        )
         env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=str(GUARD_SITE))
         env[FORBIDDEN_ENV] = str(task.reference_data.resolve())
     prediction = run_step(args, program, limit, env)
@@ -312,6 +324,16 @@ def predict(
     metadata.update(ingestionExitCode=code, ingestionElapsedTime=seconds)
     (res / "metadata").write_text(json.dumps(metadata) + "\n")
     return res, prediction, unisolated
+
+
+def given_zip(args: list, submission: str, uploaded: bool) -> list:
+    """The prediction step's command, its submission argument (``/app/ingested_program``) naming
+    the zip placed there when ``uploaded`` (``place_submission``): the ingestion program reads it as
+    the uploaded zip it is, with no note on a folder holding only a zip."""
+    if not uploaded:
+        return args
+    name = Path(submission).name
+    return [f"{arg}/{name}" if arg.endswith("/app/ingested_program") else arg for arg in args]
 
 
 def sandbox_refusal(task: PhaseTask) -> str | None:
