@@ -27,15 +27,19 @@ REFUSED = ": the submission was not accepted:\n"
 BUNDLE_PROBLEM = ": the bundle or its data has a problem (organisers must fix it):\n"
 
 
+def _plain(text: str | None) -> str | None:
+    """``text`` without the docstring's reST literal marks (````), as a help text shows it."""
+    return text and text.replace("``", "")
+
+
 def argument_parser(prog: str, doc: str, epilog: str | None = None) -> argparse.ArgumentParser:
     """A program's parser: ``prog`` in the usage line, the first paragraph of its docstring ``doc``
     on one line as the description, and ``epilog`` (some of ``doc``) after the options as written;
     both in plain text, without the docstring's reST literal marks (````)."""
-    plain = lambda text: text and text.replace("``", "")  # noqa: E731
-    description = " ".join(plain(doc).strip().split("\n\n")[0].split())
+    description = " ".join(_plain(doc).strip().split("\n\n")[0].split())
     as_written = argparse.HelpFormatter if epilog is None else argparse.RawDescriptionHelpFormatter
     return argparse.ArgumentParser(
-        prog=prog, description=description, formatter_class=as_written, epilog=plain(epilog)
+        prog=prog, description=description, formatter_class=as_written, epilog=_plain(epilog)
     )
 
 

@@ -4,10 +4,10 @@ BUNDLE is a Codabench bundle folder or zip (a CodaLab v1.5 one is refused: run i
 or a starting kit (itself a small bundle); SUBMISSION is a result zip or folder, a code submission
 (folder or zip with model.py) or ``baseline:NAME`` (random, most_frequent, cosine_bow); PHASE is
 one of BUNDLE's phases, as its competition.yaml (run_local.yaml in a CodaLab v1.5 kit) names them.
-A bundle's are its edition's (e.g. practice, evaluation, post-campaign). A starting kit scores ``local``, a validation split held out
-of the training data with its gold, when the edition has one, and ``practice`` when the practice
-gold is public; a phase whose gold it lacks is refused with the phases it scores (its README's
-first commands name them).
+A bundle's are its edition's (e.g. practice, evaluation, post-campaign). A starting kit scores
+``local``, a validation split held out of the training data with its gold, when the edition has
+one, and ``practice`` when the practice gold is public; a phase whose gold it lacks is refused with
+the phases it scores (its README's first commands name them).
 
 Examples, inside a starting kit with a local phase:
     python3 run_local.py . baseline:cosine_bow --phase local
