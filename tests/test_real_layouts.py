@@ -1664,3 +1664,23 @@ def test_rows_on_one_line_are_one_line_of_values_only_when_one_per_item(rows, re
         if refused
         else "mp_soft.tsv, line 1: line has no tab"
     )
+
+
+@pytest.mark.parametrize("array", [False, True])
+@pytest.mark.parametrize("number", ["1e309", "-1e309", "9" * 400], ids=["big", "-big", "digits"])
+def test_a_number_that_overflows_in_json_records_is_refused_at_its_item(array, number, tmp_path):
+    """hostile/big309arr: 1e309 in a one-line JSON array of records was told "line has no tab"
+    (the layout's JSON reading refused the overflow, and the file fell back to TSV), while NaN
+    there was refused at its item. The layout reads every number token (an overflow too), and
+    the value's own reader refuses it at its item, in JSON lines as in an array."""
+    lines = [f'{{"id": "{item["id"]}", "score": 2.5}}' for item in STS_ITEMS]
+    lines[3] = lines[3].replace("2.5", number)
+    text = f"[{', '.join(lines)}]" if array else "\n".join(lines) + "\n"
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, text, tmp_path, "en_en.tsv")
+    sign = "-" if number.startswith("-") else ""
+    assert str(error.value) == (
+        f"en_en.tsv, line {1 if array else 4}, item '3': not a finite number; expected finite "
+        f"numbers, found '{sign}Infinity'. Predict a finite number for every item (the model's "
+        "output holds NaN or infinity)"
+    )
