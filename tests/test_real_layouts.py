@@ -1590,6 +1590,37 @@ def test_r_write_table_row_names_are_named_with_r_fix(quote, tmp_path):
     assert ("R's row names in quotes" if quote else "the first column is R's row names;") in first
 
 
+R_IDS = [f"en-tr-{k:03}" for k in range(7, 14)]
+R_ITEMS = [{"id": i, "texts": ["a", "b"], "score": 3.0} for i in R_IDS]
+
+
+@pytest.mark.parametrize("sep", [" ", "\t"], ids=["rdefault", "rtab"])
+def test_r_write_table_of_a_named_vector_is_read_as_a_header_over_row_names(sep, tmp_path):
+    """hostile/rdefault, rtab: R's write.table of a named vector, a quoted header "x", then
+    lines "en-tr-007" 3.0. Line 1 was told "line has no tab", and space-separated no R fix at all.
+    A header of quoted names over lines of one field more, the first quoted (R's row names, here
+    the ids), is R's: space-separated, it gets R's fix; tab-separated, the header is a header and
+    only the ids' quotes are refused, with R's fix."""
+    text = '"x"\n' + "".join(f'"{i}"{sep}3.{k}\n' for k, i in enumerate(R_IDS))
+    with pytest.raises(SubmissionError) as error:
+        read(STS, R_ITEMS, text, tmp_path, "en_en.tsv")
+    said = str(error.value)
+    assert "line has no tab" not in said
+    if sep == " ":
+        assert said == (
+            "en_en.tsv, line 1: the file has an extra first column, R's row names in quotes "
+            "('en-tr-007' on line 2): its header line has 1 name and its lines 2 fields, "
+            "space-separated; expected ID<TAB>VALUE lines, after at most one header line such as "
+            'id<TAB>label, found \'"x"\'. Use write.table(..., sep="\\t", quote=FALSE, '
+            "col.names=FALSE)"
+        )
+    else:
+        assert said.startswith("en_en.tsv: none of the ids in this file belong to the track")
+        assert said.endswith(
+            "write the ids without quotes (csv.QUOTE_NONE; in R, write.table(..., quote=FALSE))"
+        )
+
+
 # --- the values of many items on one line ----------------------------------------------------------
 
 
@@ -1684,3 +1715,16 @@ def test_a_number_that_overflows_in_json_records_is_refused_at_its_item(array, n
         f"numbers, found '{sign}Infinity'. Predict a finite number for every item (the model's "
         "output holds NaN or infinity)"
     )
+
+
+@pytest.mark.parametrize("quote", ['"', ""])
+def test_a_line_beyond_the_csv_modules_field_limit_is_no_r_table(quote, tmp_path):
+    """The R write.table check read every file's first line as CSV: a line of one field over the
+    csv module's 131,072 characters raised _csv.Error (a traceback, not a refusal)."""
+    long = "x" * 140_000
+    text = f"{quote}{long}{quote}\n" + "".join(f'"{i}"\t3.0\n' for i in R_IDS)
+    with pytest.raises(SubmissionError):
+        read(STS, R_ITEMS, text, tmp_path, "en_en.tsv")
+    text = f"{R_IDS[0]}\t{long}\n" + "".join(f"{i}\t3.0\n" for i in R_IDS[1:])
+    with pytest.raises(SubmissionError):
+        read(STS, R_ITEMS, text, tmp_path, "en_en.tsv")
