@@ -386,6 +386,22 @@ def test_a_results_rows_bad_probability_is_named_as_a_file_of_lines_names_it(
         assert "one probability per label" not in str(refused.value)
 
 
+def test_a_results_rows_percentage_is_told_to_divide_it_by_100(brexit_dev, tmp_path):
+    """lewidi23/pct_str (0<TAB>87%<TAB>13%) was told "write the number without the % sign (62.7,
+    not 62.7%)", and 87 and 13 were then refused for summing to 100. A probability written as a
+    percentage is told to divide it by 100."""
+    soft, hard = brexit_dev
+    path = results_with_one_row(tmp_path, len(soft.ids), 7, "0\t87%\t13%")
+    for gold in (soft, hard):
+        with pytest.raises(SubmissionError) as refused:
+            read_track_file(path, path.name, gold)
+        assert str(refused.value) == (
+            "HS-Brexit_results.tsv, line 7: not a number; expected 3 fields: label<TAB>p0<TAB>p1, "
+            "each p a decimal number such as 0.5, found '87%'. A probability is a number from 0 "
+            "to 1: divide the percentage by 100 (0.87, not 87%)"
+        )
+
+
 @pytest.mark.parametrize(
     "row, soft_track, problem",
     [

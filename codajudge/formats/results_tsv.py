@@ -20,7 +20,8 @@ from ..errors import ProblemCollector, SubmissionError, counted
 from ..tracks import Track
 from .coverage import OtherPhases
 from .textfile import Lines, refuse_blank_line, shorten
-from .values import ValueProblem, add_problem, is_decimal, outside_label_set, parse_number, show
+from .values import ValueProblem, add_problem, is_decimal, outside_label_set, show
+from .values import parse_probability
 
 LAYOUT = "lewidi2023"
 NOTE = (
@@ -185,7 +186,8 @@ def results_rows(
                     "a row must be the hard label and one probability per label, tab-separated",
                     found=shorten(repr(text)),
                 )
-            probabilities = [parse_number(field) for field in fields[1:]]  # names a field's problem
+            # names a field's problem
+            probabilities = [parse_probability(field) for field in fields[1:]]
         except ValueProblem as problem:
             problem.expected = expected  # the row's layout, of which the field is a part
             add_problem(problems, problem, line=line)

@@ -317,6 +317,21 @@ def is_percent(text: str) -> bool:
 PERCENT_HINT = "write the number without the % sign (62.7, not 62.7%)"
 
 
+def parse_probability(text: str) -> float:
+    """``parse_number`` of a probability (a soft label's entry): a percentage (``87%``) is told to
+    divide it by 100 (0.87), not only to drop its % sign (87, a probability above 1)."""
+    try:
+        return parse_number(text)
+    except ValueProblem as problem:
+        stripped = text.strip()
+        if is_percent(stripped):
+            problem.hint = (
+                f"a probability is a number from 0 to 1: divide the percentage by 100 "
+                f"({float(stripped[:-1]) / 100:g}, not {stripped})"
+            )
+        raise
+
+
 def _not_json_hint(text: str):
     """The likely writer of a value that is neither JSON nor a ``python_literal``, and what to write instead."""
     if is_percent(text):
