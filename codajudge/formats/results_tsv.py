@@ -176,7 +176,7 @@ def results_rows(
     reads_label = kinds.of(track).value_type is LABEL
     expected = f"{k + 1} fields: label<TAB>" + "<TAB>".join(f"p{j}" for j in range(k))
     expected += ", each p a decimal number such as 0.5"
-    values = []
+    values, first_hint = [], _probability_first_hint(track, texts)
     for line, text in zip(numbers, texts):
         fields = [f.strip() for f in text.split("\t")]
         probabilities = []
@@ -193,9 +193,24 @@ def results_rows(
             add_problem(problems, problem, line=line)
         else:  # a soft-label track checks the label too: the row is read only when whole
             if track.label_set.code(fields[0]) < 0:
-                add_problem(
-                    problems, outside_label_set(fields[0], track, show(fields[0])), line=line
-                )
+                problem = outside_label_set(fields[0], track, show(fields[0]), first_hint)
+                add_problem(problems, problem, line=line)
         values.append(fields[0] if reads_label else json.dumps(probabilities))
     problems.raise_if_any()
     return range(len(texts)), numbers, values
+
+
+def _probability_first_hint(track: Track, texts: Sequence[str]) -> str | None:
+    """The hint for rows whose first field is, on most of them, a number between 0 and 1 that is
+    no label of ``track``: a probability, the columns in another order (p0<TAB>p1<TAB>hard); else
+    None."""
+    firsts = [text.partition("\t")[0].strip() for text in texts]
+    labels = track.label_set
+    n = sum(is_decimal(f) and 0 < float(f) < 1 and labels.code(f) < 0 for f in firsts)
+    if 2 * n <= len(firsts):
+        return None
+    return (
+        f"the first field of {n} of the {len(firsts)} rows is a number between 0 and 1 that is no "
+        "label, a probability: the layout is hard_label<TAB>p0<TAB>p1, the hard label (one of "
+        f"{', '.join(track.labels)}) first"
+    )
