@@ -386,6 +386,48 @@ def test_a_results_rows_bad_probability_is_named_as_a_file_of_lines_names_it(
         assert "one probability per label" not in str(refused.value)
 
 
+def test_a_results_rows_percentage_is_told_to_divide_it_by_100(brexit_dev, tmp_path):
+    """lewidi23/pct_str (0<TAB>87%<TAB>13%) was told "write the number without the % sign (62.7,
+    not 62.7%)", and 87 and 13 were then refused for summing to 100. A probability written as a
+    percentage is told to divide it by 100."""
+    soft, hard = brexit_dev
+    path = results_with_one_row(tmp_path, len(soft.ids), 7, "0\t87%\t13%")
+    for gold in (soft, hard):
+        with pytest.raises(SubmissionError) as refused:
+            read_track_file(path, path.name, gold)
+        assert str(refused.value) == (
+            "HS-Brexit_results.tsv, line 7: not a number; expected 3 fields: label<TAB>p0<TAB>p1, "
+            "each p a decimal number such as 0.5, found '87%'. A probability is a number from 0 "
+            "to 1: divide the percentage by 100 (0.87, not 87%)"
+        )
+
+
+def test_rows_of_probabilities_then_the_label_are_told_the_layouts_order(brexit_dev, tmp_path):
+    """lewidi23/order (p0<TAB>p1<TAB>hard) was told "label outside the track's label set, on 140
+    lines ... found '0.87'. Give a label among 0, 1": where most rows' first field is a number in
+    (0, 1) that is no label, the hint says it looks like a probability and gives the layout."""
+    soft, hard = brexit_dev
+    n = len(soft.ids)
+    path = tmp_path / "HS-Brexit_results.tsv"
+    path.write_text("0.87\t0.13\t0\n" * (n - 1) + "0\t1.0\t0.0\n")
+    for gold in (soft, hard):
+        with pytest.raises(SubmissionError) as refused:
+            read_track_file(path, path.name, gold)
+        said = str(refused.value)
+        assert said.startswith(
+            f"HS-Brexit_results.tsv: label outside the track's label set, on {n - 1} lines"
+        )
+        assert said.endswith(
+            f"The first field of {n - 1} of the {n} rows is a number between 0 and 1 that is no "
+            "label, a probability: the layout is hard_label<TAB>p0<TAB>p1, the hard label (one "
+            "of 0, 1) first"
+        )
+    path.write_text("0\t1.0\t0.0\n" * (n // 2) + "0.5\t0.5\t0\n" * (n - n // 2))
+    with pytest.raises(SubmissionError) as refused:
+        read_track_file(path, path.name, hard)
+    assert str(refused.value).endswith("Give a label among 0, 1")
+
+
 @pytest.mark.parametrize(
     "row, soft_track, problem",
     [

@@ -1590,6 +1590,37 @@ def test_r_write_table_row_names_are_named_with_r_fix(quote, tmp_path):
     assert ("R's row names in quotes" if quote else "the first column is R's row names;") in first
 
 
+R_IDS = [f"en-tr-{k:03}" for k in range(7, 14)]
+R_ITEMS = [{"id": i, "texts": ["a", "b"], "score": 3.0} for i in R_IDS]
+
+
+@pytest.mark.parametrize("sep", [" ", "\t"], ids=["rdefault", "rtab"])
+def test_r_write_table_of_a_named_vector_is_read_as_a_header_over_row_names(sep, tmp_path):
+    """hostile/rdefault, rtab: R's write.table of a named vector, a quoted header "x", then
+    lines "en-tr-007" 3.0. Line 1 was told "line has no tab", and space-separated no R fix at all.
+    A header of quoted names over lines of one field more, the first quoted (R's row names, here
+    the ids), is R's: space-separated, it gets R's fix; tab-separated, the header is a header and
+    only the ids' quotes are refused, with R's fix."""
+    text = '"x"\n' + "".join(f'"{i}"{sep}3.{k}\n' for k, i in enumerate(R_IDS))
+    with pytest.raises(SubmissionError) as error:
+        read(STS, R_ITEMS, text, tmp_path, "en_en.tsv")
+    said = str(error.value)
+    assert "line has no tab" not in said
+    if sep == " ":
+        assert said == (
+            "en_en.tsv, line 1: the file has an extra first column, R's row names in quotes "
+            "('en-tr-007' on line 2): its header line has 1 name and its lines 2 fields, "
+            "space-separated; expected ID<TAB>VALUE lines, after at most one header line such as "
+            'id<TAB>label, found \'"x"\'. Use write.table(..., sep="\\t", quote=FALSE, '
+            "col.names=FALSE)"
+        )
+    else:
+        assert said.startswith("en_en.tsv: none of the ids in this file belong to the track")
+        assert said.endswith(
+            "write the ids without quotes (csv.QUOTE_NONE; in R, write.table(..., quote=FALSE))"
+        )
+
+
 # --- the values of many items on one line ----------------------------------------------------------
 
 
@@ -1664,3 +1695,36 @@ def test_rows_on_one_line_are_one_line_of_values_only_when_one_per_item(rows, re
         if refused
         else "mp_soft.tsv, line 1: line has no tab"
     )
+
+
+@pytest.mark.parametrize("array", [False, True])
+@pytest.mark.parametrize("number", ["1e309", "-1e309", "9" * 400], ids=["big", "-big", "digits"])
+def test_a_number_that_overflows_in_json_records_is_refused_at_its_item(array, number, tmp_path):
+    """hostile/big309arr: 1e309 in a one-line JSON array of records was told "line has no tab"
+    (the layout's JSON reading refused the overflow, and the file fell back to TSV), while NaN
+    there was refused at its item. The layout reads every number token (an overflow too), and
+    the value's own reader refuses it at its item, in JSON lines as in an array."""
+    lines = [f'{{"id": "{item["id"]}", "score": 2.5}}' for item in STS_ITEMS]
+    lines[3] = lines[3].replace("2.5", number)
+    text = f"[{', '.join(lines)}]" if array else "\n".join(lines) + "\n"
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, text, tmp_path, "en_en.tsv")
+    sign = "-" if number.startswith("-") else ""
+    assert str(error.value) == (
+        f"en_en.tsv, line {1 if array else 4}, item '3': not a finite number; expected finite "
+        f"numbers, found '{sign}Infinity'. Predict a finite number for every item (the model's "
+        "output holds NaN or infinity)"
+    )
+
+
+@pytest.mark.parametrize("quote", ['"', ""])
+def test_a_line_beyond_the_csv_modules_field_limit_is_no_r_table(quote, tmp_path):
+    """The R write.table check read every file's first line as CSV: a line of one field over the
+    csv module's 131,072 characters raised _csv.Error (a traceback, not a refusal)."""
+    long = "x" * 140_000
+    text = f"{quote}{long}{quote}\n" + "".join(f'"{i}"\t3.0\n' for i in R_IDS)
+    with pytest.raises(SubmissionError):
+        read(STS, R_ITEMS, text, tmp_path, "en_en.tsv")
+    text = f"{R_IDS[0]}\t{long}\n" + "".join(f"{i}\t3.0\n" for i in R_IDS[1:])
+    with pytest.raises(SubmissionError):
+        read(STS, R_ITEMS, text, tmp_path, "en_en.tsv")

@@ -55,6 +55,9 @@ INDEX_AND_COMMAS = INDEX_COLUMN._replace(
     hint="write the file with tabs and without the index: df.to_csv(path, sep='\\t', index=False)",
 )
 R_TABLE_FIX = 'use write.table(..., row.names=FALSE, quote=FALSE, sep="\\t")'
+#: R's write.table of a named vector (or a data frame whose row names are the ids): the row names
+#: are the ids, the header is the one line to drop.
+R_NAMES_FIX = 'use write.table(..., sep="\\t", quote=FALSE, col.names=FALSE)'
 JSON_LINES_NOTE = 'the file was read as JSON lines, one object {"id": ID, "any name": VALUE} a line (CLUE\'s layout)'
 JSON_ARRAY_NOTE = (
     'the file was read as one JSON array of objects {"id": ID, "any name": VALUE}, one per item '
@@ -116,14 +119,14 @@ class Columns:
         self.records_array = array.texts is not texts
         numbers, texts = array
         index_header = self._index_header(numbers, texts, is_value)
-        self._refuse_r_row_names(numbers, texts)
+        r_header = self._r_row_names(numbers, texts)
         self._refuse_one_line_of_values(numbers, texts)
         self.numbers, self.texts = numbers, texts
         braced = texts[0].lstrip().startswith("{")
         self.json_lines = braced and not any(map(str.__contains__, texts, repeat("\t")))
         texts = list(map(_id_tab_value, texts)) if self.json_lines else texts
         is_header = _is_header(texts[0], ids, is_value if not self.json_lines else bool)
-        self.header = int(index_header or is_header)
+        self.header = int(index_header or r_header or is_header)
         self.body, self.lines = (texts[1:], numbers[1:]) if self.header else (texts, numbers)
         # each value stays in its line, read at its offset: a copy of every value would cost the
         # file's size again
@@ -183,22 +186,36 @@ class Columns:
 
         return bool(fields) and most(0) and not (width > 2 and most(1))
 
-    def _refuse_r_row_names(self, numbers: Sequence[int], texts: list[str]) -> None:
-        """Refuse, as one problem, R's write.table with its defaults: a header line, then lines of
-        one field more (space- or tab-separated), the first lines' first fields "1", "2", ... in
-        quotes, R's row names (strings quoted as well; the fields read as CSV)."""
+    def _r_row_names(self, numbers: Sequence[int], texts: list[str]) -> bool:
+        """Whether the first line is the header of R's write.table with its defaults: a header
+        line, then lines of one field more (space- or tab-separated), the first in quotes, R's row
+        names (the fields read as CSV). Refused, as one problem, when the row names are "1", "2",
+        ... (``R_TABLE_FIX``), or when they are other names (a named vector's: the ids) under a
+        header of names in quotes, space-separated (``R_NAMES_FIX``); tab-separated, that header
+        is a header (the ids in quotes are then refused with R's fix, ``with_r_quote_fix``)."""
         rows = texts[1 : IDS_LOOKED_UP + 1]
         sep = "\t" if "\t" in "".join(texts[:2]) else " "  # a header of one name has none
-        if not rows or not all(t.startswith(f'"{k}"{sep}') for k, t in enumerate(rows, 1)):
-            return
+        if not rows or not all(t.startswith('"') for t in rows):
+            return False
         names = len(_csv_fields(texts[0], sep))
-        if any(len(_csv_fields(text, sep)) != names + 1 for text in rows):
-            return
+        if not names or any(len(_csv_fields(t, sep)) != names + 1 for t in rows):
+            return False
+        if all(t.startswith(f'"{k}"{sep}') for k, t in enumerate(rows, 1)):
+            quoted = 'R\'s row names in quotes ("1", "2", ...)'
+            fix = R_TABLE_FIX
+        elif _quoted_names(texts[0]) and sep == " ":
+            quoted = (
+                f"R's row names in quotes ({_csv_fields(rows[0], sep)[0]!r} on line {numbers[1]})"
+            )
+            fix = R_NAMES_FIX
+        else:
+            return _quoted_names(texts[0])
         message = (
-            f'the file has an extra first column, R\'s row names in quotes ("1", "2", ...): '
-            f"its header line has {counted(names, 'name')} and its lines {names + 1} fields"
+            f"the file has an extra first column, {quoted}: its header line has "
+            f"{counted(names, 'name')} and its lines {names + 1} fields"
+            + (", space-separated" if fix is R_NAMES_FIX else "")
         )
-        rule = INDEX_COLUMN._replace(message=message, hint=R_TABLE_FIX)
+        rule = INDEX_COLUMN._replace(message=message, hint=fix)
         raise rule.error(self.display, repr(shorten(texts[0])), numbers[0])
 
     def _refuse_one_line_of_values(self, numbers: Sequence[int], texts: list[str]) -> None:
@@ -329,9 +346,7 @@ def with_r_quote_fix(error: SubmissionError, first: str | None) -> SubmissionErr
     """``error`` with R's fix beside Python's in each hint to write without quotes, when the file's
     ``first`` line is a header of names each in double quotes, as R's write.table writes it
     (``"id"<TAB>"label"``; Python's csv.QUOTE_ALL too, whose fix stays)."""
-    cells = (first or "").split("\t" if "\t" in (first or "") else None)
-    named = [c.strip()[:1] == '"' and COLUMN_NAME.fullmatch(unquoted(c) or "") for c in cells]
-    if not (cells and all(named)):
+    if not _quoted_names(first or ""):
         return error
     r_fix = "(csv.QUOTE_NONE; in R, write.table(..., quote=FALSE))"
     problems = [
@@ -341,9 +356,21 @@ def with_r_quote_fix(error: SubmissionError, first: str | None) -> SubmissionErr
     return SubmissionError(problems, error.omitted)
 
 
+def _quoted_names(first: str) -> bool:
+    """Whether a file's ``first`` line is a header of names each in double quotes, as R's
+    write.table writes it (``"id"<TAB>"label"``, ``"x"``; Python's csv.QUOTE_ALL too)."""
+    cells = first.split("\t" if "\t" in first else None)
+    named = [c.strip()[:1] == '"' and COLUMN_NAME.fullmatch(unquoted(c) or "") for c in cells]
+    return bool(cells) and all(named)
+
+
 def _csv_fields(text: str, sep: str) -> list[str]:
-    """A line's fields read as CSV separated by ``sep`` (a quoted field may hold ``sep``)."""
-    return next(csv.reader([text.strip()], delimiter=sep))
+    """A line's fields read as CSV separated by ``sep`` (a quoted field may hold ``sep``); none
+    for a line the csv module refuses (a field over its limit of 131,072 characters)."""
+    try:
+        return next(csv.reader([text.strip()], delimiter=sep))
+    except csv.Error:
+        return []
 
 
 def _id_tab_value(text: str) -> str:

@@ -20,7 +20,8 @@ from ..errors import ProblemCollector, SubmissionError, counted
 from ..tracks import Track
 from .coverage import OtherPhases
 from .textfile import Lines, refuse_blank_line, shorten
-from .values import ValueProblem, add_problem, is_decimal, outside_label_set, parse_number, show
+from .values import ValueProblem, add_problem, is_decimal, outside_label_set, show
+from .values import parse_probability
 
 LAYOUT = "lewidi2023"
 NOTE = (
@@ -179,7 +180,7 @@ def results_rows(
     reads_label = kinds.of(track).value_type is LABEL
     expected = f"{k + 1} fields: label<TAB>" + "<TAB>".join(f"p{j}" for j in range(k))
     expected += ", each p a decimal number such as 0.5"
-    values = []
+    values, first_hint = [], _probability_first_hint(track, texts)
     for line, text in zip(numbers, texts):
         fields = [f.strip() for f in text.split("\t")]
         probabilities = []
@@ -189,15 +190,15 @@ def results_rows(
                     "a row must be the hard label and one probability per label, tab-separated",
                     found=shorten(repr(text)),
                 )
-            probabilities = [parse_number(field) for field in fields[1:]]  # names a field's problem
+            # names a field's problem
+            probabilities = [parse_probability(field) for field in fields[1:]]
         except ValueProblem as problem:
             problem.expected = expected  # the row's layout, of which the field is a part
             add_problem(problems, problem, line=line)
         else:  # a soft-label track checks the label too: the row is read only when whole
             if track.label_set.code(fields[0]) < 0:
-                add_problem(
-                    problems, outside_label_set(fields[0], track, show(fields[0])), line=line
-                )
+                problem = outside_label_set(fields[0], track, show(fields[0]), first_hint)
+                add_problem(problems, problem, line=line)
         values.append(fields[0] if reads_label else json.dumps(probabilities))
     problems.raise_if_any()
     return range(len(texts)), numbers, values
@@ -221,4 +222,20 @@ def swapped_note(track: Track, texts: Sequence[str]) -> str | None:
         f"the hard label is not its row's most probable label on {below} of {len(read)} rows: "
         f"columns swapped? the layout is the hard label, then one probability per label in the "
         f"order of the labels ({labels}), tab-separated"
+    )
+
+
+def _probability_first_hint(track: Track, texts: Sequence[str]) -> str | None:
+    """The hint for rows whose first field is, on most of them, a number between 0 and 1 that is
+    no label of ``track``: a probability, the columns in another order (p0<TAB>p1<TAB>hard); else
+    None."""
+    firsts = [text.partition("\t")[0].strip() for text in texts]
+    labels = track.label_set
+    n = sum(is_decimal(f) and 0 < float(f) < 1 and labels.code(f) < 0 for f in firsts)
+    if 2 * n <= len(firsts):
+        return None
+    return (
+        f"the first field of {n} of the {len(firsts)} rows is a number between 0 and 1 that is no "
+        "label, a probability: the layout is hard_label<TAB>p0<TAB>p1, the hard label (one of "
+        f"{', '.join(track.labels)}) first"
     )

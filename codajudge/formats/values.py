@@ -147,11 +147,14 @@ _DECODER = json.JSONDecoder(
     object_pairs_hook=unique_keys,
     parse_int=_json_int,
 )
-#: ``_DECODER`` reading NaN, Infinity and -Infinity as floats (json.dump's default allow_nan writes
-#: them): a file's JSON layout is read with it (``layout_json``), each such value then refused as
-#: not finite at its item.
+#: ``_DECODER`` reading every number token: NaN, Infinity and -Infinity (json.dump's default
+#: allow_nan writes them) and numbers that overflow (1e309, integers of over 300 digits) as floats:
+#: a file's JSON layout is read with it (``layout_json``), each such value then refused as not
+#: finite at its item.
 _LAYOUT_DECODER = json.JSONDecoder(
-    parse_float=_json_float, object_pairs_hook=unique_keys, parse_int=_json_int
+    parse_float=float,
+    object_pairs_hook=unique_keys,
+    parse_int=lambda digits: int(digits) if len(digits) <= 300 else float(digits),
 )
 
 
@@ -184,9 +187,10 @@ def json_or_none(text: str):
 
 
 def layout_json(text: str):
-    """``json_or_none`` but NaN, Infinity and -Infinity read as floats: the layout of a file is
-    JSON (lines, an array of records) when it is JSON but for them, and ``json.dumps`` writes them
-    back into the value read, which the value's own rule refuses as not finite, at its item."""
+    """``json_or_none`` but NaN, Infinity, -Infinity and numbers that overflow (1e309) read as
+    floats: the layout of a file is JSON (lines, an array of records) when it is JSON but for
+    them, and ``json.dumps`` writes them back into the value read (as Infinity), which the
+    value's own rule refuses as not finite, at its item."""
     try:
         return parse_json(text, decoder=_LAYOUT_DECODER)
     except ValueProblem:
@@ -311,6 +315,21 @@ def is_percent(text: str) -> bool:
 
 #: The fix of a number written as a percentage.
 PERCENT_HINT = "write the number without the % sign (62.7, not 62.7%)"
+
+
+def parse_probability(text: str) -> float:
+    """``parse_number`` of a probability (a soft label's entry): a percentage (``87%``) is told to
+    divide it by 100 (0.87), not only to drop its % sign (87, a probability above 1)."""
+    try:
+        return parse_number(text)
+    except ValueProblem as problem:
+        stripped = text.strip()
+        if is_percent(stripped):
+            problem.hint = (
+                f"a probability is a number from 0 to 1: divide the percentage by 100 "
+                f"({float(stripped[:-1]) / 100:g}, not {stripped})"
+            )
+        raise
 
 
 def _not_json_hint(text: str):
