@@ -418,10 +418,16 @@ def test_rows_of_probabilities_then_the_label_are_told_the_layouts_order(brexit_
             f"HS-Brexit_results.tsv: label outside the track's label set, on {n - 1} lines"
         )
         assert said.endswith(
-            f"The first field of {n - 1} of the {n} rows is a number between 0 and 1 that is no "
-            "label, a probability: the layout is hard_label<TAB>p0<TAB>p1, the hard label (one "
-            "of 0, 1) first"
+            f"The first field of {n - 1} of the {n} rows is a probability (a number from 0 to 1 "
+            "that is no label, or written with a decimal point): the layout is "
+            "hard_label<TAB>p0<TAB>p1, the hard label (one of 0, 1) first"
         )
+    # a unanimous item's row, probabilities first (1.0<TAB>0.0<TAB>0), names label 1 by its first
+    # field: it counts as written in the layout's other order, so most rows still get the hint
+    path.write_text("1.0\t0.0\t0\n" * (n - n // 3) + "0.67\t0.33\t0\n" * (n // 3))
+    with pytest.raises(SubmissionError) as refused:
+        read_track_file(path, path.name, hard)
+    assert f"The first field of {n} of the {n} rows is a probability" in str(refused.value)
     path.write_text("0\t1.0\t0.0\n" * (n // 2) + "0.5\t0.5\t0\n" * (n - n // 2))
     with pytest.raises(SubmissionError) as refused:
         read_track_file(path, path.name, hard)

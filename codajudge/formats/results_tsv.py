@@ -226,16 +226,23 @@ def swapped_note(track: Track, texts: Sequence[str]) -> str | None:
 
 
 def _probability_first_hint(track: Track, texts: Sequence[str]) -> str | None:
-    """The hint for rows whose first field is, on most of them, a number between 0 and 1 that is
-    no label of ``track``: a probability, the columns in another order (p0<TAB>p1<TAB>hard); else
-    None."""
+    """The hint for rows whose first field is, on most of them, a probability: a number from 0 to
+    1 that is no label of ``track``, or written with a decimal point (a unanimous item's 1.0 or
+    0.0, which names a label too): the columns in another order (p0<TAB>p1<TAB>hard); else None."""
     firsts = [text.partition("\t")[0].strip() for text in texts]
-    labels = track.label_set
-    n = sum(is_decimal(f) and 0 < float(f) < 1 and labels.code(f) < 0 for f in firsts)
+    n = sum(
+        is_decimal(f) and 0 <= float(f) <= 1 and _written_as_probability(f, track) for f in firsts
+    )
     if 2 * n <= len(firsts):
         return None
     return (
-        f"the first field of {n} of the {len(firsts)} rows is a number between 0 and 1 that is no "
-        "label, a probability: the layout is hard_label<TAB>p0<TAB>p1, the hard label (one of "
-        f"{', '.join(track.labels)}) first"
+        f"the first field of {n} of the {len(firsts)} rows is a probability (a number from 0 to 1 "
+        "that is no label, or written with a decimal point): the layout is "
+        f"hard_label<TAB>p0<TAB>p1, the hard label (one of {', '.join(track.labels)}) first"
     )
+
+
+def _written_as_probability(field: str, track: Track) -> bool:
+    """Whether ``field``, a number from 0 to 1, is written as a probability: no label of
+    ``track``, or with a decimal point (1.0 names label 1, and is a unanimous item's p)."""
+    return track.label_set.code(field) < 0 or "." in field
