@@ -1621,6 +1621,39 @@ def test_r_write_table_of_a_named_vector_is_read_as_a_header_over_row_names(sep,
         )
 
 
+@pytest.mark.parametrize("sep", ["\t", " "], ids=["r_tab_nq", "r_sp_nq"])
+def test_r_write_table_of_a_named_vector_without_quotes_has_its_name_read_as_a_header(
+    sep, tmp_path
+):
+    """regress-c/r_tab_nq, r_sp_nq: R's write.table(v, sep="\\t", quote=FALSE) of a named vector,
+    ``x`` over ``en-tr-007<TAB>3.0`` lines, the quoted form's fix. Line 1 was refused "line has no
+    tab" with no hint. One name over ID<TAB>VALUE lines is a header; space-separated, each line
+    gets the spaces' hint."""
+    text = "x\n" + "".join(f"{i}{sep}3.{k}\n" for k, i in enumerate(R_IDS))
+    if sep == "\t":
+        prediction = read(STS, R_ITEMS, text, tmp_path, "en_en.tsv")
+        assert list(prediction.values) == [3 + k / 10 for k in range(len(R_IDS))]
+        assert prediction.warnings == ["the first line was read as a header and skipped"]
+        return
+    with pytest.raises(SubmissionError) as error:
+        read(STS, R_ITEMS, text, tmp_path, "en_en.tsv")
+    said = str(error.value)
+    assert said.startswith(f"en_en.tsv: line has no tab, on {len(R_IDS)} lines (lines 2, 3, ")
+    assert said.endswith(
+        "The id and the value look separated by spaces: write one tab between them"
+    )
+
+
+@pytest.mark.parametrize("first", ["en-tr-0073.5", "en-tr-007", "3.5", "nan"])
+def test_a_first_line_that_is_an_item_or_a_value_is_no_r_vector_name(first, tmp_path):
+    """The one-name header of R's named vector is no id of the track, no id with its value glued on
+    (a lost tab) and no value: such a first line is still refused at line 1 as a line without a tab."""
+    text = f"{first}\n" + "".join(f"{i}\t3.{k}\n" for k, i in enumerate(R_IDS[1:]))
+    with pytest.raises(SubmissionError) as error:
+        read(STS, R_ITEMS, text, tmp_path, "en_en.tsv")
+    assert "line 1: line has no tab" in str(error.value)
+
+
 # --- the values of many items on one line ----------------------------------------------------------
 
 

@@ -119,7 +119,7 @@ class Columns:
         self.records_array = array.texts is not texts
         numbers, texts = array
         index_header = self._index_header(numbers, texts, is_value)
-        r_header = self._r_row_names(numbers, texts)
+        r_header = self._r_row_names(numbers, texts) or _r_vector_name(texts, ids, is_value)
         self._refuse_one_line_of_values(numbers, texts)
         self.numbers, self.texts = numbers, texts
         braced = texts[0].lstrip().startswith("{")
@@ -328,6 +328,21 @@ def _is_header(text: str, ids: list[str], is_value: Callable[[str], bool]) -> bo
         return first.lower() not in ids
     names = bool(tab and COLUMN_NAME.fullmatch(first) and COLUMN_NAME.fullmatch(value))
     return names and not is_value(value) and first not in ids
+
+
+def _r_vector_name(texts: list[str], ids: list[str], is_value: Callable[[str], bool]) -> bool:
+    """Whether the first line is the one column name R's write.table(v, sep="\\t", quote=FALSE)
+    writes over a named vector's ID<TAB>VALUE lines (``x``): one name (``COLUMN_NAME``, no inner
+    space), no id of the track nor an id with its value glued on (a lost tab), no value, over lines
+    (up to ``IDS_LOOKED_UP``) of two fields each, tab- or space-separated (the latter then refused
+    line by line with the spaces' hint)."""
+    first, rows = texts[0].strip(), texts[1 : IDS_LOOKED_UP + 1]
+    name = COLUMN_NAME.fullmatch(first) and not INNER_SPACE.search(first)
+    if not (rows and name) or first.lower() in FLOAT_WORDS or first in ids or is_value(first):
+        return False
+    if any(first.startswith(i) and is_decimal(first[len(i) :]) for i in ids):
+        return False
+    return all(len(row.split("\t" if "\t" in row else None)) == 2 for row in rows)
 
 
 def _header_fields(text: str) -> tuple[str, str, str]:
