@@ -590,6 +590,34 @@ def test_the_legacy_kit_scores_a_zip_of_code_and_predictions_as_v15_does(legacy_
         run_once(kit, str(code), "practice")
 
 
+def test_the_legacy_kit_scores_a_folder_of_code_and_predictions_as_its_zip(legacy_tree, tmp_path):
+    """Trial 60 (regression), legacy2: run_local.py scored a zip of model.py and prediction files
+    as results (what v1.5 gives) but ran the folder of the same files as code; in a scoring-only
+    phase both are scored as results, and a folder of model.py alone is still run as code, with a
+    note that v1.5 takes the prediction files it writes."""
+    from codajudge.programs.run_local import run_once
+
+    kit = tmp_path / "kit"
+    with zipfile.ZipFile(legacy_tree / "starting_kit.zip") as zf:
+        zf.extractall(kit)
+    results = kit / "sample_submissions" / "result_submission.zip"
+    code = kit / "sample_submissions" / "code_submission"
+    both = tmp_path / "both"
+    with zipfile.ZipFile(results) as source:
+        source.extractall(both)
+    shutil.copyfile(code / "model.py", both / "model.py")
+    notes: list[str] = []
+    assert run_once(kit, str(both), "practice", notes=notes) == run_once(
+        kit, str(results), "practice"
+    )
+    assert "file 'model.py' matches no track and was ignored" in notes
+    notes.clear()
+    run_once(kit, str(code), "practice", notes=notes)
+    assert [note for note in notes if "CodaLab v1.5 runs no code" in note]
+    readme = " ".join((kit / "README.md").read_text(encoding="utf-8").split())
+    assert "`run_local.py` and `ingest.py` read a folder so too" in readme
+
+
 def test_the_legacy_kit_readme_says_v15_runs_only_the_scoring_program(legacy_tree):
     """Trial 60, item 2: the v1.5 kit's README said it holds "the same ingestion and scoring
     programs the platform runs" and that each command "runs Codabench's two steps"; it says what

@@ -164,13 +164,13 @@ def public_keys(items: list[dict]) -> ItemKeys:
 
 def check_result_files(
     run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Path, refuse_none=None
-) -> list[str]:
+) -> list[str] | None:
     """A result submission: check each track file by the scorer's reader and copy it as
     ``<track_id>.tsv``; every broken file is named in one refusal (``FileRefusals``); without any,
-    ``refuse_none()`` raises when given (else the refusal names the files found). What the
-    participant should know (files ignored, then how each file was read, in the scorer's words) is
-    printed and appended to ``run.notes``, and each track's file name as the participant wrote it
-    is put in ``run.names`` (for the scorer's notes and results page)."""
+    ``refuse_none()`` raises when given, or its None is returned (else the refusal names the files
+    found). What the participant should know (files ignored, then how each file was read, in the
+    scorer's words) is printed and appended to ``run.notes``, and each track's file name as the
+    participant wrote it is put in ``run.names`` (for the scorer's notes and results page)."""
 
     @functools.cache
     def items_of(dataset: str) -> list[dict]:
@@ -180,7 +180,7 @@ def check_result_files(
     phases, refusals = other_phase_ids(run.input_dir), FileRefusals()
     found = archive.find_track_files(folder, spec.tracks, ids_of, phases)
     if not found.files and refuse_none is not None:
-        refuse_none()
+        return refuse_none()
     if not found.files:
         habits = other_platform_entry_points(found.unclaimed)
         hint = MODEL_PY_HINT if habits else misnamed_model_hint(found.unclaimed)
@@ -413,22 +413,39 @@ def _predict_submission(run: Ingestion, spec: TaskSpec, submission: Path, paths:
     model_folder = find_model_folder(folder)
     if model_folder is None:
         return check_result_files(run, spec, folder, paths.out_dir), "result submission"
-    if spec.extra.get(SCORING_ONLY) is True and folder != submission:
-        # a zip is what is uploaded, and the platform scores it as results (its prediction files,
-        # model.py noted as ignored; one without any is refused); a folder is run
+    if spec.extra.get(SCORING_ONLY) is True:
+        # scored as the platform scores an upload: as results, model.py noted as ignored; a zip
+        # with no prediction file is refused, a folder of code alone is run to write the files
         found = safe_display(str(model_folder.relative_to(folder) / MODEL_FILE))
         refuse = functools.partial(_refuse_code_zip, submission, found)
-        return check_result_files(run, spec, folder, paths.out_dir, refuse), "result submission"
-    _note_result_files_beside_code(spec, folder, run.notes)
+        tracks = check_result_files(run, spec, folder, paths.out_dir, refuse)
+        if tracks is not None:
+            return tracks, "result submission"
+        run.notes.append(RUN_FOR_UPLOAD.format(len(spec.tracks), plural(len(spec.tracks), "file")))
+        print(f"note: {run.notes[-1]}")
+    else:
+        _note_result_files_beside_code(spec, folder, run.notes)
     for dataset in dict.fromkeys(t.dataset for t in spec.tracks):
         # the bundle's data is checked here, out of the code's reach (the child says the notes)
         load_dataset(run.input_dir, dataset, say=lambda note: None)
     return _run_code(run, spec, paths, str(model_folder.resolve())), "code submission"
 
 
+#: The note on a folder of model.py and no prediction file, run in a scoring-only phase ({0}: the
+#: number of tracks, {1}: "file" or "files").
+RUN_FOR_UPLOAD = (
+    f"the submission folder holds {MODEL_FILE} and no prediction file, so it was run as a code "
+    "submission to write the prediction files; CodaLab v1.5 runs no code: upload a zip of the {0} "
+    "<track_id>.tsv {1} it writes, not this folder"
+)
+
+
 def _refuse_code_zip(submission: Path, found: str) -> None:
     """The refusal of an uploaded zip holding ``found`` (its model.py) and no prediction file, in a
-    phase whose platform runs no code (``SCORING_ONLY``)."""
+    phase whose platform runs no code (``SCORING_ONLY``); none of a folder, which is run to write
+    the files to upload."""
+    if submission.is_dir():
+        return
     raise SubmissionError.single(
         safe_display(str(submission)),
         f"the zip holds {MODEL_FILE}, a code submission, and no prediction file: this "
