@@ -546,7 +546,7 @@ def test_a_results_file_whose_probabilities_are_swapped_is_noted_for_both_tracks
     assert all("columns swapped?" not in warnings for warnings in read(n // 5))
     from codajudge.formats.results_tsv import swapped_note
 
-    rows = [f"1\t{p:.3f}\t{1 - p:.3f}" for p in p1]
+    rows = [(1, [round(p, 3), round(1 - p, 3)]) for p in p1]  # label 1 below its row's p0
     assert swapped_note(soft.track, rows[:19]) is None
     assert "on 20 of 20 rows" in swapped_note(soft.track, rows[:20])
 

@@ -9,6 +9,7 @@ of ids (``id_column``) is refused, never read as labels with its rows aligned by
 
 from __future__ import annotations
 
+import functools
 import json
 from fnmatch import fnmatchcase
 from collections.abc import Collection, Sequence
@@ -154,9 +155,10 @@ def results_rows(
     ids: Sequence[str],
     problems: ProblemCollector,
     elsewhere: OtherPhases,
-) -> tuple[range, list[int], list[str]]:
+) -> tuple[range, list[int], list[str], str | None]:
     """(item index, line number, value text) of each row, the value text being the track's part of
-    the row: the label, or the probabilities as a JSON list. A first column of ids is refused
+    the row: the label, or the probabilities as a JSON list; then the note on rows whose columns
+    look swapped (``swapped_note``), from the rows as read. A first column of ids is refused
     (``refuse_id_column``), then a row count other than the track's number of items (``ids``),
     naming the other phase (``elsewhere``) that has that many items, if any."""
     refuse_id_column(track, problems.file, lines, frozenset(ids))
@@ -180,7 +182,12 @@ def results_rows(
     reads_label = kinds.of(track).value_type is LABEL
     expected = f"{k + 1} fields: label<TAB>" + "<TAB>".join(f"p{j}" for j in range(k))
     expected += ", each p a decimal number such as 0.5"
-    values, first_hint = [], _probability_first_hint(track, texts)
+    values, read = [], []  # read: (label code, probabilities) of each row read whole
+
+    @functools.cache
+    def first_hint() -> str | None:  # a pass over every row, which only a refused label needs
+        return _probability_first_hint(track, texts)
+
     for line, text in zip(numbers, texts):
         fields = [f.strip() for f in text.split("\t")]
         probabilities = []
@@ -196,24 +203,22 @@ def results_rows(
             problem.expected = expected  # the row's layout, of which the field is a part
             add_problem(problems, problem, line=line)
         else:  # a soft-label track checks the label too: the row is read only when whole
-            if track.label_set.code(fields[0]) < 0:
-                problem = outside_label_set(fields[0], track, show(fields[0]), first_hint)
+            code = track.label_set.code(fields[0])
+            if code < 0:
+                problem = outside_label_set(fields[0], track, show(fields[0]), first_hint())
                 add_problem(problems, problem, line=line)
+            else:
+                read.append((code, probabilities))
         values.append(fields[0] if reads_label else json.dumps(probabilities))
     problems.raise_if_any()
-    return range(len(texts)), numbers, values
+    return range(len(texts)), numbers, values, swapped_note(track, read)
 
 
-def swapped_note(track: Track, texts: Sequence[str]) -> str | None:
+def swapped_note(track: Track, read: Sequence[tuple[int, list[float]]]) -> str | None:
     """A note when the rows' hard labels are below their own rows' largest probability on nearly
     all rows (``SWAPPED_SHARE`` of ``SWAPPED_ROWS`` or more rows read): the probabilities look
-    written in another order than the labels'. Rows not read as the layout's are not counted."""
-    rows = [[f.strip() for f in text.split("\t")] for text in texts]
-    rows = [
-        row for row in rows if len(row) == len(track.labels) + 1 and all(map(is_decimal, row[1:]))
-    ]
-    codes = track.label_set.codes([row[0] for row in rows])
-    read = [(c, [float(p) for p in row[1:]]) for c, row in zip(codes, rows) if c >= 0]
+    written in another order than the labels'. ``read``: (label code, probabilities) of each row
+    ``results_rows`` read whole."""
     below = sum(p[c] < max(p) for c, p in read)
     if len(read) < SWAPPED_ROWS or below < SWAPPED_SHARE * len(read):
         return None

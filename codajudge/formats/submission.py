@@ -56,7 +56,6 @@ from .results_tsv import (
     reads_results_layout,
     refuse_other_layout,
     results_rows,
-    swapped_note,
 )
 from .soft import parse_soft
 from .textfile import Rule, read_texts, refuse_blank_line, safe_display, shorten
@@ -168,8 +167,8 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
     try:
         lines = read_texts(path, display, len(keys.ids))
         if reads_results_layout(track, lines):  # another task's layout the track declares
-            rows = Rows(*results_rows(track, lines, keys.ids, problems, keys.elsewhere))
-            swapped = swapped_note(track, lines.texts)
+            *columns, swapped = results_rows(track, lines, keys.ids, problems, keys.elsewhere)
+            rows = Rows(*columns)
             layout, warnings = "positional", [RESULTS_NOTE, *filter(None, [swapped])]
         else:
             refuse_other_layout(track, display, lines)
