@@ -214,6 +214,23 @@ def test_a_module_that_registers_no_sound_metric_is_refused_naming_its_file_and_
     assert "Traceback" not in text and "must not fail on any valid prediction" not in text
 
 
+def test_undefined_note_is_refused_where_0_would_be_the_best_or_worst_score_and_kept_inside():
+    """0.0 reports an undefined score: on a loss's [0, 5] it is the best score (a constant
+    submission would win), on [0, 5] higher-is-better the worst, on [-5, 5] neither."""
+    note = 'undefined_note="undefined for a constant prediction",\n        applies_to'
+    best = mae_module("u1").replace("applies_to", note, 1)
+    worst = mae_module("u2").replace("applies_to", note, 1).replace("=LOWER", "='higher'")
+    for source, told in ((best, "lower is better) ... the best end"), (worst, "the worst end")):
+        with pytest.raises(ConfigError) as refused:
+            load_source(source, "editions/x/metrics.py")
+        text = refused.value.render()
+        assert "editions/x/metrics.py: metric 'u" in text and "declares undefined_note" in text
+        assert told.split(" ... ")[-1] in text and "found range [0, 5]" in text, text
+        assert "guard the values the metric takes" in text
+    inside = mae_module("u3").replace("applies_to", note, 1).replace("lower=0.0", "lower=-5.0")
+    assert load_source(inside, "editions/x/metrics.py") == ("u3",)
+
+
 def test_a_metrics_module_that_is_not_utf8_is_refused_naming_its_line_and_byte(tmp_path):
     from codajudge.bundle.edition import load_edition
 

@@ -253,7 +253,12 @@ def test_a_metric_undefined_on_a_valid_prediction_without_a_declared_value_is_th
     text = refused.value.render()
     assert __file__ in text and "metric 'root' gives no score on track 'sim'" in text, text
     assert "found nan" in text and "every valid prediction" in text
-    assert "register undefined_note='...' saying so" in text
+    # 0.0 is the best score of a loss on [0, 5]: reporting an undefined value as 0.0 is not offered
+    assert "undefined_note" not in text
+    inside = Metric(name="root", direction=LOWER, **{**fields, "lower": -5.0})
+    with pytest.raises(ConfigError) as refused:
+        inside.score(gold, negative, track="sim")
+    assert "register undefined_note='...' saying so" in refused.value.render()
     declared = Metric(name="root", direction=HIGHER, undefined_note="undefined: 0.0", **fields)
     assert declared.score(gold, negative)[:2] == (0.0, "undefined: 0.0")
 

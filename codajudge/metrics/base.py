@@ -86,6 +86,13 @@ def shown_end(value: float) -> float:
     return round(value, 6) + 0.0
 
 
+#: How an undefined value may be declared, offered only where 0.0 is inside the range
+UNDEFINED_HINT = (
+    ", or, where it is undefined by nature (a correlation of a constant series), register "
+    "undefined_note='...' saying so: the score is then reported as 0.0 with that note"
+)
+
+
 @dataclass(frozen=True)
 class Metric:
     """A registered metric: its direction, range, the two functions that compute it, and the facts
@@ -109,8 +116,9 @@ class Metric:
     gold's entropy); ``on_gold_tolerance`` is how far the builder's gold self-check lets the score
     stray from that value.
     ``undefined_note`` declares that the metric can be undefined on a valid prediction (NaN: a
-    correlation of a constant series) and is then reported as 0.0 with this note; a metric without
-    one must be finite on every valid prediction.
+    correlation of a constant series) and is then reported as 0.0 with this note; an edition's own
+    metric may declare one only where 0.0 lies strictly inside its range (``zero_inside``: neither
+    best nor worst); a metric without one must be finite on every valid prediction.
     ``description`` is the Evaluation page's text on the metric where no template
     ``templates/metrics/NAME.md`` gives it (the kit's metrics have one; a new metric module may
     bring its text either way).
@@ -235,10 +243,16 @@ class Metric:
             expected="a finite score on every valid prediction",
             found=str(value),
             hint="make the metric defined on every prediction the track accepts (clip or guard "
-            "the values it takes, as the README's MAE example clips to the scale), or, where it "
-            "is undefined by nature (a correlation of a constant series), register "
-            "undefined_note='...' saying so: the score is then reported as 0.0 with that note",
+            "the values it takes, as the README's MAE example clips to the scale)"
+            + (UNDEFINED_HINT if self.zero_inside(n_labels or 0) else ""),
         )
+
+    def zero_inside(self, n_labels: int = 0) -> bool:
+        """True where 0.0, what an undefined value is reported as (``undefined_note``), lies
+        strictly inside the range, so that it is neither the best nor the worst score (a
+        correlation's); a range growing with the scale is taken on 2 labels."""
+        low, high = self.bounds(n_labels or 2)
+        return low < 0.0 < high
 
     def _computed(self, gold, pred, keep) -> tuple[np.ndarray, float]:
         """The per-item statistics of ``pred`` against ``gold`` (those ``keep`` selects) and the

@@ -64,8 +64,30 @@ def load_source(source: str, file_name: str) -> tuple[str, ...]:
         if not metric.description.strip() or "|" in metric.description:
             cell = "its description is a cell of the Evaluation page's table: text without '|'"
             raise ConfigError.single(file_name, f"metric {metric.name!r}: {cell}")
+        if metric.undefined_note and not metric.zero_inside():
+            raise undefined_zero_error(metric, file_name)
     LOADED[source] = (file_name, names)
     return names
+
+
+def undefined_zero_error(metric: Metric, file_name: str) -> ConfigError:
+    """The error of ``metric`` declaring ``undefined_note`` where 0.0, what an undefined value is
+    reported as, is not strictly inside its range: there it is the best or the worst score (a
+    constant submission would win a lower-is-better track on [0, 2])."""
+    low, high = metric.shown_bounds(2 if callable(metric.upper) else 0)
+    end = "best" if (low == 0.0) != metric.higher_is_better else "worst"
+    where = f"the {end} end of its range" if low <= 0.0 <= high else "outside its range"
+    return ConfigError.single(
+        file_name,
+        f"metric {metric.name!r} ({metric.direction} is better) declares undefined_note: an "
+        f"undefined score would be reported as 0.0, {where}",
+        expected="undefined_note only on a metric whose range has 0.0 strictly inside it (a "
+        "correlation's [-1, 1]: 0.0 is neither best nor worst)",
+        found=f"range [{low:g}, {high:g}]",
+        hint="remove undefined_note and guard the values the metric takes so that it is defined "
+        "on every valid prediction, returning the value it should report there (e.g. its worst "
+        "end for a constant prediction)",
+    )
 
 
 def metrics_of(source: str) -> tuple[str, ...]:
