@@ -384,6 +384,16 @@ def test_a_scale_free_metric_whose_exact_test_mixes_scales_is_refused_with_the_f
             "metrics.py registers wrong_on_gold's on_gold, whose value for this gold is not what "
             "the metric scores it (0): correct on_gold",
         ),
+        # a wrong direction that on_gold hides from the gold's own check: a prediction other
+        # than the gold (each item its neighbour's gold) must not score better than the gold
+        (
+            "flipped_mae",
+            ("direction=LOWER,", "direction='higher', on_gold=lambda gold: 0.0,"),
+            "metrics.py: metric 'flipped_mae' on track 'sim': each item predicted as its "
+            "neighbour's gold scores better than the gold itself where higher is better: direction "
+            "is probably the other way; expected the gold's score, 0, at least as good as any other "
+            "prediction's, found ",
+        ),
         # NaN on a negative prediction, which a similarity track accepts: not its best value, 0.0
         (
             "sqrt_mae",

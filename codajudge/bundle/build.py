@@ -30,7 +30,7 @@ from ..gold import gold_as_values
 from ..importers import PartlyRead, item_lines, load_split, missing_releases, split_source
 from ..metrics import get as get_metric
 from ..metrics.edition_module import code_failure, metrics_of, module_lines, own_module_of
-from ..metrics.edition_module import property_problems
+from ..metrics.edition_module import direction_problems, property_problems
 from ..stats.metric_checks import statistics_problems
 from ..scoring import load_gold, score_folder, scored_subset
 from ..spec import read_spec, write_spec
@@ -395,7 +395,8 @@ def _key_differences(columns: list[str], written: list[str]) -> str:
 def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
     """Score the gold as a submission: the scorer's keys must be the leaderboard's, every score perfect,
     the edition's own metrics well behaved on it (``metrics.edition_module.property_problems``, then
-    ``stats.metric_checks.statistics_problems``)."""
+    ``stats.metric_checks.statistics_problems``), and every metric's direction such that a
+    prediction other than the gold does not score better (``direction_problems``)."""
     module_file = str(edition.folder / edition.metrics_module.get("file", ""))
     try:
         result = score_gold(root / "reference_data" / phase.id)
@@ -416,18 +417,23 @@ def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
     # the gold's score is not the range's end)
     own = metrics_of(edition.metrics_module.get("source"))
     problems: list[Problem] = []
+    # a direction the other way, told after the gold's own check (which names it where the gold
+    # scores the range's worst end); every metric, the kit's too
+    flipped: list[Problem] = []
     for track_id, metric, _, gold, n_labels in _scores_on_gold(result):
-        if metric.name not in own:
-            continue
         doing = f"metric {metric.name!r} on track {track_id!r}"
+        where = f"{module_file if metric.name in own else metric.module_file}: {doing}"
         try:
             # the statistics layer's checks assume the basic properties
-            found = property_problems(metric, gold, n_labels, track_id)
-            found = found or statistics_problems(metric, gold)
+            if metric.name in own:
+                found = property_problems(metric, gold, n_labels, track_id)
+                problems += [Problem(where, m) for m in found or statistics_problems(metric, gold)]
+            flipped += [Problem(where, m) for m in direction_problems(metric, gold, track_id)]
         except Exception as error:  # the organiser's code: its failure is theirs to fix
+            if metric.name not in own:
+                raise
             raise code_failure(error, module_file, doing) from None
-        problems.extend(Problem(f"{module_file}: {doing}", message) for message in found)
-    problems += gold_problems(result, columns, f"phase {phase.id!r}")
+    problems += gold_problems(result, columns, f"phase {phase.id!r}") + flipped
     if problems:
         raise ConfigError(problems[:1])
 

@@ -184,6 +184,32 @@ def property_problems(metric: Metric, gold, n_labels: int, track: str = "") -> l
     return problems
 
 
+def direction_problems(metric: Metric, gold, track: str = "") -> list[str]:
+    """The problem of ``metric`` scoring a prediction certainly no better than the gold (each item
+    predicted as its neighbour's gold) better than the gold itself in its declared direction: the
+    direction is then probably the other way (a Brier score registered higher-is-better: the
+    leaderboard would sort it the wrong way). None where the gold is not an array of 2 items or more."""
+    if not isinstance(gold, np.ndarray) or len(gold) < 2:
+        return []
+    own = metric.score(gold, gold, track=track).value
+    other = metric.score(gold, np.roll(gold, 1, axis=0), track=track).value
+    if (other - own) * (1 if metric.higher_is_better else -1) <= max(
+        1e-9, metric.on_gold_tolerance
+    ):
+        return []
+    swapped = "LOWER" if metric.higher_is_better else "HIGHER"
+    return [
+        problem_text(
+            "",
+            f"each item predicted as its neighbour's gold scores better than the gold itself "
+            f"where {metric.direction} is better: direction is probably the other way",
+            f"the gold's score, {own:g}, at least as good as any other prediction's",
+            f"{other:g} for the neighbour's gold, {own:g} for the gold",
+            f"register direction={swapped} if so, else correct the function",
+        )
+    ]
+
+
 def range_problems(scores: dict[str, float], low: float, high: float) -> list[str]:
     """The problem of each of ``scores`` (what scored it -> the score) outside the declared range
     [``low``, ``high``], with the fix."""
