@@ -187,6 +187,24 @@ def test_a_template_override_that_replaces_no_kit_template_is_refused_naming_the
     ) in str(raised.value)
 
 
+def test_a_template_override_in_the_wrong_folder_is_told_the_one_of_its_file_name(tmp_path):
+    """templates/metric.md is evaluation/metric.md in the wrong folder, not metrics/kl.md: a kit
+    template of the same file name is the suggestion, whatever folder it is in."""
+    shutil.copytree(
+        REPO / "editions" / "default", tmp_path / "ed", ignore=shutil.ignore_patterns("data")
+    )
+    own = tmp_path / "ed" / "templates"
+    (own / "timeline").mkdir(parents=True)
+    (own / "metric.md").write_text("| $title |\n", encoding="utf-8")
+    (own / "timeline" / "evaluation.md").write_text("Evaluation.\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as raised:
+        load_edition(tmp_path / "ed")
+    told = [p.render() for p in raised.value.problems]
+    assert len(told) == 2, told
+    assert "Did you mean 'evaluation/metric.md'? (the kit's template of that" in told[0], told
+    assert "Did you mean 'evaluation.md'? (the kit's template of that" in told[1], told
+
+
 def test_every_generated_page_fills_each_template_with_its_documented_fields(monkeypatch):
     """A template receives exactly the fields docs/templates.md lists for it (an edition's own copy
     may use any of them), so the fields an unknown-field refusal names are the documented ones:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import Problem
-from ..fields import did_you_mean
+from ..fields import closest, did_you_mean
 from ..kinds import REGISTRY as KINDS
 from ..kinds import Kind
 from ..metrics.base import REGISTRY as METRICS
@@ -54,5 +54,17 @@ def override_problems(folder: Path) -> Iterator[Problem]:
                 "the file replaces no template of the kit: the kit's own text would be used",
                 expected=f"{EDITION_TEMPLATES}/NAME.md, NAME a template of codajudge/templates "
                 "(docs/templates.md)",
-                hint=did_you_mean(name, sorted(kit)) or "remove the file or correct its name",
+                hint=_meant_template(name, sorted(kit)) or "remove the file or correct its name",
             )
+
+
+def _meant_template(name: str, kit: list[str]) -> str | None:
+    """The hint naming the kit template ``name`` probably means: one of the same file name in
+    another folder (``metric.md`` for ``evaluation/metric.md``), the closest of them; else the
+    closest name of all (``did_you_mean``)."""
+    base = name.rsplit("/", 1)[-1].lower()
+    same = [known for known in kit if known.rsplit("/", 1)[-1].lower() == base]
+    if not same:
+        return did_you_mean(name, kit)
+    meant = closest(name, same) or same[0]
+    return f"did you mean '{meant}'? (the kit's template of that file name, in its folder)"
