@@ -314,8 +314,24 @@ def _checked_metrics(kind, scale, metrics: tuple[str, ...], walk: Walk) -> tuple
         return kind.default_metrics[scale]
     for m in metrics if allowed else ():
         if m not in allowed:
-            walk.refuse(f"metric '{m}' does not apply to this track", expected=" | ".join(allowed))
+            _refuse_metric(walk, m, (kind.name, scale), allowed)
     return metrics
+
+
+def _refuse_metric(walk: Walk, name: str, track: tuple, allowed: Sequence[str]) -> None:
+    """Refuse metric ``name`` on a track of (kind, scale) ``track`` it does not apply to: the
+    (kind, scale) pairs it applies to (its ``applies_to``) and how to change them."""
+    metric = METRICS.get(name)
+    pairs = ", ".join(map(str, metric.applies_to)) if metric else ""
+    found = f"'{name}', which applies to {pairs or 'no kind'}" if metric else f"'{name}'"
+    where = f"the registration in {metric.module_file}" if metric else "its registration"
+    walk.refuse(
+        f"metric '{name}' does not apply to this track, of (kind, scale) {track}",
+        expected=" | ".join(allowed),
+        found=found,
+        hint=f"name one of the metrics expected; or, if '{name}' suits this track, add {track} "
+        f"to applies_to in {where}",
+    )
 
 
 def tracks_from_list(raw: Sequence[dict], where: str = "tracks") -> list[Track]:

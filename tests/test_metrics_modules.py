@@ -231,6 +231,36 @@ def test_undefined_note_is_refused_where_0_would_be_the_best_or_worst_score_and_
     assert load_source(inside, "editions/x/metrics.py") == ("u3",)
 
 
+def test_a_description_with_a_bar_is_refused_quoting_it_with_the_fix():
+    source = mae_module("bar").replace("-> 0.5.", "-> 0.5 | see the paper.")
+    with pytest.raises(ConfigError) as refused:
+        load_source(source, "editions/x/metrics.py")
+    text = refused.value.render()
+    assert "editions/x/metrics.py: metric 'bar': its description is a cell" in text, text
+    assert "found 1 '|' in '...e: gold [1, 3], predicted [2, 3] -> 0.5 | see the paper.'" in text, (
+        text
+    )
+    assert "Remove each '|' or write it otherwise" in text
+
+
+def test_an_own_metric_naming_a_track_it_does_not_apply_to_says_both_and_how_to_change_it(
+    tmp_path,
+):
+    from codajudge.bundle.edition import load_edition
+
+    module = mae_module("cls_mae").replace('("similarity", None)', '("classification", None)')
+    folder = edition_naming(tmp_path / "ed", "cls_mae", module)
+    with pytest.raises(ConfigError) as refused:
+        load_edition(folder)
+    text = refused.value.render()
+    assert (
+        "metric 'cls_mae' does not apply to this track, of (kind, scale) ('similarity', None); "
+        "expected " in text
+    ), text
+    assert "found 'cls_mae', which applies to ('classification', None)." in text, text
+    assert f"add ('similarity', None) to applies_to in the registration in {folder}" in text
+
+
 def test_a_metrics_module_that_is_not_utf8_is_refused_naming_its_line_and_byte(tmp_path):
     from codajudge.bundle.edition import load_edition
 

@@ -62,12 +62,30 @@ def load_source(source: str, file_name: str) -> tuple[str, ...]:
             problem = f"metric {metric.name!r} applies to no kind: give applies_to, e.g. {example}"
             raise ConfigError.single(file_name, problem)
         if not metric.description.strip() or "|" in metric.description:
-            cell = "its description is a cell of the Evaluation page's table: text without '|'"
-            raise ConfigError.single(file_name, f"metric {metric.name!r}: {cell}")
+            raise description_error(metric, file_name)
         if metric.undefined_note and not metric.zero_inside():
             raise undefined_zero_error(metric, file_name)
     LOADED[source] = (file_name, names)
     return names
+
+
+def description_error(metric: Metric, file_name: str) -> ConfigError:
+    """The error of ``metric``'s description empty or holding '|' (a cell of the Evaluation page's
+    table): the text found, shortened around its first '|', and the fix."""
+    text = " ".join(metric.description.split())
+    at = max(text.find("|") - 40, 0)
+    shown = ("..." if at else "") + text[at : at + 80] + ("..." if len(text) > at + 80 else "")
+    bars = text.count("|")
+    return ConfigError.single(
+        file_name,
+        f"metric {metric.name!r}: its description is a cell of the Evaluation page's table",
+        expected="text without '|'",
+        found=f"{bars} '|' in {shown!r}" if bars else "no text",
+        hint="remove each '|' or write it otherwise (abs(p - g) for |p - g|, '/' or a word for a "
+        "separator)"
+        if bars
+        else "give description='...', the metric in a sentence with a worked example",
+    )
 
 
 def undefined_zero_error(metric: Metric, file_name: str) -> ConfigError:
