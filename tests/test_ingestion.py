@@ -478,6 +478,13 @@ def test_a_code_submission_s_refused_tracks_are_named_in_one_refusal(tmp_path, c
     assert following[0].startswith("predictions for track 'sts': wrong number of predictions")
     assert following[1].startswith("predictions for track 'nli': wrong number of predictions")
     assert "track nli: predicting 14 items" in printed.out  # nli ran after sts was refused
+    # the log says what happens after a refused track: the run goes on, the submission is refused
+    assert (
+        "track sts: its predictions were refused (1 track so far): the submission will be refused "
+        "once every track is checked, so that one message names every track's problems"
+    ) in printed.out
+    assert "track nli: its predictions were refused (2 tracks so far)" in printed.out
+    assert "the other tracks go on" not in printed.out
 
 
 SLOW_MODEL = (
