@@ -478,6 +478,13 @@ def test_a_code_submission_s_refused_tracks_are_named_in_one_refusal(tmp_path, c
     assert following[0].startswith("predictions for track 'sts': wrong number of predictions")
     assert following[1].startswith("predictions for track 'nli': wrong number of predictions")
     assert "track nli: predicting 14 items" in printed.out  # nli ran after sts was refused
+    # the log says what happens after a refused track: the run goes on, the submission is refused
+    assert (
+        "track sts: its predictions were refused (1 track so far): the submission will be refused "
+        "once every track is checked, so that one message names every track's problems"
+    ) in printed.out
+    assert "track nli: its predictions were refused (2 tracks so far)" in printed.out
+    assert "the other tracks go on" not in printed.out
 
 
 SLOW_MODEL = (
@@ -1178,3 +1185,53 @@ def test_a_metadata_file_the_worker_cannot_read_as_utf8_is_refused(tmp_path, cap
     needles += ["found bytes that are not UTF-8 text, the first at byte 16"]
     needles += [f"expected {name} saved as UTF-8 YAML, or no {name}"]
     assert_failed_cleanly(out, capfd.readouterr().err, result, needles)
+
+
+#: The audit events the ingestion program raised while the next test watched it ("seen": None
+#: when not watching). An audit hook cannot be removed, so the one hook added reads this.
+_WATCHED: dict = {"seen": None, "hooked": False}
+
+
+def _watch(event: str, args: tuple) -> None:
+    if _WATCHED["seen"] is not None and event in ("open", "import"):
+        _WATCHED["seen"].append((event, str(args[0])))
+
+
+@pytest.mark.parametrize("case", ["succeeds", "raises", "wrong_count", "exits"])
+def test_the_program_reads_nothing_of_its_input_data_or_modules_once_the_code_runs(
+    tmp_path, monkeypatch, capfd, case
+):
+    """On Codabench the code can write into the input data and the ingestion program's folder
+    (mounted writable): the program reads task.json and the items before the code starts, and
+    opens nothing there nor imports any module afterwards (docs/participant-checks.md, "What the
+    kit reads of what your code leaves behind")."""
+    from codajudge.programs import ingest
+
+    docs = " ".join((REPO / "docs" / "participant-checks.md").read_text(encoding="utf-8").split())
+    assert "the ingestion program's folder (`/app/program`) and the input data" in docs
+    assert "writes there after that change nothing" in docs
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    code = "from codajudge.baselines import MostFrequent as Model\n"
+    code = code if case == "succeeds" else FAILING_MODELS[case][0]
+    submission = write_submission(tmp_path / "sub", code)
+    if not _WATCHED["hooked"]:
+        sys.addaudithook(_watch)
+        _WATCHED["hooked"] = True
+    started = ingest.run_child
+
+    def watched(*args, **kw):
+        _WATCHED["seen"] = []
+        return started(*args, **kw)
+
+    monkeypatch.setattr(ingest, "run_child", watched)
+    try:
+        result = main([str(phase["input"]), str(tmp_path / "out"), str(submission)])
+        seen = _WATCHED["seen"]
+    finally:
+        _WATCHED["seen"] = None
+    capfd.readouterr()
+    assert result == (0 if case == "succeeds" else 2) and seen is not None
+    package = str(Path(ingest.__file__).parents[1])
+    inside = (str(phase["input"]), package)
+    late = [what for event, what in seen if event == "import" or what.startswith(inside)]
+    assert not late, late

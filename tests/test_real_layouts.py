@@ -1750,6 +1750,23 @@ def test_a_number_that_overflows_in_json_records_is_refused_at_its_item(array, n
     )
 
 
+@pytest.mark.parametrize("number", ["1" * 100_000, "-1e309"], ids=["digits", "exponent"])
+def test_a_finite_number_too_large_for_a_float_is_told_so(number, tmp_path):
+    """hostile/m2: 100,000 digits '1' in a score column were told "the model's output holds NaN
+    or infinity"; the number is finite as written, only too large for a float."""
+    lines = [f"{item['id']}\t2.5" for item in STS_ITEMS]
+    lines[3] = f"{STS_ITEMS[3]['id']}\t{number}"
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, "\n".join(lines) + "\n", tmp_path, "en_en.tsv")
+    message = str(error.value)
+    assert message.startswith("en_en.tsv, line 4, item '3': number out of range"), message
+    assert "NaN or infinity" not in message
+    assert message.endswith(
+        f"The number ({len(number):,} characters) is too large for a float, whose magnitude is at "
+        "most about 1.8e308: predict a number within the track's range for every item"
+    ), message
+
+
 @pytest.mark.parametrize("quote", ['"', ""])
 def test_a_line_beyond_the_csv_modules_field_limit_is_no_r_table(quote, tmp_path):
     """The R write.table check read every file's first line as CSV: a line of one field over the

@@ -430,3 +430,41 @@ def test_the_docs_state_each_limit_as_the_sandbox_sets_it():
     for limit in sandbox.LIMITS:
         assert f"{limit.default} {limit.unit}" in readme and f"`{limit.env}`" in readme
         assert f"| {limit.default}" in checks and f"`{limit.env}`" in checks
+
+
+#: Code that writes a line to every stream of every other process it can open in the sandbox
+#: (/proc/PID/fd/N: bwrap's, the ingestion program's), then predicts; says which it opened.
+FD_WRITER = r"""
+import os, sys
+for pid in [p for p in os.listdir("/proc") if p.isdigit() and int(p) != os.getpid()]:
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        continue
+    for fd in fds:
+        path = f"/proc/{pid}/fd/{fd}"
+        try:
+            with open(path, "w") as stream:
+                stream.write(f"note: FAKENOTE via {path}\n")
+            print("OPENED", path, file=sys.stderr)
+        except OSError:
+            pass
+from codajudge.baselines import MostFrequent as Model
+"""
+
+
+@needs_bwrap
+def test_no_stream_the_code_can_open_reaches_the_program_s_output_unprefixed(
+    bundle, tmp_path, monkeypatch
+):
+    """bwrap's own process (pid 1 in the sandbox) holds no stream of the program's: a line the
+    code writes through /proc/PID/fd reaches its log with a prefix (``[your code] ``, or bwrap's
+    for bwrap's stderr) or not at all (docs/participant-checks.md, "Not the program's own stdout")."""
+    monkeypatch.delenv(sandbox.BWRAP_ENV, raising=False)
+    result = _run(bundle, _submission(tmp_path / "faker", FD_WRITER), tmp_path / "work")
+    assert result.prediction.exit_code == 0, result.prediction.stderr
+    assert "OPENED /proc/1/fd/2" in result.prediction.stderr  # bwrap's, which the code can open
+    prefixes = ("[your code] ", "[bwrap or your code] ")
+    for text in (result.prediction.stdout, result.prediction.stderr):
+        faked = [line for line in text.splitlines() if "FAKENOTE" in line]
+        assert all(line.startswith(prefixes) for line in faked), text

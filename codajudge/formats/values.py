@@ -120,10 +120,19 @@ def _reject_constant(name: str):
     raise ValueProblem("not a finite number", "finite numbers", name, NOT_FINITE_HINT)
 
 
+#: The fix of a number finite as written that a float cannot hold ({0}: its length in characters).
+TOO_LARGE_HINT = (
+    "the number ({0:,} characters) is too large for a float, whose magnitude is at most about "
+    "1.8e308: predict a number within the track's range for every item"
+)
+
+
 def _json_float(text: str) -> float:
+    """``text``, a decimal literal, as a float; refused where it overflows to infinity."""
     value = float(text)
     if not math.isfinite(value):
-        raise ValueProblem("number out of range", "finite numbers", show(text), NOT_FINITE_HINT)
+        hint = TOO_LARGE_HINT.format(len(text.strip()))
+        raise ValueProblem("number out of range", "finite numbers", show(text), hint)
     return value
 
 

@@ -430,7 +430,11 @@ def _run_track(run: _Run, track: Track, data: dict[str, list[dict]]) -> bool:
         prediction_lines, track, data["items"], predictions, where, run.say
     )
     if lines is None:
-        run.say(f"track {track.id}: its predictions were refused; the other tracks go on")
+        run.say(
+            f"track {track.id}: its predictions were refused "
+            f"({counted(len(run.refusals.errors), 'track')} so far): the submission will be "
+            "refused once every track is checked, so that one message names every track's problems"
+        )
         return False
     run.say(
         f"track {track.id} done in {time.monotonic() - started:.1f} s (fit {fitted - started:.1f} s, "

@@ -24,6 +24,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,7 +37,7 @@ from ..bundle.check.programs import METADATA, metadata_command
 from ..confine import slug
 from ..errors import ConfigError, UsageError
 from ..formats.archive import NOTHING_AT_PATH, safe_extract
-from ..formats.textfile import safe_display
+from ..formats.textfile import safe_display, safe_lines
 from ..spec import SCORING_ONLY, read_spec
 from ..untrusted import copy_tree, wait_then_stop
 from . import sandbox
@@ -188,28 +189,45 @@ def program_command(program: Path, root: str, is_scoring: bool) -> list:
 
 
 def run_step(
-    args: list, cwd: Path, time_limit: int, env: dict[str, str] | None = None
+    args: list,
+    cwd: Path,
+    time_limit: int,
+    env: dict[str, str] | None = None,
+    pipes: Sequence[tuple[int, int]] = (),
 ) -> StepResult:
     """Run one step; at the limit every process descended from it is killed (sessions of their own
     included), and after it ends its process group is, as the worker removes containers. Its
     stdout and stderr are kept capped (``capture.CappedOutput``: head, tail, a note on the cut).
-    ``env``: the step's whole environment (default: this process's, its output unbuffered)."""
+    ``env``: the step's whole environment (default: this process's, its output unbuffered).
+    ``pipes``: (read, write) ends of the step's stdout and stderr when the command passes them on
+    (``sandbox.command``'s ``streams``); bwrap's own stdout then goes nowhere and its stderr is
+    shown after the step's, each line prefixed with ``sandbox.BWRAP_PREFIX``."""
     start = time.monotonic()
-    process = subprocess.Popen(
-        args,
-        cwd=cwd,
-        env=dict(os.environ, PYTHONUNBUFFERED="1") if env is None else env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
-    out, err = CappedOutput(), CappedOutput()
-    readers = [drain(process.stdout, out.add), drain(process.stderr, err.add)]
+    out, err, bwrap = CappedOutput(), CappedOutput(), CappedOutput()
+    try:
+        process = subprocess.Popen(
+            args,
+            cwd=cwd,
+            env=dict(os.environ, PYTHONUNBUFFERED="1") if env is None else env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL if pipes else subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            pass_fds=[write for _, write in pipes],
+        )
+    finally:  # the step holds them now (or never will): the readers see their end with the step's
+        for _, write in pipes:
+            os.close(write)
+    ends = [os.fdopen(read, "rb") for read, _ in pipes] or [process.stdout, process.stderr]
+    readers = [drain(ends[0], out.add), drain(ends[1], err.add)]
+    readers += [drain(process.stderr, bwrap.add)] if pipes else []
     # as the worker removes the container: nothing of the step lives on
     timed_out = wait_then_stop(process, time_limit)
     for reader in readers:
         reader.join(JOIN_SECONDS)
-    stderr = err.text()
+    stderr = err.text() + "".join(
+        f"{sandbox.BWRAP_PREFIX}{safe_lines(line)}\n" for line in bwrap.text().splitlines()
+    )
     if timed_out:
         stderr += f"\nExecution Time Limit exceeded. Limit was {time_limit} seconds\n"
     code = -9 if timed_out else process.returncode
@@ -307,7 +325,9 @@ def predict(
     unisolated = sandbox_refusal(task)
     if unisolated is None:  # the command sees Codabench's own /app paths
         inside = given_zip(program_command(program, "", is_scoring=False), submission, uploaded)
-        args = sandbox.command(sandbox.bwrap_binary(), inside, step)
+        pipes = [os.pipe(), os.pipe()]  # the step's stdout and stderr, which bwrap never holds
+        streams = [write for _, write in pipes]
+        args = sandbox.command(sandbox.bwrap_binary(), inside, step, streams=streams)
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}  # bwrap sets the step's
     else:
         sandbox.warn_once(sandbox.UNISOLATED_NOTE.format(reason=unisolated))
@@ -316,7 +336,8 @@ def predict(
         )
         env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=str(GUARD_SITE))
         env[FORBIDDEN_ENV] = str(task.reference_data.resolve())
-    prediction = run_step(args, program, limit, env)
+        pipes = []
+    prediction = run_step(args, program, limit, env, pipes)
     res = work / "score/app/input/res"
     copy_tree(step / "app/output", res, PREDICTION_OUTPUT)
     code, seconds = prediction.exit_code, round(prediction.seconds, 3)

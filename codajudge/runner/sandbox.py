@@ -8,8 +8,9 @@ program get round it). Inside the sandbox the code sees only what the step needs
   ``/app/ingested_program`` (the submission), read-only; ``/app/output`` and ``/app/shared``
   writable, and a private ``/tmp``;
 - the system's programs and libraries and the Python installation running the kit, read-only;
-- no network, no other process (its own pid namespace and ``/proc``), no capabilities, a fresh
-  session, an environment of its own; it dies with the runner.
+- no network, no other process (its own pid namespace and ``/proc``: bwrap's own process there,
+  pid 1, holds none of the step's streams), no capabilities, a fresh session, an environment of
+  its own; it dies with the runner.
 
 The bundle (its scoring program and reference data), the runner's work folder and the rest of the
 file system are absent. ``CODAJUDGE_BWRAP`` names the bwrap binary (default: ``bwrap`` on PATH);
@@ -187,15 +188,23 @@ LIMITS = (
         "start fewer processes or threads (a smaller pool, or none)",
     ),
 )
-#: Run inside the sandbox before the step's command: set the rlimits the environment names, then
-#: become the command. Standard library only, as nothing of the kit is imported yet.
+#: Run inside the sandbox before the step's command: set the rlimits the environment names, take
+#: the step's streams (a pair of numbers: the descriptor passed through bwrap becomes the second),
+#: then become the command. Standard library only, as nothing of the kit is imported yet.
 LIMITER = """
 import os, resource, sys
 end = sys.argv.index("--")
 for name, value in zip(sys.argv[1:end:2], sys.argv[2:end:2]):
-    resource.setrlimit(getattr(resource, name), (int(value), int(value)))
+    if name.isdigit():
+        os.dup2(int(name), int(value))
+        os.close(int(name))
+    else:
+        resource.setrlimit(getattr(resource, name), (int(value), int(value)))
 os.execvp(sys.argv[end + 1], sys.argv[end + 1 :])
 """
+#: How a line that reached bwrap's own stderr is shown in the step's stderr: bwrap's process in the
+#: sandbox (its pid 1) holds that stream, which the code can open through /proc/1/fd/2.
+BWRAP_PREFIX = "[bwrap or your code] "
 
 
 #: The process limit as the kernel applies it: never to the host's root, whose processes the
@@ -277,11 +286,20 @@ def exposed_secret(secrets: Iterable[Path]) -> str | None:
     return None
 
 
-def command(bwrap: str, args: Sequence[str], root: Path | None, limited: bool = True) -> list[str]:
+def command(
+    bwrap: str,
+    args: Sequence[str],
+    root: Path | None,
+    limited: bool = True,
+    streams: Sequence[int] = (),
+) -> list[str]:
     """The bwrap command running ``args`` (with /app paths) in a sandbox that mounts the
     ``APP_READ_ONLY`` and ``APP_WRITABLE`` folders found in the step's folder ``root`` (its
     ``app/...``; None: none), in an environment of its own, under the ``LIMITS`` unless not
-    ``limited`` (``probe``: whether bwrap works is not a question of the step's limits)."""
+    ``limited`` (``probe``: whether bwrap works is not a question of the step's limits).
+    ``streams``: the descriptors (passed to bwrap, not its own stdio) the command takes as its
+    stdout and stderr when ``limited``: bwrap's process in the sandbox, whose descriptors the code
+    can open through /proc/1/fd, keeps only its stdio, so it holds neither (``local.run_step``)."""
     out = [bwrap, *ISOLATION.split(), *_tmp_size(bwrap), "--tmpfs", "/tmp"]
     out += [part for mount in _system_mounts() for part in mount]
     for target in APP_READ_ONLY + APP_WRITABLE if root is not None else ():
@@ -307,6 +325,7 @@ def command(bwrap: str, args: Sequence[str], root: Path | None, limited: bool = 
     if os.geteuid() == 0:
         warn_once(ROOT_NOTE)
     rlimits = [(limit.rlimit, str(limit.amount())) for limit in LIMITS if limit.rlimit]
+    rlimits += [(str(fd), str(number)) for number, fd in enumerate(streams, start=1)]
     limiter = [interpreter(), "-c", LIMITER, *[part for pair in rlimits for part in pair], "--"]
     return out + ["--"] + limiter + program + list(args[1:])
 
