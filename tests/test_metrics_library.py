@@ -203,7 +203,7 @@ def test_perspectivist_items_without_annotators_or_with_other_choices_are_refuse
 @pytest.mark.parametrize(
     "gold, pred, words",
     [
-        (["e", None], ["e", "n"], "gold, item 1: expected a name (a string) like the first"),
+        (["e", "n"], ["e", None], "predictions, item 1: expected a name (a string) like the"),
         ([0, 1, float("nan")], [0, 1, 2], "gold, item 2: expected a finite number"),
         ([["e"], ["n"]], [["e"], ["n"]], "gold, item 0: expected a label: a name"),
         (["e", "n"], ["e", ["n", "c"]], "predictions, item 1: expected a name"),
@@ -219,6 +219,19 @@ def test_classification_labels_that_are_not_labels_are_refused(gold, pred, words
     for metric in (nli.accuracy, nli.macro_f1, nli.balanced_accuracy):
         with pytest.raises(ValueError, match=re.escape(words) + r".*found .* \(\w+\)$"):
             metric(gold, pred)
+
+
+@pytest.mark.parametrize(
+    "gold", [["e", "-", "n", "-"], ["e", None, "n", "-"], np.array(["e", "-", "n", "-"])]
+)
+def test_gold_items_without_a_gold_label_are_refused_not_scored_as_a_label(gold):
+    """OCNLI's '-' (no majority), or None: the scoring program leaves them out; as a fourth label
+    they would change the score (0.36767 for 0.3739 on OCNLI dev)."""
+    words = "gold: 2 items of 4 without a gold label (no majority: '-', or None), the first item 1"
+    for metric in (nli.accuracy, nli.macro_f1, nli.micro_f1, nli.balanced_accuracy):
+        with pytest.raises(ValueError, match=re.escape(words) + ".*: leave them out"):
+            metric(gold, ["e", "n", "n", "c"])
+    assert nli.accuracy(["e", "n"], ["-", "n"]) == 0.5  # a prediction '-' is a wrong label
 
 
 @pytest.mark.parametrize(
