@@ -606,6 +606,42 @@ def test_what_numpy_reads_as_an_array_is_read_as_that_array():
         sts.pearson(Frame([[1], [2], [3]]), Frame([[1], [3], [2]]))
 
 
+class Series(Frame):
+    """A stand-in for a pandas Series of one value per item, with its ``index`` (item labels)."""
+
+    def __init__(self, values, index):
+        super().__init__([[value] for value in values])
+        self.values, self.index = values, index
+
+    def __array__(self, dtype=None, copy=None):
+        return np.array(self.values, dtype=dtype)
+
+    def take(self, order):
+        position = {label: i for i, label in enumerate(self.index)}
+        return Series([self.values[position[label]] for label in order], order)
+
+
+def test_inputs_with_different_indexes_are_refused_not_paired_by_position():
+    """pred.loc[["d", "c", "a", "b"]] scored -0.88 against gold (0.97 aligned); equal indexes, or
+    one input without an index, are paired by position as before."""
+    gold = Series([0.0, 2.5, 5.0, 4.0], list("abcd"))
+    pred = Series([0.1, 0.4, 0.9, 0.9], list("abcd"))
+    assert (
+        sts.pearson(gold, pred) == sts.pearson(gold, pred.values) == sts.pearson(gold.values, pred)
+    )
+    words = (
+        "gold and predictions carry different indexes (pandas): 4 positions of 4 differ, the first "
+        "position 0 (gold 'a', predictions 'd'); items are paired by position, not by index: "
+        "align them first: pred.reindex(gold.index)"
+    )
+    shuffled = pred.take(list("dcab"))
+    for call in (sts.pearson, sts.spearman):
+        with pytest.raises(ValueError, match=re.escape(words)):
+            call(gold, shuffled)
+    with pytest.raises(ValueError, match=re.escape("1 position of 2 differ, the first position 1")):
+        nli.accuracy(Series(["e", "n"], [0, 1]), Series(["e", "n"], [0, 2]))
+
+
 def test_an_array_of_lists_is_read_as_the_rows_it_holds():
     gold = np.empty(2, dtype=object)  # pandas' df.gold.values: one list per row
     gold[:] = [[0.5, 0.5], [1.0, 0.0]]

@@ -42,7 +42,9 @@ def _outside_level() -> int:
 
 def same_length(gold, pred) -> tuple:
     """Gold and predictions as read (``as_array``), after checking that they are sequences
-    (lists, tuples, numpy arrays) of as many items, and some."""
+    (lists, tuples, numpy arrays) of as many items, and some; two that both carry an index (pandas
+    Series or DataFrames) with the same index, as they are paired by position."""
+    _same_index(gold, pred)
     gold, pred = as_array(gold), as_array(pred)
     for what, values in (("gold", gold), ("predictions", pred)):
         indexed = hasattr(values, "__len__") and hasattr(values, "__getitem__")
@@ -60,6 +62,26 @@ def same_length(gold, pred) -> tuple:
     if not len(gold):
         raise ValueError("no items: give at least one gold item and its prediction")
     return gold, pred
+
+
+def _same_index(gold, pred) -> None:
+    """Refuse gold and predictions that both carry an index (``.index``, not a list's method:
+    pandas Series or DataFrames, duck-typed) whose indexes differ: the items are paired by
+    position, so the same labels in another order would pair other items."""
+    indexes = [getattr(values, "index", None) for values in (gold, pred)]
+    if any(index is None or callable(index) for index in indexes):
+        return
+    labels = [list(index) for index in indexes]
+    if labels[0] == labels[1] or len(labels[0]) != len(labels[1]):  # lengths: refused as such
+        return
+    differ = [i for i, (g, p) in enumerate(zip(*labels)) if g is not p and g != p]
+    shown = [_sample(index[differ[0]]) for index in labels]
+    raise ValueError(
+        f"gold and predictions carry different indexes (pandas): {counted(len(differ), 'position')}"
+        f" of {len(labels[0])} differ, the first position {differ[0]} (gold {shown[0]}, predictions "
+        f"{shown[1]}); items are paired by position, not by index: align them first: "
+        "pred.reindex(gold.index)"
+    )
 
 
 def as_array(values):
