@@ -127,6 +127,14 @@ def test_whole_numbers_too_large_for_a_float_are_refused_naming_the_item(call, w
         (lambda: chaosnli.jsd([[0.5, 0.5, 0]], [[0, 0, 0]]), "item 0: distribution does not sum"),
         (lambda: lewidi.wasserstein([[0.2, 0.2, 0.2]], [[1, 0, 0]]), "gold, item 0:"),
         (lambda: lewidi.manhattan([[0.5, 0.5]], [[0.5, 0.53]]), "within 0.02 of 1, found sum 1.03"),
+        (
+            lambda: lewidi.manhattan([[0.5, 0.5]], [[0.5200001, 0.5]]),
+            "within 0.02 of 1, found sum 1.0200001",
+        ),
+        (
+            lambda: lewidi.error_rate([[1, 0]], [[1.0000001, 0]]),
+            "not probabilities); found 1.0000001",
+        ),
         (lambda: lewidi.manhattan([[]], [[]]), "expected one distribution for every item"),
         (
             lambda: lewidi.multilabel_manhattan([[[1, 0, 0]]], [[[1, 0, 0]]]),

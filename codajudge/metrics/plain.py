@@ -15,7 +15,7 @@ from numbers import Rational, Real
 
 import numpy as np
 
-from ..errors import counted, plural, problem_text
+from ..errors import counted, plural, problem_text, shown_outside
 from .base import get
 from .disagreement import PerAnnotator
 
@@ -301,7 +301,7 @@ def on_scale(items: dict[str, list[np.ndarray]], n_values: int) -> None:
         if value % 1:
             raise ValueError(
                 f"{where}: expected whole numbers, the annotators' label values (not "
-                f"probabilities); found {value:g}"
+                f"probabilities); found {shown_outside(value, lambda x: x % 1 == 0)}"
             )
     # by value alone: of equal values the first place is named ("item 2" before "item 10")
     value_of = lambda place: place[0]  # noqa: E731
