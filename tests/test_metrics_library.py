@@ -650,6 +650,43 @@ def test_inputs_with_different_indexes_are_refused_not_paired_by_position():
         nli.accuracy(Series(["e", "n"], [0, 1]), Series(["e", "n"], [0, 2]))
 
 
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (
+            lambda: sts.pearson(np.ma.array([1, 2, 3, 4], mask=[0, 0, 0, 1]), [1, 3, 2, 100]),
+            "gold: a masked array with 1 masked value of 4 (the first at index 3)",
+        ),
+        (
+            lambda: nli.accuracy(["a", "b"], np.ma.array(["a", "b"], mask=[1, 1])),
+            "predictions: a masked array with 2 masked values of 2 (the first at index 0)",
+        ),
+        (
+            lambda: lewidi.error_rate([np.ma.array([1, 0], mask=[0, 1])], [[1, 0]]),
+            "gold, item 0: a masked array with 1 masked value of 2 (the first at index 1)",
+        ),
+        (
+            lambda: sts.pearson(np.array([1, 2, 3j]), [1, 3, 2]),
+            "gold: expected real numbers; found complex numbers (complex128), 1 value of 3 with "
+            "an imaginary part (the first at index 2): give real values",
+        ),
+        (
+            lambda: lewidi.manhattan([[0.5, 0.5]], np.array([[0.5, 0.5]], dtype=complex)),
+            "predictions: expected real numbers; found complex numbers (complex128), 0 values",
+        ),
+        (lambda: sts.pearson([1, 2, 3j], [1, 3, 2]), "found 3j, a complex number: give real"),
+    ],
+)
+def test_masked_values_and_complex_numbers_are_refused_not_read_as_numpy_casts_them(call, words):
+    """A masked value was scored as the value under its mask, a complex number as its real part
+    (with numpy's ComplexWarning)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=re.escape(words)):
+            call()
+    assert sts.pearson(np.ma.array([1.0, 2.0, 3.0]), [1, 3, 2]) == sts.pearson([1, 2, 3], [1, 3, 2])
+
+
 def test_an_array_of_lists_is_read_as_the_rows_it_holds():
     gold = np.empty(2, dtype=object)  # pandas' df.gold.values: one list per row
     gold[:] = [[0.5, 0.5], [1.0, 0.0]]

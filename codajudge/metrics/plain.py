@@ -45,6 +45,8 @@ def same_length(gold, pred) -> tuple:
     (lists, tuples, numpy arrays) of as many items, and some; two that both carry an index (pandas
     Series or DataFrames) with the same index, as they are paired by position."""
     _same_index(gold, pred)
+    _not_masked(gold, "gold")
+    _not_masked(pred, "predictions")
     gold, pred = as_array(gold), as_array(pred)
     for what, values in (("gold", gold), ("predictions", pred)):
         indexed = hasattr(values, "__len__") and hasattr(values, "__getitem__")
@@ -84,6 +86,34 @@ def _same_index(gold, pred) -> None:
     )
 
 
+def _not_masked(values, what: str) -> None:
+    """Refuse a numpy masked array (``np.ma``) with masked values, which numpy would read as the
+    values under the mask: scored, not left out."""
+    if not np.ma.is_masked(values):
+        return
+    mask = np.ma.getmaskarray(values)
+    first = ", ".join(map(str, np.argwhere(mask)[0].tolist()))
+    raise ValueError(
+        f"{what}: a masked array with {counted(int(mask.sum()), 'masked value')} of {mask.size} "
+        f"(the first at index {first}), which would be scored as the values under the mask; leave "
+        "those items out of the gold and the predictions alike (x[keep] with keep = "
+        "~np.ma.getmaskarray(x), or x.compressed() for one axis), or fill them (x.filled(value))"
+    )
+
+
+def _real(values, what: str) -> None:
+    """Refuse a numpy array of complex numbers, which numpy would cast to its real parts."""
+    if isinstance(values, np.ndarray) and values.dtype.kind == "c":
+        imaginary = np.imag(values) != 0
+        first = ", ".join(map(str, np.argwhere(imaginary)[0].tolist())) if imaginary.any() else ""
+        raise ValueError(
+            f"{what}: expected real numbers; found complex numbers ({values.dtype}), "
+            f"{counted(int(imaginary.sum()), 'value')} of {values.size} with an imaginary part"
+            + (f" (the first at index {first})" if first else "")
+            + ": give real values (x.real, where the imaginary parts are 0)"
+        )
+
+
 def as_array(values):
     """``values``, or the numpy array it gives where numpy reads it as one (``__array__``: a pandas
     DataFrame or Series, a tensor), so that its rows are items, not its column names; an array of
@@ -105,7 +135,9 @@ def numbers(values, what: str, shape_of_one: str, axes=("item",), labels: bool =
     not a finite number: NaN, None, a boolean (with its conversion), or a string, which numpy
     reads as a number, unless they are ``labels``: the 2025 files write annotators' labels as
     strings, "-4". A single value is returned as it is read, for the caller's check of the shape
-    to refuse."""
+    to refuse; a masked array with masked values, or complex numbers, are refused."""
+    _not_masked(values, what)
+    _real(values, what)
     try:
         array = np.asarray(values, dtype=float)
     except (TypeError, ValueError):
@@ -343,6 +375,8 @@ def _found(value) -> str:
     """``_sample`` of ``value``, and for a list written as text (a CSV column of "[0, 1]") how to
     read it."""
     text = isinstance(value, str) and value.lstrip().startswith(("[", "("))
+    if isinstance(value, (complex, np.complexfloating)):
+        return _sample(value) + ", a complex number: give real values"
     return _sample(value) + (", a list written as text: read it first (json.loads)" if text else "")
 
 
