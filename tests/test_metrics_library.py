@@ -486,6 +486,21 @@ def readme_section() -> str:
     return text.split(README_SECTION, 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
 
 
+def test_the_readme_says_how_each_module_reads_labels_and_its_calls_give_what_it_says():
+    """It said every module scores labels "as given", while lewidi's perspectivist functions read
+    a string label as a number (" 1e0" matching "1"): each module's reading is said, with a call
+    whose value it states, and each such call gives that value."""
+    section = " ".join(readme_section().split())
+    claims = re.findall(
+        r"`((?:nli|lewidi|sts|chaosnli)\.\w+\(.*?\))` is (-?\d+(?:\.\d+)?)", section
+    )
+    assert {call.split("(")[0] for call, _ in claims} >= {"nli.accuracy", "lewidi.error_rate"}
+    for call, value in claims:
+        assert eval(call) == float(value), call  # noqa: S307 - the README's own calls
+    assert "They score labels as given" not in section
+    assert "read each annotator's label as a number" in section
+
+
 def readme_examples(in_a_kit: bool) -> list[str]:
     """The Python blocks of the README's section on the library, in order: those that score a
     starting kit's folder (``in_a_kit``), or the others, which run anywhere."""
@@ -735,7 +750,8 @@ def test_lewidi_2023_metrics_are_validated_as_the_others_are():
 
 def test_the_readme_says_the_library_scores_labels_as_given_not_as_a_file_is_read():
     section = " ".join(readme_section().split())
-    assert "They score labels as given: the scoring program's reading of a file" in section
+    assert "The scoring program's reading of a file" in section
+    assert "`nli` scores labels as given" in section
     assert 'so `nli.accuracy(["1"], ["1.0"])` is 0.0' in section
     assert nli.accuracy(["1"], ["1.0"]) == 0.0 and nli.accuracy(["entailment"], ["e"]) == 0.0
 
