@@ -217,7 +217,6 @@ def test_perspectivist_items_without_annotators_or_with_other_choices_are_refuse
         (["e", "n"], ["e", ["n", "c"]], "predictions, item 1: expected a name"),
         ([0, 1, 2], ["0", "1", "2"], "predictions, item 0: expected a finite number"),
         ([b"a", b"b"], [b"a", b"a"], "gold, item 0: expected a label: a name (a string) or a num"),
-        (np.array([True, False]), [True, True], "item 0: expected a label: a name (a string) or"),
         ([float("nan"), 1], [1, 1], "gold, item 0: expected a finite number;"),
         (["a", b"b"], ["a", "b"], "gold, item 1: expected a name (a string) like the first gold"),
     ],
@@ -227,6 +226,17 @@ def test_classification_labels_that_are_not_labels_are_refused(gold, pred, words
     for metric in (nli.accuracy, nli.macro_f1, nli.balanced_accuracy):
         with pytest.raises(ValueError, match=re.escape(words) + r".*found .* \(\w+\)$"):
             metric(gold, pred)
+
+
+def test_classification_labels_that_are_booleans_are_refused_with_their_conversion():
+    """As sts and lewidi refuse a boolean: with the conversion (probs > 0.5 gives booleans)."""
+    words = (
+        f"gold, item 0: booleans are not accepted as labels or numbers; found {np.True_!r}. Write"
+    )
+    with pytest.raises(ValueError, match=re.escape(words)):
+        nli.accuracy(np.array([True, False]), [True, True])
+    with pytest.raises(ValueError, match=re.escape("predictions, item 1: booleans are not")):
+        nli.macro_f1([0, 1], [0, True])
 
 
 @pytest.mark.parametrize(
@@ -264,7 +274,7 @@ def test_gold_items_without_a_gold_label_are_refused_not_scored_as_a_label(gold)
         (lambda: lewidi.multilabel_error_rate([[[1, 0]]], [[[True, 0]]]), "predictions, item 0,"),
         (lambda: lewidi.error_rate(["1"], [[1]]), "gold, item 0: expected a label per annotator"),
         (lambda: lewidi.error_rate([None], [[1]]), "gold, item 0: expected a label per annotator"),
-        (lambda: nli.accuracy([1, 0], [True, 0]), "predictions, item 0: expected a finite number"),
+        (lambda: nli.accuracy([1, 0], [True, 0]), "predictions, item 0: booleans are not"),
     ],
 )
 def test_strings_and_booleans_are_not_read_as_numbers(call, words):
@@ -727,8 +737,8 @@ def test_a_scale_dependent_range_without_its_scale_is_refused_naming_n_labels(na
         match=re.escape(f"metric {name!r}: its range grows") + ".*" + re.escape(expected),
     ):
         REGISTRY[name].bounds(n_labels)
-    with pytest.raises(ValueError, match="n_labels"):
-        REGISTRY[name].bounds()
+    with pytest.raises(ValueError, match=re.escape("found none given: call bounds(n_labels=...)")):
+        REGISTRY[name].bounds()  # not "found 0": nothing was given
     assert REGISTRY["awd"].bounds(n_labels=6) == (0.0, 5.0)
     assert REGISTRY["amd"].bounds() == (0.0, 2.0)  # a range of any scale needs none
 

@@ -22,7 +22,7 @@ from numbers import Real
 import numpy as np
 
 from ..errors import counted
-from .plain import _sample, official_score, same_length
+from .plain import _not_a_number, _sample, official_score, same_length
 
 
 def _codes(gold_labels, pred_labels):
@@ -57,6 +57,8 @@ def _without_gold_label(gold_labels) -> None:
 
 def _key(label, what: str, index: int, names: bool):
     """A label as compared: a name as it is, a number by its value; else a ValueError."""
+    if isinstance(label, (bool, np.bool_)):  # as sts and lewidi refuse one: with its conversion
+        raise ValueError(_not_a_number(label, f"{what}, item {index}"))
     if names and isinstance(label, str):
         return label
     number = isinstance(label, Real) and not isinstance(label, bool)
