@@ -48,6 +48,17 @@ def counted(count: int, singular: str, plural_form: str | None = None) -> str:
     return f"{count} {plural(count, singular, plural_form)}"
 
 
+def shown_outside(value: float, allowed) -> str:
+    """``value``, refused as outside a tolerance (``allowed(x)``: whether x is inside), to the
+    fewest significant digits (6 at least) that read as a value outside it: 1.0200001, not 1.02,
+    against a sum within 0.02 of 1."""
+    for digits in range(6, 18):
+        text = f"{value:.{digits}g}"
+        if not allowed(float(text)):
+            return text
+    return repr(value)
+
+
 #: A problem met on several lines is one message listing its first few lines and item ids.
 MAX_PLACES_SHOWN = 5
 #: The most kinds of fix the hint of one problem met on several values gives (``Problem.kinds``).

@@ -112,6 +112,27 @@ def test_csc_rows_of_seven_values_name_the_practice_phase_bin(tmp_path):
     )
 
 
+@pytest.mark.parametrize(
+    "row, words",
+    [
+        (
+            [0.2, 0.2, 0.2, 0.2, 0.1, 0.1200001],
+            "expected a sum within 0.02 of 1, found sum 1.0200001",
+        ),
+        (
+            [0.2, 0.2, 0.2, 0.2, 0.1, 0.0799999],
+            "expected a sum within 0.02 of 1, found sum 0.9799999",
+        ),
+        ([0.02000001, 0.2, 0.2, 0.2, 0.2, 0.1, 0.08], "found 7 values, the first 0.02000001"),
+    ],
+)
+def test_a_refused_value_is_shown_with_the_digits_that_put_it_outside_the_tolerance(
+    tmp_path, row, words
+):
+    """A sum of 1.0200001 was shown "found sum 1.02", a sum the rule allows."""
+    assert words in refusal(CSC, 1, row, tmp_path)
+
+
 def test_one_row_of_seven_values_reads_as_one_problem(tmp_path):
     text = refusal(
         CSC,

@@ -127,6 +127,14 @@ def test_whole_numbers_too_large_for_a_float_are_refused_naming_the_item(call, w
         (lambda: chaosnli.jsd([[0.5, 0.5, 0]], [[0, 0, 0]]), "item 0: distribution does not sum"),
         (lambda: lewidi.wasserstein([[0.2, 0.2, 0.2]], [[1, 0, 0]]), "gold, item 0:"),
         (lambda: lewidi.manhattan([[0.5, 0.5]], [[0.5, 0.53]]), "within 0.02 of 1, found sum 1.03"),
+        (
+            lambda: lewidi.manhattan([[0.5, 0.5]], [[0.5200001, 0.5]]),
+            "within 0.02 of 1, found sum 1.0200001",
+        ),
+        (
+            lambda: lewidi.error_rate([[1, 0]], [[1.0000001, 0]]),
+            "not probabilities); found 1.0000001",
+        ),
         (lambda: lewidi.manhattan([[]], [[]]), "expected one distribution for every item"),
         (
             lambda: lewidi.multilabel_manhattan([[[1, 0, 0]]], [[[1, 0, 0]]]),
@@ -203,13 +211,12 @@ def test_perspectivist_items_without_annotators_or_with_other_choices_are_refuse
 @pytest.mark.parametrize(
     "gold, pred, words",
     [
-        (["e", None], ["e", "n"], "gold, item 1: expected a name (a string) like the first"),
+        (["e", "n"], ["e", None], "predictions, item 1: expected a name (a string) like the"),
         ([0, 1, float("nan")], [0, 1, 2], "gold, item 2: expected a finite number"),
         ([["e"], ["n"]], [["e"], ["n"]], "gold, item 0: expected a label: a name"),
         (["e", "n"], ["e", ["n", "c"]], "predictions, item 1: expected a name"),
         ([0, 1, 2], ["0", "1", "2"], "predictions, item 0: expected a finite number"),
         ([b"a", b"b"], [b"a", b"a"], "gold, item 0: expected a label: a name (a string) or a num"),
-        (np.array([True, False]), [True, True], "item 0: expected a label: a name (a string) or"),
         ([float("nan"), 1], [1, 1], "gold, item 0: expected a finite number;"),
         (["a", b"b"], ["a", "b"], "gold, item 1: expected a name (a string) like the first gold"),
     ],
@@ -219,6 +226,30 @@ def test_classification_labels_that_are_not_labels_are_refused(gold, pred, words
     for metric in (nli.accuracy, nli.macro_f1, nli.balanced_accuracy):
         with pytest.raises(ValueError, match=re.escape(words) + r".*found .* \(\w+\)$"):
             metric(gold, pred)
+
+
+def test_classification_labels_that_are_booleans_are_refused_with_their_conversion():
+    """As sts and lewidi refuse a boolean: with the conversion (probs > 0.5 gives booleans)."""
+    words = (
+        f"gold, item 0: booleans are not accepted as labels or numbers; found {np.True_!r}. Write"
+    )
+    with pytest.raises(ValueError, match=re.escape(words)):
+        nli.accuracy(np.array([True, False]), [True, True])
+    with pytest.raises(ValueError, match=re.escape("predictions, item 1: booleans are not")):
+        nli.macro_f1([0, 1], [0, True])
+
+
+@pytest.mark.parametrize(
+    "gold", [["e", "-", "n", "-"], ["e", None, "n", "-"], np.array(["e", "-", "n", "-"])]
+)
+def test_gold_items_without_a_gold_label_are_refused_not_scored_as_a_label(gold):
+    """OCNLI's '-' (no majority), or None: the scoring program leaves them out; as a fourth label
+    they would change the score (0.36767 for 0.3739 on OCNLI dev)."""
+    words = "gold: 2 items of 4 without a gold label (no majority: '-', or None), the first item 1"
+    for metric in (nli.accuracy, nli.macro_f1, nli.micro_f1, nli.balanced_accuracy):
+        with pytest.raises(ValueError, match=re.escape(words) + ".*: leave them out"):
+            metric(gold, ["e", "n", "n", "c"])
+    assert nli.accuracy(["e", "n"], ["-", "n"]) == 0.5  # a prediction '-' is a wrong label
 
 
 @pytest.mark.parametrize(
@@ -243,7 +274,7 @@ def test_classification_labels_that_are_not_labels_are_refused(gold, pred, words
         (lambda: lewidi.multilabel_error_rate([[[1, 0]]], [[[True, 0]]]), "predictions, item 0,"),
         (lambda: lewidi.error_rate(["1"], [[1]]), "gold, item 0: expected a label per annotator"),
         (lambda: lewidi.error_rate([None], [[1]]), "gold, item 0: expected a label per annotator"),
-        (lambda: nli.accuracy([1, 0], [True, 0]), "predictions, item 0: expected a finite number"),
+        (lambda: nli.accuracy([1, 0], [True, 0]), "predictions, item 0: booleans are not"),
     ],
 )
 def test_strings_and_booleans_are_not_read_as_numbers(call, words):
@@ -465,6 +496,21 @@ def readme_section() -> str:
     return text.split(README_SECTION, 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
 
 
+def test_the_readme_says_how_each_module_reads_labels_and_its_calls_give_what_it_says():
+    """It said every module scores labels "as given", while lewidi's perspectivist functions read
+    a string label as a number (" 1e0" matching "1"): each module's reading is said, with a call
+    whose value it states, and each such call gives that value."""
+    section = " ".join(readme_section().split())
+    claims = re.findall(
+        r"`((?:nli|lewidi|sts|chaosnli)\.\w+\(.*?\))` is (-?\d+(?:\.\d+)?)", section
+    )
+    assert {call.split("(")[0] for call, _ in claims} >= {"nli.accuracy", "lewidi.error_rate"}
+    for call, value in claims:
+        assert eval(call) == float(value), call  # noqa: S307 - the README's own calls
+    assert "They score labels as given" not in section
+    assert "read each annotator's label as a number" in section
+
+
 def readme_examples(in_a_kit: bool) -> list[str]:
     """The Python blocks of the README's section on the library, in order: those that score a
     starting kit's folder (``in_a_kit``), or the others, which run anywhere."""
@@ -593,6 +639,79 @@ def test_what_numpy_reads_as_an_array_is_read_as_that_array():
         sts.pearson(Frame([[1], [2], [3]]), Frame([[1], [3], [2]]))
 
 
+class Series(Frame):
+    """A stand-in for a pandas Series of one value per item, with its ``index`` (item labels)."""
+
+    def __init__(self, values, index):
+        super().__init__([[value] for value in values])
+        self.values, self.index = values, index
+
+    def __array__(self, dtype=None, copy=None):
+        return np.array(self.values, dtype=dtype)
+
+    def take(self, order):
+        position = {label: i for i, label in enumerate(self.index)}
+        return Series([self.values[position[label]] for label in order], order)
+
+
+def test_inputs_with_different_indexes_are_refused_not_paired_by_position():
+    """pred.loc[["d", "c", "a", "b"]] scored -0.88 against gold (0.97 aligned); equal indexes, or
+    one input without an index, are paired by position as before."""
+    gold = Series([0.0, 2.5, 5.0, 4.0], list("abcd"))
+    pred = Series([0.1, 0.4, 0.9, 0.9], list("abcd"))
+    assert (
+        sts.pearson(gold, pred) == sts.pearson(gold, pred.values) == sts.pearson(gold.values, pred)
+    )
+    words = (
+        "gold and predictions carry different indexes (pandas): 4 positions of 4 differ, the first "
+        "position 0 (gold 'a', predictions 'd'); items are paired by position, not by index: "
+        "align them first: pred.reindex(gold.index)"
+    )
+    shuffled = pred.take(list("dcab"))
+    for call in (sts.pearson, sts.spearman):
+        with pytest.raises(ValueError, match=re.escape(words)):
+            call(gold, shuffled)
+    with pytest.raises(ValueError, match=re.escape("1 position of 2 differ, the first position 1")):
+        nli.accuracy(Series(["e", "n"], [0, 1]), Series(["e", "n"], [0, 2]))
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (
+            lambda: sts.pearson(np.ma.array([1, 2, 3, 4], mask=[0, 0, 0, 1]), [1, 3, 2, 100]),
+            "gold: a masked array with 1 masked value of 4 (the first at index 3)",
+        ),
+        (
+            lambda: nli.accuracy(["a", "b"], np.ma.array(["a", "b"], mask=[1, 1])),
+            "predictions: a masked array with 2 masked values of 2 (the first at index 0)",
+        ),
+        (
+            lambda: lewidi.error_rate([np.ma.array([1, 0], mask=[0, 1])], [[1, 0]]),
+            "gold, item 0: a masked array with 1 masked value of 2 (the first at index 1)",
+        ),
+        (
+            lambda: sts.pearson(np.array([1, 2, 3j]), [1, 3, 2]),
+            "gold: expected real numbers; found complex numbers (complex128), 1 value of 3 with "
+            "an imaginary part (the first at index 2): give real values",
+        ),
+        (
+            lambda: lewidi.manhattan([[0.5, 0.5]], np.array([[0.5, 0.5]], dtype=complex)),
+            "predictions: expected real numbers; found complex numbers (complex128), 0 values",
+        ),
+        (lambda: sts.pearson([1, 2, 3j], [1, 3, 2]), "found 3j, a complex number: give real"),
+    ],
+)
+def test_masked_values_and_complex_numbers_are_refused_not_read_as_numpy_casts_them(call, words):
+    """A masked value was scored as the value under its mask, a complex number as its real part
+    (with numpy's ComplexWarning)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=re.escape(words)):
+            call()
+    assert sts.pearson(np.ma.array([1.0, 2.0, 3.0]), [1, 3, 2]) == sts.pearson([1, 2, 3], [1, 3, 2])
+
+
 def test_an_array_of_lists_is_read_as_the_rows_it_holds():
     gold = np.empty(2, dtype=object)  # pandas' df.gold.values: one list per row
     gold[:] = [[0.5, 0.5], [1.0, 0.0]]
@@ -618,8 +737,8 @@ def test_a_scale_dependent_range_without_its_scale_is_refused_naming_n_labels(na
         match=re.escape(f"metric {name!r}: its range grows") + ".*" + re.escape(expected),
     ):
         REGISTRY[name].bounds(n_labels)
-    with pytest.raises(ValueError, match="n_labels"):
-        REGISTRY[name].bounds()
+    with pytest.raises(ValueError, match=re.escape("found none given: call bounds(n_labels=...)")):
+        REGISTRY[name].bounds()  # not "found 0": nothing was given
     assert REGISTRY["awd"].bounds(n_labels=6) == (0.0, 5.0)
     assert REGISTRY["amd"].bounds() == (0.0, 2.0)  # a range of any scale needs none
 
@@ -641,7 +760,8 @@ def test_lewidi_2023_metrics_are_validated_as_the_others_are():
 
 def test_the_readme_says_the_library_scores_labels_as_given_not_as_a_file_is_read():
     section = " ".join(readme_section().split())
-    assert "They score labels as given: the scoring program's reading of a file" in section
+    assert "The scoring program's reading of a file" in section
+    assert "`nli` scores labels as given" in section
     assert 'so `nli.accuracy(["1"], ["1.0"])` is 0.0' in section
     assert nli.accuracy(["1"], ["1.0"]) == 0.0 and nli.accuracy(["entailment"], ["e"]) == 0.0
 

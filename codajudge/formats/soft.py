@@ -9,7 +9,7 @@ import operator
 import numpy as np
 
 from ..kinds.soft_label import PRACTICE_PHASE_LAYOUT, SUM_TOLERANCE
-from ..errors import counted
+from ..errors import counted, shown_outside
 from ..tracks import Track
 from .notes import CHOSEN_AS_LIST, CHOSEN_AS_OBJECT, CHOSEN_ONLY, EMPTY_LEADING_BIN
 from .notes import LEADING_BIN_WITH_MASS, MISSING_LABELS
@@ -68,7 +68,8 @@ def _probabilities(value, length: int, what: str, chosen: bool = False) -> Row:
             "model's raw scores, logits, become such by a softmax)",
         )
     if chosen and max(row, default=0) > 1 + 1e-9:
-        raise ValueProblem("a P(chosen) value is above 1", "values in [0, 1]", f"{max(row):g}")
+        found = shown_outside(max(row), lambda x: x <= 1 + 1e-9)
+        raise ValueProblem("a P(chosen) value is above 1", "values in [0, 1]", found)
     return row
 
 
@@ -78,7 +79,8 @@ def _summing_to_one(value, length: int, what: str, whole: str = "the row") -> tu
     row = _probabilities(value, length, what)
     total = _total(row)
     # an infinite sum is refused too; 1e-9 for rounding: abs(0.98 - 1) is 0.020000000000000018
-    if not abs(total - 1) <= SUM_TOLERANCE + 1e-9:
+    allowed = lambda total: abs(total - 1) <= SUM_TOLERANCE + 1e-9  # noqa: E731
+    if not allowed(total):
         # finite values whose sum overflows are named as such (not "inf"); an empty row sums to 0
         overflow = "values too large to add up (the sum overflows; the largest value is {:g})"
         fix = f"divide each value by {whole}'s sum"
@@ -92,7 +94,9 @@ def _summing_to_one(value, length: int, what: str, whole: str = "the row") -> tu
         raise ValueProblem(
             f"{what} does not sum to 1",
             expected=f"a sum within {SUM_TOLERANCE} of 1",
-            found=f"sum {total:.6g}" if math.isfinite(total) else overflow.format(max(row)),
+            found=f"sum {shown_outside(total, allowed)}"
+            if math.isfinite(total)
+            else overflow.format(max(row)),
             hint=fix,
         )
     return row, total
@@ -131,7 +135,8 @@ def _without_leading_bin(
         raise ValueProblem(
             "wrong soft label length",
             expected=f"a list of {k} probabilities",
-            found=f"{k + 1} values, the first {first:g}",
+            found=f"{k + 1} values, the first "
+            + shown_outside(first, lambda x: 0 <= x <= SUM_TOLERANCE),
             hint=f"{shape.format(k + 1)} looks like {PRACTICE_PHASE_LAYOUT}, which "
             f'had an extra, always-zero first bin "0": {drop} (it '
             f"holds probability here, so check that the other {k} are the labels "
@@ -249,6 +254,7 @@ def _object_without_leading_bin(value: dict, codes: dict, key, track: Track):
         return _without_leading_bin(row, track, "an object of {} keys", f'remove the key "{key}"')
     except ValueProblem as problem:
         keys = ", ".join(map(str, value))
-        problem.found = f"the key {str(key)!r} holding {float(value[key]):g} (keys {keys})"
+        held = shown_outside(float(value[key]), lambda x: 0 <= x <= SUM_TOLERANCE)
+        problem.found = f"the key {str(key)!r} holding {held} (keys {keys})"
         problem.expected = "keys " + ", ".join(track.labels)
         raise

@@ -176,7 +176,7 @@ class Metric:
         module = sys.modules.get(getattr(self.item_stats, "__module__", ""))
         return getattr(module, "__file__", None) or "its metrics module"
 
-    def bounds(self, n_labels: int = 0) -> tuple[float, float]:
+    def bounds(self, n_labels: int | None = None) -> tuple[float, float]:
         """The range (lower, upper) on a track of ``n_labels`` labels, which only a callable
         ``upper`` reads (the README shows it to participants: ``REGISTRY["awd"].bounds(6)``); such a
         metric's range without its scale (``n_labels`` 0, not a positive whole number) is refused,
@@ -186,7 +186,8 @@ class Metric:
             raise ValueError(
                 f"metric {self.name!r}: its range grows with the track's number of labels; "
                 f"expected n_labels, a positive whole number (6 for CSC's 6 bins), found "
-                f"{n_labels!r}: call bounds(n_labels=...)"
+                + ("none given" if n_labels is None else repr(n_labels))
+                + ": call bounds(n_labels=...)"
             )
         upper = self.upper(n_labels) if callable(self.upper) else self.upper
         return float(self.lower), float(upper)

@@ -8,7 +8,8 @@ multilabel item (VariErrNLI) is one ``[P(not chosen), P(chosen)]`` pair per labe
 Perspectivist labels (Task B): one list per item of each annotator's label, in the item's annotator
 order; items may have different numbers of annotators, at least one. A multilabel item is
 label-major, one 0/1 vector over the item's annotators per label (the 2025 files' layout).
-Labels are whole numbers, or strings of them as the 2025 files write them ("-4"), not booleans
+Labels are whole numbers, or strings of them as the 2025 files write them ("-4"), read as Python's
+``float`` reads a string (spaces stripped, ``" 1e0"`` and ``"1.0"`` read as 1), not booleans
 (``probs > 0.5`` gives booleans: ``(probs > 0.5).astype(int)`` gives 0/1 labels); scores and
 probabilities are numbers (not strings or booleans).
 

@@ -1,6 +1,8 @@
 """The classification metrics (OCNLI, NLI tracks) on plain Python lists or numpy arrays of labels
 (names such as "entailment", or numbers), as the scoring program computes them. Higher is better;
-range [0, 1] (the leaderboard shows them x 100). Leave out the items without a gold label.
+range [0, 1] (the leaderboard shows them x 100). Leave out the items without a gold label (OCNLI's
+``"-"``, no majority; or None): the scoring program does not score them, and a gold label ``"-"``
+or None raises ``ValueError`` naming their count and the first.
 
 Labels are all names (strings) or all finite numbers, as the first gold label is; numbers compare by
 value (``0``, ``0.0`` and ``numpy.int64(0)`` are one label), names as given: the scoring program's
@@ -19,12 +21,14 @@ from numbers import Real
 
 import numpy as np
 
-from .plain import _sample, official_score, same_length
+from ..errors import counted
+from .plain import _not_a_number, _sample, official_score, same_length
 
 
 def _codes(gold_labels, pred_labels):
     """Both label lists as indices of one shared label order (the order labels are first met)."""
     gold_labels, pred_labels = same_length(gold_labels, pred_labels)
+    _without_gold_label(gold_labels)
     names = isinstance(next(iter(gold_labels)), str)
     index = {}
     return [
@@ -36,8 +40,25 @@ def _codes(gold_labels, pred_labels):
     ]
 
 
+def _without_gold_label(gold_labels) -> None:
+    """Refuse gold items without a gold label (OCNLI's ``'-'``: no majority; or None), which the
+    scoring program leaves out: scored, they would count as a label of their own."""
+    missing = [
+        i for i, x in enumerate(gold_labels) if x is None or (isinstance(x, str) and x == "-")
+    ]
+    if missing:
+        raise ValueError(
+            f"gold: {counted(len(missing), 'item')} of {len(gold_labels)} without a gold label "
+            f"(no majority: '-', or None), the first item {missing[0]}; items without a gold "
+            "label (no majority: '-') are not scored by the scoring program: leave them out "
+            "(of the gold and the predictions alike)"
+        )
+
+
 def _key(label, what: str, index: int, names: bool):
     """A label as compared: a name as it is, a number by its value; else a ValueError."""
+    if isinstance(label, (bool, np.bool_)):  # as sts and lewidi refuse one: with its conversion
+        raise ValueError(_not_a_number(label, f"{what}, item {index}"))
     if names and isinstance(label, str):
         return label
     number = isinstance(label, Real) and not isinstance(label, bool)

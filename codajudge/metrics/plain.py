@@ -15,7 +15,7 @@ from numbers import Rational, Real
 
 import numpy as np
 
-from ..errors import counted, plural, problem_text
+from ..errors import counted, plural, problem_text, shown_outside
 from .base import get
 from .disagreement import PerAnnotator
 
@@ -42,7 +42,11 @@ def _outside_level() -> int:
 
 def same_length(gold, pred) -> tuple:
     """Gold and predictions as read (``as_array``), after checking that they are sequences
-    (lists, tuples, numpy arrays) of as many items, and some."""
+    (lists, tuples, numpy arrays) of as many items, and some; two that both carry an index (pandas
+    Series or DataFrames) with the same index, as they are paired by position."""
+    _same_index(gold, pred)
+    _not_masked(gold, "gold")
+    _not_masked(pred, "predictions")
     gold, pred = as_array(gold), as_array(pred)
     for what, values in (("gold", gold), ("predictions", pred)):
         indexed = hasattr(values, "__len__") and hasattr(values, "__getitem__")
@@ -60,6 +64,54 @@ def same_length(gold, pred) -> tuple:
     if not len(gold):
         raise ValueError("no items: give at least one gold item and its prediction")
     return gold, pred
+
+
+def _same_index(gold, pred) -> None:
+    """Refuse gold and predictions that both carry an index (``.index``, not a list's method:
+    pandas Series or DataFrames, duck-typed) whose indexes differ: the items are paired by
+    position, so the same labels in another order would pair other items."""
+    indexes = [getattr(values, "index", None) for values in (gold, pred)]
+    if any(index is None or callable(index) for index in indexes):
+        return
+    labels = [list(index) for index in indexes]
+    if labels[0] == labels[1] or len(labels[0]) != len(labels[1]):  # lengths: refused as such
+        return
+    differ = [i for i, (g, p) in enumerate(zip(*labels)) if g is not p and g != p]
+    shown = [_sample(index[differ[0]]) for index in labels]
+    raise ValueError(
+        f"gold and predictions carry different indexes (pandas): {counted(len(differ), 'position')}"
+        f" of {len(labels[0])} differ, the first position {differ[0]} (gold {shown[0]}, predictions "
+        f"{shown[1]}); items are paired by position, not by index: align them first: "
+        "pred.reindex(gold.index)"
+    )
+
+
+def _not_masked(values, what: str) -> None:
+    """Refuse a numpy masked array (``np.ma``) with masked values, which numpy would read as the
+    values under the mask: scored, not left out."""
+    if not np.ma.is_masked(values):
+        return
+    mask = np.ma.getmaskarray(values)
+    first = ", ".join(map(str, np.argwhere(mask)[0].tolist()))
+    raise ValueError(
+        f"{what}: a masked array with {counted(int(mask.sum()), 'masked value')} of {mask.size} "
+        f"(the first at index {first}), which would be scored as the values under the mask; leave "
+        "those items out of the gold and the predictions alike (x[keep] with keep = "
+        "~np.ma.getmaskarray(x), or x.compressed() for one axis), or fill them (x.filled(value))"
+    )
+
+
+def _real(values, what: str) -> None:
+    """Refuse a numpy array of complex numbers, which numpy would cast to its real parts."""
+    if isinstance(values, np.ndarray) and values.dtype.kind == "c":
+        imaginary = np.imag(values) != 0
+        first = ", ".join(map(str, np.argwhere(imaginary)[0].tolist())) if imaginary.any() else ""
+        raise ValueError(
+            f"{what}: expected real numbers; found complex numbers ({values.dtype}), "
+            f"{counted(int(imaginary.sum()), 'value')} of {values.size} with an imaginary part"
+            + (f" (the first at index {first})" if first else "")
+            + ": give real values (x.real, where the imaginary parts are 0)"
+        )
 
 
 def as_array(values):
@@ -83,7 +135,9 @@ def numbers(values, what: str, shape_of_one: str, axes=("item",), labels: bool =
     not a finite number: NaN, None, a boolean (with its conversion), or a string, which numpy
     reads as a number, unless they are ``labels``: the 2025 files write annotators' labels as
     strings, "-4". A single value is returned as it is read, for the caller's check of the shape
-    to refuse."""
+    to refuse; a masked array with masked values, or complex numbers, are refused."""
+    _not_masked(values, what)
+    _real(values, what)
     try:
         array = np.asarray(values, dtype=float)
     except (TypeError, ValueError):
@@ -279,7 +333,7 @@ def on_scale(items: dict[str, list[np.ndarray]], n_values: int) -> None:
         if value % 1:
             raise ValueError(
                 f"{where}: expected whole numbers, the annotators' label values (not "
-                f"probabilities); found {value:g}"
+                f"probabilities); found {shown_outside(value, lambda x: x % 1 == 0)}"
             )
     # by value alone: of equal values the first place is named ("item 2" before "item 10")
     value_of = lambda place: place[0]  # noqa: E731
@@ -321,6 +375,8 @@ def _found(value) -> str:
     """``_sample`` of ``value``, and for a list written as text (a CSV column of "[0, 1]") how to
     read it."""
     text = isinstance(value, str) and value.lstrip().startswith(("[", "("))
+    if isinstance(value, (complex, np.complexfloating)):
+        return _sample(value) + ", a complex number: give real values"
     return _sample(value) + (", a list written as text: read it first (json.loads)" if text else "")
 
 
