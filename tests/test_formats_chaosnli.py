@@ -6,6 +6,7 @@ messages otherwise. The files are written here in the layout of the ChaosNLI rep
 import codecs
 import json
 import os
+import re
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
@@ -365,9 +366,9 @@ def test_a_document_that_is_not_utf8_is_refused_naming_the_byte_after_its_bom(tm
         ),
         (
             lambda doc: list(doc.values()),
-            "found one record a line (JSON lines)",
-            'one document: json.dump({"my_model": {r["uid"]: r for r in records}}, f); or keep '
-            'one line per item as {"id": UID, "label": VALUE}, two keys (uid renamed id)',
+            "found one record a line (JSON lines) of 3 keys",
+            'one document: json.dump({"my_model": {r["uid"]: r for r in records}}, f); or write '
+            'one line per item, the id under "id" and one value: {"id": r["uid"], ',
         ),
         (lambda doc: [list(doc.values())], "found a JSON array of records", "r["),
     ],
@@ -384,6 +385,40 @@ def test_chaosnli_records_in_another_shape_are_told_its_layout(tmp_path, shape, 
     assert "ChaosNLI records not in ChaosNLI's layout" in message
     assert 'expected one document {"my_model": {uid: {' in message
     assert found in message and fix in message and "to_json" not in message
+
+
+@pytest.mark.parametrize(
+    "keys",
+    [
+        ("uid", "label_dist"),
+        ("id", "predicted_probabilities", "predicted_label"),
+        ("uid", "logits"),
+    ],
+)
+def test_json_lines_of_records_are_told_a_fix_of_their_own_keys_that_is_read(tmp_path, keys):
+    """The fix of ChaosNLI's records written one a line is built from their own keys: r["uid"] of
+    records keyed "id" was a KeyError, and a document of records of "label_dist" was refused again
+    (no probabilities); each fix the hint writes, applied to the records, is read."""
+    soft = replace(SOFT, labels=tuple(NLI))  # ChaosNLI's order: the lines' lists are read in it
+    lines = []
+    for uid, record in records().items():
+        given = {"id": uid, "label_dist": record["predicted_probabilities"], **record}
+        lines.append({key: given.get(key, given["label_dist"]) for key in keys})
+    path = tmp_path / "snli_soft.tsv"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    message = refusal(path, soft)
+    assert f"found one record a line (JSON lines) of {len(keys)} keys: {', '.join(keys)}" in message
+    fixes = re.findall(r'\{"id": r\[[^}]*\}', message)
+    fixes += re.findall(r"json\.dump\((.*?), f\)", message)
+    assert len(fixes) == len(keys) - 1 + ("predicted_label" in keys)
+    for fix in fixes:
+        if fix.startswith('{"my_model"'):  # one document
+            text, track = json.dumps(eval(fix, {"records": lines})), soft  # noqa: S307
+        else:
+            text = "".join(json.dumps(eval(fix, {"r": r})) + "\n" for r in lines)  # noqa: S307
+            track = LABELS if "predicted_label" in fix else soft
+        path.write_text(text, encoding="utf-8")
+        assert read(path, track).values is not None, fix
 
 
 def test_a_record_that_is_a_list_is_told_to_be_an_object(tmp_path):

@@ -73,9 +73,9 @@ def is_chaosnli_document(path: Path) -> bool:
 RECORD_KEYS = ("uid", PROBABILITIES_KEY, LOGITS_KEY, LABEL_KEY)
 KEYED = 'json.dump({"my_model": {r["uid"]: r for r in records}}, f)'
 MISSHAPEN = "ChaosNLI records not in ChaosNLI's layout"
-#: The other fix of ChaosNLI's records written one a line: the kit's JSON lines, keyed by "id".
-_OR_LINES = '; or keep one line per item as {"id": UID, "label": VALUE}, two keys (uid renamed id)'
 DOCUMENT = "one document " + EXAMPLE
+#: What the kit's JSON lines are: each line its item's id under "id" and one value.
+JSON_LINE = 'one object {"id": ID, "any name": VALUE} a line'
 
 
 def misshapen_records(value) -> ValueProblem | None:
@@ -86,8 +86,9 @@ def misshapen_records(value) -> ValueProblem | None:
     first = next(iter(value.values()), None) if isinstance(value, dict) else None
     listed = value if isinstance(value, list) else first  # a model's list, or one of its own
     head = listed[0] if isinstance(listed, list) and listed else None
+    if isinstance(value, dict) and any(key in value for key in RECORD_KEYS):
+        return _record_lines(value)
     shapes = (
-        (value, "one record a line (JSON lines)", "write one document: " + KEYED + _OR_LINES),
         (first, "uid -> record, without the model's name", 'json.dump({"my_model": records}, f)'),
         (head, "a JSON array of records", KEYED),
     )
@@ -102,6 +103,31 @@ def misshapen_records(value) -> ValueProblem | None:
         hint = f"write each uid's record as an object with {keys}"
         return ValueProblem("a ChaosNLI record must be an object", DOCUMENT, found, hint)
     return None
+
+
+def _record_lines(record: dict) -> ValueProblem:
+    """The problem of ChaosNLI's records written one a line (``record``: the first), its fix built
+    from the record's own keys: one document keyed by its id where it holds ChaosNLI's probabilities
+    (or logits) and label, and the kit's JSON lines (the id under "id", which JSON lines read, never
+    "uid") of one value each; every fix, followed, is read."""
+    keys = list(map(str, record))
+    id_key = next((key for key in ("uid", "id") if key in keys), None)
+    values = [key for key in keys if key != id_key]
+    found = f"one record a line (JSON lines) of {len(keys)} keys: {shorten(', '.join(keys))}"
+    if id_key is None:
+        hint = 'write each item\'s id under "id" and keep one value beside it'
+        return ValueProblem(MISSHAPEN, JSON_LINE, found, hint)
+    lines = " or ".join(f'{{"id": r["{id_key}"], "{key}": r["{key}"]}}' for key in values[:2])
+    hint = f'write one line per item, the id under "id" and one value: {lines}'
+    hint += " (the one the track reads)" if len(values) > 1 else ""
+    probabilities = any(key in keys for key in (PROBABILITIES_KEY, LOGITS_KEY))
+    if not (probabilities and LABEL_KEY in keys):
+        return ValueProblem(MISSHAPEN, JSON_LINE, found, hint)
+    keyed = f'json.dump({{"my_model": {{r["{id_key}"]: r for r in records}}}}, f)'
+    document = (
+        f"key each record by its {id_key} under the model's name: write one document: {keyed}"
+    )
+    return ValueProblem(MISSHAPEN, DOCUMENT, found, f"{document}; or {hint}")
 
 
 def pretty_records(error: SubmissionError, path: Path, track: Track, ids: list[str], elsewhere):
