@@ -318,6 +318,30 @@ def test_a_label_that_is_not_e_n_or_c_is_refused_as_in_a_file_of_lines(tmp_path)
     assert "item '2407214681.jpg#0r1n': the prediction has no label e, n or c" in message
 
 
+def test_a_document_without_labels_is_told_both_fixes_and_each_is_read(tmp_path):
+    """A document of probabilities alone is still refused for the classification track (ChaosNLI's
+    script requires predicted_label), told to add the label of the highest probability or to name
+    the document as the soft-label track's file, read for that track only; each fix is read."""
+    doc = {"m": {uid: {"predicted_probabilities": r["predicted_probabilities"]}
+                 for uid, r in records().items()}}  # fmt: skip
+    path = write(tmp_path / "snli.json", doc)
+    with pytest.raises(SubmissionError) as e:
+        read_prediction(path, path.name, LABELS, ItemKeys(IDS, tracks=[SOFT, LABELS]))
+    message = str(e.value)
+    assert "the prediction has no label e, n or c, on 4 items" in message
+    added = re.search(r"highest probability: (.*?) \(or of its 'logits'\)", message).group(1)
+    for record in doc["m"].values():
+        record["predicted_label"] = eval(added, {"np": np, "r": record})  # noqa: S307
+    expected = {uid: r["predicted_label"] for uid, r in records().items()}
+    labels = read(write(tmp_path / "snli.json", doc), LABELS).values
+    assert [NLI[code] for code in labels] == [expected[uid] for uid in IDS]
+    renamed = re.search(r"rename snli\.json (\S+) \(track 'snli_soft'\)", message).group(1)
+    assert renamed == "snli_soft.tsv" and renamed not in LABELS.file_names
+    for record in doc["m"].values():
+        del record["predicted_label"]
+    assert read(write(tmp_path / renamed, doc), SOFT).values.shape == (4, 3)
+
+
 def test_nan_and_a_track_the_layout_does_not_fit_are_refused(tmp_path):
     text = json.dumps({"m": records()}).replace("0.", "NaN, 0.", 1)
     path = tmp_path / "snli.json"

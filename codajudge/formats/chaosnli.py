@@ -174,6 +174,7 @@ def read_chaosnli(
     problems, notes = ProblemCollector(display), []
     position, skipped = _positions(records, ids, problems, elsewhere, tracks)
     soft = kinds.of(track).value_type is DISTRIBUTION
+    unlabelled = "" if soft else _no_label_hint(track, tracks, display)
     k = len(track.labels)
     values = np.zeros((len(ids), k)) if soft else np.full(len(ids), -1, dtype=np.int64)
     for uid, i in position.items():
@@ -185,7 +186,7 @@ def read_chaosnli(
                 values[i, at], read = soft_label_by_name(probabilities, track)
                 notes += read
             else:
-                values[i] = _label_code(record.get(LABEL_KEY), track)
+                values[i] = _label_code(record.get(LABEL_KEY), track, unlabelled)
         except ValueProblem as p:
             add_problem(problems, p, item=uid)
     problems.raise_if_any()
@@ -422,16 +423,35 @@ def _probabilities(record: dict):
     return (shifted / shifted.sum()).tolist()
 
 
-def _label_code(label, track: Track) -> int:
+def _no_label_hint(track: Track, tracks, display: str) -> str:
+    """How to fix a document read for ``track`` (a classification track) whose records have no
+    ``predicted_label``, which ChaosNLI's script requires too: add it, the label of the highest
+    probability; or, for the probabilities alone, name the document as the file of the part's
+    soft-label track (among the edition's ``tracks``), which is read for that track only."""
+    names = ", ".join(f'"{label}"' for label in LABEL_ORDER)
+    hint = (
+        f"add {LABEL_KEY!r} to each record, the label of its highest probability: "
+        f"[{names}][int(np.argmax(r[{PROBABILITIES_KEY!r}]))] (or of its {LOGITS_KEY!r})"
+    )
+    soft = [
+        t for t in tracks if t.dataset == track.dataset and kinds.of(t).value_type is DISTRIBUTION
+    ]
+    files = " or ".join(f"{t.file_names[0]} (track '{t.id}')" for t in soft)
+    return (
+        f"{hint}; or, to submit the probabilities alone, rename {display} {files}" if soft else hint
+    )
+
+
+def _label_code(label, track: Track, unlabelled: str = "") -> int:
     """``label``'s index among the track's labels, by its ``LabelSet``; a label outside it is
-    refused as a file of lines refuses it (``values.outside_label_set``)."""
+    refused as a file of lines refuses it (``values.outside_label_set``); none is refused with
+    ``unlabelled`` (``_no_label_hint``) as its hint."""
     code = track.label_set.code(label)
     if code < 0 and label is None:
         names = ", ".join(list(track.label_set.aliases) + list(track.labels))
         expected = f"{LABEL_KEY!r}: one of {names}"
-        raise ValueProblem(
-            "the prediction has no label e, n or c", expected, "no 'predicted_label'"
-        )
+        problem = "the prediction has no label e, n or c"
+        raise ValueProblem(problem, expected, "no 'predicted_label'", unlabelled or None)
     if code < 0:
         raise outside_label_set(label, track, _shown(label))
     return code
