@@ -342,6 +342,20 @@ def test_a_document_without_labels_is_told_both_fixes_and_each_is_read(tmp_path)
     assert read(write(tmp_path / renamed, doc), SOFT).values.shape == (4, 3)
 
 
+def test_a_document_of_no_item_of_the_track_is_not_also_told_every_item_is_missing(tmp_path):
+    """SNLI's records in mnli_preds.json were refused as unknown ids, then again as "2 of the
+    track's 2 items have no prediction"; a document holding some of the items still names the
+    items it lacks."""
+    path = write(tmp_path / "mnli_preds.json", {"m": records(IDS[:2])})
+    message = refusal(path, LABELS, ["50830c", "97211e"])
+    assert "unknown id: not an item of this track, on 2 items" in message
+    assert "no prediction" not in message
+    message = refusal(write(path, {"m": records(IDS[1:3])}), LABELS, ["50830c", "97211e"])
+    assert (
+        "1 of the track's 2 items has no prediction (the file has 1 of them): '97211e'" in message
+    )
+
+
 def test_nan_and_a_track_the_layout_does_not_fit_are_refused(tmp_path):
     text = json.dumps({"m": records()}).replace("0.", "NaN, 0.", 1)
     path = tmp_path / "snli.json"

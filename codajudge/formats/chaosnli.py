@@ -199,7 +199,8 @@ def _positions(records: dict, ids: list[str], problems: ProblemCollector, elsewh
     left out with a warning naming how many and one of them. A document of no item but of another
     phase's (``elsewhere``) is refused naming that phase. Otherwise a record naming no item is
     refused (with the part it is an item of, if another: ``_part_hint``), and the items without a
-    record are named (as ``submission`` names them)."""
+    record are named (as ``submission`` names them) unless no record is of an item: the refusal of
+    its uids then says why, and a second problem listing every item would repeat it."""
     index = {item_id: i for i, item_id in enumerate(ids)}
     position = {uid: index[uid] for uid in records if uid in index}
     others = [uid for uid in records if uid not in index]
@@ -215,7 +216,8 @@ def _positions(records: dict, ids: list[str], problems: ProblemCollector, elsewh
         part_hint = _part_hint(parts[uid], elsewhere, problems.file, tracks)
         hint = _keyed_otherwise(records[uid], uid, index) or part_hint
         unknown_id(problems, uid, index, hint=hint)
-    missing_items(ids, sorted(position.values()), problems)
+    if position or not others:  # a document of no item of the track: its uids' problem says it
+        missing_items(ids, sorted(position.values()), problems)
     return position, [_skipped_note(skipped, elsewhere.dataset, len(ids))] if skipped else []
 
 
