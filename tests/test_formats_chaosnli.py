@@ -6,6 +6,7 @@ messages otherwise. The files are written here in the layout of the ChaosNLI rep
 import codecs
 import json
 import os
+import re
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
@@ -317,6 +318,44 @@ def test_a_label_that_is_not_e_n_or_c_is_refused_as_in_a_file_of_lines(tmp_path)
     assert "item '2407214681.jpg#0r1n': the prediction has no label e, n or c" in message
 
 
+def test_a_document_without_labels_is_told_both_fixes_and_each_is_read(tmp_path):
+    """A document of probabilities alone is still refused for the classification track (ChaosNLI's
+    script requires predicted_label), told to add the label of the highest probability or to name
+    the document as the soft-label track's file, read for that track only; each fix is read."""
+    doc = {"m": {uid: {"predicted_probabilities": r["predicted_probabilities"]}
+                 for uid, r in records().items()}}  # fmt: skip
+    path = write(tmp_path / "snli.json", doc)
+    with pytest.raises(SubmissionError) as e:
+        read_prediction(path, path.name, LABELS, ItemKeys(IDS, tracks=[SOFT, LABELS]))
+    message = str(e.value)
+    assert "the prediction has no label e, n or c, on 4 items" in message
+    added = re.search(r"highest probability: (.*?) \(or of its 'logits'\)", message).group(1)
+    for record in doc["m"].values():
+        record["predicted_label"] = eval(added, {"np": np, "r": record})  # noqa: S307
+    expected = {uid: r["predicted_label"] for uid, r in records().items()}
+    labels = read(write(tmp_path / "snli.json", doc), LABELS).values
+    assert [NLI[code] for code in labels] == [expected[uid] for uid in IDS]
+    renamed = re.search(r"rename snli\.json (\S+) \(track 'snli_soft'\)", message).group(1)
+    assert renamed == "snli_soft.tsv" and renamed not in LABELS.file_names
+    for record in doc["m"].values():
+        del record["predicted_label"]
+    assert read(write(tmp_path / renamed, doc), SOFT).values.shape == (4, 3)
+
+
+def test_a_document_of_no_item_of_the_track_is_not_also_told_every_item_is_missing(tmp_path):
+    """SNLI's records in mnli_preds.json were refused as unknown ids, then again as "2 of the
+    track's 2 items have no prediction"; a document holding some of the items still names the
+    items it lacks."""
+    path = write(tmp_path / "mnli_preds.json", {"m": records(IDS[:2])})
+    message = refusal(path, LABELS, ["50830c", "97211e"])
+    assert "unknown id: not an item of this track, on 2 items" in message
+    assert "no prediction" not in message
+    message = refusal(write(path, {"m": records(IDS[1:3])}), LABELS, ["50830c", "97211e"])
+    assert (
+        "1 of the track's 2 items has no prediction (the file has 1 of them): '97211e'" in message
+    )
+
+
 def test_nan_and_a_track_the_layout_does_not_fit_are_refused(tmp_path):
     text = json.dumps({"m": records()}).replace("0.", "NaN, 0.", 1)
     path = tmp_path / "snli.json"
@@ -365,9 +404,9 @@ def test_a_document_that_is_not_utf8_is_refused_naming_the_byte_after_its_bom(tm
         ),
         (
             lambda doc: list(doc.values()),
-            "found one record a line (JSON lines)",
-            'one document: json.dump({"my_model": {r["uid"]: r for r in records}}, f); or keep '
-            'one line per item as {"id": UID, "label": VALUE}, two keys (uid renamed id)',
+            "found one record a line (JSON lines) of 3 keys",
+            'one document: json.dump({"my_model": {r["uid"]: r for r in records}}, f); or write '
+            'one line per item, the id under "id" and one value: {"id": r["uid"], ',
         ),
         (lambda doc: [list(doc.values())], "found a JSON array of records", "r["),
     ],
@@ -384,6 +423,40 @@ def test_chaosnli_records_in_another_shape_are_told_its_layout(tmp_path, shape, 
     assert "ChaosNLI records not in ChaosNLI's layout" in message
     assert 'expected one document {"my_model": {uid: {' in message
     assert found in message and fix in message and "to_json" not in message
+
+
+@pytest.mark.parametrize(
+    "keys",
+    [
+        ("uid", "label_dist"),
+        ("id", "predicted_probabilities", "predicted_label"),
+        ("uid", "logits"),
+    ],
+)
+def test_json_lines_of_records_are_told_a_fix_of_their_own_keys_that_is_read(tmp_path, keys):
+    """The fix of ChaosNLI's records written one a line is built from their own keys: r["uid"] of
+    records keyed "id" was a KeyError, and a document of records of "label_dist" was refused again
+    (no probabilities); each fix the hint writes, applied to the records, is read."""
+    soft = replace(SOFT, labels=tuple(NLI))  # ChaosNLI's order: the lines' lists are read in it
+    lines = []
+    for uid, record in records().items():
+        given = {"id": uid, "label_dist": record["predicted_probabilities"], **record}
+        lines.append({key: given.get(key, given["label_dist"]) for key in keys})
+    path = tmp_path / "snli_soft.tsv"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    message = refusal(path, soft)
+    assert f"found one record a line (JSON lines) of {len(keys)} keys: {', '.join(keys)}" in message
+    fixes = re.findall(r'\{"id": r\[[^}]*\}', message)
+    fixes += re.findall(r"json\.dump\((.*?), f\)", message)
+    assert len(fixes) == len(keys) - 1 + ("predicted_label" in keys)
+    for fix in fixes:
+        if fix.startswith('{"my_model"'):  # one document
+            text, track = json.dumps(eval(fix, {"records": lines})), soft  # noqa: S307
+        else:
+            text = "".join(json.dumps(eval(fix, {"r": r})) + "\n" for r in lines)  # noqa: S307
+            track = LABELS if "predicted_label" in fix else soft
+        path.write_text(text, encoding="utf-8")
+        assert read(path, track).values is not None, fix
 
 
 def test_a_record_that_is_a_list_is_told_to_be_an_object(tmp_path):

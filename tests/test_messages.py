@@ -10,6 +10,7 @@ import pytest
 
 from codajudge.errors import SubmissionError
 from codajudge.formats.archive import FoundFiles, naming_hint
+from codajudge.formats.submission import ItemKeys, read_prediction
 from codajudge.formats.notes import LEADING_BIN_WITH_MASS, PYTHON_LITERAL, RENORMALISED, ReadNote
 from codajudge.scoring import read_track_file
 from codajudge.gold import build_gold
@@ -467,9 +468,9 @@ def test_a_shared_file_of_the_wrong_suffix_is_told_to_rename_it(name):
     ]
 
 
-@pytest.mark.parametrize("name", ["snli_soft.jsonl", "snli.txt"])
+@pytest.mark.parametrize("name", ["snli.jsonl", "snli.txt"])
 def test_a_document_of_the_wrong_suffix_is_told_the_name_its_tracks_pattern_takes(name):
-    """A ChaosNLI document named snli_soft.jsonl was told to name its tracks' files snli_soft.tsv
+    """A ChaosNLI document named snli.jsonl was told to name its tracks' files snli_soft.tsv
     and snli_nli.tsv (one file cannot take two names): its name with the suffix of the pattern both
     tracks share (snli*.json) is the whole fix."""
     tracks = [
@@ -485,6 +486,60 @@ def test_a_document_of_the_wrong_suffix_is_told_the_name_its_tracks_pattern_take
         f"file {name!r} matches no track and was ignored; it was probably meant for tracks "
         f"'snli_soft' and 'snli_nli': rename it {renamed}{document}"
     ]
+
+
+NLI_TRACKS = [
+    track_from_dict(
+        {
+            "id": f"{part}_{kind}",
+            "kind": kind_name,
+            "dataset": part,
+            "files": [f"{part}*.json"],
+            "labels": ["entailment", "neutral", "contradiction"],
+            **extra,
+        }
+    )  # fmt: skip
+    for part in ("snli", "ocnli")
+    for kind, kind_name, extra in (
+        ("soft", "soft_label", {"scale": "categorical"}),
+        ("nli", "classification", {}),
+    )
+]
+
+
+@pytest.mark.parametrize(
+    "name, value, meant",
+    [
+        ("snli_soft.jsonl", [0.2, 0.5, 0.3], "snli_soft"),  # its name is the track's id
+        ("snli_nli.jsonl", "neutral", "snli_nli"),
+        ("snli.jsonl", [0.2, 0.5, 0.3], "snli_soft"),  # not snli.json: snli_nli reads it too
+        ("OCNLI_50k.json", "neutral", "ocnli_nli"),  # labels: the label track's
+        ("OCNLI_50k.json", [0.2, 0.5, 0.3], "ocnli_soft"),  # probabilities: the soft track's
+    ],
+)
+def test_a_file_for_one_of_a_parts_tracks_is_told_a_name_that_track_alone_reads(
+    tmp_path, name, value, meant
+):
+    """snli_soft.jsonl was told "tracks 'snli_soft' and 'snli_nli': rename it snli_soft.json,
+    written as one JSON document", refused again, and CLUE's OCNLI_50k.json of labels was told both
+    OCNLI tracks: a file named as a track's id is that track's, else a file of labels a label
+    track's and of probabilities a soft-label track's; the name offered is read by that track alone
+    (its .tsv, which reads JSON lines), and the file renamed so is scored."""
+    ids = ["a1", "a2"]
+    lines = "".join(json.dumps({"id": item, "label": value}) + "\n" for item in ids)
+    (tmp_path / name).write_text(lines, encoding="utf-8")
+    found = FoundFiles(NLI_TRACKS, {}, [name], [], (), tmp_path)
+    with pytest.raises(SubmissionError) as refused:
+        found.refuse_if_none("submission")
+    fix = f"File {name!r} was probably meant for track '{meant}': "
+    renamed = str(refused.value).partition(fix)[2].split()[-1]
+    assert fix in str(refused.value) and renamed == f"{meant}.tsv"
+    note = found.ignored_notes({})[0]
+    assert f"meant for track '{meant}': " in note and note.endswith(f" {renamed}")
+    (tmp_path / name).rename(tmp_path / renamed)
+    track = next(t for t in NLI_TRACKS if t.id == meant)
+    assert [t.id for t in NLI_TRACKS if renamed in t.file_names] == [meant]
+    assert read_prediction(tmp_path / renamed, renamed, track, ItemKeys(ids)).values is not None
 
 
 def sts_tracks(*numbered: tuple[str, str]) -> list:

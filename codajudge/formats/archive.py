@@ -26,6 +26,7 @@ from ..untrusted import kind_of, read_head
 from .chaosnli import document_uids
 from .coverage import part_items
 from .notes import words
+from .submission import tracks_reading
 from .textfile import MAX_FILE_BYTES, Rule, max_file_bytes, safe_display, shorten
 
 MAX_ENTRIES = 1000
@@ -454,7 +455,7 @@ def find_track_files(
     named = {str(f) for t, f in claimed.items() if str(f).lower().endswith(".json")}
     if not ((unclaimed or named) and wanted):
         ignored = [] if claimed or unclaimed else ignored_entries(Path(folder))
-        return FoundFiles(tracks, claimed, unclaimed, notes, ignored)
+        return FoundFiles(tracks, claimed, unclaimed, notes, ignored, Path(folder))
     n_items = max(part_items(len(ids_of(dataset)), phases or {}, dataset) for dataset in wanted)
     limit = max_file_bytes(n_items)
     left: list[str] = []
@@ -482,7 +483,7 @@ def find_track_files(
             others = [t.id for t in wanted[dataset] if claimed.get(t.id) != relative]
             _give(claimed, relative, others, WHOLE_PART.format(name, dataset))
     refusals.raise_if_any()
-    return FoundFiles(tracks, claimed, left, notes)
+    return FoundFiles(tracks, claimed, left, notes, (), Path(folder))
 
 
 def _datasets_of_ids(uids: set, wanted: dict[str, list[Track]], ids_of) -> list[str]:
@@ -536,6 +537,9 @@ def _meant_track(name: str, tracks: Sequence[Track]) -> Track | None:
     between two."""
     parts = _loose(PurePosixPath(name).name).split("_")
     loose = "_".join(LANGUAGE_ALIASES.get(part, part) for part in parts)
+    found = [t for t in tracks if loose == _loose(t.file_names[0])]  # its id, another suffix
+    if len(found) == 1:
+        return found[0]
     found = [t for t in tracks if any(fnmatchcase(loose, _loose(p)) for p in t.file_names)]
     words = loose.split("_")
     if not found:
@@ -589,11 +593,19 @@ def _alike(word: str, wanted: str) -> bool:
     return SequenceMatcher(None, word, wanted).ratio() >= WORD_LIKENESS
 
 
-def _meant_tracks(name: str, tracks: Sequence[Track], without: Sequence[Track]) -> list[Track]:
+def _meant_tracks(
+    name: str, tracks: Sequence[Track], without: Sequence[Track], folder: Path | None = None
+) -> list[Track]:
     """The tracks a file no track claims was probably meant for: ``_meant_track``'s, else those of
-    ``without`` (the tracks given no file) of the dataset its name starts with (``_dataset_tracks``)."""
+    ``without`` (the tracks given no file) of the dataset its name starts with (``_dataset_tracks``),
+    of several those whose values its first line holds (``tracks_reading``: labels, a label
+    track's), where the file is in ``folder``."""
     track = _meant_track(name, tracks)
-    return [track] if track else _dataset_tracks(name, without)
+    meant = [track] if track else _dataset_tracks(name, without)
+    path = Path(folder, name) if folder is not None else None
+    if len(meant) > 1 and path is not None and path.is_file() and not path.is_symlink():
+        return tracks_reading(path, meant)
+    return meant
 
 
 def _dataset_tracks(name: str, tracks: Sequence[Track]) -> list[Track]:
@@ -626,12 +638,13 @@ def _tracks_named(meant: Sequence[Track]) -> str:
     return plural(len(meant), "track ", "tracks ") + " and ".join(f"'{t.id}'" for t in meant)
 
 
-def _meant_for(name: str, meant: Sequence[Track]) -> str:
+def _meant_for(name: str, meant: Sequence[Track], tracks: Sequence[Track]) -> str:
     """The tracks a file was probably meant for, after "probably meant for", and the names to give
-    their files, saying when the file has LeWiDi 2023's name (``RESULTS_NAME``)."""
+    their files, saying when the file has LeWiDi 2023's name (``RESULTS_NAME``); ``tracks``: all,
+    as a name one of the others reads is never offered."""
     old = " (<Dataset>_results.tsv is the LeWiDi 2023 name, one file per dataset)"
     old = old if RESULTS_NAME.fullmatch(PurePosixPath(name).name) else ""
-    same = _shared_name(name, meant)
+    same = _shared_name(name, meant, [t for t in tracks if t not in meant])
     if same:  # one file for them all, only its suffix wrong: renaming it is the whole fix
         from_lines = name.lower().endswith(".jsonl") and same.lower().endswith(".json")
         document = _ONE_DOCUMENT if from_lines else ""
@@ -645,18 +658,27 @@ def _meant_for(name: str, meant: Sequence[Track]) -> str:
 _ONE_DOCUMENT = ", written as one JSON document, not one record a line"
 
 
-def _shared_name(name: str, meant: Sequence[Track]) -> str | None:
-    """The file name every track of ``meant`` accepts that is ``name`` but for its suffix, in any
-    case: a name they share (``ArMIS_results.tsv`` for ``ArMIS_results.txt``), or ``name``'s stem
-    with the suffix of a pattern they share where it then fits (``snli_soft.json`` for a ChaosNLI
-    document ``snli_soft.jsonl``, by ``snli*.json``); else None."""
+def _shared_name(name: str, meant: Sequence[Track], others: Sequence[Track]) -> str | None:
+    """The file name every track of ``meant`` accepts and none of ``others`` does that is ``name``
+    but for its suffix, in any case: a name they share (``ArMIS_results.tsv`` for
+    ``ArMIS_results.txt``), or ``name``'s stem with the suffix of a pattern they share where it then
+    fits (``snli.json`` for a ChaosNLI document ``snli.jsonl``, by ``snli*.json``); else None
+    (``snli_soft.jsonl``, snli_soft's alone, is not told ``snli_soft.json``, which snli_nli reads
+    too, but ``snli_soft.tsv``, which reads JSON lines)."""
+    read_by_others = {pattern.lower() for t in others for pattern in t.file_names}
     stem = PurePosixPath(name).stem
     shared = set.intersection(*(set(t.file_names) for t in meant))
     for accepted in sorted(shared):
         renamed = stem + PurePosixPath(accepted).suffix if "*" in accepted else accepted
         same_stem = PurePosixPath(renamed).stem.lower() == stem.lower()
         other_suffix = renamed.lower() != PurePosixPath(name).name.lower()
-        if same_stem and other_suffix and fnmatchcase(renamed.lower(), accepted.lower()):
+        theirs = any(fnmatchcase(renamed.lower(), pattern) for pattern in read_by_others)
+        if (
+            same_stem
+            and other_suffix
+            and not theirs
+            and fnmatchcase(renamed.lower(), accepted.lower())
+        ):
             return renamed
     return None
 
@@ -699,6 +721,8 @@ class FoundFiles(NamedTuple):
     #: the files present that are never read (``is_ignored``: the platform's, dotfiles), as shown;
     #: listed only where the submission holds no other file
     ignored: Sequence[str] = ()
+    #: the folder the files are in, to read a file meant for one of several tracks (``_meant_tracks``)
+    folder: Path | None = None
 
     def refuse_if_none(
         self, display: str, shown: Sequence[str] = (), code_file: str = "", hint: str = ""
@@ -710,7 +734,7 @@ class FoundFiles(NamedTuple):
             return
         expected = f"files named {accepted_file_names(self.tracks, by_track=True)}"
         expected = f"{code_file} (a code submission) or {expected}" if code_file else expected
-        hint = hint or naming_hint(self.unclaimed, self.tracks)
+        hint = hint or naming_hint(self.unclaimed, self.tracks, self.folder)
         rule = Rule("no prediction file for any track was found", expected, hint)
         raise rule.error(
             display, ", ".join((shown or self.unclaimed)[:10]) or only_ignored(self.ignored)
@@ -735,7 +759,7 @@ class FoundFiles(NamedTuple):
             if PurePosixPath(name).suffix.lower() in ARCHIVE_SUFFIXES:
                 archives.append(self._archive_note(name))
                 continue
-            meant = _meant_tracks(name, self.tracks, without)
+            meant = _meant_tracks(name, self.tracks, without, self.folder)
             unused = UNUSED_FILE.format(name)
             if not meant:
                 other.append(name)
@@ -743,7 +767,7 @@ class FoundFiles(NamedTuple):
             near.append((name, meant))
             track = meant[0]
             if track.id not in given:
-                texts.append(f"{unused}; it was {_meant_for(name, meant)}")
+                texts.append(f"{unused}; it was {_meant_for(name, meant, self.tracks)}")
             else:
                 texts.append(
                     f"{unused}; its name is like that of track '{track.id}', which is read from "
@@ -770,11 +794,13 @@ class FoundFiles(NamedTuple):
         return NESTED_ARCHIVE.format(repr(name))
 
 
-def naming_hint(unclaimed: Sequence[str], tracks: Sequence[Track]) -> str:
+def naming_hint(
+    unclaimed: Sequence[str], tracks: Sequence[Track], folder: Path | None = None
+) -> str:
     """How to name the files of a submission in which no file matched a track: each near miss
     (``_meant_track``, else a dataset's tracks: ``_dataset_tracks``) and the tracks it was
-    probably meant for."""
-    near = [(name, meant) for name in unclaimed if (meant := _meant_tracks(name, tracks, tracks))]
-    hints = [f"file {name!r} was {_meant_for(name, meant)}" for name, meant in near]
+    probably meant for, of several those whose values it holds where it is in ``folder``."""
+    near = [(n, meant) for n in unclaimed if (meant := _meant_tracks(n, tracks, tracks, folder))]
+    hints = [f"file {name!r} was {_meant_for(name, meant, tracks)}" for name, meant in near]
     hints = _first_shown(hints, near, "more file{s} named like a track's file")
     return "; ".join(hints) or "name each file after its track (see the starting kit)"

@@ -73,9 +73,9 @@ def is_chaosnli_document(path: Path) -> bool:
 RECORD_KEYS = ("uid", PROBABILITIES_KEY, LOGITS_KEY, LABEL_KEY)
 KEYED = 'json.dump({"my_model": {r["uid"]: r for r in records}}, f)'
 MISSHAPEN = "ChaosNLI records not in ChaosNLI's layout"
-#: The other fix of ChaosNLI's records written one a line: the kit's JSON lines, keyed by "id".
-_OR_LINES = '; or keep one line per item as {"id": UID, "label": VALUE}, two keys (uid renamed id)'
 DOCUMENT = "one document " + EXAMPLE
+#: What the kit's JSON lines are: each line its item's id under "id" and one value.
+JSON_LINE = 'one object {"id": ID, "any name": VALUE} a line'
 
 
 def misshapen_records(value) -> ValueProblem | None:
@@ -86,8 +86,9 @@ def misshapen_records(value) -> ValueProblem | None:
     first = next(iter(value.values()), None) if isinstance(value, dict) else None
     listed = value if isinstance(value, list) else first  # a model's list, or one of its own
     head = listed[0] if isinstance(listed, list) and listed else None
+    if isinstance(value, dict) and any(key in value for key in RECORD_KEYS):
+        return _record_lines(value)
     shapes = (
-        (value, "one record a line (JSON lines)", "write one document: " + KEYED + _OR_LINES),
         (first, "uid -> record, without the model's name", 'json.dump({"my_model": records}, f)'),
         (head, "a JSON array of records", KEYED),
     )
@@ -102,6 +103,31 @@ def misshapen_records(value) -> ValueProblem | None:
         hint = f"write each uid's record as an object with {keys}"
         return ValueProblem("a ChaosNLI record must be an object", DOCUMENT, found, hint)
     return None
+
+
+def _record_lines(record: dict) -> ValueProblem:
+    """The problem of ChaosNLI's records written one a line (``record``: the first), its fix built
+    from the record's own keys: one document keyed by its id where it holds ChaosNLI's probabilities
+    (or logits) and label, and the kit's JSON lines (the id under "id", which JSON lines read, never
+    "uid") of one value each; every fix, followed, is read."""
+    keys = list(map(str, record))
+    id_key = next((key for key in ("uid", "id") if key in keys), None)
+    values = [key for key in keys if key != id_key]
+    found = f"one record a line (JSON lines) of {len(keys)} keys: {shorten(', '.join(keys))}"
+    if id_key is None:
+        hint = 'write each item\'s id under "id" and keep one value beside it'
+        return ValueProblem(MISSHAPEN, JSON_LINE, found, hint)
+    lines = " or ".join(f'{{"id": r["{id_key}"], "{key}": r["{key}"]}}' for key in values[:2])
+    hint = f'write one line per item, the id under "id" and one value: {lines}'
+    hint += " (the one the track reads)" if len(values) > 1 else ""
+    probabilities = any(key in keys for key in (PROBABILITIES_KEY, LOGITS_KEY))
+    if not (probabilities and LABEL_KEY in keys):
+        return ValueProblem(MISSHAPEN, JSON_LINE, found, hint)
+    keyed = f'json.dump({{"my_model": {{r["{id_key}"]: r for r in records}}}}, f)'
+    document = (
+        f"key each record by its {id_key} under the model's name: write one document: {keyed}"
+    )
+    return ValueProblem(MISSHAPEN, DOCUMENT, found, f"{document}; or {hint}")
 
 
 def pretty_records(error: SubmissionError, path: Path, track: Track, ids: list[str], elsewhere):
@@ -148,6 +174,7 @@ def read_chaosnli(
     problems, notes = ProblemCollector(display), []
     position, skipped = _positions(records, ids, problems, elsewhere, tracks)
     soft = kinds.of(track).value_type is DISTRIBUTION
+    unlabelled = "" if soft else _no_label_hint(track, tracks, display)
     k = len(track.labels)
     values = np.zeros((len(ids), k)) if soft else np.full(len(ids), -1, dtype=np.int64)
     for uid, i in position.items():
@@ -159,7 +186,7 @@ def read_chaosnli(
                 values[i, at], read = soft_label_by_name(probabilities, track)
                 notes += read
             else:
-                values[i] = _label_code(record.get(LABEL_KEY), track)
+                values[i] = _label_code(record.get(LABEL_KEY), track, unlabelled)
         except ValueProblem as p:
             add_problem(problems, p, item=uid)
     problems.raise_if_any()
@@ -172,7 +199,8 @@ def _positions(records: dict, ids: list[str], problems: ProblemCollector, elsewh
     left out with a warning naming how many and one of them. A document of no item but of another
     phase's (``elsewhere``) is refused naming that phase. Otherwise a record naming no item is
     refused (with the part it is an item of, if another: ``_part_hint``), and the items without a
-    record are named (as ``submission`` names them)."""
+    record are named (as ``submission`` names them) unless no record is of an item: the refusal of
+    its uids then says why, and a second problem listing every item would repeat it."""
     index = {item_id: i for i, item_id in enumerate(ids)}
     position = {uid: index[uid] for uid in records if uid in index}
     others = [uid for uid in records if uid not in index]
@@ -188,7 +216,8 @@ def _positions(records: dict, ids: list[str], problems: ProblemCollector, elsewh
         part_hint = _part_hint(parts[uid], elsewhere, problems.file, tracks)
         hint = _keyed_otherwise(records[uid], uid, index) or part_hint
         unknown_id(problems, uid, index, hint=hint)
-    missing_items(ids, sorted(position.values()), problems)
+    if position or not others:  # a document of no item of the track: its uids' problem says it
+        missing_items(ids, sorted(position.values()), problems)
     return position, [_skipped_note(skipped, elsewhere.dataset, len(ids))] if skipped else []
 
 
@@ -396,16 +425,35 @@ def _probabilities(record: dict):
     return (shifted / shifted.sum()).tolist()
 
 
-def _label_code(label, track: Track) -> int:
+def _no_label_hint(track: Track, tracks, display: str) -> str:
+    """How to fix a document read for ``track`` (a classification track) whose records have no
+    ``predicted_label``, which ChaosNLI's script requires too: add it, the label of the highest
+    probability; or, for the probabilities alone, name the document as the file of the part's
+    soft-label track (among the edition's ``tracks``), which is read for that track only."""
+    names = ", ".join(f'"{label}"' for label in LABEL_ORDER)
+    hint = (
+        f"add {LABEL_KEY!r} to each record, the label of its highest probability: "
+        f"[{names}][int(np.argmax(r[{PROBABILITIES_KEY!r}]))] (or of its {LOGITS_KEY!r})"
+    )
+    soft = [
+        t for t in tracks if t.dataset == track.dataset and kinds.of(t).value_type is DISTRIBUTION
+    ]
+    files = " or ".join(f"{t.file_names[0]} (track '{t.id}')" for t in soft)
+    return (
+        f"{hint}; or, to submit the probabilities alone, rename {display} {files}" if soft else hint
+    )
+
+
+def _label_code(label, track: Track, unlabelled: str = "") -> int:
     """``label``'s index among the track's labels, by its ``LabelSet``; a label outside it is
-    refused as a file of lines refuses it (``values.outside_label_set``)."""
+    refused as a file of lines refuses it (``values.outside_label_set``); none is refused with
+    ``unlabelled`` (``_no_label_hint``) as its hint."""
     code = track.label_set.code(label)
     if code < 0 and label is None:
         names = ", ".join(list(track.label_set.aliases) + list(track.labels))
         expected = f"{LABEL_KEY!r}: one of {names}"
-        raise ValueProblem(
-            "the prediction has no label e, n or c", expected, "no 'predicted_label'"
-        )
+        problem = "the prediction has no label e, n or c"
+        raise ValueProblem(problem, expected, "no 'predicted_label'", unlabelled or None)
     if code < 0:
         raise outside_label_set(label, track, _shown(label))
     return code

@@ -124,7 +124,7 @@ class Columns:
         self.numbers, self.texts = numbers, texts
         braced = texts[0].lstrip().startswith("{")
         self.json_lines = braced and not any(map(str.__contains__, texts, repeat("\t")))
-        texts = list(map(_id_tab_value, texts)) if self.json_lines else texts
+        texts = list(map(id_tab_value, texts)) if self.json_lines else texts
         is_header = _is_header(texts[0], ids, is_value if not self.json_lines else bool)
         self.header = int(index_header or r_header or is_header)
         self.body, self.lines = (texts[1:], numbers[1:]) if self.header else (texts, numbers)
@@ -388,7 +388,7 @@ def _csv_fields(text: str, sep: str) -> list[str]:
         return []
 
 
-def _id_tab_value(text: str) -> str:
+def id_tab_value(text: str) -> str:
     """A JSON line of an ``"id"`` and one value under any name (CLUE's
     ``{"id": 0, "label": "neutral"}``) as ``ID<TAB>VALUE`` (an id written as a float, ``42473.0``,
     as written: refused as no item's); any other line as written (refused as a line without a tab,

@@ -22,6 +22,7 @@ from ..kinds.base import ANNOTATOR_ROW, DISTRIBUTION, LABEL, SCORE
 from ..kinds.perspectivist import OFFICIAL_2025
 from ..errors import ProblemCollector, SubmissionError, counted
 from ..tracks import Track
+from ..untrusted import read_head
 from .annotators import RowFit, per_annotator
 from .chaosnli import is_chaosnli_document, misshapen_records, pretty_records, read_chaosnli
 from .coverage import (
@@ -43,6 +44,7 @@ from .layout import (
     JSON_LINES_NOTE,
     Columns,
     comments_note,
+    id_tab_value,
     layout_of,
     shuffled_ids_note,
     with_r_quote_fix,
@@ -58,7 +60,7 @@ from .results_tsv import (
     results_rows,
 )
 from .soft import parse_soft
-from .textfile import Rule, read_texts, refuse_blank_line, safe_display, shorten
+from .textfile import MAX_LINE_BYTES, Rule, read_texts, refuse_blank_line, safe_display, shorten
 from .values import (
     COMMA_DECIMAL,
     ValueProblem,
@@ -397,7 +399,7 @@ def _no_tab(
 ) -> ValueProblem:
     """The problem of a line without a tab, with the separator it has if any
     (``_separator_hint``); in a JSON-lines file, a line that is no object of an ``"id"`` and one
-    value (``_id_tab_value``), named by the keys it has (one object keyed by the track's ``ids``);
+    value (``id_tab_value``), named by the keys it has (one object keyed by the track's ``ids``);
     ``expected``: the lines the track reads (ID<TAB>VALUE, and the positional form where accepted)."""
     if not json_lines:
         hint = _separator_hint(text, decimal_comma)
@@ -494,6 +496,21 @@ def other_track_hint(text: str, track: Track, tracks: Sequence[Track]) -> str | 
                     f"{track.file_names[0]}, each file named after its own track only"
                 )
     return None
+
+
+def tracks_reading(path: Path, tracks: Sequence[Track]) -> list[Track]:
+    """Those of ``tracks`` whose value type reads the value of the file's first line, an
+    ID<TAB>VALUE line or a JSON line of an "id" and one value (a file of labels is a label track's,
+    of probabilities a soft-label track's); all of ``tracks`` when none or no value is read."""
+    head = (read_head(path, MAX_LINE_BYTES) or b"").decode("utf-8", "replace").lstrip("\ufeff")
+    line = next((text for text in head.splitlines() if text.strip()), "")
+    value = id_tab_value(line.strip()).partition("\t")[2]
+    reading = []
+    for track in tracks if value else ():
+        reader = READERS[kinds.of(track).value_type]
+        with suppress(ValueProblem):
+            reading += [track] if reader and reader(value, track, []) is not None else []
+    return reading or list(tracks)
 
 
 #: Each value type's reader of one value text (the text, the track, the notes of the values read in
