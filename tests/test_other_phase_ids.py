@@ -231,3 +231,25 @@ def test_ids_that_are_the_line_numbers_are_named_so_or_as_another_phases_whole_f
     first = refused.value.render().splitlines()[0]
     assert (hint in first) != whole and first.count("evaluation phase") == int(whole)
     assert not whole or ". These are the ids of the evaluation phase; submit" in first
+
+
+@pytest.mark.parametrize("kind", sorted(TRACKS))
+@pytest.mark.parametrize(
+    ("foreign", "counts"),
+    [([], "2 of the 2 unknown ids are"), (["alien"], "2 of the 3 unknown ids are")],
+)
+def test_unknown_ids_among_this_phases_that_are_another_phases_are_counted_and_named(
+    tmp_path, kind, foreign, counts
+):
+    """t61 tsv_all1514 (a whole ChaosNLI part: this phase's items and the practice phase's 300)
+    and OCNLI extra.zip (a dev file and 20 practice ids): the other phase's ids, a few among this
+    phase's whole file, are counted and their phase named on the unknown-id lines, by id only."""
+    ids = [*OWN_IDS, OTHER_IDS[0], *foreign, OTHER_IDS[1]]
+    message = refusal(tmp_path, kind, id_lines(kind, ids))
+    assert "unknown id: not an item of this track, on " + str(2 + len(foreign)) in message
+    assert f"{counts} the evaluation phase's items: remove them; a model run over" in message
+
+
+def test_one_unknown_id_of_another_phase_is_named_in_the_singular(tmp_path):
+    message = refusal(tmp_path, "similarity", id_lines("similarity", [*OWN_IDS, OTHER_IDS[5]]))
+    assert "1 of the 1 unknown id is the evaluation phase's item: remove them" in message

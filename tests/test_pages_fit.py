@@ -55,6 +55,17 @@ def test_the_kit_readme_describes_the_editions_kinds_only_as_the_data_page_does(
         assert other not in sts_readme
 
 
+def test_the_pages_say_a_label_left_out_of_a_soft_label_object_counts_as_0_with_a_note():
+    """t61 OCNLI softmissingkey.zip: {"neutral": 0.5, "contradiction": 0.5} was scored with 0 for
+    'entailment' and a note, while the Data page and the kit README said only "(or a JSON object
+    label -> probability)": both say how a label left out is read, as the reader reads it."""
+    edition = load_edition(REPO / "editions" / "default")
+    listed = [dict(title=name, file=f"pages/{name}.md") for name in ("data", "evaluation", "terms")]
+    readme = pages.render(edition, NO_LOCAL, {}, listed, "cosine_bow")
+    said = "a label left out counts as probability 0, with a note naming it"
+    assert said in pages.data_page(edition) and said in readme
+
+
 def test_the_kit_readme_says_which_track_files_each_other_file_name_is_read_as():
     """The README describes the other accepted names itself (which track files each is read as),
     never sending the reader to an organiser's page that may not mention them."""

@@ -10,6 +10,7 @@ corpus's cases (``hostile/corpus.py``) run through the scoring program itself in
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +25,7 @@ from codajudge.errors import SubmissionError
 from codajudge.formats.soft import _probabilities, _summing_to_one, soft_label
 from codajudge.formats.values import ValueProblem
 from codajudge.metrics import PerAnnotator
+from codajudge.metrics import get as get_metric
 from codajudge.tracks import track_from_dict
 
 
@@ -527,10 +529,31 @@ def test_a_soft_label_object_lacking_a_label_is_read_with_a_note_naming_it_and_i
     read = read_prediction(path, "four.tsv", FOUR_LABELS, ItemKeys([f"i{i}" for i in range(9)]))
     assert read.values[0].tolist() == [0.5, 0.5, 0, 0]
     assert read.warnings == [
-        "8 soft label objects lacked labels, each read as probability 0 (a forgotten label costs "
-        "much KL divergence: give every label, 0 where meant): no 'c', 'd' (8 items); on lines "
-        "1, 3, 4, 5, 6 and 3 more"
+        "8 soft label objects lacked labels, each read as probability 0 (a forgotten label can "
+        f"worsen this track's {TITLES}: give every label, 0 where meant): no 'c', 'd' (8 items); "
+        "on lines 1, 3, 4, 5, 6 and 3 more"
     ]
+
+
+#: The titles of FOUR_LABELS's metrics (the kind's defaults), as the note names them.
+TITLES = " and ".join(get_metric(metric).title for metric in FOUR_LABELS.metrics)
+
+
+@pytest.mark.parametrize(
+    ("metrics", "titles"),
+    [(["amd"], "Avg Manhattan dist"), (["jsd", "kl"], "Jensen-Shannon distance and KL divergence")],
+)
+def test_the_missing_label_note_names_the_tracks_own_metrics(tmp_path, metrics, titles):
+    """t61 OCNLI softmissingkey.zip: the note said "a forgotten label costs much KL divergence" on
+    a track scored by Manhattan distance only; it names the track's metrics by their titles."""
+    from codajudge.formats.submission import ItemKeys, read_prediction
+
+    track = replace(FOUR_LABELS, metrics=tuple(metrics))
+    path = tmp_path / "four.tsv"
+    path.write_text('i0\t{"a": 0.5, "b": 0.5}\n', encoding="utf-8")
+    warnings = read_prediction(path, "four.tsv", track, ItemKeys(["i0"])).warnings
+    assert f"(a forgotten label can worsen this track's {titles}: give" in warnings[0]
+    assert ("KL" in warnings[0]) == ("kl" in metrics)
 
 
 def test_a_pair_of_zeros_is_not_told_to_divide_by_its_sum():

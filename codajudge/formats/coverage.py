@@ -230,6 +230,8 @@ FIX = "submit predictions for this phase's items (input_data {}.jsonl of this ph
 
 #: The words of the hint on a first column of the file's line numbers (``submission``'s).
 LINE_NUMBERS_WORDS = "the first column holds the line numbers"
+#: What to do with another phase's ids among a file's unknown ids (``unknown_ids_hint``).
+REMOVE_OTHER_PHASES = "remove them; a model run over the whole release writes them"
 #: The hint's words naming the phase whose ids a file holds (``programs.rank`` reads them back).
 OTHER_PHASE_WORDS = "these are the ids of the {} phase"
 
@@ -312,6 +314,20 @@ class OtherPhases:
         hashed = {id_hash(head) for head in heads}
         same = (p for p, known in self.ids.items() if len(known) == len(heads) == len(hashed))
         return next((self._hint(p) for p in same if self.ids[p] == hashed), None)
+
+    def unknown_ids_hint(self, unknown: Sequence[str]) -> str | None:
+        """The hint for a file's ``unknown`` ids (no item of this phase) of which some are ids of
+        another phase's items of the track's dataset (by id only, no gold read): how many of them
+        are each such phase's (an id counted once, at the first phase holding it), to be removed;
+        else None."""
+        hashes = {id_hash(item_id) for item_id in unknown}
+        found = Counter(next((p for p, ids in self.ids.items() if h in ids), "") for h in hashes)
+        shares = [(n, f"{n} the {phase} phase's") for phase, n in found.most_common() if phase]
+        if not shares:
+            return None
+        are = f"of the {counted(len(hashes), 'unknown id')} {plural(shares[0][0], 'is', 'are')}"
+        listed = " and ".join(share for _, share in shares).replace(" ", f" {are} ", 1)
+        return f"{listed} {plural(shares[0][0], 'item')}: {REMOVE_OTHER_PHASES}"
 
     def _hint(self, phase: str) -> str:
         """The hint naming ``phase`` as the one whose ids a file holds, and what to submit."""

@@ -34,21 +34,25 @@ class ReadNote(NamedTuple):
     line: int | None = None
     #: The item of the value, where known (``LINED_NOTES`` name the first).
     item: str | None = None
+    #: The titles of the track's metrics, for the kinds whose words name them (``{metrics}``).
+    metrics: str = ""
 
 
-def words(kind: str, count: int, mass: float = 0.0) -> str:
+def words(kind: str, count: int, mass: float = 0.0, metrics: str = "") -> str:
     """The text of ``kind`` for ``count`` notes, with the words agreeing with that number (``{s}``:
-    a plural's "s", ``{was}``: was or were, ``{a}``: "a " for one) and ``mass``, the largest mass
-    of the notes, as ``{mass}``."""
+    a plural's "s", ``{was}``: was or were, ``{a}``: "a " for one), ``mass``, the largest mass
+    of the notes, as ``{mass}`` and the track's metric titles as ``{metrics}``."""
     one = count == 1
-    return kind.format(s="" if one else "s", was="was" if one else "were", a="a " * one, mass=mass)
+    was = "was" if one else "were"
+    return kind.format(s="" if one else "s", was=was, a="a " * one, mass=mass, metrics=metrics)
 
 
 def _warning(kind: str, notes: Sequence[ReadNote]) -> str:
     """The warning of ``notes``, the notes of ``kind`` (at least one): their number, then the kind's
     ``words``; notes that carry an alignment (``ReadNote.alignment``) end it with each alignment and
     its number of items, the most frequent first."""
-    text = f"{len(notes)} {words(kind, len(notes), max(n.mass or 0.0 for n in notes))}"
+    mass = max(n.mass or 0.0 for n in notes)
+    text = f"{len(notes)} {words(kind, len(notes), mass, notes[0].metrics)}"
     if notes[0].alignment:
         text = f"{text}: {_alignments(notes)}"
     lines = [note.line for note in notes if note.line is not None]
@@ -112,9 +116,10 @@ NO_LABEL = (
     "chosen (0 for every label)"
 )
 
+#: ``{metrics}``: the titles of the track's metrics (``ReadNote.metrics``).
 MISSING_LABELS = (
-    "soft label object{s} lacked labels, each read as probability 0 (a forgotten label costs much "
-    "KL divergence: give every label, 0 where meant)"
+    "soft label object{s} lacked labels, each read as probability 0 (a forgotten label can worsen "
+    "this track's {metrics}: give every label, 0 where meant)"
 )
 
 #: The kinds of notes a value's rules leave (``values``, ``soft``), in the order of their warnings.

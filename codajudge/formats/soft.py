@@ -10,6 +10,7 @@ import numpy as np
 
 from ..kinds.soft_label import PRACTICE_PHASE_LAYOUT, SUM_TOLERANCE
 from ..errors import counted, shown_outside
+from ..metrics import get as get_metric
 from ..tracks import Track
 from .notes import CHOSEN_AS_LIST, CHOSEN_AS_OBJECT, CHOSEN_ONLY, EMPTY_LEADING_BIN
 from .notes import LEADING_BIN_WITH_MASS, MISSING_LABELS
@@ -229,7 +230,9 @@ def soft_label_by_name(value, track: Track) -> tuple[list, list[ReadNote]]:
     # the object's P(chosen) values were read as a list: the note names the form given
     notes = [n._replace(alignment=CHOSEN_AS_OBJECT) if n.kind == CHOSEN_ONLY else n for n in notes]
     if missing:
-        notes.insert(0, ReadNote(MISSING_LABELS, alignment=f"no {', '.join(missing)}"))
+        titles = " and ".join(get_metric(metric).title for metric in track.metrics)
+        missed = ReadNote(MISSING_LABELS, alignment=f"no {', '.join(missing)}", metrics=titles)
+        notes.insert(0, missed)
     return probabilities, notes
 
 

@@ -301,6 +301,8 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
     last_fields = (text.rpartition(";")[2].strip() for text in texts[:IDS_LOOKED_UP])
     decimal_comma = any(map(COMMA_DECIMAL.fullmatch, last_fields))
     rows = zip(heads, columns.starts, columns.lines, position.tolist(), texts)
+    unknown = [head for head, item, tab in zip(heads, position, columns.tabbed) if tab and item < 0]
+    index_hint = index_hint or (keys.elsewhere and keys.elsewhere.unknown_ids_hint(unknown))
     no_tab_expected = f"ID<TAB>VALUE such as {example}" + (
         ", or one score per line in input order (SemEval positional)"
         if columns.track.positional
