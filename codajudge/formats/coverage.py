@@ -322,12 +322,14 @@ class OtherPhases:
         else None."""
         hashes = {id_hash(item_id) for item_id in unknown}
         found = Counter(next((p for p, ids in self.ids.items() if h in ids), "") for h in hashes)
-        shares = [(n, f"{n} the {phase} phase's") for phase, n in found.most_common() if phase]
+        shares = [(n, phase) for phase, n in found.most_common() if phase]
         if not shares:
             return None
-        are = f"of the {counted(len(hashes), 'unknown id')} {plural(shares[0][0], 'is', 'are')}"
-        listed = " and ".join(share for _, share in shares).replace(" ", f" {are} ", 1)
-        return f"{listed} {plural(shares[0][0], 'item')}: {REMOVE_OTHER_PHASES}"
+        (n, phase), *rest = shares
+        unknown_ids = counted(len(hashes), "unknown id")
+        parts = [f"{n} of the {unknown_ids} {plural(n, 'is', 'are')} the {phase} phase's"]
+        parts += [f"{m} the {other} phase's" for m, other in rest]
+        return f"{' and '.join(parts)} {plural(n, 'item')}: {REMOVE_OTHER_PHASES}"
 
     def _hint(self, phase: str) -> str:
         """The hint naming ``phase`` as the one whose ids a file holds, and what to submit."""

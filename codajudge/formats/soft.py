@@ -74,14 +74,18 @@ def _probabilities(value, length: int, what: str, chosen: bool = False) -> Row:
     return row
 
 
+def _sums_to_one(total: float) -> bool:
+    """Whether a row's ``total`` is within the tolerance of 1 (an infinite sum is not); 1e-9 for
+    rounding: abs(0.98 - 1) is 0.020000000000000018."""
+    return abs(total - 1) <= SUM_TOLERANCE + 1e-9
+
+
 def _summing_to_one(value, length: int, what: str, whole: str = "the row") -> tuple[Row, float]:
     """``_probabilities`` whose sum is within ``SUM_TOLERANCE`` of 1 (the last rule, checked after
     theirs), and that sum; ``whole`` names what sums to 1 in the fix (a multilabel label's pair)."""
     row = _probabilities(value, length, what)
     total = _total(row)
-    # an infinite sum is refused too; 1e-9 for rounding: abs(0.98 - 1) is 0.020000000000000018
-    allowed = lambda total: abs(total - 1) <= SUM_TOLERANCE + 1e-9  # noqa: E731
-    if not allowed(total):
+    if not _sums_to_one(total):
         # finite values whose sum overflows are named as such (not "inf"); an empty row sums to 0
         overflow = "values too large to add up (the sum overflows; the largest value is {:g})"
         fix = f"divide each value by {whole}'s sum"
@@ -95,7 +99,7 @@ def _summing_to_one(value, length: int, what: str, whole: str = "the row") -> tu
         raise ValueProblem(
             f"{what} does not sum to 1",
             expected=f"a sum within {SUM_TOLERANCE} of 1",
-            found=f"sum {shown_outside(total, allowed)}"
+            found=f"sum {shown_outside(total, _sums_to_one)}"
             if math.isfinite(total)
             else overflow.format(max(row)),
             hint=fix,

@@ -511,7 +511,8 @@ def tracks_reading(path: Path, tracks: Sequence[Track]) -> list[Track]:
     for track in tracks if value else ():
         reader = READERS[kinds.of(track).value_type]
         with suppress(ValueProblem):
-            reading += [track] if reader and reader(value, track, []) is not None else []
+            if reader and reader(value, track, []) is not None:
+                reading.append(track)
     return reading or list(tracks)
 
 

@@ -211,9 +211,8 @@ def direction_problems(metric: Metric, gold, track: str = "") -> list[str]:
         return []
     own = metric.score(gold, gold, track=track).value
     other = metric.score(gold, np.roll(gold, 1, axis=0), track=track).value
-    if (other - own) * (1 if metric.higher_is_better else -1) <= max(
-        1e-9, metric.on_gold_tolerance
-    ):
+    gain = other - own if metric.higher_is_better else own - other
+    if gain <= max(1e-9, metric.on_gold_tolerance):
         return []
     swapped = "LOWER" if metric.higher_is_better else "HIGHER"
     return [

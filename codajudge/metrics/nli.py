@@ -43,9 +43,7 @@ def _codes(gold_labels, pred_labels):
 def _without_gold_label(gold_labels) -> None:
     """Refuse gold items without a gold label (OCNLI's ``'-'``: no majority; or None), which the
     scoring program leaves out: scored, they would count as a label of their own."""
-    missing = [
-        i for i, x in enumerate(gold_labels) if x is None or (isinstance(x, str) and x == "-")
-    ]
+    missing = [i for i, label in enumerate(gold_labels) if label is None or _is_dash(label)]
     if missing:
         raise ValueError(
             f"gold: {counted(len(missing), 'item')} of {len(gold_labels)} without a gold label "
@@ -53,6 +51,11 @@ def _without_gold_label(gold_labels) -> None:
             "label (no majority: '-') are not scored by the scoring program: leave them out "
             "(of the gold and the predictions alike)"
         )
+
+
+def _is_dash(label) -> bool:
+    """Whether ``label`` is the text "-", a gold without a majority label (any other value not)."""
+    return isinstance(label, str) and label == "-"
 
 
 def _key(label, what: str, index: int, names: bool):
