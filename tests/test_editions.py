@@ -1362,21 +1362,25 @@ def test_chaosnli_baselines_page_has_random_and_says_why_the_others_are_not_run(
 
 
 @edition_group("ocnli")
-def test_ocnli_clues_test_submission_name_is_warned_about(built, tmp_path):
-    """CLUE's OCNLI test file, ocnli_50k_predict.json, has ids that coincide with dev's: scored here,
-    against dev, at chance, so its name is warned about."""
+@pytest.mark.parametrize(
+    "file_name", ["ocnli_50k_predict.json", "ocnli_30k_predict.json", "OCNLI_30k_predict.json"]
+)
+def test_ocnli_clues_test_submission_name_is_warned_about(built, tmp_path, file_name):
+    """CLUE's OCNLI test files, ocnli_50k_predict.json and ocnli_30k_predict.json (by the training
+    set used), have ids that coincide with dev's: scored here, against dev, at chance, so their
+    names are warned about."""
     tree = built("ocnli").tree
     ref = tree / "reference_data" / "evaluation"
     spec = read_spec(ref)
     ids = load_gold(spec, ref)["nli"].ids
     lines = "".join(json.dumps({"id": int(i), "label": "neutral"}) + "\n" for i in ids)
-    (tmp_path / "ocnli_50k_predict.json").write_text(lines, encoding="utf-8")
+    (tmp_path / file_name).write_text(lines, encoding="utf-8")
     result = score_folder(spec, ref, tmp_path)
     assert any(
-        w.startswith("ocnli_50k_predict.json is the name of the submission file for CLUE's OCNLI")
+        w.startswith(f"{file_name} is the name of the submission file for CLUE's OCNLI")
         for w in result.tracks["nli"].warnings
     )
-    (tmp_path / "ocnli_50k_predict.json").rename(tmp_path / "ocnli_dev_predict.json")
+    (tmp_path / file_name).rename(tmp_path / "ocnli_dev_predict.json")
     result = score_folder(spec, ref, tmp_path)
     assert not any("CLUE's OCNLI" in w for w in result.tracks["nli"].warnings)
 

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from codajudge.errors import SubmissionError
+from codajudge.formats import coverage
 from codajudge.formats.coverage import OtherPhases, id_hash
 from codajudge.formats.submission import ItemKeys, read_prediction
 from codajudge.tracks import track_from_dict
@@ -231,3 +232,15 @@ def test_ids_that_are_the_line_numbers_are_named_so_or_as_another_phases_whole_f
     first = refused.value.render().splitlines()[0]
     assert (hint in first) != whole and first.count("evaluation phase") == int(whole)
     assert not whole or ". These are the ids of the evaluation phase; submit" in first
+
+
+@pytest.mark.parametrize(
+    "name", ["ocnli_50k_predict.json", "ocnli_30k_predict.json", "OCNLI_50k.json", "OCNLI_30k.json"]
+)
+def test_every_name_clue_gives_ocnli_test_predictions_is_warned_about(name):
+    """o_clue30k: ocnli_30k_predict.json (CLUE's file for a model trained on OCNLI's 30k set) on
+    OCNLI dev's ids was scored at chance with no note, while ocnli_50k_predict.json had one. Each
+    name CLUE gives OCNLI's test predictions (its leaderboard's and OCNLI's README's) gets it."""
+    warning = coverage.test_submission_warning(f"sub/{name}", map(str, range(3000)), 0.34, 3)
+    assert warning and warning.startswith(f"{name} is the name of the submission file for CLUE's")
+    assert coverage.test_submission_warning(name, map(str, range(3000)), 0.9, 3) is None
