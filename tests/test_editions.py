@@ -380,6 +380,28 @@ def test_ocnli_practice_scores_training_items_held_out_of_every_phase_s_training
 
 
 @edition_group("ocnli")
+def test_ocnli_practice_split_is_named_held_out_training_items_not_dev(built):
+    """o_gold_dev: the practice phase scores 1,000 held-out training items (``sample: {dev: {of:
+    train}}``), yet the Timeline's gold column, competition.yaml's task and the build summary said
+    "dev", the name participants know as OCNLI's dev set (the evaluation's test split here). A split
+    sampled from the training items is named what it is; the evaluation's keeps its name."""
+    summary = built("ocnli")
+    for folder in (summary.tree, summary.tree / "starting_kit"):
+        timeline = (folder / "pages" / "timeline.md").read_text(encoding="utf-8")
+        assert (
+            "| Practice | 2027-01-11 00:00:00 | 2027-02-28 23:59:59 | held-out train |" in timeline
+        )
+        assert "| dev |" not in timeline and "| Evaluation | " in timeline
+        tasks = yaml.safe_load((folder / "competition.yaml").read_text(encoding="utf-8"))["tasks"]
+        descriptions = [task["description"] for task in tasks]
+        assert "All tracks, held-out train split" in descriptions
+        assert "All tracks, test split" in descriptions or folder.name == "starting_kit"
+        assert not any("dev split" in d for d in descriptions)
+    report = summary.render()
+    assert "gold: held-out train" in report and "gold: dev" not in report
+
+
+@edition_group("ocnli")
 def test_ocnli_overview_counts_the_items_without_a_majority_label(built):
     """The overview says how many training pairs have no majority label (``"label": null``) and
     over how many practice items accuracy is computed, as the built data has them."""
