@@ -193,6 +193,21 @@ def test_every_shipped_edition_with_an_empty_data_folder_names_its_releases(
         assert "release not found in the --data folder" in problem.render(), importer
 
 
+def test_a_build_without_data_says_to_pass_data_not_that_data_was_searched(
+    tmp_path, monkeypatch, capsys
+):
+    """o_nodata: ``build --edition ocnli`` without --data said "release not found in the --data
+    folder .../editions/ocnli", an option never passed; it names the edition's folder as --data's
+    default and says to pass --data DIR, the folder holding the dataset's path (ocnli/)."""
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["build", "--edition", "ocnli", "--dry-run"]) == 1
+    [line] = [line for line in capsys.readouterr().err.splitlines() if "release not found" in line]
+    folder = REPO / "editions" / "ocnli"
+    assert f"release not found in the edition's folder {folder} (the default of --data)" in line
+    assert "Pass --data DIR, the folder holding ocnli/; download it from https://" in line
+    assert "the --data folder" not in line
+
+
 def test_a_missing_release_named_for_several_splits_of_one_dataset_names_it_once(tmp_path):
     from codajudge.importers import missing_releases
 

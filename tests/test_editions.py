@@ -380,6 +380,28 @@ def test_ocnli_practice_scores_training_items_held_out_of_every_phase_s_training
 
 
 @edition_group("ocnli")
+def test_ocnli_practice_split_is_named_held_out_training_items_not_dev(built):
+    """o_gold_dev: the practice phase scores 1,000 held-out training items (``sample: {dev: {of:
+    train}}``), yet the Timeline's gold column, competition.yaml's task and the build summary said
+    "dev", the name participants know as OCNLI's dev set (the evaluation's test split here). A split
+    sampled from the training items is named what it is; the evaluation's keeps its name."""
+    summary = built("ocnli")
+    for folder in (summary.tree, summary.tree / "starting_kit"):
+        timeline = (folder / "pages" / "timeline.md").read_text(encoding="utf-8")
+        assert (
+            "| Practice | 2027-01-11 00:00:00 | 2027-02-28 23:59:59 | held-out train |" in timeline
+        )
+        assert "| dev |" not in timeline and "| Evaluation | " in timeline
+        tasks = yaml.safe_load((folder / "competition.yaml").read_text(encoding="utf-8"))["tasks"]
+        descriptions = [task["description"] for task in tasks]
+        assert "All tracks, held-out train split" in descriptions
+        assert "All tracks, test split" in descriptions or folder.name == "starting_kit"
+        assert not any("dev split" in d for d in descriptions)
+    report = summary.render()
+    assert "gold: held-out train" in report and "gold: dev" not in report
+
+
+@edition_group("ocnli")
 def test_ocnli_overview_counts_the_items_without_a_majority_label(built):
     """The overview says how many training pairs have no majority label (``"label": null``) and
     over how many practice items accuracy is computed, as the built data has them."""
@@ -1362,21 +1384,25 @@ def test_chaosnli_baselines_page_has_random_and_says_why_the_others_are_not_run(
 
 
 @edition_group("ocnli")
-def test_ocnli_clues_test_submission_name_is_warned_about(built, tmp_path):
-    """CLUE's OCNLI test file, ocnli_50k_predict.json, has ids that coincide with dev's: scored here,
-    against dev, at chance, so its name is warned about."""
+@pytest.mark.parametrize(
+    "file_name", ["ocnli_50k_predict.json", "ocnli_30k_predict.json", "OCNLI_30k_predict.json"]
+)
+def test_ocnli_clues_test_submission_name_is_warned_about(built, tmp_path, file_name):
+    """CLUE's OCNLI test files, ocnli_50k_predict.json and ocnli_30k_predict.json (by the training
+    set used), have ids that coincide with dev's: scored here, against dev, at chance, so their
+    names are warned about."""
     tree = built("ocnli").tree
     ref = tree / "reference_data" / "evaluation"
     spec = read_spec(ref)
     ids = load_gold(spec, ref)["nli"].ids
     lines = "".join(json.dumps({"id": int(i), "label": "neutral"}) + "\n" for i in ids)
-    (tmp_path / "ocnli_50k_predict.json").write_text(lines, encoding="utf-8")
+    (tmp_path / file_name).write_text(lines, encoding="utf-8")
     result = score_folder(spec, ref, tmp_path)
     assert any(
-        w.startswith("ocnli_50k_predict.json is the name of the submission file for CLUE's OCNLI")
+        w.startswith(f"{file_name} is the name of the submission file for CLUE's OCNLI")
         for w in result.tracks["nli"].warnings
     )
-    (tmp_path / "ocnli_50k_predict.json").rename(tmp_path / "ocnli_dev_predict.json")
+    (tmp_path / file_name).rename(tmp_path / "ocnli_dev_predict.json")
     result = score_folder(spec, ref, tmp_path)
     assert not any("CLUE's OCNLI" in w for w in result.tracks["nli"].warnings)
 

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from codajudge.errors import SubmissionError
+from codajudge.formats import coverage
 from codajudge.formats.coverage import OtherPhases, id_hash
 from codajudge.formats.submission import ItemKeys, read_prediction
 from codajudge.tracks import track_from_dict
@@ -253,3 +254,15 @@ def test_unknown_ids_among_this_phases_that_are_another_phases_are_counted_and_n
 def test_one_unknown_id_of_another_phase_is_named_in_the_singular(tmp_path):
     message = refusal(tmp_path, "similarity", id_lines("similarity", [*OWN_IDS, OTHER_IDS[5]]))
     assert "1 of the 1 unknown id is the evaluation phase's item: remove them" in message
+
+
+@pytest.mark.parametrize(
+    "name", ["ocnli_50k_predict.json", "ocnli_30k_predict.json", "OCNLI_50k.json", "OCNLI_30k.json"]
+)
+def test_every_name_clue_gives_ocnli_test_predictions_is_warned_about(name):
+    """o_clue30k: ocnli_30k_predict.json (CLUE's file for a model trained on OCNLI's 30k set) on
+    OCNLI dev's ids was scored at chance with no note, while ocnli_50k_predict.json had one. Each
+    name CLUE gives OCNLI's test predictions (its leaderboard's and OCNLI's README's) gets it."""
+    warning = coverage.test_submission_warning(f"sub/{name}", map(str, range(3000)), 0.34, 3)
+    assert warning and warning.startswith(f"{name} is the name of the submission file for CLUE's")
+    assert coverage.test_submission_warning(name, map(str, range(3000)), 0.9, 3) is None

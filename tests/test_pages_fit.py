@@ -197,6 +197,18 @@ def test_the_data_page_states_the_label_policy_where_tracks_have_labels():
     assert "| entailment (or e), neutral (or n), contradiction (or c) |" in chaosnli
 
 
+def test_the_labels_paragraph_names_every_space_stripped_around_a_label():
+    """o_nbsp: a label with U+3000 or U+00A0 around it is accepted (label_key strips every Unicode
+    space), while the Data page said "spaces or tabs"; it says any Unicode space."""
+    from codajudge.labels import label_key
+
+    spaces = [chr(c) for c in range(0x110000) if chr(c).isspace()]
+    assert all(label_key(f"{space}neutral{space}") == "neutral" for space in spaces)
+    assert label_key("\u200bneutral") != "neutral"  # a zero-width space is not a space
+    policy = Templates().fill("data/labels", aliases="", layout="")
+    assert "spaces (any Unicode space, such as U+00A0 or U+3000) or tabs around it" in policy
+
+
 def test_the_evaluation_page_names_the_phases_whose_detailed_results_show_intervals():
     """Derived from the edition and the kit: the public-gold phases and the kit's local phase get
     intervals and plots; where every phase hides its gold, the page says so."""

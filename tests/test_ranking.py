@@ -290,11 +290,11 @@ def test_markdown_table_marks_the_best_group_and_lists_failures():
     text = render_markdown(_report())
     assert text.splitlines()[2] == "Reproduce with: `" + _report().settings.command + "`"
     assert "| Rank | System | Primary score (×100) | STS en-en: Pearson r (×100) |" in text
-    assert "| 1 | team\\_a&amp;b | 81.23 | **81.23**\\* (1) |" in text
+    assert "| 1 | team\\_a&b | 81.23 | **81.23**\\* (1) |" in text
     assert "| 1 | x\\|y | 80.00 | 80.00\\* (1) |" in text
     assert "| 3 | z | 50.00 | 50.00 (3) |" in text
     assert "| 4 | late | -100.00 | - |" in text
-    assert "| 1 | team\\_a&amp;b | 81.23 | [79.00, 83.00] | - | 1 |" in text
+    assert "| 1 | team\\_a&b | 81.23 | [79.00, 83.00] | - | 1 |" in text
     assert "| 3 | z | 50.00 | [45.00, 55.00] | 0.0010 | 2 |" in text
     assert "Williams' t-test, two-sided, alpha 0.05" in text and "Mean rank" not in text
     assert (
@@ -305,7 +305,7 @@ def test_markdown_table_marks_the_best_group_and_lists_failures():
     report = _report()
     settings = report.settings._replace(overall=BY_MEAN_RANK)
     mean_rank = render_markdown(dataclasses.replace(report, settings=settings))
-    assert "| 1 | team\\_a&amp;b | 81.23 | 1.00 | **81.23**\\* (1) |" in mean_rank
+    assert "| 1 | team\\_a&b | 81.23 | 1.00 | **81.23**\\* (1) |" in mean_rank
     assert "a third system can change the order of two others" in mean_rank
 
 
@@ -465,13 +465,24 @@ def _hostile_report():
     )
 
 
+def test_markdown_notes_get_markdown_escaping_not_html_entities():
+    """o_rank_md: the scoring program's note {"id": ID, "any name": VALUE} was written into
+    ranking.md as \\{&quot;id&quot;: ID ...\\}: Markdown takes Markdown's backslash escapes only,
+    so the file reads as the note; raw HTML and entities are still made literal."""
+    report = _report()
+    report.notes = {"z": ['read as {"id": ID, "any name": VALUE} a line; a&b <b> &amp; x > 1']}
+    text = render_markdown(report)
+    note = 'read as \\{"id": ID, "any name": VALUE\\} a line; a&b \\<b\\> \\&amp; x \\> 1'
+    assert f"- z: {note}" in text
+    assert "&quot;" not in text and "&lt;" not in text and "&gt;" not in text
+
+
 def test_markdown_shows_hostile_names_as_text():
     text = render_markdown(_hostile_report())
     for raw in ("<img", "<b>", "<script>", "<iframe>", "**bold**", "[l](", "`code`"):
-        assert raw not in text, raw
+        assert raw not in text.replace("\\<", ""), raw
     assert (
-        "&lt;img src=x onerror=alert(1)&gt;" in text
-        and "\\*\\*bold\\*\\* \\[l\\](http://x)" in text
+        "\\<img src=x onerror=alert(1)\\>" in text and "\\*\\*bold\\*\\* \\[l\\](http://x)" in text
     )
     assert "+1 \\| @SUM(A1)" in text and "\\`code\\` \\$x\\$" in text
     assert "``sig`x` # injected``" in text  # the signature stays one code span on one line
@@ -2125,7 +2136,7 @@ def test_p_values_tooltips_and_stand_in_notes_say_what_the_tables_print():
     rows = report.rankings["en_en"].rows
     rows[1].p_value, rows[2].p_value = 3e-7, 0.0  # the second underflowed
     markdown = render_markdown(report)
-    assert "| &lt;0.0001 |" in markdown and "0.0000" not in markdown
+    assert "| <0.0001 |" in markdown and "0.0000" not in markdown
     listed = list(csv.DictReader(io.StringIO(render_csv(report))))
     on_track = {r["system"]: r for r in listed if r["table"] == "en_en"}
     assert on_track["z"]["p_vs_best"] == "0.0" and "underflowed to 0.0" in on_track["z"]["note"]

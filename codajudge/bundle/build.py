@@ -48,7 +48,7 @@ from .baselines_run import (
 from .check.programs import PROGRAMS
 from .compose import competition_yaml, score_rows
 from .data_checks import Golds, empty_split_problems, split_golds, unused_label_notes
-from .edition import Edition, Phase
+from .edition import Edition, Phase, split_text
 from .leaks import (
     HiddenSplit,
     check_public_tree,
@@ -643,7 +643,7 @@ class BuildSummary:
         lines = [f"edition {self.edition.name}: {self.edition.title}  (codajudge {__version__})"]
         lines += [
             f"  phase {p.id:<14} {p.date_text('start')} .. {p.date_text('end') or 'open':<19} "
-            f"gold: {p.split}{' (public)' if p.public_gold else ''}"
+            f"gold: {split_text(self.edition, p)}{' (public)' if p.public_gold else ''}"
             for p in self.edition.phases
         ]
         lines += [

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from ..metrics import get as get_metric
 from ..tracks import PRECISION, PRIMARY_KEY, Track
 from .columns import column_title
-from .edition import Edition, Phase
+from .edition import Edition, Phase, split_text
 
 
 def score_rows(tracks: Sequence[Track]) -> list[tuple[str, Track | None, str]]:
@@ -76,7 +76,7 @@ def competition_yaml(
             {
                 "index": index,
                 "name": f"{edition.title} - {phase.name}",
-                "description": f"All tracks, {phase.split} split",
+                "description": f"All tracks, {split_text(edition, phase)} split",
                 # where the phase's programs and data live inside the bundle
                 "scoring_program": "scoring_program",
                 "ingestion_program": "ingestion_program",

@@ -29,7 +29,7 @@ from .config_yaml import load_config_yaml
 from .data_checks import dataset_problems
 from .phase_gold import config_problems
 from .placeholders import page_problems, text_problems
-from .prose import override_problems
+from .prose import Templates, override_problems
 from .sample import declared_local
 from .schedule import DATE_FORMAT, ScheduledPhase, config_date, schedule_problems
 from ..fields import did_you_mean, with_defaults
@@ -61,6 +61,19 @@ class Phase:
         """The ``which`` date ("start" or "end") as the config writes it; None when absent."""
         value = self.start if which == "start" else self.end
         return value.strftime(DATE_FORMAT) if value else None
+
+
+def split_text(edition, phase: Phase) -> str:
+    """The split ``phase`` scores as participants read it (Timeline, competition.yaml, the build
+    summary): its name, except a split that each of the tracks' datasets samples from its training
+    items (``sample: {dev: {of: train}}``), named what it is (template ``timeline/held_out``):
+    training items are not the release's dev set, which an edition may score as its test split."""
+    sources = [edition.datasets.get(track.dataset) or {} for track in edition.tracks]
+    held_out = all(
+        ((source.get("sample") or {}).get(phase.split) or {}).get("of") == "train"
+        for source in sources
+    )
+    return Templates.of(edition.folder).fill("timeline/held_out") if held_out else phase.split
 
 
 def _spec(edition, phase: Phase) -> TaskSpec:

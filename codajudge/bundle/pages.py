@@ -31,7 +31,7 @@ from ..spec import BASELINE, NORMALISED
 from ..tracks import PRIMARY_KEY
 from .baselines_run import sample_baseline
 from .compose import score_rows
-from .edition import DATE_FORMAT, Edition, Phase
+from .edition import DATE_FORMAT, Edition, Phase, split_text
 from .prose import Templates, kind_text, listed
 from .schema import md_cell
 
@@ -634,12 +634,16 @@ def timeline_page(edition: Edition, page: str = "timeline", row: str = "timeline
     conversion of such a bundle ``ends`` it one day before."""
     prose = Templates.of(edition.folder)
     pairs = zip(edition.phases, [*edition.phases[1:], None])  # each phase and the next one
-    rows = [_timeline_row(prose, row, phase, following) for phase, following in pairs]
+    rows = [
+        _timeline_row(prose, row, phase, following, split_text(edition, phase))
+        for phase, following in pairs
+    ]
     return prose.fill(page, phases="\n".join(rows)) + "\n"
 
 
-def _timeline_row(prose: Templates, row: str, phase: Phase, following) -> str:
-    """Template ``row`` filled for ``phase``; ``following``: the next phase (None after the last)."""
+def _timeline_row(prose: Templates, row: str, phase: Phase, following, split: str) -> str:
+    """Template ``row`` filled for ``phase``; ``following``: the next phase (None after the last);
+    ``split``: its split as participants read it (``split_text``)."""
     end = phase.date_text("end") or prose.fill("timeline/open")
     per_day, total = phase.max_submissions_per_day, phase.max_submissions
     return prose.fill(
@@ -650,7 +654,7 @@ def _timeline_row(prose: Templates, row: str, phase: Phase, following) -> str:
         until=following.date_text("start") if following else end,
         # Codabench's conversion of a CodaLab v1.5 bundle ends a phase a day before the next starts
         ends=(following.start - dt.timedelta(days=1)).strftime(DATE_FORMAT) if following else end,
-        split=phase.split,
+        split=split,
         limits=prose.fill("timeline/limits", per_day=per_day, total=total),
     )
 

@@ -389,12 +389,20 @@ def with_phase_hint(
     return SubmissionError([replace(first, hint=joined), *error.problems[1:]], error.omitted)
 
 
-#: File names of other benchmarks' test-set submissions, each with the test set's item ids (CLUE's
-#: OCNLI test file has ids 0..2999, as OCNLI's dev set has): on a phase whose ids are all among
-#: them, such a file is scored, at chance, against the wrong items, so its name is warned about
-#: when its agreement with the gold is near chance too (a file of this phase's items is not).
+#: File names of other benchmarks' test-set submissions (lower case), each with the test set's item
+#: ids (CLUE's OCNLI test files have ids 0..2999, as OCNLI's dev set has): on a phase whose ids are
+#: all among them, such a file is scored, at chance, against the wrong items, so its name is warned
+#: about when its agreement with the gold is near chance too (a file of this phase's items is not).
+#: CLUE names OCNLI's test predictions by the training set used, 50k or 30k: ocnli_50k_predict.json
+#: and ocnli_30k_predict.json on its leaderboard, OCNLI_50k.json and OCNLI_30k.json in OCNLI's README.
 TEST_SUBMISSIONS = {
-    "ocnli_50k_predict.json": ("CLUE's OCNLI test set (its leaderboard's file)", range(3000))
+    name: ("CLUE's OCNLI test set (its leaderboard's file)", range(3000))
+    for name in (
+        "ocnli_50k_predict.json",
+        "ocnli_30k_predict.json",
+        "ocnli_50k.json",
+        "ocnli_30k.json",
+    )
 }
 #: How far above chance agreement a foreign file's agreement may be: this many standard errors of
 #: uniform guessing (3 labels on 3000 items: 0.026), or this share of the way from chance to all

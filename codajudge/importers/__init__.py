@@ -135,15 +135,29 @@ def missing_releases(datasets: dict, root: Path, own: Path | None = None) -> lis
         hint = f"download it from {published}" if importer != "table" else OWN_DATA_HINT
         if own is not None and (Path(own) / path).exists():
             hint = f"it is in the edition's own folder: leave out --data (its default), or pass --data {own}"
+        searched, hint = _searched(root, own, path, hint)
         problems.append(
             Problem(
                 f"{Path(root) / path} ({plural(len(named), 'dataset')} {', '.join(named)})",
-                f"release not found in the --data folder {root}",
+                f"release not found in {searched}",
                 expected=f"{path}: {what}",
                 hint=hint,
             )
         )
     return problems
+
+
+def _searched(root: Path, own: Path | None, path: str, hint: str) -> tuple[str, str]:
+    """The folder a missing release was searched in, and the message's ``hint``: when ``root`` is
+    the edition's own folder ``own`` (--data's default, likely not given), the hint first says to
+    pass --data, the folder holding the dataset's ``path``."""
+    if own is None or Path(own).resolve() != Path(root).resolve():
+        return f"the --data folder {root}", hint
+    folder = path if Path(path).suffix else f"{path.rstrip('/')}/"
+    return (
+        f"the edition's folder {root} (the default of --data)",
+        f"pass --data DIR, the folder holding {folder}; {hint}",
+    )
 
 
 def sources_read(source: dict) -> list[tuple[dict, list[str]]]:

@@ -9,16 +9,21 @@ import re
 from . import tables
 
 #: Characters CommonMark/GFM give a meaning to inside a line (emphasis, code, links, images, table
-#: cells, strikethrough, headings, math), each made literal by a backslash, and ``& < > "`` as HTML
-#: entities. ("+ - ." only matter at the start of a line, where no value is ever written; "( )"
+#: cells, strikethrough, headings, math, a block quote after a list item's "- "), each made literal
+#: by a backslash: Markdown's own escaping, never HTML entities, which a reader of the file would see
+#: as "&quot;". ("+ - ." only matter at the start of a line, where no value is ever written; "( )"
 #: only after a link's "]", which is escaped, so that "(×100)" stays as written.)
-MARKDOWN_ESCAPES = {ord(ch): "\\" + ch for ch in "\\`*_{}[]#!|~$"}
-MARKDOWN_ESCAPES.update({ord("&"): "&amp;", ord("<"): "&lt;", ord(">"): "&gt;", ord('"'): "&quot;"})
+MARKDOWN_ESCAPES = {ord(ch): "\\" + ch for ch in "\\`*_{}[]#!|~$>"}
+#: "<" opening raw HTML or an autolink (a letter, "/" or "?" after it) and "&" opening an entity
+#: ("&name;"; "&#" is cut by the escaped "#"), also made literal by a backslash; "<0.0001" and "a&b"
+#: stay as written.
+HTML_STARTS = re.compile(r"<(?=[A-Za-z/?])|&(?=[A-Za-z0-9]+;)")
 
 
 def _md(text) -> str:
     """Text shown as itself in Markdown (and the HTML it may contain), on one line."""
-    return tables.one_line(text).translate(MARKDOWN_ESCAPES)
+    escaped = tables.one_line(text).translate(MARKDOWN_ESCAPES)
+    return HTML_STARTS.sub(lambda start: "\\" + start.group(), escaped)
 
 
 def md_code(text) -> str:
