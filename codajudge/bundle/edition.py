@@ -69,11 +69,14 @@ def split_text(edition, phase: Phase) -> str:
     items (``sample: {dev: {of: train}}``), named what it is (template ``timeline/held_out``):
     training items are not the release's dev set, which an edition may score as its test split."""
     sources = [edition.datasets.get(track.dataset) or {} for track in edition.tracks]
-    held_out = all(
-        ((source.get("sample") or {}).get(phase.split) or {}).get("of") == "train"
-        for source in sources
-    )
+    held_out = all(_sampled_from(source, phase.split) == "train" for source in sources)
     return Templates.of(edition.folder).fill("timeline/held_out") if held_out else phase.split
+
+
+def _sampled_from(source: dict, split: str) -> str | None:
+    """The split a dataset's ``split`` is sampled from (its ``sample``'s ``of``), if it is one."""
+    sample = (source.get("sample") or {}).get(split) or {}
+    return sample.get("of")
 
 
 def _spec(edition, phase: Phase) -> TaskSpec:

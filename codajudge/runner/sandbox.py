@@ -324,9 +324,11 @@ def command(
         return out + ["--"] + program + list(args[1:])
     if os.geteuid() == 0:
         warn_once(ROOT_NOTE)
+    # LIMITER's pairs: an rlimit's name and amount, or a descriptor and the number it becomes
     rlimits = [(limit.rlimit, str(limit.amount())) for limit in LIMITS if limit.rlimit]
-    rlimits += [(str(fd), str(number)) for number, fd in enumerate(streams, start=1)]
-    limiter = [interpreter(), "-c", LIMITER, *[part for pair in rlimits for part in pair], "--"]
+    moved_streams = [(str(fd), str(number)) for number, fd in enumerate(streams, start=1)]
+    pairs = [part for pair in rlimits + moved_streams for part in pair]
+    limiter = [interpreter(), "-c", LIMITER, *pairs, "--"]
     return out + ["--"] + limiter + program + list(args[1:])
 
 

@@ -23,7 +23,7 @@ HTML_STARTS = re.compile(r"<(?=[A-Za-z/?])|&(?=[A-Za-z0-9]+;)")
 def _md(text) -> str:
     """Text shown as itself in Markdown (and the HTML it may contain), on one line."""
     escaped = tables.one_line(text).translate(MARKDOWN_ESCAPES)
-    return HTML_STARTS.sub(lambda start: "\\" + start.group(), escaped)
+    return HTML_STARTS.sub(r"\\\g<0>", escaped)
 
 
 def md_code(text) -> str:
