@@ -597,9 +597,9 @@ def _meant_tracks(
     name: str, tracks: Sequence[Track], without: Sequence[Track], folder: Path | None = None
 ) -> list[Track]:
     """The tracks a file no track claims was probably meant for: ``_meant_track``'s, else those of
-    ``without`` (the tracks given no file) of the dataset its name starts with (``_dataset_tracks``),
-    of several those whose values its first line holds (``tracks_reading``: labels, a label
-    track's), where the file is in ``folder``."""
+    ``without`` (the tracks given no file) of the dataset its name starts with
+    (``_dataset_tracks``), of several those whose values its first line holds (``tracks_reading``:
+    labels, a label track's), where the file is in ``folder``."""
     track = _meant_track(name, tracks)
     meant = [track] if track else _dataset_tracks(name, without)
     path = Path(folder, name) if folder is not None else None
@@ -721,7 +721,8 @@ class FoundFiles(NamedTuple):
     #: the files present that are never read (``is_ignored``: the platform's, dotfiles), as shown;
     #: listed only where the submission holds no other file
     ignored: Sequence[str] = ()
-    #: the folder the files are in, to read a file meant for one of several tracks (``_meant_tracks``)
+    #: the folder the files are in, to read a file meant for one of several tracks
+    #: (``_meant_tracks``)
     folder: Path | None = None
 
     def refuse_if_none(

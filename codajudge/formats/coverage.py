@@ -393,8 +393,9 @@ def with_phase_hint(
 #: ids (CLUE's OCNLI test files have ids 0..2999, as OCNLI's dev set has): on a phase whose ids are
 #: all among them, such a file is scored, at chance, against the wrong items, so its name is warned
 #: about when its agreement with the gold is near chance too (a file of this phase's items is not).
-#: CLUE names OCNLI's test predictions by the training set used, 50k or 30k: ocnli_50k_predict.json
-#: and ocnli_30k_predict.json on its leaderboard, OCNLI_50k.json and OCNLI_30k.json in OCNLI's README.
+#: CLUE names OCNLI's test predictions by the training set used, 50k or 30k:
+#: ocnli_50k_predict.json and ocnli_30k_predict.json on its leaderboard, OCNLI_50k.json and
+#: OCNLI_30k.json in OCNLI's README.
 TEST_SUBMISSIONS = {
     name: ("CLUE's OCNLI test set (its leaderboard's file)", range(3000))
     for name in (

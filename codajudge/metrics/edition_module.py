@@ -206,7 +206,8 @@ def direction_problems(metric: Metric, gold, track: str = "") -> list[str]:
     """The problem of ``metric`` scoring a prediction certainly no better than the gold (each item
     predicted as its neighbour's gold) better than the gold itself in its declared direction: the
     direction is then probably the other way (a Brier score registered higher-is-better: the
-    leaderboard would sort it the wrong way). None where the gold is not an array of 2 items or more."""
+    leaderboard would sort it the wrong way). None where the gold is not an array of 2 items or
+    more."""
     if not isinstance(gold, np.ndarray) or len(gold) < 2:
         return []
     own = metric.score(gold, gold, track=track).value

@@ -80,8 +80,8 @@ def _same_index(gold, pred) -> None:
     shown = [_sample(index[differ[0]]) for index in labels]
     raise ValueError(
         f"gold and predictions carry different indexes (pandas): {counted(len(differ), 'position')}"
-        f" of {len(labels[0])} differ, the first position {differ[0]} (gold {shown[0]}, predictions "
-        f"{shown[1]}); items are paired by position, not by index: align them first: "
+        f" of {len(labels[0])} differ, the first position {differ[0]} (gold {shown[0]}, "
+        f"predictions {shown[1]}); items are paired by position, not by index: align them first: "
         "pred.reindex(gold.index)"
     )
 

@@ -10,9 +10,9 @@ from . import tables
 
 #: Characters CommonMark/GFM give a meaning to inside a line (emphasis, code, links, images, table
 #: cells, strikethrough, headings, math, a block quote after a list item's "- "), each made literal
-#: by a backslash: Markdown's own escaping, never HTML entities, which a reader of the file would see
-#: as "&quot;". ("+ - ." only matter at the start of a line, where no value is ever written; "( )"
-#: only after a link's "]", which is escaped, so that "(×100)" stays as written.)
+#: by a backslash: Markdown's own escaping, never HTML entities, which a reader of the file would
+#: see as "&quot;". ("+ - ." only matter at the start of a line, where no value is ever written;
+#: "( )" only after a link's "]", which is escaped, so that "(×100)" stays as written.)
 MARKDOWN_ESCAPES = {ord(ch): "\\" + ch for ch in "\\`*_{}[]#!|~$>"}
 #: "<" opening raw HTML or an autolink (a letter, "/" or "?" after it) and "&" opening an entity
 #: ("&name;"; "&#" is cut by the escaped "#"), also made literal by a backslash; "<0.0001" and "a&b"
