@@ -675,6 +675,33 @@ def test_inputs_with_different_indexes_are_refused_not_paired_by_position():
         nli.accuracy(Series(["e", "n"], [0, 1]), Series(["e", "n"], [0, 2]))
 
 
+class Ranged(list):
+    """A list whose ``.index`` is a range of its own length, or of ``Ranged.size`` items."""
+
+    size = None
+
+    @property
+    def index(self):
+        return range(self.size or len(self))
+
+
+class Huge(Ranged):
+    size = 10**12
+
+
+def test_an_index_of_another_length_than_the_values_is_not_theirs_and_never_copied():
+    """lib.py: two lists whose ``.index`` is range(10**12) raised MemoryError (the index was
+    copied); an ``.index`` whose length is not the values' is ignored (paired by position)."""
+    plain = sts.pearson([1, 2, 3, 4], [1, 3, 2, 4])
+    assert sts.pearson(Huge([1, 2, 3, 4]), Huge([1, 3, 2, 4])) == plain
+    assert sts.pearson(Huge([1, 2, 3, 4]), Ranged([1, 3, 2, 4])) == plain
+    assert sts.pearson(Series([1, 2, 3, 4], "ab"), Series([1, 3, 2, 4], "xy")) == plain
+    with pytest.raises(
+        ValueError, match=re.escape("2 positions of 4 differ, the first position 2")
+    ):
+        sts.pearson(Ranged([1, 2, 3, 4]), Series([1, 3, 2, 4], np.array([0, 1, 3, 2])))
+
+
 @pytest.mark.parametrize(
     "call, words",
     [

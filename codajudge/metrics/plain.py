@@ -10,7 +10,7 @@ import re
 import sys
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import chain
+from itertools import chain, islice
 from numbers import Rational, Real
 
 import numpy as np
@@ -69,21 +69,33 @@ def same_length(gold, pred) -> tuple:
 def _same_index(gold, pred) -> None:
     """Refuse gold and predictions that both carry an index (``.index``, not a list's method:
     pandas Series or DataFrames, duck-typed) whose indexes differ: the items are paired by
-    position, so the same labels in another order would pair other items."""
-    indexes = [getattr(values, "index", None) for values in (gold, pred)]
-    if any(index is None or callable(index) for index in indexes):
+    position, so the same labels in another order would pair other items. An ``.index`` of
+    another length than its values' is not theirs (ignored); the labels are compared in place,
+    never copied, so that no more than the inputs' own length is read."""
+    indexes = [_index(values) for values in (gold, pred)]
+    if any(index is None for index in indexes):  # not `None in`: a pandas Index is compared
         return
-    labels = [list(index) for index in indexes]
-    if labels[0] == labels[1] or len(labels[0]) != len(labels[1]):  # lengths: refused as such
+    if len(indexes[0]) != len(indexes[1]):  # lengths: refused as such
         return
-    differ = [i for i, (g, p) in enumerate(zip(*labels)) if g is not p and g != p]
-    shown = [_sample(index[differ[0]]) for index in labels]
+    differ = [i for i, (g, p) in enumerate(zip(*indexes)) if g is not p and g != p]
+    if not differ:
+        return
+    shown = [_sample(label) for label in next(islice(zip(*indexes), differ[0], None))]
     raise ValueError(
         f"gold and predictions carry different indexes (pandas): {counted(len(differ), 'position')}"
-        f" of {len(labels[0])} differ, the first position {differ[0]} (gold {shown[0]}, "
+        f" of {len(indexes[0])} differ, the first position {differ[0]} (gold {shown[0]}, "
         f"predictions {shown[1]}); items are paired by position, not by index: align them first: "
         "pred.reindex(gold.index)"
     )
+
+
+def _index(values):
+    """The index ``values`` carry (``.index``, not a list's method), or None: none, or one whose
+    length is not the values' own (not a pandas index)."""
+    index = getattr(values, "index", None)
+    if index is None or callable(index) or not hasattr(values, "__len__"):
+        return None
+    return index if len(index) == len(values) else None
 
 
 def _not_masked(values, what: str) -> None:
