@@ -702,6 +702,27 @@ def test_an_index_of_another_length_than_the_values_is_not_theirs_and_never_copi
         sts.pearson(Ranged([1, 2, 3, 4]), Series([1, 3, 2, 4], np.array([0, 1, 3, 2])))
 
 
+class Unreadable(list):
+    """A list whose ``.index`` raises."""
+
+    @property
+    def index(self):
+        raise RuntimeError("boom")
+
+
+class Endless(Ranged):
+    size = 10**20  # len() raises OverflowError
+
+
+def test_an_index_that_cannot_be_read_is_not_theirs():
+    """lib.py: an ``.index`` property raising RuntimeError escaped as the user's exception; an
+    index that cannot be read is ignored (paired by position, as before the check)."""
+    plain = sts.pearson([1, 2, 3, 4], [1, 3, 2, 4])
+    assert sts.pearson(Unreadable([1, 2, 3, 4]), Unreadable([1, 3, 2, 4])) == plain
+    assert sts.pearson(Unreadable([1, 2, 3, 4]), Ranged([1, 3, 2, 4])) == plain
+    assert sts.pearson(Endless([1, 2, 3, 4]), Endless([1, 3, 2, 4])) == plain
+
+
 @pytest.mark.parametrize(
     "call, words",
     [

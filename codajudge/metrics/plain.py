@@ -70,23 +70,37 @@ def _same_index(gold, pred) -> None:
     """Refuse gold and predictions that both carry an index (``.index``, not a list's method:
     pandas Series or DataFrames, duck-typed) whose indexes differ: the items are paired by
     position, so the same labels in another order would pair other items. An ``.index`` of
-    another length than its values' is not theirs (ignored); the labels are compared in place,
-    never copied, so that no more than the inputs' own length is read."""
-    indexes = [_index(values) for values in (gold, pred)]
-    if any(index is None for index in indexes):  # not `None in`: a pandas Index is compared
+    another length than its values', or one that cannot be read (it raises), is not theirs
+    (ignored); the labels are compared in place, never copied, so that no more than the inputs'
+    own length is read."""
+    try:
+        found = _index_difference(gold, pred)
+    except Exception:  # an index that cannot be read: paired by position, as without one
         return
-    if len(indexes[0]) != len(indexes[1]):  # lengths: refused as such
+    if found is None:
         return
-    differ = [i for i, (g, p) in enumerate(zip(*indexes)) if g is not p and g != p]
-    if not differ:
-        return
-    shown = [_sample(label) for label in next(islice(zip(*indexes), differ[0], None))]
+    differ, labels, length = found
+    shown = [_sample(label) for label in labels]
     raise ValueError(
         f"gold and predictions carry different indexes (pandas): {counted(len(differ), 'position')}"
-        f" of {len(indexes[0])} differ, the first position {differ[0]} (gold {shown[0]}, "
+        f" of {length} differ, the first position {differ[0]} (gold {shown[0]}, "
         f"predictions {shown[1]}); items are paired by position, not by index: align them first: "
         "pred.reindex(gold.index)"
     )
+
+
+def _index_difference(gold, pred):
+    """The positions where the indexes of ``gold`` and ``pred`` differ, the labels at the first
+    and their length; None where they do not both carry one (``_index``) or theirs are equal."""
+    indexes = [_index(values) for values in (gold, pred)]
+    if any(index is None for index in indexes):  # not `None in`: a pandas Index is compared
+        return None
+    if len(indexes[0]) != len(indexes[1]):  # lengths: refused as such
+        return None
+    differ = [i for i, (g, p) in enumerate(zip(*indexes)) if g is not p and g != p]
+    if not differ:
+        return None
+    return differ, next(islice(zip(*indexes), differ[0], None)), len(indexes[0])
 
 
 def _index(values):
