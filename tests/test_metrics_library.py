@@ -653,6 +653,8 @@ class Series(Frame):
         position = {label: i for i, label in enumerate(self.index)}
         return Series([self.values[position[label]] for label in order], order)
 
+    reindex = take
+
 
 def test_inputs_with_different_indexes_are_refused_not_paired_by_position():
     """pred.loc[["d", "c", "a", "b"]] scored -0.88 against gold (0.97 aligned); equal indexes, or
@@ -721,6 +723,63 @@ def test_an_index_that_cannot_be_read_is_not_theirs():
     assert sts.pearson(Unreadable([1, 2, 3, 4]), Unreadable([1, 3, 2, 4])) == plain
     assert sts.pearson(Unreadable([1, 2, 3, 4]), Ranged([1, 3, 2, 4])) == plain
     assert sts.pearson(Endless([1, 2, 3, 4]), Endless([1, 3, 2, 4])) == plain
+
+
+class Index(list):
+    """A stand-in for a pandas Index: its labels, and ``astype``."""
+
+    def astype(self, kind):
+        return Index(map(np.dtype(kind).type if isinstance(kind, str) else kind, self))
+
+
+def _follow_the_fix(error, gold, pred):
+    """``pred`` after the code the message ends with (``pred.index = ...``)."""
+    names = {"gold": gold, "pred": pred}
+    exec(str(error.value).rsplit(": ", 1)[1], {}, names)
+    return names["pred"]
+
+
+@pytest.mark.parametrize(
+    "gold_index, pred_index, words, fix",
+    [
+        ([0, 1, 2, 3], list("0123"), "only in type (gold int, predictions str)", "astype(int)"),
+        (list("0123"), [0, 1, 2, 3], "only in type (gold str, predictions int)", "astype(str)"),
+        ([0.5, 1, 2, 3], ["0.5", 1, 2, 3], "only in type (gold float, ", "astype(float)"),
+        (np.arange(4, dtype="int32"), list("0123"), "only in type (gold int32, ", "('int32')"),
+        ([0, 1, 2, 3], list("1230"), "of another type (gold int, ", "pred.reindex(gold.index)"),
+    ],
+)
+def test_indexes_whose_labels_differ_in_type_are_told_to_convert_it(
+    gold_index, pred_index, words, fix
+):
+    """lib.py: gold indexed 0..3 and predictions '0'..'3' were told pred.reindex(gold.index),
+    which gives all NaN; the labels differ only in type: the fix given converts the index (and
+    reindexes it, where the labels are in another order too)."""
+    gold = Series([0.0, 2.5, 5.0, 4.0], Index(gold_index))
+    by_text = dict(zip(map(str, gold_index), [0.1, 0.4, 0.9, 0.8]))
+    pred = Series([by_text[str(label)] for label in pred_index], Index(pred_index))
+    changed = sum(g != p for g, p in zip(gold_index, pred_index))
+    with pytest.raises(ValueError, match=f"{changed} positions? of 4 differ") as error:
+        sts.pearson(gold, pred)
+    assert words in str(error.value) and str(error.value).endswith(fix)
+    pred = _follow_the_fix(error, gold, pred)
+    assert sts.pearson(gold, pred) == sts.pearson(gold.values, list(by_text.values()))
+
+
+def test_the_fix_for_an_index_of_another_type_works_in_pandas():
+    """Followed with pandas: the labels written the same are converted; labels in another order
+    too are converted, then reindexed (reindex alone gives all NaN)."""
+    pd = pytest.importorskip("pandas")
+    gold = pd.Series([0.0, 2.5, 5.0, 4.0], index=[0, 1, 2, 3])
+    aligned = sts.pearson(gold.values, [0.1, 0.4, 0.9, 0.8])
+    for index, words in (
+        ("0123", "differ only in type (gold int, predictions str), equal as text"),
+        ("1230", "are of another type (gold int, predictions str), which pred.reindex"),
+    ):
+        pred = pd.Series([0.1, 0.4, 0.9, 0.8], index=list("0123")).loc[list(index)]
+        with pytest.raises(ValueError, match=re.escape(words)) as error:
+            sts.pearson(gold, pred)
+        assert sts.pearson(gold, _follow_the_fix(error, gold, pred)) == aligned
 
 
 @pytest.mark.parametrize(
