@@ -10,7 +10,7 @@ import re
 import sys
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import chain, islice
+from itertools import chain
 from numbers import Rational, Real
 
 import numpy as np
@@ -79,63 +79,47 @@ def _same_index(gold, pred) -> None:
         return
     if found is None:
         return
-    differ, labels, length, retyped = found
+    differ, labels, length = found
     shown = [_sample(label) for label in labels]
     raise ValueError(
         f"gold and predictions carry different indexes (pandas): {counted(len(differ), 'position')}"
         f" of {length} differ, the first position {differ[0]} (gold {shown[0]}, "
         f"predictions {shown[1]}); items are paired by position, not by index: "
-        + _index_fix(labels, retyped)
+        + _index_fix(*labels)
     )
 
 
-def _index_fix(labels, retyped) -> str:
-    """How to align the predictions to gold's index: reindex, or, where their labels are of
-    another type (``retyped``: "text" where they are written the same), which reindex would not
-    find (all NaN), give them gold's type first."""
-    if not retyped:
+def _index_fix(gold_label, pred_label) -> str:
+    """How to align the predictions to gold's index, given the first labels that differ: reindex;
+    where they are of another type (0 and "0"), which reindex would not find (all NaN), after
+    giving the predictions' index gold's type."""
+    numbers = isinstance(gold_label, Real) and not isinstance(gold_label, bool)
+    if type(gold_label) is type(pred_label) or not (numbers or isinstance(gold_label, str)):
         return "align them first: pred.reindex(gold.index)"
-    kinds = [type(label).__name__ for label in labels]
-    kind = kinds[0] if type(labels[0]) in (int, float, str) else repr(kinds[0])
-    convert = f"pred.index = pred.index.astype({kind})"
-    if retyped == "text":
-        return (
-            f"the labels differ only in type (gold {kinds[0]}, predictions {kinds[1]}), equal as "
-            f"text: give the predictions' index gold's type: {convert}"
-        )
+    kinds = [type(label).__name__ for label in (gold_label, pred_label)]
+    kind = kinds[0] if type(gold_label) in (int, float, str) else repr(kinds[0])
     return (
         f"the labels are of another type (gold {kinds[0]}, predictions {kinds[1]}), which "
         "pred.reindex(gold.index) would not find (all NaN): give the predictions' index gold's "
-        f"type, then align them: {convert}; pred = pred.reindex(gold.index)"
+        f"type, then align them: pred.index = pred.index.astype({kind}); "
+        "pred = pred.reindex(gold.index)"
     )
 
 
 def _index_difference(gold, pred):
-    """The positions where the indexes of ``gold`` and ``pred`` differ, the labels at the first,
-    their length and whether every differing label is of another type (``_retyped``: "text"
-    where they are written the same, "type" otherwise); None
-    where they do not both carry one (``_index``) or theirs are equal."""
+    """The positions where the indexes of ``gold`` and ``pred`` differ, the labels at the first
+    and their length; None where they do not both carry one (``_index``) or theirs are equal."""
     indexes = [_index(values) for values in (gold, pred)]
     if any(index is None for index in indexes):  # not `None in`: a pandas Index is compared
         return None
     if len(indexes[0]) != len(indexes[1]):  # lengths: refused as such
         return None
-    differ, retyped, text = [], True, True
+    differ, first = [], None
     for i, (g, p) in enumerate(zip(*indexes)):
         if g is not p and g != p:
             differ.append(i)
-            retyped = retyped and _retyped(g, p)
-            text = text and str(g) == str(p)
-    if not differ:
-        return None
-    first = next(islice(zip(*indexes), differ[0], None))
-    return differ, first, len(indexes[0]), retyped and ("text" if text else "type")
-
-
-def _retyped(gold, pred) -> bool:
-    """Whether index labels are of other types, a number or a string of gold's (0 and "0")."""
-    convertible = isinstance(gold, (str, Real)) and not isinstance(gold, bool)
-    return convertible and type(gold) is not type(pred)
+            first = first or (g, p)
+    return (differ, first, len(indexes[0])) if differ else None
 
 
 def _index(values):
