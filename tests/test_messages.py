@@ -542,6 +542,22 @@ def test_a_file_for_one_of_a_parts_tracks_is_told_a_name_that_track_alone_reads(
     assert read_prediction(tmp_path / renamed, renamed, track, ItemKeys(ids)).values is not None
 
 
+@pytest.mark.parametrize("first", ["id\tlabel", "# sys", "", "ID\tPRED\n# run 2"])
+def test_a_header_or_a_comment_first_does_not_defeat_routing_by_content(tmp_path, first):
+    """snli.tsv of labels after a header line (id<TAB>label) or a comment (# sys) was told both
+    tracks, "rename it snli.json", which then failed: the file is routed by the first of its first
+    lines whose value a track reads, blank lines, comments and a header passed over as the readers
+    pass them over."""
+    lines = f"{first}\na1\tneutral\na2\tentailment\n"
+    (tmp_path / "snli.tsv").write_text(lines, encoding="utf-8")
+    found = FoundFiles(NLI_TRACKS, {}, ["snli.tsv"], [], (), tmp_path)
+    with pytest.raises(SubmissionError) as refused:
+        found.refuse_if_none("submission")
+    assert str(refused.value).endswith(
+        "File 'snli.tsv' was probably meant for track 'snli_nli': name it snli_nli.tsv"
+    )
+
+
 def sts_tracks(*numbered: tuple[str, str]) -> list:
     """Similarity tracks named as sts2017's are: (SemEval track number, track id) each."""
     return [

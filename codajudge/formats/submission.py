@@ -500,20 +500,33 @@ def other_track_hint(text: str, track: Track, tracks: Sequence[Track]) -> str | 
     return None
 
 
+#: How many of a file's first lines (not blank, not comments) ``tracks_reading`` reads for a value:
+#: a header line and a line the readers refuse are passed over as the readers pass a header over.
+LINES_ROUTED = 5
+
+
 def tracks_reading(path: Path, tracks: Sequence[Track]) -> list[Track]:
-    """Those of ``tracks`` whose value type reads the value of the file's first line, an
-    ID<TAB>VALUE line or a JSON line of an "id" and one value (a file of labels is a label track's,
-    of probabilities a soft-label track's); all of ``tracks`` when none or no value is read."""
+    """Those of ``tracks`` whose value type reads the value of the first of the file's first
+    ``LINES_ROUTED`` lines (blank lines and '#' comments skipped, as the readers skip them) whose
+    value some of them reads, an ID<TAB>VALUE line or a JSON line of an "id" and one value (a file
+    of labels is a label track's, of probabilities a soft-label track's, after a header line);
+    all of ``tracks`` when none or no value is read."""
     head = (read_head(path, MAX_LINE_BYTES) or b"").decode("utf-8", "replace").lstrip("\ufeff")
-    line = next((text for text in head.splitlines() if text.strip()), "")
-    value = id_tab_value(line.strip()).partition("\t")[2]
-    reading = []
-    for track in tracks if value else ():
-        reader = READERS[kinds.of(track).value_type]
-        with suppress(ValueProblem):
-            if reader and reader(value, track, []) is not None:
-                reading.append(track)
-    return reading or list(tracks)
+    lines = [text.strip() for text in head.splitlines()]
+    lines = [text for text in lines if text and not text.startswith("#")][:LINES_ROUTED]
+    for line in lines:
+        value = id_tab_value(line).partition("\t")[2]
+        if reading := [track for track in tracks if value and _reads(track, value)]:
+            return reading
+    return list(tracks)
+
+
+def _reads(track: Track, value: str) -> bool:
+    """Whether the track's value type (``READERS``) reads ``value``, one value's text."""
+    reader = READERS[kinds.of(track).value_type]
+    with suppress(ValueProblem):
+        return bool(reader) and reader(value, track, []) is not None
+    return False
 
 
 #: Each value type's reader of one value text (the text, the track, the notes of the values read in
