@@ -310,7 +310,8 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
     )
     for head, start, line, item, text in rows:
         if not start:
-            problem = _no_tab(text, columns.json_lines, no_tab_expected, decimal_comma, index)
+            json_lines = columns.track if columns.json_lines else None
+            problem = _no_tab(text, json_lines, no_tab_expected, decimal_comma, index)
             add_problem(problems, problem, line=line)
             named.append(index.get(LEADING_FIELD.split(text.strip(), maxsplit=1)[0], -1))
         elif item < 0:
@@ -397,11 +398,12 @@ def _separator_hint(text: str, decimal_comma: bool) -> str | None:
 
 
 def _no_tab(
-    text: str, json_lines: bool, expected: str, decimal_comma: bool, ids: dict[str, int]
+    text: str, json_lines: Track | None, expected: str, decimal_comma: bool, ids: dict[str, int]
 ) -> ValueProblem:
     """The problem of a line without a tab, with the separator it has if any
-    (``_separator_hint``); in a JSON-lines file, a line that is no object of an ``"id"`` and one
-    value (``id_tab_value``), named by the keys it has (one object keyed by the track's ``ids``);
+    (``_separator_hint``); in a JSON-lines file (``json_lines``: its track), a line that is no
+    object of an ``"id"`` and one value (``id_tab_value``), named by the keys it has (one object
+    keyed by the track's ``ids``, ChaosNLI's records: their keys whose values the track reads);
     ``expected``: the lines the track reads (ID<TAB>VALUE, and the positional form where accepted)."""
     if not json_lines:
         hint = _separator_hint(text, decimal_comma)
@@ -411,7 +413,12 @@ def _no_tab(
         line = parse_json(text)
     except ValueProblem as p:
         line, found = None, f"{found}: {p.message}"
-    if problem := misshapen_records(line):  # ChaosNLI's records: its layout is the fix
+    track = json_lines  # ChaosNLI's records: its layout is the fix, or lines of a value it reads
+
+    def reads(value) -> bool:
+        return _reads(track, value if isinstance(value, str) else json.dumps(value))
+
+    if problem := misshapen_records(line, reads):
         return problem
     if is_columns(line):
         return _columns_problem(line)
