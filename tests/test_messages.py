@@ -531,7 +531,7 @@ def test_a_file_for_one_of_a_parts_tracks_is_told_a_name_that_track_alone_reads(
     found = FoundFiles(NLI_TRACKS, {}, [name], [], (), tmp_path)
     with pytest.raises(SubmissionError) as refused:
         found.refuse_if_none("submission")
-    fix = f"File {name!r} was probably meant for track '{meant}': "
+    fix = f"ile {name!r} was probably meant for track '{meant}': "  # File, or file after words
     renamed = str(refused.value).partition(fix)[2].split()[-1]
     assert fix in str(refused.value) and renamed == f"{meant}.tsv"
     note = found.ignored_notes({})[0]
@@ -556,6 +556,27 @@ def test_a_header_or_a_comment_first_does_not_defeat_routing_by_content(tmp_path
     assert str(refused.value).endswith(
         "File 'snli.tsv' was probably meant for track 'snli_nli': name it snli_nli.tsv"
     )
+
+
+@pytest.mark.parametrize("name", ["OCNLI_50k.json", "ocnli_30k.json"])
+def test_a_file_refused_for_a_test_set_submissions_name_is_told_the_test_set_first(tmp_path, name):
+    """CLUE's OCNLI_50k.json was refused with "name it nli.tsv" alone, and renamed it scored at
+    chance with no warning (its ids are CLUE's test set, not this phase's items): a file refused
+    for a name of coverage.TEST_SUBMISSIONS is told the test-set warning's words before the name to
+    give it, in the refusal and in the note where another file is read."""
+    (tmp_path / name).write_text('{"id": 0, "label": "neutral"}\n', encoding="utf-8")
+    found = FoundFiles(NLI_TRACKS, {}, [name], [], (), tmp_path)
+    with pytest.raises(SubmissionError) as refused:
+        found.refuse_if_none("submission")
+    words = f"{name} is the name of the submission file for clue's ocnli test set".lower()
+    message = str(refused.value).lower()  # the hint's first letter is a capital
+    assert words in message and "expect a score near chance" in message
+    assert message.index(words) < message.index(f"file {name.lower()!r} was probably meant")
+    note = found.ignored_notes({"snli_nli": "snli_nli.tsv"})[0].lower()
+    assert words in note and note.index(words) < note.index("probably meant for")
+    assert FoundFiles(NLI_TRACKS, {}, ["x.json"], [], (), tmp_path).ignored_notes({}) == [
+        "file 'x.json' matches no track and was ignored"
+    ]
 
 
 def sts_tracks(*numbered: tuple[str, str]) -> list:

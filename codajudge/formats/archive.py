@@ -24,7 +24,7 @@ from ..errors import FileRefusals, SubmissionError, counted, first_few, plural
 from ..tracks import Track
 from ..untrusted import kind_of, read_head
 from .chaosnli import document_uids
-from .coverage import part_items
+from .coverage import part_items, test_set_words
 from .notes import words
 from .submission import tracks_reading
 from .textfile import MAX_FILE_BYTES, Rule, max_file_bytes, safe_display, shorten
@@ -768,6 +768,8 @@ class FoundFiles(NamedTuple):
             near.append((name, meant))
             track = meant[0]
             if track.id not in given:
+                test_set = test_set_words(name)  # before the name it is told to take
+                unused += f"; {test_set}" if test_set else ""
                 texts.append(f"{unused}; it was {_meant_for(name, meant, self.tracks)}")
             else:
                 texts.append(
@@ -804,4 +806,5 @@ def naming_hint(
     near = [(n, meant) for n in unclaimed if (meant := _meant_tracks(n, tracks, tracks, folder))]
     hints = [f"file {name!r} was {_meant_for(name, meant, tracks)}" for name, meant in near]
     hints = _first_shown(hints, near, "more file{s} named like a track's file")
-    return "; ".join(hints) or "name each file after its track (see the starting kit)"
+    test_sets = list(filter(None, map(test_set_words, unclaimed)))  # renamed, scored at chance
+    return "; ".join(test_sets + hints) or "name each file after its track (see the starting kit)"
