@@ -1099,6 +1099,35 @@ def test_a_file_of_another_tracks_values_names_that_tracks_file(
     )
 
 
+@pytest.mark.parametrize(
+    "layout, written",
+    [
+        ("one JSON array of records", lambda records: json.dumps(records)),
+        ("JSON lines", lambda records: "".join(json.dumps(r) + "\n" for r in records)),
+    ],
+)
+def test_labels_in_a_json_file_read_by_the_soft_track_are_not_called_invalid_json(
+    tmp_path, layout, written
+):
+    """n_array: snli.json, a JSON array of label records [{"id", "label"}, ...], was refused as the
+    soft track's "not valid JSON (Expecting value)", though the file is valid JSON: the value is
+    named a JSON string in the file's layout, and the fix a file per track."""
+    path = tmp_path / "f.json"
+    path.write_text(written([{"id": f"i{k}", "label": "neutral"} for k in range(3)]), "utf-8")
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "f.json", gold_of(NLI_SOFT, 3), tracks=[NLI_SOFT, NLI])
+    message = str(error.value)
+    assert "not valid JSON" not in message
+    assert (
+        f"f.json: value is a JSON string in {layout}, not a value of this track, on 3 " in message
+    )
+    assert message.endswith(
+        "The file seems to hold the values of track 'nli': write them in nli.tsv (ID<TAB>VALUE "
+        "lines, or JSON lines) and this track's values (such as [0.3333, 0.3333, 0.3334]) in "
+        "nli_soft.tsv, each file named after its own track only"
+    )
+
+
 def test_an_empty_json_document_is_named_empty_not_a_line_of_no_keys(tmp_path):
     """z_doc_emptyobj: snli.json holding {} was refused as 'a JSON line must hold exactly "id"
     and one value ... found keys .' with a pandas hint."""

@@ -149,6 +149,9 @@ class Rows(NamedTuple):
     texts: Sequence[str]
     starts: Sequence[int] = ()  # none: each text is the value
     scores: Sequence[float] | None = None  # the values as numbers, where the layout read them
+    #: the file's JSON layout where it has one ("one JSON array of records", "JSON lines"): its
+    #: values were JSON, a string written as its text
+    json: str = ""
 
     def text(self, j: int) -> str:
         """Row j's value text."""
@@ -194,6 +197,10 @@ def _table_rows(lines, track: Track, keys: ItemKeys, problems: ProblemCollector)
     layout = layout_of(columns) if track.positional and not columns.json_lines else "id"
     read_rows = _positional_rows if layout == "positional" else _id_rows
     rows = read_rows(columns, keys, problems)
+    if columns.json_lines:
+        rows = rows._replace(
+            json="one JSON array of records" if columns.records_array else "JSON lines"
+        )
     header = columns.header if layout == "id" else columns.positional.header
     release = layout == "positional" and len(columns.positional.firsts) > len(keys.ids)
     warnings = [  # each that applies, in this order
@@ -480,17 +487,29 @@ def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector
             notes[noted:] = [note._replace(line=rows.line[j]) for note in notes[noted:]]
         except ValueProblem as problem:
             if not problems:  # the first value refused tells whether the file is another track's
-                problem.hint = other_track_hint(rows.text(j), track, keys.tracks) or problem.hint
-            _add(problem, problems, rows, keys, j)
+                hint = other_track_hint(rows.text(j), track, keys.tracks, bool(rows.json))
+                problem.hint = hint or problem.hint
+            _add(_json_string(problem, rows.json), problems, rows, keys, j)
     if problems:
         return None, notes
     return np.array(values, dtype=np.int64 if reader is parse_label else float), notes
 
 
-def other_track_hint(text: str, track: Track, tracks: Sequence[Track]) -> str | None:
+def _json_string(problem: ValueProblem, layout: str) -> ValueProblem:
+    """``problem``, but where a file of a JSON ``layout`` (``Rows.json``) holds a JSON string the
+    track's reader parses as JSON (a label in a soft-label file), said so: the file is valid JSON."""
+    if layout and problem.message.startswith("not valid JSON"):
+        problem.message = f"value is a JSON string in {layout}, not a value of this track"
+    return problem
+
+
+def other_track_hint(
+    text: str, track: Track, tracks: Sequence[Track], json: bool = False
+) -> str | None:
     """The hint for a value ``track`` refuses that a track of ``tracks`` on the same items, of
     another value type, reads (a hard label in a soft-label file): the file seems to be that
-    track's, named with its file; else None."""
+    track's, named with its file (``json``: the file is JSON, which that file reads as JSON lines);
+    else None."""
     skipped = (None, READERS[kinds.of(track).value_type])
     for other in (t for t in tracks if t.dataset == track.dataset):
         if (reader := READERS[kinds.of(other).value_type]) not in skipped:
@@ -499,9 +518,10 @@ def other_track_hint(text: str, track: Track, tracks: Sequence[Track]) -> str | 
                 example = track.example.partition("<TAB>")[2]
                 # each file named after its own track: a name both tracks read (ChaosNLI's
                 # snli*.json) would give the other track two files
+                lines = " (ID<TAB>VALUE lines, or JSON lines)" if json else ""
                 return (
                     f"the file seems to hold the values of track {other.id!r}: write them in "
-                    f"{other.file_names[0]} and this track's values (such as {example}) in "
+                    f"{other.file_names[0]}{lines} and this track's values (such as {example}) in "
                     f"{track.file_names[0]}, each file named after its own track only"
                 )
     return None
