@@ -579,6 +579,43 @@ def test_a_file_refused_for_a_test_set_submissions_name_is_told_the_test_set_fir
     ]
 
 
+@pytest.mark.parametrize(
+    "value, meant",
+    [
+        (
+            "[0.2, 0.5, 0.3]",
+            "it was probably meant for track 'nli_zh_soft': name it nli_zh_soft.tsv",
+        ),
+        ("neutral", "its name is like that of track 'nli_zh', which is read from nli_zh.tsv"),
+    ],
+)
+def test_a_file_named_like_a_given_tracks_is_told_the_track_its_content_reads(
+    tmp_path, value, meant
+):
+    """d_both_mis: nli_zh_probs.tsv of probabilities beside nli_zh.tsv was told "its name is like
+    that of track 'nli_zh'" while nli_zh_soft had no file: where the content reads for a track of
+    the same dataset given no file (and not for the track read), that track is named."""
+    labels = ["entailment", "neutral", "contradiction"]
+    tracks = [
+        track_from_dict(
+            {"id": "nli_zh", "kind": "classification", "dataset": "nli_zh", "labels": labels}
+        ),
+        track_from_dict(
+            {
+                "id": "nli_zh_soft",
+                "kind": "soft_label",
+                "scale": "categorical",
+                "dataset": "nli_zh",
+                "labels": labels,
+            }
+        ),
+    ]
+    (tmp_path / "nli_zh_probs.tsv").write_text(f"a1\t{value}\n", encoding="utf-8")
+    found = FoundFiles(tracks, {}, ["nli_zh_probs.tsv"], [], (), tmp_path)
+    note = found.ignored_notes({"nli_zh": "nli_zh.tsv"})[0]
+    assert note.startswith(f"file 'nli_zh_probs.tsv' matches no track and was ignored; {meant}")
+
+
 def sts_tracks(*numbered: tuple[str, str]) -> list:
     """Similarity tracks named as sts2017's are: (SemEval track number, track id) each."""
     return [

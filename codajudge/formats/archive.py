@@ -608,6 +608,21 @@ def _meant_tracks(
     return meant
 
 
+def _content_tracks(
+    name: str, track: Track, without: Sequence[Track], folder: Path | None
+) -> list[Track]:
+    """The tracks of ``without`` (given no file) of ``track``'s dataset whose values a file named
+    like ``track``'s (another file is read for it) holds where ``track`` does not read them
+    (``tracks_reading``: nli_zh_probs.tsv of probabilities beside nli_zh.tsv is nli_zh_soft's),
+    where the file is in ``folder``; else none."""
+    free = [t for t in without if t.dataset == track.dataset]
+    path = Path(folder, name) if folder is not None else None
+    if not free or path is None or not path.is_file() or path.is_symlink():
+        return []
+    reading = tracks_reading(path, [track, *free])
+    return [] if track in reading else reading
+
+
 def _dataset_tracks(name: str, tracks: Sequence[Track]) -> list[Track]:
     """The tracks of the one dataset whose name (``_dataset_names``) a file name starts with, in
     any case (``MP_results.tsv``: mp's; ``VariErrNLI_results.tsv``: ven's), else none."""
@@ -765,8 +780,11 @@ class FoundFiles(NamedTuple):
             if not meant:
                 other.append(name)
                 continue
-            near.append((name, meant))
             track = meant[0]
+            if track.id in given:  # its content may be a track's given no file (soft beside labels)
+                meant = _content_tracks(name, track, without, self.folder) or meant
+                track = meant[0]
+            near.append((name, meant))
             if track.id not in given:
                 test_set = test_set_words(name)  # before the name it is told to take
                 unused += f"; {test_set}" if test_set else ""
