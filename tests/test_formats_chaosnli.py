@@ -448,7 +448,7 @@ def test_json_lines_of_records_are_told_a_fix_of_their_own_keys_that_is_read(tmp
     assert f"found one record a line (JSON lines) of {len(keys)} keys: {', '.join(keys)}" in message
     fixes = re.findall(r'\{"id": r\[[^}]*\}', message)
     fixes += re.findall(r"json\.dump\((.*?), f\)", message)
-    assert len(fixes) == len(keys) - 1 + ("predicted_label" in keys)
+    assert len(fixes) == 1 + ("predicted_label" in keys)  # the line of a value the track reads
     for fix in fixes:
         if fix.startswith('{"my_model"'):  # one document
             text, track = json.dumps(eval(fix, {"records": lines})), soft  # noqa: S307
@@ -457,6 +457,34 @@ def test_json_lines_of_records_are_told_a_fix_of_their_own_keys_that_is_read(tmp
             track = LABELS if "predicted_label" in fix else soft
         path.write_text(text, encoding="utf-8")
         assert read(path, track).values is not None, fix
+
+
+@pytest.mark.parametrize(
+    "extra, soft, named",
+    [
+        ({"model": "x", "label": "neutral"}, True, "probs"),  # uid_extra.zip of the trials
+        ({"conf": 0.87}, False, "pred"),
+        ({"pred": "neutral", "model": "x"}, True, "probs"),
+    ],
+)
+def test_json_lines_of_records_are_told_only_the_keys_whose_values_the_track_reads(
+    tmp_path, extra, soft, named
+):
+    """Records {uid, probs, model, label} on the soft track were told {"id": r["uid"], "probs":
+    ...} or {"id": r["uid"], "model": ...}, "model" a string no track reads, and {uid, pred, conf}
+    on the label track "pred" or "conf", a float: the lines offered are of the keys whose values the
+    track reads, one named alone when one fits."""
+    track = replace(SOFT, labels=tuple(NLI)) if soft else LABELS
+    lines = []
+    for uid, record in records().items():
+        value = record["predicted_probabilities"] if soft else "neutral"
+        lines.append({"uid": uid, "probs" if soft else "pred": value, **extra})
+    path = tmp_path / "snli_x.tsv"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    message = refusal(path, track)
+    fixes = re.findall(r'\{"id": r\[[^}]*\}', message)
+    assert fixes == [f'{{"id": r["uid"], "{named}": r["{named}"]}}']
+    assert "the one the track reads" not in message
 
 
 def test_a_record_that_is_a_list_is_told_to_be_an_object(tmp_path):

@@ -531,7 +531,7 @@ def test_a_file_for_one_of_a_parts_tracks_is_told_a_name_that_track_alone_reads(
     found = FoundFiles(NLI_TRACKS, {}, [name], [], (), tmp_path)
     with pytest.raises(SubmissionError) as refused:
         found.refuse_if_none("submission")
-    fix = f"File {name!r} was probably meant for track '{meant}': "
+    fix = f"ile {name!r} was probably meant for track '{meant}': "  # File, or file after words
     renamed = str(refused.value).partition(fix)[2].split()[-1]
     assert fix in str(refused.value) and renamed == f"{meant}.tsv"
     note = found.ignored_notes({})[0]
@@ -540,6 +540,80 @@ def test_a_file_for_one_of_a_parts_tracks_is_told_a_name_that_track_alone_reads(
     track = next(t for t in NLI_TRACKS if t.id == meant)
     assert [t.id for t in NLI_TRACKS if renamed in t.file_names] == [meant]
     assert read_prediction(tmp_path / renamed, renamed, track, ItemKeys(ids)).values is not None
+
+
+@pytest.mark.parametrize("first", ["id\tlabel", "# sys", "", "ID\tPRED\n# run 2"])
+def test_a_header_or_a_comment_first_does_not_defeat_routing_by_content(tmp_path, first):
+    """snli.tsv of labels after a header line (id<TAB>label) or a comment (# sys) was told both
+    tracks, "rename it snli.json", which then failed: the file is routed by the first of its first
+    lines whose value a track reads, blank lines, comments and a header passed over as the readers
+    pass them over."""
+    lines = f"{first}\na1\tneutral\na2\tentailment\n"
+    (tmp_path / "snli.tsv").write_text(lines, encoding="utf-8")
+    found = FoundFiles(NLI_TRACKS, {}, ["snli.tsv"], [], (), tmp_path)
+    with pytest.raises(SubmissionError) as refused:
+        found.refuse_if_none("submission")
+    assert str(refused.value).endswith(
+        "File 'snli.tsv' was probably meant for track 'snli_nli': name it snli_nli.tsv"
+    )
+
+
+@pytest.mark.parametrize("name", ["OCNLI_50k.json", "ocnli_30k.json"])
+def test_a_file_refused_for_a_test_set_submissions_name_is_told_the_test_set_first(tmp_path, name):
+    """CLUE's OCNLI_50k.json was refused with "name it nli.tsv" alone, and renamed it scored at
+    chance with no warning (its ids are CLUE's test set, not this phase's items): a file refused
+    for a name of coverage.TEST_SUBMISSIONS is told the test-set warning's words before the name to
+    give it, in the refusal and in the note where another file is read."""
+    (tmp_path / name).write_text('{"id": 0, "label": "neutral"}\n', encoding="utf-8")
+    found = FoundFiles(NLI_TRACKS, {}, [name], [], (), tmp_path)
+    with pytest.raises(SubmissionError) as refused:
+        found.refuse_if_none("submission")
+    words = f"{name} is the name of the submission file for clue's ocnli test set".lower()
+    message = str(refused.value).lower()  # the hint's first letter is a capital
+    assert words in message and "expect a score near chance" in message
+    assert message.index(words) < message.index(f"file {name.lower()!r} was probably meant")
+    note = found.ignored_notes({"snli_nli": "snli_nli.tsv"})[0].lower()
+    assert words in note and note.index(words) < note.index("probably meant for")
+    assert FoundFiles(NLI_TRACKS, {}, ["x.json"], [], (), tmp_path).ignored_notes({}) == [
+        "file 'x.json' matches no track and was ignored"
+    ]
+
+
+@pytest.mark.parametrize(
+    "value, meant",
+    [
+        (
+            "[0.2, 0.5, 0.3]",
+            "it was probably meant for track 'nli_zh_soft': name it nli_zh_soft.tsv",
+        ),
+        ("neutral", "its name is like that of track 'nli_zh', which is read from nli_zh.tsv"),
+    ],
+)
+def test_a_file_named_like_a_given_tracks_is_told_the_track_its_content_reads(
+    tmp_path, value, meant
+):
+    """d_both_mis: nli_zh_probs.tsv of probabilities beside nli_zh.tsv was told "its name is like
+    that of track 'nli_zh'" while nli_zh_soft had no file: where the content reads for a track of
+    the same dataset given no file (and not for the track read), that track is named."""
+    labels = ["entailment", "neutral", "contradiction"]
+    tracks = [
+        track_from_dict(
+            {"id": "nli_zh", "kind": "classification", "dataset": "nli_zh", "labels": labels}
+        ),
+        track_from_dict(
+            {
+                "id": "nli_zh_soft",
+                "kind": "soft_label",
+                "scale": "categorical",
+                "dataset": "nli_zh",
+                "labels": labels,
+            }
+        ),
+    ]
+    (tmp_path / "nli_zh_probs.tsv").write_text(f"a1\t{value}\n", encoding="utf-8")
+    found = FoundFiles(tracks, {}, ["nli_zh_probs.tsv"], [], (), tmp_path)
+    note = found.ignored_notes({"nli_zh": "nli_zh.tsv"})[0]
+    assert note.startswith(f"file 'nli_zh_probs.tsv' matches no track and was ignored; {meant}")
 
 
 def sts_tracks(*numbered: tuple[str, str]) -> list:
@@ -1059,6 +1133,35 @@ def test_a_file_of_another_tracks_values_names_that_tracks_file(
         f"The file seems to hold the values of track {other.id!r}: write them in {other.id}.tsv "
         f"and this track's values (such as {example}) in {track.id}.tsv, each file named after "
         "its own track only"
+    )
+
+
+@pytest.mark.parametrize(
+    "layout, written",
+    [
+        ("one JSON array of records", lambda records: json.dumps(records)),
+        ("JSON lines", lambda records: "".join(json.dumps(r) + "\n" for r in records)),
+    ],
+)
+def test_labels_in_a_json_file_read_by_the_soft_track_are_not_called_invalid_json(
+    tmp_path, layout, written
+):
+    """n_array: snli.json, a JSON array of label records [{"id", "label"}, ...], was refused as the
+    soft track's "not valid JSON (Expecting value)", though the file is valid JSON: the value is
+    named a JSON string in the file's layout, and the fix a file per track."""
+    path = tmp_path / "f.json"
+    path.write_text(written([{"id": f"i{k}", "label": "neutral"} for k in range(3)]), "utf-8")
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "f.json", gold_of(NLI_SOFT, 3), tracks=[NLI_SOFT, NLI])
+    message = str(error.value)
+    assert "not valid JSON" not in message
+    assert (
+        f"f.json: value is a JSON string in {layout}, not a value of this track, on 3 " in message
+    )
+    assert message.endswith(
+        "The file seems to hold the values of track 'nli': write them in nli.tsv (ID<TAB>VALUE "
+        "lines, or JSON lines) and this track's values (such as [0.3333, 0.3333, 0.3334]) in "
+        "nli_soft.tsv, each file named after its own track only"
     )
 
 

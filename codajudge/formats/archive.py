@@ -24,7 +24,7 @@ from ..errors import FileRefusals, SubmissionError, counted, first_few, plural
 from ..tracks import Track
 from ..untrusted import kind_of, read_head
 from .chaosnli import document_uids
-from .coverage import part_items
+from .coverage import part_items, test_set_words
 from .notes import words
 from .submission import tracks_reading
 from .textfile import MAX_FILE_BYTES, Rule, max_file_bytes, safe_display, shorten
@@ -608,6 +608,21 @@ def _meant_tracks(
     return meant
 
 
+def _content_tracks(
+    name: str, track: Track, without: Sequence[Track], folder: Path | None
+) -> list[Track]:
+    """The tracks of ``without`` (given no file) of ``track``'s dataset whose values a file named
+    like ``track``'s (another file is read for it) holds where ``track`` does not read them
+    (``tracks_reading``: nli_zh_probs.tsv of probabilities beside nli_zh.tsv is nli_zh_soft's),
+    where the file is in ``folder``; else none."""
+    free = [t for t in without if t.dataset == track.dataset]
+    path = Path(folder, name) if folder is not None else None
+    if not free or path is None or not path.is_file() or path.is_symlink():
+        return []
+    reading = tracks_reading(path, [track, *free])
+    return [] if track in reading else reading
+
+
 def _dataset_tracks(name: str, tracks: Sequence[Track]) -> list[Track]:
     """The tracks of the one dataset whose name (``_dataset_names``) a file name starts with, in
     any case (``MP_results.tsv``: mp's; ``VariErrNLI_results.tsv``: ven's), else none."""
@@ -765,9 +780,14 @@ class FoundFiles(NamedTuple):
             if not meant:
                 other.append(name)
                 continue
-            near.append((name, meant))
             track = meant[0]
+            if track.id in given:  # its content may be a track's given no file (soft beside labels)
+                meant = _content_tracks(name, track, without, self.folder) or meant
+                track = meant[0]
+            near.append((name, meant))
             if track.id not in given:
+                test_set = test_set_words(name)  # before the name it is told to take
+                unused += f"; {test_set}" if test_set else ""
                 texts.append(f"{unused}; it was {_meant_for(name, meant, self.tracks)}")
             else:
                 texts.append(
@@ -804,4 +824,5 @@ def naming_hint(
     near = [(n, meant) for n in unclaimed if (meant := _meant_tracks(n, tracks, tracks, folder))]
     hints = [f"file {name!r} was {_meant_for(name, meant, tracks)}" for name, meant in near]
     hints = _first_shown(hints, near, "more file{s} named like a track's file")
-    return "; ".join(hints) or "name each file after its track (see the starting kit)"
+    test_sets = list(filter(None, map(test_set_words, unclaimed)))  # renamed, scored at chance
+    return "; ".join(test_sets + hints) or "name each file after its track (see the starting kit)"

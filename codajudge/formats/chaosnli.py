@@ -78,16 +78,17 @@ DOCUMENT = "one document " + EXAMPLE
 JSON_LINE = 'one object {"id": ID, "any name": VALUE} a line'
 
 
-def misshapen_records(value) -> ValueProblem | None:
+def misshapen_records(value, reads=None) -> ValueProblem | None:
     """The problem of a JSON line holding ChaosNLI's records (``RECORD_KEYS``) in a shape other
-    than its layout: a record of its own (JSON lines), uid -> record without the model's name, or a
-    list of records (a model's, or one of its own); or ChaosNLI's layout of records that are lists
-    of 3 probabilities, not objects; else None."""
+    than its layout: a record of its own (JSON lines; ``reads``: whether the track reads a value,
+    ``_record_lines``), uid -> record without the model's name, or a list of records (a model's, or
+    one of its own); or ChaosNLI's layout of records that are lists of 3 probabilities, not
+    objects; else None."""
     first = next(iter(value.values()), None) if isinstance(value, dict) else None
     listed = value if isinstance(value, list) else first  # a model's list, or one of its own
     head = listed[0] if isinstance(listed, list) and listed else None
     if isinstance(value, dict) and any(key in value for key in RECORD_KEYS):
-        return _record_lines(value)
+        return _record_lines(value, reads)
     shapes = (
         (first, "uid -> record, without the model's name", 'json.dump({"my_model": records}, f)'),
         (head, "a JSON array of records", KEYED),
@@ -105,14 +106,16 @@ def misshapen_records(value) -> ValueProblem | None:
     return None
 
 
-def _record_lines(record: dict) -> ValueProblem:
+def _record_lines(record: dict, reads=None) -> ValueProblem:
     """The problem of ChaosNLI's records written one a line (``record``: the first), its fix built
     from the record's own keys: one document keyed by its id where it holds ChaosNLI's probabilities
     (or logits) and label, and the kit's JSON lines (the id under "id", which JSON lines read, never
-    "uid") of one value each; every fix, followed, is read."""
+    "uid") of one value each, of the keys whose values the track reads (``reads``, a JSON value ->
+    bool) where some are read, else of the first two; every fix, followed, is read."""
     keys = list(map(str, record))
     id_key = next((key for key in ("uid", "id") if key in keys), None)
     values = [key for key in keys if key != id_key]
+    values = [key for key in values if reads and reads(record[key])] or values
     found = f"one record a line (JSON lines) of {len(keys)} keys: {shorten(', '.join(keys))}"
     if id_key is None:
         hint = 'write each item\'s id under "id" and keep one value beside it'

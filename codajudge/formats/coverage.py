@@ -440,9 +440,20 @@ def test_submission_warning(
         return None
     if not near_chance(agreement, labels, len(ids)):
         return None
+    return test_set_words(name, ", whose item ids coincide with this phase's")
+
+
+def test_set_words(file_name: str, coincide: str = "") -> str | None:
+    """The words of ``test_submission_warning`` on a file named as another benchmark's test-set
+    submission (``TEST_SUBMISSIONS``), ``coincide`` after the benchmark (where its ids were found
+    to be the phase's); also told where such a file is refused for its name, before how to rename
+    it (renamed, it is scored at chance); None for any other name."""
+    name = PurePosixPath(file_name).name
+    benchmark, _ = TEST_SUBMISSIONS.get(name.lower(), (None, ()))
+    if benchmark is None:
+        return None
     return (
-        f"{name} is the name of the submission file for {benchmark}, whose item ids coincide "
-        "with this phase's: if it holds predictions for those test items, they are scored "
-        "against other items (expect a score near chance); predict the items of this phase's "
-        "input data"
+        f"{name} is the name of the submission file for {benchmark}{coincide}: if it holds "
+        "predictions for those test items, they are scored against other items (expect a score "
+        "near chance); predict the items of this phase's input data"
     )

@@ -149,6 +149,9 @@ class Rows(NamedTuple):
     texts: Sequence[str]
     starts: Sequence[int] = ()  # none: each text is the value
     scores: Sequence[float] | None = None  # the values as numbers, where the layout read them
+    #: the file's JSON layout where it has one ("one JSON array of records", "JSON lines"): its
+    #: values were JSON, a string written as its text
+    json: str = ""
 
     def text(self, j: int) -> str:
         """Row j's value text."""
@@ -194,6 +197,10 @@ def _table_rows(lines, track: Track, keys: ItemKeys, problems: ProblemCollector)
     layout = layout_of(columns) if track.positional and not columns.json_lines else "id"
     read_rows = _positional_rows if layout == "positional" else _id_rows
     rows = read_rows(columns, keys, problems)
+    if columns.json_lines:
+        rows = rows._replace(
+            json="one JSON array of records" if columns.records_array else "JSON lines"
+        )
     header = columns.header if layout == "id" else columns.positional.header
     release = layout == "positional" and len(columns.positional.firsts) > len(keys.ids)
     warnings = [  # each that applies, in this order
@@ -310,7 +317,8 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
     )
     for head, start, line, item, text in rows:
         if not start:
-            problem = _no_tab(text, columns.json_lines, no_tab_expected, decimal_comma, index)
+            json_lines = columns.track if columns.json_lines else None
+            problem = _no_tab(text, json_lines, no_tab_expected, decimal_comma, index)
             add_problem(problems, problem, line=line)
             named.append(index.get(LEADING_FIELD.split(text.strip(), maxsplit=1)[0], -1))
         elif item < 0:
@@ -397,11 +405,12 @@ def _separator_hint(text: str, decimal_comma: bool) -> str | None:
 
 
 def _no_tab(
-    text: str, json_lines: bool, expected: str, decimal_comma: bool, ids: dict[str, int]
+    text: str, json_lines: Track | None, expected: str, decimal_comma: bool, ids: dict[str, int]
 ) -> ValueProblem:
     """The problem of a line without a tab, with the separator it has if any
-    (``_separator_hint``); in a JSON-lines file, a line that is no object of an ``"id"`` and one
-    value (``id_tab_value``), named by the keys it has (one object keyed by the track's ``ids``);
+    (``_separator_hint``); in a JSON-lines file (``json_lines``: its track), a line that is no
+    object of an ``"id"`` and one value (``id_tab_value``), named by the keys it has (one object
+    keyed by the track's ``ids``, ChaosNLI's records: their keys whose values the track reads);
     ``expected``: the lines the track reads (ID<TAB>VALUE, and the positional form where accepted)."""
     if not json_lines:
         hint = _separator_hint(text, decimal_comma)
@@ -411,7 +420,12 @@ def _no_tab(
         line = parse_json(text)
     except ValueProblem as p:
         line, found = None, f"{found}: {p.message}"
-    if problem := misshapen_records(line):  # ChaosNLI's records: its layout is the fix
+    track = json_lines  # ChaosNLI's records: its layout is the fix, or lines of a value it reads
+
+    def reads(value) -> bool:
+        return _reads(track, value if isinstance(value, str) else json.dumps(value))
+
+    if problem := misshapen_records(line, reads):
         return problem
     if is_columns(line):
         return _columns_problem(line)
@@ -473,17 +487,29 @@ def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector
             notes[noted:] = [note._replace(line=rows.line[j]) for note in notes[noted:]]
         except ValueProblem as problem:
             if not problems:  # the first value refused tells whether the file is another track's
-                problem.hint = other_track_hint(rows.text(j), track, keys.tracks) or problem.hint
-            _add(problem, problems, rows, keys, j)
+                hint = other_track_hint(rows.text(j), track, keys.tracks, bool(rows.json))
+                problem.hint = hint or problem.hint
+            _add(_json_string(problem, rows.json), problems, rows, keys, j)
     if problems:
         return None, notes
     return np.array(values, dtype=np.int64 if reader is parse_label else float), notes
 
 
-def other_track_hint(text: str, track: Track, tracks: Sequence[Track]) -> str | None:
+def _json_string(problem: ValueProblem, layout: str) -> ValueProblem:
+    """``problem``, but where a file of a JSON ``layout`` (``Rows.json``) holds a JSON string the
+    track's reader parses as JSON (a label in a soft-label file), said so: the file is valid JSON."""
+    if layout and problem.message.startswith("not valid JSON"):
+        problem.message = f"value is a JSON string in {layout}, not a value of this track"
+    return problem
+
+
+def other_track_hint(
+    text: str, track: Track, tracks: Sequence[Track], json: bool = False
+) -> str | None:
     """The hint for a value ``track`` refuses that a track of ``tracks`` on the same items, of
     another value type, reads (a hard label in a soft-label file): the file seems to be that
-    track's, named with its file; else None."""
+    track's, named with its file (``json``: the file is JSON, which that file reads as JSON lines);
+    else None."""
     skipped = (None, READERS[kinds.of(track).value_type])
     for other in (t for t in tracks if t.dataset == track.dataset):
         if (reader := READERS[kinds.of(other).value_type]) not in skipped:
@@ -492,28 +518,42 @@ def other_track_hint(text: str, track: Track, tracks: Sequence[Track]) -> str | 
                 example = track.example.partition("<TAB>")[2]
                 # each file named after its own track: a name both tracks read (ChaosNLI's
                 # snli*.json) would give the other track two files
+                lines = " (ID<TAB>VALUE lines, or JSON lines)" if json else ""
                 return (
                     f"the file seems to hold the values of track {other.id!r}: write them in "
-                    f"{other.file_names[0]} and this track's values (such as {example}) in "
+                    f"{other.file_names[0]}{lines} and this track's values (such as {example}) in "
                     f"{track.file_names[0]}, each file named after its own track only"
                 )
     return None
 
 
+#: How many of a file's first lines (not blank, not comments) ``tracks_reading`` reads for a value:
+#: a header line and a line the readers refuse are passed over as the readers pass a header over.
+LINES_ROUTED = 5
+
+
 def tracks_reading(path: Path, tracks: Sequence[Track]) -> list[Track]:
-    """Those of ``tracks`` whose value type reads the value of the file's first line, an
-    ID<TAB>VALUE line or a JSON line of an "id" and one value (a file of labels is a label track's,
-    of probabilities a soft-label track's); all of ``tracks`` when none or no value is read."""
+    """Those of ``tracks`` whose value type reads the value of the first of the file's first
+    ``LINES_ROUTED`` lines (blank lines and '#' comments skipped, as the readers skip them) whose
+    value some of them reads, an ID<TAB>VALUE line or a JSON line of an "id" and one value (a file
+    of labels is a label track's, of probabilities a soft-label track's, after a header line);
+    all of ``tracks`` when none or no value is read."""
     head = (read_head(path, MAX_LINE_BYTES) or b"").decode("utf-8", "replace").lstrip("\ufeff")
-    line = next((text for text in head.splitlines() if text.strip()), "")
-    value = id_tab_value(line.strip()).partition("\t")[2]
-    reading = []
-    for track in tracks if value else ():
-        reader = READERS[kinds.of(track).value_type]
-        with suppress(ValueProblem):
-            if reader and reader(value, track, []) is not None:
-                reading.append(track)
-    return reading or list(tracks)
+    lines = [text.strip() for text in head.splitlines()]
+    lines = [text for text in lines if text and not text.startswith("#")][:LINES_ROUTED]
+    for line in lines:
+        value = id_tab_value(line).partition("\t")[2]
+        if reading := [track for track in tracks if value and _reads(track, value)]:
+            return reading
+    return list(tracks)
+
+
+def _reads(track: Track, value: str) -> bool:
+    """Whether the track's value type (``READERS``) reads ``value``, one value's text."""
+    reader = READERS[kinds.of(track).value_type]
+    with suppress(ValueProblem):
+        return bool(reader) and reader(value, track, []) is not None
+    return False
 
 
 #: Each value type's reader of one value text (the text, the track, the notes of the values read in
