@@ -317,8 +317,8 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
     )
     for head, start, line, item, text in rows:
         if not start:
-            json_lines = columns.track if columns.json_lines else None
-            problem = _no_tab(text, json_lines, no_tab_expected, decimal_comma, index)
+            json_track = columns.track if columns.json_lines else None
+            problem = _no_tab(text, json_track, no_tab_expected, decimal_comma, index)
             add_problem(problems, problem, line=line)
             named.append(index.get(LEADING_FIELD.split(text.strip(), maxsplit=1)[0], -1))
         elif item < 0:
@@ -405,14 +405,14 @@ def _separator_hint(text: str, decimal_comma: bool) -> str | None:
 
 
 def _no_tab(
-    text: str, json_lines: Track | None, expected: str, decimal_comma: bool, ids: dict[str, int]
+    text: str, json_track: Track | None, expected: str, decimal_comma: bool, ids: dict[str, int]
 ) -> ValueProblem:
     """The problem of a line without a tab, with the separator it has if any
-    (``_separator_hint``); in a JSON-lines file (``json_lines``: its track), a line that is no
+    (``_separator_hint``); in a JSON-lines file (``json_track``: its track), a line that is no
     object of an ``"id"`` and one value (``id_tab_value``), named by the keys it has (one object
     keyed by the track's ``ids``, ChaosNLI's records: their keys whose values the track reads);
     ``expected``: the lines the track reads (ID<TAB>VALUE, and the positional form where accepted)."""
-    if not json_lines:
+    if json_track is None:
         hint = _separator_hint(text, decimal_comma)
         return ValueProblem("line has no tab", expected, repr(text[:60]), hint)
     found, hint = repr(shorten(text)), None
@@ -420,10 +420,9 @@ def _no_tab(
         line = parse_json(text)
     except ValueProblem as p:
         line, found = None, f"{found}: {p.message}"
-    track = json_lines  # ChaosNLI's records: its layout is the fix, or lines of a value it reads
 
-    def reads(value) -> bool:
-        return _reads(track, value if isinstance(value, str) else json.dumps(value))
+    def reads(value) -> bool:  # ChaosNLI's records: lines of a value the track reads are a fix
+        return _reads(json_track, value if isinstance(value, str) else json.dumps(value))
 
     if problem := misshapen_records(line, reads):
         return problem
