@@ -446,6 +446,49 @@ def test_the_builder_refuses_an_own_metric_that_misbehaves_on_the_gold(
     assert "reference_data" not in text  # a folder the build has not written yet
 
 
+@pytest.mark.parametrize(
+    "metric, module",
+    [
+        ("pearson", ""),  # refused before as "not perfect ... expected pearson = 1, found 0"
+        # a wrong direction that no prediction other than a constant gold can show: it built
+        (
+            "flipped_mae",
+            mae_module("flipped_mae").replace(
+                "direction=LOWER,", "direction='higher', on_gold=lambda gold: 0.0,"
+            ),
+        ),
+    ],
+)
+def test_a_track_whose_gold_on_a_phase_is_one_value_is_refused_with_its_count_and_value(
+    metric, module, tmp_path
+):
+    from codajudge.bundle.build import build
+    from codajudge.bundle.edition import load_edition
+
+    folder = edition_naming(tmp_path / "edition", metric, module)
+    for dataset, split, key, value in (
+        ("sim", "dev", "score", 3.0),
+        ("nli", "test", "label", "neutral"),
+    ):
+        path = folder / "data" / dataset / f"{split}.jsonl"
+        items = [json.loads(line) for line in path.read_text().splitlines()]
+        path.write_text("".join(json.dumps({**item, key: value}) + "\n" for item in items))
+    with pytest.raises(ConfigError) as refused:
+        build(load_edition(folder), folder, tmp_path / "dist")
+    text = refused.value.render()
+    assert (
+        "(dataset 'sim', dev split): track 'sim': the gold of phase 'practice' is one value on all "
+        "14 scored items; expected gold that differs between items (2 values at least), found 3 on "
+        "each of the 14. No prediction can be told from another" in text
+    ), text
+    assert (
+        "(dataset 'nli', test split): track 'nli': the gold of phases 'evaluation', "
+        "'post-campaign' is one value on all 14 scored items; expected gold that differs between "
+        "items (2 values at least), found 'neutral' on each of the 14." in text
+    ), text
+    assert "not perfect" not in text and "direction" not in text
+
+
 def score_built_edition(tmp_path: Path, metric: str, prediction) -> int:
     """The scoring program's exit code on the practice phase of the edition built from
     ``tmp_path/edition`` (its own metric ``metric``), every item predicted ``prediction(items)``,

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from codajudge.errors import SubmissionError, UsageError
+from codajudge.formats.archive import PARTICIPANT_OUTPUT
 from codajudge.programs import run_local
 from codajudge.runner import sandbox
 from codajudge.runner.local import phase_task
@@ -430,6 +431,44 @@ def test_the_docs_state_each_limit_as_the_sandbox_sets_it():
     for limit in sandbox.LIMITS:
         assert f"{limit.default} {limit.unit}" in readme and f"`{limit.env}`" in readme
         assert f"| {limit.default}" in checks and f"`{limit.env}`" in checks
+
+
+#: Code that writes a line to bwrap's stderr (pid 1's in the sandbox), then predicts, or fails.
+BWRAP_WRITER = r"""
+with open("/proc/1/fd/2", "w") as stream:
+    stream.write("LINE TO BWRAP\n")
+{then}
+"""
+
+
+@needs_bwrap
+@pytest.mark.parametrize("fails", [False, True])
+def test_a_line_to_bwrap_s_stderr_is_shown_where_the_step_s_stderr_is_as_the_docs_say(
+    fails, bundle, tmp_path, monkeypatch
+):
+    """It joins the step's own stderr with bwrap's prefix: in the message of a failed step, and
+    nowhere a successful run shows (neither in what the code printed)."""
+    monkeypatch.delenv(sandbox.BWRAP_ENV, raising=False)
+    then = (
+        "raise SystemExit(3)" if fails else "from codajudge.baselines import MostFrequent as Model"
+    )
+    code = BWRAP_WRITER.format(then=then)
+    result = _run(bundle, _submission(tmp_path / "writer", code), tmp_path / "work")
+    shown = f"{sandbox.BWRAP_PREFIX}LINE TO BWRAP"
+    assert shown in result.prediction.stderr.splitlines(), result.prediction.stderr
+    if fails:
+        with pytest.raises(SubmissionError) as failed:
+            run_local.read_scores(result)
+        assert shown in failed.value.render()
+    else:
+        assert run_local.read_scores(result)
+        printed = result.predictions / PARTICIPANT_OUTPUT
+        assert not printed.exists() or "LINE TO BWRAP" not in printed.read_text()
+    checks = " ".join((REPO / "docs" / "participant-checks.md").read_text(encoding="utf-8").split())
+    assert (
+        "with the `[bwrap or your code] ` prefix, and is shown only where that stderr is: in the "
+        "message of a step that fails (a step that succeeds shows neither)" in checks
+    )
 
 
 #: Code that writes a line to every stream of every other process it can open in the sandbox

@@ -985,6 +985,7 @@ def test_a_json_list_of_records_with_json_lists_as_cells(tmp_path):
         }
         for k in range(10)
     ]
+    records[5].update(annotations=[0, 0], soft_label=[1.0, 0.0])  # test's gold: not one value
     items = imported(json_document_edition(tmp_path, records))
     assert items["r1"]["annotations"] == ["1", "1"] and items["r1"]["annotators"] == ["w1", "w2"]
     assert items["r0"]["annotations"] == ["0"] and items["r0"]["annotators"] == ["w1"]
@@ -1048,6 +1049,7 @@ def test_annotations_in_one_delimited_column_of_a_csv_with_its_annotators_alike(
         {"id": "b", "s1": "x", "s2": "z", "who": "p|r", "votes": "no;"},
     ]
     table += [dict(table[0], id=f"more{k}", s2=f"y{k}") for k in range(8)]  # in both splits
+    table[3]["votes"] = "no; no; yes"  # the dev split's gold: not one value
     columns = {
         "id": "id",
         "texts": ["s1", "s2"],
@@ -1119,7 +1121,7 @@ def test_a_soft_label_column_of_json_text_is_the_soft_tracks_gold(tmp_path):
         {"id": f"i{k}", "s1": "a", "s2": f"b{k}", "soft": json.dumps({"1": 0.75, "0": 0.25})}
         for k in range(6)
     ]
-    table[2]["soft"] = "[0.5, 0.5]"
+    table[1]["soft"] = table[2]["soft"] = "[0.5, 0.5]"  # i1: the dev split's gold not one value
     source = {"importer": "table", "path": "data/mine.csv", "split": {"dev": 0.5, "test": 0.5}}
     source["columns"] = {"id": "id", "texts": ["s1", "s2"], "distribution": "soft"}
     folder = edition(tmp_path, source, tracks=SOFT_TRACKS[:1], table=table)

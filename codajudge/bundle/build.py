@@ -47,7 +47,8 @@ from .baselines_run import (
 )
 from .check.programs import PROGRAMS
 from .compose import competition_yaml, score_rows
-from .data_checks import Golds, empty_split_problems, split_golds, unused_label_notes
+from .data_checks import Golds, constant_gold_problems, empty_split_problems, split_golds
+from .data_checks import unused_label_notes
 from .edition import Edition, Phase, split_text
 from .leaks import (
     HiddenSplit,
@@ -161,6 +162,7 @@ def import_data(
     if not unread:  # which phases score the same items, by their texts
         problems.extend(item_problems(edition.phases, splits))
     golds = split_golds(edition.tracks, splits, place, problems, lines)
+    problems += constant_gold_problems(edition.phases, golds, place)
     if problems:  # what a dataset not read, or problems in the data read, leave unchecked
         unchecked = "builder/unchecked_unread" if unread else "builder/unchecked_unbuilt"
         raise BuildProblems(problems, unchecked=Templates.of(edition.folder).fill(unchecked))

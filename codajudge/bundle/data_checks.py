@@ -13,6 +13,8 @@ by the importer reading it. Ids may repeat across splits (OCNLI numbers each fil
 scores its dev file as test too); an item shared between a public and a hidden-gold split is
 refused by ``build.check_repeats``.
 A track's label that no split's gold gives any item is noted (``unused_label_notes``).
+A track whose array gold on a phase's split is one value on every item is refused
+(``constant_gold_problems``): no metric's ranking of it means anything.
 """
 
 import functools
@@ -21,7 +23,7 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from .. import kinds
-from ..errors import MAX_PLACES_SHOWN, ConfigError, Problem, counted, first_few
+from ..errors import MAX_PLACES_SHOWN, ConfigError, Problem, counted, first_few, plural
 from ..gold import GoldTrack, build_gold
 from ..importers.cut import shares_problem
 from ..tracks import Track
@@ -102,6 +104,47 @@ def split_golds(
                 located = functools.partial(lines, dataset, split)
                 problems.extend(range_problems(track, golds[(split, track.id)], where, located))
     return golds
+
+
+def constant_gold_problems(phases, golds: Golds, place: Callable[[str, str], str]) -> list[Problem]:
+    """A problem per track whose array gold (scores, labels, soft labels) on a phase's split is one
+    value on every scored item (2 items or more): predicting that value everywhere, without reading
+    an item, scores as the gold does and a correlation is undefined, so no metric's ranking says
+    anything of the systems (nor can the builder check a metric's direction on it).
+    ``place``: (dataset, split) -> where the items come from (``build.data_place``)."""
+    named: dict[str, list[str]] = {}  # split -> the phases scoring it
+    for phase in phases:
+        named.setdefault(phase.split, []).append(repr(phase.id))
+    problems = []
+    for (split, _), gold in golds.items():
+        values = gold.gold[gold.scored] if isinstance(gold.gold, np.ndarray) else []
+        if split not in named or len(values) < 2 or (values != values[0]).any():
+            continue
+        n, ids = len(values), named[split]
+        message = f"track '{gold.track.id}': the gold of {plural(len(ids), 'phase')} "
+        message += f"{', '.join(ids)} is one value on all {counted(n, 'scored item')}"
+        found = f"{_gold_value(gold.track, values[0])} on each of the {n}"
+        expected = "gold that differs between items (2 values at least)"
+        where = place(gold.track.dataset, split)
+        problems.append(Problem(where, message, expected=expected, found=found, hint=ONE_VALUE))
+    return problems
+
+
+#: Why a gold of one value is refused, and the fix (``constant_gold_problems``).
+ONE_VALUE = (
+    "no prediction can be told from another by the items: predicting that value everywhere scores "
+    "as the gold does and a correlation is undefined, so every metric's ranking of the track is "
+    "void; give the split items of different gold, or score the track on another split"
+)
+
+
+def _gold_value(track: Track, value) -> str:
+    """One item's gold, as a message shows it: a label's name, a score, a soft label's shares."""
+    if np.ndim(value):
+        return str(np.round(value, 4).tolist())
+    if track.labels and isinstance(value, np.integer):
+        return repr(track.labels[int(value)])
+    return f"{float(value):g}"
 
 
 def unused_label_notes(tracks: list[Track], golds: Golds) -> list[str]:

@@ -201,7 +201,8 @@ def run_step(
     ``env``: the step's whole environment (default: this process's, its output unbuffered).
     ``pipes``: (read, write) ends of the step's stdout and stderr when the command passes them on
     (``sandbox.command``'s ``streams``); bwrap's own stdout then goes nowhere and its stderr is
-    shown after the step's, each line prefixed with ``sandbox.BWRAP_PREFIX``."""
+    kept after the step's, each line prefixed with ``sandbox.BWRAP_PREFIX`` (shown, as the step's
+    stderr is, only when the step fails: ``run_local.read_scores``)."""
     start = time.monotonic()
     out, err, bwrap = CappedOutput(), CappedOutput(), CappedOutput()
     try:
