@@ -496,7 +496,8 @@ def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector
 
 def _json_string(problem: ValueProblem, layout: str) -> ValueProblem:
     """``problem``, but where a file of a JSON ``layout`` (``Rows.json``) holds a JSON string the
-    track's reader parses as JSON (a label in a soft-label file), said so: the file is valid JSON."""
+    track's reader parses as JSON (a label in a soft-label file), said so: the file is valid
+    JSON."""
     if layout and problem.message.startswith("not valid JSON"):
         problem.message = f"value is a JSON string in {layout}, not a value of this track"
     return problem
