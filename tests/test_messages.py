@@ -1206,3 +1206,16 @@ def test_labels_refused_for_different_fixes_get_each_fix_once(tmp_path):
         "your model's own label order may differ); for 'Entailment' on line 2, labels are matched "
         "exactly: write 'entailment' (case and spaces count)"
     )
+
+
+def test_a_comment_line_in_a_file_of_a_track_without_comments_is_told_so(tmp_path):
+    """regress-c: routing passed over '# run 1' and named snli_nli.tsv, whose reader then refused
+    the line with "the id and the value look separated by spaces": a '#' line is told it is a
+    comment, which only SemEval's positional files may hold."""
+    track = next(t for t in NLI_TRACKS if t.id == "snli_nli")
+    (tmp_path / "snli_nli.tsv").write_text("# run 1\na1\tneutral\na2\tentailment\n")
+    with pytest.raises(SubmissionError) as refused:
+        read_prediction(tmp_path / "snli_nli.tsv", "snli_nli.tsv", track, ItemKeys(["a1", "a2"]))
+    message = str(refused.value)
+    assert "line 1" in message and "A comment line: only SemEval's positional" in message
+    assert "separated by spaces" not in message

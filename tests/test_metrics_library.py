@@ -954,3 +954,15 @@ def test_a_distribution_of_one_bin_more_with_mass_in_the_first_gets_no_leading_b
         lewidi.cross_entropy([[0.5, 0.5]], [[0.3, 0.3, 0.4]])
     assert "leading bin" not in str(refused.value)
     assert "gold has shape (1, 2) but the predictions (1, 3)" in str(refused.value)
+
+
+def test_equal_indexes_holding_nan_are_one_index():
+    """regress-c: two Series of the index [0, 1, nan, 3] (equal as pandas' Index.equals takes
+    them) were refused as different at position 2, and the fix given repeated the refusal; a NaN
+    label against another is told to reindex, not to convert a type."""
+    plain = sts.pearson([1, 2, 3, 4], [1, 3, 2, 4])
+    index = [0.0, 1.0, float("nan"), 3.0]
+    assert sts.pearson(Series([1, 2, 3, 4], index), Series([1, 3, 2, 4], list(index))) == plain
+    with pytest.raises(ValueError, match="the first position 2") as error:
+        sts.pearson(Series([1, 2, 3, 4], index), Series([1, 3, 2, 4], [0, 1, 2, 3]))
+    assert str(error.value).endswith("align them first: pred.reindex(gold.index)")

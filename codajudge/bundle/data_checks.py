@@ -133,8 +133,8 @@ def constant_gold_problems(phases, golds: Golds, place: Callable[[str, str], str
 #: Why a gold of one value is refused, and the fix (``constant_gold_problems``).
 ONE_VALUE = (
     "no prediction can be told from another by the items: predicting that value everywhere scores "
-    "as the gold does and a correlation is undefined, so every metric's ranking of the track is "
-    "void; give the split items of different gold, or score the track on another split"
+    "as the gold does (a correlation is undefined), so no metric's ranking of the track means "
+    "anything; give the split items of different gold, or score the track on another split"
 )
 
 

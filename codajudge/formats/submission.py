@@ -92,6 +92,9 @@ KEYED_BY_ID = (
 DECIMAL_COMMA_HINT = "; its numbers have a decimal comma: use a dot as the decimal separator"
 CSV_HINT = f"the line looks comma-separated (CSV): {TAB_FIX}"
 SPACES_HINT = "the id and the value look separated by spaces: write one tab between them"
+COMMENT_HINT = (
+    "a comment line: only SemEval's positional score files may hold comments ('#'); remove it"
+)
 RESULTS_LAYOUT_GIVEN = (
     "the file looks like the LeWiDi 2023 layout (hard label<TAB>p0<TAB>p1 rows, no id), which "
     "this track does not read"
@@ -413,7 +416,8 @@ def _no_tab(
     keyed by the track's ``ids``, ChaosNLI's records: their keys whose values the track reads);
     ``expected``: the lines the track reads (ID<TAB>VALUE, and the positional form where accepted)."""
     if json_track is None:
-        hint = _separator_hint(text, decimal_comma)
+        comment = text.lstrip().startswith("#")
+        hint = COMMENT_HINT if comment else _separator_hint(text, decimal_comma)
         return ValueProblem("line has no tab", expected, repr(text[:60]), hint)
     found, hint = repr(shorten(text)), None
     try:

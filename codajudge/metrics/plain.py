@@ -94,6 +94,7 @@ def _index_fix(gold_label, pred_label) -> str:
     where they are of another type (0 and "0"), which reindex would not find (all NaN), after
     giving the predictions' index gold's type."""
     numbers = isinstance(gold_label, Real) and not isinstance(gold_label, bool)
+    numbers = numbers and gold_label == gold_label  # a NaN label is no type to convert to
     if type(gold_label) is type(pred_label) or not (numbers or isinstance(gold_label, str)):
         return "align them first: pred.reindex(gold.index)"
     kinds = [type(label).__name__ for label in (gold_label, pred_label)]
@@ -116,10 +117,15 @@ def _index_difference(gold, pred):
         return None
     differ, first = [], None
     for i, (g, p) in enumerate(zip(*indexes)):
-        if g is not p and g != p:
+        if not _same_label(g, p):
             differ.append(i)
             first = first or (g, p)
     return (differ, first, len(indexes[0])) if differ else None
+
+
+def _same_label(gold, pred) -> bool:
+    """Whether two index labels are one, as pandas' ``Index.equals`` takes them: NaN is NaN."""
+    return gold is pred or gold == pred or (gold != gold and pred != pred)
 
 
 def _index(values):
