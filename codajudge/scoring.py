@@ -236,6 +236,7 @@ def score_folder(
     files = found.files
     gold = gold or load_gold(spec, ref_dir, files)
     shown = {track: (names or {}).get(track, str(relative)) for track, relative in files.items()}
+    found.refuse_meant({track: safe_display(name) for track, name in shown.items()})
     parts = archive.phase_parts(spec.tracks, shown, ids_of)
     results: dict[str, TrackResult] = {}
     for track in (t for t in spec.tracks if t.id in files):

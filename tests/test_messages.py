@@ -468,6 +468,45 @@ def test_a_shared_file_of_the_wrong_suffix_is_told_to_rename_it(name):
     ]
 
 
+LEWIDI_TRACKS = [
+    track_from_dict(
+        {"id": f"{d}_{k}", "kind": "similarity", "dataset": d, "files": [f"{d}_*_{k}.tsv"]}
+    )
+    for d in ("csc", "mp")
+    for k in ("soft", "pe")
+]
+
+
+@pytest.mark.parametrize("name", ["CSC_test_soft.jsonl", "csc_soft.txt", "csc_soft"])
+def test_a_file_of_a_track_given_none_but_for_its_suffix_refuses_the_submission(name):
+    """LeWiDi 2025's CSC_test_soft.jsonl beside MP_test_soft.tsv was ignored with a note, and the
+    submission scored without it: a name a track given no file accepts but for its suffix refuses
+    the submission, with the name to give the file."""
+    given = {"mp_soft": "MP_test_soft.tsv"}
+    found = FoundFiles(LEWIDI_TRACKS, {"mp_soft": Path("MP_test_soft.tsv")}, [name], [])
+    with pytest.raises(SubmissionError) as refused:
+        found.refuse_meant(given)
+    stem, dot, suffix = name.partition(".")
+    suffix = f"suffix '.{suffix}'" if dot else "no suffix"
+    assert str(refused.value) == (
+        f"{name}: the file matches no track only by its suffix: named as the file of track "
+        "'csc_soft', which has none, it would be ignored and 1 track scored without it; expected "
+        "a name track 'csc_soft' reads: csc_soft.tsv or csc_*_soft.tsv (any case; * stands for any "
+        f"text), found {suffix}. Rename it {stem}.tsv"
+    )
+
+
+@pytest.mark.parametrize("name", ["CSC_results.tsv", "mp_soft.txt", "csc_sfot.tsv", "csc_soft.zip"])
+def test_a_looser_near_miss_is_a_note_and_the_submission_is_scored(name):
+    """A Task-B-only submission with a stray file is scored: a file meant for a dataset's tracks
+    by its name's start, a mistyped name, a name like a track's given a file and an archive are
+    notes, not refusals; only the name but for its suffix of a track given none refuses."""
+    given = {"mp_soft": "mp_soft.tsv"}
+    found = FoundFiles(LEWIDI_TRACKS, {"mp_soft": Path("mp_soft.tsv")}, [name], [])
+    found.refuse_meant(given)
+    assert repr(name) in found.ignored_notes(given)[0]
+
+
 @pytest.mark.parametrize("name", ["snli.jsonl", "snli.txt"])
 def test_a_document_of_the_wrong_suffix_is_told_the_name_its_tracks_pattern_takes(name):
     """A ChaosNLI document named snli.jsonl was told to name its tracks' files snli_soft.tsv

@@ -507,3 +507,33 @@ def test_a_note_longer_than_a_status_note_is_printed_once_and_whole():
     prediction = f"note: {long}\nnote: {short}\n"
     scoring = f"note: {cut}\nnote: {short}\nnote: another\n"
     assert said_notes(prediction, scoring) == [long, short, "another"]
+
+
+MEANT_REFUSAL = (
+    "es_es.txt: the file matches no track only by its suffix: named as the file of track 'es_es', "
+    "which has none, it would be ignored and 1 track scored without it; expected a name track "
+    "'es_es' reads: es_es.tsv"
+)
+
+
+def test_a_file_named_as_a_tracks_but_for_its_suffix_is_refused_not_ignored(tmp_path, capsys):
+    """LeWiDi 2025's CSC_test_soft.jsonl beside MP_test_soft.tsv was ignored with a note ("rename
+    it CSC_test_soft.tsv") that Codabench keeps in a log, and the submission scored without it: a
+    file named as the file of a track given none but for its suffix is refused, by the local
+    runner's prediction step (the ingestion program) and by the scoring program alike."""
+    from codajudge.programs.score import main as score
+
+    submission = tmp_path / "sub"
+    submission.mkdir()
+    (submission / "en_en.tsv").write_text(en_en_lines(), encoding="utf-8")
+    (submission / "es_es.txt").write_text(reference_lines("sts_es"), encoding="utf-8")
+    assert main([str(REPO), str(submission), "--phase", "practice"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("not accepted") == 1 and MEANT_REFUSAL in err
+    assert err.rstrip().endswith("found suffix '.txt'. Rename it es_es.tsv")
+    scoring = tmp_path / "input"
+    scoring.mkdir()
+    (scoring / "ref").symlink_to(REPO / "reference_data" / "practice")
+    (scoring / "res").symlink_to(submission)
+    assert score([str(scoring), str(tmp_path / "out")]) == 2
+    assert MEANT_REFUSAL in capsys.readouterr().err

@@ -20,7 +20,7 @@ from pathlib import Path, PurePosixPath
 from typing import Callable, NamedTuple
 from collections.abc import Iterator, Mapping, Sequence
 
-from ..errors import FileRefusals, SubmissionError, counted, first_few, plural
+from ..errors import FileRefusals, Problem, SubmissionError, counted, first_few, plural
 from ..tracks import Track
 from ..untrusted import kind_of, read_head
 from .chaosnli import document_uids
@@ -40,6 +40,12 @@ PARTICIPANT_OUTPUT = "participant_output.txt"
 IGNORED_NAMES = {"metadata", INGESTION_STATUS, PARTICIPANT_OUTPUT, "thumbs.db", "desktop.ini"}
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar")
 UNUSED_FILE = "file {!r} matches no track and was ignored"
+#: A file named as the file of tracks given none but for its suffix (``_shared_name``): plainly meant
+#: for them, so refused rather than ignored, which would score the submission without it.
+MEANT_FILE = (
+    "the file matches no track only by its suffix: named as the file of {}, which {} none, it "
+    "would be ignored and {} scored without it"
+)
 #: The note on a file read for a track by its number whose language part is another track's.
 OTHER_LANGUAGE = (
     "file {!r} was read for track '{}', as its number says ({}), but its language part {!r} is "
@@ -659,11 +665,9 @@ def _meant_for(name: str, meant: Sequence[Track], tracks: Sequence[Track]) -> st
     as a name one of the others reads is never offered."""
     old = " (<Dataset>_results.tsv is the LeWiDi 2023 name, one file per dataset)"
     old = old if RESULTS_NAME.fullmatch(PurePosixPath(name).name) else ""
-    same = _shared_name(name, meant, [t for t in tracks if t not in meant])
+    same = _renamed(name, meant, tracks)
     if same:  # one file for them all, only its suffix wrong: renaming it is the whole fix
-        from_lines = name.lower().endswith(".jsonl") and same.lower().endswith(".json")
-        document = _ONE_DOCUMENT if from_lines else ""
-        return f"probably meant for {_tracks_named(meant)}: rename it {same}{document}"
+        return f"probably meant for {_tracks_named(meant)}: rename it {same}"
     files = " and ".join(t.file_names[0] for t in meant)
     rename = plural(len(meant), "name it", "name their files")
     return f"probably meant for {_tracks_named(meant)}{old}: {rename} {files}"
@@ -671,6 +675,15 @@ def _meant_for(name: str, meant: Sequence[Track], tracks: Sequence[Track]) -> st
 
 #: What a JSON-lines file (.jsonl) renamed .json must become: the .json files read are one document.
 _ONE_DOCUMENT = ", written as one JSON document, not one record a line"
+
+
+def _renamed(name: str, meant: Sequence[Track], tracks: Sequence[Track]) -> str | None:
+    """The name to give file ``name``, meant for ``meant`` (of ``tracks``), where that is its
+    name but for its suffix (``_shared_name``), saying when it must become one JSON document;
+    else None."""
+    same = _shared_name(name, meant, [t for t in tracks if t not in meant])
+    from_lines = same and name.lower().endswith(".jsonl") and same.lower().endswith(".json")
+    return same and same + (_ONE_DOCUMENT if from_lines else "")
 
 
 def _shared_name(name: str, meant: Sequence[Track], others: Sequence[Track]) -> str | None:
@@ -775,15 +788,12 @@ class FoundFiles(NamedTuple):
             if PurePosixPath(name).suffix.lower() in ARCHIVE_SUFFIXES:
                 archives.append(self._archive_note(name))
                 continue
-            meant = _meant_tracks(name, self.tracks, without, self.folder)
+            meant = self._meant(name, given, without)
             unused = UNUSED_FILE.format(name)
             if not meant:
                 other.append(name)
                 continue
             track = meant[0]
-            if track.id in given:  # its content may be a track's given no file (soft beside labels)
-                meant = _content_tracks(name, track, without, self.folder) or meant
-                track = meant[0]
             near.append((name, meant))
             if track.id not in given:
                 test_set = test_set_words(name)  # before the name it is told to take
@@ -803,6 +813,41 @@ class FoundFiles(NamedTuple):
         given_files = [(t, safe_display(f)) for t in self.tracks if (f := self.files.get(t.id))]
         language = [_language_note(track, name, self.tracks) for track, name in given_files]
         return self.unread + list(filter(None, language)) + archives + notes
+
+    def _meant(self, name: str, given: Mapping[str, str], without: Sequence[Track]) -> list[Track]:
+        """The tracks file ``name``, no track's, was probably meant for (``_meant_tracks``); where
+        that is a track given a file (``given``), those given none (``without``) whose values it
+        holds (``_content_tracks``: soft beside labels), if any."""
+        meant = _meant_tracks(name, self.tracks, without, self.folder)
+        if meant and meant[0].id in given:
+            meant = _content_tracks(name, meant[0], without, self.folder) or meant
+        return meant
+
+    def refuse_meant(self, given: Mapping[str, str]) -> None:
+        """Refuse a submission holding a file no track claims whose name is that of tracks given
+        no file but for its suffix (``_renamed``: ``CSC_test_soft.jsonl`` for csc_soft's
+        ``csc_*_soft.tsv``): it was plainly meant for them, and ignoring it (a note, which the
+        platform keeps in a log) would score the submission without it. The looser near misses
+        (by dataset, by likeness) stay notes (``ignored_notes``). ``given``: as there."""
+        without = [t for t in self.tracks if t.id not in given]
+        problems = []
+        for name in self.unclaimed:
+            if PurePosixPath(name).suffix.lower() in ARCHIVE_SUFFIXES:
+                continue
+            meant = self._meant(name, given, without)
+            same = meant and meant[0].id not in given and _renamed(name, meant, self.tracks)
+            if same:
+                n, named = len(meant), _tracks_named(meant)
+                message = MEANT_FILE.format(named, plural(n, "has", "have"), counted(n, "track"))
+                expected = f"a name {named} {plural(n, 'reads', 'read')}: "
+                expected += accepted_file_names(meant)
+                suffix = PurePosixPath(name).suffix
+                found = f"suffix {suffix!r}" if suffix else "no suffix"
+                problems.append(
+                    Problem(name, message, None, None, expected, found, f"rename it {same}")
+                )
+        if problems:
+            raise SubmissionError(problems)
 
     def _archive_note(self, name: str) -> str:
         """The note of an archive in the submission folder (``name``, as shown): never opened, and

@@ -186,6 +186,7 @@ def check_result_files(
         hint = MODEL_PY_HINT if habits else misnamed_model_hint(found.unclaimed)
         found.refuse_if_none("submission", habits, MODEL_FILE, hint)
     given = {track: safe_display(str(relative)) for track, relative in found.files.items()}
+    found.refuse_meant(given)
     parts = archive.phase_parts(spec.tracks, given, ids_of)
     read_notes = []  # the scorer's track notes, once per file (two tracks may share one)
     for track in (t for t in spec.tracks if t.id in found.files):
