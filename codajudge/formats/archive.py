@@ -843,9 +843,8 @@ class FoundFiles(NamedTuple):
                 expected += accepted_file_names(meant)
                 suffix = PurePosixPath(name).suffix
                 found = f"suffix {suffix!r}" if suffix else "no suffix"
-                problems.append(
-                    Problem(name, message, None, None, expected, found, f"rename it {same}")
-                )
+                fix = f"rename it {same}"
+                problems.append(Problem(name, message, expected=expected, found=found, hint=fix))
         if problems:
             raise SubmissionError(problems)
 
