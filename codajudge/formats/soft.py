@@ -125,8 +125,28 @@ def soft_label(value, track: Track) -> tuple[list, list[ReadNote]]:
         return _multilabel(value, track)
     leading_bin = type(value) is list and len(value) == k + 1 and is_number(value[0])
     if track.scale == "ordinal" and leading_bin:
+        _refuse_extra_bin_either_end(value, track)
         return _without_leading_bin(value, track)
     return _normalised(*_summing_to_one(value, k, "soft label"))
+
+
+def _refuse_extra_bin_either_end(value: list, track: Track) -> None:
+    """Refuses a list of K+1 values whose first holds mass and whose last is 0: the extra bin may be
+    the practice phase's leading "0" bin or an empty bin after the last label, and the two readings
+    put every probability on another label (a first value of exactly 0 is the practice files')."""
+    k, first, last = len(track.labels), float(value[0]), value[-1]
+    if not (first > 0 and is_number(last) and float(last) == 0):
+        return
+    labels = f"{track.labels[0]}..{track.labels[-1]}"
+    raise ValueProblem(
+        "wrong soft label length",
+        expected=f"a list of {k} probabilities",
+        found=f"{k + 1} values, the first {first:g} and the last 0",
+        hint=f'the extra bin may be the first ({PRACTICE_PHASE_LAYOUT}, whose first bin "0" '
+        f"is dropped: the labels {labels} are the last {k} values) or the last (an empty bin after "
+        f"label {track.labels[-1]}: the labels are the first {k} values); the 2 readings score "
+        f"differently, so drop the extra bin yourself and give the {k} values of the labels {labels}",
+    )
 
 
 def _without_leading_bin(
