@@ -469,6 +469,25 @@ def test_a_label_keyed_twice_is_refused(tmp_path):
     )
 
 
+def test_an_object_missing_a_key_is_told_to_add_that_label_s_probability(tmp_path):
+    """{"0": 0.4316} on MP was told "The object has no key '1' (read as 0); divide each value by the
+    row's sum", which gives [1, 0]: the fix is the missing label's probability. A sum above 1 keeps
+    the sum rule's own fix (adding a label cannot lower it)."""
+    text = "".join(f"{i['id']}\t{json.dumps({'0': 0.4316})}\n" for i in MP_ITEMS)
+    with pytest.raises(SubmissionError) as error:
+        read(MP_SOFT, MP_ITEMS, text, tmp_path, "mp_soft.tsv")
+    assert str(error.value).endswith(
+        "expected a sum within 0.02 of 1, found sum 0.4316 on line 1. The object has no key '1' "
+        "(read as 0): add each missing label's probability, the row summing to 1"
+    )
+    text = "".join(f"{i['id']}\t{json.dumps({'0': 1.5})}\n" for i in MP_ITEMS)
+    with pytest.raises(SubmissionError) as error:
+        read(MP_SOFT, MP_ITEMS, text, tmp_path, "mp_soft.tsv")
+    assert "The object has no key '1' (read as 0); values above 1 are no probabilities" in str(
+        error.value
+    )
+
+
 def test_keys_that_are_no_label_are_still_refused_by_name(tmp_path):
     text = "".join(f"{i['id']}\t{json.dumps({'0': 0.5, '2.0': 0.5})}\n" for i in MP_ITEMS)
     with pytest.raises(SubmissionError) as error:

@@ -249,7 +249,7 @@ def soft_label_by_name(value, track: Track) -> tuple[list, list[ReadNote]]:
     try:
         probabilities, notes = soft_label(row, track)
     except ValueProblem as problem:
-        problem.hint = "; ".join(filter(None, [lacking and lacking + " (read as 0)", problem.hint]))
+        problem.hint = _lacking_hint(problem, lacking, row)
         raise
     # the object's P(chosen) values were read as a list: the note names the form given
     notes = [n._replace(alignment=CHOSEN_AS_OBJECT) if n.kind == CHOSEN_ONLY else n for n in notes]
@@ -258,6 +258,15 @@ def soft_label_by_name(value, track: Track) -> tuple[list, list[ReadNote]]:
         missed = ReadNote(MISSING_LABELS, alignment=f"no {', '.join(missing)}", metrics=titles)
         notes.insert(0, missed)
     return probabilities, notes
+
+
+def _lacking_hint(problem: ValueProblem, lacking: str, row: list) -> str:
+    """The hint of a refused soft-label object that has no key ``lacking`` names (or None): a sum
+    below 1 is fixed by adding the missing labels' probabilities (dividing by the sum would put all
+    the mass on the labels given), any other problem by its own fix."""
+    if lacking and problem.message == "soft label does not sum to 1" and _total(row) < 1:
+        return f"{lacking} (read as 0): add each missing label's probability, the row summing to 1"
+    return "; ".join(filter(None, [lacking and lacking + " (read as 0)", problem.hint]))
 
 
 def _is_leading_bin_key(unknown: list, value: dict, track: Track) -> bool:
