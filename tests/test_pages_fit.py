@@ -161,6 +161,24 @@ def test_the_baselines_page_uses_track_and_metric_titles_and_says_what_was_not_r
     assert "items per dataset: sts 10" in text and "stays hidden" in text
 
 
+def test_the_baselines_page_says_most_frequent_writes_pool_rows_scored_by_position():
+    """lewidi2025's Baselines page showed most_frequent's VariErrNLI MER 0.2972 on dev against the
+    0.315 of rows of each item's own annotators, without saying its rows cover the whole pool and are
+    scored by position (``most_frequent.writes_pool_rows``); an edition without such a track is
+    silent."""
+    lewidi = load_edition(REPO / "editions" / "lewidi2025")
+    text = pages.baselines_page(lewidi, {}, NO_LOCAL, {}, {})
+    assert (
+        "- **most_frequent** writes each row of `ven_pe` over the dataset's whole annotator pool, as "
+        "the LeWiDi 2025 starter kit did, and these tracks score a row as the 2025 scorer did "
+        "(annotator alignment `official_2025`"
+    ) in text
+    assert "differs from that of rows of each item's own annotators" in text
+    no_mf = dataclasses.replace(lewidi, baselines=["random"])
+    assert "annotator pool" not in pages.baselines_page(no_mf, {}, NO_LOCAL, {}, {})
+    assert "annotator pool" not in pages.baselines_page(sts_only(), {}, NO_LOCAL, {}, {})
+
+
 def test_an_edition_without_baselines_shows_the_command_of_the_baseline_its_samples_hold():
     """The commands the pages show run the baseline whose predictions the sample submissions hold
     (``baselines_run.sample_baseline``): random where the edition declares none, which needs no

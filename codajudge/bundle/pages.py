@@ -22,6 +22,7 @@ from typing import NamedTuple
 from .. import kinds
 from ..kinds.base import DISTRIBUTION
 from ..baselines.interface import IMAGE_PACKAGES
+from ..baselines.most_frequent import writes_pool_rows
 from ..errors import plural
 from ..formats.archive import document_tracks
 from ..formats.results_tsv import layout_files
@@ -707,6 +708,9 @@ def baselines_page(
     lines = [prose.fill(f"baseline/{n}") for n in [*edition.baselines, *skipped]]
     lines += [prose.fill("baselines/not_run", name=n, reason=why) for n, why in skipped.items()]
     lines += [prose.fill("baselines/alike", name=n, reason=why) for n, why in alike.items()]
+    pooled = [f"`{t.id}`" for t in edition.tracks if writes_pool_rows(t)]
+    if pooled and "most_frequent" in edition.baselines:
+        lines.append(prose.fill("baselines/pool_rows", tracks=", ".join(pooled)))
     lines += [""] + _scoring_yourself(prose, edition, score)
     for phase_id, by_baseline in scores.items():
         if by_baseline:
