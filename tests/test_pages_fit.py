@@ -355,6 +355,28 @@ def test_multilabel_layouts_are_described_only_where_a_multilabel_track_exists()
                 assert (layout in text) == multilabel, (multilabel, layout)
 
 
+def test_the_extra_leading_bin_is_described_only_where_an_ordinal_soft_label_track_exists():
+    """An ordinal soft label's extra leading "0" bin (the 2025 practice-phase CSC layout) is dropped
+    or refused, which only docs/participant-checks.md said: the Data page and README say when, for
+    an edition with an ordinal soft-label track only."""
+    listed = [dict(title=name, file=f"pages/{name}.md") for name in ("data", "evaluation", "terms")]
+    default = load_edition(REPO / "editions" / "default")
+    sentence = (
+        'Ordinal tracks also take one value more than the labels, an extra first bin "0" before the '
+        "first label (the LeWiDi 2025 practice-phase layout): it is dropped, with a note, where its "
+        "value is 0, or at most 0.02"
+    )
+    for ids, ordinal in ((("irony_soft", "sarcasm_pe"), False), (("sarcasm_soft",), True)):
+        edition = dataclasses.replace(default, tracks=[t for t in default.tracks if t.id in ids])
+        assert [t.scale for t in edition.tracks if t.kind == "soft_label"] == (
+            ["ordinal"] if ordinal else ["categorical"]
+        )
+        readme = pages.render(edition, NO_LOCAL, {}, listed, "cosine_bow")
+        for text in (readme, pages.data_page(edition)):
+            assert (sentence in text) == ordinal
+            assert ("its extra bin may be the last" in text) == ordinal
+
+
 def test_the_chaosnli_pages_describe_chaosnlis_prediction_document():
     """The kit README and the Data page of an edition whose tracks take a JSON document (ChaosNLI's
     ``snli*.json``) describe its layout, which the scorer reads; an edition without such tracks
