@@ -28,7 +28,7 @@ KIT = Templates()
 
 
 def format_text(kind: kinds.Kind) -> str:
-    return kind_text(KIT, kind, "format", scale="SCALE", multilabel="")
+    return kind_text(KIT, kind, "format", scale="SCALE", multilabel="", ordinal="")
 
 
 def edge_case_text(kind: kinds.Kind) -> str:

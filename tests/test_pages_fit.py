@@ -161,6 +161,24 @@ def test_the_baselines_page_uses_track_and_metric_titles_and_says_what_was_not_r
     assert "items per dataset: sts 10" in text and "stays hidden" in text
 
 
+def test_the_baselines_page_says_most_frequent_writes_pool_rows_scored_by_position():
+    """lewidi2025's Baselines page showed most_frequent's VariErrNLI MER 0.2972 on dev against the
+    0.315 of rows of each item's own annotators, without saying its rows cover the whole pool and are
+    scored by position (``most_frequent.writes_pool_rows``); an edition without such a track is
+    silent."""
+    lewidi = load_edition(REPO / "editions" / "lewidi2025")
+    text = pages.baselines_page(lewidi, {}, NO_LOCAL, {}, {})
+    assert (
+        "- **most_frequent** writes each row of `ven_pe` over the dataset's whole annotator pool, as "
+        "the LeWiDi 2025 starter kit did, and these tracks score a row as the 2025 scorer did "
+        "(annotator alignment `official_2025`"
+    ) in text
+    assert "differs from that of rows of each item's own annotators" in text
+    no_mf = dataclasses.replace(lewidi, baselines=["random"])
+    assert "annotator pool" not in pages.baselines_page(no_mf, {}, NO_LOCAL, {}, {})
+    assert "annotator pool" not in pages.baselines_page(sts_only(), {}, NO_LOCAL, {}, {})
+
+
 def test_an_edition_without_baselines_shows_the_command_of_the_baseline_its_samples_hold():
     """The commands the pages show run the baseline whose predictions the sample submissions hold
     (``baselines_run.sample_baseline``): random where the edition declares none, which needs no
@@ -335,6 +353,28 @@ def test_multilabel_layouts_are_described_only_where_a_multilabel_track_exists()
         for text in (readme, pages.data_page(edition)):
             for layout in ("Multi-label tracks", "label-major", "P(chosen)", "annotators list"):
                 assert (layout in text) == multilabel, (multilabel, layout)
+
+
+def test_the_extra_leading_bin_is_described_only_where_an_ordinal_soft_label_track_exists():
+    """An ordinal soft label's extra leading "0" bin (the 2025 practice-phase CSC layout) is dropped
+    or refused, which only docs/participant-checks.md said: the Data page and README say when, for
+    an edition with an ordinal soft-label track only."""
+    listed = [dict(title=name, file=f"pages/{name}.md") for name in ("data", "evaluation", "terms")]
+    default = load_edition(REPO / "editions" / "default")
+    sentence = (
+        'Ordinal tracks also take one value more than the labels, an extra first bin "0" before the '
+        "first label (the LeWiDi 2025 practice-phase layout): it is dropped, with a note, where its "
+        "value is 0, or at most 0.02"
+    )
+    for ids, ordinal in ((("irony_soft", "sarcasm_pe"), False), (("sarcasm_soft",), True)):
+        edition = dataclasses.replace(default, tracks=[t for t in default.tracks if t.id in ids])
+        assert [t.scale for t in edition.tracks if t.kind == "soft_label"] == (
+            ["ordinal"] if ordinal else ["categorical"]
+        )
+        readme = pages.render(edition, NO_LOCAL, {}, listed, "cosine_bow")
+        for text in (readme, pages.data_page(edition)):
+            assert (sentence in text) == ordinal
+            assert ("its extra bin may be the last" in text) == ordinal
 
 
 def test_the_chaosnli_pages_describe_chaosnlis_prediction_document():

@@ -469,6 +469,25 @@ def test_a_label_keyed_twice_is_refused(tmp_path):
     )
 
 
+def test_an_object_missing_a_key_is_told_to_add_that_label_s_probability(tmp_path):
+    """{"0": 0.4316} on MP was told "The object has no key '1' (read as 0); divide each value by the
+    row's sum", which gives [1, 0]: the fix is the missing label's probability. A sum above 1 keeps
+    the sum rule's own fix (adding a label cannot lower it)."""
+    text = "".join(f"{i['id']}\t{json.dumps({'0': 0.4316})}\n" for i in MP_ITEMS)
+    with pytest.raises(SubmissionError) as error:
+        read(MP_SOFT, MP_ITEMS, text, tmp_path, "mp_soft.tsv")
+    assert str(error.value).endswith(
+        "expected a sum within 0.02 of 1, found sum 0.4316 on line 1. The object has no key '1' "
+        "(read as 0): add each missing label's probability, the row summing to 1"
+    )
+    text = "".join(f"{i['id']}\t{json.dumps({'0': 1.5})}\n" for i in MP_ITEMS)
+    with pytest.raises(SubmissionError) as error:
+        read(MP_SOFT, MP_ITEMS, text, tmp_path, "mp_soft.tsv")
+    assert "The object has no key '1' (read as 0); values above 1 are no probabilities" in str(
+        error.value
+    )
+
+
 def test_keys_that_are_no_label_are_still_refused_by_name(tmp_path):
     text = "".join(f"{i['id']}\t{json.dumps({'0': 0.5, '2.0': 0.5})}\n" for i in MP_ITEMS)
     with pytest.raises(SubmissionError) as error:
@@ -899,6 +918,29 @@ def test_csc_rows_of_seven_with_more_than_the_tolerance_in_the_first_bin_are_sti
         "'704', ...); expected a list of 6 probabilities, found 7 values, the first 0.0201 on line 1. A row of 7 "
         "values looks like the 2025 practice-phase layout"
     )
+
+
+def test_csc_rows_of_seven_whose_last_value_is_0_are_refused_as_ambiguous(tmp_path):
+    """A row of 7 values [0.01, .., 0.0] (a trial's CSC_test_soft.tsv) was read as the practice-phase
+    layout, its first bin dropped, while its extra bin may be the last: AWD 1.2338 on bins shifted by
+    one against 1.61493 as written. It is refused naming both readings; a first value of exactly 0
+    keeps the practice files' reading."""
+    row = [0.01, 0.1301061320754717, 0.01971698113207547, 0.007912735849056603]
+    row += [0.39213443396226416, 0.44012971698113207, 0.0]
+    text = "".join(f"{i['id']}\t{json.dumps(row)}\n" for i in CSC_ITEMS)
+    with pytest.raises(SubmissionError) as error:
+        read(CSC_SOFT, CSC_ITEMS, text, tmp_path)
+    assert str(error.value) == (
+        "f.tsv: wrong soft label length, on 6 lines (lines 1, 2, 3, 4, 5 and 1 more; items '700', '701', "
+        "'702', '703', '704', ...); expected a list of 6 probabilities, found 7 values, the first 0.01 "
+        "and the last 0 on line 1. The extra bin may be the first (the 2025 practice-phase layout, whose "
+        'first bin "0" is dropped: the labels 1..6 are the last 6 values) or the last (an empty bin '
+        "after label 6: the labels are the first 6 values); the 2 readings score differently, so drop "
+        "the extra bin yourself and give the 6 values of the labels 1..6"
+    )
+    empty_first = [0.0, 0.2, 0.2, 0.2, 0.2, 0.2, 0.0]
+    text = "".join(f"{i['id']}\t{json.dumps(empty_first)}\n" for i in CSC_ITEMS)
+    assert np.allclose(read(CSC_SOFT, CSC_ITEMS, text, tmp_path).values, [empty_first[1:]] * 6)
 
 
 def test_csc_objects_with_the_practice_phase_bin_0_are_read_as_the_lists_of_seven(tmp_path):

@@ -25,6 +25,13 @@ import numpy as np
 from .base import BaselineModel, annotator_majority, item_annotator_labels, item_annotators
 
 
+def writes_pool_rows(track) -> bool:
+    """Whether the baseline writes each row of ``track`` over the items' whole annotator pool (a
+    multilabel track predicted per annotator and scored as the 2025 scorer), as the 2025 starter
+    kit's VariErrNLI file was; the Baselines page says so."""
+    return track.scale == "multilabel" and track.annotator_alignment == OFFICIAL_2025
+
+
 class MostFrequent(BaselineModel):
     """Predicts the training split's most frequent answer."""
 
@@ -51,7 +58,7 @@ class MostFrequent(BaselineModel):
         # each row over its item's annotators, or over the whole pool on a track scored as the
         # 2025 scorer (as the 2025 starter kit wrote VariErrNLI's rows)
         rows = [item_annotators(item) for item in items]
-        if self.track.annotator_alignment == OFFICIAL_2025:
+        if writes_pool_rows(self.track):
             rows = [annotator_pool(rows)] * len(items)
         return [
             [[majority.get(a, default) for a in names] for majority, default in self.per_label]

@@ -22,6 +22,7 @@ from typing import NamedTuple
 from .. import kinds
 from ..kinds.base import DISTRIBUTION
 from ..baselines.interface import IMAGE_PACKAGES
+from ..baselines.most_frequent import writes_pool_rows
 from ..errors import plural
 from ..formats.archive import document_tracks
 from ..formats.results_tsv import layout_files
@@ -361,27 +362,29 @@ def _track_row(prose: Templates, t, annotators: int) -> str:
 
 def kind_formats(prose: Templates, edition: Edition) -> str:
     """What a prediction is for each kind of the edition's tracks (``kinds/KIND_format``), one list
-    item each: the Data page's and the starting kit README's. A kind's multi-label layouts
-    (``kinds/KIND_multilabel``, its ``$multilabel``) only where it has a multilabel track."""
+    item each: the Data page's and the starting kit README's. A kind's multi-label and ordinal
+    layouts (``kinds/KIND_multilabel``, ``kinds/KIND_ordinal``: its ``$multilabel``, ``$ordinal``)
+    only where it has a track of that scale."""
     return "\n".join(
         kind_text(
             prose,
             kind,
             "format",
             scale=prediction_scale(prose, edition, kind),
-            multilabel=_multilabel_layouts(prose, edition, kind),
+            multilabel=_scale_layouts(prose, edition, kind, "multilabel"),
+            ordinal=_scale_layouts(prose, edition, kind, "ordinal"),
         )
         for kind in _kinds(edition)
     )
 
 
-def _multilabel_layouts(prose: Templates, edition: Edition, kind: kinds.Kind) -> str:
-    """The kind's multi-label layouts (``kinds/KIND_multilabel``), after a space, where a track of
-    the kind is multilabel and the text exists; else nothing."""
-    multilabel = any(kinds.of(t) is kind and t.scale == "multilabel" for t in edition.tracks)
-    if not (multilabel and prose.has(f"kinds/{kind.name}_multilabel")):
+def _scale_layouts(prose: Templates, edition: Edition, kind: kinds.Kind, scale: str) -> str:
+    """The kind's layouts of a ``scale`` (``kinds/KIND_multilabel``, ``kinds/KIND_ordinal``), after a
+    space, where a track of the kind has that scale and the text exists; else nothing."""
+    has_scale = any(kinds.of(t) is kind and t.scale == scale for t in edition.tracks)
+    if not (has_scale and prose.has(f"kinds/{kind.name}_{scale}")):
         return ""
-    return " " + kind_text(prose, kind, "multilabel")
+    return " " + kind_text(prose, kind, scale)
 
 
 def label_policy(prose: Templates, edition: Edition) -> list[str]:
@@ -707,6 +710,9 @@ def baselines_page(
     lines = [prose.fill(f"baseline/{n}") for n in [*edition.baselines, *skipped]]
     lines += [prose.fill("baselines/not_run", name=n, reason=why) for n, why in skipped.items()]
     lines += [prose.fill("baselines/alike", name=n, reason=why) for n, why in alike.items()]
+    pooled = [f"`{t.id}`" for t in edition.tracks if writes_pool_rows(t)]
+    if pooled and "most_frequent" in edition.baselines:
+        lines.append(prose.fill("baselines/pool_rows", tracks=", ".join(pooled)))
     lines += [""] + _scoring_yourself(prose, edition, score)
     for phase_id, by_baseline in scores.items():
         if by_baseline:

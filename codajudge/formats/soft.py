@@ -125,8 +125,28 @@ def soft_label(value, track: Track) -> tuple[list, list[ReadNote]]:
         return _multilabel(value, track)
     leading_bin = type(value) is list and len(value) == k + 1 and is_number(value[0])
     if track.scale == "ordinal" and leading_bin:
+        _refuse_extra_bin_either_end(value, track)
         return _without_leading_bin(value, track)
     return _normalised(*_summing_to_one(value, k, "soft label"))
+
+
+def _refuse_extra_bin_either_end(value: list, track: Track) -> None:
+    """Refuses a list of K+1 values whose first holds mass and whose last is 0: the extra bin may be
+    the practice phase's leading "0" bin or an empty bin after the last label, and the two readings
+    put every probability on another label (a first value of exactly 0 is the practice files')."""
+    k, first, last = len(track.labels), float(value[0]), value[-1]
+    if not (first > 0 and is_number(last) and float(last) == 0):
+        return
+    labels = f"{track.labels[0]}..{track.labels[-1]}"
+    raise ValueProblem(
+        "wrong soft label length",
+        expected=f"a list of {k} probabilities",
+        found=f"{k + 1} values, the first {first:g} and the last 0",
+        hint=f'the extra bin may be the first ({PRACTICE_PHASE_LAYOUT}, whose first bin "0" '
+        f"is dropped: the labels {labels} are the last {k} values) or the last (an empty bin after "
+        f"label {track.labels[-1]}: the labels are the first {k} values); the 2 readings score "
+        f"differently, so drop the extra bin yourself and give the {k} values of the labels {labels}",
+    )
 
 
 def _without_leading_bin(
@@ -229,7 +249,7 @@ def soft_label_by_name(value, track: Track) -> tuple[list, list[ReadNote]]:
     try:
         probabilities, notes = soft_label(row, track)
     except ValueProblem as problem:
-        problem.hint = "; ".join(filter(None, [lacking and lacking + " (read as 0)", problem.hint]))
+        problem.hint = _lacking_hint(problem, lacking, row)
         raise
     # the object's P(chosen) values were read as a list: the note names the form given
     notes = [n._replace(alignment=CHOSEN_AS_OBJECT) if n.kind == CHOSEN_ONLY else n for n in notes]
@@ -238,6 +258,15 @@ def soft_label_by_name(value, track: Track) -> tuple[list, list[ReadNote]]:
         missed = ReadNote(MISSING_LABELS, alignment=f"no {', '.join(missing)}", metrics=titles)
         notes.insert(0, missed)
     return probabilities, notes
+
+
+def _lacking_hint(problem: ValueProblem, lacking: str, row: list) -> str:
+    """The hint of a refused soft-label object that has no key ``lacking`` names (or None): a sum
+    below 1 is fixed by adding the missing labels' probabilities (dividing by the sum would put all
+    the mass on the labels given), any other problem by its own fix."""
+    if lacking and problem.message == "soft label does not sum to 1" and _total(row) < 1:
+        return f"{lacking} (read as 0): add each missing label's probability, the row summing to 1"
+    return "; ".join(filter(None, [lacking and lacking + " (read as 0)", problem.hint]))
 
 
 def _is_leading_bin_key(unknown: list, value: dict, track: Track) -> bool:
