@@ -169,8 +169,9 @@ def test_the_baselines_page_says_most_frequent_writes_pool_rows_scored_by_positi
     lewidi = load_edition(REPO / "editions" / "lewidi2025")
     text = pages.baselines_page(lewidi, {}, NO_LOCAL, {}, {})
     assert (
-        "- **most_frequent** writes each row of `ven_pe` over the dataset's whole annotator pool, as "
-        "the LeWiDi 2025 starter kit did, and these tracks score a row as the 2025 scorer did "
+        "- **most_frequent** writes each row of `csc_pe`, `mp_pe`, `par_pe`, `ven_pe` over the "
+        "dataset's whole annotator pool, as the LeWiDi 2025 starter kit did, and these tracks "
+        "score a row as the 2025 scorer did "
         "(annotator alignment `official_2025`"
     ) in text
     assert "differs from that of rows of each item's own annotators" in text

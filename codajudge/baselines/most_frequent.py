@@ -27,9 +27,9 @@ from .base import BaselineModel, annotator_majority, item_annotator_labels, item
 
 def writes_pool_rows(track) -> bool:
     """Whether the baseline writes each row of ``track`` over the items' whole annotator pool (a
-    multilabel track predicted per annotator and scored as the 2025 scorer), as the 2025 starter
-    kit's VariErrNLI file was; the Baselines page says so."""
-    return track.scale == "multilabel" and track.annotator_alignment == OFFICIAL_2025
+    track scored as the 2025 scorer), as the 2025 starter kit's files were; the Baselines page
+    says so."""
+    return track.annotator_alignment == OFFICIAL_2025
 
 
 class MostFrequent(BaselineModel):
