@@ -49,7 +49,7 @@ from .check.programs import PROGRAMS
 from .compose import competition_yaml, score_rows
 from .data_checks import Golds, constant_gold_problems, empty_split_problems, split_golds
 from .data_checks import unused_label_notes
-from .edition import Edition, Phase, split_text
+from .edition import BUILT_PAGES, Edition, Phase, split_text
 from .leaks import (
     HiddenSplit,
     check_public_tree,
@@ -445,7 +445,7 @@ def write_pages(edition: Edition, data: EditionData, root: Path) -> list[dict]:
     marked as generated; returns the pages' entries of competition.yaml, the terms last."""
     (root / "pages").mkdir(parents=True, exist_ok=True)
     shutil.copyfile(edition.folder / edition.logo, root / "logo.png")
-    terms = ("Terms", "terms.md", own_page_text(edition.folder, edition.terms))
+    terms = (BUILT_PAGES["terms.md"], "terms.md", own_page_text(edition.folder, edition.terms))
     own = [
         (page["title"], Path(page["file"]).name, own_page_text(edition.folder, page["file"]))
         for page in edition.pages
