@@ -767,6 +767,25 @@ def test_a_config_naming_the_edition_otherwise_than_its_folder_is_noted_by_check
     assert "not its folder's name" not in capsys.readouterr().out
 
 
+def test_a_dataset_no_track_reads_is_noted_by_check(tmp_path, capsys):
+    """A dataset whose tracks were removed (the dataset kept) was dropped from the bundle without a
+    word: check and build name it, a leftover of an edit."""
+    from codajudge.programs.check import check
+
+    folder = copy_edition(tmp_path / "default")
+    config = edit_config(folder, lambda c: c["datasets"].update(spare={**c["datasets"]["sts_en"]}))
+    assert check(str(folder)) == 0
+    out = capsys.readouterr().out
+    declared = len(config["datasets"])
+    assert (
+        f"note: {folder / 'edition.yaml'}: 1 of the {declared} datasets no track reads ('spare'): "
+        "checked but left out of the bundle; a leftover of an edit? remove it from 'datasets', "
+        "or name it in a track's 'dataset'\n"
+    ) in out
+    assert check(str(copy_edition(tmp_path / "again" / "default"))) == 0
+    assert "no track reads" not in capsys.readouterr().out
+
+
 def _tree_of(edition):
     """A ``publish`` writer: a one-file tree, the edition returned as built."""
 

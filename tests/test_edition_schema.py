@@ -475,6 +475,42 @@ def test_a_page_named_like_a_built_page_or_another_page_is_refused(tmp_path):
     ]
 
 
+def test_a_page_titled_like_a_built_page_or_another_page_is_refused(tmp_path):
+    """Page titles are tabs: two pages of one title, compared without case (an edition's two
+    'FAQ' pages, or its own 'evaluation' beside the generated Evaluation), gave two tabs of that
+    title, and the legacy html: keyed one by its file name instead. Both pages are named."""
+    folder = tmp_path / "ed"
+    shutil.copytree(REPO / "editions" / "default", folder)
+    for name in ("own/eval.md", "own/faq.md", "own/more.md"):
+        (folder / name).parent.mkdir(exist_ok=True)
+        (folder / name).write_text("# Ours\n\nOur own words.\n", encoding="utf-8")
+    config = yaml.safe_load((folder / "edition.yaml").read_text(encoding="utf-8"))
+    count = len(config["pages"]) + 3
+    config["pages"] += [
+        {"title": "evaluation", "file": "own/eval.md"},
+        {"title": "FAQ", "file": "own/faq.md"},
+        {"title": "faq", "file": "own/more.md"},
+    ]
+    (folder / "edition.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_edition(folder)
+    found = [(p.file.rsplit(": ", 1)[-1], p.message, p.hint) for p in caught.value.problems]
+    tail = "compared without case: competition.yaml would show 2 tabs of that title"
+    assert found == [
+        (
+            f"pages[{count - 3}]",
+            f"its title 'evaluation' (own/eval.md) is that of the builder's page 'Evaluation', {tail}",
+            "retitle own/eval.md",
+        ),
+        (
+            f"pages[{count - 1}]",
+            f"its title 'faq' (own/more.md) is that of pages[{count - 2}] (own/faq.md), {tail}",
+            "retitle own/more.md or own/faq.md",
+        ),
+    ]
+    assert caught.value.problems[0].expected.startswith(f"{count + 5} distinct titles")
+
+
 @pytest.mark.parametrize("files", [["nli.tsv"], ["NLI*.tsv"]])
 def test_a_track_s_files_naming_another_track_s_own_file_is_refused(tmp_path, files):
     """A name in 'files' that another track's own <id>.tsv matches would give the first track twice

@@ -49,7 +49,7 @@ from .check.programs import PROGRAMS
 from .compose import competition_yaml, score_rows
 from .data_checks import Golds, constant_gold_problems, empty_split_problems, split_golds
 from .data_checks import unused_label_notes
-from .edition import Edition, Phase, split_text
+from .edition import BUILT_PAGES, Edition, Phase, split_text
 from .leaks import (
     HiddenSplit,
     check_public_tree,
@@ -445,7 +445,7 @@ def write_pages(edition: Edition, data: EditionData, root: Path) -> list[dict]:
     marked as generated; returns the pages' entries of competition.yaml, the terms last."""
     (root / "pages").mkdir(parents=True, exist_ok=True)
     shutil.copyfile(edition.folder / edition.logo, root / "logo.png")
-    terms = ("Terms", "terms.md", own_page_text(edition.folder, edition.terms))
+    terms = (BUILT_PAGES["terms.md"], "terms.md", own_page_text(edition.folder, edition.terms))
     own = [
         (page["title"], Path(page["file"]).name, own_page_text(edition.folder, page["file"]))
         for page in edition.pages
@@ -831,13 +831,26 @@ def kit_warnings(edition: Edition, data: EditionData) -> list[str]:
 
 def config_notes(edition: Edition, zip_path: Path | str) -> list[str]:
     """What the config alone tells the organiser (the check's and the build's notes): phases
-    already past, pages copied from a shipped edition, and a ``name`` that is not its folder's
-    (the bundle, ``zip_path``, is named by it)."""
+    already past, pages copied from a shipped edition, a ``name`` that is not its folder's
+    (the bundle, ``zip_path``, is named by it) and datasets no track reads."""
     return (
         past_phase_notes(edition.phases)
         + reused_page_notes(edition)
         + name_notes(edition, zip_path)
+        + unused_dataset_notes(edition)
     )
+
+
+def unused_dataset_notes(edition: Edition) -> list[str]:
+    """A note naming the datasets no track reads (the tracks of one removed, the dataset kept): a
+    leftover of an edit, its data checked and left out of the bundle. Not refused: a dataset may
+    be kept for a track to come."""
+    unused = sorted(set(edition.datasets) - {track.dataset for track in edition.tracks})
+    if not unused:
+        return []
+    fill = dict(config=edition.config, names=", ".join(map(repr, unused)), count=len(unused))
+    prose = Templates.of(edition.folder)
+    return [prose.fill("builder/unused_dataset", declared=len(edition.datasets), **fill)]
 
 
 def name_notes(edition: Edition, zip_path: Path | str) -> list[str]:

@@ -154,9 +154,16 @@ def _edition_file(value, folder: Path, where: str, key: str, problems: list, wha
     return problem is None
 
 
-#: The files the builder writes in a bundle's pages/ itself: the terms and the generated pages
-#: (``pages.generated_pages``). An edition's own page is written there under its file's name.
-BUILT_PAGES = ("terms.md", "data.md", "evaluation.md", "baselines.md", "timeline.md")
+#: The files the builder writes in a bundle's pages/ itself, each with its title: the terms and
+#: the generated pages (``pages.generated_pages``). An edition's own page is written there under
+#: its file's name.
+BUILT_PAGES = {
+    "terms.md": "Terms",
+    "data.md": "Data and formats",
+    "evaluation.md": "Evaluation",
+    "baselines.md": "Baselines",
+    "timeline.md": "Timeline",
+}
 
 
 def _page_name_problems(pages: list[dict]) -> Iterator[Problem]:
@@ -172,11 +179,35 @@ def _page_name_problems(pages: list[dict]) -> Iterator[Problem]:
         taken.setdefault(name, f"pages[{i}]")
 
 
+def _page_title_problems(pages: list[dict]) -> Iterator[Problem]:
+    """A page whose title is that of a page the builder writes or of an earlier page, compared
+    without case: the competition would show two tabs of one name (and the legacy ``html:``, keyed
+    by title, would quietly key one by its file name instead)."""
+    taken = {t.casefold(): (f"the builder's page {t!r}", None) for t in BUILT_PAGES.values()}
+    for i, page in enumerate(pages):
+        title, file = str(page["title"]), page["file"]
+        if title.casefold() not in taken:
+            taken[title.casefold()] = (f"pages[{i}] ({file})", file)
+            continue
+        other, other_file = taken[title.casefold()]
+        retitle = f"{file} or {other_file}" if other_file else file
+        yield Problem(
+            f"pages[{i}]",
+            f"its title {title!r} ({file}) is that of {other}, compared without case: "
+            "competition.yaml would show 2 tabs of that title",
+            expected=f"{len(pages) + len(BUILT_PAGES)} distinct titles: the edition's "
+            f"{len(pages)} pages' and the builder's {len(BUILT_PAGES)} "
+            f"({', '.join(BUILT_PAGES.values())})",
+            hint=f"retitle {retitle}",
+        )
+
+
 def _check_files(raw: dict, folder: Path, display: str, problems: list[Problem]) -> list[dict]:
     """terms, logo, pages and public_files (copied into the starting kit, and leak-checked): regular
     files inside the edition folder; the terms and pages none a placeholder or a default page
     (``placeholders.page_problems``), each page's file name its own in the bundle
-    (``_page_name_problems``), each file under ``templates/`` a kit template's
+    (``_page_name_problems``) and its title too, compared without case (``_page_title_problems``),
+    each file under ``templates/`` a kit template's
     (``prose.override_problems``). Returns the pages whose file is one."""
     terms = _edition_file(raw["terms"], folder, display, "terms", problems)
     _edition_file(raw["logo"], folder, display, "logo", problems)
@@ -191,6 +222,7 @@ def _check_files(raw: dict, folder: Path, display: str, problems: list[Problem])
     problems.extend(page_problems(raw["name"], folder, written))
     problems.extend(override_problems(folder))
     problems.extend(_page_name_problems(raw.get("pages") or []))
+    problems.extend(_page_title_problems(raw.get("pages") or []))
     return pages
 
 

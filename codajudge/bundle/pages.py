@@ -32,7 +32,7 @@ from ..spec import BASELINE, NORMALISED
 from ..tracks import PRIMARY_KEY
 from .baselines_run import sample_baseline
 from .compose import score_rows
-from .edition import DATE_FORMAT, Edition, Phase, split_text
+from .edition import BUILT_PAGES, DATE_FORMAT, Edition, Phase, split_text
 from .prose import Templates, kind_text, listed
 from .schema import md_cell
 
@@ -732,9 +732,10 @@ def generated_pages(
     what the starting kit can score (``LocalScore``); ``facts``: what the data read tells the Data
     page (``DataFacts``)."""
     baselines = baselines_page(edition, baseline_scores, score, skipped, alike)
-    return [
-        ("Data and formats", "data.md", data_page(edition, facts)),
-        ("Evaluation", "evaluation.md", evaluation_page(edition, score)),
-        ("Baselines", "baselines.md", baselines),
-        ("Timeline", "timeline.md", timeline_page(edition)),
-    ]
+    texts = {
+        "data.md": data_page(edition, facts),
+        "evaluation.md": evaluation_page(edition, score),
+        "baselines.md": baselines,
+        "timeline.md": timeline_page(edition),
+    }
+    return [(BUILT_PAGES[name], name, text) for name, text in texts.items()]

@@ -153,7 +153,11 @@ PHASE_FIELDS = {
 
 
 PAGE_FIELDS = {
-    "title": Field(STR, "the page's tab title", required=True),
+    "title": Field(
+        STR,
+        "the page's tab title, another page's (the builder's too) not repeated, compared without case",
+        required=True,
+    ),
     "file": Field(STR, "a Markdown file inside the edition folder", required=True),
 }
 
