@@ -196,10 +196,6 @@ V2_CASES = {
         edit_yaml(lambda d: d.update(queue="my-gpu-queue")),
         "queue: not the vhost of a Codabench queue (a UUID)",
     ),
-    "two pages of one title, compared without case": (
-        edit_yaml(lambda d: d["pages"].append({**d["pages"][0], "title": "tiMeLine"})),
-        "its title 'tiMeLine' is that of pages[",
-    ),
     "contact email that is no address": (
         edit_yaml(lambda d: d.update(contact_email="not-an-email")),
         "contact_email: not an e-mail address",
@@ -497,10 +493,6 @@ def gold_beside_an_escaping_entry(tree: Path):
 
 
 LEGACY_CASES = {
-    "v1.5 two page keys one but for case": (
-        edit_yaml(lambda d: d["html"].update(EVALUATION=d["html"]["evaluation"])),
-        "html.EVALUATION: the page key 'EVALUATION' is 'evaluation' but for case",
-    ),
     "v1.5 codalab-legacy image below py39": (
         edit_yaml(lambda d: d.update(competition_docker_image="codalab/codalab-legacy:py37")),
         "'competition_docker_image' runs Python 3.7, which cannot run the kit",

@@ -111,24 +111,6 @@ def _check_html(html, root: Path, findings: Findings) -> None:
         findings.add("html", message, found=", ".join(map(str, html)), hint=hint)
     for key, value in html.items():
         check_page_file(root, value, f"html.{key}", findings)
-    _repeated_keys(html, findings)
-
-
-def _repeated_keys(html: dict, findings: Findings) -> None:
-    """A page key that is an earlier key but for case: v1.5 shows a key as its tab's title, so two
-    tabs would show one title (the legacy builder keyed a repeated title by its file name)."""
-    seen: dict[str, tuple] = {}
-    for key, value in html.items():
-        first, file = seen.setdefault(str(key).casefold(), (str(key), value))
-        if first != str(key):
-            findings.add_rule_break(
-                f"html.{key}",
-                f"the page key '{key}' is {first!r} but for case: CodaLab v1.5 shows a key as "
-                "its tab's title, so 2 tabs would show that title",
-                expected=f"{len(html)} page keys distinct without case",
-                found=f"{file} and {value}",
-                hint="retitle one of the 2 pages (its 'title' under 'pages' in edition.yaml)",
-            )
 
 
 def _check_phases(phases, root: Path, findings: Findings) -> None:

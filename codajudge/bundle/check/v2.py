@@ -169,27 +169,6 @@ def _check_pages(doc: dict, root: Path, findings: Findings) -> None:
         check_text(page, "title", where, findings, 255)
         check_page_file(root, page["file"], where, findings)
     check_page_file(root, doc.get("terms"), "terms", findings)
-    _repeated_titles(pages, findings)
-
-
-def _repeated_titles(pages: list[dict], findings: Findings) -> None:
-    """A page whose title (compared without case) is an earlier page's: Codabench would show two
-    tabs of one title."""
-    seen: dict[str, int] = {}
-    for number, page in enumerate(pages):
-        if not isinstance(page, dict):
-            continue
-        title = str(page.get("title"))
-        first = seen.setdefault(title.casefold(), number)
-        if first != number:
-            findings.add_rule_break(
-                f"pages[{number}]",
-                f"its title {title!r} is that of pages[{first}], compared without case: "
-                "the competition would show 2 tabs of that title",
-                expected=f"{len(pages)} distinct titles, one per page",
-                found=f"{page.get('file')} and {pages[first].get('file')}",
-                hint="retitle one of the 2 pages (its 'title' under 'pages' in edition.yaml)",
-            )
 
 
 def _indexed(rows, what: str, findings: Findings) -> dict[object, dict]:
