@@ -371,3 +371,23 @@ def test_the_readme_s_zip_of_output_predictions_is_scored_as_results(bundles, tm
         notes: list[str] = []
         assert run_local.run_once(kit, str(submission), "practice", notes=notes) == scores
         assert not [note for note in notes if "model.py" in note], notes
+
+
+@pytest.mark.parametrize("legacy", [False, True], ids=["v2", "legacy"])
+def test_every_zip_command_of_the_kit_readme_has_one_form(bundles, legacy):
+    """Trial 61, item 3: the kit READMEs zipped results two ways, with ``-x
+    ingestion_status.json`` ("Submitting on CodaLab") and without it ("Check a submission before
+    uploading"), and the evaluation section said "zip them" of a folder holding the status file;
+    every zip command of both kits' READMEs is one form, which leaves the status file out."""
+    import zipfile
+
+    tree = bundles.small(legacy=legacy).tree
+    if legacy:
+        with zipfile.ZipFile(tree / "starting_kit.zip") as zf:
+            readme = zf.read("README.md").decode("utf-8")
+    else:
+        readme = (tree / "starting_kit" / "README.md").read_text(encoding="utf-8")
+    zips = [line for line in readme.splitlines() if "zip -r" in line or "zip them" in line]
+    assert len(zips) >= 2, zips
+    form = "zip -r ../my_submission.zip . -x ingestion_status.json && cd .."
+    assert [line for line in zips if form not in line] == []
