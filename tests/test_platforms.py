@@ -618,6 +618,43 @@ def test_the_legacy_kit_scores_a_folder_of_code_and_predictions_as_its_zip(legac
     assert "`run_local.py` and `ingest.py` read a folder so too" in readme
 
 
+def test_the_legacy_kit_notes_a_folder_run_as_code_in_every_phase(tmp_path):
+    """Trial 61, item 2: the legacy kit's README says a folder of model.py and no prediction file
+    "is run as code, with a note"; the note was printed in the practice phase only, not in the
+    local one (whose data did not say the phase is v1.5's, scoring only). Every phase of the kit
+    prints it, and refuses a zip of model.py alone as v1.5 does."""
+    from codajudge.bundle.edition import load_edition
+    from codajudge.legacy.build import build_legacy
+    from codajudge.programs.run_local import run_once
+    from small_edition import make_edition
+
+    folder = make_edition(tmp_path / "edition")
+    config = yaml.safe_load((folder / "edition.yaml").read_text(encoding="utf-8"))
+    config["local"] = {"fraction": 0.25, "seed": 1}  # the small edition with a local phase
+    (folder / "edition.yaml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+    edition = load_edition(folder)
+    kit = tmp_path / "kit"
+    with zipfile.ZipFile(
+        build_legacy(edition, folder, tmp_path / "dist").tree / "starting_kit.zip"
+    ) as zf:
+        zf.extractall(kit)
+    readme = " ".join((kit / "README.md").read_text(encoding="utf-8").split())
+    assert "one with `model.py` and no prediction file is run as code, with a note," in readme
+    code = kit / "sample_submissions" / "code_submission"
+    zipped = tmp_path / "code.zip"
+    with zipfile.ZipFile(zipped, "w") as target:
+        target.write(code / "model.py", "model.py")
+    phases = yaml.safe_load((kit / "run_local.yaml").read_text(encoding="utf-8"))["phases"]
+    names = [phase["name"].split(" - ")[-1].lower() for phase in phases]
+    assert "local" in names and "practice" in names, names
+    for phase in names:
+        notes: list[str] = []
+        run_once(kit, str(code), phase, notes=notes)
+        assert [note for note in notes if "CodaLab v1.5 runs no code" in note], (phase, notes)
+        with pytest.raises(SubmissionError, match="the zip holds model.py, a code submission"):
+            run_once(kit, str(zipped), phase)
+
+
 def test_the_legacy_kit_readme_says_v15_runs_only_the_scoring_program(legacy_tree):
     """Trial 60, item 2: the v1.5 kit's README said it holds "the same ingestion and scoring
     programs the platform runs" and that each command "runs Codabench's two steps"; it says what

@@ -330,10 +330,64 @@ def test_kept_outputs_replace_a_link_or_a_folder_at_their_names(tmp_path):
     (out / "scores.txt").mkdir()
     (out / "scores.txt" / "old").write_text("old")
     (out / "predictions").symlink_to(outside)
-    run_local.keep_outputs(SimpleNamespace(output=step, predictions=predictions), out)
+    run_local.keep_outputs(SimpleNamespace(output=step, predictions=predictions), out, ["sim"])
     assert (outside / "target.json").read_text() == "outside"
     assert sorted(p.name for p in outside.iterdir()) == ["target.json"]
     for name, text in (("scores.json", '{"new": 1}'), ("scores.txt", "new")):
         assert not (out / name).is_symlink() and (out / name).read_text() == text
     assert not (out / "predictions").is_symlink()
     assert (out / "predictions" / "sim.tsv").read_text() == "1\t2\n"
+
+
+@pytest.mark.parametrize("legacy", [False, True], ids=["v2", "legacy"])
+def test_the_readme_s_zip_of_output_predictions_is_scored_as_results(bundles, tmp_path, legacy):
+    """Trial 61, item 1: ``--output``'s predictions/ held the baseline's model.py and the worker's
+    metadata, so the README's zip of that folder was run as a code submission (its prediction
+    files ignored); it holds the prediction files only, and the README's zip of it, every file it
+    holds, is scored as results, with the run's scores, in both kits."""
+    import shlex
+    import zipfile
+
+    if legacy:
+        kit = tmp_path / "kit"
+        with zipfile.ZipFile(bundles.small(legacy=True).tree / "starting_kit.zip") as zf:
+            zf.extractall(kit)
+    else:
+        kit = bundles.small().tree / "starting_kit"
+    out = tmp_path / "out"
+    scores = run_local.run_once(kit, "baseline:cosine_bow", "practice", output=out)
+    kept = sorted(p.name for p in (out / "predictions").iterdir())
+    assert kept and all(name.endswith(".tsv") for name in kept), kept
+    readme = (kit / "README.md").read_text(encoding="utf-8")
+    zips = [line for line in readme.splitlines() if " zip -r " in line]
+    assert zips, "the kit README zips no folder"
+    for line in zips:  # each zip command of the README, on the folder --output kept
+        words = shlex.split(line.split("&&")[1])
+        left_out = set(words[words.index("-x") + 1 :]) if "-x" in words else set()
+        submission = tmp_path / f"zip{zips.index(line)}.zip"
+        with zipfile.ZipFile(submission, "w") as archive:
+            for name in sorted(set(kept) - left_out):
+                archive.write(out / "predictions" / name, name)
+        notes: list[str] = []
+        assert run_local.run_once(kit, str(submission), "practice", notes=notes) == scores
+        assert not [note for note in notes if "model.py" in note], notes
+
+
+@pytest.mark.parametrize("legacy", [False, True], ids=["v2", "legacy"])
+def test_every_zip_command_of_the_kit_readme_has_one_form(bundles, legacy):
+    """Trial 61, item 3: the kit READMEs zipped results two ways, with ``-x
+    ingestion_status.json`` ("Submitting on CodaLab") and without it ("Check a submission before
+    uploading"), and the evaluation section said "zip them" of a folder holding the status file;
+    every zip command of both kits' READMEs is one form, which leaves the status file out."""
+    import zipfile
+
+    tree = bundles.small(legacy=legacy).tree
+    if legacy:
+        with zipfile.ZipFile(tree / "starting_kit.zip") as zf:
+            readme = zf.read("README.md").decode("utf-8")
+    else:
+        readme = (tree / "starting_kit" / "README.md").read_text(encoding="utf-8")
+    zips = [line for line in readme.splitlines() if "zip -r" in line or "zip them" in line]
+    assert len(zips) >= 2, zips
+    form = "zip -r ../my_submission.zip . -x ingestion_status.json && cd .."
+    assert [line for line in zips if form not in line] == []

@@ -65,7 +65,7 @@ from ..bundle.compose import leaderboard_columns
 from ..bundle.edition import Edition
 from ..bundle.leaks import write_known_leaks
 from ..bundle.baselines_run import sample_baseline
-from ..bundle.pages import evaluation_section, timeline_page
+from ..bundle.pages import LOCAL_PHASE, evaluation_section, timeline_page
 from ..bundle.prose import Templates
 from ..bundle.zipdet import tree_files, write_zip
 from ..confine import slug
@@ -316,8 +316,11 @@ def write_legacy_tree(edition: Edition, v2_root: Path, root: Path) -> None:
     write_zip(tree_files(v2_root / "scoring_program"), root / "scoring_program.zip")
     readme = v2_root / "starting_kit" / "README.md"
     readme.write_text(legacy_kit_readme(readme.read_text("utf-8"), edition), "utf-8")
-    # the input data too, so that the kit's ingestion program refuses a zip of code as v1.5 does
-    for data in [v2_root / kind / phase.id for kind in PHASE_DATA for phase in edition.phases]:
+    # the input data too, so that the kit's ingestion program refuses a zip of code as v1.5 does;
+    # the kit's local phase too, so that every phase of the kit reads a submission as v1.5 does
+    # (a folder of model.py alone is run with the note its README promises)
+    ids = [phase.id for phase in edition.phases] + [LOCAL_PHASE]
+    for data in [v2_root / kind / phase for kind in PHASE_DATA for phase in ids]:
         if data.is_dir():
             mark_scoring_only(data)
     # the kit's phases for its run_local.py, under a name of their own: a competition.yaml of

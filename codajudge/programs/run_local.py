@@ -30,12 +30,12 @@ from ..formats.archive import PARTICIPANT_OUTPUT
 from ..formats.coverage import other_phase_ids
 from ..report import missing_primary_words, score_meanings
 from ..spec import read_spec
-from ..runner.local import PREDICTION_OUTPUT, PhaseTask, RunResult, run_submission
+from ..runner.local import PhaseTask, RunResult, run_submission
 from ..runner.local import phase_task, read_competition
 from ..runner.sandbox import limits_in_force
 from .status import note_as_read
 from .supervisor import HEAD_FULL_NOTE, code_printed, last_progress, past_time_limit
-from ..untrusted import copy_tree, remove_entry
+from ..untrusted import remove_entry
 from .opening import open_submission
 from .common import BUNDLE_PROBLEM, REFUSED, argument_parser, own_words, run_parsed
 
@@ -77,7 +77,8 @@ def run_once(
         task = phase if isinstance(phase, PhaseTask) else phase_task(Path(bundle_dir), phase)
         result = run_submission(task, submission, Path(tmp) / "app", time_limit)
         if output is not None:
-            keep_outputs(result, Path(output))
+            tracks = [track.id for track in read_spec(task.reference_data).tracks]
+            keep_outputs(result, Path(output), tracks)
         say_where_the_output_is(result, output)
         if notes is not None:  # the notes both steps printed for the participant, once each
             notes.extend(said_notes(result.prediction.stdout, result.scoring.stdout))
@@ -97,17 +98,23 @@ def said_notes(*outputs: str) -> list[str]:
     return list(kept.values())
 
 
-def keep_outputs(result: RunResult, output: Path) -> None:
-    """Copy the scoring step's files and the prediction output (``predictions/``) into
-    ``output``, after removing whatever stood at their names, so that none of a previous run's
-    is taken for this one's (and no link there is written through)."""
+def keep_outputs(result: RunResult, output: Path, tracks: list[str]) -> None:
+    """Copy the scoring step's files and, into ``output/predictions``, what a participant uploads
+    as results: each of ``tracks``' ``<track_id>.tsv`` the prediction step wrote, and what the code
+    printed (``PARTICIPANT_OUTPUT``); never the worker's copy of the submission (its model.py would
+    make a zip of the folder a code submission), the worker's ``metadata`` or the status file.
+    Whatever stood at their names is removed first, so that none of a previous run's is taken for
+    this one's (and no link there is written through)."""
     output.mkdir(parents=True, exist_ok=True)
     for name in KEPT_OUTPUTS:
         remove_entry(output / name)
         if (result.output / name).is_file():
             shutil.copyfile(result.output / name, output / name)
     remove_entry(output / "predictions")
-    copy_tree(result.predictions, output / "predictions", PREDICTION_OUTPUT)
+    (output / "predictions").mkdir()
+    for name in [f"{track}.tsv" for track in tracks] + [PARTICIPANT_OUTPUT]:
+        if (result.predictions / name).is_file():  # a regular file: copied so (``copy_tree``)
+            shutil.copyfile(result.predictions / name, output / "predictions" / name)
 
 
 def check_output(output: Path) -> None:
