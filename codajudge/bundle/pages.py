@@ -379,8 +379,8 @@ def kind_formats(prose: Templates, edition: Edition) -> str:
 
 
 def _scale_layouts(prose: Templates, edition: Edition, kind: kinds.Kind, scale: str) -> str:
-    """The kind's layouts of a ``scale`` (``kinds/KIND_multilabel``, ``kinds/KIND_ordinal``), after a
-    space, where a track of the kind has that scale and the text exists; else nothing."""
+    """The kind's layouts of a ``scale`` (``kinds/KIND_multilabel``, ``kinds/KIND_ordinal``), after
+    a space, where a track of the kind has that scale and the text exists; else nothing."""
     has_scale = any(kinds.of(t) is kind and t.scale == scale for t in edition.tracks)
     if not (has_scale and prose.has(f"kinds/{kind.name}_{scale}")):
         return ""

@@ -155,7 +155,8 @@ PHASE_FIELDS = {
 PAGE_FIELDS = {
     "title": Field(
         STR,
-        "the page's tab title, another page's (the builder's too) not repeated, compared without case",
+        "the page's tab title, another page's (the builder's too) not repeated, compared "
+        "without case",
         required=True,
     ),
     "file": Field(STR, "a Markdown file inside the edition folder", required=True),

@@ -40,8 +40,8 @@ PARTICIPANT_OUTPUT = "participant_output.txt"
 IGNORED_NAMES = {"metadata", INGESTION_STATUS, PARTICIPANT_OUTPUT, "thumbs.db", "desktop.ini"}
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar")
 UNUSED_FILE = "file {!r} matches no track and was ignored"
-#: A file named as the file of tracks given none but for its suffix (``_shared_name``): plainly meant
-#: for them, so refused rather than ignored, which would score the submission without it.
+#: A file named as the file of tracks given none but for its suffix (``_shared_name``): plainly
+#: meant for them, so refused rather than ignored, which would score the submission without it.
 MEANT_FILE = (
     "the file matches no track only by its suffix: named as the file of {}, which {} none, it "
     "would be ignored and {} scored without it"

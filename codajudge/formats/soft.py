@@ -145,7 +145,8 @@ def _refuse_extra_bin_either_end(value: list, track: Track) -> None:
         hint=f'the extra bin may be the first ({PRACTICE_PHASE_LAYOUT}, whose first bin "0" '
         f"is dropped: the labels {labels} are the last {k} values) or the last (an empty bin after "
         f"label {track.labels[-1]}: the labels are the first {k} values); the 2 readings score "
-        f"differently, so drop the extra bin yourself and give the {k} values of the labels {labels}",
+        f"differently, so drop the extra bin yourself and give the {k} values of the labels "
+        f"{labels}",
     )
 
 
