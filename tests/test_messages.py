@@ -4,12 +4,13 @@ Each family has a test of the exact text and a test that 700 identical problems 
 """
 
 import json
+import zipfile
 from pathlib import Path
 
 import pytest
 
 from codajudge.errors import SubmissionError
-from codajudge.formats.archive import FoundFiles, naming_hint
+from codajudge.formats.archive import FoundFiles, naming_hint, safe_extract
 from codajudge.formats.submission import ItemKeys, read_prediction
 from codajudge.formats.notes import LEADING_BIN_WITH_MASS, PYTHON_LITERAL, RENORMALISED, ReadNote
 from codajudge.scoring import read_track_file
@@ -494,6 +495,26 @@ def test_a_file_of_a_track_given_none_but_for_its_suffix_refuses_the_submission(
         "a name track 'csc_soft' reads: csc_soft.tsv or csc_*_soft.tsv (any case; * stands for any "
         f"text), found {suffix}. Rename it {stem}.tsv"
     )
+
+
+@pytest.mark.parametrize(("name", "refused"), [("csc_soft.txt", True), ("CSC_results.tsv", False)])
+def test_a_zip_extracted_for_its_tracks_refuses_a_file_meant_for_one_as_the_folder_does(
+    tmp_path, name, refused
+):
+    """regress-d: codajudge rank (which extracts a zip's track files only) scored a zip holding
+    csc_soft.txt and no csc_soft file, which both programs refuse in the extracted folder: the
+    extraction refuses it too; a looser near miss is still skipped with its warning."""
+    path = tmp_path / "sub.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("mp_soft.tsv", "1\t[0.5, 0.5]\n")
+        zf.writestr(name, "1\t[0.5, 0.5]\n")
+    (tmp_path / "out").mkdir()
+    if not refused:
+        warnings = safe_extract(path, tmp_path / "out", "sub.zip", LEWIDI_TRACKS)
+        assert warnings == [f"file {name!r} matches no track and was ignored"]
+        return
+    with pytest.raises(SubmissionError, match="the file matches no track only by its suffix"):
+        safe_extract(path, tmp_path / "out", "sub.zip", LEWIDI_TRACKS)
 
 
 @pytest.mark.parametrize("name", ["CSC_results.tsv", "mp_soft.txt", "csc_sfot.tsv", "csc_soft.zip"])

@@ -185,7 +185,7 @@ def _page_title_problems(pages: list[dict]) -> Iterator[Problem]:
     by title, would quietly key one by its file name instead)."""
     taken = {t.casefold(): (f"the builder's page {t!r}", None) for t in BUILT_PAGES.values()}
     for i, page in enumerate(pages):
-        title, file = str(page["title"]), page["file"]
+        title, file = str(page["title"]).strip(), page["file"]
         if title.casefold() not in taken:
             taken[title.casefold()] = (f"pages[{i}] ({file})", file)
             continue

@@ -193,6 +193,7 @@ def _plan(
     files: dict[PurePosixPath, str] = {}
     claimed: TrackFiles = {}
     nested: list[str] = []  # the archives inside, as shown
+    skipped: list[str] = []  # the files no track claims, left in the zip
     total = compressed = 0
     # an ignored root ``metadata`` is kept in a zip extracted whole (a code submission's): its
     # ``command`` tells a submission written for another platform
@@ -217,7 +218,11 @@ def _plan(
             if wanted or (documents and relative.suffix.lower() == ".json"):
                 plan.append((info, relative))
             else:
+                skipped.append(str(relative))
                 warnings.append(UNUSED_FILE.format(safe_display(relative)))
+    if tracks is not None:  # as the scoring program refuses it in the folder the worker extracts
+        given = {track: str(relative) for track, relative in claimed.items()}
+        FoundFiles(tracks, claimed, skipped, []).refuse_meant(given)
     if not plan:
         _refuse_nothing_to_extract(infos, display, tracks, files, nested, warnings)
     return plan, warnings
