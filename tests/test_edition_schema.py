@@ -478,8 +478,8 @@ def test_a_page_named_like_a_built_page_or_another_page_is_refused(tmp_path):
 def test_a_page_titled_like_a_built_page_or_another_page_is_refused(tmp_path):
     """Page titles are tabs: two pages of one title, compared without case (an edition's two
     'FAQ' pages, or its own 'evaluation' beside the generated Evaluation), gave two tabs of that
-    title, and the legacy html: keyed one by its file name instead (" faq " too: spaces around a title ignored). Both
-    pages are named."""
+    title, and the legacy html: keyed one by its file name instead (" faq " too: spaces around a
+    title are ignored). Both pages are named."""
     folder = tmp_path / "ed"
     shutil.copytree(REPO / "editions" / "default", folder)
     for name in ("own/eval.md", "own/faq.md", "own/more.md"):
