@@ -613,10 +613,17 @@ def _meant_tracks(
     labels, a label track's), where the file is in ``folder``."""
     track = _meant_track(name, tracks)
     meant = [track] if track else _dataset_tracks(name, without)
-    path = Path(folder, name) if folder is not None else None
-    if len(meant) > 1 and path is not None and path.is_file() and not path.is_symlink():
+    path = _readable(folder, name)
+    if len(meant) > 1 and path is not None:
         return tracks_reading(path, meant)
     return meant
+
+
+def _readable(folder: Path | None, name: str) -> Path | None:
+    """The file ``name`` in ``folder``, to read its first lines, where it is a regular file there
+    (never a link); None without a folder or such a file."""
+    path = Path(folder, name) if folder is not None else None
+    return path if path is not None and path.is_file() and not path.is_symlink() else None
 
 
 def _content_tracks(
@@ -627,8 +634,8 @@ def _content_tracks(
     (``tracks_reading``: nli_zh_probs.tsv of probabilities beside nli_zh.tsv is nli_zh_soft's),
     where the file is in ``folder``; else none."""
     free = [t for t in without if t.dataset == track.dataset]
-    path = Path(folder, name) if folder is not None else None
-    if not free or path is None or not path.is_file() or path.is_symlink():
+    path = _readable(folder, name)
+    if not free or path is None:
         return []
     reading = tracks_reading(path, [track, *free])
     return [] if track in reading else reading
@@ -705,13 +712,9 @@ def _shared_name(name: str, meant: Sequence[Track], others: Sequence[Track]) -> 
         renamed = stem + PurePosixPath(accepted).suffix if "*" in accepted else accepted
         same_stem = PurePosixPath(renamed).stem.lower() == stem.lower()
         other_suffix = renamed.lower() != PurePosixPath(name).name.lower()
+        fits = fnmatchcase(renamed.lower(), accepted.lower())
         theirs = any(fnmatchcase(renamed.lower(), pattern) for pattern in read_by_others)
-        if (
-            same_stem
-            and other_suffix
-            and not theirs
-            and fnmatchcase(renamed.lower(), accepted.lower())
-        ):
+        if same_stem and other_suffix and fits and not theirs:
             return renamed
     return None
 

@@ -74,6 +74,11 @@ def _probabilities(value, length: int, what: str, chosen: bool = False) -> Row:
     return row
 
 
+def _droppable(first: float) -> bool:
+    """Whether an extra leading bin's ``first`` value may be dropped: 0 to ``SUM_TOLERANCE``."""
+    return 0 <= first <= SUM_TOLERANCE
+
+
 def _sums_to_one(total: float) -> bool:
     """Whether a row's ``total`` is within the tolerance of 1 (an infinite sum is not); 1e-9 for
     rounding: abs(0.98 - 1) is 0.020000000000000018."""
@@ -157,12 +162,11 @@ def _without_leading_bin(
     most ``SUM_TOLERANCE``, else refused, naming ``PRACTICE_PHASE_LAYOUT``, the value's ``shape``
     (of K+1) and the way to ``drop`` the bin (an object's: remove its key)."""
     k, first = len(track.labels), float(value[0])
-    if not 0 <= first <= SUM_TOLERANCE:
+    if not _droppable(first):
         raise ValueProblem(
             "wrong soft label length",
             expected=f"a list of {k} probabilities",
-            found=f"{k + 1} values, the first "
-            + shown_outside(first, lambda x: 0 <= x <= SUM_TOLERANCE),
+            found=f"{k + 1} values, the first {shown_outside(first, _droppable)}",
             hint=f"{shape.format(k + 1)} looks like {PRACTICE_PHASE_LAYOUT}, which "
             f'had an extra, always-zero first bin "0": {drop} (it '
             f"holds probability here, so check that the other {k} are the labels "
@@ -291,7 +295,7 @@ def _object_without_leading_bin(value: dict, codes: dict, key, track: Track):
         return _without_leading_bin(row, track, "an object of {} keys", f'remove the key "{key}"')
     except ValueProblem as problem:
         keys = ", ".join(map(str, value))
-        held = shown_outside(float(value[key]), lambda x: 0 <= x <= SUM_TOLERANCE)
+        held = shown_outside(float(value[key]), _droppable)
         problem.found = f"the key {str(key)!r} holding {held} (keys {keys})"
         problem.expected = "keys " + ", ".join(track.labels)
         raise

@@ -514,20 +514,18 @@ def other_track_hint(
     another value type, reads (a hard label in a soft-label file): the file seems to be that
     track's, named with its file (``json``: the file is JSON, which that file reads as JSON lines);
     else None."""
-    skipped = (None, READERS[kinds.of(track).value_type])
+    own = READERS[kinds.of(track).value_type]
     for other in (t for t in tracks if t.dataset == track.dataset):
-        if (reader := READERS[kinds.of(other).value_type]) not in skipped:
-            with suppress(ValueProblem):
-                reader(text, other, [])
-                example = track.example.partition("<TAB>")[2]
-                # each file named after its own track: a name both tracks read (ChaosNLI's
-                # snli*.json) would give the other track two files
-                lines = " (ID<TAB>VALUE lines, or JSON lines)" if json else ""
-                return (
-                    f"the file seems to hold the values of track {other.id!r}: write them in "
-                    f"{other.file_names[0]}{lines} and this track's values (such as {example}) in "
-                    f"{track.file_names[0]}, each file named after its own track only"
-                )
+        if READERS[kinds.of(other).value_type] is not own and _reads(other, text):
+            example = track.example.partition("<TAB>")[2]
+            # each file named after its own track: a name both tracks read (ChaosNLI's
+            # snli*.json) would give the other track two files
+            lines = " (ID<TAB>VALUE lines, or JSON lines)" if json else ""
+            return (
+                f"the file seems to hold the values of track {other.id!r}: write them in "
+                f"{other.file_names[0]}{lines} and this track's values (such as {example}) in "
+                f"{track.file_names[0]}, each file named after its own track only"
+            )
     return None
 
 
@@ -553,7 +551,8 @@ def tracks_reading(path: Path, tracks: Sequence[Track]) -> list[Track]:
 
 
 def _reads(track: Track, value: str) -> bool:
-    """Whether the track's value type (``READERS``) reads ``value``, one value's text."""
+    """Whether the track's value type (``READERS``; an annotator row has none) reads ``value``,
+    one value's text: a reader returns the value it read, or raises."""
     reader = READERS[kinds.of(track).value_type]
     with suppress(ValueProblem):
         return bool(reader) and reader(value, track, []) is not None
