@@ -143,3 +143,34 @@ def test_logits_are_the_scripts_softmax_then_the_floor():
     softmax = shifted / shifted.sum(axis=1, keepdims=True)
     assert softmax[1].min() < FLOOR
     np.testing.assert_allclose(normalize_dist(softmax), probs, rtol=1e-12, atol=0)
+
+
+def test_the_pages_name_the_scores_of_reading_the_label_off_the_id():
+    """SNLI and MNLI pairIDs end in the letter of the label the hypothesis writer was asked for: the
+    edition's overview and README give, as a reference line, what that letter alone scores on the
+    evaluation's items (the release minus the practice sample), and say the items are public."""
+    import json
+
+    from conftest import REPO, shared_data
+    from codajudge.bundle.sample import smallest_keys
+
+    wording, soft = {}, {"e": [0.6, 0.2, 0.2], "n": [0.2, 0.6, 0.2], "c": [0.2, 0.2, 0.6]}
+    for part, name in (("snli", "chaosNLI_snli.jsonl"), ("mnli", "chaosNLI_mnli_m.jsonl")):
+        lines = shared_data("chaosnli", name).read_text(encoding="utf-8").splitlines()
+        rows = [json.loads(line) for line in lines if line.strip()]
+        practice = set(smallest_keys([{"id": r["uid"]} for r in rows], 2020, 300))
+        scored = [r for i, r in enumerate(rows) if i not in practice]
+        hits = sum(r["uid"][-1] == r["majority_label"] for r in scored)
+        js = np.mean([official.per_item(r["label_dist"], soft[r["uid"][-1]])[0] for r in scored])
+        wording[part] = (f"{hits / len(scored):.3f}", f"{js:.3f}")
+    (snli_acc, snli_js), (mnli_acc, mnli_js) = wording["snli"], wording["mnli"]
+    line = (
+        f"accuracy **{snli_acc}** on SNLI and **{mnli_acc}** on MNLI-m, and a Jensen-Shannon "
+        f"distance of {snli_js} and {mnli_js}"
+    )
+    edition = REPO / "editions" / "chaosnli"
+    for page in (edition / "pages" / "overview.md", edition / "README.md"):
+        text = " ".join(page.read_text(encoding="utf-8").split())
+        assert line in text and "participants' honour" in text, page
+    terms = " ".join((edition / "pages" / "terms.md").read_text(encoding="utf-8").split())
+    assert "is held back from public files." not in terms and "participants' honour" in terms
