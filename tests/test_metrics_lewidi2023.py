@@ -116,3 +116,23 @@ def test_the_evaluation_page_bounds_what_renormalising_a_row_changes():
     text = " ".join(kit_text("metrics/cross_entropy").split())
     assert "third decimal" not in text
     assert f"-ln(row sum): about 0.01 at 0.99, {moved:.2f} at the tolerance's edge" in text
+
+
+def test_the_lewidi2023_pages_that_follow_the_organisers_code_say_where_the_kit_does_not():
+    # the kit divides a row summing to s (within the tolerance of 1) by s, the 2023 code did not:
+    # the kit's cross-entropy is the 2023 one plus ln(s), 0.01 lower at 0.99 (a trial's ArMIS dev run
+    # of 0.99-scaled random rows: 1.16500 by the 2023 code, 1.15502 by the kit)
+    from conftest import REPO
+    from codajudge.kinds.soft_label import SUM_TOLERANCE
+
+    gold, row = np.array([[0.7, 0.3]]), np.array([[0.6, 0.4]]) * 0.99
+    moved = ce(gold, row / row.sum()) - organisers_cross_entropy(gold, row)
+    assert moved == pytest.approx(math.log(0.99), abs=1e-6)
+    said = (
+        f"a predicted row summing to within {SUM_TOLERANCE} of 1 is divided by its sum, which the "
+        f"2023 code did not: a row summing to s scores the 2023 value plus ln(s), {-moved:.2f} lower "
+        f"(better) at 0.99, at most {-math.log(1 - SUM_TOLERANCE):.2f} apart"
+    )
+    edition = REPO / "editions" / "lewidi2023"
+    for page in (edition / "pages" / "overview.md", edition / "README.md"):
+        assert said in " ".join(page.read_text(encoding="utf-8").split()), page
