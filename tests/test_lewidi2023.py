@@ -567,3 +567,26 @@ def test_a_results_file_given_twice_names_every_track_it_is_for(tmp_path):
     armis = sorted(t.id for t in edition.tracks if "ArMIS_results.tsv" in t.file_names)
     assert len(armis) == 2 and f"tracks '{armis[0]}', '{armis[1]}' (2) are given" in message
     assert "found 2 files" in message and message.count("ArMIS_results.tsv") == 2
+
+
+def test_a_tracks_own_file_reads_the_2023_rows_too_and_the_data_page_says_so(brexit_dev, tmp_path):
+    """The Data page said each track's own file, <track id>.tsv, takes the kit's ID<TAB>VALUE
+    lines, but it reads id-less 2023 rows as well (the trial's hs_brexit_soft.tsv of them scored)."""
+    from codajudge.bundle.edition import load_edition
+    from codajudge.bundle.pages import data_page
+
+    soft, hard = brexit_dev
+    rows = "".join(f"{h}\t0.6\t0.4\n" for h in hard.gold)
+    for track, spec in ((soft, SOFT), (hard, HARD)):
+        path = tmp_path / f"{spec.id}.tsv"
+        path.write_text(rows)
+        read = read_track_file(path, path.name, track)
+        assert any("LeWiDi 2023 layout" in w for w in read.warnings)
+    assert np.array_equal(read.values, hard.gold)
+    editions = Path(__file__).resolve().parents[1] / "editions"
+    page = " ".join(data_page(load_edition(editions / "lewidi2023")).split())
+    assert (
+        "Each track's own file, `<track id>.tsv`, takes the kit's `ID<TAB>VALUE` lines or, when "
+        "its first line has this layout's fields, this layout's rows, of which it reads its own "
+        "column (a label track) or columns (a soft-label track)"
+    ) in page
