@@ -590,3 +590,25 @@ def test_a_tracks_own_file_reads_the_2023_rows_too_and_the_data_page_says_so(bre
         "its first line has this layout's fields, this layout's rows, of which it reads its own "
         "column (a label track) or columns (a soft-label track)"
     ) in page
+
+
+def test_the_overview_gives_the_organisers_2023_baseline_as_its_dev_scores():
+    """The organisers' 2023 baseline, every row 0<TAB>1.0<TAB>0.0, scored on the release's dev
+    splits by their definitions (snippets.py's cross-entropy, micro-F1): the overview gives the
+    numbers as a reference line (tests/test_editions.py checks the kit scores the same)."""
+    ce, f1 = [], []
+    for name in NAMES:
+        path = RELEASE / f"{name}_dataset" / f"{name}_dev.json"
+        dev = list(json.loads(path.read_text(encoding="utf-8")).values())
+        soft = np.array([[r["soft_label"]["0"], r["soft_label"]["1"]] for r in dev])
+        predicted = np.clip(np.array([[1.0, 0.0]] * len(dev)), 1e-12, 1 - 1e-12)
+        ce.append(f"{-np.sum(soft * np.log(predicted + 1e-9)) / len(dev):.4f}")
+        f1.append(f"{np.mean([str(r['hard_label']) == '0' for r in dev]):.4f}".lstrip("0"))
+    page = (
+        Path(__file__).resolve().parents[1] / "editions/lewidi2023/pages/overview.md"
+    ).read_text(encoding="utf-8")
+    said = (
+        f"cross-entropy {' / '.join(ce)} and micro-F1 {' / '.join(f1)} "
+        "(ArMIS / ConvAbuse / HS-Brexit / MD-Agreement)"
+    )
+    assert said in " ".join(page.split()) and "`0<TAB>1.0<TAB>0.0`" in page
