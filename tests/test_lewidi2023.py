@@ -367,7 +367,11 @@ def test_a_results_row_that_is_not_label_and_probabilities_is_located(brexit_dev
 @pytest.mark.parametrize(
     "row, problem",
     [
-        ("0\tnp.float64(0.5)\tnp.float64(0.5)", "not a number; .* This is numpy's printing"),
+        (  # the layout's fields are plain numbers: no json.dumps of a list (lewidi23/npr)
+            "0\tnp.float64(0.5)\tnp.float64(0.5)",
+            "not a number; .* This is numpy's printing: write each field as a plain number "
+            r"\(float\(x\) for each",
+        ),
         ("0\t0,5\t0,5", "not a number; .* Use a dot as the decimal separator"),
         ("0\tnan\t0.5", "not a finite number; .* found 'nan'"),
     ],

@@ -21,13 +21,19 @@ from ..errors import ProblemCollector, SubmissionError, counted
 from ..tracks import Track
 from .coverage import OtherPhases
 from .textfile import Lines, refuse_blank_line, shorten
-from .values import ValueProblem, add_problem, is_decimal, outside_label_set, show
+from .values import NUMPY_HINT, ValueProblem, add_problem, is_decimal, outside_label_set, show
 from .values import parse_probability
 
 LAYOUT = "lewidi2023"
 NOTE = (
     "the file was read in the LeWiDi 2023 layout: one row per item in item order, "
     "hard label<TAB>p0<TAB>p1, no id"
+)
+
+#: The fix of a field that is numpy's printing: the layout's fields are plain numbers, never lists.
+NUMPY_FIELD_HINT = (
+    "this is numpy's printing: write each field as a plain number (float(x) for each, or "
+    '"\\t".join(map(str, row)))'
 )
 
 #: A file whose hard labels are not their row's most probable label on at least this share of its
@@ -201,6 +207,7 @@ def results_rows(
             probabilities = [parse_probability(field) for field in fields[1:]]
         except ValueProblem as problem:
             problem.expected = expected  # the row's layout, of which the field is a part
+            problem.hint = NUMPY_FIELD_HINT if problem.hint == NUMPY_HINT else problem.hint
             add_problem(problems, problem, line=line)
         else:  # a soft-label track checks the label too: the row is read only when whole
             code = track.label_set.code(fields[0])

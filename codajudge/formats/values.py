@@ -31,6 +31,8 @@ NON_FINITE = re.compile(r"[+-]?(?:nan|inf(?:inity)?)", re.IGNORECASE)
 QUOTED = re.compile(r'"[^"]*(?:"|\Z)|\'[^\']*(?:\'|\Z)')
 #: The characters that open an entry of a list, tuple or object, outside strings.
 ENTRY_OPENERS = ",[{("
+#: The fix of a value that is numpy's printing (``np.float64(0.5)``, ``array([...])``, ``[0.3 0.7]``).
+NUMPY_HINT = "this is numpy's printing: write json.dumps(x.tolist())"
 #: The hint for a value in quotes, as CSV quoting writes it (csv.QUOTE_ALL, QUOTE_NONNUMERIC).
 CSV_QUOTED = "the value is CSV-quoted: write it without quotes (csv.QUOTE_NONE)"
 
@@ -348,7 +350,7 @@ def _not_json_hint(text: str):
     if re.search(r"\b(?:np|numpy)\.\w+\(|\barray\(", text) or (
         text.startswith("[") and "," not in text and re.search(r"[\d.]\s+[-+.\d]", text)
     ):
-        return "this is numpy's printing: write json.dumps(x.tolist())"
+        return NUMPY_HINT
     if text.startswith('"') and '""' in text:
         return CSV_QUOTED
     return CSV_QUOTED if is_quoted_number(text) else None
