@@ -438,6 +438,32 @@ def test_rows_of_probabilities_then_the_label_are_told_the_layouts_order(brexit_
     assert str(refused.value).endswith("Give a label among 0, 1")
 
 
+def test_rows_failing_as_soft_labels_in_another_order_are_told_the_layouts_order(
+    brexit_dev, tmp_path
+):
+    """lewidi23/order_base (1.0<TAB>0.0<TAB>0, the baseline's values with the hard label last) was
+    told "soft label does not sum to 1 ... found sum 0" with no column-order hint: 1.0 names label
+    1. A row failing as a soft label whose first field has a decimal point, or whose last field is
+    a label as written, is told the layout's order."""
+    soft, hard = brexit_dev
+    n = len(soft.ids)
+    path = tmp_path / "HS-Brexit_results.tsv"
+    path.write_text("1.0\t0.0\t0\n" * n)
+    with pytest.raises(SubmissionError) as refused:
+        read_track_file(path, path.name, soft)
+    said = str(refused.value)
+    assert said.startswith(f"HS-Brexit_results.tsv: soft label does not sum to 1, on {n} lines")
+    assert said.endswith(
+        "The row's first field is written as a probability (with a decimal point) or its last as "
+        "a label: columns in another order? the layout is hard_label<TAB>p0<TAB>p1, the hard "
+        "label (one of 0, 1) first"
+    )
+    path.write_text("0\t0.5\t0.5\n" * (n - 1) + "1\t0.2\t0.2\n")  # the layout's look: no hint
+    with pytest.raises(SubmissionError) as refused:
+        read_track_file(path, path.name, soft)
+    assert "columns in another order" not in str(refused.value)
+
+
 @pytest.mark.parametrize(
     "row, soft_track, problem",
     [
