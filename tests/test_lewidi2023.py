@@ -464,6 +464,48 @@ def test_rows_failing_as_soft_labels_in_another_order_are_told_the_layouts_order
     assert "columns in another order" not in str(refused.value)
 
 
+ARABIC_INDIC = str.maketrans("0123456789.", "٠١٢٣٤٥٦٧٨٩٫")
+
+
+@pytest.mark.parametrize("separator", [".", "٫"])
+def test_values_and_ids_in_arabic_indic_digits_are_named_with_the_fix(
+    brexit_dev, tmp_path, separator
+):
+    """lewidi23/ar_arabicdigits_ids, _vals and ar_arabicdecsep (dev-١, ٠.٦٨, ٠٫٦٨) were refused
+    without naming the cause. A value, label or id holding a Unicode decimal digit that is not
+    ASCII names the digits' script (by its character name) and range, and the fix."""
+    soft, hard = brexit_dev
+    n = len(soft.ids)
+    fix = "write ASCII digits (str.translate, or int() and float(), which read them)"
+    written = "written with Arabic-Indic digits (U+0660..U+0669)"
+    path = tmp_path / "HS-Brexit_results.tsv"
+    table = ARABIC_INDIC if separator != "." else str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+    path.write_text("0\t0.68\t0.32\n".translate(table) * n)
+    with pytest.raises(SubmissionError) as refused:
+        read_track_file(path, path.name, soft)
+    shown = "0.68".translate(table)
+    if separator == ".":
+        assert str(refused.value).endswith(
+            f"found {shown!r} on line 1. The value is {written}: {fix}"
+        )
+    else:
+        assert str(refused.value).endswith(
+            f"found {shown!r} on line 1. The value is {written} and the Arabic decimal "
+            f"separator (U+066B): {fix} and a dot for U+066B"
+        )
+    path.write_text("٠\t0.68\t0.32\n" * n)  # the hard label alone
+    with pytest.raises(SubmissionError) as refused:
+        read_track_file(path, path.name, hard)
+    assert str(refused.value).endswith(f"found '٠' on line 1. The label is {written}: {fix}")
+    path = tmp_path / "hard.tsv"
+    path.write_text("".join(f"{i.translate(table)}\t0\n" for i in hard.ids))
+    with pytest.raises(SubmissionError) as refused:
+        read_track_file(path, path.name, hard)
+    said = str(refused.value)
+    assert said.startswith("hard.tsv: none of the ids in this file belong to the track"), said
+    assert said.endswith(f"The id {hard.ids[0].translate(table)!r} is {written}: {fix}"), said
+
+
 @pytest.mark.parametrize(
     "row, soft_track, problem",
     [

@@ -17,7 +17,7 @@ from ..labels import DECIMAL
 from ..tracks import Track
 from .items import scanned_json
 from .notes import PYTHON_LITERAL, ReadNote
-from .textfile import shorten, unquoted
+from .textfile import other_digits_hint, shorten, unquoted
 
 #: Entries a value may hold beyond the most a valid value of its track holds (``most_entries``), so
 #: that a value a few entries too long is named by its own rule (its length).
@@ -88,7 +88,7 @@ def parse_number(text: str, track: Track = None, notes: list[ReadNote] = None) -
     if not DECIMAL.fullmatch(stripped):
         comma = COMMA_DECIMAL.fullmatch(stripped)
         hint = "use a dot as the decimal separator" if comma else _not_json_hint(stripped)
-        hint = null_hint(stripped) or hint
+        hint = null_hint(stripped) or other_digits_hint(stripped) or hint
         raise ValueProblem("not a number", "a decimal number such as 3.2", show(text), hint)
     return _json_float(stripped)
 
@@ -353,7 +353,7 @@ def _not_json_hint(text: str):
         return NUMPY_HINT
     if text.startswith('"') and '""' in text:
         return CSV_QUOTED
-    return CSV_QUOTED if is_quoted_number(text) else None
+    return CSV_QUOTED if is_quoted_number(text) else other_digits_hint(text)
 
 
 def is_quoted_number(text: str) -> bool:
@@ -442,7 +442,8 @@ def outside_label_set(value, track: Track, shown: str, hint: str = None) -> Valu
         )
     labels = ", ".join(track.labels)
     fix = (meant.partition(":")[0],) if meant else fix  # a case's fix is not an abbreviation's
-    hint = meant or null_hint(value) or hint or f"give a label among {labels}"
+    hint = meant or null_hint(value) or other_digits_hint(index, "the label") or hint
+    hint = hint or f"give a label among {labels}"
     return ValueProblem("label outside the track's label set", f"one of {labels}", shown, hint, fix)
 
 
