@@ -419,32 +419,52 @@ ANNOTATION_WORDS = {"蕴含": "entailment", "中立": "neutral", "矛盾": "cont
 
 def outside_label_set(value, track: Track, shown: str, hint: str = None) -> ValueProblem:
     """The problem of a label outside the set, naming the label it probably meant (``label_meant``), or,
-    where no label is a number, the label a whole number 0..K would be as a class index, or, on a
+    where no label is a number, the label a whole number 0..K would be as a class index (and
+    Hugging Face's LABEL_k on any track: ``_class_index_hint``), or, on a
     track of one label per item, that items without a majority label need a label too; else ``hint``."""
     index, fix = str(value).strip(), ()  # fix: the kind of the hint's fix (``Problem.kinds``)
     # '-': how SNLI, MNLI and OCNLI write the label of an item without a majority
     if index == "-" and kinds.of(track).value_type == LABEL:
         fix = ("dash",)
         hint = "'-' marks an item with no majority label in the release: the track does not score such items, but each needs one of its labels (any one)"
-    as_index = DECIMAL.fullmatch(index) and float(index) in range(len(track.labels) + 1)
     meant = label_meant(index, track)
-    if as_index and not meant and not track.label_set.numbers:
-        fix = ("class index",)
-        number, labels = int(float(index)), track.labels
-        readings = [
-            f"{labels[number - b]!r} counted from {b}"
-            for b in (0, 1)
-            if 0 <= number - b < len(labels)
-        ]
-        hint = (
-            f"labels are names, not class indices: write the name itself (as an index in the order {', '.join(labels)}, "
-            f"{number} is {' or '.join(readings)}; your model's own label order may differ)"
-        )
+    as_index = None if meant else _class_index_hint(index, track)
+    if as_index:
+        fix, hint = ("class index",), as_index
     labels = ", ".join(track.labels)
     fix = (meant.partition(":")[0],) if meant else fix  # a case's fix is not an abbreviation's
     hint = meant or null_hint(value) or other_digits_hint(index, "the label") or hint
     hint = hint or f"give a label among {labels}"
     return ValueProblem("label outside the track's label set", f"one of {labels}", shown, hint, fix)
+
+
+#: Hugging Face's name of class index k where a model's config has no id2label (``LABEL_0``).
+HF_DEFAULT_LABEL = re.compile(r"LABEL_([0-9]{1,6})")
+
+
+def _class_index_hint(index: str, track: Track) -> str | None:
+    """The hint for a label written as a class index: Hugging Face's default name ``LABEL_k``
+    (counted from 0), or, where no label is a number, a whole number 0..K (counted from 0 or 1);
+    each naming the label it would be; else None."""
+    labels, default = track.labels, HF_DEFAULT_LABEL.fullmatch(index)
+    if default:
+        number, bases = int(default[1]), (0,)
+        named = f"{index} is Hugging Face's name of class index {number} (a model config without id2label), and "
+    elif DECIMAL.fullmatch(index) and not track.label_set.numbers:
+        number, bases, named = float(index), (0, 1), ""
+    else:
+        return None
+    readings = [
+        f"{labels[int(number) - b]!r} counted from {b}"
+        for b in bases
+        if 0 <= number - b < len(labels) and number == int(number)
+    ]
+    if not readings:
+        return None
+    return (
+        f"{named}labels are names, not class indices: write the name itself (as an index in the order {', '.join(labels)}, "
+        f"{int(number)} is {' or '.join(readings)}; your model's own label order may differ)"
+    )
 
 
 def labels_meant(texts: list[str], track: Track) -> str | None:
