@@ -464,6 +464,28 @@ def test_rows_failing_as_soft_labels_in_another_order_are_told_the_layouts_order
     assert "columns in another order" not in str(refused.value)
 
 
+def test_an_empty_hard_label_is_told_the_layout_needs_one_on_every_row(brexit_dev, tmp_path):
+    """lewidi23/emp (<TAB>0.68<TAB>0.32, soft labels only) was told "label outside the track's
+    label set ... found ''": the hard label is empty, and the layout needs one on every row, or
+    the soft-label track its own file."""
+    soft, hard = brexit_dev
+    path = tmp_path / "HS-Brexit_results.tsv"
+    path.write_text("\t0.68\t0.32\n" * len(soft.ids))
+    for gold in (soft, hard):
+        with pytest.raises(SubmissionError) as refused:
+            read_track_file(path, path.name, gold)
+        said = str(refused.value)
+        assert said.startswith(
+            f"HS-Brexit_results.tsv: the hard label is empty, on {len(soft.ids)} lines"
+        )
+        assert said.endswith(
+            "expected one of 0, 1, found '' on line 1. The layout needs one on every row, even for "
+            "an entry of soft labels only: write the row's most probable label (its argmax); or "
+            "enter the soft-label track alone by its own file of ID<TAB>VALUE lines, named after "
+            "the track (<track id>.tsv, listed on the Data page)"
+        )
+
+
 ARABIC_INDIC = str.maketrans("0123456789.", "٠١٢٣٤٥٦٧٨٩٫")
 
 

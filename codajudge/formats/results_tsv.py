@@ -213,7 +213,7 @@ def results_rows(
         else:  # a soft-label track checks the label too: the row is read only when whole
             code = track.label_set.code(fields[0])
             if code < 0:
-                problem = outside_label_set(fields[0], track, show(fields[0]), first_hint())
+                problem = _label_problem(track, fields[0], first_hint)
             else:
                 problem = _reordered_soft_problem(track, fields, probabilities)
                 read.append((code, probabilities))
@@ -222,6 +222,24 @@ def results_rows(
         values.append(fields[0] if reads_label else json.dumps(probabilities))
     problems.raise_if_any()
     return range(len(texts)), numbers, values, swapped_note(track, read)
+
+
+#: The problem of a row without its hard label: the layout has one on every row.
+EMPTY_LABEL = (
+    "the hard label is empty",
+    "the layout needs one on every row, even for an entry of soft labels only: write the row's "
+    "most probable label (its argmax); or enter the soft-label track alone by its own file of "
+    "ID<TAB>VALUE lines, named after the track (<track id>.tsv, listed on the Data page)",
+)
+
+
+def _label_problem(track: Track, field: str, first_hint) -> ValueProblem:
+    """The problem of a row's first field that is no label of ``track``: empty (``EMPTY_LABEL``),
+    else outside the label set, with ``first_hint()`` (the column-order hint) where it has none."""
+    if not field:
+        message, hint = EMPTY_LABEL
+        return ValueProblem(message, f"one of {', '.join(track.labels)}", "''", hint)
+    return outside_label_set(field, track, show(field), first_hint())
 
 
 def swapped_note(track: Track, read: Sequence[tuple[int, list[float]]]) -> str | None:
