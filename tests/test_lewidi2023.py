@@ -544,8 +544,14 @@ def test_values_and_ids_in_arabic_indic_digits_are_named_with_the_fix(
             "Probabilities are between 0 and 1: give each label's probability, the soft label "
             "summing to 1 (a model's raw scores, logits, become such by a softmax)",
         ),
+        (  # the hard label as numpy prints a number (lewidi23/npr's rows, the label so written)
+            "np.int64(0)\t0.5\t0.5",
+            False,
+            "found 'np.int64(0)'. This is numpy's printing: write the label itself (x.item(), or "
+            "int(x))",
+        ),
     ],
-    ids=["label", "negative"],
+    ids=["label", "negative", "numpy_label"],
 )
 def test_a_results_rows_refused_value_says_how_to_fix_it(
     brexit_dev, tmp_path, row, soft_track, problem

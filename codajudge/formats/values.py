@@ -33,6 +33,10 @@ QUOTED = re.compile(r'"[^"]*(?:"|\Z)|\'[^\']*(?:\'|\Z)')
 ENTRY_OPENERS = ",[{("
 #: The fix of a value that is numpy's printing (``np.float64(0.5)``, ``array([...])``, ``[0.3 0.7]``).
 NUMPY_HINT = "this is numpy's printing: write json.dumps(x.tolist())"
+#: numpy's printing of a number or an array (``np.int64(0)``, ``array([0.3, 0.7])``).
+NUMPY_PRINTED = re.compile(r"\b(?:np|numpy)\.\w+\(|\barray\(")
+#: The fix of a label written as numpy's printing of a number (``np.int64(0)``).
+NUMPY_LABEL_HINT = "this is numpy's printing: write the label itself (x.item(), or int(x))"
 #: The hint for a value in quotes, as CSV quoting writes it (csv.QUOTE_ALL, QUOTE_NONNUMERIC).
 CSV_QUOTED = "the value is CSV-quoted: write it without quotes (csv.QUOTE_NONE)"
 
@@ -347,7 +351,7 @@ def _not_json_hint(text: str):
     """The likely writer of a value that is neither JSON nor a ``python_literal``, and what to write instead."""
     if is_percent(text):
         return PERCENT_HINT
-    if re.search(r"\b(?:np|numpy)\.\w+\(|\barray\(", text) or (
+    if NUMPY_PRINTED.search(text) or (
         text.startswith("[") and "," not in text and re.search(r"[\d.]\s+[-+.\d]", text)
     ):
         return NUMPY_HINT
@@ -434,6 +438,7 @@ def outside_label_set(value, track: Track, shown: str, hint: str = None) -> Valu
     labels = ", ".join(track.labels)
     fix = (meant.partition(":")[0],) if meant else fix  # a case's fix is not an abbreviation's
     hint = meant or null_hint(value) or other_digits_hint(index, "the label") or hint
+    hint = hint or (NUMPY_LABEL_HINT if NUMPY_PRINTED.match(index) else None)
     hint = hint or f"give a label among {labels}"
     return ValueProblem("label outside the track's label set", f"one of {labels}", shown, hint, fix)
 
