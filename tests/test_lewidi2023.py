@@ -367,7 +367,11 @@ def test_a_results_row_that_is_not_label_and_probabilities_is_located(brexit_dev
 @pytest.mark.parametrize(
     "row, problem",
     [
-        ("0\tnp.float64(0.5)\tnp.float64(0.5)", "not a number; .* This is numpy's printing"),
+        (  # the layout's fields are plain numbers: no json.dumps of a list (lewidi23/npr)
+            "0\tnp.float64(0.5)\tnp.float64(0.5)",
+            "not a number; .* This is numpy's printing: write each field as a plain number "
+            r"\(float\(x\) for each",
+        ),
         ("0\t0,5\t0,5", "not a number; .* Use a dot as the decimal separator"),
         ("0\tnan\t0.5", "not a finite number; .* found 'nan'"),
     ],
@@ -434,6 +438,96 @@ def test_rows_of_probabilities_then_the_label_are_told_the_layouts_order(brexit_
     assert str(refused.value).endswith("Give a label among 0, 1")
 
 
+def test_rows_failing_as_soft_labels_in_another_order_are_told_the_layouts_order(
+    brexit_dev, tmp_path
+):
+    """lewidi23/order_base (1.0<TAB>0.0<TAB>0, the baseline's values with the hard label last) was
+    told "soft label does not sum to 1 ... found sum 0" with no column-order hint: 1.0 names label
+    1. A row failing as a soft label whose first field has a decimal point, or whose last field is
+    a label as written, is told the layout's order."""
+    soft, hard = brexit_dev
+    n = len(soft.ids)
+    path = tmp_path / "HS-Brexit_results.tsv"
+    path.write_text("1.0\t0.0\t0\n" * n)
+    with pytest.raises(SubmissionError) as refused:
+        read_track_file(path, path.name, soft)
+    said = str(refused.value)
+    assert said.startswith(f"HS-Brexit_results.tsv: soft label does not sum to 1, on {n} lines")
+    assert said.endswith(
+        "The row's first field is written as a probability (with a decimal point) or its last as "
+        "a label: columns in another order? the layout is hard_label<TAB>p0<TAB>p1, the hard "
+        "label (one of 0, 1) first"
+    )
+    path.write_text("0\t0.5\t0.5\n" * (n - 1) + "1\t0.2\t0.2\n")  # the layout's look: no hint
+    with pytest.raises(SubmissionError) as refused:
+        read_track_file(path, path.name, soft)
+    assert "columns in another order" not in str(refused.value)
+
+
+def test_an_empty_hard_label_is_told_the_layout_needs_one_on_every_row(brexit_dev, tmp_path):
+    """lewidi23/emp (<TAB>0.68<TAB>0.32, soft labels only) was told "label outside the track's
+    label set ... found ''": the hard label is empty, and the layout needs one on every row, or
+    the soft-label track its own file."""
+    soft, hard = brexit_dev
+    path = tmp_path / "HS-Brexit_results.tsv"
+    path.write_text("\t0.68\t0.32\n" * len(soft.ids))
+    for gold in (soft, hard):
+        with pytest.raises(SubmissionError) as refused:
+            read_track_file(path, path.name, gold)
+        said = str(refused.value)
+        assert said.startswith(
+            f"HS-Brexit_results.tsv: the hard label is empty, on {len(soft.ids)} lines"
+        )
+        assert said.endswith(
+            "expected one of 0, 1, found '' on line 1. The layout needs one on every row, even for "
+            "an entry of soft labels only: write the row's most probable label (its argmax); or "
+            "enter the soft-label track alone by its own file of ID<TAB>VALUE lines, named after "
+            "the track (<track id>.tsv, listed on the Data page)"
+        )
+
+
+ARABIC_INDIC = str.maketrans("0123456789.", "٠١٢٣٤٥٦٧٨٩٫")
+
+
+@pytest.mark.parametrize("separator", [".", "٫"])
+def test_values_and_ids_in_arabic_indic_digits_are_named_with_the_fix(
+    brexit_dev, tmp_path, separator
+):
+    """lewidi23/ar_arabicdigits_ids, _vals and ar_arabicdecsep (dev-١, ٠.٦٨, ٠٫٦٨) were refused
+    without naming the cause. A value, label or id holding a Unicode decimal digit that is not
+    ASCII names the digits' script (by its character name) and range, and the fix."""
+    soft, hard = brexit_dev
+    n = len(soft.ids)
+    fix = "write ASCII digits (str.translate, or int() and float(), which read them)"
+    written = "written with Arabic-Indic digits (U+0660..U+0669)"
+    path = tmp_path / "HS-Brexit_results.tsv"
+    table = ARABIC_INDIC if separator != "." else str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+    path.write_text("0\t0.68\t0.32\n".translate(table) * n)
+    with pytest.raises(SubmissionError) as refused:
+        read_track_file(path, path.name, soft)
+    shown = "0.68".translate(table)
+    if separator == ".":
+        assert str(refused.value).endswith(
+            f"found {shown!r} on line 1. The value is {written}: {fix}"
+        )
+    else:
+        assert str(refused.value).endswith(
+            f"found {shown!r} on line 1. The value is {written} and the Arabic decimal "
+            f"separator (U+066B): {fix} and a dot for U+066B"
+        )
+    path.write_text("٠\t0.68\t0.32\n" * n)  # the hard label alone
+    with pytest.raises(SubmissionError) as refused:
+        read_track_file(path, path.name, hard)
+    assert str(refused.value).endswith(f"found '٠' on line 1. The label is {written}: {fix}")
+    path = tmp_path / "hard.tsv"
+    path.write_text("".join(f"{i.translate(table)}\t0\n" for i in hard.ids))
+    with pytest.raises(SubmissionError) as refused:
+        read_track_file(path, path.name, hard)
+    said = str(refused.value)
+    assert said.startswith("hard.tsv: none of the ids in this file belong to the track"), said
+    assert said.endswith(f"The id {hard.ids[0].translate(table)!r} is {written}: {fix}"), said
+
+
 @pytest.mark.parametrize(
     "row, soft_track, problem",
     [
@@ -450,8 +544,14 @@ def test_rows_of_probabilities_then_the_label_are_told_the_layouts_order(brexit_
             "Probabilities are between 0 and 1: give each label's probability, the soft label "
             "summing to 1 (a model's raw scores, logits, become such by a softmax)",
         ),
+        (  # the hard label as numpy prints a number (lewidi23/npr's rows, the label so written)
+            "np.int64(0)\t0.5\t0.5",
+            False,
+            "found 'np.int64(0)'. This is numpy's printing: write the label itself (x.item(), or "
+            "int(x))",
+        ),
     ],
-    ids=["label", "negative"],
+    ids=["label", "negative", "numpy_label"],
 )
 def test_a_results_rows_refused_value_says_how_to_fix_it(
     brexit_dev, tmp_path, row, soft_track, problem

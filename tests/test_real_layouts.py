@@ -1190,6 +1190,30 @@ def test_a_class_index_where_labels_are_names_names_the_label_as_an_example(
     )
 
 
+@pytest.mark.parametrize(
+    ("value", "reading"),
+    [
+        ("LABEL_0", "0 is 'entailment' counted from 0"),
+        ("LABEL_2", "2 is 'contradiction' counted from 0"),
+    ],
+)
+def test_hugging_faces_default_label_names_are_told_the_class_index_explanation(
+    value, reading, tmp_path
+):
+    """outside/F6 (o_LABEL_0): Hugging Face's default label names, LABEL_0, LABEL_1, ... (a model
+    config without id2label) were told "Give a label among entailment, neutral, contradiction";
+    the class indices 0, 1 get the explanation and the labels' order, which LABEL_k now gets."""
+    text = "".join(f"{item['id']}\t{value}\n" for item in NLI_ITEMS)
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, text, tmp_path)
+    assert str(error.value).endswith(
+        f"found '{value}' on line 1. {value} is Hugging Face's name of class index {value[6:]} (a "
+        "model config without id2label), and labels are names, not class indices: write the name "
+        "itself (as an index in the order entailment, neutral, contradiction, "
+        f"{reading}; your model's own label order may differ)"
+    )
+
+
 def test_labels_in_the_annotations_chinese_words_are_refused_naming_the_labels(tmp_path):
     """OCNLI's annotators chose among 蕴含, 中立, 矛盾: a file of them is refused with the labels."""
     words = ["蕴含", "中立", "矛盾"]

@@ -18,7 +18,7 @@ from .. import kinds
 
 from ..errors import ProblemCollector, SubmissionError, counted, plural
 from ..untrusted import read_head
-from .textfile import shorten, unquoted
+from .textfile import other_digits_hint, shorten, unquoted
 
 UNKNOWN_ID = "unknown id: not an item of this track"
 
@@ -65,7 +65,8 @@ def numbered_ids_hint(heads: Sequence[str], ids: Mapping[str, int]) -> str | Non
 def written_ids_hint(head: str, ids: Mapping[str, int]) -> str | None:
     """The hint for ``head``, an id of ``ids`` (id -> item index) in quotes (as ``json.dumps`` or
     ``repr`` writes a string) or written as a float (``42473.0``: pandas writes an integer column
-    holding a NaN so), else None."""
+    holding a NaN so), or written with digits other than ASCII's (``other_digits_hint``), else
+    None."""
     inner = unquoted(head)
     if inner in ids:
         fix = "write the ids without quotes (csv.QUOTE_NONE)"
@@ -73,7 +74,7 @@ def written_ids_hint(head: str, ids: Mapping[str, int]) -> str | None:
     if head.endswith(".0") and head[:-2] in ids:
         fix = 'write integer ids (df["id"].astype(int))'
         return f"ids written as floats ({head!r} for {head[:-2]!r}): {fix}"
-    return zero_padded_hint(head, ids)
+    return zero_padded_hint(head, ids) or other_digits_hint(head, f"the id {head!r}")
 
 
 #: The longest id a file's number is padded to with zeros to find it among the track's.

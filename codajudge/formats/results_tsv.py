@@ -20,14 +20,21 @@ from ..kinds.base import LABEL
 from ..errors import ProblemCollector, SubmissionError, counted
 from ..tracks import Track
 from .coverage import OtherPhases
+from .soft import soft_label
 from .textfile import Lines, refuse_blank_line, shorten
-from .values import ValueProblem, add_problem, is_decimal, outside_label_set, show
+from .values import NUMPY_HINT, ValueProblem, add_problem, is_decimal, outside_label_set, show
 from .values import parse_probability
 
 LAYOUT = "lewidi2023"
 NOTE = (
     "the file was read in the LeWiDi 2023 layout: one row per item in item order, "
     "hard label<TAB>p0<TAB>p1, no id"
+)
+
+#: The fix of a field that is numpy's printing: the layout's fields are plain numbers, never lists.
+NUMPY_FIELD_HINT = (
+    "this is numpy's printing: write each field as a plain number (float(x) for each, or "
+    '"\\t".join(map(str, row)))'
 )
 
 #: A file whose hard labels are not their row's most probable label on at least this share of its
@@ -201,17 +208,38 @@ def results_rows(
             probabilities = [parse_probability(field) for field in fields[1:]]
         except ValueProblem as problem:
             problem.expected = expected  # the row's layout, of which the field is a part
+            problem.hint = NUMPY_FIELD_HINT if problem.hint == NUMPY_HINT else problem.hint
             add_problem(problems, problem, line=line)
         else:  # a soft-label track checks the label too: the row is read only when whole
             code = track.label_set.code(fields[0])
             if code < 0:
-                problem = outside_label_set(fields[0], track, show(fields[0]), first_hint())
-                add_problem(problems, problem, line=line)
+                problem = _label_problem(track, fields[0], first_hint)
             else:
+                problem = _reordered_soft_problem(track, fields, probabilities)
                 read.append((code, probabilities))
+            if problem:
+                add_problem(problems, problem, line=line)
         values.append(fields[0] if reads_label else json.dumps(probabilities))
     problems.raise_if_any()
     return range(len(texts)), numbers, values, swapped_note(track, read)
+
+
+#: The problem of a row without its hard label: the layout has one on every row.
+EMPTY_LABEL = (
+    "the hard label is empty",
+    "the layout needs one on every row, even for an entry of soft labels only: write the row's "
+    "most probable label (its argmax); or enter the soft-label track alone by its own file of "
+    "ID<TAB>VALUE lines, named after the track (<track id>.tsv, listed on the Data page)",
+)
+
+
+def _label_problem(track: Track, field: str, first_hint) -> ValueProblem:
+    """The problem of a row's first field that is no label of ``track``: empty (``EMPTY_LABEL``),
+    else outside the label set, with ``first_hint()`` (the column-order hint) where it has none."""
+    if not field:
+        message, hint = EMPTY_LABEL
+        return ValueProblem(message, f"one of {', '.join(track.labels)}", "''", hint)
+    return outside_label_set(field, track, show(field), first_hint())
 
 
 def swapped_note(track: Track, read: Sequence[tuple[int, list[float]]]) -> str | None:
@@ -242,9 +270,35 @@ def _probability_first_hint(track: Track, texts: Sequence[str]) -> str | None:
         return None
     return (
         f"the first field of {n} of the {len(firsts)} rows is a probability (a number from 0 to 1 "
-        "that is no label, or written with a decimal point): the layout is "
-        f"hard_label<TAB>p0<TAB>p1, the hard label (one of {', '.join(track.labels)}) first"
+        f"that is no label, or written with a decimal point): {_layout_order(track)}"
     )
+
+
+def _layout_order(track: Track) -> str:
+    """The layout's order of columns, as the hints on rows written in another order say it."""
+    return f"the layout is hard_label<TAB>p0<TAB>p1, the hard label (one of {', '.join(track.labels)}) first"
+
+
+def _reordered_soft_problem(
+    track: Track, fields: Sequence[str], probabilities: list[float]
+) -> ValueProblem | None:
+    """The soft-label problem (``soft_label``) of a row read whole on a soft-label track, with the
+    column-order hint, when the row looks written in another order (p0<TAB>p1<TAB>hard): its first
+    field written with a decimal point (a unanimous item's 1.0, which also names label 1) or its
+    last field a label as written (0); else None (a row that passes, or of the layout's look,
+    is left to the track's reader)."""
+    reordered = "." in fields[0] or fields[-1] in track.labels
+    if kinds.of(track).value_type is LABEL or not reordered:
+        return None
+    try:
+        soft_label(probabilities, track)
+    except ValueProblem as problem:
+        problem.hint = (
+            "the row's first field is written as a probability (with a decimal point) or its last "
+            f"as a label: columns in another order? {_layout_order(track)}"
+        )
+        return problem
+    return None
 
 
 def _written_as_probability(field: str, track: Track) -> bool:

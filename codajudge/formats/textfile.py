@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import codecs
 import re
+import unicodedata
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
@@ -85,6 +86,33 @@ INNER_CR = Rule(
 def shorten(text: str, limit: int = 60) -> str:
     """Submitted text cut to ``limit`` characters for a message (an ellipsis marks the cut)."""
     return text if len(text) <= limit else text[:limit] + "..."
+
+
+#: The fix of a value or id written in other digits than ASCII's.
+ASCII_DIGITS_FIX = "write ASCII digits (str.translate, or int() and float(), which read them)"
+
+
+def other_digits(text: str) -> str | None:
+    """How ``text`` is written when it holds a Unicode decimal digit that is not ASCII: "written
+    with Arabic-Indic digits (U+0660..U+0669)", the script named by the first such digit's
+    character name, and the Arabic decimal separator where it is one (float() does not read it);
+    else None."""
+    digit = next(
+        (c for c in text if not c.isascii() and unicodedata.decimal(c, None) is not None), None
+    )
+    if digit is None:
+        return None
+    zero = ord(digit) - unicodedata.decimal(digit)
+    script = unicodedata.name(digit, "").rpartition(" DIGIT ")[0].title() or "non-ASCII"
+    written = f"written with {script} digits (U+{zero:04X}..U+{zero + 9:04X})"
+    return written + (" and the Arabic decimal separator (U+066B)" if "\u066b" in text else "")
+
+
+def other_digits_hint(text: str, what: str = "the value") -> str | None:
+    """The hint for ``text`` written in other digits than ASCII's (``other_digits``), else None."""
+    written = other_digits(text)
+    comma = " and a dot for U+066B" if written and "U+066B" in written else ""
+    return written and f"{what} is {written}: {ASCII_DIGITS_FIX}{comma}"
 
 
 def unquoted(text: str) -> str | None:

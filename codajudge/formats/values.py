@@ -17,7 +17,7 @@ from ..labels import DECIMAL
 from ..tracks import Track
 from .items import scanned_json
 from .notes import PYTHON_LITERAL, ReadNote
-from .textfile import shorten, unquoted
+from .textfile import other_digits_hint, shorten, unquoted
 
 #: Entries a value may hold beyond the most a valid value of its track holds (``most_entries``), so
 #: that a value a few entries too long is named by its own rule (its length).
@@ -31,6 +31,12 @@ NON_FINITE = re.compile(r"[+-]?(?:nan|inf(?:inity)?)", re.IGNORECASE)
 QUOTED = re.compile(r'"[^"]*(?:"|\Z)|\'[^\']*(?:\'|\Z)')
 #: The characters that open an entry of a list, tuple or object, outside strings.
 ENTRY_OPENERS = ",[{("
+#: The fix of a value that is numpy's printing (``np.float64(0.5)``, ``array([...])``, ``[0.3 0.7]``).
+NUMPY_HINT = "this is numpy's printing: write json.dumps(x.tolist())"
+#: numpy's printing of a number or an array (``np.int64(0)``, ``array([0.3, 0.7])``).
+NUMPY_PRINTED = re.compile(r"\b(?:np|numpy)\.\w+\(|\barray\(")
+#: The fix of a label written as numpy's printing of a number (``np.int64(0)``).
+NUMPY_LABEL_HINT = "this is numpy's printing: write the label itself (x.item(), or int(x))"
 #: The hint for a value in quotes, as CSV quoting writes it (csv.QUOTE_ALL, QUOTE_NONNUMERIC).
 CSV_QUOTED = "the value is CSV-quoted: write it without quotes (csv.QUOTE_NONE)"
 
@@ -86,7 +92,7 @@ def parse_number(text: str, track: Track = None, notes: list[ReadNote] = None) -
     if not DECIMAL.fullmatch(stripped):
         comma = COMMA_DECIMAL.fullmatch(stripped)
         hint = "use a dot as the decimal separator" if comma else _not_json_hint(stripped)
-        hint = null_hint(stripped) or hint
+        hint = null_hint(stripped) or other_digits_hint(stripped) or hint
         raise ValueProblem("not a number", "a decimal number such as 3.2", show(text), hint)
     return _json_float(stripped)
 
@@ -345,13 +351,13 @@ def _not_json_hint(text: str):
     """The likely writer of a value that is neither JSON nor a ``python_literal``, and what to write instead."""
     if is_percent(text):
         return PERCENT_HINT
-    if re.search(r"\b(?:np|numpy)\.\w+\(|\barray\(", text) or (
+    if NUMPY_PRINTED.search(text) or (
         text.startswith("[") and "," not in text and re.search(r"[\d.]\s+[-+.\d]", text)
     ):
-        return "this is numpy's printing: write json.dumps(x.tolist())"
+        return NUMPY_HINT
     if text.startswith('"') and '""' in text:
         return CSV_QUOTED
-    return CSV_QUOTED if is_quoted_number(text) else None
+    return CSV_QUOTED if is_quoted_number(text) else other_digits_hint(text)
 
 
 def is_quoted_number(text: str) -> bool:
@@ -417,31 +423,53 @@ ANNOTATION_WORDS = {"蕴含": "entailment", "中立": "neutral", "矛盾": "cont
 
 def outside_label_set(value, track: Track, shown: str, hint: str = None) -> ValueProblem:
     """The problem of a label outside the set, naming the label it probably meant (``label_meant``), or,
-    where no label is a number, the label a whole number 0..K would be as a class index, or, on a
+    where no label is a number, the label a whole number 0..K would be as a class index (and
+    Hugging Face's LABEL_k on any track: ``_class_index_hint``), or, on a
     track of one label per item, that items without a majority label need a label too; else ``hint``."""
     index, fix = str(value).strip(), ()  # fix: the kind of the hint's fix (``Problem.kinds``)
     # '-': how SNLI, MNLI and OCNLI write the label of an item without a majority
     if index == "-" and kinds.of(track).value_type == LABEL:
         fix = ("dash",)
         hint = "'-' marks an item with no majority label in the release: the track does not score such items, but each needs one of its labels (any one)"
-    as_index = DECIMAL.fullmatch(index) and float(index) in range(len(track.labels) + 1)
     meant = label_meant(index, track)
-    if as_index and not meant and not track.label_set.numbers:
-        fix = ("class index",)
-        number, labels = int(float(index)), track.labels
-        readings = [
-            f"{labels[number - b]!r} counted from {b}"
-            for b in (0, 1)
-            if 0 <= number - b < len(labels)
-        ]
-        hint = (
-            f"labels are names, not class indices: write the name itself (as an index in the order {', '.join(labels)}, "
-            f"{number} is {' or '.join(readings)}; your model's own label order may differ)"
-        )
+    as_index = None if meant else _class_index_hint(index, track)
+    if as_index:
+        fix, hint = ("class index",), as_index
     labels = ", ".join(track.labels)
     fix = (meant.partition(":")[0],) if meant else fix  # a case's fix is not an abbreviation's
-    hint = meant or null_hint(value) or hint or f"give a label among {labels}"
+    hint = meant or null_hint(value) or other_digits_hint(index, "the label") or hint
+    hint = hint or (NUMPY_LABEL_HINT if NUMPY_PRINTED.match(index) else None)
+    hint = hint or f"give a label among {labels}"
     return ValueProblem("label outside the track's label set", f"one of {labels}", shown, hint, fix)
+
+
+#: Hugging Face's name of class index k where a model's config has no id2label (``LABEL_0``).
+HF_DEFAULT_LABEL = re.compile(r"LABEL_([0-9]{1,6})")
+
+
+def _class_index_hint(index: str, track: Track) -> str | None:
+    """The hint for a label written as a class index: Hugging Face's default name ``LABEL_k``
+    (counted from 0), or, where no label is a number, a whole number 0..K (counted from 0 or 1);
+    each naming the label it would be; else None."""
+    labels, default = track.labels, HF_DEFAULT_LABEL.fullmatch(index)
+    if default:
+        number, bases = int(default[1]), (0,)
+        named = f"{index} is Hugging Face's name of class index {number} (a model config without id2label), and "
+    elif DECIMAL.fullmatch(index) and not track.label_set.numbers:
+        number, bases, named = float(index), (0, 1), ""
+    else:
+        return None
+    readings = [
+        f"{labels[int(number) - b]!r} counted from {b}"
+        for b in bases
+        if 0 <= number - b < len(labels) and number == int(number)
+    ]
+    if not readings:
+        return None
+    return (
+        f"{named}labels are names, not class indices: write the name itself (as an index in the order {', '.join(labels)}, "
+        f"{int(number)} is {' or '.join(readings)}; your model's own label order may differ)"
+    )
 
 
 def labels_meant(texts: list[str], track: Track) -> str | None:
