@@ -1391,7 +1391,8 @@ def test_latex_writes_names_pdflatex_cannot_set_as_stand_ins(small_phase, tmp_pa
     assert rank_main(args + [str(ref.parent / "teams.csv")]) == 0
     team_tex = (teams_out / "ranking.tex").read_text()
     run = _overall_and_runs(teams_out)[1]["中文队"]  # the team's best run, by its file name
-    assert f"{latex_escape(run)}$^{{\\dagger}}$" in team_tex and "中文队" not in team_tex
+    tables = team_tex.split("% Not ranked:")[0]  # the comments after quote the runs' reasons
+    assert f"{latex_escape(run)}$^{{\\dagger}}$" in tables and "中文队" not in tables
     assert "中文队" in (teams_out / "ranking.html").read_text()
     _assert_latex_compiles({"names": tex, "teams": team_tex}, tmp_path)
 
@@ -1508,6 +1509,33 @@ def test_ranking_by_team_keeps_each_team_s_best_run(small_phase, capsys):
     assert "- alpha: good" in markdown and "- beta: folder\\_run" in markdown
 
 
+def test_ranking_by_team_lists_each_run_that_does_not_stand_for_its_team(small_phase, capsys):
+    """Trial 62: a ranked team's other scored runs are not dropped: each is under "Not ranked" in
+    every output (md, csv, tex, html), with its reason and its notes."""
+    ref, subs, out = small_phase
+    with zipfile.ZipFile(subs / "weak.zip", "a") as archive:
+        archive.writestr("readme.txt", "my notes")  # a file the scoring program notes as ignored
+    text = "submission,team\n" + "".join(f"{run},{team}\n" for run, team in TEAMS.items())
+    assert _rank_by_teams(small_phase, None, "teams.csv", text) == 0
+    listed = csv.DictReader((out / "ranking.csv").open())
+    not_ranked = {r["system"]: r["note"] for r in listed if r["table"] == "not_ranked"}
+    why = "scored; team 'beta' is ranked by its best run 'folder_run'"
+    assert (
+        not_ranked["sim_only"] == f"{why}; its notes: tracks not covered by this submission: soft"
+    )
+    weak = not_ranked["weak"]
+    assert weak.startswith("scored; team 'alpha' is ranked by its best run 'good'; its notes: ")
+    assert "readme.txt" in weak
+    markdown, page = (out / "ranking.md").read_text(), (out / "ranking.html").read_text()
+    latex = (out / "ranking.tex").read_text()
+    assert (
+        "- sim\\_only: scored; team 'beta' is ranked by its best run 'folder\\_run'" in markdown
+        and markdown.index("## Not ranked") < markdown.index("- weak: ")
+    )
+    assert f"<li>sim_only: {html.escape(why)}" in page and "<li>weak: scored; team " in page
+    assert "% Not ranked:" in latex and f"% - sim_only: {why}" in latex and "% - weak: " in latex
+
+
 def test_ranking_by_team_notes_a_team_whose_rows_name_no_ranked_submission(small_phase, capsys):
     """A row naming a run missing from the folder (or one not scored) does not make its team
     vanish unnoticed: a team without a ranked run is noted with its rows, and listed under "Not
@@ -1536,7 +1564,7 @@ def test_ranking_by_team_notes_a_team_whose_rows_name_no_ranked_submission(small
     lost = "a run of team 'alpha' in the teams file (line 8: 'lost_run') that no zip or folder"
     assert lost in not_ranked["lost_run"] and "ranked on its other runs" in not_ranked["lost_run"]
     assert "- lost\\_run: a run of team" in markdown and f"'lost_run': {lost}" in err
-    assert set(not_ranked) == {"delta", "gamma", "lost_run", "not_a_zip"}
+    assert set(not_ranked) == {"delta", "gamma", "lost_run", "not_a_zip", "weak", "sim_only"}
 
 
 def test_ranking_by_team_reads_codabench_s_export_of_submissions(small_phase):

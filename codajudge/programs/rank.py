@@ -732,12 +732,28 @@ def run(args: argparse.Namespace) -> int:
         for system in overall_order(spec, results, settings):  # best first
             runs.setdefault(team_of[system], system)
         log(f"ranking {counted(len(runs), 'team')} by their best run: " + ", ".join(runs.values()))
+        teams_not_ranked += runs_not_standing(results, runs, team_of)
     report = build_report(spec, results, failures + teams_not_ranked, settings, runs)
     write_outputs(args.out, report)
     if failures:
         unranked = counted(len(failures), "submission")
         log(f"{unranked} not ranked: " + ", ".join(name for name, _ in failures))
     return 0
+
+
+def runs_not_standing(
+    results: dict[str, Result], runs: dict[str, str], team_of: dict[str, str]
+) -> list[tuple[str, str]]:
+    """(run, why) of each scored run that does not stand for its team (``runs``: team -> its best
+    run; ``team_of``: run -> team), its notes after the reason: every row is accounted for."""
+    listed = []
+    for run, result in results.items():
+        best = runs[team_of[run]]
+        if run != best:
+            why = kit_text("ranking/teams_superseded", team=repr(team_of[run]), best=repr(best))
+            notes = "; ".join(submission_notes(result))
+            listed.append((run, f"{why}; its notes: {notes}" if notes else why))
+    return listed
 
 
 def _leads_only_to(path: Path, target: Path) -> bool:
