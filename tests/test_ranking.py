@@ -1667,6 +1667,30 @@ def test_a_teams_file_row_naming_no_submission_is_named_before_any_is_scored(sma
     assert "scoring" not in err and "Traceback" not in err
 
 
+def test_a_codabench_export_row_naming_no_submission_is_named_by_its_id_and_file_name(
+    small_phase, capsys
+):
+    """Trial 62: an export's row whose file name differs from a submission's only by case is
+    named by its id and file name, with the submission its file name is closest to (CSV and JSON)."""
+    header = "Submission ID,File Name,Owner\n"
+    rows = (
+        "101,good.zip,alpha\n102,weak.zip,alpha\n103,SIM_ONLY.zip,beta\n104,folder_run.zip,beta\n"
+    )
+    assert _rank_by_teams(small_phase, None, "export.csv", header + rows) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "export.csv: 1 submission has no team: 'sim_only'" in err
+    assert "rows that name none: line 4: '103' ('SIM_ONLY.zip') (did you mean 'sim_only'?)" in err
+    listed = [{"id": 103, "filename": "SIM_ONLY.zip", "owner": "beta"}]
+    listed += [
+        {"id": 101 + k, "filename": f"{run}.zip", "owner": "alpha"}
+        for k, run in enumerate(["good", "weak"])
+    ]
+    listed += [{"id": 104, "filename": "folder_run.zip", "owner": "beta"}]
+    assert _rank_by_teams(small_phase, None, "export.json", json.dumps(listed)) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "item #1: '103' ('SIM_ONLY.zip') (did you mean 'sim_only'?)" in err
+
+
 def test_two_entries_naming_one_system_are_refused_naming_both(small_phase, capsys):
     """The file name without .zip names the system: a zip and a folder of that name are one
     system given twice, refused before any is scored."""
