@@ -2186,15 +2186,21 @@ def test_p_values_tooltips_and_stand_in_notes_say_what_the_tables_print():
 
     report = _report()
     rows = report.rankings["en_en"].rows
-    rows[1].p_value, rows[2].p_value = 3e-7, 0.0  # the second underflowed
+    rows[1].p_value, rows[2].p_value = (
+        8.857e-05,
+        0.0,
+    )  # the first rounds to 0.0001; the second underflowed
     markdown = render_markdown(report)
-    assert "| <0.0001 |" in markdown and "0.0000" not in markdown
+    assert "| <0.0001 |" in markdown and "0.0000" not in markdown and "| 0.0001 |" not in markdown
     listed = list(csv.DictReader(io.StringIO(render_csv(report))))
     on_track = {r["system"]: r for r in listed if r["table"] == "en_en"}
     assert on_track["z"]["p_vs_best"] == "0.0" and "underflowed to 0.0" in on_track["z"]["note"]
-    assert on_track["x|y"]["p_vs_best"] == "3e-07" and "underflow" not in on_track["x|y"]["note"]
+    assert (
+        on_track["x|y"]["p_vs_best"] == "8.857e-05" and "underflow" not in on_track["x|y"]["note"]
+    )
     late = next(r for r in listed if r["table"] == "overall" and r["system"] == "late")
     assert late["metric"] == "primary" and late["note"] == "en_en=4+"
     page = render_html(report)
     assert "<td>&lt;0.0001</td>" in page and "<td><0.0001" not in page  # escaped as text
+    assert page.count("<td>&lt;0.0001</td>") == 2 and "<td>0.0001</td>" not in page
     assert "<title>z: 50.00 [45.00, 55.00]</title>" in page

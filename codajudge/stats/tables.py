@@ -423,9 +423,10 @@ def track_table(ranking: TrackRanking, style: Style) -> Table:
         low, high = (r.interval.low, r.interval.high) if r.interval else (None, None)
         none = "-" if r.undefined else "n/a"  # an undefined score has none, see the track's note
         interval = f"[{shown(low, percent)}, {shown(high, percent)}]" if r.interval else none
-        # a p below what four decimals show is "<0.0001", never "0.0000" (a p of 0)
+        # every p below 0.0001 is "<0.0001" (compared before rounding: 8.9e-05 is not "0.0001"),
+        # never "0.0000" (a p of 0); escaped as text
         p_value = "-" if r.p_value is None else f"{r.p_value:.4f}"
-        p_value = style.name("<0.0001") if p_value == "0.0000" else p_value  # escaped as text
+        p_value = style.name("<0.0001") if r.p_value is not None and r.p_value < 1e-4 else p_value
         cells = [str(r.rank), style.name(r.system), shown(r.value, percent), interval, p_value]
         rows.append([*cells, str(number[r.system])])
         # system, value, rank and tied_with_best are CSV columns
