@@ -2204,3 +2204,16 @@ def test_p_values_tooltips_and_stand_in_notes_say_what_the_tables_print():
     assert "<td>&lt;0.0001</td>" in page and "<td><0.0001" not in page  # escaped as text
     assert page.count("<td>&lt;0.0001</td>") == 2 and "<td>0.0001</td>" not in page
     assert "<title>z: 50.00 [45.00, 55.00]</title>" in page
+
+
+def test_p_vs_best_against_a_perfect_system_is_said_to_be_the_floor():
+    """Trial 62: against a perfect system (r = 1) Williams' test is degenerate and p_vs_best is the
+    floor 2 x 0.5^n, the same for every system: ranking.csv's note says so, and only there."""
+    report = _report()
+    listed = list(csv.DictReader(io.StringIO(render_csv(report))))
+    assert not any("floor" in r["note"] for r in listed if r["table"] == "en_en")
+    report.rankings["en_en"].rows[0].value = 1.0
+    listed = list(csv.DictReader(io.StringIO(render_csv(report))))
+    notes = {r["system"]: r["note"] for r in listed if r["table"] == "en_en"}
+    said = "Williams' test is degenerate: p_vs_best is the floor 2 x 0.5^n of the track's n items"
+    assert said in notes["x|y"] and said in notes["z"] and "floor" not in notes["team_a&b"]

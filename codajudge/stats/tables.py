@@ -24,7 +24,7 @@ from typing import Callable, NamedTuple
 from ..errors import counted
 from ..metrics import get as get_metric
 from ..texts import SURROGATES_AS_TEXT, csv_text, kit_text
-from .paired import TEST_TITLES
+from .paired import TEST_TITLES, WILLIAMS
 from .ranking import (
     BY_MEAN_RANK,
     BY_PRIMARY,
@@ -412,6 +412,7 @@ def track_table(ranking: TrackRanking, style: Style) -> Table:
         Column("Cluster", paper="Cl."),
     ]
     number = clusters(ranking)
+    perfect = bool(ranking.rows) and (ranking.rows[0].value or 0.0) >= 1.0 - 1e-12
     # the CSV columns every row of the track shares
     track_fields = dict(
         table=ranking.track.id,
@@ -435,7 +436,10 @@ def track_table(ranking: TrackRanking, style: Style) -> Table:
         found["test"] = None if r.undefined else (r.test or ranking.test)
         # a p that underflowed to 0.0 is kept as computed, and said so
         underflow = kit_text("ranking/p_underflow") if r.p_value == 0.0 else None
-        found["note"] = ". ".join(filter(None, (ranking.note, underflow)))
+        # against a perfect system (r = 1) Williams' test is degenerate: its p is the floor
+        floor = perfect and found["test"] == WILLIAMS and r.p_value is not None and r.p_value < 1
+        floored = kit_text("ranking/p_floor_perfect") if floor else None
+        found["note"] = ". ".join(filter(None, (ranking.note, underflow, floored)))
         records.append(dict(vars(r), **found, **track_fields))
     return Table(columns, rows, records)
 
