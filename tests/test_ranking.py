@@ -1704,6 +1704,12 @@ def test_two_entries_naming_one_system_are_refused_naming_both(small_phase, caps
         in err
     )
     assert "scoring" not in err and not out.exists()
+    # trial 62: a name is shown as every output shows it, its end space escaped
+    shutil.rmtree(subs / "good")
+    shutil.copy(subs / "good.zip", subs / "Good .zip")
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "20"]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "found Good\\x20.zip, good.zip. Remove or" in err and "Good .zip" not in err
 
 
 def test_a_teams_file_that_is_not_utf8_is_refused_naming_the_line_and_byte(tmp_path):

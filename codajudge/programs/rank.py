@@ -215,8 +215,14 @@ def name_as_read(name: str) -> str:
 
 def shown(paths: list[Path]) -> list[str]:
     """The names of entries of the submissions folder, for a message: each escaped
-    (``safe_display``), a folder's with ``/``."""
-    return [safe_display(p.name) + ("/" if p.is_dir() else "") for p in paths]
+    (``safe_display``) as every output shows its system name, a zip's before its ``.zip``
+    (``alpha\\x20.zip``), a folder's with ``/``."""
+    return [
+        safe_display(p.stem) + p.suffix
+        if p.is_file() and p.suffix.lower() == ".zip"
+        else safe_display(p.name) + ("/" if p.is_dir() else "")
+        for p in paths
+    ]
 
 
 def score_one(path: Path, spec: TaskSpec, ref_dir: Path, gold: dict, made_here=()) -> Outcome:
