@@ -1391,7 +1391,8 @@ def test_latex_writes_names_pdflatex_cannot_set_as_stand_ins(small_phase, tmp_pa
     assert rank_main(args + [str(ref.parent / "teams.csv")]) == 0
     team_tex = (teams_out / "ranking.tex").read_text()
     run = _overall_and_runs(teams_out)[1]["中文队"]  # the team's best run, by its file name
-    assert f"{latex_escape(run)}$^{{\\dagger}}$" in team_tex and "中文队" not in team_tex
+    tables = team_tex.split("% Not ranked:")[0]  # the comments after quote the runs' reasons
+    assert f"{latex_escape(run)}$^{{\\dagger}}$" in tables and "中文队" not in tables
     assert "中文队" in (teams_out / "ranking.html").read_text()
     _assert_latex_compiles({"names": tex, "teams": team_tex}, tmp_path)
 
@@ -1508,6 +1509,33 @@ def test_ranking_by_team_keeps_each_team_s_best_run(small_phase, capsys):
     assert "- alpha: good" in markdown and "- beta: folder\\_run" in markdown
 
 
+def test_ranking_by_team_lists_each_run_that_does_not_stand_for_its_team(small_phase, capsys):
+    """Trial 62: a ranked team's other scored runs are not dropped: each is under "Not ranked" in
+    every output (md, csv, tex, html), with its reason and its notes."""
+    ref, subs, out = small_phase
+    with zipfile.ZipFile(subs / "weak.zip", "a") as archive:
+        archive.writestr("readme.txt", "my notes")  # a file the scoring program notes as ignored
+    text = "submission,team\n" + "".join(f"{run},{team}\n" for run, team in TEAMS.items())
+    assert _rank_by_teams(small_phase, None, "teams.csv", text) == 0
+    listed = csv.DictReader((out / "ranking.csv").open())
+    not_ranked = {r["system"]: r["note"] for r in listed if r["table"] == "not_ranked"}
+    why = "scored; team 'beta' is ranked by its best run 'folder_run'"
+    assert (
+        not_ranked["sim_only"] == f"{why}; its notes: tracks not covered by this submission: soft"
+    )
+    weak = not_ranked["weak"]
+    assert weak.startswith("scored; team 'alpha' is ranked by its best run 'good'; its notes: ")
+    assert "readme.txt" in weak
+    markdown, page = (out / "ranking.md").read_text(), (out / "ranking.html").read_text()
+    latex = (out / "ranking.tex").read_text()
+    assert (
+        "- sim\\_only: scored; team 'beta' is ranked by its best run 'folder\\_run'" in markdown
+        and markdown.index("## Not ranked") < markdown.index("- weak: ")
+    )
+    assert f"<li>sim_only: {html.escape(why)}" in page and "<li>weak: scored; team " in page
+    assert "% Not ranked:" in latex and f"% - sim_only: {why}" in latex and "% - weak: " in latex
+
+
 def test_ranking_by_team_notes_a_team_whose_rows_name_no_ranked_submission(small_phase, capsys):
     """A row naming a run missing from the folder (or one not scored) does not make its team
     vanish unnoticed: a team without a ranked run is noted with its rows, and listed under "Not
@@ -1536,7 +1564,7 @@ def test_ranking_by_team_notes_a_team_whose_rows_name_no_ranked_submission(small
     lost = "a run of team 'alpha' in the teams file (line 8: 'lost_run') that no zip or folder"
     assert lost in not_ranked["lost_run"] and "ranked on its other runs" in not_ranked["lost_run"]
     assert "- lost\\_run: a run of team" in markdown and f"'lost_run': {lost}" in err
-    assert set(not_ranked) == {"delta", "gamma", "lost_run", "not_a_zip"}
+    assert set(not_ranked) == {"delta", "gamma", "lost_run", "not_a_zip", "weak", "sim_only"}
 
 
 def test_ranking_by_team_reads_codabench_s_export_of_submissions(small_phase):
@@ -1639,6 +1667,30 @@ def test_a_teams_file_row_naming_no_submission_is_named_before_any_is_scored(sma
     assert "scoring" not in err and "Traceback" not in err
 
 
+def test_a_codabench_export_row_naming_no_submission_is_named_by_its_id_and_file_name(
+    small_phase, capsys
+):
+    """Trial 62: an export's row whose file name differs from a submission's only by case is
+    named by its id and file name, with the submission its file name is closest to (CSV and JSON)."""
+    header = "Submission ID,File Name,Owner\n"
+    rows = (
+        "101,good.zip,alpha\n102,weak.zip,alpha\n103,SIM_ONLY.zip,beta\n104,folder_run.zip,beta\n"
+    )
+    assert _rank_by_teams(small_phase, None, "export.csv", header + rows) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "export.csv: 1 submission has no team: 'sim_only'" in err
+    assert "rows that name none: line 4: '103' ('SIM_ONLY.zip') (did you mean 'sim_only'?)" in err
+    listed = [{"id": 103, "filename": "SIM_ONLY.zip", "owner": "beta"}]
+    listed += [
+        {"id": 101 + k, "filename": f"{run}.zip", "owner": "alpha"}
+        for k, run in enumerate(["good", "weak"])
+    ]
+    listed += [{"id": 104, "filename": "folder_run.zip", "owner": "beta"}]
+    assert _rank_by_teams(small_phase, None, "export.json", json.dumps(listed)) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "item #1: '103' ('SIM_ONLY.zip') (did you mean 'sim_only'?)" in err
+
+
 def test_two_entries_naming_one_system_are_refused_naming_both(small_phase, capsys):
     """The file name without .zip names the system: a zip and a folder of that name are one
     system given twice, refused before any is scored."""
@@ -1652,6 +1704,12 @@ def test_two_entries_naming_one_system_are_refused_naming_both(small_phase, caps
         in err
     )
     assert "scoring" not in err and not out.exists()
+    # trial 62: a name is shown as every output shows it, its end space escaped
+    shutil.rmtree(subs / "good")
+    shutil.copy(subs / "good.zip", subs / "Good .zip")
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "20"]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "found Good\\x20.zip, good.zip. Remove or" in err and "Good .zip" not in err
 
 
 def test_a_teams_file_that_is_not_utf8_is_refused_naming_the_line_and_byte(tmp_path):
@@ -2134,15 +2192,34 @@ def test_p_values_tooltips_and_stand_in_notes_say_what_the_tables_print():
 
     report = _report()
     rows = report.rankings["en_en"].rows
-    rows[1].p_value, rows[2].p_value = 3e-7, 0.0  # the second underflowed
+    rows[1].p_value, rows[2].p_value = (
+        8.857e-05,
+        0.0,
+    )  # the first rounds to 0.0001; the second underflowed
     markdown = render_markdown(report)
-    assert "| <0.0001 |" in markdown and "0.0000" not in markdown
+    assert "| <0.0001 |" in markdown and "0.0000" not in markdown and "| 0.0001 |" not in markdown
     listed = list(csv.DictReader(io.StringIO(render_csv(report))))
     on_track = {r["system"]: r for r in listed if r["table"] == "en_en"}
     assert on_track["z"]["p_vs_best"] == "0.0" and "underflowed to 0.0" in on_track["z"]["note"]
-    assert on_track["x|y"]["p_vs_best"] == "3e-07" and "underflow" not in on_track["x|y"]["note"]
+    assert (
+        on_track["x|y"]["p_vs_best"] == "8.857e-05" and "underflow" not in on_track["x|y"]["note"]
+    )
     late = next(r for r in listed if r["table"] == "overall" and r["system"] == "late")
     assert late["metric"] == "primary" and late["note"] == "en_en=4+"
     page = render_html(report)
     assert "<td>&lt;0.0001</td>" in page and "<td><0.0001" not in page  # escaped as text
+    assert page.count("<td>&lt;0.0001</td>") == 2 and "<td>0.0001</td>" not in page
     assert "<title>z: 50.00 [45.00, 55.00]</title>" in page
+
+
+def test_p_vs_best_against_a_perfect_system_is_said_to_be_the_floor():
+    """Trial 62: against a perfect system (r = 1) Williams' test is degenerate and p_vs_best is the
+    floor 2 x 0.5^n, the same for every system: ranking.csv's note says so, and only there."""
+    report = _report()
+    listed = list(csv.DictReader(io.StringIO(render_csv(report))))
+    assert not any("floor" in r["note"] for r in listed if r["table"] == "en_en")
+    report.rankings["en_en"].rows[0].value = 1.0
+    listed = list(csv.DictReader(io.StringIO(render_csv(report))))
+    notes = {r["system"]: r["note"] for r in listed if r["table"] == "en_en"}
+    said = "Williams' test is degenerate: p_vs_best is the floor 2 x 0.5^n of the track's n items"
+    assert said in notes["x|y"] and said in notes["z"] and "floor" not in notes["team_a&b"]

@@ -215,8 +215,14 @@ def name_as_read(name: str) -> str:
 
 def shown(paths: list[Path]) -> list[str]:
     """The names of entries of the submissions folder, for a message: each escaped
-    (``safe_display``), a folder's with ``/``."""
-    return [safe_display(p.name) + ("/" if p.is_dir() else "") for p in paths]
+    (``safe_display``) as every output shows its system name, a zip's before its ``.zip``
+    (``alpha\\x20.zip``), a folder's with ``/``."""
+    return [
+        safe_display(p.stem) + p.suffix
+        if p.is_file() and p.suffix.lower() == ".zip"
+        else safe_display(p.name) + ("/" if p.is_dir() else "")
+        for p in paths
+    ]
 
 
 def score_one(path: Path, spec: TaskSpec, ref_dir: Path, gold: dict, made_here=()) -> Outcome:
@@ -732,12 +738,28 @@ def run(args: argparse.Namespace) -> int:
         for system in overall_order(spec, results, settings):  # best first
             runs.setdefault(team_of[system], system)
         log(f"ranking {counted(len(runs), 'team')} by their best run: " + ", ".join(runs.values()))
+        teams_not_ranked += runs_not_standing(results, runs, team_of)
     report = build_report(spec, results, failures + teams_not_ranked, settings, runs)
     write_outputs(args.out, report)
     if failures:
         unranked = counted(len(failures), "submission")
         log(f"{unranked} not ranked: " + ", ".join(name for name, _ in failures))
     return 0
+
+
+def runs_not_standing(
+    results: dict[str, Result], runs: dict[str, str], team_of: dict[str, str]
+) -> list[tuple[str, str]]:
+    """(run, why) of each scored run that does not stand for its team (``runs``: team -> its best
+    run; ``team_of``: run -> team), its notes after the reason: every row is accounted for."""
+    listed = []
+    for run, result in results.items():
+        best = runs[team_of[run]]
+        if run != best:
+            why = kit_text("ranking/teams_superseded", team=repr(team_of[run]), best=repr(best))
+            notes = "; ".join(submission_notes(result))
+            listed.append((run, f"{why}; its notes: {notes}" if notes else why))
+    return listed
 
 
 def _leads_only_to(path: Path, target: Path) -> bool:

@@ -20,7 +20,8 @@ owners uploaded (the starting kit's ``result_submission.zip``) is ambiguous: it 
 note, and refused only when it is the one way to find a ranked submission (name the zips by their
 submission ids). In the organiser's CSV every name is exact, and a name given two teams is refused.
 Every submission of the folder must be found (checked before any is scored; the refusal names
-the rows that find none, with the closest submission name); a team none of whose rows finds a
+the rows that find none, an export's by its id and file name, with the submission name closest to
+any of the row's names); a team none of whose rows finds a
 ranked submission is not ranked: with its submissions refused when scored and the first reason,
 or, where none of its rows names a submission of the folder, with its rows; a ranked team's row
 that names no submission of the folder is listed too, naming the run and its team.
@@ -36,7 +37,7 @@ from pathlib import Path
 from collections.abc import Iterator, Sequence
 
 from ..errors import UsageError, counted, first_few, plural
-from ..fields import did_you_mean
+from ..fields import closest, did_you_mean
 from ..formats.textfile import utf8_text
 from ..texts import kit_text
 
@@ -116,7 +117,8 @@ def read_teams(path: Path) -> Teams:
                     hint="give each submission one team",
                 )
         place = f"line {where['line']}" if "line" in where else f"item {where['item']}"
-        teams.rows.setdefault(team, {})[f"{place}: {(exact or files or [''])[0]!r}"] = exact + files
+        label = repr((exact or files or [""])[0]) + (f" ({files[0]!r})" if exact and files else "")
+        teams.rows.setdefault(team, {})[f"{place}: {label}"] = exact + files
         for name in files:
             teams.files.setdefault(name, {}).setdefault(team, place)
     return teams
@@ -201,7 +203,7 @@ def teams_of(
     unknown = [name for name in systems if found[name] is None]
     if unknown:
         unmatched = [
-            f"{row} ({did_you_mean(names[0], systems) or 'no submission is close'})"
+            f"{row} ({_closest_hint(names, systems)})"
             for rows in teams.rows.values()
             for row, names in rows.items()
             if not set(names) & set(systems)
@@ -225,6 +227,20 @@ def teams_of(
     ]
     in_folder = set(systems) | set(refused or {})
     return found, _unused_file_names(teams), not_ranked + _runs_not_found(teams, found, in_folder)
+
+
+def _closest_hint(names: list[str], systems: Sequence[str]) -> str:
+    """The hint naming the submission closest to any name of a row (its id, its file name with
+    and without ``.zip``): the closest of each name's closest (``fields.closest``, in any case)."""
+    import difflib  # imported here: only a refusal needs it
+
+    def likeness(name: str) -> float:
+        return difflib.SequenceMatcher(
+            None, name.lower(), str(closest(name, systems)).lower()
+        ).ratio()
+
+    close = [name for name in names if closest(name, systems) is not None]
+    return did_you_mean(max(close, key=likeness), systems) if close else "no submission is close"
 
 
 def _runs_not_found(teams: Teams, found: dict[str, str], in_folder: set) -> list[tuple[str, str]]:

@@ -81,7 +81,7 @@ def render_latex(report: RankingReport) -> str:
     """A fragment for the paper (template ``ranking/latex_header``: the packages it needs, booktabs
     and T1 fontenc, and ``\\cjfit``, which scales a table down to the line's width when wider):
     the overall table, then one table per track, primary tracks first, each with its caption and
-    label."""
+    label, then the submissions not ranked, each with its reason, as comments."""
     # each comment on one line (a value cannot end it), undecodable bytes as text
     lines = [tables.header_text(report, "ranking/latex_header", tables.one_line)]
     style = Style(lambda name: latex_system(report, name), "\\textbf{{{}}}", "$^{\\ast}$", False)
@@ -95,6 +95,11 @@ def render_latex(report: RankingReport) -> str:
         lines += _latex_table(report, tables.group_table(report, group, style), caption, label)
     for tid in report.track_order():
         lines += _latex_track(report, report.rankings[tid], style)
+    if report.failures:  # as comments: the paper shows the ranked systems only
+        lines += ["% Not ranked:"]
+        lines += [
+            f"% - {tables.one_line(name)}: {tables.one_line(why)}" for name, why in report.failures
+        ]
     return "\n".join(lines) + "\n"
 
 

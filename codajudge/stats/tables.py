@@ -24,7 +24,7 @@ from typing import Callable, NamedTuple
 from ..errors import counted
 from ..metrics import get as get_metric
 from ..texts import SURROGATES_AS_TEXT, csv_text, kit_text
-from .paired import TEST_TITLES
+from .paired import TEST_TITLES, WILLIAMS
 from .ranking import (
     BY_MEAN_RANK,
     BY_PRIMARY,
@@ -412,6 +412,7 @@ def track_table(ranking: TrackRanking, style: Style) -> Table:
         Column("Cluster", paper="Cl."),
     ]
     number = clusters(ranking)
+    perfect = bool(ranking.rows) and (ranking.rows[0].value or 0.0) >= 1.0 - 1e-12
     # the CSV columns every row of the track shares
     track_fields = dict(
         table=ranking.track.id,
@@ -423,9 +424,10 @@ def track_table(ranking: TrackRanking, style: Style) -> Table:
         low, high = (r.interval.low, r.interval.high) if r.interval else (None, None)
         none = "-" if r.undefined else "n/a"  # an undefined score has none, see the track's note
         interval = f"[{shown(low, percent)}, {shown(high, percent)}]" if r.interval else none
-        # a p below what four decimals show is "<0.0001", never "0.0000" (a p of 0)
+        # every p below 0.0001 is "<0.0001" (compared before rounding: 8.9e-05 is not "0.0001"),
+        # never "0.0000" (a p of 0); escaped as text
         p_value = "-" if r.p_value is None else f"{r.p_value:.4f}"
-        p_value = style.name("<0.0001") if p_value == "0.0000" else p_value  # escaped as text
+        p_value = style.name("<0.0001") if r.p_value is not None and r.p_value < 1e-4 else p_value
         cells = [str(r.rank), style.name(r.system), shown(r.value, percent), interval, p_value]
         rows.append([*cells, str(number[r.system])])
         # system, value, rank and tied_with_best are CSV columns
@@ -434,7 +436,10 @@ def track_table(ranking: TrackRanking, style: Style) -> Table:
         found["test"] = None if r.undefined else (r.test or ranking.test)
         # a p that underflowed to 0.0 is kept as computed, and said so
         underflow = kit_text("ranking/p_underflow") if r.p_value == 0.0 else None
-        found["note"] = ". ".join(filter(None, (ranking.note, underflow)))
+        # against a perfect system (r = 1) Williams' test is degenerate: its p is the floor
+        floor = perfect and found["test"] == WILLIAMS and r.p_value is not None and r.p_value < 1
+        floored = kit_text("ranking/p_floor_perfect") if floor else None
+        found["note"] = ". ".join(filter(None, (ranking.note, underflow, floored)))
         records.append(dict(vars(r), **found, **track_fields))
     return Table(columns, rows, records)
 
