@@ -1214,3 +1214,25 @@ def test_each_form_of_table_is_a_format_the_schema_allows():
 
     assert IMPORTER_OPTIONS["table"]["format"].choices == tuple(FORMS)
     assert set(SUFFIXES.values()) <= set(FORMS)
+
+
+@pytest.mark.parametrize("suffix, sep", [(".csv", ","), (".tsv", "\t")])
+def test_a_header_naming_a_column_twice_is_refused_naming_it_and_its_positions(
+    tmp_path, suffix, sep
+):
+    """The csv module reads the last column of a repeated name: every score would come from it."""
+    from codajudge.importers import load_split
+
+    lines = ["id,s1,s2,score,score", "a,x,y,1,4", "b,x,z,2,5"]
+    (tmp_path / f"t{suffix}").write_text("\n".join(lines).replace(",", sep) + "\n")
+    source = dict(table_source(path=f"t{suffix}"), columns=SIM_COLUMNS_OF_T)
+    with pytest.raises(ConfigError) as caught:
+        load_split(source, tmp_path, "test")
+    (problem,) = caught.value.problems
+    assert problem.file.endswith(f"t{suffix}") and problem.line == 1
+    assert problem.message == "the header row names 1 column more than once"
+    assert problem.found == "'score' in columns 4, 5"
+    assert problem.hint.startswith("rename or drop one of each repeated column")
+
+
+SIM_COLUMNS_OF_T = {"id": "id", "texts": ["s1", "s2"], "score": "score"}

@@ -159,6 +159,7 @@ def _csv_rows(lines: list[str], delimiter: str, problems) -> tuple[list[str], li
     rows = []
     try:
         header = list(reader.fieldnames or [])
+        _refuse_repeated_columns(header, problems.file)
         for row in reader:
             if None in row:
                 problems.add("more cells than header columns", line=reader.line_num)
@@ -168,6 +169,28 @@ def _csv_rows(lines: list[str], delimiter: str, problems) -> tuple[list[str], li
         problems.add(**_csv_problem(str(error), len(lines)), line=max(reader.reader.line_num, 1))
         raise ConfigError(problems.problems, problems.omitted)
     return header, rows
+
+
+def _refuse_repeated_columns(header: list[str], file: str) -> None:
+    """A header naming a column twice is refused: the csv module would read the last of them,
+    silently, and the kit would score gold from a column the organiser did not mean."""
+    positions: dict[str, list[int]] = {}
+    for k, name in enumerate(header, 1):
+        positions.setdefault(name, []).append(k)
+    repeated = {name: at for name, at in positions.items() if len(at) > 1}
+    if repeated:
+        found = "; ".join(
+            f"{name!r} in columns {', '.join(map(str, at))}" for name, at in repeated.items()
+        )
+        raise ConfigError.single(
+            file,
+            f"the header row names {counted(len(repeated), 'column')} more than once",
+            line=1,
+            expected=f"{len(header)} different column names",
+            found=found,
+            hint="rename or drop one of each repeated column: the reader cannot tell which "
+            "one is meant",
+        )
 
 
 def _csv_problem(error: str, line_count: int) -> dict:
