@@ -1236,3 +1236,18 @@ def test_a_header_naming_a_column_twice_is_refused_naming_it_and_its_positions(
 
 
 SIM_COLUMNS_OF_T = {"id": "id", "texts": ["s1", "s2"], "score": "score"}
+
+
+def test_an_id_with_a_space_around_it_is_refused_with_its_file_line_and_the_id_as_written(tmp_path):
+    """'p43 ' beside 'p43' were two ids here and one in the gold files, refused there by an
+    internal file's name; the importer refuses the organiser's row."""
+    from codajudge.importers import load_split
+
+    (tmp_path / "t.csv").write_text("id,s1,s2,score\np43,x,y,1\np43 ,x,z,2\n")
+    source = dict(table_source(path="t.csv"), columns=SIM_COLUMNS_OF_T)
+    with pytest.raises(ConfigError) as caught:
+        load_split(source, tmp_path, "test")
+    (problem,) = caught.value.problems
+    assert problem.file.endswith("t.csv") and problem.line == 3 and problem.found == "'p43 '"
+    assert problem.message == "an id with a space before or after it in column 'id'"
+    assert problem.hint == "strip the spaces around the id"

@@ -350,9 +350,8 @@ def _item(source: dict, row: dict, at: PlacedProblems, tracks) -> dict | None:
     ``tracks``: the dataset's tracks with labels, the first's label set the one the annotations'
     majority is taken in."""
     columns = source["columns"]
-    item_id = _text(row.get(columns["id"]))
+    item_id = _item_id(row, columns["id"], at)
     if item_id is None:
-        at.add("empty id", hint=f"every row needs a value in {columns['id']!r}")
         return None
     at = at._replace(item=item_id)
     item: dict = {"id": item_id, "texts": [_text(row.get(c)) or "" for c in columns["texts"]]}
@@ -378,6 +377,23 @@ def _item(source: dict, row: dict, at: PlacedProblems, tracks) -> dict | None:
     elif "annotations" in item:
         item["label"] = majority(item["annotations"], tracks[0].label_set if tracks else None)
     return item
+
+
+def _item_id(row: dict, column: str, at: PlacedProblems) -> str | None:
+    """The row's id; None, a problem added, when it is empty or has a space before or after it
+    (``p43 `` beside ``p43``: two ids to the reader, one to the eye and to the gold files)."""
+    item_id = _text(row.get(column))
+    if item_id is None:
+        at.add("empty id", hint=f"every row needs a value in {column!r}")
+    elif item_id != item_id.strip():
+        at.add(
+            f"an id with a space before or after it in column {column!r}",
+            expected="an id without leading or trailing spaces",
+            found=repr(item_id),
+            hint="strip the spaces around the id",
+        )
+        return None
+    return item_id
 
 
 def _unlabelled(columns: dict, row: dict, item: dict, at: PlacedProblems) -> bool:
