@@ -1251,3 +1251,46 @@ def test_an_id_with_a_space_around_it_is_refused_with_its_file_line_and_the_id_a
     assert problem.file.endswith("t.csv") and problem.line == 3 and problem.found == "'p43 '"
     assert problem.message == "an id with a space before or after it in column 'id'"
     assert problem.hint == "strip the spaces around the id"
+
+
+def test_an_annotations_object_names_its_annotators_by_its_keys(tmp_path):
+    """LeWiDi 2025's ``annotations``: an object annotator -> label, read as such (it was read as
+    Python's printout of the dict, cut at commas); an annotators column, when given, lists its
+    keys, in the order it gives; an empty value is not labelled."""
+    document = {
+        str(k): {
+            "s1": f"left {k}",
+            "s2": f"right {k}",
+            "annotators": "Ann2,Ann1,Ann3",
+            "annotations": {"Ann1": str(k % 2), "Ann2": "0", "Ann3": "1" if k % 3 else ""},
+            "soft_label": [0.5, 0.5] if k % 2 else [1.0, 0.0],
+        }
+        for k in range(1, 21)
+    }
+    own = {k: v for k, v in DOCUMENT_COLUMNS.items() if k != "annotators"}
+    items = imported(json_document_edition(tmp_path / "a", document, own))
+    assert items["1"]["annotators"] == ["Ann1", "Ann2", "Ann3"]
+    assert items["1"]["annotations"] == ["1", "0", "1"] and items["1"]["label"] == "1"
+    assert items["3"]["annotators"] == ["Ann1", "Ann2"] and items["3"]["label"] is None
+    listed = imported(json_document_edition(tmp_path / "b", document, DOCUMENT_COLUMNS))
+    assert listed["1"]["annotators"] == ["Ann2", "Ann1", "Ann3"]
+    assert listed["1"]["annotations"] == ["0", "1", "1"]
+    document["2"]["annotators"] = "Ann1,Ann9"
+    with pytest.raises(ConfigError) as caught:
+        imported(json_document_edition(tmp_path / "c", document, DOCUMENT_COLUMNS))
+    (problem,) = caught.value.problems
+    assert problem.item == "2" and problem.message == (
+        "the annotators column does not list the 3 keys of the annotations object, each once"
+    )
+    assert problem.found == "2 names: 'Ann1,Ann9'"
+
+
+def test_a_split_whose_every_row_is_refused_is_not_also_said_to_have_no_items(tmp_path):
+    table = rows(30)
+    for row in table:
+        row["sim"] = "NaN"
+    folder = edition(tmp_path, table_source(split={"dev": 0.5, "test": 0.5}), table=table)
+    with pytest.raises(ConfigError) as caught:
+        import_data(load_edition(folder), folder)
+    assert "not a finite number" in str(caught.value)
+    assert "has no items" not in str(caught.value)

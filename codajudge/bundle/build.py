@@ -208,7 +208,8 @@ def _dataset_splits(
             items = load_split(split_source(source, of), data_root, of, where, labels)
             read[split] = sampled_items(items, split, sample, where) if sample else items
         except ConfigError as e:  # a release cut by 'split' is read once per split
-            if isinstance(e, PartlyRead):  # the rows read are checked too
+            if isinstance(e, PartlyRead) and e.items:  # the rows read are checked too; a split
+                # whose every row was refused is not also said to have no items
                 read[split] = e.items
             new = [located(p, dataset, source, edition.config) for p in e.problems]
             problems.extend(p for p in new if p not in problems)

@@ -14,7 +14,8 @@ Options (see ``bundle/schema.py`` and ``docs/edition-config.md``):
   ``label``, ``annotations: [col, ...]`` (one column per annotator; the column names are the
   annotators' unless ``annotators`` names a column holding the names, comma-separated, one per
   annotations column) or ``annotations: {column: col, sep: ","}`` (one column holding each row's
-  annotations, named by an ``annotators`` column, which may say its own ``sep`` alike); a JSON
+  annotations, named by an ``annotators`` column, which may say its own ``sep`` alike, or a JSON
+  object annotator -> label, whose keys name the annotators); a JSON
   list as an annotation is a multilabel annotation's labels (``[]``: none),
   ``distribution`` (a soft label, a JSON list or object label -> probability: soft-label tracks'
   gold), ``lang``, ``genre``;
@@ -303,12 +304,17 @@ def _annotations(columns: dict, row: dict, at: PlacedProblems) -> dict[str, list
     annotators are those the annotators column names, else the annotations columns' names; the
     annotations of one column holding a list are named by an annotators column only."""
     spec = columns.get("annotations")
-    if isinstance(spec, dict):  # None for an empty cell or part (not labelled)
+    keyed = _keyed_annotations(row, spec)
+    if keyed is not None:  # a JSON object annotator -> label: its keys name the annotators
+        names, cells = list(keyed), [_annotation(value) for value in keyed.values()]
+    elif isinstance(spec, dict):  # None for an empty cell or part (not labelled)
         cells, names = [None if p == "" else p for p in _parts(row, spec, _annotation)], None
     else:
         names = spec or []
         cells = [_annotation(row.get(column)) for column in names]
     listed = columns.get("annotators")  # comma-separated unless it says its own ``sep``
+    if listed is not None and keyed is not None:  # the object's keys, in the column's order
+        return _keys_as_listed(_parts(row, listed), keyed, listed, at)
     names = _parts(row, listed) if listed is not None else names
     if listed is not None and (len(names) != len(cells) or len(set(names)) != len(names)):
         column, sep = _column_and_sep(listed)
@@ -319,6 +325,35 @@ def _annotations(columns: dict, row: dict, at: PlacedProblems) -> dict[str, list
     given = [k for k, cell in enumerate(cells) if cell is not None]
     named = {"annotators": [names[k] for k in given]} if names is not None else {}
     return {**named, "annotations": [cells[k] for k in given]} if given else {}
+
+
+def _keyed_annotations(row: dict, spec) -> dict | None:
+    """The cell of one annotations column holding a JSON object annotator -> label (LeWiDi 2025's
+    ``annotations``, a JSON record's own or written as JSON text), else None."""
+    if not isinstance(spec, dict):
+        return None
+    cell = row.get(spec["column"])
+    value = json_or_none(cell) if isinstance(cell, str) else cell
+    return value if isinstance(value, dict) else None
+
+
+def _keys_as_listed(names: list, keyed: dict, listed, at: PlacedProblems) -> dict[str, list]:
+    """An annotations object read with an annotators column too: the column must list the
+    object's keys, each once (in any order, the one given); a problem and {} when it does not."""
+    if sorted(names) != sorted(keyed) or len(set(names)) != len(names):
+        column, sep = _column_and_sep(listed)
+        at.add(
+            f"the annotators column does not list the {counted(len(keyed), 'key')} of the "
+            "annotations object, each once",
+            expected=f"the object's keys {', '.join(map(repr, keyed))}, separated by {sep!r}",
+            found=f"{counted(len(names), 'name')}: {shorten(repr(sep.join(names)), 80)}",
+            hint=f"list in {column!r} the annotators the annotations object names, or drop the "
+            "'annotators' option: the object's keys name them",
+        )
+        return {}
+    given = [name for name in names if _annotation(keyed[name]) is not None]
+    labels = [_annotation(keyed[name]) for name in given]
+    return {"annotators": given, "annotations": labels} if given else {}
 
 
 def _annotators_mismatch(spec, n_names: int, n_values: int) -> tuple[str, str]:
