@@ -1294,3 +1294,19 @@ def test_a_split_whose_every_row_is_refused_is_not_also_said_to_have_no_items(tm
         import_data(load_edition(folder), folder)
     assert "not a finite number" in str(caught.value)
     assert "has no items" not in str(caught.value)
+
+
+@pytest.mark.parametrize("who", ["p,p", "p,q,r"], ids=["named twice", "one too many"])
+def test_a_bad_annotators_cell_is_the_rows_one_problem(tmp_path, who):
+    """The row is refused for its annotators cell only, not said besides to be unlabelled."""
+    from codajudge.importers import load_split
+
+    (tmp_path / "t.csv").write_text(f'id,s1,s2,who,votes\na,x,y,"{who}","yes,no"\nb,x,z,p,no\n')
+    columns = {"id": "id", "texts": ["s1", "s2"], "annotators": "who"}
+    source = dict(
+        table_source(path="t.csv"), columns=dict(columns, annotations={"column": "votes"})
+    )
+    with pytest.raises(ConfigError) as caught:
+        load_split(source, tmp_path, "test")
+    (problem,) = caught.value.problems
+    assert problem.line == 2 and problem.message.startswith("the annotators column names")

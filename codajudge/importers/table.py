@@ -299,9 +299,9 @@ def one_column_or(key: str, plain: str, is_plain: Callable[[object], bool]) -> C
     return check
 
 
-def _annotations(columns: dict, row: dict, at: PlacedProblems) -> dict[str, list]:
-    """``annotators`` and ``annotations`` of the row (empty cells left out), or {} without any. The
-    annotators are those the annotators column names, else the annotations columns' names; the
+def _annotations(columns: dict, row: dict, at: PlacedProblems) -> dict[str, list] | None:
+    """``annotators`` and ``annotations`` of the row (empty cells left out), {} without any, None
+    (a problem added) when the annotators column does not name them each once. The annotators are those the annotators column names, else the annotations columns' names; the
     annotations of one column holding a list are named by an annotators column only."""
     spec = columns.get("annotations")
     keyed = _keyed_annotations(row, spec)
@@ -321,7 +321,7 @@ def _annotations(columns: dict, row: dict, at: PlacedProblems) -> dict[str, list
         message, hint = _annotators_mismatch(spec, len(names), len(cells))
         expected = f"{len(cells)} different names separated by {sep!r}"
         at.add(message, expected=expected, found=repr(row.get(column))[:80], hint=hint)
-        return {}
+        return None
     given = [k for k, cell in enumerate(cells) if cell is not None]
     named = {"annotators": [names[k] for k in given]} if names is not None else {}
     return {**named, "annotations": [cells[k] for k in given]} if given else {}
@@ -337,9 +337,9 @@ def _keyed_annotations(row: dict, spec) -> dict | None:
     return value if isinstance(value, dict) else None
 
 
-def _keys_as_listed(names: list, keyed: dict, listed, at: PlacedProblems) -> dict[str, list]:
+def _keys_as_listed(names: list, keyed: dict, listed, at: PlacedProblems) -> dict[str, list] | None:
     """An annotations object read with an annotators column too: the column must list the
-    object's keys, each once (in any order, the one given); a problem and {} when it does not."""
+    object's keys, each once (in any order, the one given); a problem and None when it does not."""
     if sorted(names) != sorted(keyed) or len(set(names)) != len(names):
         column, sep = _column_and_sep(listed)
         at.add(
@@ -350,7 +350,7 @@ def _keys_as_listed(names: list, keyed: dict, listed, at: PlacedProblems) -> dic
             hint=f"list in {column!r} the annotators the annotations object names, or drop the "
             "'annotators' option: the object's keys name them",
         )
-        return {}
+        return None
     given = [name for name in names if _annotation(keyed[name]) is not None]
     labels = [_annotation(keyed[name]) for name in given]
     return {"annotators": given, "annotations": labels} if given else {}
@@ -394,9 +394,12 @@ def _item(source: dict, row: dict, at: PlacedProblems, tracks) -> dict | None:
         value = _text(row.get(columns[field])) if columns.get(field) else source.get(field)
         if value is not None:
             item[field] = value
-    item.update(_annotations(columns, row, at))
-    if _unlabelled(columns, row, item, at) or _outside_label_sets(
-        item.get("annotations", []), tracks, at
+    annotations = _annotations(columns, row, at)  # None: refused, not said again unlabelled
+    item.update(annotations or {})
+    if (
+        annotations is None
+        or _unlabelled(columns, row, item, at)
+        or _outside_label_sets(item.get("annotations", []), tracks, at)
     ):
         return None
     try:  # a cell the item cannot be made without
