@@ -1310,3 +1310,26 @@ def test_a_bad_annotators_cell_is_the_rows_one_problem(tmp_path, who):
         load_split(source, tmp_path, "test")
     (problem,) = caught.value.problems
     assert problem.line == 2 and problem.message.startswith("the annotators column names")
+
+
+@pytest.mark.parametrize(
+    "row, message, found",
+    [
+        ("a,x,y,NaN", "the score in column 'score' is not a finite number", "'NaN'"),
+        ("a,x,y,", "the score in column 'score' is not a finite number", "an empty cell"),
+        ("a,x,y", "fewer cells than header columns", "the row has 3 cells, the header 4"),
+        ("a,x,y,1,9", "more cells than header columns", "the row has 5 cells, the header 4"),
+    ],
+    ids=["NaN", "empty", "short row", "long row"],
+)
+def test_a_row_without_a_score_says_what_the_file_holds_and_the_fix(tmp_path, row, message, found):
+    """Not 'found None': the cell as the file holds it, or the row's cells counted, and a fix."""
+    from codajudge.importers import load_split
+
+    (tmp_path / "t.csv").write_text(f"id,s1,s2,score\n{row}\nb,x,z,2\n")
+    source = dict(table_source(path="t.csv"), columns=SIM_COLUMNS_OF_T)
+    with pytest.raises(ConfigError) as caught:
+        load_split(source, tmp_path, "test")
+    (problem,) = caught.value.problems
+    assert (problem.line, problem.message, problem.found) == (2, message, found)
+    assert "drop" in problem.hint

@@ -162,14 +162,30 @@ def _csv_rows(lines: list[str], delimiter: str, problems) -> tuple[list[str], li
         header = list(reader.fieldnames or [])
         _refuse_repeated_columns(header, problems.file)
         for row in reader:
-            if None in row:
-                problems.add("more cells than header columns", line=reader.line_num)
+            if cells := _cells_unlike_header(row, len(header)):
+                problems.add(**cells, line=reader.line_num)
                 continue
             rows.append((reader.line_num, row))
     except csv.Error as error:
         problems.add(**_csv_problem(str(error), len(lines)), line=max(reader.reader.line_num, 1))
         raise ConfigError(problems.problems, problems.omitted)
     return header, rows
+
+
+def _cells_unlike_header(row: dict, columns: int) -> dict | None:
+    """The problem of a CSV row of more or fewer cells than its header's ``columns`` (the csv
+    module puts extra cells under the key None, and None in each cell a short row lacks), counting
+    both; None for a row of one cell per column."""
+    extra, lacking = len(row.get(None, ())), sum(v is None for k, v in row.items() if k is not None)
+    if not extra and not lacking:
+        return None
+    found = f"the row has {counted(columns + extra - lacking, 'cell')}, the header {columns}"
+    said = dict(expected="one cell per header column", found=found)
+    if extra:
+        fix = "quote a cell holding the separator, drop the extra cells, or name their columns"
+        return dict(message="more cells than header columns", **said, hint=fix)
+    fix = "give the row its missing cells (an empty cell is nothing between two separators)"
+    return dict(message="fewer cells than header columns", **said, hint=f"{fix}, or drop it")
 
 
 def _refuse_repeated_columns(header: list[str], file: str) -> None:
@@ -236,7 +252,8 @@ def _score(row: dict, column: str) -> float:
         raise ValueProblem(
             f"the score in column {column!r} is not a finite number",
             expected="a number such as 3.8, at most about 1.8e308 in size",
-            found=_shown(value),
+            found="an empty cell" if _text(value) is None else _shown(value),
+            hint="drop the row or fill its score: an item without gold is never scored",
         )
     return score
 
