@@ -1333,3 +1333,28 @@ def test_a_row_without_a_score_says_what_the_file_holds_and_the_fix(tmp_path, ro
     (problem,) = caught.value.problems
     assert (problem.line, problem.message, problem.found) == (2, message, found)
     assert "drop" in problem.hint
+
+
+def test_ids_repeated_by_one_row_per_annotation_get_the_one_row_per_item_fix(tmp_path):
+    """An annotation tool's export (item, text, annotator, label) repeats each id; the refusal says
+    how to make one row per item, with the file's own column names."""
+    from codajudge.importers import load_split
+
+    lines = ["item,text,who,label", "d1,t1,w1,yes", "d1,t1,w2,no", "d2,t2,w1,no", "d2,t2,w3,no"]
+    (tmp_path / "t.csv").write_text("\n".join(lines) + "\n")
+    columns = {"id": "item", "texts": ["text"], "annotations": ["label"], "annotators": "who"}
+    source = dict(table_source(path="t.csv"), columns=columns)
+    with pytest.raises(ConfigError) as caught:
+        load_split(source, tmp_path, "test")
+    (problem,) = caught.value.problems
+    assert problem.message == "duplicate id" and problem.count == 2
+    assert problem.hint.startswith("the rows of an id differ only in 'who', 'label': one row per")
+    assert problem.hint.endswith(
+        "df.groupby(['item', 'text'], sort=False).agg({'who': ','.join, 'label': ','.join})"
+        ".reset_index()"
+    )
+    (tmp_path / "t.csv").write_text("item,text,label\nd1,t1,yes\nd1,t2,no\n")  # another mistake
+    source["columns"] = {"id": "item", "texts": ["text"], "label": "label"}
+    with pytest.raises(ConfigError) as caught:
+        load_split(source, tmp_path, "test")
+    assert caught.value.problems[0].hint == "keep one line per item, or give each item its own id"

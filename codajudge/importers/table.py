@@ -543,12 +543,38 @@ def load_split(source: dict, root: Path, split: str, tracks=()) -> list[dict]:
         compared.append({key: _text(row[key] if key in row else item.get(key)) for key in where})
         return item if where_keeps(compared[-1], where) else None
 
-    items = unique_items(_read_rows(source, path, problems), kept_item, problems)
+    rows = _read_rows(source, path, problems)
+    items = unique_items(rows, kept_item, problems, _long_format_hint(rows, source["columns"]))
     if problems:
         raise PartlyRead(problems.problems, problems.omitted, items)
     if compared and not items:
         raise none_kept(where, compared, source["path"], WHERE)
     return items
+
+
+def _long_format_hint(rows: list[Row], columns: dict) -> str | None:
+    """The fix of ids repeated by a table of one row per annotation (an annotation tool's export):
+    the rows of an id agree on its id and texts and differ only in other columns (an annotator's
+    and a label's: two columns at least), or the header names an annotator column; None for any
+    other table."""
+    mine = [columns["id"], *columns["texts"]]
+    first: dict = {}
+    differ: dict[str, None] = {}  # the columns the rows of one id differ in, in the header's order
+    for _, row in rows:
+        seen = first.setdefault(tuple(row.get(c) for c in mine), row)
+        differ.update(dict.fromkeys(k for k in row if seen is not row and row[k] != seen[k]))
+    annotator = [k for k in (rows[0][1] if rows else {}) if "annotator" in str(k).lower()]
+    spread = list(differ) if len(differ) > 1 else annotator
+    if not spread:
+        return None
+    joined = ", ".join(f"{c!r}: ','.join" for c in spread)
+    keys = ", ".join(map(repr, mine))
+    return (
+        f"the rows of an id differ only in {', '.join(map(repr, spread))}: one row per annotation. "
+        "Make one row per item, its annotators in one column and their annotations in another "
+        "('annotators' and 'annotations: {column: ...}' in 'columns', docs/edition-config.md), "
+        f"e.g. with pandas: df.groupby([{keys}], sort=False).agg({{{joined}}}).reset_index()"
+    )
 
 
 def _read_rows(source: dict, path: Path, problems) -> list[Row]:
