@@ -1358,3 +1358,18 @@ def test_ids_repeated_by_one_row_per_annotation_get_the_one_row_per_item_fix(tmp
     with pytest.raises(ConfigError) as caught:
         load_split(source, tmp_path, "test")
     assert caught.value.problems[0].hint == "keep one line per item, or give each item its own id"
+
+
+def test_a_split_without_a_file_is_said_with_its_own_expected_path_not_anothers(tmp_path):
+    splits = {"train": {"path": "data/p_train.csv"}, "test": {"path": "data/p_test.csv"}}
+    source = {k: v for k, v in table_source(splits=splits).items() if k != "path"}
+    folder = edition(tmp_path, source)
+    table = rows(40)
+    write_csv(folder / "data" / "p_train.csv", table[:20])
+    write_csv(folder / "data" / "p_test.csv", table[20:])
+    with pytest.raises(ConfigError) as caught:
+        import_data(load_edition(folder), folder)
+    (problem,) = [p for p in caught.value.problems if "no file for the dev split" in p.message]
+    assert problem.file.endswith(
+        "datasets 'pairs' (dev split: no path; by the other splits' names, data/p_dev.csv)"
+    )

@@ -177,13 +177,19 @@ def data_place(edition: Edition, data_root: Path, dataset: str, split: str) -> s
     return f"{file}(dataset '{dataset}', {split} split)"
 
 
-def located(problem: Problem, dataset: str, source, config: str) -> Problem:
+def located(problem: Problem, dataset: str, source, config: str, split: str) -> Problem:
     """An importer's ``problem`` naming the dataset's key: a problem in a release file keeps its
-    file, one in the dataset's options (``datasets (importer X)``) is the config's, with the file."""
+    file, one in the dataset's options (``datasets (importer X)``) is the config's, with the
+    ``split``'s file; a split without one is said so, with the path the other splits' paths give
+    it by their names (``m/dis_test.csv`` -> ``m/dis_dev.csv``), not another split's file."""
     if not problem.file.startswith("datasets"):
         return replace(problem, file=f"{problem.file} (dataset '{dataset}')")
-    path = split_source(source, "test").get("path")
-    reading = f" (path {path})" if path else ""
+    path = split_source(source, split).get("path")
+    named = [(s, v["path"]) for s, v in source.get("splits", {}).items() if s in v.get("path", "")]
+    guess = [split.join(other.rsplit(s, 1)) for s, other in named]  # the last mention replaced
+    reading = f" (path {path})" if path else f" ({split} split: no path"
+    if not path:
+        reading += f"; by the other splits' names, {guess[0]})" if guess else ")"
     return replace(problem, file=f"{config}: datasets '{dataset}'{reading}")
 
 
@@ -211,7 +217,7 @@ def _dataset_splits(
             if isinstance(e, PartlyRead) and e.items:  # the rows read are checked too; a split
                 # whose every row was refused is not also said to have no items
                 read[split] = e.items
-            new = [located(p, dataset, source, edition.config) for p in e.problems]
+            new = [located(p, dataset, source, edition.config, of) for p in e.problems]
             problems.extend(p for p in new if p not in problems)
     return read
 
