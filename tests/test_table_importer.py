@@ -1214,3 +1214,182 @@ def test_each_form_of_table_is_a_format_the_schema_allows():
 
     assert IMPORTER_OPTIONS["table"]["format"].choices == tuple(FORMS)
     assert set(SUFFIXES.values()) <= set(FORMS)
+
+
+@pytest.mark.parametrize("suffix, sep", [(".csv", ","), (".tsv", "\t")])
+def test_a_header_naming_a_column_twice_is_refused_naming_it_and_its_positions(
+    tmp_path, suffix, sep
+):
+    """The csv module reads the last column of a repeated name: every score would come from it."""
+    from codajudge.importers import load_split
+
+    lines = ["id,s1,s2,score,score", "a,x,y,1,4", "b,x,z,2,5"]
+    (tmp_path / f"t{suffix}").write_text("\n".join(lines).replace(",", sep) + "\n")
+    source = dict(table_source(path=f"t{suffix}"), columns=SIM_COLUMNS_OF_T)
+    with pytest.raises(ConfigError) as caught:
+        load_split(source, tmp_path, "test")
+    (problem,) = caught.value.problems
+    assert problem.file.endswith(f"t{suffix}") and problem.line == 1
+    assert problem.message == "the header row names 1 column more than once"
+    assert problem.found == "'score' in columns 4, 5"
+    assert problem.hint.startswith("rename or drop one of each repeated column")
+
+
+SIM_COLUMNS_OF_T = {"id": "id", "texts": ["s1", "s2"], "score": "score"}
+
+
+def test_an_id_with_a_space_around_it_is_refused_with_its_file_line_and_the_id_as_written(tmp_path):
+    """'p43 ' beside 'p43' were two ids here and one in the gold files, refused there by an
+    internal file's name; the importer refuses the organiser's row."""
+    from codajudge.importers import load_split
+
+    (tmp_path / "t.csv").write_text("id,s1,s2,score\np43,x,y,1\np43 ,x,z,2\n")
+    source = dict(table_source(path="t.csv"), columns=SIM_COLUMNS_OF_T)
+    with pytest.raises(ConfigError) as caught:
+        load_split(source, tmp_path, "test")
+    (problem,) = caught.value.problems
+    assert problem.file.endswith("t.csv") and problem.line == 3 and problem.found == "'p43 '"
+    assert problem.message == "an id with a space before or after it in column 'id'"
+    assert problem.hint == "strip the spaces around the id"
+
+
+def test_an_annotations_object_names_its_annotators_by_its_keys(tmp_path):
+    """LeWiDi 2025's ``annotations``: an object annotator -> label, read as such (it was read as
+    Python's printout of the dict, cut at commas); an annotators column, when given, lists its
+    keys, in the order it gives; an empty value is not labelled."""
+    document = {
+        str(k): {
+            "s1": f"left {k}",
+            "s2": f"right {k}",
+            "annotators": "Ann2,Ann1,Ann3",
+            "annotations": {"Ann1": str(k % 2), "Ann2": "0", "Ann3": "1" if k % 3 else ""},
+            "soft_label": [0.5, 0.5] if k % 2 else [1.0, 0.0],
+        }
+        for k in range(1, 21)
+    }
+    own = {k: v for k, v in DOCUMENT_COLUMNS.items() if k != "annotators"}
+    items = imported(json_document_edition(tmp_path / "a", document, own))
+    assert items["1"]["annotators"] == ["Ann1", "Ann2", "Ann3"]
+    assert items["1"]["annotations"] == ["1", "0", "1"] and items["1"]["label"] == "1"
+    assert items["3"]["annotators"] == ["Ann1", "Ann2"] and items["3"]["label"] is None
+    listed = imported(json_document_edition(tmp_path / "b", document, DOCUMENT_COLUMNS))
+    assert listed["1"]["annotators"] == ["Ann2", "Ann1", "Ann3"]
+    assert listed["1"]["annotations"] == ["0", "1", "1"]
+    document["2"]["annotators"] = "Ann1,Ann9"
+    with pytest.raises(ConfigError) as caught:
+        imported(json_document_edition(tmp_path / "c", document, DOCUMENT_COLUMNS))
+    (problem,) = caught.value.problems
+    assert problem.item == "2" and problem.message == (
+        "the annotators column does not list the 3 keys of the annotations object, each once"
+    )
+    assert problem.found == "2 names: 'Ann1,Ann9'"
+
+
+def test_a_split_whose_every_row_is_refused_is_not_also_said_to_have_no_items(tmp_path):
+    table = rows(30)
+    for row in table:
+        row["sim"] = "NaN"
+    folder = edition(tmp_path, table_source(split={"dev": 0.5, "test": 0.5}), table=table)
+    with pytest.raises(ConfigError) as caught:
+        import_data(load_edition(folder), folder)
+    assert "not a finite number" in str(caught.value)
+    assert "has no items" not in str(caught.value)
+
+
+@pytest.mark.parametrize("who", ["p,p", "p,q,r"], ids=["named twice", "one too many"])
+def test_a_bad_annotators_cell_is_the_rows_one_problem(tmp_path, who):
+    """The row is refused for its annotators cell only, not said besides to be unlabelled."""
+    from codajudge.importers import load_split
+
+    (tmp_path / "t.csv").write_text(f'id,s1,s2,who,votes\na,x,y,"{who}","yes,no"\nb,x,z,p,no\n')
+    columns = {"id": "id", "texts": ["s1", "s2"], "annotators": "who"}
+    source = dict(
+        table_source(path="t.csv"), columns=dict(columns, annotations={"column": "votes"})
+    )
+    with pytest.raises(ConfigError) as caught:
+        load_split(source, tmp_path, "test")
+    (problem,) = caught.value.problems
+    assert problem.line == 2 and problem.message.startswith("the annotators column names")
+
+
+@pytest.mark.parametrize(
+    "row, message, found",
+    [
+        ("a,x,y,NaN", "the score in column 'score' is not a finite number", "'NaN'"),
+        ("a,x,y,", "the score in column 'score' is not a finite number", "an empty cell"),
+        ("a,x,y", "fewer cells than header columns", "the row has 3 cells, the header 4"),
+        ("a,x,y,1,9", "more cells than header columns", "the row has 5 cells, the header 4"),
+    ],
+    ids=["NaN", "empty", "short row", "long row"],
+)
+def test_a_row_without_a_score_says_what_the_file_holds_and_the_fix(tmp_path, row, message, found):
+    """Not 'found None': the cell as the file holds it, or the row's cells counted, and a fix."""
+    from codajudge.importers import load_split
+
+    (tmp_path / "t.csv").write_text(f"id,s1,s2,score\n{row}\nb,x,z,2\n")
+    source = dict(table_source(path="t.csv"), columns=SIM_COLUMNS_OF_T)
+    with pytest.raises(ConfigError) as caught:
+        load_split(source, tmp_path, "test")
+    (problem,) = caught.value.problems
+    assert (problem.line, problem.message, problem.found) == (2, message, found)
+    assert "drop" in problem.hint
+
+
+def test_ids_repeated_by_one_row_per_annotation_get_the_one_row_per_item_fix(tmp_path):
+    """An annotation tool's export (item, text, annotator, label) repeats each id; the refusal says
+    how to make one row per item, with the file's own column names."""
+    from codajudge.importers import load_split
+
+    lines = ["item,text,who,label", "d1,t1,w1,yes", "d1,t1,w2,no", "d2,t2,w1,no", "d2,t2,w3,no"]
+    (tmp_path / "t.csv").write_text("\n".join(lines) + "\n")
+    columns = {"id": "item", "texts": ["text"], "annotations": ["label"], "annotators": "who"}
+    source = dict(table_source(path="t.csv"), columns=columns)
+    with pytest.raises(ConfigError) as caught:
+        load_split(source, tmp_path, "test")
+    (problem,) = caught.value.problems
+    assert problem.message == "duplicate id" and problem.count == 2
+    assert problem.hint.startswith("the rows of an id differ only in 'who', 'label': one row per")
+    assert problem.hint.endswith(
+        "df.groupby(['item', 'text'], sort=False).agg({'who': ','.join, 'label': ','.join})"
+        ".reset_index()"
+    )
+    (tmp_path / "t.csv").write_text("item,text,label\nd1,t1,yes\nd1,t2,no\n")  # another mistake
+    source["columns"] = {"id": "item", "texts": ["text"], "label": "label"}
+    with pytest.raises(ConfigError) as caught:
+        load_split(source, tmp_path, "test")
+    assert caught.value.problems[0].hint == "keep one line per item, or give each item its own id"
+
+
+def test_a_split_without_a_file_is_said_with_its_own_expected_path_not_anothers(tmp_path):
+    splits = {"train": {"path": "data/p_train.csv"}, "test": {"path": "data/p_test.csv"}}
+    source = {k: v for k, v in table_source(splits=splits).items() if k != "path"}
+    folder = edition(tmp_path, source)
+    table = rows(40)
+    write_csv(folder / "data" / "p_train.csv", table[:20])
+    write_csv(folder / "data" / "p_test.csv", table[20:])
+    with pytest.raises(ConfigError) as caught:
+        import_data(load_edition(folder), folder)
+    (problem,) = [p for p in caught.value.problems if "no file for the dev split" in p.message]
+    assert problem.file.endswith(
+        "datasets 'pairs' (dev split: no path; by the other splits' names, data/p_dev.csv)"
+    )
+
+
+def test_the_annotations_a_list_leaves_empty_are_counted_in_a_note_per_split(tmp_path):
+    """An empty part is not labelled (kept), but counted, so that a lost label is seen."""
+    table = [dict(id=f"i{k}", s1="x", s2=f"y{k}", who="p|q", votes="yes;no") for k in range(10)]
+    table[0]["votes"], table[1]["votes"] = "no;yes", "yes;"  # a gold of two values; a slip
+    columns = {"id": "id", "texts": ["s1", "s2"], "annotations": {"column": "votes", "sep": ";"}}
+    folder = annotated_edition(tmp_path, dict(columns, annotators={"column": "who", "sep": "|"}))
+    write_csv(folder / "data" / "mine.csv", table)
+    data = import_data(load_edition(folder), folder)
+    split = next(s for s in ("dev", "test") if "i1" in ids(data, s))
+    assert data.notes == [
+        f"dataset 'pairs', {split} split: 1 annotation left empty in the annotations lists of 1 "
+        f"of its {len(ids(data, split))} items, each read as an annotator who did not label the "
+        "item; fill any that lost a label"
+    ]
+    items = [item for s in ("dev", "test") for item in data.splits[s]["pairs"]]
+    assert all(
+        set(item) <= {"id", "texts", "lang", "annotators", "annotations", "label"} for item in items
+    )

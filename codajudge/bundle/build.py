@@ -28,6 +28,7 @@ from ..formats.items import GROUP_FIELDS, public_view, reference_view, write_ite
 from ..formats.write import write_prediction
 from ..gold import gold_as_values
 from ..importers import PartlyRead, item_lines, load_split, missing_releases, split_source
+from ..importers.table import left_empty_notes
 from ..metrics import get as get_metric
 from ..metrics.edition_module import code_failure, metrics_of, module_lines, own_module_of
 from ..metrics.edition_module import direction_problems, property_problems
@@ -94,6 +95,8 @@ class EditionData:
     known_leaks: list[Problem] = field(default_factory=list)
     #: the kit's local phase's items (``local_splits``), None when it has none
     local: dict[str, dict[str, list[dict]]] | None = None
+    #: what the importers noted while reading (the annotations a table left empty)
+    notes: list[str] = field(default_factory=list)
 
 
 def baseline_reasons(edition: Edition, data: EditionData) -> tuple[dict[str, str], dict[str, str]]:
@@ -153,6 +156,7 @@ def import_data(
                 texts = held.get(other, set())
                 kept = [item for item in splits[split][dataset] if text_key(item) not in texts]
                 splits[split][dataset] = kept
+    notes = left_empty_notes(splits)  # each item's count taken off it
     place = functools.partial(data_place, edition, data_root)  # (dataset, split) -> where
     lines = functools.partial(item_lines, edition.datasets, data_root)  # (dataset, split, ids)
     # a scored split (every one after train) needs items; a dataset may have no training items
@@ -166,7 +170,8 @@ def import_data(
     if problems:  # what a dataset not read, or problems in the data read, leave unchecked
         unchecked = "builder/unchecked_unread" if unread else "builder/unchecked_unbuilt"
         raise BuildProblems(problems, unchecked=Templates.of(edition.folder).fill(unchecked))
-    return EditionData(splits, golds, repeats=repeats, local=local_splits(edition, splits["train"]))
+    local = local_splits(edition, splits["train"])
+    return EditionData(splits, golds, repeats=repeats, local=local, notes=notes)
 
 
 def data_place(edition: Edition, data_root: Path, dataset: str, split: str) -> str:
@@ -177,13 +182,19 @@ def data_place(edition: Edition, data_root: Path, dataset: str, split: str) -> s
     return f"{file}(dataset '{dataset}', {split} split)"
 
 
-def located(problem: Problem, dataset: str, source, config: str) -> Problem:
+def located(problem: Problem, dataset: str, source, config: str, split: str) -> Problem:
     """An importer's ``problem`` naming the dataset's key: a problem in a release file keeps its
-    file, one in the dataset's options (``datasets (importer X)``) is the config's, with the file."""
+    file, one in the dataset's options (``datasets (importer X)``) is the config's, with the
+    ``split``'s file; a split without one is said so, with the path the other splits' paths give
+    it by their names (``m/dis_test.csv`` -> ``m/dis_dev.csv``), not another split's file."""
     if not problem.file.startswith("datasets"):
         return replace(problem, file=f"{problem.file} (dataset '{dataset}')")
-    path = split_source(source, "test").get("path")
-    reading = f" (path {path})" if path else ""
+    path = split_source(source, split).get("path")
+    named = [(s, v["path"]) for s, v in source.get("splits", {}).items() if s in v.get("path", "")]
+    guess = [split.join(other.rsplit(s, 1)) for s, other in named]  # the last mention replaced
+    reading = f" (path {path})" if path else f" ({split} split: no path"
+    if not path:
+        reading += f"; by the other splits' names, {guess[0]})" if guess else ")"
     return replace(problem, file=f"{config}: datasets '{dataset}'{reading}")
 
 
@@ -208,9 +219,10 @@ def _dataset_splits(
             items = load_split(split_source(source, of), data_root, of, where, labels)
             read[split] = sampled_items(items, split, sample, where) if sample else items
         except ConfigError as e:  # a release cut by 'split' is read once per split
-            if isinstance(e, PartlyRead):  # the rows read are checked too
+            if isinstance(e, PartlyRead) and e.items:  # the rows read are checked too; a split
+                # whose every row was refused is not also said to have no items
                 read[split] = e.items
-            new = [located(p, dataset, source, edition.config) for p in e.problems]
+            new = [located(p, dataset, source, edition.config, of) for p in e.problems]
             problems.extend(p for p in new if p not in problems)
     return read
 
@@ -803,7 +815,7 @@ def with_notes(summary: BuildSummary, data: EditionData) -> BuildSummary:
         prose.fill("builder/not_run", name=name, reason=why)
         for name, why in data.skipped_baselines.items()
     ]
-    summary.notes += config_notes(edition, summary.zip_path)
+    summary.notes += data.notes + config_notes(edition, summary.zip_path)
     summary.notes += known_leak_notes(edition, data)
     summary.notes += unused_label_notes(edition.tracks, data.golds) + kit_warnings(edition, data)
     summary.repeats = data.repeats

@@ -71,11 +71,13 @@ IMPORTERS = tuple(RELEASES)
 OWN_DATA_HINT = "put the file there, or correct the dataset's 'path' (relative to --data)"
 
 
-def unique_items(rows: Iterable[tuple[int, dict]], build: Callable, problems) -> list[dict]:
+def unique_items(
+    rows: Iterable[tuple[int, dict]], build: Callable, problems, hint: str | None = None
+) -> list[dict]:
     """The items ``build(row, at)`` makes of a release file's ``rows`` ((line number, row) pairs;
     ``at``: the problems of that line, None: no item), in order, each id once: a repeated id is a
     located problem naming the line where the id was first seen (``problems``: the file's
-    ProblemCollector)."""
+    ProblemCollector), with ``hint`` when given (the file's likely layout)."""
     items: list[dict] = []
     first_line: dict[str, int] = {}
     for lineno, row in rows:
@@ -86,7 +88,7 @@ def unique_items(rows: Iterable[tuple[int, dict]], build: Callable, problems) ->
         if first == lineno:
             items.append(item)
         else:
-            duplicate_id(problems, lineno, item["id"], first)
+            duplicate_id(problems, lineno, item["id"], first, *([hint] if hint else []))
     return items
 
 

@@ -14,7 +14,8 @@ Options (see ``bundle/schema.py`` and ``docs/edition-config.md``):
   ``label``, ``annotations: [col, ...]`` (one column per annotator; the column names are the
   annotators' unless ``annotators`` names a column holding the names, comma-separated, one per
   annotations column) or ``annotations: {column: col, sep: ","}`` (one column holding each row's
-  annotations, named by an ``annotators`` column, which may say its own ``sep`` alike); a JSON
+  annotations, named by an ``annotators`` column, which may say its own ``sep`` alike, or a JSON
+  object annotator -> label, whose keys name the annotators); a JSON
   list as an annotation is a multilabel annotation's labels (``[]``: none),
   ``distribution`` (a soft label, a JSON list or object label -> probability: soft-label tracks'
   gold), ``lang``, ``genre``;
@@ -159,15 +160,54 @@ def _csv_rows(lines: list[str], delimiter: str, problems) -> tuple[list[str], li
     rows = []
     try:
         header = list(reader.fieldnames or [])
+        _refuse_repeated_columns(header, problems.file)
         for row in reader:
-            if None in row:
-                problems.add("more cells than header columns", line=reader.line_num)
+            if cells := _cells_unlike_header(row, len(header)):
+                problems.add(**cells, line=reader.line_num)
                 continue
             rows.append((reader.line_num, row))
     except csv.Error as error:
         problems.add(**_csv_problem(str(error), len(lines)), line=max(reader.reader.line_num, 1))
         raise ConfigError(problems.problems, problems.omitted)
     return header, rows
+
+
+def _cells_unlike_header(row: dict, columns: int) -> dict | None:
+    """The problem of a CSV row of more or fewer cells than its header's ``columns`` (the csv
+    module puts extra cells under the key None, and None in each cell a short row lacks), counting
+    both; None for a row of one cell per column."""
+    extra, lacking = len(row.get(None, ())), sum(v is None for k, v in row.items() if k is not None)
+    if not extra and not lacking:
+        return None
+    found = f"the row has {counted(columns + extra - lacking, 'cell')}, the header {columns}"
+    said = dict(expected="one cell per header column", found=found)
+    if extra:
+        fix = "quote a cell holding the separator, drop the extra cells, or name their columns"
+        return dict(message="more cells than header columns", **said, hint=fix)
+    fix = "give the row its missing cells (an empty cell is nothing between two separators)"
+    return dict(message="fewer cells than header columns", **said, hint=f"{fix}, or drop it")
+
+
+def _refuse_repeated_columns(header: list[str], file: str) -> None:
+    """A header naming a column twice is refused: the csv module would read the last of them,
+    silently, and the kit would score gold from a column the organiser did not mean."""
+    positions: dict[str, list[int]] = {}
+    for k, name in enumerate(header, 1):
+        positions.setdefault(name, []).append(k)
+    repeated = {name: at for name, at in positions.items() if len(at) > 1}
+    if repeated:
+        found = "; ".join(
+            f"{name!r} in columns {', '.join(map(str, at))}" for name, at in repeated.items()
+        )
+        raise ConfigError.single(
+            file,
+            f"the header row names {counted(len(repeated), 'column')} more than once",
+            line=1,
+            expected=f"{len(header)} different column names",
+            found=found,
+            hint="rename or drop one of each repeated column: the reader cannot tell which "
+            "one is meant",
+        )
 
 
 def _csv_problem(error: str, line_count: int) -> dict:
@@ -212,7 +252,8 @@ def _score(row: dict, column: str) -> float:
         raise ValueProblem(
             f"the score in column {column!r} is not a finite number",
             expected="a number such as 3.8, at most about 1.8e308 in size",
-            found=_shown(value),
+            found="an empty cell" if _text(value) is None else _shown(value),
+            hint="drop the row or fill its score: an item without gold is never scored",
         )
     return score
 
@@ -275,27 +316,85 @@ def one_column_or(key: str, plain: str, is_plain: Callable[[object], bool]) -> C
     return check
 
 
-def _annotations(columns: dict, row: dict, at: PlacedProblems) -> dict[str, list]:
-    """``annotators`` and ``annotations`` of the row (empty cells left out), or {} without any. The
-    annotators are those the annotators column names, else the annotations columns' names; the
-    annotations of one column holding a list are named by an annotators column only."""
+def _annotations(columns: dict, row: dict, at: PlacedProblems) -> dict[str, list] | None:
+    """``annotators`` and ``annotations`` of the row (empty cells left out), {} without any, None
+    (a problem added) when the annotators column does not name them each once. The annotators
+    are those the annotators column names, else the annotations columns' names; the annotations
+    of one column holding a list are named by an annotators column only (or by an object's keys);
+    a list's count of empty parts is kept as ``LEFT_EMPTY`` (``left_empty_notes``)."""
     spec = columns.get("annotations")
-    if isinstance(spec, dict):  # None for an empty cell or part (not labelled)
+    keyed = _keyed_annotations(row, spec)
+    if keyed is not None:  # a JSON object annotator -> label: its keys name the annotators
+        names, cells = list(keyed), [_annotation(value) for value in keyed.values()]
+    elif isinstance(spec, dict):  # None for an empty cell or part (not labelled)
         cells, names = [None if p == "" else p for p in _parts(row, spec, _annotation)], None
     else:
         names = spec or []
         cells = [_annotation(row.get(column)) for column in names]
+    empty = {LEFT_EMPTY: sum(cell is None for cell in cells)} if isinstance(spec, dict) else {}
     listed = columns.get("annotators")  # comma-separated unless it says its own ``sep``
+    if listed is not None and keyed is not None:  # the object's keys, in the column's order
+        return _keys_as_listed(_parts(row, listed), keyed, listed, at)
     names = _parts(row, listed) if listed is not None else names
     if listed is not None and (len(names) != len(cells) or len(set(names)) != len(names)):
         column, sep = _column_and_sep(listed)
         message, hint = _annotators_mismatch(spec, len(names), len(cells))
         expected = f"{len(cells)} different names separated by {sep!r}"
         at.add(message, expected=expected, found=repr(row.get(column))[:80], hint=hint)
-        return {}
+        return None
     given = [k for k, cell in enumerate(cells) if cell is not None]
     named = {"annotators": [names[k] for k in given]} if names is not None else {}
-    return {**named, "annotations": [cells[k] for k in given]} if given else {}
+    return {**named, "annotations": [cells[k] for k in given], **empty} if given else empty
+
+
+#: An item's count of the annotations its list (one column) or object left empty, taken off the
+#: item by ``left_empty_notes``: an empty part is read as not labelled, and a slip is seen by count.
+LEFT_EMPTY = "_left_empty"
+
+
+def left_empty_notes(splits: dict[str, dict[str, list[dict]]]) -> list[str]:
+    """A note per dataset and split whose items' annotations lists left some annotations empty
+    (``LEFT_EMPTY``, taken off every item of ``splits``: split -> dataset -> items), counted."""
+    notes = []
+    for split, datasets in splits.items():
+        for dataset, items in datasets.items():
+            if empty := [n for n in (item.pop(LEFT_EMPTY, 0) for item in items) if n]:
+                notes.append(
+                    f"dataset '{dataset}', {split} split: {counted(sum(empty), 'annotation')} "
+                    f"left empty in the annotations lists of {len(empty)} of its "
+                    f"{counted(len(items), 'item')}, each read as an annotator who did not label "
+                    "the item; fill any that lost a label"
+                )
+    return notes
+
+
+def _keyed_annotations(row: dict, spec) -> dict | None:
+    """The cell of one annotations column holding a JSON object annotator -> label (LeWiDi 2025's
+    ``annotations``, a JSON record's own or written as JSON text), else None."""
+    if not isinstance(spec, dict):
+        return None
+    cell = row.get(spec["column"])
+    value = json_or_none(cell) if isinstance(cell, str) else cell
+    return value if isinstance(value, dict) else None
+
+
+def _keys_as_listed(names: list, keyed: dict, listed, at: PlacedProblems) -> dict[str, list] | None:
+    """An annotations object read with an annotators column too: the column must list the
+    object's keys, each once (in any order, the one given); a problem and None when it does not."""
+    if sorted(names) != sorted(keyed) or len(set(names)) != len(names):
+        column, sep = _column_and_sep(listed)
+        at.add(
+            f"the annotators column does not list the {counted(len(keyed), 'key')} of the "
+            "annotations object, each once",
+            expected=f"the object's keys {', '.join(map(repr, keyed))}, separated by {sep!r}",
+            found=f"{counted(len(names), 'name')}: {shorten(repr(sep.join(names)), 80)}",
+            hint=f"list in {column!r} the annotators the annotations object names, or drop the "
+            "'annotators' option: the object's keys name them",
+        )
+        return None
+    given = [name for name in names if _annotation(keyed[name]) is not None]
+    labels = [_annotation(keyed[name]) for name in given]
+    return {"annotators": given, "annotations": labels} if given else {}
 
 
 def _annotators_mismatch(spec, n_names: int, n_values: int) -> tuple[str, str]:
@@ -327,9 +426,8 @@ def _item(source: dict, row: dict, at: PlacedProblems, tracks) -> dict | None:
     ``tracks``: the dataset's tracks with labels, the first's label set the one the annotations'
     majority is taken in."""
     columns = source["columns"]
-    item_id = _text(row.get(columns["id"]))
+    item_id = _item_id(row, columns["id"], at)
     if item_id is None:
-        at.add("empty id", hint=f"every row needs a value in {columns['id']!r}")
         return None
     at = at._replace(item=item_id)
     item: dict = {"id": item_id, "texts": [_text(row.get(c)) or "" for c in columns["texts"]]}
@@ -337,9 +435,12 @@ def _item(source: dict, row: dict, at: PlacedProblems, tracks) -> dict | None:
         value = _text(row.get(columns[field])) if columns.get(field) else source.get(field)
         if value is not None:
             item[field] = value
-    item.update(_annotations(columns, row, at))
-    if _unlabelled(columns, row, item, at) or _outside_label_sets(
-        item.get("annotations", []), tracks, at
+    annotations = _annotations(columns, row, at)  # None: refused, not said again unlabelled
+    item.update(annotations or {})
+    if (
+        annotations is None
+        or _unlabelled(columns, row, item, at)
+        or _outside_label_sets(item.get("annotations", []), tracks, at)
     ):
         return None
     try:  # a cell the item cannot be made without
@@ -355,6 +456,23 @@ def _item(source: dict, row: dict, at: PlacedProblems, tracks) -> dict | None:
     elif "annotations" in item:
         item["label"] = majority(item["annotations"], tracks[0].label_set if tracks else None)
     return item
+
+
+def _item_id(row: dict, column: str, at: PlacedProblems) -> str | None:
+    """The row's id; None, a problem added, when it is empty or has a space before or after it
+    (``p43 `` beside ``p43``: two ids to the reader, one to the eye and to the gold files)."""
+    item_id = _text(row.get(column))
+    if item_id is None:
+        at.add("empty id", hint=f"every row needs a value in {column!r}")
+    elif item_id != item_id.strip():
+        at.add(
+            f"an id with a space before or after it in column {column!r}",
+            expected="an id without leading or trailing spaces",
+            found=repr(item_id),
+            hint="strip the spaces around the id",
+        )
+        return None
+    return item_id
 
 
 def _unlabelled(columns: dict, row: dict, item: dict, at: PlacedProblems) -> bool:
@@ -449,12 +567,38 @@ def load_split(source: dict, root: Path, split: str, tracks=()) -> list[dict]:
         compared.append({key: _text(row[key] if key in row else item.get(key)) for key in where})
         return item if where_keeps(compared[-1], where) else None
 
-    items = unique_items(_read_rows(source, path, problems), kept_item, problems)
+    rows = _read_rows(source, path, problems)
+    items = unique_items(rows, kept_item, problems, _long_format_hint(rows, source["columns"]))
     if problems:
         raise PartlyRead(problems.problems, problems.omitted, items)
     if compared and not items:
         raise none_kept(where, compared, source["path"], WHERE)
     return items
+
+
+def _long_format_hint(rows: list[Row], columns: dict) -> str | None:
+    """The fix of ids repeated by a table of one row per annotation (an annotation tool's export):
+    the rows of an id agree on its id and texts and differ only in other columns (an annotator's
+    and a label's: two columns at least), or the header names an annotator column; None for any
+    other table."""
+    mine = [columns["id"], *columns["texts"]]
+    first: dict = {}
+    differ: dict[str, None] = {}  # the columns the rows of one id differ in, in the header's order
+    for _, row in rows:
+        seen = first.setdefault(tuple(row.get(c) for c in mine), row)
+        differ.update(dict.fromkeys(k for k in row if seen is not row and row[k] != seen[k]))
+    annotator = [k for k in (rows[0][1] if rows else {}) if "annotator" in str(k).lower()]
+    spread = list(differ) if len(differ) > 1 else annotator
+    if not spread:
+        return None
+    joined = ", ".join(f"{c!r}: ','.join" for c in spread)
+    keys = ", ".join(map(repr, mine))
+    return (
+        f"the rows of an id differ only in {', '.join(map(repr, spread))}: one row per annotation. "
+        "Make one row per item, its annotators in one column and their annotations in another "
+        "('annotators' and 'annotations: {column: ...}' in 'columns', docs/edition-config.md), "
+        f"e.g. with pandas: df.groupby([{keys}], sort=False).agg({{{joined}}}).reset_index()"
+    )
 
 
 def _read_rows(source: dict, path: Path, problems) -> list[Row]:
