@@ -1024,7 +1024,7 @@ def test_python_tuples_of_pairs_are_read_as_lists(tmp_path):
         (
             '"[""0.3"", ""0.7""]"',
             '\'"[""0.3"", ""0.7""]"\'',
-            ". The value is CSV-quoted: write it without quotes (csv.QUOTE_NONE)",
+            ". The value is CSV-quoted: write it without quotes (quoting=csv.QUOTE_NONE, quotechar=None)",
         ),
         ("[0.3, 0.7, True]", "'[0.3, 0.7, True]'", ""),
         ("0,3", "'0,3'", ""),  # no tuple: a decimal comma
@@ -1608,11 +1608,15 @@ def test_quoted_values_under_r_quoted_header_get_r_fix_too(header, tmp_path):
     text = header + "".join(f'{item["id"]}\t"{item["label"]}"\n' for item in NLI_ITEMS)
     with pytest.raises(SubmissionError) as error:
         read(NLI, NLI_ITEMS, text, tmp_path)
-    assert str(error.value).endswith(f"write it without quotes (csv.QUOTE_NONE{r_fix})")
+    assert str(error.value).endswith(
+        f"write it without quotes (quoting=csv.QUOTE_NONE, quotechar=None{r_fix})"
+    )
     text = header + "".join(f'"{item["id"]}"\tneutral\n' for item in NLI_ITEMS)
     with pytest.raises(SubmissionError) as error:
         read(NLI, NLI_ITEMS, text, tmp_path)
-    assert str(error.value).endswith(f"write the ids without quotes (csv.QUOTE_NONE{r_fix})")
+    assert str(error.value).endswith(
+        f"write the ids without quotes (quoting=csv.QUOTE_NONE, quotechar=None{r_fix})"
+    )
 
 
 @pytest.mark.parametrize("quote", ['"', ""])
@@ -1659,7 +1663,7 @@ def test_r_write_table_of_a_named_vector_is_read_as_a_header_over_row_names(sep,
     else:
         assert said.startswith("en_en.tsv: none of the ids in this file belong to the track")
         assert said.endswith(
-            "write the ids without quotes (csv.QUOTE_NONE; in R, write.table(..., quote=FALSE))"
+            "write the ids without quotes (quoting=csv.QUOTE_NONE, quotechar=None; in R, write.table(..., quote=FALSE))"
         )
 
 
@@ -1820,3 +1824,37 @@ def test_a_line_beyond_the_csv_modules_field_limit_is_no_r_table(quote, tmp_path
     text = f"{R_IDS[0]}\t{long}\n" + "".join(f"{i}\t3.0\n" for i in R_IDS[1:])
     with pytest.raises(SubmissionError):
         read(STS, R_ITEMS, text, tmp_path, "en_en.tsv")
+
+
+@pytest.mark.parametrize("header", ['"id"\t"label"\r\n', ""])
+@pytest.mark.parametrize("quoting", ["QUOTE_MINIMAL", "QUOTE_ALL"])
+def test_no_quotes_advice_writes_a_list_of_string_labels_the_kit_reads(quoting, header, tmp_path):
+    """A perspectivist file written by csv.writer quotes each JSON list of string labels, doubling
+    its '"' (QUOTE_ALL the ids too; R's write.table the header). The advice said csv.QUOTE_NONE,
+    which raises "need to escape, but no escapechar set" on that very value (and an escapechar
+    writes backslashes into it). The advice's arguments, followed as written (with csv and, if
+    importable, pandas), write a file that is read."""
+    import csv
+    import io
+
+    rows = [[i["id"], json.dumps(["0", "1", str(k % 2)])] for k, i in enumerate(MP_ITEMS)]
+    out = io.StringIO(header)
+    out.seek(len(header))
+    csv.writer(out, delimiter="\t", quoting=getattr(csv, quoting)).writerows(rows)
+    with pytest.raises(SubmissionError) as error:
+        read(MP_PE, MP_ITEMS, out.getvalue(), tmp_path)
+    arguments = str(error.value).rpartition("without quotes (")[2].rstrip(")")
+    arguments = arguments.partition("; in R")[0]
+    advice = eval(f"dict({arguments})", {"csv": csv})  # the advice, as the participant follows it
+    out = io.StringIO()
+    csv.writer(out, delimiter="\t", **advice).writerows(rows)
+    written = [out.getvalue()]
+    try:
+        import pandas
+    except ImportError:
+        pandas = None
+    if pandas is not None:
+        frame = pandas.DataFrame(rows, columns=["id", "label"])
+        written.append(frame.to_csv(sep="\t", index=False, **advice))
+    for text in written:
+        assert read(MP_PE, MP_ITEMS, text, tmp_path).warnings == []

@@ -20,7 +20,7 @@ from .. import kinds
 from ..errors import SubmissionError, counted, plural
 from ..tracks import Track
 from .coverage import IDS_LOOKED_UP
-from .textfile import Lines, Rule, shorten, unquoted
+from .textfile import NO_QUOTES, Lines, Rule, shorten, unquoted
 from .values import COMMA_DECIMAL, is_decimal, is_percent, is_quoted_number, json_or_none
 from .values import layout_json
 from .values import parse_numbers
@@ -363,10 +363,9 @@ def with_r_quote_fix(error: SubmissionError, first: str | None) -> SubmissionErr
     (``"id"<TAB>"label"``; Python's csv.QUOTE_ALL too, whose fix stays)."""
     if not _quoted_names(first or ""):
         return error
-    r_fix = "(csv.QUOTE_NONE; in R, write.table(..., quote=FALSE))"
+    r_fix = f"({NO_QUOTES}; in R, write.table(..., quote=FALSE))"
     problems = [
-        replace(p, hint=p.hint and p.hint.replace("(csv.QUOTE_NONE)", r_fix))
-        for p in error.problems
+        replace(p, hint=p.hint and p.hint.replace(f"({NO_QUOTES})", r_fix)) for p in error.problems
     ]
     return SubmissionError(problems, error.omitted)
 

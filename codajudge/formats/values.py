@@ -17,7 +17,7 @@ from ..labels import DECIMAL
 from ..tracks import Track
 from .items import scanned_json
 from .notes import PYTHON_LITERAL, ReadNote
-from .textfile import shorten, unquoted
+from .textfile import NO_QUOTES, shorten, unquoted
 
 #: Entries a value may hold beyond the most a valid value of its track holds (``most_entries``), so
 #: that a value a few entries too long is named by its own rule (its length).
@@ -32,7 +32,7 @@ QUOTED = re.compile(r'"[^"]*(?:"|\Z)|\'[^\']*(?:\'|\Z)')
 #: The characters that open an entry of a list, tuple or object, outside strings.
 ENTRY_OPENERS = ",[{("
 #: The hint for a value in quotes, as CSV quoting writes it (csv.QUOTE_ALL, QUOTE_NONNUMERIC).
-CSV_QUOTED = "the value is CSV-quoted: write it without quotes (csv.QUOTE_NONE)"
+CSV_QUOTED = f"the value is CSV-quoted: write it without quotes ({NO_QUOTES})"
 
 
 class ValueProblem(Exception):
