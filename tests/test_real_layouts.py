@@ -1858,3 +1858,23 @@ def test_no_quotes_advice_writes_a_list_of_string_labels_the_kit_reads(quoting, 
         written.append(frame.to_csv(sep="\t", index=False, **advice))
     for text in written:
         assert read(MP_PE, MP_ITEMS, text, tmp_path).warnings == []
+
+
+def test_numpy_savetxt_of_soft_labels_is_told_it_has_no_id_column(tmp_path):
+    """``np.savetxt(path, probs)``: lines of numbers apart by spaces, no id. They were told "the id
+    and the value look separated by spaces: write one tab", which, followed, makes the first
+    probability an id. The hint names the missing id column; its line, followed, is read."""
+    import io
+
+    probs = np.array([[0.8, 0.2], [0.25, 0.75], [0.5, 0.5], [1.0, 0.0], [0.1, 0.9]])
+    out = io.StringIO()
+    np.savetxt(out, probs)
+    with pytest.raises(SubmissionError) as error:
+        read(MP_SOFT, MP_ITEMS, out.getvalue(), tmp_path)
+    assert str(error.value).endswith(
+        ". The line is 2 numbers separated by spaces and no id column (numpy.savetxt?): write each "
+        "item's id, a tab, then its value in the track's layout, a list as JSON: "
+        'f"{id}\\t{json.dumps(row.tolist())}\\n"'
+    )
+    text = "".join(f"{i['id']}\t{json.dumps(row.tolist())}\n" for i, row in zip(MP_ITEMS, probs))
+    assert np.allclose(read(MP_SOFT, MP_ITEMS, text, tmp_path).values, probs)

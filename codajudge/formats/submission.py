@@ -92,6 +92,12 @@ KEYED_BY_ID = (
 DECIMAL_COMMA_HINT = "; its numbers have a decimal comma: use a dot as the decimal separator"
 CSV_HINT = f"the line looks comma-separated (CSV): {TAB_FIX}"
 SPACES_HINT = "the id and the value look separated by spaces: write one tab between them"
+#: The hint for a line of numbers only, apart by spaces, the first no id (numpy.savetxt of a matrix).
+SAVETXT_HINT = (
+    "the line is {} numbers separated by spaces and no id column (numpy.savetxt?): write each "
+    "item's id, a tab, then its value in the track's layout, a list as JSON: "
+    'f"{{id}}\\t{{json.dumps(row.tolist())}}\\n"'
+)
 COMMENT_HINT = (
     "a comment line: only SemEval's positional score files may hold comments ('#'); remove it"
 )
@@ -395,15 +401,20 @@ def _batch_runs(position: np.ndarray) -> str:
     )
 
 
-def _separator_hint(text: str, decimal_comma: bool) -> str | None:
+def _separator_hint(text: str, decimal_comma: bool, ids: dict[str, int]) -> str | None:
     """The hint for a line without a tab, by the separator written after its first field: a comma
-    (CSV), a semicolon (with the file's ``decimal_comma`` named) or spaces; None for no separator."""
+    (CSV), a semicolon (with the file's ``decimal_comma`` named) or spaces (a line of numbers only,
+    the first none of the track's ``ids``, has no id column: ``SAVETXT_HINT``); None for no
+    separator."""
     separator = SEPARATOR.match(text.strip())
     if separator is None:
         return None
     written = separator.group(1).strip()
     if written == ";":
         return SEMICOLON_HINT + (DECIMAL_COMMA_HINT if decimal_comma else "")
+    fields = text.split()
+    if not written and fields[0] not in ids and parse_numbers(fields) is not None:
+        return SAVETXT_HINT.format(len(fields))
     return CSV_HINT if written == "," else SPACES_HINT
 
 
@@ -417,7 +428,7 @@ def _no_tab(
     ``expected``: the lines the track reads (ID<TAB>VALUE, and the positional form where accepted)."""
     if json_track is None:
         comment = text.lstrip().startswith("#")
-        hint = COMMENT_HINT if comment else _separator_hint(text, decimal_comma)
+        hint = COMMENT_HINT if comment else _separator_hint(text, decimal_comma, ids)
         return ValueProblem("line has no tab", expected, repr(text[:60]), hint)
     found, hint = repr(shorten(text)), None
     try:
