@@ -1878,3 +1878,40 @@ def test_numpy_savetxt_of_soft_labels_is_told_it_has_no_id_column(tmp_path):
     )
     text = "".join(f"{i['id']}\t{json.dumps(row.tolist())}\n" for i, row in zip(MP_ITEMS, probs))
     assert np.allclose(read(MP_SOFT, MP_ITEMS, text, tmp_path).values, probs)
+
+
+def follow_pandas_hint(hint: str, records: list[dict]) -> str:
+    """The JSON lines a message's pandas fix (``df...to_json(orient="records", lines=True)``) writes
+    from ``records``: run as written where pandas is importable, else its rename and columns applied."""
+    import re
+
+    expression = hint[hint.index("df") :]
+    try:
+        import pandas
+    except ImportError:
+        pandas = None
+    if pandas is not None:
+        return eval(expression, {"df": pandas.DataFrame(records)})
+    renamed = dict(re.findall(r'"(\w+)": "(\w+)"', expression.partition("[[")[0]))
+    columns = json.loads("[" + expression.partition("[[")[2].partition("]]")[0] + "]")
+    records = [{renamed.get(k, k): v for k, v in record.items()} for record in records]
+    return "".join(json.dumps({c: r[c] for c in columns}) + "\n" for r in records)
+
+
+@pytest.mark.parametrize(
+    "track, key, value",
+    [(MP_SOFT, "probs", [0.25, 0.75]), (MP_PE, "pred", ["0", "1", "1"])],
+)
+def test_extra_keys_hint_names_the_key_the_track_reads(track, key, value, tmp_path):
+    """JSON lines of an id, the prediction the track reads and more ({"id", "probs", "label"} on a
+    soft-label track): the fix always named df[["id", "label"]], which keeps the hard label the
+    track does not read (or raises KeyError where the file has none). It names the file's key of the
+    value the track reads; followed, the file is read."""
+    records = [{"id": i["id"], "label": "x", key: value, "score": 1} for i in MP_ITEMS]
+    with pytest.raises(SubmissionError) as error:
+        read(track, MP_ITEMS, "".join(json.dumps(r) + "\n" for r in records), tmp_path)
+    hint = str(error.value).rpartition(". ")[2]
+    assert hint == (
+        f'Keep only "id" and the prediction: df[["id", "{key}"]].to_json(orient="records", lines=True)'
+    )
+    assert read(track, MP_ITEMS, follow_pandas_hint(hint, records), tmp_path).format == "id"

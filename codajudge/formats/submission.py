@@ -452,10 +452,21 @@ def _no_tab(
         found = f"keys {shorten(', '.join(map(str, line)))}"
         if len(line) == 2 and "id" in line:
             found = f"the id {shorten(json.dumps(line['id'], ensure_ascii=False))}"
-        hint = 'keep only "id" and the prediction: df[["id", "label"]].to_json(orient="records", lines=True)'
+        hint = _keys_hint(line, json_track, reads)
         if len(line) > 1 and all(key in ids for key in line):  # json.dump({id: value, ...})
             hint = KEYED_BY_ID
     return ValueProblem('a JSON line must hold exactly "id" and one value', expected, found, hint)
+
+
+def _keys_hint(line: dict, track: Track, reads) -> str:
+    """The fix of a JSON line of other keys than "id" and one value, naming the line's own key of a
+    value the track ``reads`` (else, on a track of rows, one of a list or object; else its first
+    other key), so that pandas, followed, keeps it."""
+    values = [key for key in line if key != "id"]
+    row = kinds.of(track).value_type.is_row
+    rows = [key for key in values if row and isinstance(line[key], (list, dict))]
+    value = next((key for key in values if reads(line[key])), (rows or values or ["label"])[0])
+    return f'keep only "id" and the prediction: df[["id", "{value}"]].to_json(orient="records", lines=True)'
 
 
 def is_columns(line) -> bool:
