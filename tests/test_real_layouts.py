@@ -645,7 +645,12 @@ KEEP_TWO_KEYS = (
     "line, found, hint",
     [
         ({"id": 2, "label": "neutral", "prob": 0.9}, "keys id, label, prob", KEEP_TWO_KEYS),
-        ({"idx": 2, "label": "neutral"}, "keys idx, label", KEEP_TWO_KEYS),
+        (
+            {"idx": 2, "label": "neutral"},
+            "keys idx, label",
+            'Name the id "id" and keep one value: df.rename(columns={"idx": "id"})[["id", "label"]]'
+            '.to_json(orient="records", lines=True)',
+        ),
         ({"id": True, "label": "neutral"}, "the id true", KEEP_TWO_KEYS),
         (["2", "neutral"], '\'["2", "neutral"]\'', None),
         (
@@ -1915,3 +1920,30 @@ def test_extra_keys_hint_names_the_key_the_track_reads(track, key, value, tmp_pa
         f'Keep only "id" and the prediction: df[["id", "{key}"]].to_json(orient="records", lines=True)'
     )
     assert read(track, MP_ITEMS, follow_pandas_hint(hint, records), tmp_path).format == "id"
+
+
+@pytest.mark.parametrize("positions", [True, False])
+def test_idx_keyed_json_lines_are_told_their_own_key(positions, tmp_path):
+    """Hugging Face's and GLUE's records, {"idx": 0, "label": ...}: told df[["id", "label"]], which
+    raises KeyError (the file has no "id"). The fix names "idx": renamed to "id" where it holds the
+    track's ids, named as row positions (0..n-1, the ids being others) where it does not, the id
+    then taken from the input's row; followed, the file is read."""
+    items = [dict(i, id=f"ocnli-{k}" if positions else i["id"]) for k, i in enumerate(NLI_ITEMS)]
+    records = [{"idx": k, "label": i["label"]} for k, i in enumerate(items)]
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, items, "".join(json.dumps(r) + "\n" for r in records), tmp_path)
+    hint = str(error.value).rpartition(". ")[2]
+    rename = 'Name the id "id" and keep one value: df.rename(columns={"idx": "id"})'
+    assert hint == (
+        (
+            "\"idx\" holds row positions (0 to 6), not the track's ids: write each item's id (the "
+            "'id' field of the input file, row idx of it) under \"id\", then df"
+            if positions
+            else rename
+        )
+        + '[["id", "label"]].to_json(orient="records", lines=True)'
+    )
+    if positions:  # the id of the input's row idx, under "id"
+        records = [dict(r, id=items[r["idx"]]["id"]) for r in records]
+    prediction = read(NLI, items, follow_pandas_hint(hint, records), tmp_path)
+    assert prediction.values.tolist() == [NLI.labels.index(i["label"]) for i in items]

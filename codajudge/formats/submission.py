@@ -452,21 +452,47 @@ def _no_tab(
         found = f"keys {shorten(', '.join(map(str, line)))}"
         if len(line) == 2 and "id" in line:
             found = f"the id {shorten(json.dumps(line['id'], ensure_ascii=False))}"
-        hint = _keys_hint(line, json_track, reads)
+        hint = _keys_hint(line, json_track, ids, reads)
         if len(line) > 1 and all(key in ids for key in line):  # json.dump({id: value, ...})
             hint = KEYED_BY_ID
     return ValueProblem('a JSON line must hold exactly "id" and one value', expected, found, hint)
 
 
-def _keys_hint(line: dict, track: Track, reads) -> str:
-    """The fix of a JSON line of other keys than "id" and one value, naming the line's own key of a
-    value the track ``reads`` (else, on a track of rows, one of a list or object; else its first
-    other key), so that pandas, followed, keeps it."""
-    values = [key for key in line if key != "id"]
+def _keys_hint(line: dict, track: Track, ids: dict[str, int], reads) -> str:
+    """The fix of a JSON line of other keys than "id" and one value, named by the line's own keys,
+    followed by pandas as written: the id's ("id", else one holding one of the track's ``ids``, to
+    rename) and the value's (``_value_key``); a key of a whole number 0..n-1 that is none of the
+    track's ids (Hugging Face's ``idx``) is named as a row position."""
+    id_key = "id" if "id" in line else next((k for k in line if _is_id(line[k], ids)), None)
+    n = len(ids)
+    at = next((k for k in line if not id_key and type(line[k]) is int and 0 <= line[k] < n), None)
+    value = _value_key(line, track, reads, (id_key, at))
+    to_json = f'[["id", "{value}"]].to_json(orient="records", lines=True)'
+    if id_key not in (None, "id"):
+        return (
+            f'name the id "id" and keep one value: df.rename(columns={{"{id_key}": "id"}}){to_json}'
+        )
+    if at is not None:
+        return (
+            f"\"{at}\" holds row positions (0 to {n - 1}), not the track's ids: write each item's "
+            f"id (the 'id' field of the input file, row {at} of it) under \"id\", then df{to_json}"
+        )
+    fix = 'keep only "id" and the prediction' if id_key else 'write each item\'s id under "id"'
+    return f"{fix}: df{to_json}"
+
+
+def _value_key(line: dict, track: Track, reads, other: tuple) -> str:
+    """A JSON line's key of a value the track ``reads`` (else, on a track of rows, of a list or
+    object; else its first key), ``other`` keys (the id's) aside."""
+    values = [key for key in line if key not in other]
     row = kinds.of(track).value_type.is_row
     rows = [key for key in values if row and isinstance(line[key], (list, dict))]
-    value = next((key for key in values if reads(line[key])), (rows or values or ["label"])[0])
-    return f'keep only "id" and the prediction: df[["id", "{value}"]].to_json(orient="records", lines=True)'
+    return next((key for key in values if reads(line[key])), (rows or values or ["label"])[0])
+
+
+def _is_id(value, ids: dict[str, int]) -> bool:
+    """Whether a JSON line's ``value`` is one of the track's ``ids`` (a string, or an integer)."""
+    return type(value) in (str, int) and str(value) in ids
 
 
 def is_columns(line) -> bool:
