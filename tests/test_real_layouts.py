@@ -1947,3 +1947,28 @@ def test_idx_keyed_json_lines_are_told_their_own_key(positions, tmp_path):
         records = [dict(r, id=items[r["idx"]]["id"]) for r in records]
     prediction = read(NLI, items, follow_pandas_hint(hint, records), tmp_path)
     assert prediction.values.tolist() == [NLI.labels.index(i["label"]) for i in items]
+
+
+@pytest.mark.parametrize("delimiter", [",", ";"])
+def test_quoted_csv_lines_get_the_separator_hint_and_the_quotes(delimiter, tmp_path):
+    """csv.QUOTE_ALL or R's write.csv (write.csv2: ';'): '"id","label"', then '"0","entailment"'.
+    They were told "line has no tab" and nothing else (the separator's hint read a first field
+    without quotes only). The hint names the separator and the quotes; followed, the file is read."""
+    import csv
+    import io
+
+    rows = [["id", "label"]] + [[i["id"], i["label"]] for i in NLI_ITEMS]
+    out = io.StringIO()
+    csv.writer(out, delimiter=delimiter, quoting=csv.QUOTE_ALL).writerows(rows)
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, out.getvalue(), tmp_path)
+    message = str(error.value)
+    assert f'found \'"id"{delimiter}"label"\' on line 1. The line looks ' in message
+    assert message.endswith(
+        "; its fields are in quotes (csv.QUOTE_ALL, R's write.csv): write them without quotes "
+        "(quoting=csv.QUOTE_NONE, quotechar=None; in R, write.table(..., quote=FALSE))"
+    )
+    arguments = message.rpartition("without quotes (")[2].partition("; in R")[0]
+    out = io.StringIO()
+    csv.writer(out, delimiter="\t", **eval(f"dict({arguments})", {"csv": csv})).writerows(rows)
+    assert read(NLI, NLI_ITEMS, out.getvalue(), tmp_path).format == "id"

@@ -60,7 +60,8 @@ from .results_tsv import (
     results_rows,
 )
 from .soft import parse_soft
-from .textfile import MAX_LINE_BYTES, Rule, read_texts, refuse_blank_line, safe_display, shorten
+from .textfile import MAX_LINE_BYTES, NO_QUOTES, Rule, read_texts, refuse_blank_line, safe_display
+from .textfile import shorten
 from .values import (
     COMMA_DECIMAL,
     ValueProblem,
@@ -92,6 +93,12 @@ KEYED_BY_ID = (
 DECIMAL_COMMA_HINT = "; its numbers have a decimal comma: use a dot as the decimal separator"
 CSV_HINT = f"the line looks comma-separated (CSV): {TAB_FIX}"
 SPACES_HINT = "the id and the value look separated by spaces: write one tab between them"
+#: A first field in double quotes before a separator (csv.QUOTE_ALL, R's write.csv and write.csv2).
+QUOTED_FIELD = re.compile(r'"[^"\t]*"(?= *[,;]| )')
+QUOTED_FIELDS_HINT = (
+    f"; its fields are in quotes (csv.QUOTE_ALL, R's write.csv): write them without quotes "
+    f"({NO_QUOTES}; in R, write.table(..., quote=FALSE))"
+)
 #: The hint for a line of numbers only, apart by spaces, the first no id (numpy.savetxt of a matrix).
 SAVETXT_HINT = (
     "the line is {} numbers separated by spaces and no id column (numpy.savetxt?): write each "
@@ -403,19 +410,21 @@ def _batch_runs(position: np.ndarray) -> str:
 
 def _separator_hint(text: str, decimal_comma: bool, ids: dict[str, int]) -> str | None:
     """The hint for a line without a tab, by the separator written after its first field: a comma
-    (CSV), a semicolon (with the file's ``decimal_comma`` named) or spaces (a line of numbers only,
-    the first none of the track's ``ids``, has no id column: ``SAVETXT_HINT``); None for no
-    separator."""
-    separator = SEPARATOR.match(text.strip())
+    (CSV), a semicolon (with the file's ``decimal_comma`` named) or spaces, and the quotes where the
+    first field is in them (``QUOTED_FIELD``); a line of numbers only apart by spaces, the first
+    none of the track's ``ids``, has no id column (``SAVETXT_HINT``); None for no separator."""
+    quoted = QUOTED_FIELD.match(text.strip())
+    separator = SEPARATOR.match("x" + text.strip()[quoted.end() :] if quoted else text.strip())
     if separator is None:
         return None
     written = separator.group(1).strip()
+    quotes = QUOTED_FIELDS_HINT if quoted else ""
     if written == ";":
-        return SEMICOLON_HINT + (DECIMAL_COMMA_HINT if decimal_comma else "")
+        return SEMICOLON_HINT + (DECIMAL_COMMA_HINT if decimal_comma else "") + quotes
     fields = text.split()
     if not written and fields[0] not in ids and parse_numbers(fields) is not None:
         return SAVETXT_HINT.format(len(fields))
-    return CSV_HINT if written == "," else SPACES_HINT
+    return (CSV_HINT if written == "," else SPACES_HINT) + quotes
 
 
 def _no_tab(
