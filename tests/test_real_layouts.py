@@ -1484,17 +1484,21 @@ def test_a_pandas_index_header_of_one_name_is_the_index_column(sep, name, fix, t
 
 def test_three_columns_of_scores_get_the_semeval_format_not_the_index_hint(tmp_path):
     """``score<TAB>confidence<TAB>ok``: a confidence that was an id of the track ('1') made the
-    first column, of scores, "a DataFrame's index". The index hint needs whole numbers first."""
+    first column, of scores, "a DataFrame's index". The index hint needs whole numbers first. The
+    column count leads (it followed "none of the ids in this file belong to the track", the scores
+    shown as ids); followed, the file is read."""
     text = "".join(f"{s}\t{k}\tok\n" for k, s in enumerate(STS_SCORES))
     with pytest.raises(SubmissionError) as error:
         read(STS, STS_ITEMS, text, tmp_path)
     assert str(error.value) == (
-        "f.tsv: none of the ids in this file belong to the track; expected lines such as "
-        "'0'<TAB>3.2, found ids such as '0.0' on line 1. 8 of the file's 8 lines have 3 or more "
-        "tab-separated columns (3 on line 1), the first holding scores, not ids; the SemEval "
-        "format is SCORE[<TAB>CONFIDENCE]: write the score, then at most a confidence, one line "
-        "per pair in input order"
+        "f.tsv: 8 of the file's 8 lines have 3 or more tab-separated columns, the first holding "
+        "scores, not ids; expected the SemEval format, SCORE[<TAB>CONFIDENCE], one line per pair "
+        "in input order, found 3 columns on line 1, '0.0\\t0\\tok'. Write the score, then at most a "
+        "confidence"
     )
+    # followed: the score, then at most a confidence
+    text = "".join(f"{s}\t{k}\n" for k, s in enumerate(STS_SCORES))
+    assert np.array_equal(read(STS, STS_ITEMS, text, tmp_path).values, STS_SCORES)
 
 
 def test_pandas_to_csv_defaults_index_and_commas_get_both_fixes(tmp_path):

@@ -297,7 +297,10 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
     order, then that of the items without a line."""
     heads, position, example = columns.heads, columns.position, columns.track.example
     index = dict(zip(keys.ids, range(len(keys.ids))))
-    index_hint = columns.index_column_hint(index) or columns.score_columns_hint()
+    score_columns = columns.score_columns_rule()
+    index_hint = columns.index_column_hint(index) or (
+        score_columns and f"{score_columns.message}: {score_columns.hint}"
+    )
     index_hint = index_hint or _line_numbers_hint(heads, index, keys)
     kind = kinds.of(columns.track)
     if keys.ids and kind.value_type is ANNOTATOR_ROW:  # one label per annotator of that item
@@ -306,6 +309,7 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
     if len(heads) and columns.tabbed.all():
         _refuse_column_of_no_ids(columns, expected, problems.file)
     if len(heads) and columns.tabbed.all() and (position < 0).all():
+        _refuse_score_columns(score_columns, columns, problems.file)
         elsewhere = keys.elsewhere and keys.elsewhere(heads)
         other_track = _other_track_hint(heads, columns.track, keys)
         hint = index_hint or elsewhere or other_track or written_ids_hint(heads[0], index)
@@ -369,6 +373,13 @@ def _other_track_hint(heads: Sequence[str], track: Track, keys: ItemKeys) -> str
     if keys.elsewhere is None:
         return None
     return keys.elsewhere.other_track_hint(heads, track, keys.tracks)
+
+
+def _refuse_score_columns(rule: Rule | None, columns: Columns, display: str) -> None:
+    """Refuse by ``rule``, ``score_columns_rule``, where it applies: a file of no id of the track
+    whose first column holds scores is told its column count first, not its ids."""
+    if rule is not None:
+        raise rule.error(display, columns.score_columns_found())
 
 
 def _refuse_column_of_no_ids(columns: Columns, expected: str, display: str) -> None:
