@@ -264,14 +264,14 @@ def test_ids_in_quotes_are_named_as_the_tracks_ids_in_quotes(tmp_path):
         "f.tsv: none of the ids in this file belong to the track; expected lines such as "
         "'i0'<TAB>entailment, found ids such as '\"i0\"' on line 1. That is the track's id 'i0' in "
         "quotes: "
-        "write the ids without quotes (csv.QUOTE_NONE)"
+        "write the ids without quotes (quoting=csv.QUOTE_NONE, quotechar=None)"
     )
     path.write_text("i0\tneutral\n'i1'\tneutral\ni2\tneutral\n", encoding="utf-8")
     with pytest.raises(SubmissionError) as error:
         read_track_file(path, "f.tsv", gold_of(NLI, 3))
     assert str(error.value).splitlines()[0] == (
         "f.tsv, line 2, item \"'i1'\": unknown id: not an item of this track. That is the track's "
-        "id 'i1' in quotes: write the ids without quotes (csv.QUOTE_NONE)"
+        "id 'i1' in quotes: write the ids without quotes (quoting=csv.QUOTE_NONE, quotechar=None)"
     )
 
 
@@ -382,7 +382,7 @@ def test_a_csv_quoted_file_has_its_header_skipped_and_its_quoting_named(tmp_path
         read_track_file(path, "f.tsv", gold_of(NLI, 3))
     assert str(error.value).endswith(
         "found '\"neutral\"' on line 2. The value is CSV-quoted: write it without quotes "
-        "(csv.QUOTE_NONE; in R, write.table(..., quote=FALSE))"
+        "(quoting=csv.QUOTE_NONE, quotechar=None; in R, write.table(..., quote=FALSE))"
     )
 
 

@@ -645,7 +645,12 @@ KEEP_TWO_KEYS = (
     "line, found, hint",
     [
         ({"id": 2, "label": "neutral", "prob": 0.9}, "keys id, label, prob", KEEP_TWO_KEYS),
-        ({"idx": 2, "label": "neutral"}, "keys idx, label", KEEP_TWO_KEYS),
+        (
+            {"idx": 2, "label": "neutral"},
+            "keys idx, label",
+            'Name the id "id" and keep one value: df.rename(columns={"idx": "id"})[["id", "label"]]'
+            '.to_json(orient="records", lines=True)',
+        ),
         ({"id": True, "label": "neutral"}, "the id true", KEEP_TWO_KEYS),
         (["2", "neutral"], '\'["2", "neutral"]\'', None),
         (
@@ -1024,7 +1029,7 @@ def test_python_tuples_of_pairs_are_read_as_lists(tmp_path):
         (
             '"[""0.3"", ""0.7""]"',
             '\'"[""0.3"", ""0.7""]"\'',
-            ". The value is CSV-quoted: write it without quotes (csv.QUOTE_NONE)",
+            ". The value is CSV-quoted: write it without quotes (quoting=csv.QUOTE_NONE, quotechar=None)",
         ),
         ("[0.3, 0.7, True]", "'[0.3, 0.7, True]'", ""),
         ("0,3", "'0,3'", ""),  # no tuple: a decimal comma
@@ -1503,17 +1508,21 @@ def test_a_pandas_index_header_of_one_name_is_the_index_column(sep, name, fix, t
 
 def test_three_columns_of_scores_get_the_semeval_format_not_the_index_hint(tmp_path):
     """``score<TAB>confidence<TAB>ok``: a confidence that was an id of the track ('1') made the
-    first column, of scores, "a DataFrame's index". The index hint needs whole numbers first."""
+    first column, of scores, "a DataFrame's index". The index hint needs whole numbers first. The
+    column count leads (it followed "none of the ids in this file belong to the track", the scores
+    shown as ids); followed, the file is read."""
     text = "".join(f"{s}\t{k}\tok\n" for k, s in enumerate(STS_SCORES))
     with pytest.raises(SubmissionError) as error:
         read(STS, STS_ITEMS, text, tmp_path)
     assert str(error.value) == (
-        "f.tsv: none of the ids in this file belong to the track; expected lines such as "
-        "'0'<TAB>3.2, found ids such as '0.0' on line 1. 8 of the file's 8 lines have 3 or more "
-        "tab-separated columns (3 on line 1), the first holding scores, not ids; the SemEval "
-        "format is SCORE[<TAB>CONFIDENCE]: write the score, then at most a confidence, one line "
-        "per pair in input order"
+        "f.tsv: 8 of the file's 8 lines have 3 or more tab-separated columns, the first holding "
+        "scores, not ids; expected the SemEval format, SCORE[<TAB>CONFIDENCE], one line per pair "
+        "in input order, found 3 columns on line 1, '0.0\\t0\\tok'. Write the score, then at most a "
+        "confidence"
     )
+    # followed: the score, then at most a confidence
+    text = "".join(f"{s}\t{k}\n" for k, s in enumerate(STS_SCORES))
+    assert np.array_equal(read(STS, STS_ITEMS, text, tmp_path).values, STS_SCORES)
 
 
 def test_pandas_to_csv_defaults_index_and_commas_get_both_fixes(tmp_path):
@@ -1632,11 +1641,15 @@ def test_quoted_values_under_r_quoted_header_get_r_fix_too(header, tmp_path):
     text = header + "".join(f'{item["id"]}\t"{item["label"]}"\n' for item in NLI_ITEMS)
     with pytest.raises(SubmissionError) as error:
         read(NLI, NLI_ITEMS, text, tmp_path)
-    assert str(error.value).endswith(f"write it without quotes (csv.QUOTE_NONE{r_fix})")
+    assert str(error.value).endswith(
+        f"write it without quotes (quoting=csv.QUOTE_NONE, quotechar=None{r_fix})"
+    )
     text = header + "".join(f'"{item["id"]}"\tneutral\n' for item in NLI_ITEMS)
     with pytest.raises(SubmissionError) as error:
         read(NLI, NLI_ITEMS, text, tmp_path)
-    assert str(error.value).endswith(f"write the ids without quotes (csv.QUOTE_NONE{r_fix})")
+    assert str(error.value).endswith(
+        f"write the ids without quotes (quoting=csv.QUOTE_NONE, quotechar=None{r_fix})"
+    )
 
 
 @pytest.mark.parametrize("quote", ['"', ""])
@@ -1683,7 +1696,7 @@ def test_r_write_table_of_a_named_vector_is_read_as_a_header_over_row_names(sep,
     else:
         assert said.startswith("en_en.tsv: none of the ids in this file belong to the track")
         assert said.endswith(
-            "write the ids without quotes (csv.QUOTE_NONE; in R, write.table(..., quote=FALSE))"
+            "write the ids without quotes (quoting=csv.QUOTE_NONE, quotechar=None; in R, write.table(..., quote=FALSE))"
         )
 
 
@@ -1844,3 +1857,146 @@ def test_a_line_beyond_the_csv_modules_field_limit_is_no_r_table(quote, tmp_path
     text = f"{R_IDS[0]}\t{long}\n" + "".join(f"{i}\t3.0\n" for i in R_IDS[1:])
     with pytest.raises(SubmissionError):
         read(STS, R_ITEMS, text, tmp_path, "en_en.tsv")
+
+
+@pytest.mark.parametrize("header", ['"id"\t"label"\r\n', ""])
+@pytest.mark.parametrize("quoting", ["QUOTE_MINIMAL", "QUOTE_ALL"])
+def test_no_quotes_advice_writes_a_list_of_string_labels_the_kit_reads(quoting, header, tmp_path):
+    """A perspectivist file written by csv.writer quotes each JSON list of string labels, doubling
+    its '"' (QUOTE_ALL the ids too; R's write.table the header). The advice said csv.QUOTE_NONE,
+    which raises "need to escape, but no escapechar set" on that very value (and an escapechar
+    writes backslashes into it). The advice's arguments, followed as written (with csv and, if
+    importable, pandas), write a file that is read."""
+    import csv
+    import io
+
+    rows = [[i["id"], json.dumps(["0", "1", str(k % 2)])] for k, i in enumerate(MP_ITEMS)]
+    out = io.StringIO(header)
+    out.seek(len(header))
+    csv.writer(out, delimiter="\t", quoting=getattr(csv, quoting)).writerows(rows)
+    with pytest.raises(SubmissionError) as error:
+        read(MP_PE, MP_ITEMS, out.getvalue(), tmp_path)
+    arguments = str(error.value).rpartition("without quotes (")[2].rstrip(")")
+    arguments = arguments.partition("; in R")[0]
+    advice = eval(f"dict({arguments})", {"csv": csv})  # the advice, as the participant follows it
+    out = io.StringIO()
+    csv.writer(out, delimiter="\t", **advice).writerows(rows)
+    written = [out.getvalue()]
+    try:
+        import pandas
+    except ImportError:
+        pandas = None
+    if pandas is not None:
+        frame = pandas.DataFrame(rows, columns=["id", "label"])
+        written.append(frame.to_csv(sep="\t", index=False, **advice))
+    for text in written:
+        assert read(MP_PE, MP_ITEMS, text, tmp_path).warnings == []
+
+
+def test_numpy_savetxt_of_soft_labels_is_told_it_has_no_id_column(tmp_path):
+    """``np.savetxt(path, probs)``: lines of numbers apart by spaces, no id. They were told "the id
+    and the value look separated by spaces: write one tab", which, followed, makes the first
+    probability an id. The hint names the missing id column; its line, followed, is read."""
+    import io
+
+    probs = np.array([[0.8, 0.2], [0.25, 0.75], [0.5, 0.5], [1.0, 0.0], [0.1, 0.9]])
+    out = io.StringIO()
+    np.savetxt(out, probs)
+    with pytest.raises(SubmissionError) as error:
+        read(MP_SOFT, MP_ITEMS, out.getvalue(), tmp_path)
+    assert str(error.value).endswith(
+        ". The line is 2 numbers separated by spaces and no id column (numpy.savetxt?): write each "
+        "item's id, a tab, then its value in the track's layout, a list as JSON: "
+        'f"{id}\\t{json.dumps(row.tolist())}\\n"'
+    )
+    text = "".join(f"{i['id']}\t{json.dumps(row.tolist())}\n" for i, row in zip(MP_ITEMS, probs))
+    assert np.allclose(read(MP_SOFT, MP_ITEMS, text, tmp_path).values, probs)
+
+
+def follow_pandas_hint(hint: str, records: list[dict]) -> str:
+    """The JSON lines a message's pandas fix (``df...to_json(orient="records", lines=True)``) writes
+    from ``records``: run as written where pandas is importable, else its rename and columns applied."""
+    import re
+
+    expression = hint[hint.index("df") :]
+    try:
+        import pandas
+    except ImportError:
+        pandas = None
+    if pandas is not None:
+        return eval(expression, {"df": pandas.DataFrame(records)})
+    renamed = dict(re.findall(r'"(\w+)": "(\w+)"', expression.partition("[[")[0]))
+    columns = json.loads("[" + expression.partition("[[")[2].partition("]]")[0] + "]")
+    records = [{renamed.get(k, k): v for k, v in record.items()} for record in records]
+    return "".join(json.dumps({c: r[c] for c in columns}) + "\n" for r in records)
+
+
+@pytest.mark.parametrize(
+    "track, key, value",
+    [(MP_SOFT, "probs", [0.25, 0.75]), (MP_PE, "pred", ["0", "1", "1"])],
+)
+def test_extra_keys_hint_names_the_key_the_track_reads(track, key, value, tmp_path):
+    """JSON lines of an id, the prediction the track reads and more ({"id", "probs", "label"} on a
+    soft-label track): the fix always named df[["id", "label"]], which keeps the hard label the
+    track does not read (or raises KeyError where the file has none). It names the file's key of the
+    value the track reads; followed, the file is read."""
+    records = [{"id": i["id"], "label": "x", key: value, "score": 1} for i in MP_ITEMS]
+    with pytest.raises(SubmissionError) as error:
+        read(track, MP_ITEMS, "".join(json.dumps(r) + "\n" for r in records), tmp_path)
+    hint = str(error.value).rpartition(". ")[2]
+    assert hint == (
+        f'Keep only "id" and the prediction: df[["id", "{key}"]].to_json(orient="records", lines=True)'
+    )
+    assert read(track, MP_ITEMS, follow_pandas_hint(hint, records), tmp_path).format == "id"
+
+
+@pytest.mark.parametrize("positions", [True, False])
+def test_idx_keyed_json_lines_are_told_their_own_key(positions, tmp_path):
+    """Hugging Face's and GLUE's records, {"idx": 0, "label": ...}: told df[["id", "label"]], which
+    raises KeyError (the file has no "id"). The fix names "idx": renamed to "id" where it holds the
+    track's ids, named as row positions (0..n-1, the ids being others) where it does not, the id
+    then taken from the input's row; followed, the file is read."""
+    items = [dict(i, id=f"ocnli-{k}" if positions else i["id"]) for k, i in enumerate(NLI_ITEMS)]
+    records = [{"idx": k, "label": i["label"]} for k, i in enumerate(items)]
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, items, "".join(json.dumps(r) + "\n" for r in records), tmp_path)
+    hint = str(error.value).rpartition(". ")[2]
+    rename = 'Name the id "id" and keep one value: df.rename(columns={"idx": "id"})'
+    assert hint == (
+        (
+            "\"idx\" holds row positions (0 to 6), not the track's ids: write each item's id (the "
+            "'id' field of the input file, row idx of it) under \"id\", then df"
+            if positions
+            else rename
+        )
+        + '[["id", "label"]].to_json(orient="records", lines=True)'
+    )
+    if positions:  # the id of the input's row idx, under "id"
+        records = [dict(r, id=items[r["idx"]]["id"]) for r in records]
+    prediction = read(NLI, items, follow_pandas_hint(hint, records), tmp_path)
+    assert prediction.values.tolist() == [NLI.labels.index(i["label"]) for i in items]
+
+
+@pytest.mark.parametrize("delimiter", [",", ";"])
+def test_quoted_csv_lines_get_the_separator_hint_and_the_quotes(delimiter, tmp_path):
+    """csv.QUOTE_ALL or R's write.csv (write.csv2: ';'): '"id","label"', then '"0","entailment"'.
+    They were told "line has no tab" and nothing else (the separator's hint read a first field
+    without quotes only). The hint names the separator and the quotes; followed, the file is read."""
+    import csv
+    import io
+
+    rows = [["id", "label"]] + [[i["id"], i["label"]] for i in NLI_ITEMS]
+    out = io.StringIO()
+    csv.writer(out, delimiter=delimiter, quoting=csv.QUOTE_ALL).writerows(rows)
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, out.getvalue(), tmp_path)
+    message = str(error.value)
+    assert f'found \'"id"{delimiter}"label"\' on line 1. The line looks ' in message
+    assert message.endswith(
+        "; its fields are in quotes (csv.QUOTE_ALL, R's write.csv): write them without quotes "
+        "(quoting=csv.QUOTE_NONE, quotechar=None; in R, write.table(..., quote=FALSE))"
+    )
+    arguments = message.rpartition("without quotes (")[2].partition("; in R")[0]
+    out = io.StringIO()
+    csv.writer(out, delimiter="\t", **eval(f"dict({arguments})", {"csv": csv})).writerows(rows)
+    assert read(NLI, NLI_ITEMS, out.getvalue(), tmp_path).format == "id"

@@ -293,7 +293,7 @@ def test_quoted_scores_get_the_quote_hint_and_a_line_without_tab_names_the_posit
     assert str(error.value) == (
         "t.tsv: not a number, on 5 lines (lines 1, 2, 3, 4, 5; items '0', '1', '2', '3', '4'); "
         f"expected a decimal number such as 3.2, found '\"{gold.gold[0]}\"' on line 1. The value "
-        "is CSV-quoted: write it without quotes (csv.QUOTE_NONE)"
+        "is CSV-quoted: write it without quotes (quoting=csv.QUOTE_NONE, quotechar=None)"
     )
     path.write_text("".join(f"score={s}\n" for s in gold.gold), encoding="utf-8")
     with pytest.raises(SubmissionError) as error:
@@ -308,7 +308,7 @@ def test_quoted_scores_get_the_quote_hint_and_a_line_without_tab_names_the_posit
         read_track_file(path, "t.tsv", gold)
     assert str(error.value) == (
         "t.tsv, line 1, item '0': not a number; expected a decimal number such as 3.2, found "
-        "'\"1.5\"'. The value is CSV-quoted: write it without quotes (csv.QUOTE_NONE)"
+        "'\"1.5\"'. The value is CSV-quoted: write it without quotes (quoting=csv.QUOTE_NONE, quotechar=None)"
     )
 
 

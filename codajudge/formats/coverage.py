@@ -18,7 +18,7 @@ from .. import kinds
 
 from ..errors import ProblemCollector, SubmissionError, counted, plural
 from ..untrusted import read_head
-from .textfile import other_digits_hint, shorten, unquoted
+from .textfile import NO_QUOTES, other_digits_hint, shorten, unquoted
 
 UNKNOWN_ID = "unknown id: not an item of this track"
 
@@ -69,7 +69,7 @@ def written_ids_hint(head: str, ids: Mapping[str, int]) -> str | None:
     None."""
     inner = unquoted(head)
     if inner in ids:
-        fix = "write the ids without quotes (csv.QUOTE_NONE)"
+        fix = f"write the ids without quotes ({NO_QUOTES})"
         return f"that is the track's id {inner!r} in quotes: {fix}"
     if head.endswith(".0") and head[:-2] in ids:
         fix = 'write integer ids (df["id"].astype(int))'

@@ -20,7 +20,7 @@ from .. import kinds
 from ..errors import SubmissionError, counted, plural
 from ..tracks import Track
 from .coverage import IDS_LOOKED_UP
-from .textfile import Lines, Rule, shorten, unquoted
+from .textfile import NO_QUOTES, Lines, Rule, shorten, unquoted
 from .values import COMMA_DECIMAL, is_decimal, is_percent, is_quoted_number, json_or_none
 from .values import layout_json
 from .values import parse_numbers
@@ -264,11 +264,11 @@ class Columns:
             return f"{where}: the first column is R's row names; {R_TABLE_FIX}"
         return f"{where}: the first column is a DataFrame's index; {INDEX_COLUMN.hint}"
 
-    def score_columns_hint(self) -> str | None:
-        """On a positional track, the hint for a file whose first lines after its header (up to
+    def score_columns_rule(self) -> Rule | None:
+        """On a positional track, the refusal of a file whose first lines after its header (up to
         ``IDS_LOOKED_UP``) each hold three or more tab-separated columns, the first numbers that
         are not all whole (scores, not an index or ids): the SemEval format has two at most; else
-        None."""
+        None. Its ``found`` is ``score_columns_found``."""
         rows = [text.split("\t") for text in self.body[:IDS_LOOKED_UP]]
         if not (self.track.positional and rows and min(map(len, rows)) >= 3):
             return None
@@ -276,12 +276,17 @@ class Columns:
         if parse_numbers(firsts) is None or all(map(str.isdigit, firsts)):
             return None
         wide = sum(text.count("\t") >= 2 for text in self.body)
-        return (
-            f"{wide} of the file's {len(self.body)} lines have 3 or more tab-separated columns "
-            f"({len(rows[0])} on line {self.lines[0]}), the first holding scores, not ids; the "
-            "SemEval format is SCORE[<TAB>CONFIDENCE]: write the score, then at most a "
-            "confidence, one line per pair in input order"
+        return Rule(
+            f"{wide} of the file's {len(self.body)} lines have 3 or more tab-separated columns, "
+            "the first holding scores, not ids",
+            "the SemEval format, SCORE[<TAB>CONFIDENCE], one line per pair in input order",
+            "write the score, then at most a confidence",
         )
+
+    def score_columns_found(self) -> str:
+        """What ``score_columns_rule`` found: the first line's columns."""
+        line = self.body[0]
+        return f"{line.count(chr(9)) + 1} columns on line {self.lines[0]}, {shorten(line)!r}"
 
     @cached_property
     def position(self) -> np.ndarray:
@@ -363,10 +368,9 @@ def with_r_quote_fix(error: SubmissionError, first: str | None) -> SubmissionErr
     (``"id"<TAB>"label"``; Python's csv.QUOTE_ALL too, whose fix stays)."""
     if not _quoted_names(first or ""):
         return error
-    r_fix = "(csv.QUOTE_NONE; in R, write.table(..., quote=FALSE))"
+    r_fix = f"({NO_QUOTES}; in R, write.table(..., quote=FALSE))"
     problems = [
-        replace(p, hint=p.hint and p.hint.replace("(csv.QUOTE_NONE)", r_fix))
-        for p in error.problems
+        replace(p, hint=p.hint and p.hint.replace(f"({NO_QUOTES})", r_fix)) for p in error.problems
     ]
     return SubmissionError(problems, error.omitted)
 

@@ -60,7 +60,8 @@ from .results_tsv import (
     results_rows,
 )
 from .soft import parse_soft
-from .textfile import MAX_LINE_BYTES, Rule, read_texts, refuse_blank_line, safe_display, shorten
+from .textfile import MAX_LINE_BYTES, NO_QUOTES, Rule, read_texts, refuse_blank_line, safe_display
+from .textfile import shorten
 from .values import (
     COMMA_DECIMAL,
     ValueProblem,
@@ -92,6 +93,18 @@ KEYED_BY_ID = (
 DECIMAL_COMMA_HINT = "; its numbers have a decimal comma: use a dot as the decimal separator"
 CSV_HINT = f"the line looks comma-separated (CSV): {TAB_FIX}"
 SPACES_HINT = "the id and the value look separated by spaces: write one tab between them"
+#: A first field in double quotes before a separator (csv.QUOTE_ALL, R's write.csv and write.csv2).
+QUOTED_FIELD = re.compile(r'"[^"\t]*"(?= *[,;]| )')
+QUOTED_FIELDS_HINT = (
+    f"; its fields are in quotes (csv.QUOTE_ALL, R's write.csv): write them without quotes "
+    f"({NO_QUOTES}; in R, write.table(..., quote=FALSE))"
+)
+#: The hint for a line of numbers only, apart by spaces, the first no id (numpy.savetxt of a matrix).
+SAVETXT_HINT = (
+    "the line is {} numbers separated by spaces and no id column (numpy.savetxt?): write each "
+    "item's id, a tab, then its value in the track's layout, a list as JSON: "
+    'f"{{id}}\\t{{json.dumps(row.tolist())}}\\n"'
+)
 COMMENT_HINT = (
     "a comment line: only SemEval's positional score files may hold comments ('#'); remove it"
 )
@@ -284,7 +297,10 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
     order, then that of the items without a line."""
     heads, position, example = columns.heads, columns.position, columns.track.example
     index = dict(zip(keys.ids, range(len(keys.ids))))
-    index_hint = columns.index_column_hint(index) or columns.score_columns_hint()
+    score_columns = columns.score_columns_rule()
+    index_hint = columns.index_column_hint(index) or (
+        score_columns and f"{score_columns.message}: {score_columns.hint}"
+    )
     index_hint = index_hint or _line_numbers_hint(heads, index, keys)
     kind = kinds.of(columns.track)
     if keys.ids and kind.value_type is ANNOTATOR_ROW:  # one label per annotator of that item
@@ -293,6 +309,7 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
     if len(heads) and columns.tabbed.all():
         _refuse_column_of_no_ids(columns, expected, problems.file)
     if len(heads) and columns.tabbed.all() and (position < 0).all():
+        _refuse_score_columns(score_columns, columns, problems.file)
         elsewhere = keys.elsewhere and keys.elsewhere(heads)
         other_track = _other_track_hint(heads, columns.track, keys)
         hint = index_hint or elsewhere or other_track or written_ids_hint(heads[0], index)
@@ -358,6 +375,13 @@ def _other_track_hint(heads: Sequence[str], track: Track, keys: ItemKeys) -> str
     return keys.elsewhere.other_track_hint(heads, track, keys.tracks)
 
 
+def _refuse_score_columns(rule: Rule | None, columns: Columns, display: str) -> None:
+    """Refuse by ``rule``, ``score_columns_rule``, where it applies: a file of no id of the track
+    whose first column holds scores is told its column count first, not its ids."""
+    if rule is not None:
+        raise rule.error(display, columns.score_columns_found())
+
+
 def _refuse_column_of_no_ids(columns: Columns, expected: str, display: str) -> None:
     """Refuse a file whose first column repeats one value (``repeated_value``): no ids, named as
     the LeWiDi 2023 layout when its rows are that layout's (``is_results_row``); a repeated id of
@@ -395,16 +419,23 @@ def _batch_runs(position: np.ndarray) -> str:
     )
 
 
-def _separator_hint(text: str, decimal_comma: bool) -> str | None:
+def _separator_hint(text: str, decimal_comma: bool, ids: dict[str, int]) -> str | None:
     """The hint for a line without a tab, by the separator written after its first field: a comma
-    (CSV), a semicolon (with the file's ``decimal_comma`` named) or spaces; None for no separator."""
-    separator = SEPARATOR.match(text.strip())
+    (CSV), a semicolon (with the file's ``decimal_comma`` named) or spaces, and the quotes where the
+    first field is in them (``QUOTED_FIELD``); a line of numbers only apart by spaces, the first
+    none of the track's ``ids``, has no id column (``SAVETXT_HINT``); None for no separator."""
+    quoted = QUOTED_FIELD.match(text.strip())
+    separator = SEPARATOR.match("x" + text.strip()[quoted.end() :] if quoted else text.strip())
     if separator is None:
         return None
     written = separator.group(1).strip()
+    quotes = QUOTED_FIELDS_HINT if quoted else ""
     if written == ";":
-        return SEMICOLON_HINT + (DECIMAL_COMMA_HINT if decimal_comma else "")
-    return CSV_HINT if written == "," else SPACES_HINT
+        return SEMICOLON_HINT + (DECIMAL_COMMA_HINT if decimal_comma else "") + quotes
+    fields = text.split()
+    if not written and fields[0] not in ids and parse_numbers(fields) is not None:
+        return SAVETXT_HINT.format(len(fields))
+    return (CSV_HINT if written == "," else SPACES_HINT) + quotes
 
 
 def _no_tab(
@@ -417,7 +448,7 @@ def _no_tab(
     ``expected``: the lines the track reads (ID<TAB>VALUE, and the positional form where accepted)."""
     if json_track is None:
         comment = text.lstrip().startswith("#")
-        hint = COMMENT_HINT if comment else _separator_hint(text, decimal_comma)
+        hint = COMMENT_HINT if comment else _separator_hint(text, decimal_comma, ids)
         return ValueProblem("line has no tab", expected, repr(text[:60]), hint)
     found, hint = repr(shorten(text)), None
     try:
@@ -441,10 +472,47 @@ def _no_tab(
         found = f"keys {shorten(', '.join(map(str, line)))}"
         if len(line) == 2 and "id" in line:
             found = f"the id {shorten(json.dumps(line['id'], ensure_ascii=False))}"
-        hint = 'keep only "id" and the prediction: df[["id", "label"]].to_json(orient="records", lines=True)'
+        hint = _keys_hint(line, json_track, ids, reads)
         if len(line) > 1 and all(key in ids for key in line):  # json.dump({id: value, ...})
             hint = KEYED_BY_ID
     return ValueProblem('a JSON line must hold exactly "id" and one value', expected, found, hint)
+
+
+def _keys_hint(line: dict, track: Track, ids: dict[str, int], reads) -> str:
+    """The fix of a JSON line of other keys than "id" and one value, named by the line's own keys,
+    followed by pandas as written: the id's ("id", else one holding one of the track's ``ids``, to
+    rename) and the value's (``_value_key``); a key of a whole number 0..n-1 that is none of the
+    track's ids (Hugging Face's ``idx``) is named as a row position."""
+    id_key = "id" if "id" in line else next((k for k in line if _is_id(line[k], ids)), None)
+    n = len(ids)
+    at = next((k for k in line if not id_key and type(line[k]) is int and 0 <= line[k] < n), None)
+    value = _value_key(line, track, reads, (id_key, at))
+    to_json = f'[["id", "{value}"]].to_json(orient="records", lines=True)'
+    if id_key not in (None, "id"):
+        return (
+            f'name the id "id" and keep one value: df.rename(columns={{"{id_key}": "id"}}){to_json}'
+        )
+    if at is not None:
+        return (
+            f"\"{at}\" holds row positions (0 to {n - 1}), not the track's ids: write each item's "
+            f"id (the 'id' field of the input file, row {at} of it) under \"id\", then df{to_json}"
+        )
+    fix = 'keep only "id" and the prediction' if id_key else 'write each item\'s id under "id"'
+    return f"{fix}: df{to_json}"
+
+
+def _value_key(line: dict, track: Track, reads, other: tuple) -> str:
+    """A JSON line's key of a value the track ``reads`` (else, on a track of rows, of a list or
+    object; else its first key), ``other`` keys (the id's) aside."""
+    values = [key for key in line if key not in other]
+    row = kinds.of(track).value_type.is_row
+    rows = [key for key in values if row and isinstance(line[key], (list, dict))]
+    return next((key for key in values if reads(line[key])), (rows or values or ["label"])[0])
+
+
+def _is_id(value, ids: dict[str, int]) -> bool:
+    """Whether a JSON line's ``value`` is one of the track's ``ids`` (a string, or an integer)."""
+    return type(value) in (str, int) and str(value) in ids
 
 
 def is_columns(line) -> bool:

@@ -17,7 +17,7 @@ from ..labels import DECIMAL
 from ..tracks import Track
 from .items import scanned_json
 from .notes import PYTHON_LITERAL, ReadNote
-from .textfile import other_digits_hint, shorten, unquoted
+from .textfile import NO_QUOTES, other_digits_hint, shorten, unquoted
 
 #: Entries a value may hold beyond the most a valid value of its track holds (``most_entries``), so
 #: that a value a few entries too long is named by its own rule (its length).
@@ -38,7 +38,7 @@ NUMPY_PRINTED = re.compile(r"\b(?:np|numpy)\.\w+\(|\barray\(")
 #: The fix of a label written as numpy's printing of a number (``np.int64(0)``).
 NUMPY_LABEL_HINT = "this is numpy's printing: write the label itself (x.item(), or int(x))"
 #: The hint for a value in quotes, as CSV quoting writes it (csv.QUOTE_ALL, QUOTE_NONNUMERIC).
-CSV_QUOTED = "the value is CSV-quoted: write it without quotes (csv.QUOTE_NONE)"
+CSV_QUOTED = f"the value is CSV-quoted: write it without quotes ({NO_QUOTES})"
 
 
 class ValueProblem(Exception):
