@@ -64,8 +64,8 @@ def numbered_ids_hint(heads: Sequence[str], ids: Mapping[str, int]) -> str | Non
 
 def written_ids_hint(head: str, ids: Mapping[str, int]) -> str | None:
     """The hint for ``head``, an id of ``ids`` (id -> item index) in quotes (as ``json.dumps`` or
-    ``repr`` writes a string) or written as a float (``42473.0``: pandas writes an integer column
-    holding a NaN so), else None."""
+    ``repr`` writes a string), written as a float (``42473.0``: pandas writes an integer column
+    holding a NaN so) or in other case (``cased_ids_hint``), else None."""
     inner = unquoted(head)
     if inner in ids:
         fix = "write the ids without quotes (csv.QUOTE_NONE)"
@@ -73,7 +73,20 @@ def written_ids_hint(head: str, ids: Mapping[str, int]) -> str | None:
     if head.endswith(".0") and head[:-2] in ids:
         fix = 'write integer ids (df["id"].astype(int))'
         return f"ids written as floats ({head!r} for {head[:-2]!r}): {fix}"
-    return zero_padded_hint(head, ids)
+    return cased_ids_hint(head, ids) or zero_padded_hint(head, ids)
+
+
+def cased_ids_hint(head: str, ids: Mapping[str, int]) -> str | None:
+    """The hint for ``head``, an id of ``ids`` once its letters are all lower or all upper case, or
+    title-cased (``str.upper()`` or ``str.lower()`` of the ids, a spreadsheet's capitals): the ids
+    differ from the track's only by case (told before any prefix ``prefixed_ids_hint`` would name
+    in a case-sensitive comparison), else None."""
+    cased = (head.lower(), head.upper(), head.title(), head.capitalize())
+    meant = next((i for i in cased if i != head and i in ids), None)
+    if meant is None:
+        return None
+    fix = "write them as the input file gives them (its 'id' field), not re-cased"
+    return f"the ids differ from the track's only by case ({head!r} for {meant!r}): {fix}"
 
 
 #: The longest id a file's number is padded to with zeros to find it among the track's.
