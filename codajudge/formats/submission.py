@@ -286,6 +286,7 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
     index = dict(zip(keys.ids, range(len(keys.ids))))
     index_hint = columns.index_column_hint(index) or columns.score_columns_hint()
     index_hint = index_hint or _line_numbers_hint(heads, index, keys)
+    index_hint = index_hint or _release_lines_hint(heads, index, columns.track)
     kind = kinds.of(columns.track)
     if keys.ids and kind.value_type is ANNOTATOR_ROW:  # one label per annotator of that item
         example = kind.example_value(columns.track, len(keys.annotators[0]))
@@ -349,6 +350,28 @@ def _line_numbers_hint(heads: list[str], index: dict[str, int], keys: ItemKeys) 
         return None
     phase = keys.elsewhere and keys.elsewhere.whole_phase(heads)
     return phase or LINE_NUMBERS_HINT.format(heads[0], heads[-1])
+
+
+def _release_lines_hint(heads: list[str], index: dict[str, int], track: Track) -> str | None:
+    """The hint for a file whose unknown ids (of ``heads``) are all the release's unscored lines: a
+    track whose ids are "0".."n-1" (``index``) of a release of more input lines
+    (``track.release_lines``: STS 2017 track 6's 500 for 250 gold scores), unknown ids that are
+    whole numbers from n to the release's last line, in a file not of ids 1..n (a shift by one,
+    ``numbered_ids_hint``'s); else None."""
+    n, release = len(index), track.release_lines or 0
+    unknown = [head for head in heads if head not in index]
+    extra = set(map(str, range(n, release)))
+    if not unknown or list(index) != list(map(str, range(n))) or not extra.issuperset(unknown):
+        return None
+    if set(heads) <= set(map(str, range(1, n + 1))):
+        return None
+    written = f"{counted(len(set(unknown)), 'id')} from {min(unknown, key=int)!r} to "
+    return (
+        f"the release's input had {release} lines, of which the first {n} (ids '0' to "
+        f"{str(n - 1)!r}) are the scored items, as a positional file of {release} lines is read; "
+        f"the file's {written}{max(unknown, key=int)!r} are the release's unscored lines: drop the "
+        f"ids {str(n)!r} to {str(release - 1)!r}"
+    )
 
 
 def _other_track_hint(heads: Sequence[str], track: Track, keys: ItemKeys) -> str | None:
