@@ -99,9 +99,10 @@ RESULTS_LAYOUT_GIVEN = (
     "the file looks like the LeWiDi 2023 layout (hard label<TAB>p0<TAB>p1 rows, no id), which "
     "this track does not read"
 )
+#: (formatted with such a line of the track: every hint naming a line shows one)
 ID_COLUMN_HINT = (
     "write one line per item: its id (the 'id' field of the input file), a tab and its value, as "
-    "in the expected line"
+    "in {}"
 )
 #: The hint on a first column of whole numbers that are no ids of the track (ids are no numbers).
 NUMBERS_HINT = (
@@ -284,21 +285,22 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
     order, then that of the items without a line."""
     heads, position, example = columns.heads, columns.position, columns.track.example
     index = dict(zip(keys.ids, range(len(keys.ids))))
-    index_hint = columns.index_column_hint(index) or columns.score_columns_hint()
-    index_hint = index_hint or _line_numbers_hint(heads, index, keys)
-    index_hint = index_hint or _release_lines_hint(heads, index, columns.track)
     kind = kinds.of(columns.track)
     if keys.ids and kind.value_type is ANNOTATOR_ROW:  # one label per annotator of that item
         example = kind.example_value(columns.track, len(keys.annotators[0]))
-    expected = f"lines such as {example.replace('ID', repr(keys.ids[0]) if keys.ids else 'ID')}"
+    line = example.replace("ID", repr(keys.ids[0]) if keys.ids else "ID")
+    expected = f"lines such as {line}"
+    index_hint = columns.index_column_hint(index) or columns.score_columns_hint()
+    index_hint = index_hint or _line_numbers_hint(heads, index, keys, line)
+    index_hint = index_hint or _release_lines_hint(heads, index, columns.track)
     if len(heads) and columns.tabbed.all():
-        _refuse_column_of_no_ids(columns, expected, problems.file)
+        _refuse_column_of_no_ids(columns, line, problems.file)
     if len(heads) and columns.tabbed.all() and (position < 0).all():
         elsewhere = keys.elsewhere and keys.elsewhere(heads)
         other_track = _other_track_hint(heads, columns.track, keys)
         hint = index_hint or elsewhere or other_track or written_ids_hint(heads[0], index)
         hint = hint or prefixed_ids_hint(heads, index) or numbered_ids_hint(heads, index)
-        hint = hint or (NUMBERS_HINT if all(map(str.isdigit, heads)) else None)
+        hint = hint or (NUMBERS_HINT.format(line) if all(map(str.isdigit, heads)) else None)
         rule = Rule("none of the ids in this file belong to the track", expected, hint)
         found = f"ids such as {shorten(heads[0])!r} on line {columns.lines[0]}"
         raise rule.error(problems.file, found)
@@ -338,8 +340,10 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
         missing_items(keys.ids, [*first_line, *named], problems)
 
 
-def _line_numbers_hint(heads: list[str], index: dict[str, int], keys: ItemKeys) -> str | None:
-    """``LINE_NUMBERS_HINT`` for ids (``heads``, two or more) that are the file's line numbers,
+def _line_numbers_hint(
+    heads: list[str], index: dict[str, int], keys: ItemKeys, line: str
+) -> str | None:
+    """``LINE_NUMBERS_HINT``, showing the track's ``line``, for ids (``heads``, two or more) that are the file's line numbers,
     counted from 0 or 1, in order, on a track whose ids are no range of whole numbers (there
     ``numbered_ids_hint`` names a shift); only another phase's hint when they are exactly that
     phase's whole id set (its file: OCNLI's evaluation ids are 0..2999, in order); else None."""
@@ -349,7 +353,7 @@ def _line_numbers_hint(heads: list[str], index: dict[str, int], keys: ItemKeys) 
     if numbered_ids_hint(heads, index) is not None:
         return None
     phase = keys.elsewhere and keys.elsewhere.whole_phase(heads)
-    return phase or LINE_NUMBERS_HINT.format(heads[0], heads[-1])
+    return phase or LINE_NUMBERS_HINT.format(heads[0], heads[-1], line)
 
 
 def _release_lines_hint(heads: list[str], index: dict[str, int], track: Track) -> str | None:
@@ -381,8 +385,9 @@ def _other_track_hint(heads: Sequence[str], track: Track, keys: ItemKeys) -> str
     return keys.elsewhere.other_track_hint(heads, track, keys.tracks)
 
 
-def _refuse_column_of_no_ids(columns: Columns, expected: str, display: str) -> None:
-    """Refuse a file whose first column repeats one value (``repeated_value``): no ids, named as
+def _refuse_column_of_no_ids(columns: Columns, line: str, display: str) -> None:
+    """Refuse a file whose first column repeats one value (``repeated_value``), expecting lines such
+    as the track's ``line``: no ids, named as
     the LeWiDi 2023 layout when its rows are that layout's (``is_results_row``); a repeated id of
     the track is left to the refusal of each duplicate id's line."""
     repeated = repeated_value(columns.heads)
@@ -395,7 +400,8 @@ def _refuse_column_of_no_ids(columns: Columns, expected: str, display: str) -> N
         found += f", such as {shorten(columns.body[0])!r} (a hard label, then probabilities)"
     elif repeated[0] in columns.ids:
         return
-    raise Rule(message, expected, ID_COLUMN_HINT).error(display, found)
+    rule = Rule(message, f"lines such as {line}", ID_COLUMN_HINT.format(line))
+    raise rule.error(display, found)
 
 
 #: What ends a line's first field when the line has no tab (spaces, a comma, a semicolon).
