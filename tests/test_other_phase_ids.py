@@ -281,3 +281,32 @@ def test_row_positions_under_an_index_header_are_named_and_the_line_to_write_sho
     assert "unknown id: not an item of this track, on 3 lines" in first
     assert "The first column holds the line numbers ('0' to '3', in order" in first
     assert "expected line" not in first and first.endswith("as in '15567'<TAB>3.2")
+
+
+def test_ids_the_edition_left_out_of_the_phase_are_counted_with_the_reason(tmp_path):
+    """sts2017's practice leaves out 125 STS-B dev pairs (exclude: {dev: test}): a file of every dev
+    id was told "unknown id ... Ids look like 'dev-0'", a positional one "expected 1375 lines ...
+    found 1500" with no reason. Both now name the items left out, how many and why (ids only)."""
+    track = track_from_dict({**TRACKS["similarity"], "positional": True})
+    coverage.write_left_out_ids(
+        tmp_path, "dev", {"sim": ("test", ["left-0", "left-1"]), "x": ("test", [])}
+    )
+    phases = coverage.other_phase_ids(tmp_path)
+    assert list(phases) == [] and list(phases.left_out) == ["sim"]
+    keys = ItemKeys(OWN_IDS, elsewhere=OtherPhases(track, phases))
+    ids = [*OWN_IDS, "left-0", "left-1", "alien"]
+    (tmp_path / "sim.tsv").write_text(id_lines("similarity", ids), encoding="utf-8")
+    with pytest.raises(SubmissionError) as refused:
+        read_prediction(tmp_path / "sim.tsv", "sim.tsv", track, keys)
+    assert (
+        "2 of the 3 unknown ids are items of the dev split that this phase leaves out: the "
+        "edition's exclude: {dev: test} leaves out of dev the items whose texts its test split "
+        "holds; remove them"
+    ) in refused.value.render()
+    (tmp_path / "sim.tsv").write_text("3.5\n" * 5, encoding="utf-8")
+    with pytest.raises(SubmissionError) as refused:
+        read_prediction(tmp_path / "sim.tsv", "sim.tsv", track, keys)
+    assert (
+        "found 5 non-blank lines. The file has 5 lines, 2 more than this phase's items: as many "
+        "as the dev split's items this phase leaves out (the edition's exclude"
+    ) in refused.value.render()

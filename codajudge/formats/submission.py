@@ -242,7 +242,10 @@ def _positional_rows(columns: Columns, keys: ItemKeys, problems: ProblemCollecto
         expected = f"{n} lines (one score per pair, in input order)"
         if release:
             expected += f", or the release's {release} lines, of which the first {n} are scored"
-        other_phase = keys.elsewhere and keys.elsewhere.of_line_count(len(fields))
+        other_phase = keys.elsewhere and (
+            keys.elsewhere.of_line_count(len(fields))
+            or keys.elsewhere.left_out_lines(len(fields), n)
+        )
         by_id = "or write ID<TAB>SCORE lines, which are matched by id"
         raise SubmissionError.single(
             problems.file,
