@@ -1279,3 +1279,24 @@ def test_a_comment_line_in_a_file_of_a_track_without_comments_is_told_so(tmp_pat
     message = str(refused.value)
     assert "line 1" in message and "A comment line: only SemEval's positional" in message
     assert "separated by spaces" not in message
+
+
+@pytest.mark.parametrize("written", ["EN-TEST-{k}", "En-Test-{k}"])
+def test_ids_that_differ_from_the_tracks_only_by_case_are_named_so(written, tmp_path):
+    """Upper-cased ids ('EN-TEST-10' for 'en-test-10') were told to be the track's ids with an
+    extra prefix 'EN-TEST-', without their prefix 'en-test-': the case is named, before any prefix,
+    whether every line or one of them is re-cased."""
+    path = tmp_path / "f.tsv"
+    path.write_text("".join(f"{written.format(k=k)}\tneutral\n" for k in range(10, 13)))
+    items = [{"id": f"en-test-{k}", "texts": ["a", "b"], "label": "neutral"} for k in range(10, 13)]
+    hint = f"differ from the track's only by case ({written.format(k=10)!r} for 'en-test-10')"
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "f.tsv", build_gold(NLI, items, "g"))
+    message = str(error.value)
+    assert "none of the ids in this file belong to the track" in message
+    assert "The ids " + hint + ": write them as the input file gives them" in message, message
+    assert "prefix" not in message
+    path.write_text("en-test-10\tneutral\nen-test-11\tneutral\nEN-TEST-12\tneutral\n")
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "f.tsv", build_gold(NLI, items, "g"))
+    assert "('EN-TEST-12' for 'en-test-12')" in str(error.value)

@@ -140,7 +140,7 @@ def test_a_first_column_repeating_one_value_is_no_ids_even_when_another_phase_ha
         read_prediction(tmp_path / "mp_soft.tsv", "mp_soft.tsv", track, keys)
     assert refused.value.render() == (
         f"mp_soft.tsv: {message}. Write one line per item: its id (the 'id' field of the input "
-        "file), a tab and its value, as in the expected line"
+        "file), a tab and its value, as in 'own-0'<TAB>[0.5, 0.5]"
     )
 
 
@@ -206,7 +206,7 @@ def test_the_phase_parts_are_every_tracks_dataset_given_or_not():
 LINE_NUMBERS = (
     "The first column holds the line numbers ('{}' to '{}', in order: a DataFrame's index or a "
     "counter), not the track's ids; write one line per item: its id (the 'id' field of the input "
-    "file), a tab and its value, as in the expected line"
+    "file), a tab and its value, as in {!r}<TAB>"
 )
 
 
@@ -228,7 +228,7 @@ def test_ids_that_are_the_line_numbers_are_named_so_or_as_another_phases_whole_f
     with pytest.raises(SubmissionError) as refused:
         read_prediction(tmp_path / "file.tsv", "file.tsv", track, keys)
     whole = other == range(start, start + 3)
-    hint = LINE_NUMBERS.format(start, start + 2)
+    hint = LINE_NUMBERS.format(start, start + 2, own[0])
     first = refused.value.render().splitlines()[0]
     assert (hint in first) != whole and first.count("evaluation phase") == int(whole)
     assert not whole or ". These are the ids of the evaluation phase; submit" in first
@@ -266,3 +266,47 @@ def test_every_name_clue_gives_ocnli_test_predictions_is_warned_about(name):
     warning = coverage.test_submission_warning(f"sub/{name}", map(str, range(3000)), 0.34, 3)
     assert warning and warning.startswith(f"{name} is the name of the submission file for CLUE's")
     assert coverage.test_submission_warning(name, map(str, range(3000)), 0.9, 3) is None
+
+
+def test_row_positions_under_an_index_header_are_named_and_the_line_to_write_shown(tmp_path):
+    """outside F4: HF run_glue's ``index<TAB>prediction`` (row positions 0..n-1, some of them ids of
+    the track's items) was told to write its lines "as in the expected line", on a message that
+    shows none: the hint names the row positions and shows the track's line."""
+    track = track_from_dict(TRACKS["similarity"])
+    own = ["15567", "1", "20773", "7323"]
+    (tmp_path / "nli.tsv").write_text("index\tprediction\n" + id_lines("similarity", range(4)))
+    with pytest.raises(SubmissionError) as refused:
+        read_prediction(tmp_path / "nli.tsv", "nli.tsv", track, ItemKeys(own))
+    first = refused.value.render().splitlines()[0]
+    assert "unknown id: not an item of this track, on 3 lines" in first
+    assert "The first column holds the line numbers ('0' to '3', in order" in first
+    assert "expected line" not in first and first.endswith("as in '15567'<TAB>3.2")
+
+
+def test_ids_the_edition_left_out_of_the_phase_are_counted_with_the_reason(tmp_path):
+    """sts2017's practice leaves out 125 STS-B dev pairs (exclude: {dev: test}): a file of every dev
+    id was told "unknown id ... Ids look like 'dev-0'", a positional one "expected 1375 lines ...
+    found 1500" with no reason. Both now name the items left out, how many and why (ids only)."""
+    track = track_from_dict({**TRACKS["similarity"], "positional": True})
+    coverage.write_left_out_ids(
+        tmp_path, "dev", {"sim": ("test", ["left-0", "left-1"]), "x": ("test", [])}
+    )
+    phases = coverage.other_phase_ids(tmp_path)
+    assert list(phases) == [] and list(phases.left_out) == ["sim"]
+    keys = ItemKeys(OWN_IDS, elsewhere=OtherPhases(track, phases))
+    ids = [*OWN_IDS, "left-0", "left-1", "alien"]
+    (tmp_path / "sim.tsv").write_text(id_lines("similarity", ids), encoding="utf-8")
+    with pytest.raises(SubmissionError) as refused:
+        read_prediction(tmp_path / "sim.tsv", "sim.tsv", track, keys)
+    assert (
+        "2 of the 3 unknown ids are items of the dev split that this phase leaves out: the "
+        "edition's exclude: {dev: test} leaves out of dev the items whose texts its test split "
+        "holds; remove them"
+    ) in refused.value.render()
+    (tmp_path / "sim.tsv").write_text("3.5\n" * 5, encoding="utf-8")
+    with pytest.raises(SubmissionError) as refused:
+        read_prediction(tmp_path / "sim.tsv", "sim.tsv", track, keys)
+    assert (
+        "found 5 non-blank lines. The file has 5 lines, 2 more than this phase's items: as many "
+        "as the dev split's items this phase leaves out (the edition's exclude"
+    ) in refused.value.render()

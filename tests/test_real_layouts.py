@@ -145,7 +145,7 @@ def test_ids_or_line_numbers_before_the_scores_are_refused_not_read_positionally
             if "k" in first
             else "The first column holds whole numbers (line numbers, ranks), not the track's ids; "
             "write one line per item: its id (the 'id' field of the input file), a tab and its "
-            "value, as in the expected line"
+            "value, as in 'dev-0'<TAB>3.2"
         )
         assert str(error.value) == (
             "en_en.tsv: none of the ids in this file belong to the track; expected lines such as "

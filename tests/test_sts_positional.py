@@ -314,7 +314,9 @@ def test_quoted_scores_get_the_quote_hint_and_a_line_without_tab_names_the_posit
 
 def test_unknown_number_ids_name_the_track_items_and_a_shift_by_one(tmp_path):
     """Ids 0..499 on a 250-item track (STS 2017 track 6's release lines) were refused with only
-    "Ids look like '0'"; ids 1..250 had no word of ids starting at 0."""
+    "Ids look like '0'", then with the track's range only, though 500 positional lines are read
+    on their first 250: the release's unscored lines are named, and to drop them (never accepted,
+    also when they are all the file has); ids 1..250 had no word of ids starting at 0."""
     gold = numbered(250, release_lines=500)
     path = tmp_path / "t.tsv"
     path.write_text("".join(f"{k}\t{k % 5}.5\n" for k in range(500)), encoding="utf-8")
@@ -322,8 +324,15 @@ def test_unknown_number_ids_name_the_track_items_and_a_shift_by_one(tmp_path):
         read_track_file(path, "t.tsv", gold)
     assert str(error.value) == (
         "t.tsv: unknown id: not an item of this track, on 250 lines (lines 251, 252, 253, 254, 255 and 245 more"
-        "; items '250', '251', '252', '253', '254', ...). The track has 250 items, ids '0' to '249'"
+        "; items '250', '251', '252', '253', '254', ...). The release's input had 500 lines, of which "
+        "the first 250 (ids '0' to '249') are the scored items, as a positional file of 500 lines "
+        "is read; the file's 250 ids from '250' to '499' are the release's unscored lines: drop "
+        "the ids '250' to '499'"
     )
+    path.write_text("".join(f"{k}\t{k % 5}.5\n" for k in range(300, 310)), encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        read_track_file(path, "t.tsv", gold)
+    assert "the file's 10 ids from '300' to '309' are the release's unscored" in str(error.value)
     path.write_text("".join(f"{k + 1}\t{k % 5}.5\n" for k in range(250)), encoding="utf-8")
     with pytest.raises(SubmissionError) as error:
         read_track_file(path, "t.tsv", gold)

@@ -23,7 +23,7 @@ from .. import __version__, kinds
 from ..baselines import baseline_class
 from ..assets import CACHES, PACKAGE, kit_root
 from ..errors import BuildProblems, ConfigError, KitError, Problem, counted
-from ..formats.coverage import write_other_phase_ids
+from ..formats.coverage import write_left_out_ids, write_other_phase_ids
 from ..formats.items import GROUP_FIELDS, public_view, reference_view, write_items
 from ..formats.write import write_prediction
 from ..gold import gold_as_values
@@ -97,6 +97,8 @@ class EditionData:
     local: dict[str, dict[str, list[dict]]] | None = None
     #: what the importers noted while reading (the annotations a table left empty)
     notes: list[str] = field(default_factory=list)
+    #: split -> dataset -> (the split ``exclude`` names, the ids of the items it left out)
+    left_out: dict[str, dict[str, tuple[str, list[str]]]] = field(default_factory=dict)
 
 
 def baseline_reasons(edition: Edition, data: EditionData) -> tuple[dict[str, str], dict[str, str]]:
@@ -150,12 +152,14 @@ def import_data(
             held.setdefault(split, set()).update(map(text_key, items))
             if split in needed and not (split == "train" and source.get("train") == "none"):
                 splits[split][dataset] = items
+    left_out: dict[str, dict[str, tuple[str, list[str]]]] = {}  # split -> dataset -> its ids
     for dataset, source in edition.datasets.items():  # the texts another split holds, left out
         for split, other in (source.get("exclude") or {}).items():
             if dataset in splits.get(split, {}):
-                texts = held.get(other, set())
-                kept = [item for item in splits[split][dataset] if text_key(item) not in texts]
-                splits[split][dataset] = kept
+                texts, items = held.get(other, set()), splits[split][dataset]
+                splits[split][dataset] = [it for it in items if text_key(it) not in texts]
+                ids = [it["id"] for it in items if text_key(it) in texts]
+                left_out.setdefault(split, {})[dataset] = (other, ids)
     notes = left_empty_notes(splits)  # each item's count taken off it
     place = functools.partial(data_place, edition, data_root)  # (dataset, split) -> where
     lines = functools.partial(item_lines, edition.datasets, data_root)  # (dataset, split, ids)
@@ -171,7 +175,7 @@ def import_data(
         unchecked = "builder/unchecked_unread" if unread else "builder/unchecked_unbuilt"
         raise BuildProblems(problems, unchecked=Templates.of(edition.folder).fill(unchecked))
     local = local_splits(edition, splits["train"])
-    return EditionData(splits, golds, repeats=repeats, local=local, notes=notes)
+    return EditionData(splits, golds, repeats, local=local, notes=notes, left_out=left_out)
 
 
 def data_place(edition: Edition, data_root: Path, dataset: str, split: str) -> str:
@@ -316,6 +320,7 @@ def write_phase_data(edition: Edition, data: EditionData, phase: Phase, root: Pa
         folder.mkdir(parents=True)
         write_spec(folder, spec)
         write_other_phase_ids(folder, phase.split, phases, every_split)
+        write_left_out_ids(folder, phase.split, data.left_out.get(phase.split, {}))
     # the texts are public inputs: the reference data of a hidden-gold phase holds the gold only
     for dataset in sorted({t.dataset for t in edition.tracks}):
         items = splits[phase.split][dataset]

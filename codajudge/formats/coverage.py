@@ -64,9 +64,9 @@ def numbered_ids_hint(heads: Sequence[str], ids: Mapping[str, int]) -> str | Non
 
 def written_ids_hint(head: str, ids: Mapping[str, int]) -> str | None:
     """The hint for ``head``, an id of ``ids`` (id -> item index) in quotes (as ``json.dumps`` or
-    ``repr`` writes a string) or written as a float (``42473.0``: pandas writes an integer column
-    holding a NaN so), or written with digits other than ASCII's (``other_digits_hint``), else
-    None."""
+    ``repr`` writes a string), written as a float (``42473.0``: pandas writes an integer column
+    holding a NaN so), in other case (``cased_ids_hint``) or with digits other than ASCII's
+    (``other_digits_hint``), else None."""
     inner = unquoted(head)
     if inner in ids:
         fix = f"write the ids without quotes ({NO_QUOTES})"
@@ -74,7 +74,21 @@ def written_ids_hint(head: str, ids: Mapping[str, int]) -> str | None:
     if head.endswith(".0") and head[:-2] in ids:
         fix = 'write integer ids (df["id"].astype(int))'
         return f"ids written as floats ({head!r} for {head[:-2]!r}): {fix}"
-    return zero_padded_hint(head, ids) or other_digits_hint(head, f"the id {head!r}")
+    hint = cased_ids_hint(head, ids) or zero_padded_hint(head, ids)
+    return hint or other_digits_hint(head, f"the id {head!r}")
+
+
+def cased_ids_hint(head: str, ids: Mapping[str, int]) -> str | None:
+    """The hint for ``head``, an id of ``ids`` once its letters are all lower or all upper case, or
+    title-cased (``str.upper()`` or ``str.lower()`` of the ids, a spreadsheet's capitals): the ids
+    differ from the track's only by case (told before any prefix ``prefixed_ids_hint`` would name
+    in a case-sensitive comparison), else None."""
+    cased = (head.lower(), head.upper(), head.title(), head.capitalize())
+    meant = next((i for i in cased if i != head and i in ids), None)
+    if meant is None:
+        return None
+    fix = "write them as the input file gives them (its 'id' field), not re-cased"
+    return f"the ids differ from the track's only by case ({head!r} for {meant!r}): {fix}"
 
 
 #: The longest id a file's number is padded to with zeros to find it among the track's.
@@ -196,11 +210,41 @@ def write_other_phase_ids(
     (Path(ref_dir) / OTHER_PHASE_IDS).write_text(text, encoding="utf-8")
 
 
-def other_phase_ids(ref_dir: Path) -> dict[str, dict[str, list[str]]]:
-    """``write_other_phase_ids``'s document read back (phase -> dataset -> id hashes); empty when the
-    reference data has none (a bundle built before it was written)."""
-    path = Path(ref_dir) / OTHER_PHASE_IDS
-    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+#: Beside each phase's reference data whose split leaves items out (a dataset's ``exclude``): per
+#: dataset, the split, the split whose texts made them left out and a short hash of each item's id.
+LEFT_OUT_IDS = "left_out_ids.json"
+
+
+def write_left_out_ids(
+    ref_dir: Path, split: str, left_out: Mapping[str, tuple[str, Sequence[str]]]
+) -> None:
+    """``ref_dir/left_out_ids.json`` of ``left_out`` (dataset -> (the split ``exclude`` names, the
+    ids of ``split``'s items it left out)), written when some items were left out."""
+    doc = {
+        dataset: {"split": split, "exclude": other, "ids": sorted(map(id_hash, ids))}
+        for dataset, (other, ids) in sorted(left_out.items())
+        if ids
+    }
+    if doc:
+        text = json.dumps(doc, separators=(",", ":"), sort_keys=True) + "\n"
+        (Path(ref_dir) / LEFT_OUT_IDS).write_text(text, encoding="utf-8")
+
+
+class PhaseIds(dict):
+    """``other_phase_ids``: phase -> dataset -> id hashes, with ``left_out`` (``LEFT_OUT_IDS``'s
+    document: dataset -> the split, the split excluded and the id hashes of the items left out)."""
+
+    left_out: dict = {}
+
+
+def other_phase_ids(ref_dir: Path) -> PhaseIds:
+    """``write_other_phase_ids``'s document read back (phase -> dataset -> id hashes), with the
+    items this phase's split leaves out (``write_left_out_ids``); empty when the reference data has
+    none (a bundle built before it was written)."""
+    phases, left = (Path(ref_dir) / name for name in (OTHER_PHASE_IDS, LEFT_OUT_IDS))
+    doc = PhaseIds(json.loads(phases.read_text(encoding="utf-8")) if phases.is_file() else {})
+    doc.left_out = json.loads(left.read_text(encoding="utf-8")) if left.is_file() else {}
+    return doc
 
 
 def part_items(
@@ -244,6 +288,8 @@ class OtherPhases:
 
     def __init__(self, track, phases: Mapping[str, Mapping[str, Sequence[str]]] | None, parts=None):
         self.dataset, self.phases = track.dataset, phases or {}
+        #: the split, the split excluded and the id hashes of the dataset's items left out, or {}
+        self.left_out = getattr(phases, "left_out", {}).get(self.dataset, {})
         #: dataset -> (a function giving this phase's ids of it, its file or None) (``phase_parts``)
         self._parts = {d: part for d, part in (parts or {}).items() if d != self.dataset}
 
@@ -325,12 +371,46 @@ class OtherPhases:
         found = Counter(next((p for p, ids in self.ids.items() if h in ids), "") for h in hashes)
         shares = [(n, phase) for phase, n in found.most_common() if phase]
         if not shares:
-            return None
+            return self._left_out_hint(hashes)
         (n, phase), *rest = shares
         unknown_ids = counted(len(hashes), "unknown id")
         parts = [f"{n} of the {unknown_ids} {plural(n, 'is', 'are')} the {phase} phase's"]
         parts += [f"{m} the {other} phase's" for m, other in rest]
         return f"{' and '.join(parts)} {plural(n, 'item')}: {REMOVE_OTHER_PHASES}"
+
+    def _left_out_hint(self, hashes: set[str]) -> str | None:
+        """The hint for a file's unknown ids (``hashes``) some of which are items the edition's
+        ``exclude`` left out of this phase's split (``left_out``): how many, why, to remove them."""
+        n = len(hashes & set(self.left_out.get("ids", ())))
+        if not n:
+            return None
+        split = self.left_out["split"]
+        return (
+            f"{n} of the {counted(len(hashes), 'unknown id')} {plural(n, 'is an item', 'are items')}"
+            f" of the {split} split that this phase leaves out: {self._left_out_reason()}; "
+            f"remove them"
+        )
+
+    def _left_out_reason(self) -> str:
+        """Why the edition leaves ``left_out``'s items out of this phase, in its config's words."""
+        split, other = self.left_out["split"], self.left_out["exclude"]
+        return (
+            f"the edition's exclude: {{{split}: {other}}} leaves out of {split} the items whose "
+            f"texts its {other} split holds"
+        )
+
+    def left_out_lines(self, lines: int, n_items: int) -> str | None:
+        """The hint for a positional file of ``lines`` lines, as many as this phase's ``n_items``
+        and the items ``left_out`` (a model run over the whole split), else None."""
+        left = len(self.left_out.get("ids", ()))
+        if not left or lines != n_items + left:
+            return None
+        split = self.left_out["split"]
+        return (
+            f"the file has {lines} lines, {left} more than this phase's items: as many as the "
+            f"{split} split's items this phase leaves out ({self._left_out_reason()}); write the "
+            f"{n_items} lines of this phase's input file, in its order"
+        )
 
     def _hint(self, phase: str) -> str:
         """The hint naming ``phase`` as the one whose ids a file holds, and what to submit."""

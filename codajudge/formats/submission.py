@@ -112,9 +112,10 @@ RESULTS_LAYOUT_GIVEN = (
     "the file looks like the LeWiDi 2023 layout (hard label<TAB>p0<TAB>p1 rows, no id), which "
     "this track does not read"
 )
+#: (formatted with such a line of the track: every hint naming a line shows one)
 ID_COLUMN_HINT = (
     "write one line per item: its id (the 'id' field of the input file), a tab and its value, as "
-    "in the expected line"
+    "in {}"
 )
 #: The hint on a first column of whole numbers that are no ids of the track (ids are no numbers).
 NUMBERS_HINT = (
@@ -254,7 +255,10 @@ def _positional_rows(columns: Columns, keys: ItemKeys, problems: ProblemCollecto
         expected = f"{n} lines (one score per pair, in input order)"
         if release:
             expected += f", or the release's {release} lines, of which the first {n} are scored"
-        other_phase = keys.elsewhere and keys.elsewhere.of_line_count(len(fields))
+        other_phase = keys.elsewhere and (
+            keys.elsewhere.of_line_count(len(fields))
+            or keys.elsewhere.left_out_lines(len(fields), n)
+        )
         by_id = "or write ID<TAB>SCORE lines, which are matched by id"
         raise SubmissionError.single(
             problems.file,
@@ -297,24 +301,26 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
     order, then that of the items without a line."""
     heads, position, example = columns.heads, columns.position, columns.track.example
     index = dict(zip(keys.ids, range(len(keys.ids))))
+    kind = kinds.of(columns.track)
+    if keys.ids and kind.value_type is ANNOTATOR_ROW:  # one label per annotator of that item
+        example = kind.example_value(columns.track, len(keys.annotators[0]))
+    line = example.replace("ID", repr(keys.ids[0]) if keys.ids else "ID")
+    expected = f"lines such as {line}"
     score_columns = columns.score_columns_rule()
     index_hint = columns.index_column_hint(index) or (
         score_columns and f"{score_columns.message}: {score_columns.hint}"
     )
-    index_hint = index_hint or _line_numbers_hint(heads, index, keys)
-    kind = kinds.of(columns.track)
-    if keys.ids and kind.value_type is ANNOTATOR_ROW:  # one label per annotator of that item
-        example = kind.example_value(columns.track, len(keys.annotators[0]))
-    expected = f"lines such as {example.replace('ID', repr(keys.ids[0]) if keys.ids else 'ID')}"
+    index_hint = index_hint or _line_numbers_hint(heads, index, keys, line)
+    index_hint = index_hint or _release_lines_hint(heads, index, columns.track)
     if len(heads) and columns.tabbed.all():
-        _refuse_column_of_no_ids(columns, expected, problems.file)
+        _refuse_column_of_no_ids(columns, line, problems.file)
     if len(heads) and columns.tabbed.all() and (position < 0).all():
         _refuse_score_columns(score_columns, columns, problems.file)
         elsewhere = keys.elsewhere and keys.elsewhere(heads)
         other_track = _other_track_hint(heads, columns.track, keys)
         hint = index_hint or elsewhere or other_track or written_ids_hint(heads[0], index)
         hint = hint or prefixed_ids_hint(heads, index) or numbered_ids_hint(heads, index)
-        hint = hint or (NUMBERS_HINT if all(map(str.isdigit, heads)) else None)
+        hint = hint or (NUMBERS_HINT.format(line) if all(map(str.isdigit, heads)) else None)
         rule = Rule("none of the ids in this file belong to the track", expected, hint)
         found = f"ids such as {shorten(heads[0])!r} on line {columns.lines[0]}"
         raise rule.error(problems.file, found)
@@ -354,8 +360,10 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
         missing_items(keys.ids, [*first_line, *named], problems)
 
 
-def _line_numbers_hint(heads: list[str], index: dict[str, int], keys: ItemKeys) -> str | None:
-    """``LINE_NUMBERS_HINT`` for ids (``heads``, two or more) that are the file's line numbers,
+def _line_numbers_hint(
+    heads: list[str], index: dict[str, int], keys: ItemKeys, line: str
+) -> str | None:
+    """``LINE_NUMBERS_HINT``, showing the track's ``line``, for ids (``heads``, two or more) that are the file's line numbers,
     counted from 0 or 1, in order, on a track whose ids are no range of whole numbers (there
     ``numbered_ids_hint`` names a shift); only another phase's hint when they are exactly that
     phase's whole id set (its file: OCNLI's evaluation ids are 0..2999, in order); else None."""
@@ -365,7 +373,29 @@ def _line_numbers_hint(heads: list[str], index: dict[str, int], keys: ItemKeys) 
     if numbered_ids_hint(heads, index) is not None:
         return None
     phase = keys.elsewhere and keys.elsewhere.whole_phase(heads)
-    return phase or LINE_NUMBERS_HINT.format(heads[0], heads[-1])
+    return phase or LINE_NUMBERS_HINT.format(heads[0], heads[-1], line)
+
+
+def _release_lines_hint(heads: list[str], index: dict[str, int], track: Track) -> str | None:
+    """The hint for a file whose unknown ids (of ``heads``) are all the release's unscored lines: a
+    track whose ids are "0".."n-1" (``index``) of a release of more input lines
+    (``track.release_lines``: STS 2017 track 6's 500 for 250 gold scores), unknown ids that are
+    whole numbers from n to the release's last line, in a file not of ids 1..n (a shift by one,
+    ``numbered_ids_hint``'s); else None."""
+    n, release = len(index), track.release_lines or 0
+    unknown = [head for head in heads if head not in index]
+    extra = set(map(str, range(n, release)))
+    if not unknown or list(index) != list(map(str, range(n))) or not extra.issuperset(unknown):
+        return None
+    if set(heads) <= set(map(str, range(1, n + 1))):
+        return None
+    written = f"{counted(len(set(unknown)), 'id')} from {min(unknown, key=int)!r} to "
+    return (
+        f"the release's input had {release} lines, of which the first {n} (ids '0' to "
+        f"{str(n - 1)!r}) are the scored items, as a positional file of {release} lines is read; "
+        f"the file's {written}{max(unknown, key=int)!r} are the release's unscored lines: drop the "
+        f"ids {str(n)!r} to {str(release - 1)!r}"
+    )
 
 
 def _other_track_hint(heads: Sequence[str], track: Track, keys: ItemKeys) -> str | None:
@@ -382,8 +412,9 @@ def _refuse_score_columns(rule: Rule | None, columns: Columns, display: str) -> 
         raise rule.error(display, columns.score_columns_found())
 
 
-def _refuse_column_of_no_ids(columns: Columns, expected: str, display: str) -> None:
-    """Refuse a file whose first column repeats one value (``repeated_value``): no ids, named as
+def _refuse_column_of_no_ids(columns: Columns, line: str, display: str) -> None:
+    """Refuse a file whose first column repeats one value (``repeated_value``), expecting lines such
+    as the track's ``line``: no ids, named as
     the LeWiDi 2023 layout when its rows are that layout's (``is_results_row``); a repeated id of
     the track is left to the refusal of each duplicate id's line."""
     repeated = repeated_value(columns.heads)
@@ -396,7 +427,8 @@ def _refuse_column_of_no_ids(columns: Columns, expected: str, display: str) -> N
         found += f", such as {shorten(columns.body[0])!r} (a hard label, then probabilities)"
     elif repeated[0] in columns.ids:
         return
-    raise Rule(message, expected, ID_COLUMN_HINT).error(display, found)
+    rule = Rule(message, f"lines such as {line}", ID_COLUMN_HINT.format(line))
+    raise rule.error(display, found)
 
 
 #: What ends a line's first field when the line has no tab (spaces, a comma, a semicolon).
