@@ -327,6 +327,9 @@ def safe_extract(
                 destination.parent.mkdir(parents=True, exist_ok=True)
                 with zf.open(info) as source, open(destination, "wb") as sink:
                     shutil.copyfileobj(source, sink, 1 << 20)
+                    # a compressed stream ending before the declared size passes the CRC
+                    if sink.tell() != info.file_size:
+                        raise zipfile.BadZipFile("fewer bytes than declared")
             except READ_ERRORS as e:
                 raise _damaged_entry(display, _entry(info.filename), e) from None
     return warnings
