@@ -490,8 +490,8 @@ def test_a_file_of_a_track_given_none_but_for_its_suffix_refuses_the_submission(
     stem, dot, suffix = name.partition(".")
     suffix = f"suffix '.{suffix}'" if dot else "no suffix"
     assert str(refused.value) == (
-        f"{name}: the file matches no track only by its suffix: named as the file of track "
-        "'csc_soft', which has none, it would be ignored and 1 track scored without it; expected "
+        f"{name}: the file matches no track only by its suffix: track 'csc_soft' has no "
+        "file, and this one would be ignored and 1 track scored without it; expected "
         "a name track 'csc_soft' reads: csc_soft.tsv or csc_*_soft.tsv (any case; * stands for any "
         f"text), found {suffix}. Rename it {stem}.tsv"
     )

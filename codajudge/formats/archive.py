@@ -43,8 +43,8 @@ UNUSED_FILE = "file {!r} matches no track and was ignored"
 #: A file named as the file of tracks given none but for its suffix (``_shared_name``): plainly
 #: meant for them, so refused rather than ignored, which would score the submission without it.
 MEANT_FILE = (
-    "the file matches no track only by its suffix: named as the file of {}, which {} none, it "
-    "would be ignored and {} scored without it"
+    "the file matches no track only by {}: {} {} no file, and this one would be ignored and {} "
+    "scored without it"
 )
 #: The note on a file read for a track by its number whose language part is another track's.
 OTHER_LANGUAGE = (
@@ -849,7 +849,9 @@ class FoundFiles(NamedTuple):
             same = meant and meant[0].id not in given and _renamed(name, meant, self.tracks)
             if same:
                 n, named = len(meant), _tracks_named(meant)
-                message = MEANT_FILE.format(named, plural(n, "has", "have"), counted(n, "track"))
+                message = MEANT_FILE.format(
+                    "its suffix", named, plural(n, "has", "have"), counted(n, "track")
+                )
                 expected = f"a name {named} {plural(n, 'reads', 'read')}: "
                 expected += accepted_file_names(meant)
                 suffix = PurePosixPath(name).suffix
