@@ -1279,3 +1279,56 @@ def test_a_comment_line_in_a_file_of_a_track_without_comments_is_told_so(tmp_pat
     message = str(refused.value)
     assert "line 1" in message and "A comment line: only SemEval's positional" in message
     assert "separated by spaces" not in message
+
+
+STS_TRACKS = [
+    track_from_dict({"id": tid, "kind": "similarity", "dataset": tid, "files": [f"{tid}.tsv"]})
+    for tid in ("en_en", "es_es")
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "odd"),
+    [("en_en\u200b.tsv", "\\u200b"), ("\uff45n_en.tsv", "\uff45"), ("EN_EN.tsv ", "\\x20")],
+)
+@pytest.mark.parametrize("zipped", [False, True])
+def test_a_track_file_name_but_for_look_alike_characters_is_refused_with_the_rename(
+    tmp_path, name, odd, zipped
+):
+    """Hostile trial 62 (B_zwsp.zip, C_nfkc.zip): en_en\\u200b.tsv and a full-width ｅn_en.tsv were
+    ignored ("matches no track") and the submission scored without them, while 'en_en.tsv ' was
+    refused: a name that codajudge rank's look-alike folding (name_as_read) makes a track's, of a
+    track given no file, refuses the submission with the rename, in a folder and in a zip
+    extracted for its tracks alike."""
+    from codajudge.formats.archive import locate_track_files
+
+    (tmp_path / "out").mkdir()
+    with zipfile.ZipFile(tmp_path / "sub.zip", "w") as zf:
+        for entry in ("es_es.tsv", name):
+            zf.writestr(entry, "1\t0.5\n")
+            (tmp_path / "out" / entry).write_text("1\t0.5\n", encoding="utf-8")
+    with pytest.raises(SubmissionError) as refused:
+        if zipped:
+            safe_extract(tmp_path / "sub.zip", tmp_path / "x", "sub.zip", STS_TRACKS)
+        else:
+            locate_track_files(tmp_path / "out", STS_TRACKS)
+    message = str(refused.value)
+    assert (
+        "only by characters invisible or look-alike, or spaces at either end: track 'en_en' "
+        in message
+    )
+    assert f"found 1 such character: {odd}. Rename it en_en.tsv" in message, message
+
+
+def test_a_look_alike_of_a_track_given_a_file_and_other_names_are_noted_escaped_once(tmp_path):
+    """A look-alike of a track's name beside that track's file is a note, not a refusal; an
+    ignored name is shown escaped once (en_en\\u200b.tsv, not en_en\\\\u200b.tsv)."""
+    from codajudge.formats.archive import locate_track_files
+
+    for entry in ("en_en.tsv", "en_en\u200b.tsv", "notes\u200b.txt"):
+        (tmp_path / entry).write_text("1\t0.5\n", encoding="utf-8")
+    claimed, unclaimed = locate_track_files(tmp_path, STS_TRACKS)
+    found = FoundFiles(STS_TRACKS, claimed, unclaimed, [])
+    notes = "\n".join(found.ignored_notes({"en_en": "en_en.tsv"}))
+    assert "'en_en\\u200b.tsv'" in notes and "'notes\\u200b.txt'" in notes, notes
+    assert "\\\\" not in notes

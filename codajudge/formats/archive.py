@@ -27,7 +27,7 @@ from .chaosnli import document_uids
 from .coverage import part_items, test_set_words
 from .notes import words
 from .submission import tracks_reading
-from .textfile import MAX_FILE_BYTES, Rule, max_file_bytes, safe_display, shorten
+from .textfile import MAX_FILE_BYTES, Rule, max_file_bytes, name_as_read, safe_display, shorten
 
 MAX_ENTRIES = 1000
 MAX_UNCOMPRESSED_BYTES = 1024**3
@@ -39,7 +39,8 @@ INGESTION_STATUS = "ingestion_status.json"
 PARTICIPANT_OUTPUT = "participant_output.txt"
 IGNORED_NAMES = {"metadata", INGESTION_STATUS, PARTICIPANT_OUTPUT, "thumbs.db", "desktop.ini"}
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar")
-UNUSED_FILE = "file {!r} matches no track and was ignored"
+#: The note of a file no track claims, its name as shown (``safe_display``, escaped once).
+UNUSED_FILE = "file '{}' matches no track and was ignored"
 #: A file named as the file of tracks given none but for its suffix (``_shared_name``): plainly
 #: meant for them, so refused rather than ignored, which would score the submission without it.
 MEANT_FILE = (
@@ -221,6 +222,7 @@ def _plan(
                 skipped.append(str(relative))
                 warnings.append(UNUSED_FILE.format(safe_display(relative)))
     if tracks is not None:  # as the scoring program refuses it in the folder the worker extracts
+        refuse_look_alikes([p for p in files if p not in claimed.values()], claimed, tracks)
         given = {track: str(relative) for track, relative in claimed.items()}
         FoundFiles(tracks, claimed, skipped, []).refuse_meant(given)
     if not plan:
@@ -420,13 +422,42 @@ def locate_track_files(folder: Path, tracks: Sequence[Track]) -> tuple[TrackFile
     """Map track id -> the one file for it (at the root or inside folders); returns it and the names
     of files no track claims. A track file that is not a regular file is refused (never opened)."""
     claimed: TrackFiles = {}
-    unclaimed: list[str] = []
+    unmatched: list[PurePosixPath] = []
     for relative, irregular in walk_entries(Path(folder)):
         if not _claim(claimed, relative, tracks):
-            unclaimed.append(safe_display(relative))
+            unmatched.append(relative)
         else:
             refuse_irregular(relative, irregular)
-    return claimed, unclaimed
+    refuse_look_alikes(unmatched, claimed, tracks)
+    return claimed, list(map(safe_display, unmatched))
+
+
+def refuse_look_alikes(
+    unmatched: Sequence[PurePosixPath], claimed: TrackFiles, tracks: Sequence[Track]
+) -> None:
+    """Refuse the files no track claims whose name, read as ``codajudge rank`` reads a system name
+    (``name_as_read``: case, Unicode NFKC, invisible characters, spaces at either end), is the file
+    of tracks given none (``en_en\\u200b.tsv``, ``ｅn_en.tsv``): plainly meant for them, as a name
+    but for its suffix (``FoundFiles.refuse_meant``), and ignoring it would score without it."""
+    problems = []
+    for relative in unmatched:
+        read = name_as_read(relative.name)
+        meant = [t for t in tracks if any(fnmatchcase(read, p.lower()) for p in t.file_names)]
+        if not meant or any(t.id in claimed for t in meant):
+            continue
+        n, named = len(meant), _tracks_named(meant)
+        odd = sorted(
+            {safe_display(ch) for ch in relative.name if name_as_read(ch) != ch.casefold()}
+        )
+        why = "characters invisible or look-alike, or spaces at either end"
+        message = MEANT_FILE.format(why, named, plural(n, "has", "have"), counted(n, "track"))
+        expected = f"a name {named} {plural(n, 'reads', 'read')}: {accepted_file_names(meant)}"
+        found = f"{counted(len(odd), 'such character')}: {', '.join(odd)}"
+        shown = safe_display(relative)
+        hint = f"rename it {read}"
+        problems.append(Problem(shown, message, expected=expected, found=found, hint=hint))
+    if problems:
+        raise SubmissionError(problems)
 
 
 #: Why a document is the file of a part's tracks whatever its name ({0}: the file, {1}: the part).
@@ -819,7 +850,7 @@ class FoundFiles(NamedTuple):
         if len(other) == 1:
             notes.append(UNUSED_FILE.format(other[0]))
         elif other:
-            listed = first_few([repr(name) for name in other])
+            listed = first_few([f"'{name}'" for name in other])
             notes.append(f"{len(other)} files match no track and were ignored: {listed}")
         given_files = [(t, safe_display(f)) for t in self.tracks if (f := self.files.get(t.id))]
         language = [_language_note(track, name, self.tracks) for track, name in given_files]

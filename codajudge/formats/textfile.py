@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import codecs
 import re
+import unicodedata
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
@@ -106,6 +107,14 @@ def safe_display(name: object) -> str:
     return "".join(
         ch if ch.isprintable() and k in inner else _escaped(ch) for k, ch in enumerate(text)
     )
+
+
+def name_as_read(name: str) -> str:
+    """A name (a system's, a file's) as a reader takes it: NFKC-normalised, case-folded, without
+    invisible (format, Cf) characters and whitespace at either end; two names equal by it look
+    alike."""
+    visible = "".join(ch for ch in name if unicodedata.category(ch) != "Cf")
+    return unicodedata.normalize("NFKC", visible).casefold().strip()
 
 
 def _escaped(ch: str) -> str:
