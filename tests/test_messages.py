@@ -1332,3 +1332,27 @@ def test_a_look_alike_of_a_track_given_a_file_and_other_names_are_noted_escaped_
     notes = "\n".join(found.ignored_notes({"en_en": "en_en.tsv"}))
     assert "'en_en\\u200b.tsv'" in notes and "'notes\\u200b.txt'" in notes, notes
     assert "\\\\" not in notes
+
+
+@pytest.mark.parametrize("zipped", [False, True])
+def test_every_track_given_by_two_files_is_named_in_one_refusal(tmp_path, zipped):
+    """STS 2017 trial 62 (v/runs): each of 7 tracks given by a run1 and a run2 file was refused
+    for its first track alone; every such track is named, with its files, in one refusal."""
+    from codajudge.formats.archive import locate_track_files
+
+    names = [f"{tid}.tsv" for tid in ("en_en", "es_es")] + ["EN_EN.TSV", "Es_Es.tsv"]
+    (tmp_path / "out").mkdir()
+    with zipfile.ZipFile(tmp_path / "sub.zip", "w") as zf:
+        for entry in names:
+            zf.writestr(entry, "1\t0.5\n")
+            (tmp_path / "out" / entry).write_text("1\t0.5\n", encoding="utf-8")
+    with pytest.raises(SubmissionError) as refused:
+        if zipped:
+            safe_extract(tmp_path / "sub.zip", tmp_path / "x", "sub.zip", STS_TRACKS)
+        else:
+            locate_track_files(tmp_path / "out", STS_TRACKS)
+    assert str(refused.value) == (
+        "track 'en_en' by EN_EN.TSV, en_en.tsv; track 'es_es' by Es_Es.tsv, es_es.tsv: 2 tracks "
+        "are given by more than one file; expected exactly one file per track, found 4 files. For "
+        "each track, remove all but one of them"
+    )

@@ -116,6 +116,8 @@ NO_PREDICTION_FILE = Rule(
 
 #: Track id -> the one file read for it, relative to the submission's folder.
 TrackFiles = dict[str, PurePosixPath]
+#: Track id -> its files, of the tracks given by more than one (``_give``), the first one first.
+Twice = dict[str, list[PurePosixPath]]
 #: The zip entries to extract, each with its relative path.
 Entries = list[tuple[zipfile.ZipInfo, PurePosixPath]]
 
@@ -193,6 +195,7 @@ def _plan(
     #: relative path -> entry name, of every file neither skipped nor nested
     files: dict[PurePosixPath, str] = {}
     claimed: TrackFiles = {}
+    twice: Twice = {}
     nested: list[str] = []  # the archives inside, as shown
     skipped: list[str] = []  # the files no track claims, left in the zip
     total = compressed = 0
@@ -215,13 +218,14 @@ def _plan(
             total, compressed = total + info.file_size, compressed + info.compress_size
             _check_file(info, relative in files, total, compressed, display)
             files[relative] = info.filename
-            wanted = tracks is None or _claim(claimed, relative, tracks)
+            wanted = tracks is None or _claim(claimed, relative, tracks, twice)
             if wanted or (documents and relative.suffix.lower() == ".json"):
                 plan.append((info, relative))
             else:
                 skipped.append(str(relative))
                 warnings.append(UNUSED_FILE.format(safe_display(relative)))
     if tracks is not None:  # as the scoring program refuses it in the folder the worker extracts
+        refuse_twice(twice)
         refuse_look_alikes([p for p in files if p not in claimed.values()], claimed, tracks)
         given = {track: str(relative) for track, relative in claimed.items()}
         FoundFiles(tracks, claimed, skipped, []).refuse_meant(given)
@@ -392,30 +396,63 @@ def submission_files(folder: Path) -> list[PurePosixPath]:
     return [relative for relative, irregular in walk_entries(Path(folder)) if not irregular]
 
 
-def _claim(claimed: TrackFiles, relative: PurePosixPath, tracks: Sequence[Track]) -> bool:
-    """Record the file for each track whose file patterns (any case) match it, refusing a second; False if none."""
+def _claim(
+    claimed: TrackFiles,
+    relative: PurePosixPath,
+    tracks: Sequence[Track],
+    twice: Twice | None = None,
+) -> bool:
+    """Record the file for each track whose file patterns (any case) match it, a second file of a
+    track in ``twice`` (else refused at once: ``_give``); False if none."""
     name = relative.name.lower()
     owners = [t.id for t in tracks if any(fnmatchcase(name, p.lower()) for p in t.file_names)]
-    _give(claimed, relative, sorted(owners))
+    _give(claimed, relative, sorted(owners), twice=twice)
     return bool(owners)
 
 
 def _give(
-    claimed: TrackFiles, relative: PurePosixPath, track_ids: Sequence[str], why: str = ""
+    claimed: TrackFiles,
+    relative: PurePosixPath,
+    track_ids: Sequence[str],
+    why: str = "",
+    twice: Twice | None = None,
 ) -> None:
-    """Record ``relative`` as the file of each of ``track_ids``, refusing a track given by two files
-    (``why``: why ``relative`` is theirs, when its name does not say it)."""
-    twice = [tid for tid in track_ids if tid in claimed]  # every track the file is for
-    if twice:
+    """Record ``relative`` as the file of each of ``track_ids``; a track given a file already is
+    recorded in ``twice``, to refuse them all at once (``refuse_twice``), else refused now (``why``:
+    why ``relative`` is theirs, when its name does not say it)."""
+    again = {tid: [claimed[tid], relative] for tid in track_ids if tid in claimed}
+    if twice is None:
+        refuse_twice(again, why)
+    for tid, files in again.items():
+        twice.setdefault(tid, files[:1]).append(relative)
+    claimed.update(dict.fromkeys([tid for tid in track_ids if tid not in again], relative))
+
+
+def refuse_twice(twice: Twice, why: str = "") -> None:
+    """Refuse the tracks given by more than one file (``twice``: each with its files), every one in
+    one message, a file given to several tracks at once named once (``why``: as for ``_give``)."""
+    if not twice:
+        return
+    groups: dict[tuple[PurePosixPath, ...], list[str]] = {}
+    for tid, files in twice.items():
+        groups.setdefault(tuple(dict.fromkeys(files)), []).append(tid)
+    files = list(dict.fromkeys(f for group in groups for f in group))
+    shown = list(map(safe_display, files))
+    hint = "remove all but one of them" + (f" ({why})" if why else "")
+    if len(groups) == 1:
         named = ", ".join(f"'{tid}'" for tid in twice)
         are = f"tracks {named} ({len(twice)}) are" if len(twice) > 1 else f"track {named} is"
-        message = f"{are} given by more than one file"
-        files = list(dict.fromkeys([*(claimed[tid] for tid in twice), relative]))
-        hint = "remove all but one of them" + (f" ({why})" if why else "")
-        rule = Rule(message, "exactly one file per track", hint)
-        shown = ", ".join(map(safe_display, files))
-        raise rule.error(shown, counted(len(files), "file"))
-    claimed.update(dict.fromkeys(track_ids, relative))
+        rule = Rule(f"{are} given by more than one file", "exactly one file per track", hint)
+        raise rule.error(", ".join(shown), counted(len(files), "file"))
+    each = [
+        plural(len(tids), "track ", "tracks ")
+        + " and ".join(f"'{tid}'" for tid in tids)
+        + f" by {', '.join(sorted(map(safe_display, group)))}"
+        for group, tids in sorted(groups.items(), key=lambda item: sorted(item[0]))
+    ]
+    message = f"{counted(len(twice), 'track')} are given by more than one file"
+    rule = Rule(message, "exactly one file per track", f"for each track, {hint}")
+    raise rule.error("; ".join(each), counted(len(files), "file"))
 
 
 def locate_track_files(folder: Path, tracks: Sequence[Track]) -> tuple[TrackFiles, list[str]]:
@@ -423,11 +460,13 @@ def locate_track_files(folder: Path, tracks: Sequence[Track]) -> tuple[TrackFile
     of files no track claims. A track file that is not a regular file is refused (never opened)."""
     claimed: TrackFiles = {}
     unmatched: list[PurePosixPath] = []
+    twice: Twice = {}
     for relative, irregular in walk_entries(Path(folder)):
-        if not _claim(claimed, relative, tracks):
+        if not _claim(claimed, relative, tracks, twice):
             unmatched.append(relative)
         else:
             refuse_irregular(relative, irregular)
+    refuse_twice(twice)
     refuse_look_alikes(unmatched, claimed, tracks)
     return claimed, list(map(safe_display, unmatched))
 
