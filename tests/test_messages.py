@@ -421,7 +421,7 @@ def test_file_name_near_miss_names_the_track():
         "en_en.tsv"
     ]
     assert ignored_file_notes(["VariErrNLI-test-pe.tsv"], tracks)[0].endswith(
-        "track 'ven_pe': name it ven_pe.tsv"
+        "track 'ven_pe': name it varierrnli_test_pe.tsv"
     )
     assert ignored_file_notes(["notes.md"], tracks) == [
         "file 'notes.md' matches no track and was ignored"
@@ -517,11 +517,12 @@ def test_a_zip_extracted_for_its_tracks_refuses_a_file_meant_for_one_as_the_fold
         safe_extract(path, tmp_path / "out", "sub.zip", LEWIDI_TRACKS)
 
 
-@pytest.mark.parametrize("name", ["CSC_results.tsv", "mp_soft.txt", "csc_sfot.tsv", "csc_soft.zip"])
+@pytest.mark.parametrize("name", ["CSC_results.tsv", "mp_soft.txt", "csc_soft.zip"])
 def test_a_looser_near_miss_is_a_note_and_the_submission_is_scored(name):
     """A Task-B-only submission with a stray file is scored: a file meant for a dataset's tracks
-    by its name's start, a mistyped name, a name like a track's given a file and an archive are
-    notes, not refusals; only the name but for its suffix of a track given none refuses."""
+    by its name's start, a name like a track's given a file and an archive are notes, not
+    refusals; only a file the kit ties to tracks given none (by its suffix, or to one track by
+    its name) refuses."""
     given = {"mp_soft": "mp_soft.tsv"}
     found = FoundFiles(LEWIDI_TRACKS, {"mp_soft": Path("mp_soft.tsv")}, [name], [])
     found.refuse_meant(given)
@@ -806,14 +807,14 @@ def test_a_name_fitting_two_tracks_patterns_shortened_is_no_guess():
             ("es_en_mt", "STS.output.track4b.*.txt"),
         )
     ]
-    meant = {
+    meant = {  # the name offered keeps the scheme used
         "STS.output.track4.es-en.txt": None,
         "STS.output.track4.txt": None,
-        "STS.output.track4b.es-en.txt.txt": "es_en_mt",
-        "STS.output.track1.txt": "ar_ar",
+        "STS.output.track4b.es-en.txt.txt": ("es_en_mt", "STS.output.track4b.es-en-mt.txt"),
+        "STS.output.track1.txt": ("ar_ar", "STS.output.track1.ar-ar.txt"),
     }
     assert {name: naming_hint([name], tracks) for name in meant} == {
-        name: f"file {name!r} was probably meant for track '{track}': name it {track}.tsv"
+        name: f"file {name!r} was probably meant for track '{track[0]}': name it {track[1]}"
         if track
         else "name each file after its track (see the starting kit)"
         for name, track in meant.items()
@@ -1355,4 +1356,43 @@ def test_every_track_given_by_two_files_is_named_in_one_refusal(tmp_path, zipped
         "track 'en_en' by EN_EN.TSV, en_en.tsv; track 'es_es' by Es_Es.tsv, es_es.tsv: 2 tracks "
         "are given by more than one file; expected exactly one file per track, found 4 files. For "
         "each track, remove all but one of them"
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "missing", "rename"),
+    [
+        ("STS.output.track1.txt", ["ar_ar"], "STS.output.track1.ar-ar.txt"),
+        ("STS.output.track4.es-en.txt", ["es_en"], "STS.output.track4a.es-en.txt"),
+        ("sp-en.tsv", ["es_en"], "es_en.tsv"),
+    ],
+)
+def test_a_file_the_kit_ties_to_one_track_given_none_refuses_with_a_name_in_its_scheme(
+    name, missing, rename
+):
+    """STS 2017 trial 62 (v/nolang, v/track4): STS.output.track1.txt was noted "probably meant for
+    track 'ar_ar': name it ar_ar.tsv" and the run scored unranked without it: a file the kit ties
+    to one track given no file refuses the submission, offered a name in its own scheme; tied to
+    two tracks (track4 beside neither 4a nor 4b) it stays a note naming both."""
+    tracks = sts2017_tracks()
+    given = {t.id: f"{t.id}.tsv" for t in tracks if t.id not in missing}
+    found = FoundFiles(tracks, {}, [name], [])
+    with pytest.raises(SubmissionError) as refused:
+        found.refuse_meant(given)
+    message = str(refused.value)
+    assert message.startswith(
+        f"{name}: the file matches no track only by the form of its name: track '{missing[0]}' "
+        "has no file, and this one would be ignored and 1 track scored without it"
+    )
+    assert message.endswith(f"found the name {name!r}. Rename it {rename}"), message
+
+
+def test_a_file_tied_to_two_tracks_stays_a_note_naming_both_in_its_scheme():
+    """STS.output.track4.es-en.txt beside neither track 4a's file nor 4b's: a note naming both."""
+    tracks = sts2017_tracks()
+    given = {t.id: f"{t.id}.tsv" for t in tracks if t.id not in ("es_en", "es_en_mt")}
+    found = FoundFiles(tracks, {}, ["STS.output.track4.es-en.txt"], [])
+    found.refuse_meant(given)
+    assert found.ignored_notes(given)[0].endswith(
+        "name their files STS.output.track4a.es-en.txt and STS.output.track4b.es-en-mt.txt"
     )

@@ -484,17 +484,12 @@ def refuse_look_alikes(
         meant = [t for t in tracks if any(fnmatchcase(read, p.lower()) for p in t.file_names)]
         if not meant or any(t.id in claimed for t in meant):
             continue
-        n, named = len(meant), _tracks_named(meant)
         odd = sorted(
             {safe_display(ch) for ch in relative.name if name_as_read(ch) != ch.casefold()}
         )
         why = "characters invisible or look-alike, or spaces at either end"
-        message = MEANT_FILE.format(why, named, plural(n, "has", "have"), counted(n, "track"))
-        expected = f"a name {named} {plural(n, 'reads', 'read')}: {accepted_file_names(meant)}"
         found = f"{counted(len(odd), 'such character')}: {', '.join(odd)}"
-        shown = safe_display(relative)
-        hint = f"rename it {read}"
-        problems.append(Problem(shown, message, expected=expected, found=found, hint=hint))
+        problems.append(_meant_refusal(safe_display(relative), meant, why, found, read))
     if problems:
         raise SubmissionError(problems)
 
@@ -753,7 +748,7 @@ def _meant_for(name: str, meant: Sequence[Track], tracks: Sequence[Track]) -> st
     same = _renamed(name, meant, tracks)
     if same:  # one file for them all, only its suffix wrong: renaming it is the whole fix
         return f"probably meant for {_tracks_named(meant)}: rename it {same}"
-    files = " and ".join(t.file_names[0] for t in meant)
+    files = " and ".join(_scheme_name(name, t, tracks) for t in meant)
     rename = plural(len(meant), "name it", "name their files")
     return f"probably meant for {_tracks_named(meant)}{old}: {rename} {files}"
 
@@ -817,6 +812,50 @@ def _first_shown(texts: list[str], near: list[tuple[str, list[Track]]], more: st
     if not rest:
         return texts
     return texts[:NEAR_MISSES_SHOWN] + [f"{len(rest)} {words(more, len(rest))}: {first_few(rest)}"]
+
+
+def _meant_problem(name: str, meant: Sequence[Track], tracks: Sequence[Track]) -> Problem | None:
+    """The refusal of file ``name``, no track's, meant for ``meant`` (of ``tracks``), given no
+    file: named as theirs but for its suffix (``_renamed``), or read as one track's by its name
+    (``_meant_track``: mistyped, or in another form of the track's names), with the name to give
+    it in the naming scheme it used (``_scheme_name``); None where it is meant for several tracks
+    but not by its suffix alone (the kit cannot tie it to one: a note)."""
+    same = _renamed(name, meant, tracks)
+    if not same and len(meant) > 1:
+        return None
+    suffix = PurePosixPath(name).suffix
+    found = (f"suffix {suffix!r}" if suffix else "no suffix") if same else f"the name {name!r}"
+    why = "its suffix" if same else "the form of its name"
+    return _meant_refusal(name, meant, why, found, same or _scheme_name(name, meant[0], tracks))
+
+
+def _meant_refusal(name: str, meant: Sequence[Track], why: str, found: str, rename: str) -> Problem:
+    """The refusal of file ``name`` (as shown) plainly meant for ``meant``, given no file, which
+    matches no track only by ``why`` (``MEANT_FILE``), having ``found``; the fix: ``rename``."""
+    n, named = len(meant), _tracks_named(meant)
+    message = MEANT_FILE.format(why, named, plural(n, "has", "have"), counted(n, "track"))
+    expected = f"a name {named} {plural(n, 'reads', 'read')}: {accepted_file_names(meant)}"
+    return Problem(name, message, expected=expected, found=found, hint=f"rename it {rename}")
+
+
+def _scheme_name(name: str, track: Track, tracks: Sequence[Track]) -> str:
+    """The name to give file ``name``, meant for ``track``, in the naming scheme it used: of
+    ``track``'s names, the most like ``name`` (``STS.output.track1.*.txt`` for
+    ``STS.output.track1.txt``), its ``*`` the word of ``name`` in its place where their words
+    align, else ``track``'s own name's words where the pattern holds none of them
+    (``STS.output.track1.ar-ar.txt``); else, or where that name would be read for another track
+    too, ``track``'s own name."""
+    loose = _loose(PurePosixPath(name).name)
+    pattern = max(track.file_names, key=lambda p: SequenceMatcher(None, loose, _loose(p)).ratio())
+    words, wanted = loose.split("_"), _loose(pattern).split("_")
+    own = _loose(track.file_names[0]).split("_")
+    # the ``*`` of a pattern holding none of the track's own words is the track's own name
+    star = "-".join(own) if "*" not in wanted or not set(own) & set(wanted) else None
+    if len(words) == len(wanted) and "*" in wanted:
+        star = words[wanted.index("*")]
+    renamed = track.file_names[0] if star is None else pattern.replace("*", star, 1)
+    others = [p.lower() for t in tracks if t is not track for p in t.file_names]
+    return track.file_names[0] if any(fnmatchcase(renamed.lower(), p) for p in others) else renamed
 
 
 class FoundFiles(NamedTuple):
@@ -916,18 +955,8 @@ class FoundFiles(NamedTuple):
             if PurePosixPath(name).suffix.lower() in ARCHIVE_SUFFIXES:
                 continue
             meant = self._meant(name, given, without)
-            same = meant and meant[0].id not in given and _renamed(name, meant, self.tracks)
-            if same:
-                n, named = len(meant), _tracks_named(meant)
-                message = MEANT_FILE.format(
-                    "its suffix", named, plural(n, "has", "have"), counted(n, "track")
-                )
-                expected = f"a name {named} {plural(n, 'reads', 'read')}: "
-                expected += accepted_file_names(meant)
-                suffix = PurePosixPath(name).suffix
-                found = f"suffix {suffix!r}" if suffix else "no suffix"
-                fix = f"rename it {same}"
-                problems.append(Problem(name, message, expected=expected, found=found, hint=fix))
+            if meant and meant[0].id not in given:
+                problems += filter(None, [_meant_problem(name, meant, self.tracks)])
         if problems:
             raise SubmissionError(problems)
 
