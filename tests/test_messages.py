@@ -1396,3 +1396,28 @@ def test_a_file_tied_to_two_tracks_stays_a_note_naming_both_in_its_scheme():
     assert found.ignored_notes(given)[0].endswith(
         "name their files STS.output.track4a.es-en.txt and STS.output.track4b.es-en-mt.txt"
     )
+
+
+@pytest.mark.parametrize(
+    "name", ["HS-Brexit_result.tsv", "HS_Brexit_results.tsv", "HSBrexit_results.tsv"]
+)
+def test_a_near_miss_of_lewidi2023s_results_name_is_offered_that_name(name):
+    """LeWiDi 2023 trial 62: HS-Brexit_result.tsv and HS_Brexit_results.tsv were told "name their
+    files hs_brexit_soft.tsv and hs_brexit_hard.tsv" (two files for the one the participant
+    wrote); every near miss of the 2023 layout's name is offered that name, which the dataset's
+    tracks share, and refused as the suffix near miss is."""
+    import yaml
+
+    edition = Path(__file__).resolve().parents[1] / "editions" / "lewidi2023" / "edition.yaml"
+    tracks = [
+        track_from_dict({k: v for k, v in t.items() if k != "title"})
+        for t in yaml.safe_load(edition.read_text(encoding="utf-8"))["tracks"]
+    ]
+    given = {t.id: f"{t.id}.tsv" for t in tracks if t.dataset != "hs_brexit"}
+    found = FoundFiles(tracks, {}, [name], [])
+    assert naming_hint([name], tracks).endswith(": rename it HS-Brexit_results.tsv")
+    with pytest.raises(SubmissionError) as refused:
+        found.refuse_meant(given)
+    assert str(refused.value).endswith(
+        f"found the name {name!r}. Rename it HS-Brexit_results.tsv"
+    ), str(refused.value)

@@ -748,9 +748,10 @@ def _meant_for(name: str, meant: Sequence[Track], tracks: Sequence[Track]) -> st
     same = _renamed(name, meant, tracks)
     if same:  # one file for them all, only its suffix wrong: renaming it is the whole fix
         return f"probably meant for {_tracks_named(meant)}: rename it {same}"
-    files = " and ".join(_scheme_name(name, t, tracks) for t in meant)
-    rename = plural(len(meant), "name it", "name their files")
-    return f"probably meant for {_tracks_named(meant)}{old}: {rename} {files}"
+    names = _scheme_names(name, meant, tracks)
+    shared = len(names) == 1 and len(meant) > 1  # one file for them all (LeWiDi 2023's)
+    rename = "rename it" if shared else plural(len(meant), "name it", "name their files")
+    return f"probably meant for {_tracks_named(meant)}{old}: {rename} {' and '.join(names)}"
 
 
 #: What a JSON-lines file (.jsonl) renamed .json must become: the .json files read are one document.
@@ -818,15 +819,15 @@ def _meant_problem(name: str, meant: Sequence[Track], tracks: Sequence[Track]) -
     """The refusal of file ``name``, no track's, meant for ``meant`` (of ``tracks``), given no
     file: named as theirs but for its suffix (``_renamed``), or read as one track's by its name
     (``_meant_track``: mistyped, or in another form of the track's names), with the name to give
-    it in the naming scheme it used (``_scheme_name``); None where it is meant for several tracks
-    but not by its suffix alone (the kit cannot tie it to one: a note)."""
-    same = _renamed(name, meant, tracks)
-    if not same and len(meant) > 1:
+    it in the naming scheme it used (``_scheme_names``); None where it is meant for several tracks
+    given different names (the kit cannot tie it to one file: a note)."""
+    same, names = _renamed(name, meant, tracks), _scheme_names(name, meant, tracks)
+    if not same and len(names) > 1:
         return None
     suffix = PurePosixPath(name).suffix
     found = (f"suffix {suffix!r}" if suffix else "no suffix") if same else f"the name {name!r}"
     why = "its suffix" if same else "the form of its name"
-    return _meant_refusal(name, meant, why, found, same or _scheme_name(name, meant[0], tracks))
+    return _meant_refusal(name, meant, why, found, same or names[0])
 
 
 def _meant_refusal(name: str, meant: Sequence[Track], why: str, found: str, rename: str) -> Problem:
@@ -838,13 +839,21 @@ def _meant_refusal(name: str, meant: Sequence[Track], why: str, found: str, rena
     return Problem(name, message, expected=expected, found=found, hint=f"rename it {rename}")
 
 
-def _scheme_name(name: str, track: Track, tracks: Sequence[Track]) -> str:
+def _scheme_names(name: str, meant: Sequence[Track], tracks: Sequence[Track]) -> list[str]:
+    """The names to give file ``name`` for ``meant`` (of ``tracks``), each track's in the scheme
+    ``name`` used (``_scheme_name``), a name they share once (``HS-Brexit_results.tsv``, LeWiDi
+    2023's one file per dataset, for ``HS-Brexit_result.tsv``)."""
+    others = [t for t in tracks if t not in meant]
+    return list(dict.fromkeys(_scheme_name(name, track, others) for track in meant))
+
+
+def _scheme_name(name: str, track: Track, others: Sequence[Track]) -> str:
     """The name to give file ``name``, meant for ``track``, in the naming scheme it used: of
     ``track``'s names, the most like ``name`` (``STS.output.track1.*.txt`` for
     ``STS.output.track1.txt``), its ``*`` the word of ``name`` in its place where their words
     align, else ``track``'s own name's words where the pattern holds none of them
-    (``STS.output.track1.ar-ar.txt``); else, or where that name would be read for another track
-    too, ``track``'s own name."""
+    (``STS.output.track1.ar-ar.txt``); else, or where that name would be read for one of
+    ``others`` too, ``track``'s own name."""
     loose = _loose(PurePosixPath(name).name)
     pattern = max(track.file_names, key=lambda p: SequenceMatcher(None, loose, _loose(p)).ratio())
     words, wanted = loose.split("_"), _loose(pattern).split("_")
@@ -854,8 +863,8 @@ def _scheme_name(name: str, track: Track, tracks: Sequence[Track]) -> str:
     if len(words) == len(wanted) and "*" in wanted:
         star = words[wanted.index("*")]
     renamed = track.file_names[0] if star is None else pattern.replace("*", star, 1)
-    others = [p.lower() for t in tracks if t is not track for p in t.file_names]
-    return track.file_names[0] if any(fnmatchcase(renamed.lower(), p) for p in others) else renamed
+    theirs = [p.lower() for t in others for p in t.file_names]
+    return track.file_names[0] if any(fnmatchcase(renamed.lower(), p) for p in theirs) else renamed
 
 
 class FoundFiles(NamedTuple):
