@@ -421,7 +421,7 @@ def test_file_name_near_miss_names_the_track():
         "en_en.tsv"
     ]
     assert ignored_file_notes(["VariErrNLI-test-pe.tsv"], tracks)[0].endswith(
-        "track 'ven_pe': name it ven_pe.tsv"
+        "track 'ven_pe': name it varierrnli_test_pe.tsv"
     )
     assert ignored_file_notes(["notes.md"], tracks) == [
         "file 'notes.md' matches no track and was ignored"
@@ -490,8 +490,8 @@ def test_a_file_of_a_track_given_none_but_for_its_suffix_refuses_the_submission(
     stem, dot, suffix = name.partition(".")
     suffix = f"suffix '.{suffix}'" if dot else "no suffix"
     assert str(refused.value) == (
-        f"{name}: the file matches no track only by its suffix: named as the file of track "
-        "'csc_soft', which has none, it would be ignored and 1 track scored without it; expected "
+        f"{name}: the file matches no track only by its suffix: track 'csc_soft' has no "
+        "file, and this one would be ignored and 1 track scored without it; expected "
         "a name track 'csc_soft' reads: csc_soft.tsv or csc_*_soft.tsv (any case; * stands for any "
         f"text), found {suffix}. Rename it {stem}.tsv"
     )
@@ -517,11 +517,12 @@ def test_a_zip_extracted_for_its_tracks_refuses_a_file_meant_for_one_as_the_fold
         safe_extract(path, tmp_path / "out", "sub.zip", LEWIDI_TRACKS)
 
 
-@pytest.mark.parametrize("name", ["CSC_results.tsv", "mp_soft.txt", "csc_sfot.tsv", "csc_soft.zip"])
+@pytest.mark.parametrize("name", ["CSC_results.tsv", "mp_soft.txt", "csc_soft.zip"])
 def test_a_looser_near_miss_is_a_note_and_the_submission_is_scored(name):
     """A Task-B-only submission with a stray file is scored: a file meant for a dataset's tracks
-    by its name's start, a mistyped name, a name like a track's given a file and an archive are
-    notes, not refusals; only the name but for its suffix of a track given none refuses."""
+    by its name's start, a name like a track's given a file and an archive are notes, not
+    refusals; only a file the kit ties to tracks given none (by its suffix, or to one track by
+    its name) refuses."""
     given = {"mp_soft": "mp_soft.tsv"}
     found = FoundFiles(LEWIDI_TRACKS, {"mp_soft": Path("mp_soft.tsv")}, [name], [])
     found.refuse_meant(given)
@@ -806,14 +807,14 @@ def test_a_name_fitting_two_tracks_patterns_shortened_is_no_guess():
             ("es_en_mt", "STS.output.track4b.*.txt"),
         )
     ]
-    meant = {
+    meant = {  # the name offered keeps the scheme used
         "STS.output.track4.es-en.txt": None,
         "STS.output.track4.txt": None,
-        "STS.output.track4b.es-en.txt.txt": "es_en_mt",
-        "STS.output.track1.txt": "ar_ar",
+        "STS.output.track4b.es-en.txt.txt": ("es_en_mt", "STS.output.track4b.es-en-mt.txt"),
+        "STS.output.track1.txt": ("ar_ar", "STS.output.track1.ar-ar.txt"),
     }
     assert {name: naming_hint([name], tracks) for name in meant} == {
-        name: f"file {name!r} was probably meant for track '{track}': name it {track}.tsv"
+        name: f"file {name!r} was probably meant for track '{track[0]}': name it {track[1]}"
         if track
         else "name each file after its track (see the starting kit)"
         for name, track in meant.items()
@@ -1300,3 +1301,144 @@ def test_ids_that_differ_from_the_tracks_only_by_case_are_named_so(written, tmp_
     with pytest.raises(SubmissionError) as error:
         read_track_file(path, "f.tsv", build_gold(NLI, items, "g"))
     assert "('EN-TEST-12' for 'en-test-12')" in str(error.value)
+
+
+STS_TRACKS = [
+    track_from_dict({"id": tid, "kind": "similarity", "dataset": tid, "files": [f"{tid}.tsv"]})
+    for tid in ("en_en", "es_es")
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "odd"),
+    [("en_en\u200b.tsv", "\\u200b"), ("\uff45n_en.tsv", "\uff45"), ("EN_EN.tsv ", "\\x20")],
+)
+@pytest.mark.parametrize("zipped", [False, True])
+def test_a_track_file_name_but_for_look_alike_characters_is_refused_with_the_rename(
+    tmp_path, name, odd, zipped
+):
+    """Hostile trial 62 (B_zwsp.zip, C_nfkc.zip): en_en\\u200b.tsv and a full-width ｅn_en.tsv were
+    ignored ("matches no track") and the submission scored without them, while 'en_en.tsv ' was
+    refused: a name that codajudge rank's look-alike folding (name_as_read) makes a track's, of a
+    track given no file, refuses the submission with the rename, in a folder and in a zip
+    extracted for its tracks alike."""
+    from codajudge.formats.archive import locate_track_files
+
+    (tmp_path / "out").mkdir()
+    with zipfile.ZipFile(tmp_path / "sub.zip", "w") as zf:
+        for entry in ("es_es.tsv", name):
+            zf.writestr(entry, "1\t0.5\n")
+            (tmp_path / "out" / entry).write_text("1\t0.5\n", encoding="utf-8")
+    with pytest.raises(SubmissionError) as refused:
+        if zipped:
+            safe_extract(tmp_path / "sub.zip", tmp_path / "x", "sub.zip", STS_TRACKS)
+        else:
+            locate_track_files(tmp_path / "out", STS_TRACKS)
+    message = str(refused.value)
+    assert (
+        "only by characters invisible or look-alike, or spaces at either end: track 'en_en' "
+        in message
+    )
+    assert f"found 1 such character: {odd}. Rename it en_en.tsv" in message, message
+
+
+def test_a_look_alike_of_a_track_given_a_file_and_other_names_are_noted_escaped_once(tmp_path):
+    """A look-alike of a track's name beside that track's file is a note, not a refusal; an
+    ignored name is shown escaped once (en_en\\u200b.tsv, not en_en\\\\u200b.tsv)."""
+    from codajudge.formats.archive import locate_track_files
+
+    for entry in ("en_en.tsv", "en_en\u200b.tsv", "notes\u200b.txt"):
+        (tmp_path / entry).write_text("1\t0.5\n", encoding="utf-8")
+    claimed, unclaimed = locate_track_files(tmp_path, STS_TRACKS)
+    found = FoundFiles(STS_TRACKS, claimed, unclaimed, [])
+    notes = "\n".join(found.ignored_notes({"en_en": "en_en.tsv"}))
+    assert "'en_en\\u200b.tsv'" in notes and "'notes\\u200b.txt'" in notes, notes
+    assert "\\\\" not in notes
+
+
+@pytest.mark.parametrize("zipped", [False, True])
+def test_every_track_given_by_two_files_is_named_in_one_refusal(tmp_path, zipped):
+    """STS 2017 trial 62 (v/runs): each of 7 tracks given by a run1 and a run2 file was refused
+    for its first track alone; every such track is named, with its files, in one refusal."""
+    from codajudge.formats.archive import locate_track_files
+
+    names = [f"{tid}.tsv" for tid in ("en_en", "es_es")] + ["EN_EN.TSV", "Es_Es.tsv"]
+    (tmp_path / "out").mkdir()
+    with zipfile.ZipFile(tmp_path / "sub.zip", "w") as zf:
+        for entry in names:
+            zf.writestr(entry, "1\t0.5\n")
+            (tmp_path / "out" / entry).write_text("1\t0.5\n", encoding="utf-8")
+    with pytest.raises(SubmissionError) as refused:
+        if zipped:
+            safe_extract(tmp_path / "sub.zip", tmp_path / "x", "sub.zip", STS_TRACKS)
+        else:
+            locate_track_files(tmp_path / "out", STS_TRACKS)
+    assert str(refused.value) == (
+        "track 'en_en' by EN_EN.TSV, en_en.tsv; track 'es_es' by Es_Es.tsv, es_es.tsv: 2 tracks "
+        "are given by more than one file; expected exactly one file per track, found 4 files. For "
+        "each track, remove all but one of them"
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "missing", "rename"),
+    [
+        ("STS.output.track1.txt", ["ar_ar"], "STS.output.track1.ar-ar.txt"),
+        ("STS.output.track4.es-en.txt", ["es_en"], "STS.output.track4a.es-en.txt"),
+        ("sp-en.tsv", ["es_en"], "es_en.tsv"),
+    ],
+)
+def test_a_file_the_kit_ties_to_one_track_given_none_refuses_with_a_name_in_its_scheme(
+    name, missing, rename
+):
+    """STS 2017 trial 62 (v/nolang, v/track4): STS.output.track1.txt was noted "probably meant for
+    track 'ar_ar': name it ar_ar.tsv" and the run scored unranked without it: a file the kit ties
+    to one track given no file refuses the submission, offered a name in its own scheme; tied to
+    two tracks (track4 beside neither 4a nor 4b) it stays a note naming both."""
+    tracks = sts2017_tracks()
+    given = {t.id: f"{t.id}.tsv" for t in tracks if t.id not in missing}
+    found = FoundFiles(tracks, {}, [name], [])
+    with pytest.raises(SubmissionError) as refused:
+        found.refuse_meant(given)
+    message = str(refused.value)
+    assert message.startswith(
+        f"{name}: the file matches no track only by the form of its name: track '{missing[0]}' "
+        "has no file, and this one would be ignored and 1 track scored without it"
+    )
+    assert message.endswith(f"found the name {name!r}. Rename it {rename}"), message
+
+
+def test_a_file_tied_to_two_tracks_stays_a_note_naming_both_in_its_scheme():
+    """STS.output.track4.es-en.txt beside neither track 4a's file nor 4b's: a note naming both."""
+    tracks = sts2017_tracks()
+    given = {t.id: f"{t.id}.tsv" for t in tracks if t.id not in ("es_en", "es_en_mt")}
+    found = FoundFiles(tracks, {}, ["STS.output.track4.es-en.txt"], [])
+    found.refuse_meant(given)
+    assert found.ignored_notes(given)[0].endswith(
+        "name their files STS.output.track4a.es-en.txt and STS.output.track4b.es-en-mt.txt"
+    )
+
+
+@pytest.mark.parametrize(
+    "name", ["HS-Brexit_result.tsv", "HS_Brexit_results.tsv", "HSBrexit_results.tsv"]
+)
+def test_a_near_miss_of_lewidi2023s_results_name_is_offered_that_name(name):
+    """LeWiDi 2023 trial 62: HS-Brexit_result.tsv and HS_Brexit_results.tsv were told "name their
+    files hs_brexit_soft.tsv and hs_brexit_hard.tsv" (two files for the one the participant
+    wrote); every near miss of the 2023 layout's name is offered that name, which the dataset's
+    tracks share, and refused as the suffix near miss is."""
+    import yaml
+
+    edition = Path(__file__).resolve().parents[1] / "editions" / "lewidi2023" / "edition.yaml"
+    tracks = [
+        track_from_dict({k: v for k, v in t.items() if k != "title"})
+        for t in yaml.safe_load(edition.read_text(encoding="utf-8"))["tracks"]
+    ]
+    given = {t.id: f"{t.id}.tsv" for t in tracks if t.dataset != "hs_brexit"}
+    found = FoundFiles(tracks, {}, [name], [])
+    assert naming_hint([name], tracks).endswith(": rename it HS-Brexit_results.tsv")
+    with pytest.raises(SubmissionError) as refused:
+        found.refuse_meant(given)
+    assert str(refused.value).endswith(
+        f"found the name {name!r}. Rename it HS-Brexit_results.tsv"
+    ), str(refused.value)

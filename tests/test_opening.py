@@ -236,3 +236,26 @@ def test_a_zip_with_a_bad_crc_is_named_damaged_in_words_not_python_s(tmp_path):
     assert (
         "Create the zip again" in message and "BadZipFile" not in message and "CRC" not in message
     )
+
+
+def test_a_zip_entry_declaring_more_bytes_than_it_holds_is_refused_as_damaged(tmp_path):
+    """Trial 62 (hostile, O_bigdecl_defl.zip): a deflated entry whose declared size (local header
+    and central directory) is larger than its data was extracted short and scored, while the
+    reverse was refused as damaged; the bytes written must now equal the declared size."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("en_en.tsv", "id\tscore\n1\t0.5\n")
+    data = bytearray(buffer.getvalue())
+    info = zipfile.ZipFile(buffer).getinfo("en_en.tsv")
+    real = info.file_size.to_bytes(4, "little")
+    declared = (info.file_size + 1000).to_bytes(4, "little")
+    at = info.header_offset + 22  # the local header's uncompressed size
+    data[at : at + 4] = declared
+    central = data.rindex(b"PK\x01\x02")
+    assert data[central + 24 : central + 28] == real
+    data[central + 24 : central + 28] = declared
+    (tmp_path / "big.zip").write_bytes(bytes(data))
+    with pytest.raises(SubmissionError) as refused:
+        open_submission(tmp_path / "big.zip", tmp_path)
+    message = refused.value.render()
+    assert "a damaged file inside the zip" in message and "'en_en.tsv'" in message, message

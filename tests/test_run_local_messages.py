@@ -30,13 +30,13 @@ def en_en_lines() -> str:
 
 @pytest.fixture(scope="module")
 def en_en_run(tmp_path_factory):
-    """run_local.py on the practice phase with en_en.tsv (the gold's values) and a misnamed es-es.tsv,
+    """run_local.py on the practice phase with en_en.tsv (the gold's values) and a misnamed en-en.tsv,
     its outputs kept: (what it printed, the output folder)."""
     work = tmp_path_factory.mktemp("en_en")
     submission = work / "sub"
     submission.mkdir()
     (submission / "en_en.tsv").write_text(en_en_lines(), encoding="utf-8")
-    (submission / "es-es.tsv").write_text("x\t1\n", encoding="utf-8")
+    (submission / "en-en.tsv").write_text("x\t1\n", encoding="utf-8")
     printed = io.StringIO()
     with redirect_stdout(printed):
         code = main(
@@ -48,11 +48,11 @@ def en_en_run(tmp_path_factory):
 
 def test_ignored_files_are_shown_with_the_track_they_were_meant_for(en_en_run):
     printed, output = en_en_run
-    note = (
-        "file 'es-es.tsv' matches no track and was ignored; it was probably meant for track 'es_es': "
-        "name it es_es.tsv"
+    note = (  # a file tied to a track given none refuses the submission: this one's track has one
+        "file 'en-en.tsv' matches no track and was ignored; its name is like that of track "
+        "'en_en', which is read from en_en.tsv; "
     )
-    assert f"note: {note}\n" in printed
+    assert f"note: {note}" in printed
     assert note.replace("'", "&#x27;") in (output / "detailed_results.html").read_text(
         encoding="utf-8"
     )
@@ -404,20 +404,20 @@ def test_a_file_named_like_a_track_already_given_is_not_told_to_take_its_name(tm
 
 
 def _score_with_notes(tmp_path):
-    """INPUT for the scoring program on the practice phase: en_en.tsv, es_es.tsv misnamed
-    sp-sp.tsv and a file of no track."""
+    """INPUT for the scoring program on the practice phase: en_en.tsv, a copy of it misnamed
+    en-en.tsv and a file of no track."""
     res = tmp_path / "input" / "res"
     res.mkdir(parents=True)
     (tmp_path / "input" / "ref").symlink_to(REPO / "reference_data" / "practice")
     (res / "en_en.tsv").write_text(en_en_lines(), encoding="utf-8")
-    (res / "sp-sp.tsv").write_text(reference_lines("sts_es"), encoding="utf-8")
+    (res / "en-en.tsv").write_text(en_en_lines(), encoding="utf-8")
     (res / "notes.txt").write_text("my run\n", encoding="utf-8")
     return tmp_path / "input"
 
 
-IGNORED_NOTE = (
-    "file 'sp-sp.tsv' matches no track and was ignored; it was probably meant for track "
-    "'es_es': name it es_es.tsv"
+IGNORED_NOTE = (  # its start
+    "file 'en-en.tsv' matches no track and was ignored; its name is like that of track 'en_en', "
+    "which is read from en_en.tsv; "
 )
 
 
@@ -442,7 +442,10 @@ def test_the_scoring_program_prints_the_notes_before_anything_else(tmp_path, cap
     monkeypatch.setattr(score.report, "detailed_html", broken)
     assert score.main([str(_score_with_notes(tmp_path)), str(tmp_path / "out")]) == 3
     out = capsys.readouterr().out
-    assert out.startswith(f"note: {IGNORED_NOTE}\nnote: file 'notes.txt' matches no track")
+    assert (
+        out.startswith(f"note: {IGNORED_NOTE}")
+        and "\nnote: file 'notes.txt' matches no track" in out
+    )
 
 
 def test_every_score_the_terminal_prints_says_its_direction_and_range(en_en_run):
@@ -510,8 +513,8 @@ def test_a_note_longer_than_a_status_note_is_printed_once_and_whole():
 
 
 MEANT_REFUSAL = (
-    "es_es.txt: the file matches no track only by its suffix: named as the file of track 'es_es', "
-    "which has none, it would be ignored and 1 track scored without it; expected a name track "
+    "es_es.txt: the file matches no track only by its suffix: track 'es_es' has no file, and "
+    "this one would be ignored and 1 track scored without it; expected a name track "
     "'es_es' reads: es_es.tsv"
 )
 

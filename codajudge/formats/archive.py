@@ -27,7 +27,7 @@ from .chaosnli import document_uids
 from .coverage import part_items, test_set_words
 from .notes import words
 from .submission import tracks_reading
-from .textfile import MAX_FILE_BYTES, Rule, max_file_bytes, safe_display, shorten
+from .textfile import MAX_FILE_BYTES, Rule, max_file_bytes, name_as_read, safe_display, shorten
 
 MAX_ENTRIES = 1000
 MAX_UNCOMPRESSED_BYTES = 1024**3
@@ -39,12 +39,13 @@ INGESTION_STATUS = "ingestion_status.json"
 PARTICIPANT_OUTPUT = "participant_output.txt"
 IGNORED_NAMES = {"metadata", INGESTION_STATUS, PARTICIPANT_OUTPUT, "thumbs.db", "desktop.ini"}
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar")
-UNUSED_FILE = "file {!r} matches no track and was ignored"
+#: The note of a file no track claims, its name as shown (``safe_display``, escaped once).
+UNUSED_FILE = "file '{}' matches no track and was ignored"
 #: A file named as the file of tracks given none but for its suffix (``_shared_name``): plainly
 #: meant for them, so refused rather than ignored, which would score the submission without it.
 MEANT_FILE = (
-    "the file matches no track only by its suffix: named as the file of {}, which {} none, it "
-    "would be ignored and {} scored without it"
+    "the file matches no track only by {}: {} {} no file, and this one would be ignored and {} "
+    "scored without it"
 )
 #: The note on a file read for a track by its number whose language part is another track's.
 OTHER_LANGUAGE = (
@@ -115,6 +116,8 @@ NO_PREDICTION_FILE = Rule(
 
 #: Track id -> the one file read for it, relative to the submission's folder.
 TrackFiles = dict[str, PurePosixPath]
+#: Track id -> its files, of the tracks given by more than one (``_give``), the first one first.
+Twice = dict[str, list[PurePosixPath]]
 #: The zip entries to extract, each with its relative path.
 Entries = list[tuple[zipfile.ZipInfo, PurePosixPath]]
 
@@ -192,6 +195,7 @@ def _plan(
     #: relative path -> entry name, of every file neither skipped nor nested
     files: dict[PurePosixPath, str] = {}
     claimed: TrackFiles = {}
+    twice: Twice = {}
     nested: list[str] = []  # the archives inside, as shown
     skipped: list[str] = []  # the files no track claims, left in the zip
     total = compressed = 0
@@ -214,13 +218,15 @@ def _plan(
             total, compressed = total + info.file_size, compressed + info.compress_size
             _check_file(info, relative in files, total, compressed, display)
             files[relative] = info.filename
-            wanted = tracks is None or _claim(claimed, relative, tracks)
+            wanted = tracks is None or _claim(claimed, relative, tracks, twice)
             if wanted or (documents and relative.suffix.lower() == ".json"):
                 plan.append((info, relative))
             else:
                 skipped.append(str(relative))
                 warnings.append(UNUSED_FILE.format(safe_display(relative)))
     if tracks is not None:  # as the scoring program refuses it in the folder the worker extracts
+        refuse_twice(twice)
+        refuse_look_alikes([p for p in files if p not in claimed.values()], claimed, tracks)
         given = {track: str(relative) for track, relative in claimed.items()}
         FoundFiles(tracks, claimed, skipped, []).refuse_meant(given)
     if not plan:
@@ -327,6 +333,9 @@ def safe_extract(
                 destination.parent.mkdir(parents=True, exist_ok=True)
                 with zf.open(info) as source, open(destination, "wb") as sink:
                     shutil.copyfileobj(source, sink, 1 << 20)
+                    # a compressed stream ending before the declared size passes the CRC
+                    if sink.tell() != info.file_size:
+                        raise zipfile.BadZipFile("fewer bytes than declared")
             except READ_ERRORS as e:
                 raise _damaged_entry(display, _entry(info.filename), e) from None
     return warnings
@@ -387,43 +396,102 @@ def submission_files(folder: Path) -> list[PurePosixPath]:
     return [relative for relative, irregular in walk_entries(Path(folder)) if not irregular]
 
 
-def _claim(claimed: TrackFiles, relative: PurePosixPath, tracks: Sequence[Track]) -> bool:
-    """Record the file for each track whose file patterns (any case) match it, refusing a second; False if none."""
+def _claim(
+    claimed: TrackFiles,
+    relative: PurePosixPath,
+    tracks: Sequence[Track],
+    twice: Twice | None = None,
+) -> bool:
+    """Record the file for each track whose file patterns (any case) match it, a second file of a
+    track in ``twice`` (else refused at once: ``_give``); False if none."""
     name = relative.name.lower()
     owners = [t.id for t in tracks if any(fnmatchcase(name, p.lower()) for p in t.file_names)]
-    _give(claimed, relative, sorted(owners))
+    _give(claimed, relative, sorted(owners), twice=twice)
     return bool(owners)
 
 
 def _give(
-    claimed: TrackFiles, relative: PurePosixPath, track_ids: Sequence[str], why: str = ""
+    claimed: TrackFiles,
+    relative: PurePosixPath,
+    track_ids: Sequence[str],
+    why: str = "",
+    twice: Twice | None = None,
 ) -> None:
-    """Record ``relative`` as the file of each of ``track_ids``, refusing a track given by two files
-    (``why``: why ``relative`` is theirs, when its name does not say it)."""
-    twice = [tid for tid in track_ids if tid in claimed]  # every track the file is for
-    if twice:
+    """Record ``relative`` as the file of each of ``track_ids``; a track given a file already is
+    recorded in ``twice``, to refuse them all at once (``refuse_twice``), else refused now (``why``:
+    why ``relative`` is theirs, when its name does not say it)."""
+    again = {tid: [claimed[tid], relative] for tid in track_ids if tid in claimed}
+    if twice is None:
+        refuse_twice(again, why)
+    for tid, files in again.items():
+        twice.setdefault(tid, files[:1]).append(relative)
+    claimed.update(dict.fromkeys([tid for tid in track_ids if tid not in again], relative))
+
+
+def refuse_twice(twice: Twice, why: str = "") -> None:
+    """Refuse the tracks given by more than one file (``twice``: each with its files), every one in
+    one message, a file given to several tracks at once named once (``why``: as for ``_give``)."""
+    if not twice:
+        return
+    groups: dict[tuple[PurePosixPath, ...], list[str]] = {}
+    for tid, files in twice.items():
+        groups.setdefault(tuple(dict.fromkeys(files)), []).append(tid)
+    files = list(dict.fromkeys(f for group in groups for f in group))
+    shown = list(map(safe_display, files))
+    hint = "remove all but one of them" + (f" ({why})" if why else "")
+    if len(groups) == 1:
         named = ", ".join(f"'{tid}'" for tid in twice)
         are = f"tracks {named} ({len(twice)}) are" if len(twice) > 1 else f"track {named} is"
-        message = f"{are} given by more than one file"
-        files = list(dict.fromkeys([*(claimed[tid] for tid in twice), relative]))
-        hint = "remove all but one of them" + (f" ({why})" if why else "")
-        rule = Rule(message, "exactly one file per track", hint)
-        shown = ", ".join(map(safe_display, files))
-        raise rule.error(shown, counted(len(files), "file"))
-    claimed.update(dict.fromkeys(track_ids, relative))
+        rule = Rule(f"{are} given by more than one file", "exactly one file per track", hint)
+        raise rule.error(", ".join(shown), counted(len(files), "file"))
+    each = [
+        plural(len(tids), "track ", "tracks ")
+        + " and ".join(f"'{tid}'" for tid in tids)
+        + f" by {', '.join(sorted(map(safe_display, group)))}"
+        for group, tids in sorted(groups.items(), key=lambda item: sorted(item[0]))
+    ]
+    message = f"{counted(len(twice), 'track')} are given by more than one file"
+    rule = Rule(message, "exactly one file per track", f"for each track, {hint}")
+    raise rule.error("; ".join(each), counted(len(files), "file"))
 
 
 def locate_track_files(folder: Path, tracks: Sequence[Track]) -> tuple[TrackFiles, list[str]]:
     """Map track id -> the one file for it (at the root or inside folders); returns it and the names
     of files no track claims. A track file that is not a regular file is refused (never opened)."""
     claimed: TrackFiles = {}
-    unclaimed: list[str] = []
+    unmatched: list[PurePosixPath] = []
+    twice: Twice = {}
     for relative, irregular in walk_entries(Path(folder)):
-        if not _claim(claimed, relative, tracks):
-            unclaimed.append(safe_display(relative))
+        if not _claim(claimed, relative, tracks, twice):
+            unmatched.append(relative)
         else:
             refuse_irregular(relative, irregular)
-    return claimed, unclaimed
+    refuse_twice(twice)
+    refuse_look_alikes(unmatched, claimed, tracks)
+    return claimed, list(map(safe_display, unmatched))
+
+
+def refuse_look_alikes(
+    unmatched: Sequence[PurePosixPath], claimed: TrackFiles, tracks: Sequence[Track]
+) -> None:
+    """Refuse the files no track claims whose name, read as ``codajudge rank`` reads a system name
+    (``name_as_read``: case, Unicode NFKC, invisible characters, spaces at either end), is the file
+    of tracks given none (``en_en\\u200b.tsv``, ``ｅn_en.tsv``): plainly meant for them, as a name
+    but for its suffix (``FoundFiles.refuse_meant``), and ignoring it would score without it."""
+    problems = []
+    for relative in unmatched:
+        read = name_as_read(relative.name)
+        meant = [t for t in tracks if any(fnmatchcase(read, p.lower()) for p in t.file_names)]
+        if not meant or any(t.id in claimed for t in meant):
+            continue
+        odd = sorted(
+            {safe_display(ch) for ch in relative.name if name_as_read(ch) != ch.casefold()}
+        )
+        why = "characters invisible or look-alike, or spaces at either end"
+        found = f"{counted(len(odd), 'such character')}: {', '.join(odd)}"
+        problems.append(_meant_refusal(safe_display(relative), meant, why, found, read))
+    if problems:
+        raise SubmissionError(problems)
 
 
 #: Why a document is the file of a part's tracks whatever its name ({0}: the file, {1}: the part).
@@ -680,9 +748,10 @@ def _meant_for(name: str, meant: Sequence[Track], tracks: Sequence[Track]) -> st
     same = _renamed(name, meant, tracks)
     if same:  # one file for them all, only its suffix wrong: renaming it is the whole fix
         return f"probably meant for {_tracks_named(meant)}: rename it {same}"
-    files = " and ".join(t.file_names[0] for t in meant)
-    rename = plural(len(meant), "name it", "name their files")
-    return f"probably meant for {_tracks_named(meant)}{old}: {rename} {files}"
+    names = _scheme_names(name, meant, tracks)
+    shared = len(names) == 1 and len(meant) > 1  # one file for them all (LeWiDi 2023's)
+    rename = "rename it" if shared else plural(len(meant), "name it", "name their files")
+    return f"probably meant for {_tracks_named(meant)}{old}: {rename} {' and '.join(names)}"
 
 
 #: What a JSON-lines file (.jsonl) renamed .json must become: the .json files read are one document.
@@ -744,6 +813,58 @@ def _first_shown(texts: list[str], near: list[tuple[str, list[Track]]], more: st
     if not rest:
         return texts
     return texts[:NEAR_MISSES_SHOWN] + [f"{len(rest)} {words(more, len(rest))}: {first_few(rest)}"]
+
+
+def _meant_problem(name: str, meant: Sequence[Track], tracks: Sequence[Track]) -> Problem | None:
+    """The refusal of file ``name``, no track's, meant for ``meant`` (of ``tracks``), given no
+    file: named as theirs but for its suffix (``_renamed``), or read as one track's by its name
+    (``_meant_track``: mistyped, or in another form of the track's names), with the name to give
+    it in the naming scheme it used (``_scheme_names``); None where it is meant for several tracks
+    given different names (the kit cannot tie it to one file: a note)."""
+    same, names = _renamed(name, meant, tracks), _scheme_names(name, meant, tracks)
+    if not same and len(names) > 1:
+        return None
+    suffix = PurePosixPath(name).suffix
+    found = (f"suffix {suffix!r}" if suffix else "no suffix") if same else f"the name {name!r}"
+    why = "its suffix" if same else "the form of its name"
+    return _meant_refusal(name, meant, why, found, same or names[0])
+
+
+def _meant_refusal(name: str, meant: Sequence[Track], why: str, found: str, rename: str) -> Problem:
+    """The refusal of file ``name`` (as shown) plainly meant for ``meant``, given no file, which
+    matches no track only by ``why`` (``MEANT_FILE``), having ``found``; the fix: ``rename``."""
+    n, named = len(meant), _tracks_named(meant)
+    message = MEANT_FILE.format(why, named, plural(n, "has", "have"), counted(n, "track"))
+    expected = f"a name {named} {plural(n, 'reads', 'read')}: {accepted_file_names(meant)}"
+    return Problem(name, message, expected=expected, found=found, hint=f"rename it {rename}")
+
+
+def _scheme_names(name: str, meant: Sequence[Track], tracks: Sequence[Track]) -> list[str]:
+    """The names to give file ``name`` for ``meant`` (of ``tracks``), each track's in the scheme
+    ``name`` used (``_scheme_name``), a name they share once (``HS-Brexit_results.tsv``, LeWiDi
+    2023's one file per dataset, for ``HS-Brexit_result.tsv``)."""
+    others = [t for t in tracks if t not in meant]
+    return list(dict.fromkeys(_scheme_name(name, track, others) for track in meant))
+
+
+def _scheme_name(name: str, track: Track, others: Sequence[Track]) -> str:
+    """The name to give file ``name``, meant for ``track``, in the naming scheme it used: of
+    ``track``'s names, the most like ``name`` (``STS.output.track1.*.txt`` for
+    ``STS.output.track1.txt``), its ``*`` the word of ``name`` in its place where their words
+    align, else ``track``'s own name's words where the pattern holds none of them
+    (``STS.output.track1.ar-ar.txt``); else, or where that name would be read for one of
+    ``others`` too, ``track``'s own name."""
+    loose = _loose(PurePosixPath(name).name)
+    pattern = max(track.file_names, key=lambda p: SequenceMatcher(None, loose, _loose(p)).ratio())
+    words, wanted = loose.split("_"), _loose(pattern).split("_")
+    own = _loose(track.file_names[0]).split("_")
+    # the ``*`` of a pattern holding none of the track's own words is the track's own name
+    star = "-".join(own) if "*" not in wanted or not set(own) & set(wanted) else None
+    if len(words) == len(wanted) and "*" in wanted:
+        star = words[wanted.index("*")]
+    renamed = track.file_names[0] if star is None else pattern.replace("*", star, 1)
+    theirs = [p.lower() for t in others for p in t.file_names]
+    return track.file_names[0] if any(fnmatchcase(renamed.lower(), p) for p in theirs) else renamed
 
 
 class FoundFiles(NamedTuple):
@@ -816,7 +937,7 @@ class FoundFiles(NamedTuple):
         if len(other) == 1:
             notes.append(UNUSED_FILE.format(other[0]))
         elif other:
-            listed = first_few([repr(name) for name in other])
+            listed = first_few([f"'{name}'" for name in other])
             notes.append(f"{len(other)} files match no track and were ignored: {listed}")
         given_files = [(t, safe_display(f)) for t in self.tracks if (f := self.files.get(t.id))]
         language = [_language_note(track, name, self.tracks) for track, name in given_files]
@@ -843,16 +964,8 @@ class FoundFiles(NamedTuple):
             if PurePosixPath(name).suffix.lower() in ARCHIVE_SUFFIXES:
                 continue
             meant = self._meant(name, given, without)
-            same = meant and meant[0].id not in given and _renamed(name, meant, self.tracks)
-            if same:
-                n, named = len(meant), _tracks_named(meant)
-                message = MEANT_FILE.format(named, plural(n, "has", "have"), counted(n, "track"))
-                expected = f"a name {named} {plural(n, 'reads', 'read')}: "
-                expected += accepted_file_names(meant)
-                suffix = PurePosixPath(name).suffix
-                found = f"suffix {suffix!r}" if suffix else "no suffix"
-                fix = f"rename it {same}"
-                problems.append(Problem(name, message, expected=expected, found=found, hint=fix))
+            if meant and meant[0].id not in given:
+                problems += filter(None, [_meant_problem(name, meant, self.tracks)])
         if problems:
             raise SubmissionError(problems)
 

@@ -142,6 +142,14 @@ def safe_display(name: object) -> str:
     )
 
 
+def name_as_read(name: str) -> str:
+    """A name (a system's, a file's) as a reader takes it: NFKC-normalised, case-folded, without
+    invisible (format, Cf) characters and whitespace at either end; two names equal by it look
+    alike."""
+    visible = "".join(ch for ch in name if unicodedata.category(ch) != "Cf")
+    return unicodedata.normalize("NFKC", visible).casefold().strip()
+
+
 def _escaped(ch: str) -> str:
     """One character as its escape: ``\\x1b``, ``\\u200b``, a space as ``\\x20``."""
     return "\\x20" if ch == " " else repr(ch)[1:-1]

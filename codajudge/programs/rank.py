@@ -65,7 +65,6 @@ import shlex
 import sys
 import tempfile
 import time
-import unicodedata
 import zipfile
 from dataclasses import replace
 from concurrent.futures import ProcessPoolExecutor
@@ -77,7 +76,7 @@ from ..assets import kit_command
 from ..errors import ConfigError, KitError, SubmissionError, UsageError, counted, first_few
 from ..formats.archive import INGESTION_STATUS, READ_ERRORS, is_ignored, walk_entries
 from ..formats.coverage import OTHER_PHASE_WORDS
-from ..formats.textfile import safe_display
+from ..formats.textfile import name_as_read, safe_display
 from ..metrics import get as get_metric
 from ..metrics.edition_module import load_source, loaded_modules
 from ..report import atomic_write, submission_notes
@@ -204,13 +203,6 @@ def find_submissions(
     for name, why in others:
         log(f"{name}: NOT RANKED: {why}")
     return submissions, others
-
-
-def name_as_read(name: str) -> str:
-    """A system name as a reader takes it: NFKC-normalised, case-folded, without invisible (format,
-    Cf) characters and whitespace at either end; two names equal by it look alike."""
-    visible = "".join(ch for ch in name if unicodedata.category(ch) != "Cf")
-    return unicodedata.normalize("NFKC", visible).casefold().strip()
 
 
 def shown(paths: list[Path]) -> list[str]:
