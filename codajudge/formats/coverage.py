@@ -384,11 +384,10 @@ class OtherPhases:
         n = len(hashes & set(self.left_out.get("ids", ())))
         if not n:
             return None
-        split = self.left_out["split"]
+        split, are = self.left_out["split"], plural(n, "is an item", "are items")
         return (
-            f"{n} of the {counted(len(hashes), 'unknown id')} {plural(n, 'is an item', 'are items')}"
-            f" of the {split} split that this phase leaves out: {self._left_out_reason()}; "
-            f"remove them"
+            f"{n} of the {counted(len(hashes), 'unknown id')} {are} of the {split} split that this "
+            f"phase leaves out: {self._left_out_reason()}; remove them"
         )
 
     def _left_out_reason(self) -> str:

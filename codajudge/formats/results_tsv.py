@@ -276,7 +276,8 @@ def _probability_first_hint(track: Track, texts: Sequence[str]) -> str | None:
 
 def _layout_order(track: Track) -> str:
     """The layout's order of columns, as the hints on rows written in another order say it."""
-    return f"the layout is hard_label<TAB>p0<TAB>p1, the hard label (one of {', '.join(track.labels)}) first"
+    labels = ", ".join(track.labels)
+    return f"the layout is hard_label<TAB>p0<TAB>p1, the hard label (one of {labels}) first"
 
 
 def _reordered_soft_problem(

@@ -99,7 +99,8 @@ QUOTED_FIELDS_HINT = (
     f"; its fields are in quotes (csv.QUOTE_ALL, R's write.csv): write them without quotes "
     f"({NO_QUOTES}; in R, write.table(..., quote=FALSE))"
 )
-#: The hint for a line of numbers only, apart by spaces, the first no id (numpy.savetxt of a matrix).
+#: The hint for a line of numbers only, apart by spaces, the first no id (numpy.savetxt of a
+#: matrix).
 SAVETXT_HINT = (
     "the line is {} numbers separated by spaces and no id column (numpy.savetxt?): write each "
     "item's id, a tab, then its value in the track's layout, a list as JSON: "
@@ -363,8 +364,8 @@ def _id_problems(columns: Columns, keys: ItemKeys, problems: ProblemCollector) -
 def _line_numbers_hint(
     heads: list[str], index: dict[str, int], keys: ItemKeys, line: str
 ) -> str | None:
-    """``LINE_NUMBERS_HINT``, showing the track's ``line``, for ids (``heads``, two or more) that are the file's line numbers,
-    counted from 0 or 1, in order, on a track whose ids are no range of whole numbers (there
+    """``LINE_NUMBERS_HINT``, showing the track's ``line``, for ids (``heads``, two or more) that
+    are the file's line numbers, counted from 0 or 1, in order, on a track whose ids are no range of whole numbers (there
     ``numbered_ids_hint`` names a shift); only another phase's hint when they are exactly that
     phase's whole id set (its file: OCNLI's evaluation ids are 0..2999, in order); else None."""
     start = int(heads[0]) if len(heads) > 1 and heads[0] in ("0", "1") else -1

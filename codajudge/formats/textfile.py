@@ -115,9 +115,9 @@ def other_digits_hint(text: str, what: str = "the value") -> str | None:
     return written and f"{what} is {written}: {ASCII_DIGITS_FIX}{comma}"
 
 
-#: How to write a field without quotes, with Python's csv or pandas' to_csv: csv.QUOTE_NONE alone
-#: raises "need to escape" on a value holding '"' (a JSON list of strings); quotechar=None writes it as
-#: it is, as the kit reads it. A bare escapechar would write backslashes into the value.
+#: How to write a field without quotes, with Python's csv or pandas' to_csv: csv.QUOTE_NONE
+#: alone raises "need to escape" on a value holding '"' (a JSON list of strings); quotechar=None
+#: writes it as it is, as the kit reads it. A bare escapechar would write backslashes into it.
 NO_QUOTES = "quoting=csv.QUOTE_NONE, quotechar=None"
 
 

@@ -31,7 +31,8 @@ NON_FINITE = re.compile(r"[+-]?(?:nan|inf(?:inity)?)", re.IGNORECASE)
 QUOTED = re.compile(r'"[^"]*(?:"|\Z)|\'[^\']*(?:\'|\Z)')
 #: The characters that open an entry of a list, tuple or object, outside strings.
 ENTRY_OPENERS = ",[{("
-#: The fix of a value that is numpy's printing (``np.float64(0.5)``, ``array([...])``, ``[0.3 0.7]``).
+#: The fix of a value that is numpy's printing (``np.float64(0.5)``, ``array([...])``,
+#: ``[0.3 0.7]``).
 NUMPY_HINT = "this is numpy's printing: write json.dumps(x.tolist())"
 #: numpy's printing of a number or an array (``np.int64(0)``, ``array([0.3, 0.7])``).
 NUMPY_PRINTED = re.compile(r"\b(?:np|numpy)\.\w+\(|\barray\(")
@@ -454,7 +455,8 @@ def _class_index_hint(index: str, track: Track) -> str | None:
     labels, default = track.labels, HF_DEFAULT_LABEL.fullmatch(index)
     if default:
         number, bases = int(default[1]), (0,)
-        named = f"{index} is Hugging Face's name of class index {number} (a model config without id2label), and "
+        config = "a model config without id2label"
+        named = f"{index} is Hugging Face's name of class index {number} ({config}), and "
     elif DECIMAL.fullmatch(index) and not track.label_set.numbers:
         number, bases, named = float(index), (0, 1), ""
     else:
@@ -466,9 +468,11 @@ def _class_index_hint(index: str, track: Track) -> str | None:
     ]
     if not readings:
         return None
+    order = ", ".join(labels)
     return (
-        f"{named}labels are names, not class indices: write the name itself (as an index in the order {', '.join(labels)}, "
-        f"{int(number)} is {' or '.join(readings)}; your model's own label order may differ)"
+        f"{named}labels are names, not class indices: write the name itself (as an index in the "
+        f"order {order}, {int(number)} is {' or '.join(readings)}; your model's own label order "
+        "may differ)"
     )
 
 
