@@ -1373,23 +1373,3 @@ def test_a_split_without_a_file_is_said_with_its_own_expected_path_not_anothers(
     assert problem.file.endswith(
         "datasets 'pairs' (dev split: no path; by the other splits' names, data/p_dev.csv)"
     )
-
-
-def test_the_annotations_a_list_leaves_empty_are_counted_in_a_note_per_split(tmp_path):
-    """An empty part is not labelled (kept), but counted, so that a lost label is seen."""
-    table = [dict(id=f"i{k}", s1="x", s2=f"y{k}", who="p|q", votes="yes;no") for k in range(10)]
-    table[0]["votes"], table[1]["votes"] = "no;yes", "yes;"  # a gold of two values; a slip
-    columns = {"id": "id", "texts": ["s1", "s2"], "annotations": {"column": "votes", "sep": ";"}}
-    folder = annotated_edition(tmp_path, dict(columns, annotators={"column": "who", "sep": "|"}))
-    write_csv(folder / "data" / "mine.csv", table)
-    data = import_data(load_edition(folder), folder)
-    split = next(s for s in ("dev", "test") if "i1" in ids(data, s))
-    assert data.notes == [
-        f"dataset 'pairs', {split} split: 1 annotation left empty in the annotations lists of 1 "
-        f"of its {len(ids(data, split))} items, each read as an annotator who did not label the "
-        "item; fill any that lost a label"
-    ]
-    items = [item for s in ("dev", "test") for item in data.splits[s]["pairs"]]
-    assert all(
-        set(item) <= {"id", "texts", "lang", "annotators", "annotations", "label"} for item in items
-    )

@@ -28,7 +28,6 @@ from ..formats.items import GROUP_FIELDS, public_view, reference_view, write_ite
 from ..formats.write import write_prediction
 from ..gold import gold_as_values
 from ..importers import PartlyRead, item_lines, load_split, missing_releases, split_source
-from ..importers.table import left_empty_notes
 from ..metrics import get as get_metric
 from ..metrics.edition_module import code_failure, metrics_of, module_lines, own_module_of
 from ..metrics.edition_module import direction_problems, property_problems
@@ -95,8 +94,6 @@ class EditionData:
     known_leaks: list[Problem] = field(default_factory=list)
     #: the kit's local phase's items (``local_splits``), None when it has none
     local: dict[str, dict[str, list[dict]]] | None = None
-    #: what the importers noted while reading (the annotations a table left empty)
-    notes: list[str] = field(default_factory=list)
     #: split -> dataset -> (the split ``exclude`` names, the ids of the items it left out)
     left_out: dict[str, dict[str, tuple[str, list[str]]]] = field(default_factory=dict)
 
@@ -160,7 +157,6 @@ def import_data(
                 splits[split][dataset] = [it for it in items if text_key(it) not in texts]
                 ids = [it["id"] for it in items if text_key(it) in texts]
                 left_out.setdefault(split, {})[dataset] = (other, ids)
-    notes = left_empty_notes(splits)  # each item's count taken off it
     place = functools.partial(data_place, edition, data_root)  # (dataset, split) -> where
     lines = functools.partial(item_lines, edition.datasets, data_root)  # (dataset, split, ids)
     # a scored split (every one after train) needs items; a dataset may have no training items
@@ -175,7 +171,7 @@ def import_data(
         unchecked = "builder/unchecked_unread" if unread else "builder/unchecked_unbuilt"
         raise BuildProblems(problems, unchecked=Templates.of(edition.folder).fill(unchecked))
     local = local_splits(edition, splits["train"])
-    return EditionData(splits, golds, repeats, local=local, notes=notes, left_out=left_out)
+    return EditionData(splits, golds, repeats, local=local, left_out=left_out)
 
 
 def data_place(edition: Edition, data_root: Path, dataset: str, split: str) -> str:
@@ -820,7 +816,7 @@ def with_notes(summary: BuildSummary, data: EditionData) -> BuildSummary:
         prose.fill("builder/not_run", name=name, reason=why)
         for name, why in data.skipped_baselines.items()
     ]
-    summary.notes += data.notes + config_notes(edition, summary.zip_path)
+    summary.notes += config_notes(edition, summary.zip_path)
     summary.notes += known_leak_notes(edition, data)
     summary.notes += unused_label_notes(edition.tracks, data.golds) + kit_warnings(edition, data)
     summary.repeats = data.repeats

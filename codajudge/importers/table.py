@@ -320,8 +320,8 @@ def _annotations(columns: dict, row: dict, at: PlacedProblems) -> dict[str, list
     """``annotators`` and ``annotations`` of the row (empty cells left out), {} without any, None
     (a problem added) when the annotators column does not name them each once. The annotators
     are those the annotators column names, else the annotations columns' names; the annotations
-    of one column holding a list are named by an annotators column only (or by an object's keys);
-    a list's count of empty parts is kept as ``LEFT_EMPTY`` (``left_empty_notes``)."""
+    of one column holding a list are named by an annotators column only (or by an object's
+    keys)."""
     spec = columns.get("annotations")
     keyed = _keyed_annotations(row, spec)
     if keyed is not None:  # a JSON object annotator -> label: its keys name the annotators
@@ -331,7 +331,6 @@ def _annotations(columns: dict, row: dict, at: PlacedProblems) -> dict[str, list
     else:
         names = spec or []
         cells = [_annotation(row.get(column)) for column in names]
-    empty = {LEFT_EMPTY: sum(cell is None for cell in cells)} if isinstance(spec, dict) else {}
     listed = columns.get("annotators")  # comma-separated unless it says its own ``sep``
     if listed is not None and keyed is not None:  # the object's keys, in the column's order
         return _keys_as_listed(_parts(row, listed), keyed, listed, at)
@@ -344,28 +343,7 @@ def _annotations(columns: dict, row: dict, at: PlacedProblems) -> dict[str, list
         return None
     given = [k for k, cell in enumerate(cells) if cell is not None]
     named = {"annotators": [names[k] for k in given]} if names is not None else {}
-    return {**named, "annotations": [cells[k] for k in given], **empty} if given else empty
-
-
-#: An item's count of the annotations its list (one column) or object left empty, taken off the
-#: item by ``left_empty_notes``: an empty part is read as not labelled, and a slip is seen by count.
-LEFT_EMPTY = "_left_empty"
-
-
-def left_empty_notes(splits: dict[str, dict[str, list[dict]]]) -> list[str]:
-    """A note per dataset and split whose items' annotations lists left some annotations empty
-    (``LEFT_EMPTY``, taken off every item of ``splits``: split -> dataset -> items), counted."""
-    notes = []
-    for split, datasets in splits.items():
-        for dataset, items in datasets.items():
-            if empty := [n for n in (item.pop(LEFT_EMPTY, 0) for item in items) if n]:
-                notes.append(
-                    f"dataset '{dataset}', {split} split: {counted(sum(empty), 'annotation')} "
-                    f"left empty in the annotations lists of {len(empty)} of its "
-                    f"{counted(len(items), 'item')}, each read as an annotator who did not label "
-                    "the item; fill any that lost a label"
-                )
-    return notes
+    return {**named, "annotations": [cells[k] for k in given]} if given else {}
 
 
 def _keyed_annotations(row: dict, spec) -> dict | None:
