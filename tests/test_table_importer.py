@@ -1373,3 +1373,34 @@ def test_a_split_without_a_file_is_said_with_its_own_expected_path_not_anothers(
     assert problem.file.endswith(
         "datasets 'pairs' (dev split: no path; by the other splits' names, data/p_dev.csv)"
     )
+
+
+def test_an_annotation_written_as_a_number_is_held_as_its_label_and_the_leak_probe_reads_it(
+    tmp_path,
+):
+    """Trial 62: `1.0` beside `1` for labels "0", "1" in a dev/test split crashed the leak probe
+    (KeyError '1.0'); the item now holds the label as the label set names it, for every reader."""
+    from codajudge.bundle.leaks import probe_for
+    from codajudge.gold import build_gold
+
+    rng = random.Random(62)
+    table = [
+        {"id": f"p{i}", "s1": "a", "s2": f"b {i}", "a1": rng.choice(["1.0", "0.0", "1", "0"])}
+        | {"a2": rng.choice("01"), "a3": rng.choice("01")}
+        for i in range(40)
+    ]
+    columns = {"id": "id", "texts": ["s1", "s2"], "annotations": ["a1", "a2", "a3"]}
+    source = {"importer": "table", "path": "data/mine.csv", "columns": columns}
+    binary = {"dataset": "pairs", "labels": ["0", "1"]}
+    tracks = [
+        {"id": "lab", "kind": "classification", **binary},
+        {"id": "pe", "kind": "perspectivist", "scale": "categorical", "primary": False, **binary},
+    ]
+    folder = edition(tmp_path, dict(source, split={"dev": 0.5, "test": 0.5}), tracks, table)
+    config = load_edition(folder)
+    data = import_data(config, folder)
+    items = data.splits["test"]["pairs"]
+    assert {a for it in items for a in it["annotations"]} == {"0", "1"}
+    for track in config.tracks:
+        probe = probe_for(build_gold(track, items, "test"), items)
+        assert probe is not None and all(probe.patterns.values())

@@ -429,11 +429,31 @@ def _item(source: dict, row: dict, at: PlacedProblems, tracks) -> dict | None:
     except ValueProblem as problem:
         add_problem(at, problem)
         return None
+    _name_labels(item, row, columns, tracks)
+    return item
+
+
+def _name_labels(item: dict, row: dict, columns: dict, tracks) -> None:
+    """The item's annotations as the first of ``tracks`` names them (``_as_named``) and its
+    ``label``: the label column's, else the annotations' majority."""
+    if tracks and "annotations" in item:
+        item["annotations"] = [_as_named(a, tracks[0]) for a in item["annotations"]]
     if columns.get("label"):
         item["label"] = _text(row.get(columns["label"]))
     elif "annotations" in item:
         item["label"] = majority(item["annotations"], tracks[0].label_set if tracks else None)
-    return item
+
+
+def _as_named(annotation, track):
+    """An annotation as ``track``'s label set names its labels (``1.0`` for label ``"1"`` is
+    ``"1"``; a multilabel one part by part), so that every reader of the items (the leak probe,
+    the gold) sees one label, however the table wrote it; a part naming no label is kept as is."""
+    parts = split_multilabel(annotation) if track.scale == "multilabel" else [annotation]
+    codes = track.label_set.codes(parts)
+    named = [track.labels[c] if c >= 0 else p for p, c in zip(parts, codes)]
+    if isinstance(annotation, list):
+        return named
+    return ",".join(named) if track.scale == "multilabel" else named[0]
 
 
 def _item_id(row: dict, column: str, at: PlacedProblems) -> str | None:
