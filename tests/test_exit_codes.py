@@ -277,3 +277,23 @@ def test_an_output_folder_that_cannot_be_written_is_the_bundle_s(tmp_path, capfd
     for exit_code, message in ((code, err), (scored.returncode, scored.stderr)):
         assert exit_code == 1 and "organisers must fix it):\n" + expected in message, message
         assert "internal error" not in message and "Traceback" not in message
+
+
+def test_an_internal_error_blames_neither_the_reader_s_edition_nor_their_submission(
+    tmp_path, monkeypatch, capsys
+):
+    """The organiser's commands (check, build) say the edition and its data are not at fault; the
+    programs a participant's submission goes through (ingestion, scoring, run) the submission."""
+    from codajudge.cli import main as cli
+    from codajudge.programs import check, score
+
+    def crash(*args, **kwargs):
+        raise KeyError("1.0")
+
+    monkeypatch.setattr(check, "check", crash)
+    monkeypatch.setattr(score, "score_submission", crash)
+    assert cli(["check", "edition", "--data", "data"]) == 3
+    said = capsys.readouterr().err
+    assert "not in your edition or data; please report it." in said and "submission" not in said
+    assert score.main([str(tmp_path / "input"), str(tmp_path / "output")]) == 3
+    assert "not in your submission; please report it to the organisers." in capsys.readouterr().err

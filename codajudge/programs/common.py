@@ -25,6 +25,11 @@ EXIT_INTERNAL_ERROR = 3
 #: How a program's message about a refused submission, or a bundle problem, begins after its name.
 REFUSED = ": the submission was not accepted:\n"
 BUNDLE_PROBLEM = ": the bundle or its data has a problem (organisers must fix it):\n"
+#: What an internal error is not the fault of, and who hears of it: the edition and its data for
+#: the organiser's commands (``check``, ``build``, ...), the submission for the programs that run
+#: one (ingestion, scoring, ``run``), whose reader is a participant.
+ORGANISER_INPUT = "your edition or data; please report it"
+SUBMISSION_INPUT = "your submission; please report it to the organisers"
 
 
 def _plain(text: str | None) -> str | None:
@@ -79,11 +84,16 @@ def check_input_folder(folder: Path, hint: Callable[[], str]) -> None:
         raise UsageError.single(str(folder), "no such folder", hint=hint())
 
 
-def run_parsed(parser: argparse.ArgumentParser, argv: list[str] | None, run: Callable) -> int:
+def run_parsed(
+    parser: argparse.ArgumentParser,
+    argv: list[str] | None,
+    run: Callable,
+    input_of: str = ORGANISER_INPUT,
+) -> int:
     """``run(args)`` of ``argv`` parsed by ``parser`` (whose usage errors exit as argparse's do),
     through ``run_guarded`` under the parser's ``prog``."""
     args = parser.parse_args(argv)
-    return run_guarded(lambda: run(args), parser.prog)
+    return run_guarded(lambda: run(args), parser.prog, input_of=input_of)
 
 
 def run_guarded(
@@ -91,6 +101,7 @@ def run_guarded(
     program: str,
     on_error: Callable[[str], None] | None = None,
     details_dir: Path | None = None,
+    input_of: str = ORGANISER_INPUT,
 ) -> int:
     """Run ``body``; turn every failure into one clear message on stderr and a non-zero exit code.
 
@@ -99,7 +110,8 @@ def run_guarded(
     output whose reader has gone (``| head``) stops the program quietly: with the body's exit code
     when it had finished (its last lines lost only), else EXIT_BROKEN_PIPE (141, a SIGPIPE's).
     Anything else is a bug in the kit (``unexpected_failure``), but a log that cannot be written:
-    the platform's problem.
+    the platform's problem, worded for the program's reader (``input_of``: ``ORGANISER_INPUT`` or
+    ``SUBMISSION_INPUT``).
     stdout escapes what its encoding cannot write (``\\u63d0``), as stderr does.
     """
     with contextlib.suppress(AttributeError):  # a stream that is not a text file (StringIO)
@@ -122,7 +134,7 @@ def run_guarded(
     except MemoryError:
         message, code = f"{program}: out of memory while processing the submission", EXIT_USER_ERROR
     except Exception as e:  # noqa: BLE001 - the last line of defence before the participant
-        message, code = unexpected_failure(e, program, details_dir)
+        message, code = unexpected_failure(e, program, details_dir, input_of)
     with contextlib.suppress(OSError):  # a log that cannot be written loses the message only
         print(message, file=sys.stderr)
     with contextlib.suppress(OSError):  # nor fails again at exit
@@ -133,12 +145,14 @@ def run_guarded(
     return code
 
 
-def unexpected_failure(error: Exception, program: str, details_dir: Path | None) -> tuple[str, int]:
+def unexpected_failure(
+    error: Exception, program: str, details_dir: Path | None, input_of: str = SUBMISSION_INPUT
+) -> tuple[str, int]:
     """The message and exit code of an exception no KitError names. A write on an open stream
     that failed (an OSError naming no file: stdout or stderr on a full disk or a closed log) is the
     platform's problem (exit 1), as is one a limit of the local sandbox explains (``limit_hint``);
     anything else is a bug in the kit (exit 3), its traceback saved to ``details_dir`` for
-    organisers."""
+    organisers, not the fault of ``input_of``."""
     if isinstance(error, OSError) and error.errno is not None and error.filename is None:
         return (
             f"{program}: the platform could not write the program's output or log, found "
@@ -162,6 +176,6 @@ def unexpected_failure(error: Exception, program: str, details_dir: Path | None)
             details.write_text(traceback.format_exc(), encoding="utf-8")
     return (
         f"{program}: internal error ({error.__class__.__name__}: {error}). This is a bug in the "
-        "kit, not in your submission; please report it to the organisers.",
+        f"kit, not in {input_of}.",
         EXIT_INTERNAL_ERROR,
     )

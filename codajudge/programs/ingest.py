@@ -50,7 +50,7 @@ from ..spec import MODEL_FILE, RESULTS_ONLY, SCORING_ONLY, TaskSpec, read_spec
 from ..untrusted import TreeLimits, copy_regular, prune_tree, read_head, remove_entry, tree_entries
 from .child import BASELINE_PREFIX, ChildPaths, load_dataset, nothing_predicted
 from .supervisor import ParticipantOutput, run_child
-from .common import argument_parser, check_input_folder, run_guarded, writing_into
+from .common import SUBMISSION_INPUT, argument_parser, check_input_folder, run_guarded, writing_into
 from .opening import open_submission
 from .status import FAILED, OK, IngestionStatus, write_status
 
@@ -637,7 +637,9 @@ def main(argv: list[str] | None = None, prog: str = "ingest.py") -> int:
             write_status(output_dir, IngestionStatus(FAILED, message))
 
     program = PROGRAM if prog == "ingest.py" else prog
-    return run_guarded(body, program, on_error=on_error, details_dir=output_dir)
+    return run_guarded(
+        body, program, on_error=on_error, details_dir=output_dir, input_of=SUBMISSION_INPUT
+    )
 
 
 if __name__ == "__main__":

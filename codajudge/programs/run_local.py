@@ -37,7 +37,14 @@ from .status import note_as_read
 from .supervisor import HEAD_FULL_NOTE, code_printed, last_progress, past_time_limit
 from ..untrusted import remove_entry
 from .opening import open_submission
-from .common import BUNDLE_PROBLEM, REFUSED, argument_parser, own_words, run_parsed
+from .common import (
+    BUNDLE_PROBLEM,
+    REFUSED,
+    SUBMISSION_INPUT,
+    argument_parser,
+    own_words,
+    run_parsed,
+)
 
 KEPT_OUTPUTS = ("scores.json", "scores.txt", "detailed_results.html", "detailed_results.csv")
 
@@ -303,4 +310,4 @@ def main(argv: list[str] | None = None, prog: str = "run_local.py") -> int:
     parser.add_argument(
         "--time-limit", type=int, help="seconds per step (default: the phase's limit)"
     )
-    return run_parsed(parser, argv, run)
+    return run_parsed(parser, argv, run, SUBMISSION_INPUT)

@@ -26,7 +26,7 @@ from .. import report  # noqa: E402
 from ..scoring import Result, score_folder  # noqa: E402
 from ..spec import SCORING_ONLY, TaskSpec, read_spec  # noqa: E402
 from .common import argument_parser, check_input_folder, own_words  # noqa: E402
-from .common import run_guarded, writing_into  # noqa: E402
+from .common import SUBMISSION_INPUT, run_guarded, writing_into  # noqa: E402
 from .opening import open_submission  # noqa: E402
 from .status import MAX_STATUS_BYTES, OK, IngestionStatus, note_as_read, read_small_text  # noqa: E402
 from .status import read_status  # noqa: E402
@@ -190,4 +190,6 @@ def main(argv: list[str] | None = None, prog: str = "score.py") -> int:
 
     program = "scoring program" if prog == "score.py" else prog
     body = lambda: score_submission(input_dir, output_dir)  # noqa: E731
-    return run_guarded(body, program, on_error=on_error, details_dir=output_dir)
+    return run_guarded(
+        body, program, on_error=on_error, details_dir=output_dir, input_of=SUBMISSION_INPUT
+    )
