@@ -577,8 +577,10 @@ def load_split(source: dict, root: Path, split: str, tracks=()) -> list[dict]:
 def _long_format_hint(rows: list[Row], columns: dict) -> str | None:
     """The fix of ids repeated by a table of one row per annotation (an annotation tool's export):
     the rows of an id agree on its id and texts and differ only in other columns (an annotator's
-    and a label's: two columns at least), or the header names an annotator column; None for any
-    other table."""
+    and a label's: two columns at least, or the one the dataset reads annotations from), or the
+    header names an annotator column; None for any other table. Its pandas line joins the cells as
+    texts (``pd.read_csv`` reads labels 0/1 as integers); without an annotator column it numbers
+    each item's rows first, as its annotators."""
     mine = [columns["id"], *columns["texts"]]
     first: dict = {}
     differ: dict[str, None] = {}  # the columns the rows of one id differ in, in the header's order
@@ -586,17 +588,31 @@ def _long_format_hint(rows: list[Row], columns: dict) -> str | None:
         seen = first.setdefault(tuple(row.get(c) for c in mine), row)
         differ.update(dict.fromkeys(k for k in row if seen is not row and row[k] != seen[k]))
     annotator = [k for k in (rows[0][1] if rows else {}) if "annotator" in str(k).lower()]
-    spread = list(differ) if len(differ) > 1 else annotator
+    alone = len(differ) == 1 and not annotator and _annotations_columns(columns) >= differ.keys()
+    spread = list(differ) if len(differ) > 1 or alone else annotator
     if not spread:
         return None
-    joined = ", ".join(f"{c!r}: ','.join" for c in spread)
     keys = ", ".join(map(repr, mine))
+    numbered = (
+        f"df['annotator'] = 'a' + df.groupby([{keys}]).cumcount().astype(str) (each item's rows "
+        "numbered: no annotator column), then "
+        if alone
+        else ""
+    )
+    joined = ", ".join(map(repr, ["annotator", *spread] if alone else spread))
     return (
         f"the rows of an id differ only in {', '.join(map(repr, spread))}: one row per annotation. "
         "Make one row per item, its annotators in one column and their annotations in another "
         "('annotators' and 'annotations: {column: ...}' in 'columns', docs/edition-config.md), "
-        f"e.g. with pandas: df.groupby([{keys}], sort=False).agg({{{joined}}}).reset_index()"
+        f"e.g. with pandas: {numbered}df.groupby([{keys}], sort=False)[[{joined}]]"
+        ".agg(lambda s: ','.join(map(str, s))).reset_index()"
     )
+
+
+def _annotations_columns(columns: dict) -> set:
+    """The columns the dataset reads annotations from (none without ``annotations``)."""
+    spec = columns.get("annotations") or []
+    return {_column_and_sep(spec)[0]} if isinstance(spec, dict) else set(spec)
 
 
 def _read_rows(source: dict, path: Path, problems) -> list[Row]:
