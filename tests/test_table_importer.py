@@ -389,6 +389,7 @@ def test_every_label_of_a_multilabel_annotation_is_checked_with_its_line(tmp_pat
     delimited = {"column": "anns", "sep": ";"}
     for row in table:
         row["anns"] = ";".join(filter(None, (row["a1"], row["a2"], row["a3"])))
+        row["who"] = ",".join(name for name in ("a1", "a2", "a3") if row[name])
     tracks = [
         {"id": kind[:4], "kind": kind, "scale": "multilabel", "dataset": "pairs", "labels": NLI}
         | {"primary": kind == "soft_label"}
@@ -396,6 +397,7 @@ def test_every_label_of_a_multilabel_annotation_is_checked_with_its_line(tmp_pat
     ]
     for spec in (["a1", "a2", "a3"], delimited):
         columns = {"id": "id", "texts": ["s1", "s2"], "annotations": spec}
+        columns |= {"annotators": "who"} if spec is delimited else {}
         source = {"importer": "table", "path": "data/mine.csv", "columns": columns}
         split = {"dev": 0.5, "test": 0.5}
         folder = edition(tmp_path / str(len(spec)), dict(source, split=split), tracks, table)
@@ -1379,7 +1381,8 @@ def test_the_one_row_per_item_fix_works_when_followed_on_integer_labels(tmp_path
     )
     with pytest.raises(ConfigError) as caught:
         load_split(source, tmp_path, "test")
-    hint = caught.value.problems[0].hint
+    hint = caught.value.problems[0].hint  # the duplicate id's, or the unnamed annotations'
+    assert "join(map(str, s))" in caught.value.problems[-1].hint
     assert "agg(lambda s: ','.join(map(str, s)))" in hint
     line = hint.split("e.g. with pandas: ")[1]
     pd = pytest.importorskip("pandas")
@@ -1439,3 +1442,35 @@ def test_an_annotation_written_as_a_number_is_held_as_its_label_and_the_leak_pro
     for track in config.tracks:
         probe = probe_for(build_gold(track, items, "test"), items)
         assert probe is not None and all(probe.patterns.values())
+
+
+def test_one_annotations_column_no_annotators_column_names_is_refused_once_with_its_fix(tmp_path):
+    """Trial 62: "1,1,0" in `annotations: {column: ...}` without `annotators` was refused as "0
+    annotators and 3 annotations", twice a split, without the fix: now once, at its first row,
+    counting its rows; a JSON object's keys still name its annotators."""
+    table = nli_table({i: ("neutral", "neutral", "contradiction") for i in range(0, 12, 2)})
+    for row in table:
+        row["anns"] = ",".join(filter(None, (row["a1"], row["a2"], row["a3"])))
+    columns = {"id": "id", "texts": ["s1", "s2"], "annotations": {"column": "anns"}}
+    source = {"importer": "table", "path": "data/mine.csv", "columns": columns}
+    tracks = [{"id": "nli", "kind": "classification", "dataset": "pairs", "labels": NLI}]
+    folder = edition(
+        tmp_path / "text", dict(source, split={"dev": 0.5, "test": 0.5}), tracks, table
+    )
+    with pytest.raises(ConfigError) as caught:
+        import_data(load_edition(folder), folder)
+    (problem,) = caught.value.problems
+    assert (problem.line, problem.found) == (2, repr(table[0]["anns"]))
+    assert problem.message.endswith(f"on {len(table)} rows of {len(table)}")
+    assert problem.file.endswith("mine.csv (dataset 'pairs')")
+    assert problem.hint == (
+        "add `annotators: COLUMN` to the dataset's 'columns', or write each cell as a JSON object "
+        "annotator -> label"
+    )
+    for row in table:
+        row["anns"] = json.dumps({k: row[k] for k in ("a1", "a2", "a3") if row[k]})
+    folder = edition(
+        tmp_path / "object", dict(source, split={"dev": 0.5, "test": 0.5}), tracks, table
+    )
+    data = import_data(load_edition(folder), folder)
+    assert data.splits["dev"]["pairs"][0]["annotators"]

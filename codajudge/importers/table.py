@@ -566,12 +566,41 @@ def load_split(source: dict, root: Path, split: str, tracks=()) -> list[dict]:
         return item if where_keeps(compared[-1], where) else None
 
     rows = _read_rows(source, path, problems)
-    items = unique_items(rows, kept_item, problems, _long_format_hint(rows, source["columns"]))
+    hint = _long_format_hint(rows, source["columns"])
+    _refuse_unnamed(rows, source["columns"], str(path), hint)
+    items = unique_items(rows, kept_item, problems, hint)
     if problems:
         raise PartlyRead(problems.problems, problems.omitted, items)
     if compared and not items:
         raise none_kept(where, compared, source["path"], WHERE)
     return items
+
+
+def _refuse_unnamed(rows: list[Row], columns: dict, file: str, long_format: str | None) -> None:
+    """Refuse once, at its first row, a table whose one annotations column (``annotations:
+    {column: ...}``) holds text or lists that no ``annotators`` column names (only a JSON object's
+    keys name them), counting its rows so, with the one-row-per-item fix when the ids repeat."""
+    spec = columns.get("annotations")
+    if not isinstance(spec, dict) or columns.get("annotators") is not None:
+        return
+    unnamed = [
+        (line, row.get(spec["column"]))
+        for line, row in rows
+        if _text(row.get(spec["column"])) is not None and _keyed_annotations(row, spec) is None
+    ]
+    if unnamed:
+        line, cell = unnamed[0]
+        raise ConfigError.single(
+            file,
+            f"annotations in one column {spec['column']!r} that no 'annotators' column names, on "
+            f"{counted(len(unnamed), 'row')} of {len(rows)}",
+            line=line,
+            expected="an 'annotators' column, or a JSON object annotator -> label in each cell",
+            found=repr(cell)[:80],
+            hint=long_format
+            or "add `annotators: COLUMN` to the dataset's 'columns', or write each cell as a JSON "
+            "object annotator -> label",
+        )
 
 
 def _long_format_hint(rows: list[Row], columns: dict) -> str | None:
