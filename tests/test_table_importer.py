@@ -1474,32 +1474,3 @@ def test_one_annotations_column_no_annotators_column_names_is_refused_once_with_
     )
     data = import_data(load_edition(folder), folder)
     assert data.splits["dev"]["pairs"][0]["annotators"]
-
-
-def test_columns_whose_names_differ_only_by_case_are_noted_and_an_empty_name_is_said(
-    tmp_path, capsys
-):
-    """Trial 62: `Score` beside `score` was read silently from the configured one: a note, once,
-    names both and the one read (check prints it). An empty header cell given twice is said as
-    an empty column name, not ''."""
-    from codajudge.importers import load_split
-    from codajudge.programs.check import check
-
-    table = [dict(row, Score="0") for row in rows(60)]
-    source = table_source(split={"train": 0.5, "dev": 0.25, "test": 0.25})
-    folder = edition(tmp_path, dict(source, columns=dict(SIM_COLUMNS, score="sim")), table=table)
-    (tmp_path / "mine" / "data" / "mine.csv").write_text(
-        (tmp_path / "mine" / "data" / "mine.csv").read_text().replace(",Score", ",Sim", 1)
-    )
-    assert check(str(folder), str(folder)) == 0
-    said = [line for line in capsys.readouterr().out.splitlines() if "differ only by case" in line]
-    assert said == [
-        f"note: {folder / 'data' / 'mine.csv'}: the header names 2 columns that differ only by "
-        "case, 'sim', 'Sim'; the dataset reads 'sim' as its 'columns' name it (rename the other "
-        "if it is not meant)"
-    ]
-    (tmp_path / "t.csv").write_text("id,,s1,,score\na,x,y,z,1\n")
-    columns = {"id": "id", "texts": ["s1"], "score": "score"}
-    with pytest.raises(ConfigError) as caught:
-        load_split(dict(table_source(path="t.csv"), columns=columns), tmp_path, "test")
-    assert caught.value.problems[0].found == "an empty column name in columns 2, 4"

@@ -12,7 +12,6 @@ import hashlib
 import json
 import shutil
 import tempfile
-import warnings
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -28,7 +27,7 @@ from ..formats.coverage import write_left_out_ids, write_other_phase_ids
 from ..formats.items import GROUP_FIELDS, public_view, reference_view, write_items
 from ..formats.write import write_prediction
 from ..gold import gold_as_values
-from ..importers import PartlyRead, ReadNote, item_lines, load_split, missing_releases, split_source
+from ..importers import PartlyRead, item_lines, load_split, missing_releases, split_source
 from ..metrics import get as get_metric
 from ..metrics.edition_module import code_failure, metrics_of, module_lines, own_module_of
 from ..metrics.edition_module import direction_problems, property_problems
@@ -97,8 +96,6 @@ class EditionData:
     local: dict[str, dict[str, list[dict]]] | None = None
     #: split -> dataset -> (the split ``exclude`` names, the ids of the items it left out)
     left_out: dict[str, dict[str, tuple[str, list[str]]]] = field(default_factory=dict)
-    #: the importers' notes on the files read (``importers.ReadNote``), each once
-    read_notes: list[str] = field(default_factory=list)
 
 
 def baseline_reasons(edition: Edition, data: EditionData) -> tuple[dict[str, str], dict[str, str]]:
@@ -143,7 +140,15 @@ def import_data(
     problems: list[Problem] = list(found or []) + missing_releases(
         edition.datasets, data_root, edition.folder
     )
-    splits, held, notes = _read_datasets(edition, data_root, needed, problems)
+    splits: dict[str, dict[str, list[dict]]] = {s: {} for s in needed}
+    held: dict[str, set[tuple]] = {}  # split -> the texts it holds in any dataset, as read
+    for dataset, source in sorted(edition.datasets.items()):
+        if missing_releases({dataset: source}, data_root):
+            continue  # reported above
+        for split, items in _dataset_splits(edition, dataset, data_root, needed, problems).items():
+            held.setdefault(split, set()).update(map(text_key, items))
+            if split in needed and not (split == "train" and source.get("train") == "none"):
+                splits[split][dataset] = items
     left_out: dict[str, dict[str, tuple[str, list[str]]]] = {}  # split -> dataset -> its ids
     for dataset, source in edition.datasets.items():  # the texts another split holds, left out
         for split, other in (source.get("exclude") or {}).items():
@@ -166,29 +171,7 @@ def import_data(
         unchecked = "builder/unchecked_unread" if unread else "builder/unchecked_unbuilt"
         raise BuildProblems(problems, unchecked=Templates.of(edition.folder).fill(unchecked))
     local = local_splits(edition, splits["train"])
-    return EditionData(splits, golds, repeats, local=local, left_out=left_out, read_notes=notes)
-
-
-def _read_datasets(edition: Edition, data_root: Path, needed: list[str], problems: list) -> tuple:
-    """Every dataset's splits read (``_dataset_splits``): split -> dataset -> items (the ``needed``
-    splits), split -> the texts it holds in any dataset, and the importers' notes (``ReadNote``),
-    each text once; another warning is given on as it was."""
-    splits: dict[str, dict[str, list[dict]]] = {s: {} for s in needed}
-    held: dict[str, set[tuple]] = {}  # split -> the texts it holds in any dataset, as read
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", ReadNote)
-        for dataset, source in sorted(edition.datasets.items()):
-            if missing_releases({dataset: source}, data_root):
-                continue  # reported by import_data
-            read = _dataset_splits(edition, dataset, data_root, needed, problems)
-            for split, items in read.items():
-                held.setdefault(split, set()).update(map(text_key, items))
-                if split in needed and not (split == "train" and source.get("train") == "none"):
-                    splits[split][dataset] = items
-    for other in [w for w in caught if not issubclass(w.category, ReadNote)]:
-        warnings.warn(other.message, other.category, stacklevel=2)
-    notes = [str(w.message) for w in caught if issubclass(w.category, ReadNote)]
-    return splits, held, list(dict.fromkeys(notes))
+    return EditionData(splits, golds, repeats, local=local, left_out=left_out)
 
 
 def data_place(edition: Edition, data_root: Path, dataset: str, split: str) -> str:
@@ -833,7 +816,7 @@ def with_notes(summary: BuildSummary, data: EditionData) -> BuildSummary:
         prose.fill("builder/not_run", name=name, reason=why)
         for name, why in data.skipped_baselines.items()
     ]
-    summary.notes += config_notes(edition, summary.zip_path) + data.read_notes
+    summary.notes += config_notes(edition, summary.zip_path)
     summary.notes += known_leak_notes(edition, data)
     summary.notes += unused_label_notes(edition.tracks, data.golds) + kit_warnings(edition, data)
     summary.repeats = data.repeats

@@ -92,11 +92,6 @@ def unique_items(
     return items
 
 
-class ReadNote(UserWarning):
-    """What an importer tells the organiser about a file it read without refusing it (a note, not a
-    problem): ``bundle.build.import_data`` collects each text once, and check and build print it."""
-
-
 class PartlyRead(ConfigError):
     """A release file's problems, with the ``items`` of its rows that had none, so that the data
     checks still check those in the same run (``bundle.build.import_data``)."""

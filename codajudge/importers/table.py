@@ -36,7 +36,6 @@ import io
 import json
 import math
 import re
-import warnings
 from collections import Counter
 from pathlib import Path
 from collections.abc import Callable, Iterator
@@ -48,7 +47,7 @@ from ..formats.textfile import shorten
 from ..formats.values import ValueProblem, add_problem, json_or_none, outside_label_set
 from ..kinds.base import split_multilabel
 from ..labels import LabelSet, label_key
-from . import PartlyRead, ReadNote, SplitAbsent, none_kept, unique_items, where_keeps
+from . import PartlyRead, SplitAbsent, none_kept, unique_items, where_keeps
 from .semeval_sts import read_release_lines
 
 WHERE = "datasets (importer table)"
@@ -198,8 +197,7 @@ def _refuse_repeated_columns(header: list[str], file: str) -> None:
     repeated = {name: at for name, at in positions.items() if len(at) > 1}
     if repeated:
         found = "; ".join(
-            f"{repr(name) if name else 'an empty column name'} in columns {', '.join(map(str, at))}"
-            for name, at in repeated.items()
+            f"{name!r} in columns {', '.join(map(str, at))}" for name, at in repeated.items()
         )
         raise ConfigError.single(
             file,
@@ -675,21 +673,6 @@ def _read_rows(source: dict, path: Path, problems) -> list[Row]:
     return rows
 
 
-def _note_case_twins(header: list[str], wanted: list[str], path: Path) -> None:
-    """A note (``ReadNote``) naming the columns of ``header`` whose names differ only by case
-    (``Score`` beside ``score``) where the dataset reads one of them: which one is read."""
-    for read in dict.fromkeys(wanted):
-        twins = [name for name in header if name.casefold() == read.casefold()]
-        if len(twins) > 1:
-            warnings.warn(
-                f"{path}: the header names {counted(len(twins), 'column')} that differ only by "
-                f"case, {', '.join(map(repr, twins))}; the dataset reads {read!r} as its "
-                "'columns' name it (rename the other if it is not meant)",
-                ReadNote,
-                stacklevel=2,
-            )
-
-
 def _check_header(source: dict, header: list[str], path: Path) -> None:
     """Every column ``columns`` names is in the file's ``header``, and every key of ``where`` is a
     column of the file or a field of the kit's item the dataset gives (``_given``)."""
@@ -705,7 +688,6 @@ def _check_header(source: dict, header: list[str], path: Path) -> None:
             expected="columns among " + ", ".join(map(repr, header)),
             hint="correct the dataset's 'columns' to the file's header",
         )
-    _note_case_twins(header, wanted, path)
     unknown = [k for k in source.get("where") or {} if k not in header and not _given(source, k)]
     if unknown:
         given = ""

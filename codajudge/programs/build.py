@@ -128,7 +128,7 @@ def dry_run(edition, data_root: Path, data, then: str = "drop --dry-run to build
     to do next, in the closing line."""
     with tempfile.TemporaryDirectory(prefix="codajudge-dry-run-") as tmp:
         write_tree(edition, data, Path(tmp) / edition.name)
-    notes = config_notes(edition, f"<out>/{edition.name}.zip") + data.read_notes
+    notes = config_notes(edition, f"<out>/{edition.name}.zip")
     notes += unused_label_notes(edition.tracks, data.golds) + known_leak_notes(edition, data)
     for note in notes:
         print(f"note: {note}")
