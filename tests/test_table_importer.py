@@ -1237,6 +1237,18 @@ def test_a_header_naming_a_column_twice_is_refused_naming_it_and_its_positions(
     assert problem.hint.startswith("rename or drop one of each repeated column")
 
 
+def test_a_header_with_two_empty_column_names_says_so(tmp_path):
+    """Two empty header cells were shown as "'' in columns 5, 6"."""
+    from codajudge.importers import load_split
+
+    (tmp_path / "t.csv").write_text("id,s1,s2,score,,\na,x,y,1,,\nb,x,z,2,,\n")
+    source = dict(table_source(path="t.csv"), columns=SIM_COLUMNS_OF_T)
+    with pytest.raises(ConfigError) as caught:
+        load_split(source, tmp_path, "test")
+    (problem,) = caught.value.problems
+    assert problem.found == "an empty column name in columns 5, 6"
+
+
 SIM_COLUMNS_OF_T = {"id": "id", "texts": ["s1", "s2"], "score": "score"}
 
 

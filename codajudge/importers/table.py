@@ -197,7 +197,8 @@ def _refuse_repeated_columns(header: list[str], file: str) -> None:
     repeated = {name: at for name, at in positions.items() if len(at) > 1}
     if repeated:
         found = "; ".join(
-            f"{name!r} in columns {', '.join(map(str, at))}" for name, at in repeated.items()
+            f"{_column_name(name)} in columns {', '.join(map(str, at))}"
+            for name, at in repeated.items()
         )
         raise ConfigError.single(
             file,
@@ -208,6 +209,11 @@ def _refuse_repeated_columns(header: list[str], file: str) -> None:
             hint="rename or drop one of each repeated column: the reader cannot tell which "
             "one is meant",
         )
+
+
+def _column_name(name: str) -> str:
+    """A header's column name for a message: in quotes, or said to be empty."""
+    return repr(name) if name else "an empty column name"
 
 
 def _csv_problem(error: str, line_count: int) -> dict:
