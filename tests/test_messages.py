@@ -491,7 +491,8 @@ def test_a_file_of_a_track_given_none_but_for_its_suffix_refuses_the_submission(
     suffix = f"suffix '.{suffix}'" if dot else "no suffix"
     assert str(refused.value) == (
         f"{name}: the file matches no track only by its suffix: track 'csc_soft' has no "
-        "file, and this one would be ignored and 1 track scored without it; expected "
+        "file, and this one would be ignored: the submission would be scored without track "
+        "'csc_soft'; expected "
         "a name track 'csc_soft' reads: csc_soft.tsv or csc_*_soft.tsv (any case; * stands for any "
         f"text), found {suffix}. Rename it {stem}.tsv"
     )
@@ -1403,7 +1404,8 @@ def test_a_file_the_kit_ties_to_one_track_given_none_refuses_with_a_name_in_its_
     message = str(refused.value)
     assert message.startswith(
         f"{name}: the file matches no track only by the form of its name: track '{missing[0]}' "
-        "has no file, and this one would be ignored and 1 track scored without it"
+        "has no file, and this one would be ignored: the submission would be scored without "
+        f"track '{missing[0]}'"
     )
     assert message.endswith(f"found the name {name!r}. Rename it {rename}"), message
 

@@ -44,8 +44,8 @@ UNUSED_FILE = "file '{}' matches no track and was ignored"
 #: A file named as the file of tracks given none but for its suffix (``_shared_name``): plainly
 #: meant for them, so refused rather than ignored, which would score the submission without it.
 MEANT_FILE = (
-    "the file matches no track only by {}: {} {} no file, and this one would be ignored and {} "
-    "scored without it"
+    "the file matches no track only by {}: {} {} no file, and this one would be ignored: the "
+    "submission would be scored without {}"
 )
 #: The note on a file read for a track by its number whose language part is another track's.
 OTHER_LANGUAGE = (
@@ -834,7 +834,7 @@ def _meant_refusal(name: str, meant: Sequence[Track], why: str, found: str, rena
     """The refusal of file ``name`` (as shown) plainly meant for ``meant``, given no file, which
     matches no track only by ``why`` (``MEANT_FILE``), having ``found``; the fix: ``rename``."""
     n, named = len(meant), _tracks_named(meant)
-    message = MEANT_FILE.format(why, named, plural(n, "has", "have"), counted(n, "track"))
+    message = MEANT_FILE.format(why, named, plural(n, "has", "have"), named)
     expected = f"a name {named} {plural(n, 'reads', 'read')}: {accepted_file_names(meant)}"
     return Problem(name, message, expected=expected, found=found, hint=f"rename it {rename}")
 
