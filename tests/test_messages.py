@@ -1444,3 +1444,22 @@ def test_a_near_miss_of_lewidi2023s_results_name_is_offered_that_name(name):
     assert str(refused.value).endswith(
         f"found the name {name!r}. Rename it HS-Brexit_results.tsv"
     ), str(refused.value)
+
+
+@pytest.mark.parametrize("top", ["", "sub/"])
+def test_track_files_read_from_a_sub_folder_beside_the_top_ones_are_noted(top):
+    """z/partial_old.zip: en_en.tsv and ar_ar.tsv at the root, older files of 5 tracks in old/,
+    had all 7 scored without a word. The files read from folders other than the shallowest one
+    holding a track's file are noted once, counted, each with its track; one folder (a zip's
+    wrapper folder included) gives no note."""
+    tracks = sts2017_tracks()
+    files = {t.id: Path(f"{top}{t.id}.tsv") for t in tracks}
+    assert FoundFiles(tracks, files, [], []).ignored_notes({}) == []
+    for tid in ("ar_en", "tr_en"):
+        files[tid] = Path(f"{top}old/{tid}.tsv")
+    notes = FoundFiles(tracks, files, [], []).ignored_notes({})
+    assert notes == [
+        "the files of 2 tracks were read from folders other than the top one (whose files give "
+        f"5 tracks): {top}old/ar_en.tsv for track 'ar_en', {top}old/tr_en.tsv for track 'tr_en'; "
+        "if they are older files, remove them to leave those tracks out"
+    ]

@@ -53,6 +53,12 @@ OTHER_LANGUAGE = (
     "that of track '{}' ({}): if two files' names are swapped, each is scored against the other "
     "track's gold; check that it holds the predictions of track '{}'"
 )
+#: The note of the track files read from folders other than the shallowest one holding a track's
+#: file ({0}: how many tracks, {1}: how many that folder's files give, {2}: each file and its tracks).
+OTHER_FOLDERS = (
+    "the files of {0} were read from folders other than the top one (whose files give {1}): {2}; "
+    "if they are older files, remove them to leave those tracks out"
+)
 IGNORED_WHY = "ignored: the platform's own files, dotfiles and __MACOSX are never read"
 #: LeWiDi 2023's file name, one file per dataset (``results_tsv``).
 RESULTS_NAME = re.compile(r".+_results\.tsv", re.IGNORECASE)
@@ -941,7 +947,26 @@ class FoundFiles(NamedTuple):
             notes.append(f"{len(other)} files match no track and were ignored: {listed}")
         given_files = [(t, safe_display(f)) for t in self.tracks if (f := self.files.get(t.id))]
         language = [_language_note(track, name, self.tracks) for track, name in given_files]
-        return self.unread + list(filter(None, language)) + archives + notes
+        folders = self._folders_note()
+        return self.unread + folders + list(filter(None, language)) + archives + notes
+
+    def _folders_note(self) -> list[str]:
+        """The note of the track files read from folders other than the shallowest one holding a
+        track's file (``OTHER_FOLDERS``; of folders as deep, the first by name), each with its
+        tracks: a team sending some tracks beside older files of the others in a sub-folder
+        (``old/``) would have them all scored without a word; none where one folder gives all."""
+        by_file: dict[PurePosixPath, list[Track]] = {}
+        for track in (t for t in self.tracks if t.id in self.files):
+            by_file.setdefault(PurePosixPath(self.files[track.id]), []).append(track)
+        folders = sorted({f.parent for f in by_file}, key=lambda f: (len(f.parts), str(f)))
+        outside = [(f, ts) for f, ts in by_file.items() if f.parent != folders[0]]
+        if not outside:
+            return []
+        listed = [f"{safe_display(f)} for {_tracks_named(ts)}" for f, ts in outside]
+        n_out = sum(len(ts) for _, ts in outside)
+        n_top = sum(map(len, by_file.values())) - n_out
+        top, out = counted(n_top, "track"), counted(n_out, "track")
+        return [OTHER_FOLDERS.format(out, top, first_few(listed, 10))]
 
     def _meant(self, name: str, given: Mapping[str, str], without: Sequence[Track]) -> list[Track]:
         """The tracks file ``name``, no track's, was probably meant for (``_meant_tracks``); where
