@@ -1501,3 +1501,21 @@ def test_an_ignored_copy_of_a_track_given_no_file_is_noted_by_name_never_read(tm
     files["en_en"] = Path("en_en.tsv")
     given = {tid: str(f) for tid, f in files.items()}
     assert FoundFiles(tracks, files, [], [], (), folder).ignored_notes(given) == []
+
+
+def test_a_file_named_as_the_tasks_input_is_noted_as_such_never_offered_the_output_name():
+    """z6/gs_name.zip: STS 2017's input file STS.input.track5.en-en.txt beside the other tracks'
+    files was refused "Rename it STS.output.track5.en-en.txt". A name saying input where the
+    names of the tracks it is like say output is the task's input: noted as such, not refused,
+    and no hint offers it the output name."""
+    tracks = sts2017_tracks()
+    name = "STS.input.track5.en-en.txt"
+    given = {t.id: f"{t.id}.tsv" for t in tracks if t.id != "en_en"}
+    found = FoundFiles(tracks, {tid: Path(f) for tid, f in given.items()}, [name], [])
+    found.refuse_meant(given)
+    assert found.ignored_notes(given) == [
+        f"file '{name}' matches no track and was ignored: it is named as the task's input "
+        "('input' where the names of track 'en_en' say 'output'), not as predictions; leave it "
+        "out of the submission"
+    ]
+    assert "STS.output" not in naming_hint([name], tracks)

@@ -65,6 +65,12 @@ IGNORED_TRACK_FILE = (
     "{0} was ignored, as every dotfile and file of a dot-folder is, and track '{1}' has no file: "
     "{2} to score track '{1}'"
 )
+#: The note of a file named as the task's input, not as predictions: ``input`` in its name where
+#: the names of the tracks it is like say ``output`` (STS 2017's ``STS.input.track5.en-en.txt``).
+INPUT_NAMED = (
+    "{0}: it is named as the task's input ('input' where the names of {1} say 'output'), not "
+    "as predictions; leave it out of the submission"
+)
 IGNORED_WHY = "ignored: the platform's own files, dotfiles and __MACOSX are never read"
 #: LeWiDi 2023's file name, one file per dataset (``results_tsv``).
 RESULTS_NAME = re.compile(r".+_results\.tsv", re.IGNORECASE)
@@ -803,6 +809,15 @@ def _first_word(name: str) -> str:
     return _loose(PurePosixPath(name).name).split("_")[0]
 
 
+def _input_named(name: str, meant: Sequence[Track]) -> bool:
+    """Whether file ``name``, like the names of the tracks ``meant``, is named as the task's input
+    (``INPUT_NAMED``): the word ``input`` in it where their names hold ``output`` and never
+    ``input``; such a file is never offered their name."""
+    theirs = {word for t in meant for p in t.file_names for word in _loose(p).split("_")}
+    words = _loose(PurePosixPath(name).name).split("_")
+    return "input" in words and "output" in theirs and "input" not in theirs
+
+
 def _tracks_named(meant: Sequence[Track]) -> str:
     """The tracks by id: "track 'x'", "tracks 'x' and 'y'"."""
     return plural(len(meant), "track ", "tracks ") + " and ".join(f"'{t.id}'" for t in meant)
@@ -988,6 +1003,9 @@ class FoundFiles(NamedTuple):
                 continue
             meant = self._meant(name, given, without)
             unused = UNUSED_FILE.format(name)
+            if meant and _input_named(name, meant):
+                archives.append(INPUT_NAMED.format(unused, _tracks_named(meant)))
+                continue
             if not meant:
                 other.append(name)
                 continue
@@ -1054,7 +1072,7 @@ class FoundFiles(NamedTuple):
             if PurePosixPath(name).suffix.lower() in ARCHIVE_SUFFIXES:
                 continue
             meant = self._meant(name, given, without)
-            if meant and meant[0].id not in given:
+            if meant and meant[0].id not in given and not _input_named(name, meant):
                 problems += filter(None, [_meant_problem(name, meant, self.tracks)])
         if problems:
             raise SubmissionError(problems)
@@ -1076,7 +1094,8 @@ def naming_hint(
     """How to name the files of a submission in which no file matched a track: each near miss
     (``_meant_track``, else a dataset's tracks: ``_dataset_tracks``) and the tracks it was
     probably meant for, of several those whose values it holds where it is in ``folder``."""
-    near = [(n, meant) for n in unclaimed if (meant := _meant_tracks(n, tracks, tracks, folder))]
+    meant_of = {n: _meant_tracks(n, tracks, tracks, folder) for n in unclaimed}
+    near = [(n, meant) for n, meant in meant_of.items() if meant and not _input_named(n, meant)]
     hints = [f"file {name!r} was {_meant_for(name, meant, tracks)}" for name, meant in near]
     hints = _first_shown(hints, near, "more file{s} named like a track's file")
     test_sets = list(filter(None, map(test_set_words, unclaimed)))  # renamed, scored at chance
