@@ -491,7 +491,8 @@ def test_a_file_of_a_track_given_none_but_for_its_suffix_refuses_the_submission(
     suffix = f"suffix '.{suffix}'" if dot else "no suffix"
     assert str(refused.value) == (
         f"{name}: the file matches no track only by its suffix: track 'csc_soft' has no "
-        "file, and this one would be ignored and 1 track scored without it; expected "
+        "file, and this one would be ignored: the submission would be scored without track "
+        "'csc_soft'; expected "
         "a name track 'csc_soft' reads: csc_soft.tsv or csc_*_soft.tsv (any case; * stands for any "
         f"text), found {suffix}. Rename it {stem}.tsv"
     )
@@ -1403,7 +1404,8 @@ def test_a_file_the_kit_ties_to_one_track_given_none_refuses_with_a_name_in_its_
     message = str(refused.value)
     assert message.startswith(
         f"{name}: the file matches no track only by the form of its name: track '{missing[0]}' "
-        "has no file, and this one would be ignored and 1 track scored without it"
+        "has no file, and this one would be ignored: the submission would be scored without "
+        f"track '{missing[0]}'"
     )
     assert message.endswith(f"found the name {name!r}. Rename it {rename}"), message
 
@@ -1442,3 +1444,78 @@ def test_a_near_miss_of_lewidi2023s_results_name_is_offered_that_name(name):
     assert str(refused.value).endswith(
         f"found the name {name!r}. Rename it HS-Brexit_results.tsv"
     ), str(refused.value)
+
+
+@pytest.mark.parametrize("top", ["", "sub/"])
+def test_track_files_read_from_a_sub_folder_beside_the_top_ones_are_noted(top):
+    """z/partial_old.zip: en_en.tsv and ar_ar.tsv at the root, older files of 5 tracks in old/,
+    had all 7 scored without a word. The files read from folders other than the shallowest one
+    holding a track's file are noted once, counted, each with its track; one folder (a zip's
+    wrapper folder included) gives no note."""
+    tracks = sts2017_tracks()
+    files = {t.id: Path(f"{top}{t.id}.tsv") for t in tracks}
+    assert FoundFiles(tracks, files, [], []).ignored_notes({}) == []
+    for tid in ("ar_en", "tr_en"):
+        files[tid] = Path(f"{top}old/{tid}.tsv")
+    notes = FoundFiles(tracks, files, [], []).ignored_notes({})
+    assert notes == [
+        "the files of 2 tracks were read from folders other than the top one (whose files give "
+        f"5 tracks): {top}old/ar_en.tsv for track 'ar_en', {top}old/tr_en.tsv for track 'tr_en'; "
+        "if they are older files, remove them to leave those tracks out"
+    ]
+
+
+CHECKPOINT = ".ipynb_checkpoints/en_en-checkpoint.tsv"
+CHECKPOINT_NOTE = (
+    f"'{CHECKPOINT}' was ignored, as every dotfile and file of a dot-folder is, and track 'en_en' "
+    "has no file: move it out of .ipynb_checkpoints as en_en.tsv to score track 'en_en'"
+)
+
+
+def _ignored_copy_zip(tmp_path: Path) -> Path:
+    """z2/ipynb_only.zip: every STS 2017 track's file but en_en's, whose only copy is Jupyter's
+    checkpoint, and a macOS resource fork of it (never named)."""
+    path = tmp_path / "sub.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        for track in sts2017_tracks():
+            name = CHECKPOINT if track.id == "en_en" else f"{track.id}.tsv"
+            zf.writestr(name, "dev-0\t3.2\n")
+        zf.writestr("__MACOSX/._en_en.tsv", "fork")
+    return path
+
+
+def test_an_ignored_copy_of_a_track_given_no_file_is_noted_by_name_never_read(tmp_path):
+    """z2/ipynb_only.zip: the only copy of en_en's file, in .ipynb_checkpoints/, was skipped
+    silently. It stays ignored, but a note names it where the track has no file: from the zip
+    (the ranking tool), and from the folder, as the platform extracts it whole (the ingestion
+    program, and the local runner, which now extracts ignored files too)."""
+    tracks = sts2017_tracks()
+    warnings = safe_extract(_ignored_copy_zip(tmp_path), tmp_path / "rank", "sub.zip", tracks)
+    assert warnings == [CHECKPOINT_NOTE]
+    assert not (tmp_path / "rank" / CHECKPOINT).exists()
+    folder = tmp_path / "whole"
+    assert safe_extract(_ignored_copy_zip(tmp_path), folder, "sub.zip") == []
+    files = {t.id: Path(f"{t.id}.tsv") for t in tracks if t.id != "en_en"}
+    found = FoundFiles(tracks, files, [], [], (), folder)
+    assert found.ignored_notes({tid: str(f) for tid, f in files.items()}) == [CHECKPOINT_NOTE]
+    files["en_en"] = Path("en_en.tsv")
+    given = {tid: str(f) for tid, f in files.items()}
+    assert FoundFiles(tracks, files, [], [], (), folder).ignored_notes(given) == []
+
+
+def test_a_file_named_as_the_tasks_input_is_noted_as_such_never_offered_the_output_name():
+    """z6/gs_name.zip: STS 2017's input file STS.input.track5.en-en.txt beside the other tracks'
+    files was refused "Rename it STS.output.track5.en-en.txt". A name saying input where the
+    names of the tracks it is like say output is the task's input: noted as such, not refused,
+    and no hint offers it the output name."""
+    tracks = sts2017_tracks()
+    name = "STS.input.track5.en-en.txt"
+    given = {t.id: f"{t.id}.tsv" for t in tracks if t.id != "en_en"}
+    found = FoundFiles(tracks, {tid: Path(f) for tid, f in given.items()}, [name], [])
+    found.refuse_meant(given)
+    assert found.ignored_notes(given) == [
+        f"file '{name}' matches no track and was ignored: it is named as the task's input "
+        "('input' where the names of track 'en_en' say 'output'), not as predictions; leave it "
+        "out of the submission"
+    ]
+    assert "STS.output" not in naming_hint([name], tracks)

@@ -563,3 +563,18 @@ def test_a_pair_of_zeros_is_not_told_to_divide_by_its_sum():
     assert caught.value.hint == (
         "give each label's probability, the pair summing to 1 (all zeros gives none)"
     )
+
+
+def test_an_empty_track_file_is_told_it_may_be_removed_to_leave_the_track_out(tmp_path):
+    """An empty placeholder en_en.tsv, for a track not taken part in, refused the submission with
+    only "check that predictions were written": the hint names the track the file may be removed
+    to leave out."""
+    track_id = next(iter(TRACKS))
+    path = tmp_path / f"{track_id}.tsv"
+    path.write_bytes(b"")
+    with pytest.raises(SubmissionError) as refused:
+        reading.read(path, track_id)
+    assert str(refused.value).endswith(
+        f"Check that predictions were written, or remove the file to leave track "
+        f"'{TRACKS[track_id].id}' out"
+    ), str(refused.value)

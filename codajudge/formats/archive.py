@@ -18,7 +18,7 @@ from difflib import SequenceMatcher
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 from typing import Callable, NamedTuple
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Container, Iterator, Mapping, Sequence
 
 from ..errors import FileRefusals, Problem, SubmissionError, counted, first_few, plural
 from ..tracks import Track
@@ -44,14 +44,32 @@ UNUSED_FILE = "file '{}' matches no track and was ignored"
 #: A file named as the file of tracks given none but for its suffix (``_shared_name``): plainly
 #: meant for them, so refused rather than ignored, which would score the submission without it.
 MEANT_FILE = (
-    "the file matches no track only by {}: {} {} no file, and this one would be ignored and {} "
-    "scored without it"
+    "the file matches no track only by {}: {} {} no file, and this one would be ignored: the "
+    "submission would be scored without {}"
 )
 #: The note on a file read for a track by its number whose language part is another track's.
 OTHER_LANGUAGE = (
     "file {!r} was read for track '{}', as its number says ({}), but its language part {!r} is "
     "that of track '{}' ({}): if two files' names are swapped, each is scored against the other "
     "track's gold; check that it holds the predictions of track '{}'"
+)
+#: The note of the track files read from folders other than the shallowest one holding a track's
+#: file ({0}: how many tracks, {1}: how many that folder's files give, {2}: each file and its tracks).
+OTHER_FOLDERS = (
+    "the files of {0} were read from folders other than the top one (whose files give {1}): {2}; "
+    "if they are older files, remove them to leave those tracks out"
+)
+#: The note of an ignored entry ({0}) whose name holds the file name or id of a track given no
+#: file ({1}); its content is never read ({2}: the fix, out of the dotfile's folder or its dot).
+IGNORED_TRACK_FILE = (
+    "{0} was ignored, as every dotfile and file of a dot-folder is, and track '{1}' has no file: "
+    "{2} to score track '{1}'"
+)
+#: The note of a file named as the task's input, not as predictions: ``input`` in its name where
+#: the names of the tracks it is like say ``output`` (STS 2017's ``STS.input.track5.en-en.txt``).
+INPUT_NAMED = (
+    "{0}: it is named as the task's input ('input' where the names of {1} say 'output'), not "
+    "as predictions; leave it out of the submission"
 )
 IGNORED_WHY = "ignored: the platform's own files, dotfiles and __MACOSX are never read"
 #: LeWiDi 2023's file name, one file per dataset (``results_tsv``).
@@ -198,6 +216,7 @@ def _plan(
     twice: Twice = {}
     nested: list[str] = []  # the archives inside, as shown
     skipped: list[str] = []  # the files no track claims, left in the zip
+    ignored: Entries = []  # never read; extracted where the zip is extracted whole, as the platform does
     total = compressed = 0
     # an ignored root ``metadata`` is kept in a zip extracted whole (a code submission's): its
     # ``command`` tells a submission written for another platform
@@ -209,8 +228,10 @@ def _plan(
         relative = _entry_path(info, display)
         if not relative.parts:  # checked first: ZipInfo.is_dir() fails on an empty name
             warnings.append(NAMELESS_ENTRY.format(_entry(info.filename)))
-        elif info.is_dir() or (is_ignored(relative) and relative != metadata):
+        elif info.is_dir():
             continue
+        elif is_ignored(relative) and relative != metadata:
+            ignored.append((info, relative))
         elif relative.suffix.lower() in ARCHIVE_SUFFIXES:
             nested.append(_entry(info.filename))
             warnings.append(NESTED_ARCHIVE.format(nested[-1]))
@@ -229,9 +250,24 @@ def _plan(
         refuse_look_alikes([p for p in files if p not in claimed.values()], claimed, tracks)
         given = {track: str(relative) for track, relative in claimed.items()}
         FoundFiles(tracks, claimed, skipped, []).refuse_meant(given)
+        warnings += ignored_track_notes([relative for _, relative in ignored], tracks, claimed)
     if not plan:
         _refuse_nothing_to_extract(infos, display, tracks, files, nested, warnings)
-    return plan, warnings
+    return plan + (
+        _checked(ignored, total, compressed, display) if tracks is None else []
+    ), warnings
+
+
+def _checked(ignored: Entries, total: int, compressed: int, display: str) -> Entries:
+    """The ignored entries of a zip extracted whole (never read: extracted as the platform's worker
+    extracts them, so that a note can name them), each checked as ``_check_file`` checks a file,
+    ``total`` and ``compressed`` those of the other files."""
+    paths: set[PurePosixPath] = set()
+    for info, relative in ignored:
+        total, compressed = total + info.file_size, compressed + info.compress_size
+        _check_file(info, relative in paths, total, compressed, display)
+        paths.add(relative)
+    return ignored
 
 
 def _refuse_nothing_to_extract(
@@ -376,6 +412,45 @@ def only_ignored(ignored: Sequence[str]) -> str:
     if not ignored:
         return "no files"
     return f"only {first_few(ignored, 10)} ({IGNORED_WHY})"
+
+
+def ignored_track_notes(
+    entries: Sequence[PurePosixPath], tracks: Sequence[Track], given: Container[str]
+) -> list[str]:
+    """The notes of the ignored ``entries`` (``is_ignored``; never read, macOS's resource forks,
+    ``__MACOSX/`` and ``._*``, aside) whose name holds the file name or id of a track given no file (not in ``given``),
+    the longest such (``es_en_mt`` over ``es_en``): ``.ipynb_checkpoints/en_en-checkpoint.tsv``,
+    Jupyter's copy, is told to move out of its folder as ``en_en.tsv`` (``IGNORED_TRACK_FILE``), at most one a
+    track."""
+    notes: dict[str, str] = {}
+    forks = [e for e in entries if "__MACOSX" in e.parts or e.name.startswith("._")]
+    for entry in (e for e in entries if e not in forks):
+        dot = next((part for part in entry.parts if part.startswith(".")), None)
+        loose = f"_{_loose(entry.name.lstrip('.'))}_"
+        held = [
+            (len(name), t.id, t.file_names[0])
+            for t in tracks
+            if t.id not in given and t.id not in notes
+            for name in {_loose(t.file_names[0]), _loose(t.id)}
+            if f"_{name}_" in loose
+        ]
+        if held and dot:
+            _, tid, own = max(held)
+            fix = f"move it out of {dot} as {own}" if dot != entry.name else f"rename it {own}"
+            notes[tid] = IGNORED_TRACK_FILE.format(_entry(str(entry)), tid, fix)
+    return list(notes.values())
+
+
+def ignored_files(folder: Path) -> list[PurePosixPath]:
+    """The files of a folder that ``walk_entries`` skips (``is_ignored``), relative, those inside
+    ignored folders included, at most ``MAX_ENTRIES``; links to folders are never followed."""
+    found: list[PurePosixPath] = []
+    for root, _, files in os.walk(folder):
+        base = PurePosixPath(Path(root).relative_to(folder).as_posix())
+        found += [base / name for name in sorted(files) if is_ignored(base / name)]
+        if len(found) >= MAX_ENTRIES:
+            break
+    return found[:MAX_ENTRIES]
 
 
 def ignored_entries(folder: Path) -> list[str]:
@@ -734,6 +809,15 @@ def _first_word(name: str) -> str:
     return _loose(PurePosixPath(name).name).split("_")[0]
 
 
+def _input_named(name: str, meant: Sequence[Track]) -> bool:
+    """Whether file ``name``, like the names of the tracks ``meant``, is named as the task's input
+    (``INPUT_NAMED``): the word ``input`` in it where their names hold ``output`` and never
+    ``input``; such a file is never offered their name."""
+    theirs = {word for t in meant for p in t.file_names for word in _loose(p).split("_")}
+    words = _loose(PurePosixPath(name).name).split("_")
+    return "input" in words and "output" in theirs and "input" not in theirs
+
+
 def _tracks_named(meant: Sequence[Track]) -> str:
     """The tracks by id: "track 'x'", "tracks 'x' and 'y'"."""
     return plural(len(meant), "track ", "tracks ") + " and ".join(f"'{t.id}'" for t in meant)
@@ -834,7 +918,7 @@ def _meant_refusal(name: str, meant: Sequence[Track], why: str, found: str, rena
     """The refusal of file ``name`` (as shown) plainly meant for ``meant``, given no file, which
     matches no track only by ``why`` (``MEANT_FILE``), having ``found``; the fix: ``rename``."""
     n, named = len(meant), _tracks_named(meant)
-    message = MEANT_FILE.format(why, named, plural(n, "has", "have"), counted(n, "track"))
+    message = MEANT_FILE.format(why, named, plural(n, "has", "have"), named)
     expected = f"a name {named} {plural(n, 'reads', 'read')}: {accepted_file_names(meant)}"
     return Problem(name, message, expected=expected, found=found, hint=f"rename it {rename}")
 
@@ -919,6 +1003,9 @@ class FoundFiles(NamedTuple):
                 continue
             meant = self._meant(name, given, without)
             unused = UNUSED_FILE.format(name)
+            if meant and _input_named(name, meant):
+                archives.append(INPUT_NAMED.format(unused, _tracks_named(meant)))
+                continue
             if not meant:
                 other.append(name)
                 continue
@@ -941,7 +1028,28 @@ class FoundFiles(NamedTuple):
             notes.append(f"{len(other)} files match no track and were ignored: {listed}")
         given_files = [(t, safe_display(f)) for t in self.tracks if (f := self.files.get(t.id))]
         language = [_language_note(track, name, self.tracks) for track, name in given_files]
-        return self.unread + list(filter(None, language)) + archives + notes
+        folders = self._folders_note()
+        if self.folder is not None and without:
+            folders += ignored_track_notes(ignored_files(self.folder), self.tracks, given)
+        return self.unread + folders + list(filter(None, language)) + archives + notes
+
+    def _folders_note(self) -> list[str]:
+        """The note of the track files read from folders other than the shallowest one holding a
+        track's file (``OTHER_FOLDERS``; of folders as deep, the first by name), each with its
+        tracks: a team sending some tracks beside older files of the others in a sub-folder
+        (``old/``) would have them all scored without a word; none where one folder gives all."""
+        by_file: dict[PurePosixPath, list[Track]] = {}
+        for track in (t for t in self.tracks if t.id in self.files):
+            by_file.setdefault(PurePosixPath(self.files[track.id]), []).append(track)
+        folders = sorted({f.parent for f in by_file}, key=lambda f: (len(f.parts), str(f)))
+        outside = [(f, ts) for f, ts in by_file.items() if f.parent != folders[0]]
+        if not outside:
+            return []
+        listed = [f"{safe_display(f)} for {_tracks_named(ts)}" for f, ts in outside]
+        n_out = sum(len(ts) for _, ts in outside)
+        n_top = sum(map(len, by_file.values())) - n_out
+        top, out = counted(n_top, "track"), counted(n_out, "track")
+        return [OTHER_FOLDERS.format(out, top, first_few(listed, 10))]
 
     def _meant(self, name: str, given: Mapping[str, str], without: Sequence[Track]) -> list[Track]:
         """The tracks file ``name``, no track's, was probably meant for (``_meant_tracks``); where
@@ -964,7 +1072,7 @@ class FoundFiles(NamedTuple):
             if PurePosixPath(name).suffix.lower() in ARCHIVE_SUFFIXES:
                 continue
             meant = self._meant(name, given, without)
-            if meant and meant[0].id not in given:
+            if meant and meant[0].id not in given and not _input_named(name, meant):
                 problems += filter(None, [_meant_problem(name, meant, self.tracks)])
         if problems:
             raise SubmissionError(problems)
@@ -986,7 +1094,8 @@ def naming_hint(
     """How to name the files of a submission in which no file matched a track: each near miss
     (``_meant_track``, else a dataset's tracks: ``_dataset_tracks``) and the tracks it was
     probably meant for, of several those whose values it holds where it is in ``folder``."""
-    near = [(n, meant) for n in unclaimed if (meant := _meant_tracks(n, tracks, tracks, folder))]
+    meant_of = {n: _meant_tracks(n, tracks, tracks, folder) for n in unclaimed}
+    near = [(n, meant) for n, meant in meant_of.items() if meant and not _input_named(n, meant)]
     hints = [f"file {name!r} was {_meant_for(name, meant, tracks)}" for name, meant in near]
     hints = _first_shown(hints, near, "more file{s} named like a track's file")
     test_sets = list(filter(None, map(test_set_words, unclaimed)))  # renamed, scored at chance

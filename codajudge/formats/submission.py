@@ -188,7 +188,7 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
         return Prediction(values, warnings, "chaosnli")
     lines = None
     try:
-        lines = read_texts(path, display, len(keys.ids))
+        lines = read_texts(path, display, len(keys.ids), track.id)
         if reads_results_layout(track, lines):  # another task's layout the track declares
             *columns, swapped = results_rows(track, lines, keys.ids, problems, keys.elsewhere)
             rows = Rows(*columns)

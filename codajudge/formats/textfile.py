@@ -202,10 +202,11 @@ def opened(path: Path, display: str, n_items: int) -> Iterator[BinaryIO]:
         raise SubmissionError.single(display, "the file cannot be read", found=found) from None
 
 
-def read_texts(path: Path, display: str, n_items: int) -> Lines:
+def read_texts(path: Path, display: str, n_items: int, track: str = "") -> Lines:
     """A file's non-blank lines, in order, each checked by ``_refuse_broken`` (a bounded
     ``readline``: a 1 GB line is refused after about one line's budget). ``n_items``, the track's
-    size, bounds the file's lines and bytes."""
+    size, bounds the file's lines and bytes; an empty file of ``track`` (its id) is told it may be
+    removed to leave the track out (a placeholder for a track not taken part in)."""
     display = safe_display(display)
     max_lines = LINES_PER_ITEM * n_items + LINE_SLACK
     texts: list[str] = []
@@ -230,7 +231,8 @@ def read_texts(path: Path, display: str, n_items: int) -> Lines:
                 numbers = list(range(1, len(texts) + 1))
             offset += len(line)
     if not texts:
-        raise EMPTY_FILE.error(display, "no content")
+        leave = f", or remove the file to leave track '{track}' out" if track else ""
+        raise EMPTY_FILE._replace(hint=EMPTY_FILE.hint + leave).error(display, "no content")
     return Lines(range(1, len(texts) + 1) if numbers is None else numbers, texts)
 
 
