@@ -1465,44 +1465,6 @@ def test_track_files_read_from_a_sub_folder_beside_the_top_ones_are_noted(top):
     ]
 
 
-CHECKPOINT = ".ipynb_checkpoints/en_en-checkpoint.tsv"
-CHECKPOINT_NOTE = (
-    f"'{CHECKPOINT}' was ignored, as every dotfile and file of a dot-folder is, and track 'en_en' "
-    "has no file: move it out of .ipynb_checkpoints as en_en.tsv to score track 'en_en'"
-)
-
-
-def _ignored_copy_zip(tmp_path: Path) -> Path:
-    """z2/ipynb_only.zip: every STS 2017 track's file but en_en's, whose only copy is Jupyter's
-    checkpoint, and a macOS resource fork of it (never named)."""
-    path = tmp_path / "sub.zip"
-    with zipfile.ZipFile(path, "w") as zf:
-        for track in sts2017_tracks():
-            name = CHECKPOINT if track.id == "en_en" else f"{track.id}.tsv"
-            zf.writestr(name, "dev-0\t3.2\n")
-        zf.writestr("__MACOSX/._en_en.tsv", "fork")
-    return path
-
-
-def test_an_ignored_copy_of_a_track_given_no_file_is_noted_by_name_never_read(tmp_path):
-    """z2/ipynb_only.zip: the only copy of en_en's file, in .ipynb_checkpoints/, was skipped
-    silently. It stays ignored, but a note names it where the track has no file: from the zip
-    (the ranking tool), and from the folder, as the platform extracts it whole (the ingestion
-    program, and the local runner, which now extracts ignored files too)."""
-    tracks = sts2017_tracks()
-    warnings = safe_extract(_ignored_copy_zip(tmp_path), tmp_path / "rank", "sub.zip", tracks)
-    assert warnings == [CHECKPOINT_NOTE]
-    assert not (tmp_path / "rank" / CHECKPOINT).exists()
-    folder = tmp_path / "whole"
-    assert safe_extract(_ignored_copy_zip(tmp_path), folder, "sub.zip") == []
-    files = {t.id: Path(f"{t.id}.tsv") for t in tracks if t.id != "en_en"}
-    found = FoundFiles(tracks, files, [], [], (), folder)
-    assert found.ignored_notes({tid: str(f) for tid, f in files.items()}) == [CHECKPOINT_NOTE]
-    files["en_en"] = Path("en_en.tsv")
-    given = {tid: str(f) for tid, f in files.items()}
-    assert FoundFiles(tracks, files, [], [], (), folder).ignored_notes(given) == []
-
-
 def test_a_file_named_as_the_tasks_input_is_noted_as_such_never_offered_the_output_name():
     """z6/gs_name.zip: STS 2017's input file STS.input.track5.en-en.txt beside the other tracks'
     files was refused "Rename it STS.output.track5.en-en.txt". A name saying input where the

@@ -18,7 +18,7 @@ from difflib import SequenceMatcher
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 from typing import Callable, NamedTuple
-from collections.abc import Container, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from ..errors import FileRefusals, Problem, SubmissionError, counted, first_few, plural
 from ..tracks import Track
@@ -58,12 +58,6 @@ OTHER_LANGUAGE = (
 OTHER_FOLDERS = (
     "the files of {0} were read from folders other than the top one (whose files give {1}): {2}; "
     "if they are older files, remove them to leave those tracks out"
-)
-#: The note of an ignored entry ({0}) whose name holds the file name or id of a track given no
-#: file ({1}); its content is never read ({2}: the fix, out of the dotfile's folder or its dot).
-IGNORED_TRACK_FILE = (
-    "{0} was ignored, as every dotfile and file of a dot-folder is, and track '{1}' has no file: "
-    "{2} to score track '{1}'"
 )
 #: The note of a file named as the task's input, not as predictions: ``input`` in its name where
 #: the names of the tracks it is like say ``output`` (STS 2017's ``STS.input.track5.en-en.txt``).
@@ -216,7 +210,6 @@ def _plan(
     twice: Twice = {}
     nested: list[str] = []  # the archives inside, as shown
     skipped: list[str] = []  # the files no track claims, left in the zip
-    ignored: Entries = []  # never read; extracted where the zip is extracted whole, as the platform does
     total = compressed = 0
     # an ignored root ``metadata`` is kept in a zip extracted whole (a code submission's): its
     # ``command`` tells a submission written for another platform
@@ -228,10 +221,8 @@ def _plan(
         relative = _entry_path(info, display)
         if not relative.parts:  # checked first: ZipInfo.is_dir() fails on an empty name
             warnings.append(NAMELESS_ENTRY.format(_entry(info.filename)))
-        elif info.is_dir():
+        elif info.is_dir() or (is_ignored(relative) and relative != metadata):
             continue
-        elif is_ignored(relative) and relative != metadata:
-            ignored.append((info, relative))
         elif relative.suffix.lower() in ARCHIVE_SUFFIXES:
             nested.append(_entry(info.filename))
             warnings.append(NESTED_ARCHIVE.format(nested[-1]))
@@ -250,24 +241,9 @@ def _plan(
         refuse_look_alikes([p for p in files if p not in claimed.values()], claimed, tracks)
         given = {track: str(relative) for track, relative in claimed.items()}
         FoundFiles(tracks, claimed, skipped, []).refuse_meant(given)
-        warnings += ignored_track_notes([relative for _, relative in ignored], tracks, claimed)
     if not plan:
         _refuse_nothing_to_extract(infos, display, tracks, files, nested, warnings)
-    return plan + (
-        _checked(ignored, total, compressed, display) if tracks is None else []
-    ), warnings
-
-
-def _checked(ignored: Entries, total: int, compressed: int, display: str) -> Entries:
-    """The ignored entries of a zip extracted whole (never read: extracted as the platform's worker
-    extracts them, so that a note can name them), each checked as ``_check_file`` checks a file,
-    ``total`` and ``compressed`` those of the other files."""
-    paths: set[PurePosixPath] = set()
-    for info, relative in ignored:
-        total, compressed = total + info.file_size, compressed + info.compress_size
-        _check_file(info, relative in paths, total, compressed, display)
-        paths.add(relative)
-    return ignored
+    return plan, warnings
 
 
 def _refuse_nothing_to_extract(
@@ -412,45 +388,6 @@ def only_ignored(ignored: Sequence[str]) -> str:
     if not ignored:
         return "no files"
     return f"only {first_few(ignored, 10)} ({IGNORED_WHY})"
-
-
-def ignored_track_notes(
-    entries: Sequence[PurePosixPath], tracks: Sequence[Track], given: Container[str]
-) -> list[str]:
-    """The notes of the ignored ``entries`` (``is_ignored``; never read, macOS's resource forks,
-    ``__MACOSX/`` and ``._*``, aside) whose name holds the file name or id of a track given no file (not in ``given``),
-    the longest such (``es_en_mt`` over ``es_en``): ``.ipynb_checkpoints/en_en-checkpoint.tsv``,
-    Jupyter's copy, is told to move out of its folder as ``en_en.tsv`` (``IGNORED_TRACK_FILE``), at most one a
-    track."""
-    notes: dict[str, str] = {}
-    forks = [e for e in entries if "__MACOSX" in e.parts or e.name.startswith("._")]
-    for entry in (e for e in entries if e not in forks):
-        dot = next((part for part in entry.parts if part.startswith(".")), None)
-        loose = f"_{_loose(entry.name.lstrip('.'))}_"
-        held = [
-            (len(name), t.id, t.file_names[0])
-            for t in tracks
-            if t.id not in given and t.id not in notes
-            for name in {_loose(t.file_names[0]), _loose(t.id)}
-            if f"_{name}_" in loose
-        ]
-        if held and dot:
-            _, tid, own = max(held)
-            fix = f"move it out of {dot} as {own}" if dot != entry.name else f"rename it {own}"
-            notes[tid] = IGNORED_TRACK_FILE.format(_entry(str(entry)), tid, fix)
-    return list(notes.values())
-
-
-def ignored_files(folder: Path) -> list[PurePosixPath]:
-    """The files of a folder that ``walk_entries`` skips (``is_ignored``), relative, those inside
-    ignored folders included, at most ``MAX_ENTRIES``; links to folders are never followed."""
-    found: list[PurePosixPath] = []
-    for root, _, files in os.walk(folder):
-        base = PurePosixPath(Path(root).relative_to(folder).as_posix())
-        found += [base / name for name in sorted(files) if is_ignored(base / name)]
-        if len(found) >= MAX_ENTRIES:
-            break
-    return found[:MAX_ENTRIES]
 
 
 def ignored_entries(folder: Path) -> list[str]:
@@ -1029,8 +966,6 @@ class FoundFiles(NamedTuple):
         given_files = [(t, safe_display(f)) for t in self.tracks if (f := self.files.get(t.id))]
         language = [_language_note(track, name, self.tracks) for track, name in given_files]
         folders = self._folders_note()
-        if self.folder is not None and without:
-            folders += ignored_track_notes(ignored_files(self.folder), self.tracks, given)
         return self.unread + folders + list(filter(None, language)) + archives + notes
 
     def _folders_note(self) -> list[str]:
