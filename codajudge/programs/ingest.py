@@ -31,7 +31,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field, replace
 from difflib import get_close_matches
-from collections.abc import Container
+from collections.abc import Container, Sequence
 from pathlib import Path, PurePosixPath
 
 import yaml
@@ -47,6 +47,7 @@ from ..formats.submission import ItemKeys, read_prediction
 from ..gold import listed_annotators
 from ..formats.textfile import MAX_FILE_BYTES, safe_display, shorten
 from ..spec import MODEL_FILE, RESULTS_ONLY, SCORING_ONLY, TaskSpec, read_spec
+from ..tracks import Track
 from ..untrusted import TreeLimits, copy_regular, prune_tree, read_head, remove_entry, tree_entries
 from .child import BASELINE_PREFIX, ChildPaths, load_dataset, nothing_predicted
 from .supervisor import ParticipantOutput, run_child
@@ -317,15 +318,19 @@ def misnamed_model_hint(unclaimed: list[str]) -> str:
     return first_few(hints, 3, sep="; ")
 
 
-def find_model_folder(folder: Path) -> Path | None:
+def find_model_folder(folder: Path, tracks: Sequence[Track], notes: list[str]) -> Path | None:
     """The folder holding the submission's model.py: the shallowest one, at any depth, which must
     be alone at that depth and a regular file (ignored entries such as ``__MACOSX/`` left out);
-    None without one."""
-    found = {f: kind for f, kind in archive.walk_entries(folder) if f.name == MODEL_FILE}
-    if not found:
+    None without one, or where a file the ``tracks`` claim sits in a shallower folder
+    (``archive.code_model``: the submission is results, and a note in ``notes`` names model.py)."""
+    found = dict(archive.walk_entries(folder))
+    top, above = archive.code_model(list(found), tracks)
+    if top and above:
+        notes.append(archive.model_not_run(top, above))
+        print(f"note: {notes[-1]}")
         return None
-    shallowest = min(len(f.parts) for f in found)
-    top = [f for f in found if len(f.parts) == shallowest]
+    if not top:
+        return None
     if len(top) > 1:
         raise SubmissionError.single(
             "submission",
@@ -411,7 +416,7 @@ def _predict_submission(run: Ingestion, spec: TaskSpec, submission: Path, paths:
         print(f"note: {warning}")
     # the worker reads the folder it extracted, not a zip inside it
     refuse_worker_command(submission if submission.is_dir() else folder)
-    model_folder = find_model_folder(folder)
+    model_folder = find_model_folder(folder, spec.tracks, run.notes)
     if model_folder is None:
         return check_result_files(run, spec, folder, paths.out_dir), "result submission"
     if spec.extra.get(SCORING_ONLY) is True:
