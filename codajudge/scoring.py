@@ -225,9 +225,12 @@ def score_folder(
 
     refusals, phases = FileRefusals(), other_phase_ids(ref_dir)
     if ingested is not None:
-        found = ingested_track_files(res_dir, spec, ingested)
+        found, model_notes = ingested_track_files(res_dir, spec, ingested), []
     else:
         found = archive.find_track_files(res_dir, spec.tracks, ids_of, phases)
+        # read as results here: a model.py the ingestion program would not run either is noted
+        entries = [relative for relative, _ in archive.walk_entries(Path(res_dir))]
+        model_notes = archive.models_not_run(entries, spec.tracks)
     holds_code = any(PurePosixPath(name).name == MODEL_FILE for name in found.unclaimed)
     code_hint = ""  # a code submission where prediction files are scored: how to get them
     if holds_code:
@@ -257,6 +260,7 @@ def score_folder(
     refusals.raise_if_any()
     missing = [t.id for t in spec.tracks if t.id not in results]
     warnings = found.ignored_notes({track: safe_display(name) for track, name in shown.items()})
+    warnings += model_notes
     if missing:  # the tracks the run did not submit, then what stood in for the primary ones
         warnings.append("tracks not covered by this submission: " + ", ".join(missing))
     primary, stand_ins, ranked = primary_score(spec, results)

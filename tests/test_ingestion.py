@@ -1235,3 +1235,49 @@ def test_the_program_reads_nothing_of_its_input_data_or_modules_once_the_code_ru
     inside = (str(phase["input"]), package)
     late = [what for event, what in seen if event == "import" or what.startswith(inside)]
     assert not late, late
+
+
+# ------------------------------------------------ a model.py among a result submission's files
+
+
+@pytest.mark.parametrize("zipped", [False, True])
+def test_a_repository_zipped_with_its_predictions_at_the_top_is_results(tmp_path, zipped, capsys):
+    """Trial 62 (regress-e), item 1: the track files at the root and ``src/model.py`` deeper is a
+    repository with its predictions, scored as results with a note naming model.py, not run."""
+    phase = make_phase(tmp_path / "phase", tracks=SMALL_TRACKS)
+    assert main(["--baseline", "most_frequent", str(phase["input"]), str(tmp_path / "pred")]) == 0
+    files = {p.name: p.read_text("utf-8") for p in sorted((tmp_path / "pred").glob("*.tsv"))}
+    files.update({"README.md": "# us\n", "src/model.py": "Model = None\n"})
+    submission = submission_of(tmp_path, files, zipped)
+    capsys.readouterr()
+    assert main([str(phase["input"]), str(tmp_path / "out"), str(submission)]) == 0
+    status = status_of(tmp_path / "out")
+    assert status["message"].startswith("result submission")
+    note = (
+        "'src/model.py' not run: the submission's track files are read as results, as 2 of them "
+        "('nli.tsv', 'sts.tsv') sit in a shallower folder"
+    )
+    assert any(n.startswith(note) for n in status["notes"]), status["notes"]
+    assert note in capsys.readouterr().out
+    # the scoring program, given the submission as results, says the same
+    result = score_folder(read_spec(phase["ref"]), phase["ref"], tmp_path / "sub")
+    assert sorted(result.tracks) == ["nli", "sts"]
+    assert any(w.startswith(note) for w in result.warnings), result.warnings
+
+
+@pytest.mark.parametrize("where", ["model.py", "code/model.py"])
+def test_model_py_beside_or_above_the_track_files_is_still_run(tmp_path, where, capsys):
+    """The starting kit's code submission, model.py with a predictions file beside it (or deeper
+    track files), is run as code, its prediction files noted as ignored; a failure names model.py
+    by its path in the submission."""
+    phase = make_phase(tmp_path / "phase", tracks=SMALL_TRACKS)
+    folder = where.removesuffix("model.py")
+    files = {where: "from codajudge.baselines import MostFrequent as Model\n"}
+    files[f"{folder}preds/sts.tsv"] = "x\t1.0\n"
+    submission = submission_of(tmp_path, files, zipped=True)
+    assert main([str(phase["input"]), str(tmp_path / "out"), str(submission)]) == 0
+    assert status_of(tmp_path / "out")["message"].startswith("code submission")
+    assert "so it was run as a code submission" in capsys.readouterr().out
+    broken = submission_of(tmp_path / "b", {where: "Model = None\n"}, zipped=True)
+    assert main([str(phase["input"]), str(tmp_path / "out_b"), str(broken)]) == 2
+    assert f"\n{where}: " in "\n" + capsys.readouterr().err

@@ -16,6 +16,7 @@ from codajudge.cli import main as cli
 from codajudge.runner import sandbox
 from codajudge.runner.local import phase_task
 from codajudge.runner.local import sandbox_refusal
+from codajudge.spec import read_spec
 
 REPO = Path(__file__).resolve().parents[1]
 REFERENCE = REPO / "reference_data" / "evaluation"
@@ -219,7 +220,11 @@ LAYOUTS = {
     "in __MACOSX only": ["__MACOSX/model.py", "en_en.tsv"],
     "in a hidden folder only": [".cache/model.py", "en_en.tsv"],
     "none": ["en_en.tsv"],
+    "beside a track file": ["model.py", "en_en.tsv"],
+    "above a track file": ["model.py", "preds/en_en.tsv"],
+    "below a track file": ["en_en.tsv", "src/model.py", "README.md"],
 }
+CODE_LAYOUTS = ("at the root", "one folder down", "two folders down", "beside a track file")
 
 
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))
@@ -233,12 +238,13 @@ def test_rank_takes_as_code_what_the_ingestion_program_runs_as_code(tmp_path, la
     for name in LAYOUTS[layout]:
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_text("Model = None\n")
-    runs = find_model_folder(folder) is not None
+    tracks = read_spec(REFERENCE).tracks
+    runs = find_model_folder(folder, tracks, []) is not None
     zipped = write_zip(
         tmp_path / "submission.zip", dict.fromkeys(LAYOUTS[layout], "Model = None\n")
     )
-    assert holds_code(folder) == holds_code(zipped) == runs
-    assert runs == (layout in ("at the root", "one folder down", "two folders down"))
+    assert holds_code(folder, tracks) == holds_code(zipped, tracks) == runs
+    assert runs == (layout in CODE_LAYOUTS + ("above a track file",))
 
 
 def test_a_linked_model_py_is_code_whose_link_the_ingestion_program_names(tmp_path, capsys):
@@ -252,9 +258,10 @@ def test_a_linked_model_py_is_code_whose_link_the_ingestion_program_names(tmp_pa
     (submissions / "linked").mkdir(parents=True)
     (tmp_path / "model.py").write_text("Model = None\n")
     (submissions / "linked" / "model.py").symlink_to(tmp_path / "model.py")
-    assert holds_code(submissions / "linked")
+    tracks = read_spec(REFERENCE).tracks
+    assert holds_code(submissions / "linked", tracks)
     with pytest.raises(SubmissionError, match="model.py is a symbolic link"):
-        find_model_folder(submissions / "linked")
+        find_model_folder(submissions / "linked", tracks, [])
     assert rank(submissions, tmp_path / "out") == 2
     err = " ".join(capsys.readouterr().err.split())
     assert "linked: NOT SCORED: a code submission (it holds model.py)" in err
@@ -289,3 +296,22 @@ def test_run_code_runs_a_code_submission_whatever_status_file_it_holds(tmp_path,
     )
     assert ran == [smug] and kept == [("plain", plain), ("smug", output)] and failures == []
     assert any("smug: note: it holds an ingestion_status.json" in line for line in logged)
+
+
+def test_a_repository_zipped_with_its_predictions_at_the_top_is_ranked_as_results(tmp_path, capsys):
+    """Trial 62 (regress-e), item 1: rank scores a zip (and a folder) of a track file at the top
+    and src/model.py deeper as results, with the note naming model.py, not as code to run."""
+    ids = [json.loads(line)["id"] for line in (REFERENCE / "sts_en.jsonl").open(encoding="utf-8")]
+    files = {"en_en.tsv": "".join(f"{i}\t{n % 5}.0\n" for n, i in enumerate(ids))}
+    files.update({"README.md": "# us\n", "src/model.py": "Model = None\n"})
+    submissions = tmp_path / "final"
+    submissions.mkdir()
+    write_zip(submissions / "repo.zip", files)
+    for relative, text in files.items():
+        (submissions / "folder" / relative).parent.mkdir(parents=True, exist_ok=True)
+        (submissions / "folder" / relative).write_text(text, encoding="utf-8")
+    assert rank(submissions, tmp_path / "out") == 0
+    err = " ".join(capsys.readouterr().err.split())
+    assert "NOT SCORED" not in err and "(it holds model.py)" not in err
+    note = "'src/model.py' not run: the submission's track files are read as results, as 1 of them"
+    assert err.count(note) == 2, err

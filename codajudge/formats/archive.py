@@ -21,6 +21,7 @@ from typing import Callable, NamedTuple
 from collections.abc import Iterator, Mapping, Sequence
 
 from ..errors import FileRefusals, Problem, SubmissionError, counted, first_few, plural
+from ..spec import MODEL_FILE
 from ..tracks import Track
 from ..untrusted import kind_of, read_head
 from .chaosnli import document_uids
@@ -241,6 +242,7 @@ def _plan(
         refuse_look_alikes([p for p in files if p not in claimed.values()], claimed, tracks)
         given = {track: str(relative) for track, relative in claimed.items()}
         FoundFiles(tracks, claimed, skipped, []).refuse_meant(given)
+        warnings += models_not_run(list(files), tracks)
     if not plan:
         _refuse_nothing_to_extract(infos, display, tracks, files, nested, warnings)
     return plan, warnings
@@ -406,6 +408,42 @@ def ignored_entries(folder: Path) -> list[str]:
 def submission_files(folder: Path) -> list[PurePosixPath]:
     """Every regular file of a submission folder, relative, skipping ignored entries and links."""
     return [relative for relative, irregular in walk_entries(Path(folder)) if not irregular]
+
+
+def code_model(relatives: Sequence[PurePosixPath], tracks: Sequence[Track]) -> tuple[list, list]:
+    """The submission's shallowest ``model.py`` entries among ``relatives`` (ignored ones left
+    out) and the files the tracks claim by name in a shallower folder: with any, the submission is
+    results, not code (a repository zipped with its predictions at the top); ``model.py`` beside
+    the track files, as in the starting kit's code submission, is code."""
+    models = [r for r in relatives if r.name == MODEL_FILE and not is_ignored(r)]
+    depth = min((len(r.parts) for r in models), default=0)
+    patterns = [p.lower() for t in tracks for p in t.file_names]
+    above = [
+        r
+        for r in relatives
+        if len(r.parts) < depth and not is_ignored(r)
+        if any(fnmatchcase(r.name.lower(), p) for p in patterns)
+    ]
+    return [r for r in models if len(r.parts) == depth], above
+
+
+def model_not_run(models: Sequence[PurePosixPath], above: Sequence[PurePosixPath]) -> str:
+    """The note on a result submission that also holds ``models`` (``code_model``: model.py, not
+    run as the track files ``above`` sit in a shallower folder); "" where none is so."""
+    if not models or not above:
+        return ""
+    return (
+        f"{first_few([_entry(str(f)) for f in models])} not run: the submission's track files are "
+        f"read as results, as {len(above)} of them ({first_few([_entry(str(f)) for f in above])}) "
+        f"sit in a shallower folder; a code submission has {MODEL_FILE} in the folder of its track "
+        "files or above (at the root, in the starting kit's), or holds none"
+    )
+
+
+def models_not_run(relatives: Sequence[PurePosixPath], tracks: Sequence[Track]) -> list[str]:
+    """``model_not_run``'s note on a submission of the files ``relatives`` read as results, in a
+    list ([]: none)."""
+    return list(filter(None, [model_not_run(*code_model(relatives, tracks))]))
 
 
 def _claim(

@@ -25,20 +25,22 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import re
 import shutil
 import sys
 import tempfile
 import time
 from dataclasses import dataclass, field, replace
 from difflib import get_close_matches
-from collections.abc import Container
+from collections.abc import Container, Sequence
 from pathlib import Path, PurePosixPath
 
 import yaml
 
 from ..baselines.base import item_annotators
 from ..bundle.check.programs import METADATA
-from ..errors import ConfigError, FileRefusals, SubmissionError, UsageError, first_few, plural
+from ..errors import ConfigError, FileRefusals, KitError, SubmissionError, UsageError
+from ..errors import first_few, plural
 from ..formats import archive
 from ..formats.archive import INGESTION_STATUS
 from ..formats.coverage import OtherPhases, other_phase_ids
@@ -47,6 +49,7 @@ from ..formats.submission import ItemKeys, read_prediction
 from ..gold import listed_annotators
 from ..formats.textfile import MAX_FILE_BYTES, safe_display, shorten
 from ..spec import MODEL_FILE, RESULTS_ONLY, SCORING_ONLY, TaskSpec, read_spec
+from ..tracks import Track
 from ..untrusted import TreeLimits, copy_regular, prune_tree, read_head, remove_entry, tree_entries
 from .child import BASELINE_PREFIX, ChildPaths, load_dataset, nothing_predicted
 from .supervisor import ParticipantOutput, run_child
@@ -317,15 +320,19 @@ def misnamed_model_hint(unclaimed: list[str]) -> str:
     return first_few(hints, 3, sep="; ")
 
 
-def find_model_folder(folder: Path) -> Path | None:
+def find_model_folder(folder: Path, tracks: Sequence[Track], notes: list[str]) -> Path | None:
     """The folder holding the submission's model.py: the shallowest one, at any depth, which must
     be alone at that depth and a regular file (ignored entries such as ``__MACOSX/`` left out);
-    None without one."""
-    found = {f: kind for f, kind in archive.walk_entries(folder) if f.name == MODEL_FILE}
-    if not found:
+    None without one, or where a file the ``tracks`` claim sits in a shallower folder
+    (``archive.code_model``: the submission is results, and a note in ``notes`` names model.py)."""
+    found = dict(archive.walk_entries(folder))
+    top, above = archive.code_model(list(found), tracks)
+    if top and above:
+        notes.append(archive.model_not_run(top, above))
+        print(f"note: {notes[-1]}")
         return None
-    shallowest = min(len(f.parts) for f in found)
-    top = [f for f in found if len(f.parts) == shallowest]
+    if not top:
+        return None
     if len(top) > 1:
         raise SubmissionError.single(
             "submission",
@@ -411,7 +418,7 @@ def _predict_submission(run: Ingestion, spec: TaskSpec, submission: Path, paths:
         print(f"note: {warning}")
     # the worker reads the folder it extracted, not a zip inside it
     refuse_worker_command(submission if submission.is_dir() else folder)
-    model_folder = find_model_folder(folder)
+    model_folder = find_model_folder(folder, spec.tracks, run.notes)
     if model_folder is None:
         return check_result_files(run, spec, folder, paths.out_dir), "result submission"
     if spec.extra.get(SCORING_ONLY) is True:
@@ -429,7 +436,25 @@ def _predict_submission(run: Ingestion, spec: TaskSpec, submission: Path, paths:
     for dataset in dict.fromkeys(t.dataset for t in spec.tracks):
         # the bundle's data is checked here, out of the code's reach (the child says the notes)
         load_dataset(run.input_dir, dataset, say=lambda note: None)
-    return _run_code(run, spec, paths, str(model_folder.resolve())), "code submission"
+    relative = safe_display(str(model_folder.relative_to(folder) / MODEL_FILE))
+    return _run_model(run, spec, paths, model_folder, relative), "code submission"
+
+
+def _run_model(run: Ingestion, spec: TaskSpec, paths: ChildPaths, model: Path, shown: str):
+    """``_run_code`` of the submission's ``model`` folder; a failure naming model.py names it by
+    its path in the submission, ``shown`` (``src/model.py``), where that is not at the root."""
+    try:
+        return _run_code(run, spec, paths, str(model.resolve()))
+    except KitError as failed:
+        if shown != MODEL_FILE:  # the child's message comes as one text, its lines "model.py: ..."
+            line_start = re.compile(rf"(?m)^{re.escape(MODEL_FILE)}(?=:|$)")
+            said = functools.partial(line_start.sub, lambda _: shown)  # a name's \ kept as is
+            named = [
+                replace(p, file=said(p.file), message=said(p.message)) for p in failed.problems
+            ]
+            failed.problems = named
+            failed.args = (failed.render(),)
+        raise
 
 
 #: The note on a folder of model.py and no prediction file, run in a scoring-only phase ({0}: the

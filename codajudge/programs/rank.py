@@ -74,7 +74,7 @@ from typing import Union
 
 from ..assets import kit_command
 from ..errors import ConfigError, KitError, SubmissionError, UsageError, counted, first_few
-from ..formats.archive import INGESTION_STATUS, READ_ERRORS, is_ignored, walk_entries
+from ..formats.archive import INGESTION_STATUS, READ_ERRORS, code_model, walk_entries
 from ..formats.coverage import OTHER_PHASE_WORDS
 from ..formats.textfile import name_as_read, safe_display
 from ..metrics import get as get_metric
@@ -224,7 +224,7 @@ def score_one(path: Path, spec: TaskSpec, ref_dir: Path, gold: dict, made_here=(
     started = time.monotonic()
     # code to run rather than a prediction output: code and no ingestion status (a prediction
     # output holds the submission's files too, as the platform's worker copies them there)
-    if path not in made_here and holds_code(path) and not holds_status(path):
+    if path not in made_here and holds_code(path, spec.tracks) and not holds_status(path):
         return kit_text("ranking/code_submission", model=MODEL_FILE), time.monotonic() - started
     try:
         outcome: Result | str = score_submission_folder(
@@ -239,13 +239,15 @@ def score_one(path: Path, spec: TaskSpec, ref_dir: Path, gold: dict, made_here=(
     return outcome, time.monotonic() - started
 
 
-def holds_code(path: Path) -> bool:
+def holds_code(path: Path, tracks: list) -> bool:
     """Whether a submission (zip or folder) holds code to run: a ``model.py`` among its files where
-    the ingestion program finds one (``ingest.find_model_folder``: at any depth, ignored entries
-    such as ``__MACOSX/`` left out; a link or other special file so named counts too, which that
-    program refuses, naming it), whatever else it holds."""
+    the ingestion program runs one (``archive.code_model``: the shallowest, at any depth, unless
+    a file the ``tracks`` claim sits in a shallower folder; ignored entries such as ``__MACOSX/``
+    left out; a link or other special file so named counts too, which that program refuses,
+    naming it), whatever else it holds."""
     files = [PurePosixPath(name) for name in entry_names(path) if not name.endswith("/")]
-    return any(f.name == MODEL_FILE and not is_ignored(f) for f in files)
+    models, above = code_model(files, tracks)
+    return bool(models) and not above
 
 
 def holds_status(path: Path) -> bool:
@@ -298,7 +300,7 @@ def run_code_submissions(
     time, in ``work``; the others as they are. Returns them, and (name, reason) of those whose
     step left no prediction output to score. A ConfigError before any runs when the sandbox
     cannot run here."""
-    code = [name for name, path in submissions if holds_code(path)]
+    code = [name for name, path in submissions if holds_code(path, spec.tracks)]
     if not code:
         log("--run-code: no code submission to run")
         return submissions, []
