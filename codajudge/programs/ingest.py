@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
-import re
 import shutil
 import sys
 import tempfile
@@ -39,8 +38,7 @@ import yaml
 
 from ..baselines.base import item_annotators
 from ..bundle.check.programs import METADATA
-from ..errors import ConfigError, FileRefusals, KitError, SubmissionError, UsageError
-from ..errors import first_few, plural
+from ..errors import ConfigError, FileRefusals, SubmissionError, UsageError, first_few, plural
 from ..formats import archive
 from ..formats.archive import INGESTION_STATUS
 from ..formats.coverage import OtherPhases, other_phase_ids
@@ -436,25 +434,7 @@ def _predict_submission(run: Ingestion, spec: TaskSpec, submission: Path, paths:
     for dataset in dict.fromkeys(t.dataset for t in spec.tracks):
         # the bundle's data is checked here, out of the code's reach (the child says the notes)
         load_dataset(run.input_dir, dataset, say=lambda note: None)
-    relative = safe_display(str(model_folder.relative_to(folder) / MODEL_FILE))
-    return _run_model(run, spec, paths, model_folder, relative), "code submission"
-
-
-def _run_model(run: Ingestion, spec: TaskSpec, paths: ChildPaths, model: Path, shown: str):
-    """``_run_code`` of the submission's ``model`` folder; a failure naming model.py names it by
-    its path in the submission, ``shown`` (``src/model.py``), where that is not at the root."""
-    try:
-        return _run_code(run, spec, paths, str(model.resolve()))
-    except KitError as failed:
-        if shown != MODEL_FILE:  # the child's message comes as one text, its lines "model.py: ..."
-            line_start = re.compile(rf"(?m)^{re.escape(MODEL_FILE)}(?=:|$)")
-            said = functools.partial(line_start.sub, lambda _: shown)  # a name's \ kept as is
-            named = [
-                replace(p, file=said(p.file), message=said(p.message)) for p in failed.problems
-            ]
-            failed.problems = named
-            failed.args = (failed.render(),)
-        raise
+    return _run_code(run, spec, paths, str(model_folder.resolve())), "code submission"
 
 
 #: The note on a folder of model.py and no prediction file, run in a scoring-only phase ({0}: the
