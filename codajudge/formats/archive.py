@@ -55,7 +55,8 @@ OTHER_LANGUAGE = (
     "track's gold; check that it holds the predictions of track '{}'"
 )
 #: The note of the track files read from folders other than the shallowest one holding a track's
-#: file ({0}: how many tracks, {1}: how many that folder's files give, {2}: each file and its tracks).
+#: file ({0}: how many tracks, {1}: how many that folder's files give, {2}: each file and its
+#: tracks).
 OTHER_FOLDERS = (
     "the files of {0} were read from folders other than the top one (whose files give {1}): {2}; "
     "if they are older files, remove them to leave those tracks out"

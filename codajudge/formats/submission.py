@@ -365,9 +365,10 @@ def _line_numbers_hint(
     heads: list[str], index: dict[str, int], keys: ItemKeys, line: str
 ) -> str | None:
     """``LINE_NUMBERS_HINT``, showing the track's ``line``, for ids (``heads``, two or more) that
-    are the file's line numbers, counted from 0 or 1, in order, on a track whose ids are no range of whole numbers (there
-    ``numbered_ids_hint`` names a shift); only another phase's hint when they are exactly that
-    phase's whole id set (its file: OCNLI's evaluation ids are 0..2999, in order); else None."""
+    are the file's line numbers, counted from 0 or 1, in order, on a track whose ids are no range
+    of whole numbers (there ``numbered_ids_hint`` names a shift); only another phase's hint when
+    they are exactly that phase's whole id set (its file: OCNLI's evaluation ids are 0..2999, in
+    order); else None."""
     start = int(heads[0]) if len(heads) > 1 and heads[0] in ("0", "1") else -1
     if start < 0 or heads != list(map(str, range(start, start + len(heads)))):
         return None
