@@ -85,11 +85,14 @@ FORKING_MODEL = ACTING_MODEL.replace(
     "import os, sys, time\n"
     "def act(track):\n"
     "    if os.fork() == 0:  # a grandchild that keeps writing to the output\n"
-    "        open(PID_FILE, 'w').write(str(os.getpid()))\n"
+    "        open(PID_FILE + '.tmp', 'w').write(str(os.getpid()))\n"
+    "        os.replace(PID_FILE + '.tmp', PID_FILE)\n"
     "        for i in range(200):\n"
     "            time.sleep(0.05)\n"
     "            open(os.path.join(OUTPUT, f'late{i}.txt'), 'w').write('x')\n"
-    "        os._exit(0)\n",
+    "        os._exit(0)\n"
+    "    while not os.path.exists(PID_FILE):  # the grandchild runs before the step ends\n"
+    "        time.sleep(0.01)\n",
 )
 
 
