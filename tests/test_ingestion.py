@@ -15,7 +15,7 @@ import sys
 import time
 import zipfile
 from contextlib import redirect_stderr, redirect_stdout
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import numpy as np
 import pytest
@@ -1255,7 +1255,9 @@ def test_a_repository_zipped_with_its_predictions_at_the_top_is_results(tmp_path
     assert status["message"].startswith("result submission")
     note = (
         "'src/model.py' not run: the submission's track files are read as results, as 2 of them "
-        "('nli.tsv', 'sts.tsv') sit in a shallower folder"
+        "('nli.tsv', 'sts.tsv') sit in a shallower folder; model.py makes a code submission only "
+        "where no track file sits in a shallower folder than it (the starting kit's is at the "
+        "root): to run it, move it up to the root, or remove the track files"
     )
     assert any(n.startswith(note) for n in status["notes"]), status["notes"]
     assert note in capsys.readouterr().out
@@ -1277,3 +1279,11 @@ def test_model_py_beside_or_above_the_track_files_is_still_run(tmp_path, where, 
     assert main([str(phase["input"]), str(tmp_path / "out"), str(submission)]) == 0
     assert status_of(tmp_path / "out")["message"].startswith("code submission")
     assert "so it was run as a code submission" in capsys.readouterr().out
+
+
+def test_the_note_on_a_model_py_not_run_counts_one_track_file_in_the_singular():
+    """'as 1 of them ('en_en.tsv') sit' read wrong (regression trial o_onetop)."""
+    from codajudge.formats.archive import model_not_run
+
+    note = model_not_run([PurePosixPath("src/model.py")], [PurePosixPath("en_en.tsv")])
+    assert "as 1 of them ('en_en.tsv') sits in a shallower folder;" in note

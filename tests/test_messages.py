@@ -1459,10 +1459,19 @@ def test_track_files_read_from_a_sub_folder_beside_the_top_ones_are_noted(top):
         files[tid] = Path(f"{top}old/{tid}.tsv")
     notes = FoundFiles(tracks, files, [], []).ignored_notes({})
     assert notes == [
-        "the files of 2 tracks were read from folders other than the top one (whose files give "
-        f"5 tracks): {top}old/ar_en.tsv for track 'ar_en', {top}old/tr_en.tsv for track 'tr_en'; "
-        "if they are older files, remove them to leave those tracks out"
+        "the files of 2 tracks were read from folders below one holding other track files (which "
+        f"give 5 tracks): {top}old/ar_en.tsv for track 'ar_en', {top}old/tr_en.tsv for track "
+        "'tr_en'; if they are older files, remove them to leave those tracks out"
     ]
+
+
+def test_track_files_in_folders_side_by_side_get_no_note():
+    """Regression trial (q_split2): sts/en_en.tsv and nli/nli_zh.tsv, nothing at the root, were
+    told to remove sts/en_en.tsv as older files: the Data page allows the tracks' files in
+    different folders, and only a folder below one holding track files is noted."""
+    tracks = sts2017_tracks()
+    files = {t.id: Path(f"{'sts' if k % 2 else 'more'}/{t.id}.tsv") for k, t in enumerate(tracks)}
+    assert FoundFiles(tracks, files, [], []).ignored_notes({}) == []
 
 
 def test_a_file_named_as_the_tasks_input_is_noted_as_such_never_offered_the_output_name():

@@ -54,12 +54,12 @@ OTHER_LANGUAGE = (
     "that of track '{}' ({}): if two files' names are swapped, each is scored against the other "
     "track's gold; check that it holds the predictions of track '{}'"
 )
-#: The note of the track files read from folders other than the shallowest one holding a track's
-#: file ({0}: how many tracks, {1}: how many that folder's files give, {2}: each file and its
+#: The note of the track files read from folders below a folder holding other track files ({0}:
+#: how many tracks, {1}: how many the files of the folders above give, {2}: each file and its
 #: tracks).
 OTHER_FOLDERS = (
-    "the files of {0} were read from folders other than the top one (whose files give {1}): {2}; "
-    "if they are older files, remove them to leave those tracks out"
+    "the files of {0} were read from folders below one holding other track files (which give "
+    "{1}): {2}; if they are older files, remove them to leave those tracks out"
 )
 #: The note of a file named as the task's input, not as predictions: ``input`` in its name where
 #: the names of the tracks it is like say ``output`` (STS 2017's ``STS.input.track5.en-en.txt``).
@@ -436,8 +436,9 @@ def model_not_run(models: Sequence[PurePosixPath], above: Sequence[PurePosixPath
     return (
         f"{first_few([_entry(str(f)) for f in models])} not run: the submission's track files are "
         f"read as results, as {len(above)} of them ({first_few([_entry(str(f)) for f in above])}) "
-        f"sit in a shallower folder; a code submission has {MODEL_FILE} in the folder of its track "
-        "files or above (at the root, in the starting kit's), or holds none"
+        f"{plural(len(above), 'sits', 'sit')} in a shallower folder; {MODEL_FILE} makes a code "
+        "submission only where no track file sits in a shallower folder than it (the starting "
+        f"kit's is at the root): to run it, move it up to the root, or remove the track files"
     )
 
 
@@ -1008,15 +1009,16 @@ class FoundFiles(NamedTuple):
         return self.unread + folders + list(filter(None, language)) + archives + notes
 
     def _folders_note(self) -> list[str]:
-        """The note of the track files read from folders other than the shallowest one holding a
-        track's file (``OTHER_FOLDERS``; of folders as deep, the first by name), each with its
-        tracks: a team sending some tracks beside older files of the others in a sub-folder
-        (``old/``) would have them all scored without a word; none where one folder gives all."""
+        """The note of the track files read from folders below a folder holding other track files
+        (``OTHER_FOLDERS``), each with its tracks: a team sending some tracks beside older files
+        of the others in a sub-folder (``old/``) would have them all scored without a word; none
+        where no such folder is below another (one folder, or folders side by side, ``sts/`` and
+        ``nli/``, as the Data page allows)."""
         by_file: dict[PurePosixPath, list[Track]] = {}
         for track in (t for t in self.tracks if t.id in self.files):
             by_file.setdefault(PurePosixPath(self.files[track.id]), []).append(track)
-        folders = sorted({f.parent for f in by_file}, key=lambda f: (len(f.parts), str(f)))
-        outside = [(f, ts) for f, ts in by_file.items() if f.parent != folders[0]]
+        folders = {f.parent for f in by_file}
+        outside = [(f, ts) for f, ts in by_file.items() if folders & set(f.parent.parents)]
         if not outside:
             return []
         listed = [f"{safe_display(f)} for {_tracks_named(ts)}" for f, ts in outside]
