@@ -493,7 +493,7 @@ def test_a_file_of_a_track_given_none_but_for_its_suffix_refuses_the_submission(
         f"{name}: the file matches no track only by its suffix: track 'csc_soft' has no "
         "file, and this one would be ignored: the submission would be scored without track "
         "'csc_soft'; expected "
-        "a name track 'csc_soft' reads: csc_soft.tsv or csc_*_soft.tsv (any case; * stands for any "
+        "a name that track 'csc_soft' reads: csc_soft.tsv or csc_*_soft.tsv (any case; * stands for any "
         f"text), found {suffix}. Rename it {stem}.tsv"
     )
 
@@ -1421,6 +1421,36 @@ def test_a_file_tied_to_two_tracks_stays_a_note_naming_both_in_its_scheme():
     )
 
 
+def _edition_tracks(edition: str) -> list:
+    import yaml
+
+    path = Path(__file__).resolve().parents[1] / "editions" / edition / "edition.yaml"
+    return [
+        track_from_dict({k: v for k, v in t.items() if k != "title"})
+        for t in yaml.safe_load(path.read_text(encoding="utf-8"))["tracks"]
+    ]
+
+
+@pytest.mark.parametrize(
+    ("edition", "name", "left_out"),
+    [
+        ("lewidi2025", "mp_soft.tsv.bak", "mp"),
+        ("lewidi2025", "results/mp_soft_dev.tsv", "mp"),
+        ("lewidi2023", "MD-Agreement_dev_results.tsv", "md_agreement"),
+    ],
+)
+def test_a_file_of_a_track_left_out_with_a_word_of_its_own_stays_a_note(edition, name, left_out):
+    """Regression trial of the landed round: a team leaving a track out on purpose, with a backup
+    or a dev file of it in the zip, was refused and told to rename that file as the track's (so to
+    submit dev predictions as test ones); a name holding a word of its own stays a note, as it was
+    before the round."""
+    tracks = _edition_tracks(edition)
+    given = {t.id: f"{t.id}.tsv" for t in tracks if t.dataset != left_out}
+    found = FoundFiles(tracks, {}, [name], [])
+    found.refuse_meant(given)
+    assert any("probably meant for" in note for note in found.ignored_notes(given))
+
+
 @pytest.mark.parametrize(
     "name", ["HS-Brexit_result.tsv", "HS_Brexit_results.tsv", "HSBrexit_results.tsv"]
 )
@@ -1444,6 +1474,11 @@ def test_a_near_miss_of_lewidi2023s_results_name_is_offered_that_name(name):
     assert str(refused.value).endswith(
         f"found the name {name!r}. Rename it HS-Brexit_results.tsv"
     ), str(refused.value)
+    # the name both tracks read is listed once (it was twice, after "a name tracks ... read")
+    assert (
+        "expected a name that tracks 'hs_brexit_soft' and 'hs_brexit_hard' read: "
+        "hs_brexit_soft.tsv or HS-Brexit_results.tsv or hs_brexit_hard.tsv (any case), found"
+    ) in str(refused.value)
 
 
 @pytest.mark.parametrize("top", ["", "sub/"])

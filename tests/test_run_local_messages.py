@@ -515,8 +515,8 @@ def test_a_note_longer_than_a_status_note_is_printed_once_and_whole():
 MEANT_REFUSAL = (
     "es_es.txt: the file matches no track only by its suffix: track 'es_es' has no file, and "
     "this one would be ignored: the submission would be scored without track 'es_es'; expected "
-    "a name track "
-    "'es_es' reads: es_es.tsv"
+    "a name that track "
+    "'es_es' reads: es_es.tsv (any case)"
 )
 
 

@@ -881,9 +881,10 @@ def _meant_problem(name: str, meant: Sequence[Track], tracks: Sequence[Track]) -
     file: named as theirs but for its suffix (``_renamed``), or read as one track's by its name
     (``_meant_track``: mistyped, or in another form of the track's names), with the name to give
     it in the naming scheme it used (``_scheme_names``); None where it is meant for several tracks
-    given different names (the kit cannot tie it to one file: a note)."""
+    given different names (the kit cannot tie it to one file) or, but for its suffix, its name
+    holds a word of its own (``_only_their_words``): a note."""
     same, names = _renamed(name, meant, tracks), _scheme_names(name, meant, tracks)
-    if not same and len(names) > 1:
+    if not same and (len(names) > 1 or not _only_their_words(name, meant)):
         return None
     suffix = PurePosixPath(name).suffix
     found = (f"suffix {suffix!r}" if suffix else "no suffix") if same else f"the name {name!r}"
@@ -891,12 +892,26 @@ def _meant_problem(name: str, meant: Sequence[Track], tracks: Sequence[Track]) -
     return _meant_refusal(name, meant, why, found, same or names[0])
 
 
+def _only_their_words(name: str, meant: Sequence[Track]) -> bool:
+    """Whether every word of file ``name``, read loosely, is a word of ``meant``'s names as
+    ``_alike`` reads it (shortened, lengthened or mistyped; a pattern's ``*`` stands for none):
+    ``STS.output.track1.txt`` is, but a name with a word of its own (``mp_soft_dev.tsv``,
+    ``mp_soft.tsv.bak``) may be a file left out on purpose."""
+    parts = _loose(PurePosixPath(name).name).split("_")
+    words = [LANGUAGE_ALIASES.get(part, part) for part in parts]
+    theirs = {word for t in meant for p in t.file_names for word in _loose(p).split("_")}
+    theirs.discard("*")
+    return all(any(_alike(word, their) for their in theirs) for word in words)
+
+
 def _meant_refusal(name: str, meant: Sequence[Track], why: str, found: str, rename: str) -> Problem:
     """The refusal of file ``name`` (as shown) plainly meant for ``meant``, given no file, which
     matches no track only by ``why`` (``MEANT_FILE``), having ``found``; the fix: ``rename``."""
     n, named = len(meant), _tracks_named(meant)
     message = MEANT_FILE.format(why, named, plural(n, "has", "have"), named)
-    expected = f"a name {named} {plural(n, 'reads', 'read')}: {accepted_file_names(meant)}"
+    names = dict.fromkeys(n for track in meant for n in track.file_names)  # a shared one once
+    how = "any case; * stands for any text" if "*" in "".join(names) else "any case"
+    expected = f"a name that {named} {plural(n, 'reads', 'read')}: {' or '.join(names)} ({how})"
     return Problem(name, message, expected=expected, found=found, hint=f"rename it {rename}")
 
 
