@@ -1113,6 +1113,22 @@ def test_a_results_only_phase_refuses_a_zip_of_code_as_its_platform_does(tmp_pat
     assert main([str(phase["input"]), str(tmp_path / "predictions"), str(code)]) == 0
 
 
+def test_a_results_only_phase_gives_no_code_advice_to_a_zip_without_prediction_files(
+    tmp_path, capfd
+):
+    """Regression trial of the landed round: the legacy kit told a zip of model.ipynb to export
+    it as model.py, "a code submission", which the same kit then refused (its platform runs no
+    code). A scoring-only phase's refusal names the track files only, as its scoring program does."""
+    phase = make_phase(tmp_path / "phase", tracks=SMALL_TRACKS, scoring_only=True)
+    zipped = tmp_path / "notebook.zip"
+    with zipfile.ZipFile(zipped, "w") as archive:
+        archive.writestr("model.ipynb", "{}")
+    assert main([str(phase["input"]), str(tmp_path / "checked"), str(zipped)]) == 2
+    refusal = capfd.readouterr().err
+    assert "no prediction file for any track was found" in refusal
+    assert "a code submission" not in refusal and "nbconvert" not in refusal, refusal
+
+
 def test_a_results_only_phase_scores_a_zip_of_code_and_predictions_as_results(tmp_path, capfd):
     """Trial 60, item 1: a zip holding model.py and prediction files was refused by the kit's
     check, while CodaLab v1.5 scores its prediction files; it is checked as results, model.py

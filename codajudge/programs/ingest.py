@@ -182,6 +182,8 @@ def check_result_files(
     found = archive.find_track_files(folder, spec.tracks, ids_of, phases)
     if not found.files and refuse_none is not None:
         return refuse_none()
+    if not found.files and spec.extra.get(SCORING_ONLY) is True:  # its platform runs no code
+        found.refuse_if_none("submission")
     if not found.files:
         habits = other_platform_entry_points(found.unclaimed)
         hint = MODEL_PY_HINT if habits else misnamed_model_hint(found.unclaimed)
