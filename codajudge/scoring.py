@@ -225,7 +225,8 @@ def score_folder(
 
     refusals, phases = FileRefusals(), other_phase_ids(ref_dir)
     if ingested is not None:
-        found, model_notes = ingested_track_files(res_dir, spec, ingested), []
+        found = ingested_track_files(res_dir, spec, ingested)
+        model_notes = []  # the ingestion program noted them
     else:
         found = archive.find_track_files(res_dir, spec.tracks, ids_of, phases)
         # read as results here: a model.py the ingestion program would not run either is noted

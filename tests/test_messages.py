@@ -1310,6 +1310,24 @@ STS_TRACKS = [
 ]
 
 
+def _refusal_of(tmp_path: Path, names: list[str], zipped: bool) -> str:
+    """The refusal of a submission of the files ``names`` (each one line) for ``STS_TRACKS``, as a
+    zip extracted for its tracks or as a folder."""
+    from codajudge.formats.archive import locate_track_files
+
+    (tmp_path / "out").mkdir()
+    with zipfile.ZipFile(tmp_path / "sub.zip", "w") as zf:
+        for entry in names:
+            zf.writestr(entry, "1\t0.5\n")
+            (tmp_path / "out" / entry).write_text("1\t0.5\n", encoding="utf-8")
+    with pytest.raises(SubmissionError) as refused:
+        if zipped:
+            safe_extract(tmp_path / "sub.zip", tmp_path / "x", "sub.zip", STS_TRACKS)
+        else:
+            locate_track_files(tmp_path / "out", STS_TRACKS)
+    return str(refused.value)
+
+
 @pytest.mark.parametrize(
     ("name", "odd"),
     [("en_en\u200b.tsv", "\\u200b"), ("\uff45n_en.tsv", "\uff45"), ("EN_EN.tsv ", "\\x20")],
@@ -1323,19 +1341,7 @@ def test_a_track_file_name_but_for_look_alike_characters_is_refused_with_the_ren
     refused: a name that codajudge rank's look-alike folding (name_as_read) makes a track's, of a
     track given no file, refuses the submission with the rename, in a folder and in a zip
     extracted for its tracks alike."""
-    from codajudge.formats.archive import locate_track_files
-
-    (tmp_path / "out").mkdir()
-    with zipfile.ZipFile(tmp_path / "sub.zip", "w") as zf:
-        for entry in ("es_es.tsv", name):
-            zf.writestr(entry, "1\t0.5\n")
-            (tmp_path / "out" / entry).write_text("1\t0.5\n", encoding="utf-8")
-    with pytest.raises(SubmissionError) as refused:
-        if zipped:
-            safe_extract(tmp_path / "sub.zip", tmp_path / "x", "sub.zip", STS_TRACKS)
-        else:
-            locate_track_files(tmp_path / "out", STS_TRACKS)
-    message = str(refused.value)
+    message = _refusal_of(tmp_path, ["es_es.tsv", name], zipped)
     assert (
         "only by characters invisible or look-alike, or spaces at either end: track 'en_en' "
         in message
@@ -1361,20 +1367,8 @@ def test_a_look_alike_of_a_track_given_a_file_and_other_names_are_noted_escaped_
 def test_every_track_given_by_two_files_is_named_in_one_refusal(tmp_path, zipped):
     """STS 2017 trial 62 (v/runs): each of 7 tracks given by a run1 and a run2 file was refused
     for its first track alone; every such track is named, with its files, in one refusal."""
-    from codajudge.formats.archive import locate_track_files
-
     names = [f"{tid}.tsv" for tid in ("en_en", "es_es")] + ["EN_EN.TSV", "Es_Es.tsv"]
-    (tmp_path / "out").mkdir()
-    with zipfile.ZipFile(tmp_path / "sub.zip", "w") as zf:
-        for entry in names:
-            zf.writestr(entry, "1\t0.5\n")
-            (tmp_path / "out" / entry).write_text("1\t0.5\n", encoding="utf-8")
-    with pytest.raises(SubmissionError) as refused:
-        if zipped:
-            safe_extract(tmp_path / "sub.zip", tmp_path / "x", "sub.zip", STS_TRACKS)
-        else:
-            locate_track_files(tmp_path / "out", STS_TRACKS)
-    assert str(refused.value) == (
+    assert _refusal_of(tmp_path, names, zipped) == (
         "track 'en_en' by EN_EN.TSV, en_en.tsv; track 'es_es' by Es_Es.tsv, es_es.tsv: 2 tracks "
         "are given by more than one file; expected exactly one file per track, found 4 files. For "
         "each track, remove all but one of them"

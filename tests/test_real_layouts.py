@@ -1965,7 +1965,7 @@ def test_idx_keyed_json_lines_are_told_their_own_key(positions, tmp_path):
     assert hint == (
         (
             "\"idx\" holds row positions (0 to 6), not the track's ids: write each item's id (the "
-            "'id' field of the input file, row idx of it) under \"id\", then df"
+            "'id' field of the input file's line at that position) under \"id\", then df"
             if positions
             else rename
         )

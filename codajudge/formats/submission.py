@@ -529,7 +529,8 @@ def _keys_hint(line: dict, track: Track, ids: dict[str, int], reads) -> str:
     if at is not None:
         return (
             f"\"{at}\" holds row positions (0 to {n - 1}), not the track's ids: write each item's "
-            f"id (the 'id' field of the input file, row {at} of it) under \"id\", then df{to_json}"
+            f"id (the 'id' field of the input file's line at that position) under \"id\", then "
+            f"df{to_json}"
         )
     fix = 'keep only "id" and the prediction' if id_key else 'write each item\'s id under "id"'
     return f"{fix}: df{to_json}"
