@@ -1303,3 +1303,17 @@ def test_the_note_on_a_model_py_not_run_counts_one_track_file_in_the_singular():
 
     note = model_not_run([PurePosixPath("src/model.py")], [PurePosixPath("en_en.tsv")])
     assert "as 1 of them ('en_en.tsv') sits in a shallower folder;" in note
+
+
+def test_a_code_submission_with_two_files_of_one_track_notes_them_ignored(tmp_path, capsys):
+    """Docs trial: model.py beside the track files and an old copy of one in old/ ran as code with
+    no note on the prediction files (the note's own search refused the track given twice, and
+    the note was dropped); both copies are now named as ignored."""
+    phase = make_phase(tmp_path / "phase", tracks=SMALL_TRACKS)
+    files = {"model.py": "from codajudge.baselines import MostFrequent as Model\n"}
+    files.update({"sts.tsv": "x\t1.0\n", "old/sts.tsv": "x\t2.0\n"})
+    submission = submission_of(tmp_path, files, zipped=True)
+    assert main([str(phase["input"]), str(tmp_path / "out"), str(submission)]) == 0
+    out = capsys.readouterr().out
+    assert "so it was run as a code submission and its prediction files " in out
+    assert "'old/sts.tsv'" in out and "'sts.tsv'" in out

@@ -431,3 +431,14 @@ def test_a_flood_of_progress_lines_keeps_its_start_and_its_end(capsys):
     assert log.endswith("track t19999: fitting on 3 training items\n")
     assert re.search(r"\n\.\.\. [\d,]+ lines \([\d,]+ bytes\) cut \.\.\.\n", log)
     assert len(log.encode()) < 400 * 1024
+
+
+def test_the_interface_hint_never_names_model_py_with_a_capital(tmp_path, capfd):
+    """Docs trial: the hint of a model.py without class Model began "Model.py must define" (a
+    message's hint begins with a capital), the very name the docs list as a wrong file name."""
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    submission = write_submission(tmp_path / "sub", "import sys\n")
+    assert main([str(phase["input"]), str(tmp_path / "out"), str(submission)]) == 2
+    err = capfd.readouterr().err
+    assert "Define in model.py a class Model with __init__(self, track)" in err, err
+    assert "Model.py" not in err

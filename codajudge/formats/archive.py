@@ -418,14 +418,19 @@ def code_model(relatives: Sequence[PurePosixPath], tracks: Sequence[Track]) -> t
     the track files, as in the starting kit's code submission, is code."""
     models = [r for r in relatives if r.name == MODEL_FILE and not is_ignored(r)]
     depth = min((len(r.parts) for r in models), default=0)
+    above = [r for r in track_named(relatives, tracks) if len(r.parts) < depth]
+    return [r for r in models if len(r.parts) == depth], above
+
+
+def track_named(relatives: Sequence[PurePosixPath], tracks: Sequence[Track]) -> list:
+    """The files of ``relatives`` that a track claims by name (any case), ignored ones left out;
+    two of one track both, as nothing is refused here."""
     patterns = [p.lower() for t in tracks for p in t.file_names]
-    above = [
+    return [
         r
         for r in relatives
-        if len(r.parts) < depth and not is_ignored(r)
-        if any(fnmatchcase(r.name.lower(), p) for p in patterns)
+        if not is_ignored(r) and any(fnmatchcase(r.name.lower(), p) for p in patterns)
     ]
-    return [r for r in models if len(r.parts) == depth], above
 
 
 def model_not_run(models: Sequence[PurePosixPath], above: Sequence[PurePosixPath]) -> str:

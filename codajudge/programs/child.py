@@ -143,7 +143,7 @@ def nothing_predicted(advice: str = "") -> SubmissionError:
 
 #: What a model.py that does not follow the interface is told.
 INTERFACE_HINT = (
-    "model.py must define class Model with __init__(self, track), fit(self, train_items) and "
+    "define in model.py a class Model with __init__(self, track), fit(self, train_items) and "
     "predict(self, items); for example 'from codajudge.baselines import CosineBow as Model'"
 )
 #: The methods a Model class must have, besides its constructor.

@@ -481,13 +481,10 @@ def _run_code(run: Ingestion, spec: TaskSpec, paths: ChildPaths, source: str) ->
 def _note_result_files_beside_code(spec: TaskSpec, folder: Path, notes: list[str]) -> None:
     """A note when a code submission also holds files named like the tracks' prediction files:
     they are not what is scored (the code's predictions are), which the participant may not expect."""
-    try:
-        files, _ = archive.locate_track_files(folder, spec.tracks)
-    except SubmissionError:  # a file named so twice, or a link: nothing is read from them anyway
-        return
+    files = archive.track_named(archive.submission_files(folder), spec.tracks)
     if not files:
         return
-    listed = first_few([repr(str(relative)) for relative in files.values()])
+    listed = first_few([repr(str(relative)) for relative in files])
     files_were = plural(len(files), "file {} was", "files {} were").format(listed)
     note = (
         f"the submission holds {MODEL_FILE}, so it was run as a code submission and its prediction "
