@@ -88,6 +88,12 @@ class Track:
         """Accepted submission file names, the canonical one first."""
         return (f"{self.id}.tsv",) + tuple(f for f in self.files if f != f"{self.id}.tsv")
 
+    def reads_name(self, name: str) -> bool:
+        """Whether a submission file named ``name`` (a base name) is the track's: one of its
+        ``file_names`` or their patterns (``*`` any text), in any case."""
+        name = name.lower()
+        return any(fnmatchcase(name, pattern.lower()) for pattern in self.file_names)
+
     @cached_property
     def label_set(self) -> LabelSet:
         """The track's labels under the one label policy (``codajudge.labels``)."""

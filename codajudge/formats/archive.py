@@ -425,12 +425,7 @@ def code_model(relatives: Sequence[PurePosixPath], tracks: Sequence[Track]) -> t
 def track_named(relatives: Sequence[PurePosixPath], tracks: Sequence[Track]) -> list:
     """The files of ``relatives`` that a track claims by name (any case), ignored ones left out;
     two of one track both, as nothing is refused here."""
-    patterns = [p.lower() for t in tracks for p in t.file_names]
-    return [
-        r
-        for r in relatives
-        if not is_ignored(r) and any(fnmatchcase(r.name.lower(), p) for p in patterns)
-    ]
+    return [r for r in relatives if not is_ignored(r) and any(t.reads_name(r.name) for t in tracks)]
 
 
 def model_not_run(models: Sequence[PurePosixPath], above: Sequence[PurePosixPath]) -> str:
@@ -461,8 +456,7 @@ def _claim(
 ) -> bool:
     """Record the file for each track whose file patterns (any case) match it, a second file of a
     track in ``twice`` (else refused at once: ``_give``); False if none."""
-    name = relative.name.lower()
-    owners = [t.id for t in tracks if any(fnmatchcase(name, p.lower()) for p in t.file_names)]
+    owners = [t.id for t in tracks if t.reads_name(relative.name)]
     _give(claimed, relative, sorted(owners), twice=twice)
     return bool(owners)
 
@@ -538,7 +532,7 @@ def refuse_look_alikes(
     problems = []
     for relative in unmatched:
         read = name_as_read(relative.name)
-        meant = [t for t in tracks if any(fnmatchcase(read, p.lower()) for p in t.file_names)]
+        meant = [t for t in tracks if t.reads_name(read)]
         if not meant or any(t.id in claimed for t in meant):
             continue
         odd = sorted(
@@ -687,17 +681,20 @@ def _meant_track(name: str, tracks: Sequence[Track]) -> Track | None:
     return found[0] if len(found) == 1 else None
 
 
+def _name_words(tracks: Sequence[Track]) -> set[str]:
+    """The words of the ``tracks``' file names and patterns, read loosely (``_loose``; a pattern's
+    ``*`` is a word)."""
+    return {word for t in tracks for name in t.file_names for word in _loose(name).split("_")}
+
+
 def _names_another(words: list[str], track: Track, tracks: Sequence[Track]) -> bool:
     """Whether ``words`` (of a loose file name) hold a word that none of ``track``'s names has and
     that may name another track: a word of another track's names (``Track4b_es-en.tsv`` holds
     es_en's words, but ``track4b`` is es_en_mt's) or, where other tracks' names are numbered, any
     word with a digit (``es_en_4b.tsv``, ``tr_en_1.tsv``)."""
 
-    def words_of(t: Track) -> set[str]:
-        return {word for name in t.file_names for word in _loose(name).split("_")}
-
-    own = words_of(track)
-    others = set().union(*(words_of(t) for t in tracks if t is not track))
+    own = _name_words([track])
+    others = _name_words([t for t in tracks if t is not track])
 
     def has_digit(word: str) -> bool:
         return any(map(str.isdigit, word))
@@ -795,7 +792,7 @@ def _input_named(name: str, meant: Sequence[Track]) -> bool:
     """Whether file ``name``, like the names of the tracks ``meant``, is named as the task's input
     (``INPUT_NAMED``): the word ``input`` in it where their names hold ``output`` and never
     ``input``; such a file is never offered their name."""
-    theirs = {word for t in meant for p in t.file_names for word in _loose(p).split("_")}
+    theirs = _name_words(meant)
     words = _loose(PurePosixPath(name).name).split("_")
     return "input" in words and "output" in theirs and "input" not in theirs
 
@@ -840,7 +837,6 @@ def _shared_name(name: str, meant: Sequence[Track], others: Sequence[Track]) -> 
     fits (``snli.json`` for a ChaosNLI document ``snli.jsonl``, by ``snli*.json``); else None
     (``snli_soft.jsonl``, snli_soft's alone, is not told ``snli_soft.json``, which snli_nli reads
     too, but ``snli_soft.tsv``, which reads JSON lines)."""
-    read_by_others = {pattern.lower() for t in others for pattern in t.file_names}
     stem = PurePosixPath(name).stem
     shared = set.intersection(*(set(t.file_names) for t in meant))
     for accepted in sorted(shared):
@@ -848,7 +844,7 @@ def _shared_name(name: str, meant: Sequence[Track], others: Sequence[Track]) -> 
         same_stem = PurePosixPath(renamed).stem.lower() == stem.lower()
         other_suffix = renamed.lower() != PurePosixPath(name).name.lower()
         fits = fnmatchcase(renamed.lower(), accepted.lower())
-        theirs = any(fnmatchcase(renamed.lower(), pattern) for pattern in read_by_others)
+        theirs = any(t.reads_name(renamed) for t in others)
         if same_stem and other_suffix and fits and not theirs:
             return renamed
     return None
@@ -904,8 +900,7 @@ def _only_their_words(name: str, meant: Sequence[Track]) -> bool:
     ``mp_soft.tsv.bak``) may be a file left out on purpose."""
     parts = _loose(PurePosixPath(name).name).split("_")
     words = [LANGUAGE_ALIASES.get(part, part) for part in parts]
-    theirs = {word for t in meant for p in t.file_names for word in _loose(p).split("_")}
-    theirs.discard("*")
+    theirs = _name_words(meant) - {"*"}
     return all(any(_alike(word, their) for their in theirs) for word in words)
 
 
@@ -914,7 +909,7 @@ def _meant_refusal(name: str, meant: Sequence[Track], why: str, found: str, rena
     matches no track only by ``why`` (``MEANT_FILE``), having ``found``; the fix: ``rename``."""
     n, named = len(meant), _tracks_named(meant)
     message = MEANT_FILE.format(why, named, plural(n, "has", "have"), named)
-    names = dict.fromkeys(n for track in meant for n in track.file_names)  # a shared one once
+    names = dict.fromkeys(file for track in meant for file in track.file_names)  # a shared once
     how = "any case; * stands for any text" if "*" in "".join(names) else "any case"
     expected = f"a name that {named} {plural(n, 'reads', 'read')}: {' or '.join(names)} ({how})"
     return Problem(name, message, expected=expected, found=found, hint=f"rename it {rename}")
@@ -944,8 +939,7 @@ def _scheme_name(name: str, track: Track, others: Sequence[Track]) -> str:
     if len(words) == len(wanted) and "*" in wanted:
         star = words[wanted.index("*")]
     renamed = track.file_names[0] if star is None else pattern.replace("*", star, 1)
-    theirs = [p.lower() for t in others for p in t.file_names]
-    return track.file_names[0] if any(fnmatchcase(renamed.lower(), p) for p in theirs) else renamed
+    return track.file_names[0] if any(t.reads_name(renamed) for t in others) else renamed
 
 
 class FoundFiles(NamedTuple):
@@ -1057,11 +1051,12 @@ class FoundFiles(NamedTuple):
         return meant
 
     def refuse_meant(self, given: Mapping[str, str]) -> None:
-        """Refuse a submission holding a file no track claims whose name is that of tracks given
-        no file but for its suffix (``_renamed``: ``CSC_test_soft.jsonl`` for csc_soft's
-        ``csc_*_soft.tsv``): it was plainly meant for them, and ignoring it (a note, which the
-        platform keeps in a log) would score the submission without it. The looser near misses
-        (by dataset, by likeness) stay notes (``ignored_notes``). ``given``: as there."""
+        """Refuse a submission holding a file no track claims that was plainly meant for tracks
+        given no file (``_meant_problem``): named as theirs but for its suffix (``_renamed``:
+        ``CSC_test_soft.jsonl`` for csc_soft's ``csc_*_soft.tsv``), or made of their names' words
+        alone (``STS.output.track1.txt``); ignoring it (a note, which the platform keeps in a log)
+        would score the submission without it. The looser near misses (by dataset, a name with a
+        word of its own) stay notes (``ignored_notes``). ``given``: as there."""
         without = [t for t in self.tracks if t.id not in given]
         problems = []
         for name in self.unclaimed:
