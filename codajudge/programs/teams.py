@@ -234,13 +234,14 @@ def _closest_hint(names: list[str], systems: Sequence[str]) -> str:
     and without ``.zip``): the closest of each name's closest (``fields.closest``, in any case)."""
     import difflib  # imported here: only a refusal needs it
 
-    def likeness(name: str) -> float:
-        return difflib.SequenceMatcher(
-            None, name.lower(), str(closest(name, systems)).lower()
-        ).ratio()
+    found = {name: match for name in names if (match := closest(name, systems)) is not None}
+    if not found:
+        return "no submission is close"
 
-    close = [name for name in names if closest(name, systems) is not None]
-    return did_you_mean(max(close, key=likeness), systems) if close else "no submission is close"
+    def likeness(name: str) -> float:
+        return difflib.SequenceMatcher(None, name.lower(), found[name].lower()).ratio()
+
+    return did_you_mean(max(found, key=likeness), systems)
 
 
 def _runs_not_found(teams: Teams, found: dict[str, str], in_folder: set) -> list[tuple[str, str]]:
